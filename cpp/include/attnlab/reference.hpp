@@ -1,0 +1,36 @@
+// The plain scalar reference: float64 accumulation, every intermediate materialised, written for
+// clarity and independently of the fast core (it resolves masks on its own, element by element).
+// Every fast kernel is tested against it; it is never built into the wasm modules.
+#pragma once
+
+#include "attnlab/dims.hpp"
+#include "attnlab/layer.hpp"
+#include "attnlab/scoring.hpp"
+#include "attnlab/sdpa.hpp"
+
+namespace attnlab::ref {
+
+// Whether key j is visible from query row (b, h, i); adds the float mask value to *bias.
+bool visible(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i, int j, double* bias);
+
+void masked_softmax_forward(int B, int H, int Tq, int Tk, const MaskSpec& mask, const float* x, float* y);
+void masked_softmax_backward(int B, int H, int Tq, int Tk, const MaskSpec& mask, const float* y,
+                             const float* dy, float* dx);
+
+void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                  const float* v, const SdpaForwardOutputs& outputs);
+void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                   const float* v, const float* dout, float* dq, float* dk, float* dv);
+
+void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                     const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs);
+void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                      const float* q, const float* k, const float* v, const float* dout, float* dq,
+                      float* dk, float* dv, const ScoringGrads& grads);
+
+void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                   float* out);
+void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                    const float* dout, float* dx, const LayerGrads& grads);
+
+}  // namespace attnlab::ref
