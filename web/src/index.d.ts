@@ -1,0 +1,256 @@
+// attention-lab public API. Shapes use the letters of SEMANTICS.md:
+// B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
+// d query/key width, dv value width, h hidden width of additive attention.
+
+/** A dense row-major float32 tensor. Results are always fresh arrays, never views into wasm memory. */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** Accepted wherever a tensor goes in: a Tensor, any numeric typed array with a shape, or nested arrays. */
+export type TensorLike =
+  | Tensor
+  | { data: ArrayLike<number>; shape: readonly number[] }
+  | number[]
+  | number[][]
+  | number[][][]
+  | number[][][][];
+
+/** Valid lengths as in d2l: one per batch (B) or one per query row (B, Tq); keys j >= len are masked. */
+export type ValidLens = number[] | number[][] | Int32Array | { data: ArrayLike<number>; shape: readonly number[] };
+
+/** `true` means 'top-left' (j <= i); 'bottom-right' aligns the last query with the last key (j <= i + Tk - Tq). */
+export type Causal = boolean | 'top-left' | 'bottom-right';
+
+/**
+ * Boolean mask (Uint8Array, 1 = may attend) or float mask (Float32Array, added to the scores;
+ * -Infinity masks), broadcast numpy-style (right-aligned) to (B, H, Tq, Tk).
+ */
+export interface AttnMask {
+  data: Uint8Array | Float32Array;
+  shape: number[];
+}
+
+export interface MaskOptions {
+  validLens?: ValidLens;
+  causal?: Causal;
+  attnMask?: AttnMask;
+  /**
+   * d2l mode: masked scores are replaced by this finite value (d2l uses -1e6), so a row with no
+   * visible key becomes uniform. By default masked keys get -Infinity and such a row is all zeros.
+   */
+  maskFill?: number;
+}
+
+export interface SdpaOptions extends MaskOptions {
+  /** Multiplies q k^T; default 1/sqrt(d). */
+  scale?: number;
+  /** > 0: scores become softcap * tanh(scores / softcap) before the mask (ONNX). */
+  softcap?: number;
+  /** Dropout probability on the weights, in [0, 1); kept weights are scaled by 1/(1-p). */
+  dropout?: number;
+  /** Seed of the dropout keep mask: the same seed gives the same mask in forward and backward. */
+  seed?: number;
+  /** Return the softmax weights (B, H, Tq, Tk) (before dropout). */
+  returnWeights?: boolean;
+  /** Return the intermediate score tensors (B, H, Tq, Tk). */
+  trace?: boolean;
+  /** Return the log-sum-exp of each masked score row (B, H, Tq); -Infinity for a fully masked row. */
+  returnLse?: boolean;
+}
+
+export interface AttentionTrace {
+  /** scale * q k^T, every entry. */
+  scores: Tensor;
+  /** After softcap (present only when softcap > 0). */
+  softcapped?: Tensor;
+  /** After softcap and mask bias: -Infinity (or maskFill) where masked. */
+  masked: Tensor;
+}
+
+export interface AttentionResult {
+  /** (B, H, Tq, dv), in the rank of q. */
+  output: Tensor;
+  /** (B, H, Tq, Tk) in the rank of q, when returnWeights. */
+  weights?: Tensor;
+  /** When trace. */
+  trace?: AttentionTrace;
+  /** (B, H, Tq) in the rank of q minus one, when returnLse. */
+  lse?: Tensor;
+}
+
+export interface SdpaGradients {
+  dq: Tensor;
+  dk: Tensor;
+  dv: Tensor;
+}
+
+export interface AdditiveOptions extends MaskOptions {
+  /** Wq (dq, h) */ wq: TensorLike;
+  /** Wk (dk, h) */ wk: TensorLike;
+  /** w_v (h) */ wv: TensorLike;
+  returnWeights?: boolean;
+  trace?: boolean;
+}
+
+export interface AdditiveGradients extends SdpaGradients {
+  dwq: Tensor;
+  dwk: Tensor;
+  dwv: Tensor;
+}
+
+export type Scoring = 'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';
+
+export interface ScoringParams {
+  /** general: W (dq, dk); concat: w (dq + dk). */
+  w?: TensorLike;
+  /** additive: Wq (dq, h), Wk (dk, h), w_v (h). */
+  wq?: TensorLike;
+  wk?: TensorLike;
+  wv?: TensorLike;
+}
+
+export interface AttentionOptions extends MaskOptions {
+  /** Default 'scaled-dot'. */
+  scoring?: Scoring;
+  params?: ScoringParams;
+  /** Multiplies the score; default 1/sqrt(d) for 'scaled-dot', 1 otherwise. */
+  scale?: number;
+  /** Dot-product scorings only. */
+  softcap?: number;
+  dropout?: number;
+  seed?: number;
+  returnWeights?: boolean;
+  trace?: boolean;
+}
+
+export interface AttentionGradients extends SdpaGradients {
+  /** Gradients of the scoring parameters present in params (dw, dwq, dwk, dwv). */
+  dw?: Tensor;
+  dwq?: Tensor;
+  dwk?: Tensor;
+  dwv?: Tensor;
+}
+
+export interface LayerTrace {
+  /** (B, H, T, d_q) in the rank of x plus the head axis for multi-head layers. */
+  q: Tensor;
+  k: Tensor;
+  v: Tensor;
+  /** scale * q k^T (B, H, T, T). */
+  scores: Tensor;
+  /** After the mask: -Infinity where masked. */
+  masked: Tensor;
+  /** Softmax weights (B, H, T, T). */
+  weights: Tensor;
+  /** The layer's output, as returned. */
+  output: Tensor;
+}
+
+export interface LayerForwardOptions {
+  validLens?: ValidLens;
+  /** Default true; false skips the (T, T) trace tensors. */
+  trace?: boolean;
+}
+
+export interface LayerGradients {
+  dx: Tensor;
+  dwq: Tensor;
+  dwk: Tensor;
+  dwv: Tensor;
+  /** Multi-head layers only. */
+  dwo?: Tensor;
+}
+
+export interface LayerParameters {
+  wq: Tensor;
+  wk: Tensor;
+  wv: Tensor;
+  wo?: Tensor;
+}
+
+/** A layer keeps its weights in JS; no wasm object needs freeing. dispose() drops its state. */
+export interface AttentionLayer {
+  /** x (T, d_in) or (B, T, d_in) -> output (.., T, d_out). */
+  forward(x: TensorLike, options?: LayerForwardOptions): { output: Tensor; trace?: LayerTrace };
+  /** After forward: gradients of the loss given dOutput (same shape as the output). */
+  backward(gradOutput: TensorLike): LayerGradients;
+  /** SGD: every weight -= learningRate * its gradient from the last backward. */
+  step(learningRate: number): void;
+  /** Copies of the current weights. */
+  parameters(): LayerParameters;
+  /** Replace weights (same shapes). */
+  setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): void;
+  dispose(): void;
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+export interface SelfAttentionOptions {
+  /** Given weights: Wq (d_in, d_q), Wk (d_in, d_q), Wv (d_in, d_out). */
+  wq?: TensorLike;
+  wk?: TensorLike;
+  wv?: TensorLike;
+  /** Sizes for seeded initialisation when no weights are given. */
+  dIn?: number;
+  dQ?: number;
+  dOut?: number;
+  seed?: number;
+  causal?: Causal;
+  /** Default 1/sqrt(d_q). */
+  scale?: number;
+}
+
+export interface MultiHeadAttentionOptions {
+  dModel: number;
+  heads: number;
+  /** Default heads; must divide heads (grouped-query attention). */
+  kvHeads?: number;
+  causal?: Causal;
+  seed?: number;
+  /** Optional given weights: wq (dModel, dModel), wk/wv (dModel, kvHeads * dModel / heads), wo (dModel, dModel). */
+  wq?: TensorLike;
+  wk?: TensorLike;
+  wv?: TensorLike;
+  wo?: TensorLike;
+}
+
+export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
+
+export interface Attention {
+  readonly backend: 'wasm-simd' | 'wasm-scalar';
+
+  /** x (..., Tq, Tk) of rank 1 to 4, seen as (B, H, Tq, Tk) right-aligned -> weights of x's shape. */
+  maskedSoftmax(x: TensorLike, options?: MaskOptions): Tensor;
+  /** dx = y * (dy - sum(y * dy)) per row; with mask options, masked entries get 0. */
+  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
+
+  /** q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv); rank 3 = (B, T, d), rank 2 = (T, d). */
+  scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaOptions): SdpaGradients;
+
+  /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
+  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): AdditiveGradients;
+
+  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): AttentionGradients;
+
+  selfAttention(options: SelfAttentionOptions): AttentionLayer;
+  multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
+}
+
+export interface LoadOptions {
+  /** Force the SIMD (true) or scalar (false) build; default: SIMD when WebAssembly.validate supports it. */
+  simd?: boolean;
+  /** Where to fetch the .wasm from (browsers). */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes, if you already have them. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** Loads (once per backend) and returns the attention module. */
+export function loadAttention(options?: LoadOptions): Promise<Attention>;
+
+/** True when this JS engine validates WebAssembly SIMD (simd128). */
+export function simdSupported(): boolean;
