@@ -1,0 +1,99 @@
+// Golden vectors: every case of tests/golden/golden.json (PyTorch 1.13, float64, autograd; see
+// tests/golden/gen_golden.py), forward and backward, through the public API on both builds.
+import { beforeAll, describe, expect, it } from 'vitest';
+import golden from '../golden/golden.json';
+import { BACKENDS, loadBackend } from './backends.js';
+import { decodeNumber, expectClose, tensorFromJson } from './numeric.js';
+
+// The reference is float64; we store and accumulate in float32 (eps 6e-8) over at most a few dozen
+// terms of magnitude <= ~10, and the backward's dS = P (dP - D) cancels, which turns relative error
+// of dP into absolute error of dS. 1e-5 absolute + 1e-4 relative is ~100 float32 ulps of headroom
+// and still 3 orders below any real mistake (a wrong mask or a missing term moves values by > 1e-2).
+const TOLERANCE = { rtol: 1e-4, atol: 1e-5 };
+
+function maskFromJson(m) {
+  const data = m.dtype === 'bool' ? Uint8Array.from(m.data) : Float32Array.from(m.data, decodeNumber);
+  return { data, shape: [...m.shape] };
+}
+
+/** JSON options -> API options: tensors become Float32Array tensors, masks typed arrays. */
+function apiOptions(options = {}) {
+  const out = { ...options };
+  if (options.attnMask) out.attnMask = maskFromJson(options.attnMask);
+  for (const name of ['wq', 'wk', 'wv', 'wo']) if (options[name]) out[name] = tensorFromJson(options[name]);
+  if (options.params) {
+    out.params = Object.fromEntries(Object.entries(options.params).map(([k, t]) => [k, tensorFromJson(t)]));
+  }
+  return out;
+}
+
+const inputsOf = (c) => Object.fromEntries(Object.entries(c.inputs).map(([k, t]) => [k, tensorFromJson(t)]));
+
+/** Runs one case forward and backward; returns { [expected name]: Tensor }. */
+const RUNNERS = {
+  scaledDotProductAttention(attn, c) {
+    const { q, k, v } = inputsOf(c);
+    const options = apiOptions(c.options);
+    const wantLse = 'lse' in c.expected;
+    const fwd = attn.scaledDotProductAttention(q, k, v, { ...options, returnWeights: true, returnLse: wantLse });
+    const grads = attn.scaledDotProductAttentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
+    return { output: fwd.output, weights: fwd.weights, ...(wantLse ? { lse: fwd.lse } : {}), ...grads };
+  },
+  maskedSoftmax(attn, c) {
+    const { x } = inputsOf(c);
+    const options = apiOptions(c.options);
+    const output = attn.maskedSoftmax(x, options);
+    const dx = attn.maskedSoftmaxBackward(output, tensorFromJson(c.gradOutput), options);
+    return { output, dx };
+  },
+  additiveAttention(attn, c) {
+    const { q, k, v } = inputsOf(c);
+    const options = apiOptions(c.options);
+    const fwd = attn.additiveAttention(q, k, v, { ...options, returnWeights: true });
+    const grads = attn.additiveAttentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
+    return { output: fwd.output, weights: fwd.weights, ...grads };
+  },
+  attention(attn, c) {
+    const { q, k, v } = inputsOf(c);
+    const options = apiOptions(c.options);
+    const fwd = attn.attention(q, k, v, { ...options, returnWeights: true });
+    const grads = attn.attentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
+    return { output: fwd.output, weights: fwd.weights, ...grads };
+  },
+  selfAttention(attn, c) {
+    return runLayer(attn.selfAttention(apiOptions(c.layer)), c);
+  },
+  multiHeadAttention(attn, c) {
+    return runLayer(attn.multiHeadAttention(apiOptions(c.layer)), c);
+  },
+};
+
+function runLayer(layer, c) {
+  const { x } = inputsOf(c);
+  const { output } = layer.forward(x, { ...c.forward, trace: false });
+  const grads = layer.backward(tensorFromJson(c.gradOutput));
+  layer.dispose();
+  return { output, ...grads };
+}
+
+describe('the golden file', () => {
+  it('holds cases for every entry point', () => {
+    const fns = new Set(golden.cases.map((c) => c.fn));
+    expect([...fns].sort()).toEqual(Object.keys(RUNNERS).sort());
+    expect(golden.cases.length).toBe(golden.count);
+  });
+});
+
+describe.each(BACKENDS)('golden vectors from PyTorch ($backend)', (build) => {
+  let attn;
+  beforeAll(async () => {
+    attn = await loadBackend(build);
+  });
+
+  it.each(golden.cases.map((c) => [`${c.fn}: ${c.name}`, c]))('%s', (_, c) => {
+    const actual = RUNNERS[c.fn](attn, c);
+    for (const [name, expected] of Object.entries(c.expected)) {
+      expectClose(actual[name], tensorFromJson(expected), { ...TOLERANCE, label: `${c.name}: ${name}` });
+    }
+  });
+});
