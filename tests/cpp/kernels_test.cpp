@@ -1,0 +1,224 @@
+// Every vector kernel against a plain double loop, at every length 1 .. 3W+1 around the vector
+// width W (so the vector loop, the scalar tail and both together run) plus a few long lengths,
+// at aligned and misaligned addresses.
+//
+// Most inputs are dyadic (k / 8 with |k| <= 16): products are multiples of 1/64 and every partial
+// sum fits in 24 bits for the lengths used, so float arithmetic is exact in any order and the
+// kernels must match the double loop *exactly*; a skipped, repeated or misplaced element cannot
+// hide inside a tolerance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "attnlab/kernels.hpp"
+#include "test_util.hpp"
+
+namespace attnlab {
+namespace {
+
+using test::expect_close;
+
+std::vector<int> lengths() {
+  std::vector<int> n;
+  for (int i = 1; i <= 3 * kernels::width() + 1; ++i) n.push_back(i);
+  for (int big : {127, 1000, 4099}) n.push_back(big);
+  return n;
+}
+
+constexpr int kOffsets[] = {0, 1, 3};  // floats past an allocation: aligned, then two misalignments
+
+// A buffer of n floats starting `offset` floats into its allocation.
+struct Buffer {
+  std::vector<float> storage;
+  int offset;
+  Buffer(const std::vector<float>& values, int offset_) : storage(values.size() + 4), offset(offset_) {
+    std::copy(values.begin(), values.end(), storage.begin() + offset);
+  }
+  float* data() { return storage.data() + offset; }
+};
+
+std::vector<float> dyadic(std::size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> k(-16, 16);
+  std::vector<float> x(n);
+  for (auto& v : x) v = float(k(rng)) / 8.0f;
+  return x;
+}
+
+std::string where(int n, int offset) {
+  return "n=" + std::to_string(n) + " offset=" + std::to_string(offset);
+}
+
+TEST(Kernels, ArchNameAndWidthAgree) {
+  const std::string arch = kernels::arch_name();
+  EXPECT_GE(kernels::width(), 1);
+  EXPECT_EQ(arch == "scalar", kernels::width() == 1) << arch << " with width " << kernels::width();
+}
+
+TEST(Kernels, DotIsExactOnDyadicInputsAtEveryLengthAndAlignment) {
+  for (int n : lengths())
+    for (int offset : kOffsets) {
+      const auto a = dyadic(n, 1 + n), b = dyadic(n, 2 + n);
+      double expected = 0.0;
+      for (int i = 0; i < n; ++i) expected += double(a[i]) * b[i];
+      Buffer ab(a, offset), bb(b, offset == 0 ? 1 : 0);  // a and b misaligned differently
+      EXPECT_EQ(kernels::f32_dot(ab.data(), bb.data(), n), float(expected)) << where(n, offset);
+    }
+}
+
+TEST(Kernels, DotOfRandomFloatsIsWithinTheSummationErrorBound) {
+  // Each of the W lanes sums about n / W products, then W lanes and the tail are added: the
+  // classic bound is (n / W + 2 W) * eps * sum |a_i b_i|.
+  for (int n : lengths()) {
+    const auto a = test::random_uniform(n, 3 + n), b = test::random_uniform(n, 4 + n);
+    double expected = 0.0, magnitude = 0.0;
+    for (int i = 0; i < n; ++i) { expected += double(a[i]) * b[i]; magnitude += std::fabs(double(a[i]) * b[i]); }
+    const double bound = (n / kernels::width() + 2 * kernels::width()) * 0x1p-23 * magnitude;
+    EXPECT_NEAR(kernels::f32_dot(a.data(), b.data(), n), expected, bound) << "n=" << n;
+  }
+}
+
+TEST(Kernels, AxpyIsExactOnDyadicInputsAndLeavesNeighboursAlone) {
+  for (int n : lengths())
+    for (int offset : kOffsets) {
+      const auto x = dyadic(n, 5 + n), y0 = dyadic(n, 6 + n);
+      const float a = -1.375f;
+      std::vector<float> expected(n);
+      for (int i = 0; i < n; ++i) expected[i] = float(double(y0[i]) + double(a) * x[i]);
+      Buffer xb(x, offset), yb(y0, offset);
+      yb.storage.back() = 99.0f;  // a write past n would change it
+      kernels::f32_axpy(yb.data(), a, xb.data(), n);
+      expect_close(yb.data(), expected.data(), n, 0, 0, "axpy " + where(n, offset));
+      EXPECT_EQ(yb.storage.back(), 99.0f) << where(n, offset);
+    }
+}
+
+TEST(Kernels, ScaleIsExactOnDyadicInputs) {
+  for (int n : lengths())
+    for (int offset : kOffsets) {
+      const auto y0 = dyadic(n, 7 + n);
+      std::vector<float> expected(n);
+      for (int i = 0; i < n; ++i) expected[i] = y0[i] * 0.625f;
+      Buffer yb(y0, offset);
+      kernels::f32_scale(yb.data(), 0.625f, n);
+      expect_close(yb.data(), expected.data(), n, 0, 0, "scale " + where(n, offset));
+    }
+}
+
+TEST(Kernels, MaxFindsTheLargestElementWhereverItIs) {
+  for (int n : lengths())
+    for (int offset : kOffsets)
+      for (int at : {0, n / 2, n - 1}) {  // first, middle, last (the tail for most n)
+        std::vector<float> x = test::random_uniform(n, 8 + n, -10.0f, 0.0f);
+        x[at] = 5.0f;
+        Buffer xb(x, offset);
+        EXPECT_EQ(kernels::f32_max(xb.data(), n), 5.0f) << where(n, offset) << " at=" << at;
+      }
+}
+
+TEST(Kernels, MaxOfNothingAndOfMinusInfinityIsMinusInfinity) {
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(kernels::f32_max(nullptr, 0), -inf);
+  for (int n : lengths()) {
+    const std::vector<float> x(n, -inf);
+    EXPECT_EQ(kernels::f32_max(x.data(), n), -inf) << "n=" << n;
+  }
+}
+
+TEST(Kernels, SumIsExactOnDyadicInputs) {
+  EXPECT_EQ(kernels::f32_sum(nullptr, 0), 0.0f);
+  for (int n : lengths())
+    for (int offset : kOffsets) {
+      const auto x = dyadic(n, 9 + n);
+      double expected = 0.0;
+      for (float v : x) expected += v;
+      Buffer xb(x, offset);
+      EXPECT_EQ(kernels::f32_sum(xb.data(), n), float(expected)) << where(n, offset);
+    }
+}
+
+// exp(x - m): compared with double exp of the same float difference x - m, so only the exp
+// itself is measured. 4 ulp: xsimd's and libm's expf are within about 1 ulp; the rest is margin.
+// The returned sum gets the same summation bound as the dot product (all its terms are >= 0).
+TEST(Kernels, ExpMinusMaxIsAccurateMapsMinusInfinityToZeroAndReturnsTheSum) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int n : lengths())
+    for (int offset : kOffsets)
+      for (bool in_place : {false, true}) {
+        std::vector<float> x = test::random_uniform(n, 10 + n, -40.0f, 3.0f);
+        if (n > 2) x[n / 3] = -inf;  // a masked key
+        const float m = 3.0f;
+        std::vector<float> expected(n);
+        double expected_sum = 0.0;
+        for (int i = 0; i < n; ++i) {
+          expected[i] = float(std::exp(double(x[i] - m)));
+          expected_sum += expected[i];
+        }
+        Buffer xb(x, offset), yb(std::vector<float>(n, 7.0f), offset == 0 ? 1 : 0);
+        float* y = in_place ? xb.data() : yb.data();
+        const float sum = kernels::f32_exp_minus_max(y, xb.data(), m, n);
+        const std::string what = "exp " + where(n, offset) + (in_place ? " in place" : "");
+        expect_close(y, expected.data(), n, 1e-37, 4 * 0x1p-23, what);
+        if (n > 2) EXPECT_EQ(y[n / 3], 0.0f) << what;
+        const double bound = (n / kernels::width() + 2 * kernels::width()) * 0x1p-23 * expected_sum + 1e-30;
+        EXPECT_NEAR(sum, expected_sum, bound) << what;
+      }
+}
+
+TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
+  // After the max is subtracted the argument is <= 0; it reaches -1e4 and below with large scores.
+  const std::vector<float> x = {0.0f, -1e-8f, -1.0f, -87.0f, -88.5f, -103.0f, -200.0f, -1e4f, -3e38f};
+  std::vector<float> y(x.size());
+  kernels::f32_exp_minus_max(y.data(), x.data(), 0.0f, int(x.size()));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_TRUE(std::isfinite(y[i]) && y[i] >= 0.0f) << "exp(" << x[i] << ") = " << y[i];
+    EXPECT_NEAR(y[i], std::exp(double(x[i])), 4 * 0x1p-23 * std::exp(double(x[i])) + 1e-38) << "exp(" << x[i] << ")";
+  }
+  EXPECT_EQ(y[0], 1.0f);
+}
+
+// Matrix products on dyadic inputs (exact), at sizes around the width, with and without accumulate.
+enum class Gemm { nn, tn, nt };
+
+void expect_gemm_exact(Gemm kind, int M, int N, int K, bool accumulate) {
+  const auto A = dyadic(std::size_t(M) * K, 11 + M * 100 + K), Bm = dyadic(std::size_t(K) * N, 12 + N * 100 + K);
+  const auto C0 = dyadic(std::size_t(M) * N, 13 + M + N);
+  std::vector<float> expected(std::size_t(M) * N);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double s = accumulate ? C0[m * N + n] : 0.0;
+      for (int k = 0; k < K; ++k) {
+        const double a = kind == Gemm::tn ? A[k * M + m] : A[m * K + k];
+        const double b = kind == Gemm::nt ? Bm[n * K + k] : Bm[k * N + n];
+        s += a * b;
+      }
+      expected[m * N + n] = float(s);
+    }
+  std::vector<float> C = accumulate ? C0 : std::vector<float>(C0.size(), std::nanf(""));  // overwrite must not read C
+  switch (kind) {
+    case Gemm::nn: kernels::f32_gemm_nn(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
+    case Gemm::tn: kernels::f32_gemm_tn(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
+    case Gemm::nt: kernels::f32_gemm_nt(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
+  }
+  const char* names[] = {"gemm_nn", "gemm_tn", "gemm_nt"};
+  expect_close(C, expected, 0, 0,
+               std::string(names[int(kind)]) + " M=" + std::to_string(M) + " N=" + std::to_string(N) +
+                   " K=" + std::to_string(K) + (accumulate ? " accumulate" : ""));
+}
+
+TEST(Kernels, MatrixProductsAreExactOnDyadicInputsAtSizesAroundTheWidth) {
+  const int W = kernels::width();
+  const std::vector<int> sizes = {1, W, W + 1, 2 * W + 3, 3 * W + 1};
+  for (Gemm kind : {Gemm::nn, Gemm::tn, Gemm::nt})
+    for (int M : {1, 3, 2 * W + 1})
+      for (int N : sizes)
+        for (int K : sizes)
+          for (bool accumulate : {false, true}) expect_gemm_exact(kind, M, N, K, accumulate);
+}
+
+}  // namespace
+}  // namespace attnlab
