@@ -1,0 +1,139 @@
+#include "args.hpp"
+
+#include <cmath>
+
+namespace attnlab::binding {
+
+double count(double a, double b, double c, double d) { return a * b * c * d; }
+
+namespace {
+
+constexpr double kMaxSafeInteger = 9007199254740992.0;  // 2^53: JS numbers are exact below it
+
+bool is_stride(double s) { return s >= 0 && s < 2147483648.0 && std::floor(s) == s; }
+
+void check_options(Boundary& check, double scale, double softcap, double dropout, double seed) {
+  check.require(std::isfinite(scale) && scale > 0, "scale must be finite and > 0");
+  check.finite_in("softcap", softcap, 0, HUGE_VAL);
+  check.finite_in("dropout", dropout, 0, 1);
+  check.require(seed >= 0 && seed < kMaxSafeInteger && std::floor(seed) == seed,
+                "seed must be an integer in [0, 2^53)");
+}
+
+}  // namespace
+
+MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, int H, int Tq, int Tk) {
+  MaskSpec mask;
+  check.require(m.causal >= 0 && m.causal <= 2, "causal must be 0 (none), 1 (top-left) or 2 (bottom-right)");
+  check.require(b.boolMask == 0 || b.floatMask == 0, "give at most one of boolMask and floatMask");
+  check.require(is_stride(m.strideB) && is_stride(m.strideH) && is_stride(m.strideI) && is_stride(m.strideJ),
+                "mask strides must be integers in [0, 2^31)");
+  check.require(!m.useFill || std::isfinite(m.fill), "fill must be finite");
+
+  const double lens = m.validLensPerRow ? count(B, Tq) : double(B);
+  check.span("validLens", b.validLens, lens, 4, true);
+  // The furthest element a (B, H, Tq, Tk) walk with these strides reads, plus one.
+  const double extent = (B - 1) * m.strideB + (H - 1) * m.strideH + (Tq - 1) * m.strideI + (Tk - 1) * m.strideJ + 1;
+  check.span("boolMask", b.boolMask, extent, 1, true);
+  check.span("floatMask", b.floatMask, extent, 4, true);
+  if (!check.ok()) return mask;
+
+  if (b.validLens != 0) {
+    // The core trusts lengths to be non-negative; one pass over (B) or (B, Tq) ints is cheap.
+    const int32_t* len = reinterpret_cast<const int32_t*>(b.validLens);
+    for (double i = 0; i < lens; ++i) check.require(len[std::size_t(i)] >= 0, "validLens must be >= 0");
+  }
+  mask.valid_lens = reinterpret_cast<const int32_t*>(b.validLens);
+  mask.valid_lens_per_row = m.validLensPerRow;
+  mask.causal = Causal(m.causal);
+  mask.bool_mask = reinterpret_cast<const uint8_t*>(b.boolMask);
+  mask.float_mask = f32(b.floatMask);
+  mask.mask_stride_b = std::size_t(m.strideB);
+  mask.mask_stride_h = std::size_t(m.strideH);
+  mask.mask_stride_i = std::size_t(m.strideI);
+  mask.mask_stride_j = std::size_t(m.strideJ);
+  mask.use_fill = m.useFill;
+  mask.fill = float(m.fill);
+  return mask;
+}
+
+AttentionDims to_dims(Boundary& check, const SdpaArgs& a) {
+  check.positive("B", a.B);
+  check.positive("H", a.H);
+  check.positive("Hkv", a.Hkv);
+  check.positive("Tq", a.Tq);
+  check.positive("Tk", a.Tk);
+  check.positive("d", a.d);
+  check.positive("dv", a.dv);
+  check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
+  return {a.B, a.H, a.Hkv, a.Tq, a.Tk, a.d, a.dv};
+}
+
+SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b) {
+  SdpaOptions opt;
+  check_options(check, a.scale, a.softcap, a.dropout, a.seed);
+  opt.scale = float(a.scale);
+  opt.softcap = float(a.softcap);
+  opt.dropout = float(a.dropout);
+  opt.seed = uint64_t(a.seed);
+  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
+  return opt;
+}
+
+ScoringDims to_dims(Boundary& check, const ScoringArgs& a) {
+  check.positive("B", a.B);
+  check.positive("H", a.H);
+  check.positive("Hkv", a.Hkv);
+  check.positive("Tq", a.Tq);
+  check.positive("Tk", a.Tk);
+  check.positive("dq", a.dq);
+  check.positive("dk", a.dk);
+  check.positive("dv", a.dv);
+  check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
+  check.require(a.scoring >= 0 && a.scoring <= 4, "scoring must be 0 (dot) .. 4 (concat)");
+  if (a.scoring == int(Scoring::additive)) check.positive("hidden", a.hidden);
+  if (a.scoring == int(Scoring::dot) || a.scoring == int(Scoring::scaled_dot))
+    check.require(a.dq == a.dk, "dot-product scorings need dq == dk");
+  return {a.B, a.H, a.Hkv, a.Tq, a.Tk, a.dq, a.dk, a.dv, a.hidden};
+}
+
+ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const Buffers& b) {
+  ScoringOptions opt;
+  check.require(std::isfinite(a.scale) && a.scale > 0, "scale must be finite and > 0");
+  opt.scoring = Scoring(a.scoring);
+  opt.scale = float(a.scale);
+  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
+  return opt;
+}
+
+LayerDims to_dims(Boundary& check, const LayerArgs& a) {
+  check.positive("B", a.B);
+  check.positive("T", a.T);
+  check.positive("dIn", a.dIn);
+  check.positive("dQ", a.dQ);
+  check.positive("dV", a.dV);
+  check.positive("heads", a.heads);
+  check.positive("kvHeads", a.kvHeads);
+  check.require(a.dOut >= 0, "dOut must be >= 0");
+  check.require(!check.ok() || a.heads % a.kvHeads == 0, "heads must be a multiple of kvHeads");
+  LayerDims dims;
+  dims.B = a.B;
+  dims.T = a.T;
+  dims.d_in = a.dIn;
+  dims.d_q = a.dQ;
+  dims.d_v = a.dV;
+  dims.heads = a.heads;
+  dims.kv_heads = a.kvHeads;
+  dims.d_out = a.dOut;
+  return dims;
+}
+
+SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b) {
+  SdpaOptions opt;
+  check.require(std::isfinite(a.scale) && a.scale > 0, "scale must be finite and > 0");
+  opt.scale = float(a.scale);
+  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  return opt;
+}
+
+}  // namespace attnlab::binding
