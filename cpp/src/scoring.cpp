@@ -1,0 +1,319 @@
+// Attention with a choice of scoring function (scoring.hpp, SEMANTICS.md "Scoring functions").
+//
+// dot and scaled-dot are sdpa itself. general is sdpa on (q W, k, v): a(q, k) = (q W) . k, so
+// the row-streaming kernels do all the work and only the projection is added around them.
+// additive and concat have no q . k form: they materialise S = scale * a(q, k) (B, H, Tq, Tk) in
+// scratch and share one "attend from a score matrix" path (masked softmax, P V and its backward),
+// after which each applies its own chain rule for dq, dk and its parameters.
+#include "attnlab/scoring.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "attnlab/kernels.hpp"
+#include "attnlab/sdpa.hpp"
+#include "attnlab/softmax.hpp"
+#include "score_row.hpp"
+
+namespace attnlab {
+namespace {
+
+using kernels::f32_axpy;
+using kernels::f32_dot;
+using kernels::f32_gemm_nn;
+using kernels::f32_gemm_nt;
+using kernels::f32_gemm_tn;
+
+AttentionDims attention_dims(const ScoringDims& s, int key_width) {
+  return {s.B, s.H, s.Hkv, s.Tq, s.Tk, key_width, s.dv};
+}
+
+SdpaOptions sdpa_options(const ScoringOptions& opt) {
+  SdpaOptions o;
+  o.scale = opt.scale;
+  o.mask = opt.mask;
+  return o;
+}
+
+std::size_t query_rows(const ScoringDims& s) { return std::size_t(s.B) * s.H * s.Tq; }   // (b, h, i)
+std::size_t key_rows(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv * s.Tk; }   // (b, kvh, j)
+std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
+
+// ---------------------------------------------------------------------------------------------
+// The shared path from a score matrix S (B, H, Tq, Tk) = scale * a(q, k).
+
+// masked (B, H, Tq, Tk) = S + bias where visible, -inf (or fill in d2l mode) where masked: the
+// trace of what enters the softmax.
+void write_masked_scores(const ScoringDims& s, const MaskSpec& mask, const float* S, float* masked) {
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h)
+      for (int i = 0; i < s.Tq; ++i) {
+        const std::size_t row = ((std::size_t(b) * s.H + h) * s.Tq + i) * s.Tk;
+        std::memcpy(masked + row, S + row, std::size_t(s.Tk) * sizeof(float));
+        detail::apply_mask(mask_row(mask, s.Tq, s.Tk, b, h, i), mask, masked + row, s.Tk);
+      }
+}
+
+// S (B, H, Tq, Tk) is turned into P in place; out (B, H, Tq, dv) = P v, query head h reading kv
+// head h / (H / Hkv). Optional trace outputs are copied on the way.
+void attend_scores_forward(const ScoringDims& s, const MaskSpec& mask, float* S, const float* v,
+                           const ScoringForwardOutputs& outputs) {
+  const std::size_t n = score_count(s);
+  if (outputs.scores) std::memcpy(outputs.scores, S, n * sizeof(float));
+  if (outputs.masked) write_masked_scores(s, mask, S, outputs.masked);
+  masked_softmax_forward(s.B, s.H, s.Tq, s.Tk, mask, S, S);
+  if (outputs.weights) std::memcpy(outputs.weights, S, n * sizeof(float));
+  const int group = s.H / s.Hkv;
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h) {
+      const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
+      f32_gemm_nn(s.Tq, s.dv, s.Tk, S + bh * s.Tq * s.Tk, v + bkv * s.Tk * s.dv, outputs.out + bh * s.Tq * s.dv,
+                  false);
+    }
+}
+
+// Backward of attend_scores_forward given P (B, H, Tq, Tk) and dout (B, H, Tq, dv):
+//   dv = P^T dout (summed over the query heads sharing a kv head), overwritten;
+//   dP = dout v^T, then dS = masked_softmax_backward(P, dP) = P (dP - rowsum(P dP)), 0 where masked;
+//   returns dA = scale * dS in dA (B, H, Tq, Tk): the gradient with respect to a(q, k).
+void attend_scores_backward(const ScoringDims& s, const MaskSpec& mask, float scale, const float* P,
+                            const float* v, const float* dout, float* dA, float* dv) {
+  const int group = s.H / s.Hkv;
+  std::memset(dv, 0, key_rows(s) * s.dv * sizeof(float));
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h) {
+      const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
+      const float* P_bh = P + bh * s.Tq * s.Tk;
+      const float* dO_bh = dout + bh * s.Tq * s.dv;
+      const float* v_b = v + bkv * s.Tk * s.dv;
+      f32_gemm_nt(s.Tq, s.Tk, s.dv, dO_bh, v_b, dA + bh * s.Tq * s.Tk, false);   // dP
+      f32_gemm_tn(s.Tk, s.dv, s.Tq, P_bh, dO_bh, dv + bkv * s.Tk * s.dv, true);
+    }
+  masked_softmax_backward(s.B, s.H, s.Tq, s.Tk, mask, P, dA, dA);
+  kernels::f32_scale(dA, scale, int(score_count(s)));
+}
+
+// Calls fn(ij, qrow, krow) for every (query, key) pair: ij indexes S (B, H, Tq, Tk), qrow the
+// query row (b, h, i), krow the key row (b, h / (H / Hkv), j) of the kv head it reads.
+template <class Fn>
+void for_each_pair(const ScoringDims& s, Fn fn) {
+  const int group = s.H / s.Hkv;
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h)
+      for (int i = 0; i < s.Tq; ++i) {
+        const std::size_t qrow = (std::size_t(b) * s.H + h) * s.Tq + i;
+        for (int j = 0; j < s.Tk; ++j) fn(qrow * s.Tk + j, qrow, (std::size_t(b) * s.Hkv + h / group) * s.Tk + j);
+      }
+}
+
+// ---------------------------------------------------------------------------------------------
+// additive: S_ij = scale * w_v . tanh(QW_i + KW_j) with QW = q Wq (B, H, Tq, h), KW = k Wk (B, Hkv, Tk, h).
+// Scratch: S | dA | QW | KW | dQW | dKW | t (h) | dz (h).
+
+struct AdditiveScratch {
+  float *S, *dA, *QW, *KW, *dQW, *dKW, *t, *dz;
+};
+
+AdditiveScratch additive_scratch(const ScoringDims& s, float* scratch) {
+  AdditiveScratch a;
+  const std::size_t n = score_count(s), hq = query_rows(s) * s.hidden, hk = key_rows(s) * s.hidden;
+  a.S = scratch;
+  a.dA = a.S + n;
+  a.QW = a.dA + n;
+  a.KW = a.QW + hq;
+  a.dQW = a.KW + hk;
+  a.dKW = a.dQW + hq;
+  a.t = a.dKW + hk;
+  a.dz = a.t + s.hidden;
+  return a;
+}
+
+std::size_t additive_scratch_floats(const ScoringDims& s) {
+  return 2 * score_count(s) + 2 * (query_rows(s) + key_rows(s)) * s.hidden + 2 * std::size_t(s.hidden);
+}
+
+// t = tanh(QW_i + KW_j) over the h hidden units.
+void additive_features(int h, const float* qw, const float* kw, float* t) {
+  for (int c = 0; c < h; ++c) t[c] = std::tanh(qw[c] + kw[c]);
+}
+
+// pass 1: QW = q Wq, KW = k Wk; pass 2: S_ij = scale * w_v . tanh(QW_i + KW_j).
+void additive_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
+                     const AdditiveScratch& a) {
+  const int h = s.hidden;
+  f32_gemm_nn(int(query_rows(s)), h, s.dq, q, p.wq, a.QW, false);
+  f32_gemm_nn(int(key_rows(s)), h, s.dk, k, p.wk, a.KW, false);
+  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
+    additive_features(h, a.QW + qrow * h, a.KW + krow * h, a.t);
+    a.S[ij] = scale * f32_dot(p.wv, a.t, h);
+  });
+}
+
+// Given dA = d loss / d a(q_i, k_j): with t = tanh(z), z = QW_i + KW_j,
+//   dw_v += dA t,  dz = dA w_v (1 - t^2),  dQW_i += dz,  dKW_j += dz;
+// then dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T, dWk = k^T dKW.
+void additive_chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k,
+                         const AdditiveScratch& a, float* dq, float* dk, const ScoringGrads& g) {
+  const int h = s.hidden;
+  std::memset(a.dQW, 0, query_rows(s) * h * sizeof(float));
+  std::memset(a.dKW, 0, key_rows(s) * h * sizeof(float));
+  std::memset(g.dwv, 0, std::size_t(h) * sizeof(float));
+  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
+    const float dA = a.dA[ij];
+    if (dA == 0.0f) return;  // masked keys (and exact zeros) contribute nothing
+    additive_features(h, a.QW + qrow * h, a.KW + krow * h, a.t);
+    f32_axpy(g.dwv, dA, a.t, h);
+    for (int c = 0; c < h; ++c) a.dz[c] = dA * p.wv[c] * (1.0f - a.t[c] * a.t[c]);
+    f32_axpy(a.dQW + qrow * h, 1.0f, a.dz, h);
+    f32_axpy(a.dKW + krow * h, 1.0f, a.dz, h);
+  });
+  f32_gemm_nt(int(query_rows(s)), s.dq, h, a.dQW, p.wq, dq, false);
+  f32_gemm_tn(s.dq, h, int(query_rows(s)), q, a.dQW, g.dwq, false);
+  f32_gemm_nt(int(key_rows(s)), s.dk, h, a.dKW, p.wk, dk, false);
+  f32_gemm_tn(s.dk, h, int(key_rows(s)), k, a.dKW, g.dwk, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// concat: S_ij = scale * (w_q . q_i + w_k . k_j), w = [w_q (dq); w_k (dk)].
+// Scratch: S | dA | per-query-row values (B, H, Tq) | per-key-row values (B, Hkv, Tk).
+
+struct ConcatScratch {
+  float *S, *dA, *per_query, *per_key;
+};
+
+ConcatScratch concat_scratch(const ScoringDims& s, float* scratch) {
+  ConcatScratch c;
+  c.S = scratch;
+  c.dA = c.S + score_count(s);
+  c.per_query = c.dA + score_count(s);
+  c.per_key = c.per_query + query_rows(s);
+  return c;
+}
+
+std::size_t concat_scratch_floats(const ScoringDims& s) {
+  return 2 * score_count(s) + query_rows(s) + key_rows(s);
+}
+
+// per_query_i = w_q . q_i, per_key_j = w_k . k_j (as (rows, d) x (d, 1) products), then S.
+void concat_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
+                   const ConcatScratch& c) {
+  f32_gemm_nn(int(query_rows(s)), 1, s.dq, q, p.w, c.per_query, false);
+  f32_gemm_nn(int(key_rows(s)), 1, s.dk, k, p.w + s.dq, c.per_key, false);
+  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
+    c.S[ij] = scale * (c.per_query[qrow] + c.per_key[krow]);
+  });
+}
+
+// a is linear in q and k, so with rq_i = sum_j dA_ij and rk_j = sum_i dA_ij (over every query
+// head sharing the kv head): dq_i = rq_i w_q, dk_j = rk_j w_k, dw_q = sum_i rq_i q_i, dw_k = sum_j rk_j k_j.
+void concat_chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k,
+                       const ConcatScratch& c, float* dq, float* dk, const ScoringGrads& g) {
+  std::memset(c.per_key, 0, key_rows(s) * sizeof(float));
+  std::memset(c.per_query, 0, query_rows(s) * sizeof(float));
+  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
+    c.per_query[qrow] += c.dA[ij];
+    c.per_key[krow] += c.dA[ij];
+  });
+  const int rows_q = int(query_rows(s)), rows_k = int(key_rows(s));
+  f32_gemm_nn(rows_q, s.dq, 1, c.per_query, p.w, dq, false);          // (rows, 1) x (1, dq)
+  f32_gemm_nn(rows_k, s.dk, 1, c.per_key, p.w + s.dq, dk, false);
+  f32_gemm_tn(s.dq, 1, rows_q, q, c.per_query, g.dw, false);          // q^T rq: (dq, 1)
+  f32_gemm_tn(s.dk, 1, rows_k, k, c.per_key, g.dw + s.dq, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// general: A = q W (B, H, Tq, dk), then sdpa(A, k, v). Scratch: A | dA | sdpa scratch.
+
+std::size_t general_scratch_floats(const ScoringDims& s) {
+  return 2 * query_rows(s) * s.dk + sdpa_scratch_floats(attention_dims(s, s.dk));
+}
+
+}  // namespace
+
+void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                     const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
+                     float* scratch) {
+  SdpaForwardOutputs so;
+  so.out = outputs.out;
+  so.weights = outputs.weights;
+  so.scores = outputs.scores;
+  so.masked = outputs.masked;
+  switch (opt.scoring) {
+    case Scoring::dot:
+    case Scoring::scaled_dot:
+      sdpa_forward(attention_dims(dims, dims.dq), sdpa_options(opt), q, k, v, so, scratch);
+      break;
+    case Scoring::general: {
+      float* A = scratch;
+      f32_gemm_nn(int(query_rows(dims)), dims.dk, dims.dq, q, params.w, A, false);
+      sdpa_forward(attention_dims(dims, dims.dk), sdpa_options(opt), A, k, v, so,
+                   scratch + 2 * query_rows(dims) * dims.dk);
+      break;
+    }
+    case Scoring::additive: {
+      const AdditiveScratch a = additive_scratch(dims, scratch);
+      additive_scores(dims, opt.scale, params, q, k, a);
+      attend_scores_forward(dims, opt.mask, a.S, v, outputs);
+      break;
+    }
+    case Scoring::concat: {
+      const ConcatScratch c = concat_scratch(dims, scratch);
+      concat_scores(dims, opt.scale, params, q, k, c);
+      attend_scores_forward(dims, opt.mask, c.S, v, outputs);
+      break;
+    }
+  }
+}
+
+void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                      const float* q, const float* k, const float* v, const float* dout, float* dq,
+                      float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
+  switch (opt.scoring) {
+    case Scoring::dot:
+    case Scoring::scaled_dot:
+      sdpa_backward(attention_dims(dims, dims.dq), sdpa_options(opt), q, k, v, dout, dq, dk, dv, scratch);
+      break;
+    case Scoring::general: {
+      // Recompute A = q W; sdpa gives dA; then dq = dA W^T and dW = q^T dA (summed over all rows).
+      const int rows = int(query_rows(dims));
+      float* A = scratch;
+      float* dA = A + query_rows(dims) * dims.dk;
+      f32_gemm_nn(rows, dims.dk, dims.dq, q, params.w, A, false);
+      sdpa_backward(attention_dims(dims, dims.dk), sdpa_options(opt), A, k, v, dout, dA, dk, dv,
+                    dA + query_rows(dims) * dims.dk);
+      f32_gemm_nt(rows, dims.dq, dims.dk, dA, params.w, dq, false);
+      f32_gemm_tn(dims.dq, dims.dk, rows, q, dA, grads.dw, false);
+      break;
+    }
+    case Scoring::additive: {
+      // Recompute S and P (P replaces S in place), then the shared backward and the chain rule.
+      const AdditiveScratch a = additive_scratch(dims, scratch);
+      additive_scores(dims, opt.scale, params, q, k, a);
+      masked_softmax_forward(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask, a.S, a.S);
+      attend_scores_backward(dims, opt.mask, opt.scale, a.S, v, dout, a.dA, dv);
+      additive_chain_rule(dims, params, q, k, a, dq, dk, grads);
+      break;
+    }
+    case Scoring::concat: {
+      const ConcatScratch c = concat_scratch(dims, scratch);
+      concat_scores(dims, opt.scale, params, q, k, c);
+      masked_softmax_forward(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask, c.S, c.S);
+      attend_scores_backward(dims, opt.mask, opt.scale, c.S, v, dout, c.dA, dv);
+      concat_chain_rule(dims, params, q, k, c, dq, dk, grads);
+      break;
+    }
+  }
+}
+
+std::size_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring) {
+  switch (scoring) {
+    case Scoring::dot:
+    case Scoring::scaled_dot: return sdpa_scratch_floats(attention_dims(dims, dims.dq));
+    case Scoring::general: return general_scratch_floats(dims);
+    case Scoring::additive: return additive_scratch_floats(dims);
+    case Scoring::concat: return concat_scratch_floats(dims);
+  }
+  return 0;
+}
+
+}  // namespace attnlab
