@@ -1,0 +1,239 @@
+// Bad input (issue 2, "Bad input"): every listed mistake gets a RangeError or TypeError whose message
+// names the argument and gives the expected and the actual shape (or value); never an abort, a hang
+// or a bare number; and the module computes correctly afterwards, also after 1000 failing calls.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, loadBackend } from './backends.js';
+import { expectClose, tensor } from './numeric.js';
+
+// A valid rank-2 problem: q (Tq 3, d 4), k (Tk 5, d 4), v (Tk 5, dv 2).
+const zeros = (...shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });
+const q = zeros(3, 4);
+const k = zeros(5, 4);
+const v = zeros(5, 2);
+
+/** A shape written as [2, 3], [2,3], (2, 3) or 2x3 / 2 x 3 / 2×3. */
+function shapeText(shape) {
+  const list = shape.join('\\s*,\\s*');
+  const times = shape.join('\\s*[x×]\\s*');
+  return new RegExp(`[\\[(]\\s*${list}\\s*[\\])]|\\b${times}\\b`);
+}
+const word = (w) => new RegExp(`(^|[^A-Za-z0-9_])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9_])`);
+const number = (n) => new RegExp(`(^|[^0-9.])${String(n).replace('.', '\\.')}($|[^0-9])`);
+
+/**
+ * The bad inputs. Each: what it calls, which error class(es), and what the message must contain:
+ * the argument's name plus the expected and actual shapes or values (as regular expressions).
+ */
+const BAD_INPUTS = [
+  {
+    name: 'data length that does not match the shape',
+    call: (a) => a.scaledDotProductAttention({ data: new Float32Array(11), shape: [3, 4] }, k, v),
+    errors: [RangeError],
+    mentions: [word('q'), number(11), /\b12\b|[[(]\s*3\s*,\s*4\s*[\])]|\b3\s*[x×]\s*4\b/],
+  },
+  {
+    name: 'q and k of different widths',
+    call: (a) => a.scaledDotProductAttention(q, zeros(5, 3), v),
+    errors: [RangeError],
+    mentions: [word('k'), shapeText([5, 3]), number(4)],
+  },
+  {
+    name: 'k and v of different lengths',
+    call: (a) => a.scaledDotProductAttention(q, k, zeros(6, 2)),
+    errors: [RangeError],
+    mentions: [word('v'), shapeText([6, 2]), number(5)],
+  },
+  {
+    name: 'query heads that are not a multiple of the kv heads',
+    call: (a) => a.scaledDotProductAttention(zeros(1, 3, 2, 4), zeros(1, 2, 5, 4), zeros(1, 2, 5, 2)),
+    errors: [RangeError],
+    mentions: [/\bheads?\b|\bHkv\b|\bk\b/i, number(3), number(2)],
+  },
+  {
+    name: 'a negative valid length',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { validLens: [-1] }),
+    errors: [RangeError],
+    mentions: [word('validLens'), /-1\b/],
+  },
+  {
+    name: 'a fractional valid length',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { validLens: [1.5] }),
+    errors: [RangeError, TypeError],
+    mentions: [word('validLens'), /1\.5/],
+  },
+  {
+    name: 'validLens of a shape that is neither (B) nor (B, Tq)',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { validLens: [[1, 2]] }),
+    errors: [RangeError],
+    mentions: [word('validLens'), shapeText([1, 2]), /\b3\b/],
+  },
+  {
+    name: 'a mask that does not broadcast to (B, H, Tq, Tk)',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { attnMask: { data: new Uint8Array(12), shape: [3, 4] } }),
+    errors: [RangeError],
+    mentions: [word('attnMask'), shapeText([3, 4]), number(5)],
+  },
+  {
+    name: 'a mask whose data length does not match its shape',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { attnMask: { data: new Uint8Array(14), shape: [3, 5] } }),
+    errors: [RangeError],
+    mentions: [word('attnMask'), number(14), /\b15\b|[[(]\s*3\s*,\s*5\s*[\])]/],
+  },
+  {
+    name: 'a non-numeric nested array',
+    call: (a) => a.scaledDotProductAttention([[1, 'a', 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], k, v),
+    errors: [TypeError],
+    mentions: [word('q')],
+  },
+  {
+    name: 'a string where a tensor goes',
+    call: (a) => a.maskedSoftmax('hello'),
+    errors: [TypeError],
+    mentions: [word('x')],
+  },
+  {
+    name: 'ragged nested arrays',
+    call: (a) => a.maskedSoftmax([[1, 2, 3], [4, 5]]),
+    errors: [RangeError, TypeError],
+    mentions: [word('x'), number(3), number(2)],
+  },
+  {
+    name: 'an unknown causal value',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { causal: 'diagonal' }),
+    errors: [RangeError, TypeError],
+    mentions: [word('causal'), /diagonal/, /top-left/],
+  },
+  {
+    name: 'a NaN scale',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { scale: NaN }),
+    errors: [RangeError, TypeError],
+    mentions: [word('scale'), /NaN/],
+  },
+  {
+    name: 'a tensor of rank 5',
+    call: (a) => a.scaledDotProductAttention(zeros(1, 1, 1, 3, 4), k, v),
+    errors: [RangeError],
+    mentions: [word('q'), /\b5\b/, /\b4\b/],
+  },
+  {
+    name: 'a dropout probability of 1',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { dropout: 1 }),
+    errors: [RangeError],
+    mentions: [word('dropout'), /\b1\b/],
+  },
+  {
+    name: 'a gradient of the wrong shape (sdpa backward)',
+    call: (a) => a.scaledDotProductAttentionBackward(q, k, v, zeros(3, 3)),
+    errors: [RangeError],
+    mentions: [word('gradOutput'), shapeText([3, 2]), shapeText([3, 3])],
+  },
+  {
+    name: 'a gradient of the wrong shape (masked softmax backward)',
+    call: (a) => a.maskedSoftmaxBackward(zeros(2, 3), zeros(3, 2)),
+    errors: [RangeError],
+    mentions: [word('gradWeights'), shapeText([2, 3]), shapeText([3, 2])],
+  },
+  {
+    name: 'missing additive weights',
+    call: (a) => a.additiveAttention(q, k, v, { wk: zeros(4, 6), wv: zeros(6) }),
+    errors: [TypeError, RangeError],
+    mentions: [word('wq')],
+  },
+  {
+    name: 'an additive weight of the wrong shape',
+    call: (a) => a.additiveAttention(q, k, v, { wq: zeros(5, 6), wk: zeros(4, 6), wv: zeros(6) }),
+    errors: [RangeError],
+    mentions: [word('wq'), shapeText([5, 6]), number(4)],
+  },
+  {
+    name: 'an unknown scoring',
+    call: (a) => a.attention(q, k, v, { scoring: 'cosine' }),
+    errors: [RangeError, TypeError],
+    mentions: [word('scoring'), /cosine/],
+  },
+  {
+    name: 'a layer input of the wrong width',
+    call: (a) => a.selfAttention({ dIn: 4, dQ: 2, dOut: 2, seed: 1 }).forward(zeros(3, 5)),
+    errors: [RangeError],
+    mentions: [word('x'), shapeText([3, 5]), number(4)],
+  },
+  {
+    name: 'multiHeadAttention with dModel not divisible by heads',
+    call: (a) => a.multiHeadAttention({ dModel: 6, heads: 4 }),
+    errors: [RangeError],
+    mentions: [/dModel|heads/, number(6), number(4)],
+  },
+  {
+    name: 'a request too large for wasm memory (weights of 60000 x 60000)',
+    call: (a) => a.scaledDotProductAttention(zeros(60000, 1), zeros(60000, 1), zeros(60000, 1), { returnWeights: true }),
+    errors: [RangeError],
+    mentions: [/memory|too large/i],
+  },
+];
+
+// seeds/004: the reference computation that must still work after every failure.
+const x004 = tensor([[1, 2], [0, 1], [3, 1]]);
+const k004 = tensor([[1, 3], [0, 1], [3, 4]]);
+const v004 = tensor([[3, 2], [1, 1], [4, 1]]);
+const out004 = tensor([[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]]);
+function expectStillWorks(attn) {
+  // SEMANTICS.md quotes 3 decimals: half a unit of the last digit.
+  expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seeds/004 after an error' });
+}
+
+describe.each(BACKENDS)('bad input ($backend)', (build) => {
+  let attn;
+  beforeAll(async () => {
+    attn = await loadBackend(build);
+  });
+
+  it.each(BAD_INPUTS.map((c) => [c.name, c]))('%s: a clear error, then the module still works', (name, c) => {
+    let error;
+    try {
+      c.call(attn);
+    } catch (e) {
+      error = e;
+    }
+    expect(error, `${name}: no error was thrown`).toBeDefined();
+    expect(
+      c.errors.some((E) => error instanceof E),
+      `${name}: threw ${error?.constructor?.name ?? typeof error} (${String(error)}), expected ${c.errors.map((E) => E.name).join(' or ')}`,
+    ).toBe(true);
+    for (const pattern of c.mentions) expect(error.message, `${name}: the message must match ${pattern}`).toMatch(pattern);
+    expectStillWorks(attn);
+  });
+
+  it('1000 failing calls with large valid inputs leak nothing: a large valid call works afterwards', () => {
+    // Each failing call passes a valid 1 MiB q and 1 MiB v, then a k of the wrong width. If the
+    // failure path leaked its copies in wasm memory, 1000 calls would need ~2 GiB, past wasm32's
+    // limit, and the valid call below would fail.
+    const T = 512;
+    const bigQ = zeros(T, T);
+    const badK = zeros(T, T - 1);
+    const bigV = zeros(T, T);
+    const rssBefore = typeof process !== 'undefined' && process.memoryUsage ? process.memoryUsage().rss : null;
+    for (let i = 0; i < 1000; i++) {
+      expect(() => attn.scaledDotProductAttention(bigQ, badK, bigV)).toThrow(RangeError);
+      if (i % 250 === 0) expect(() => attn.scaledDotProductAttentionBackward(bigQ, badK, bigV, zeros(T, T))).toThrow(RangeError);
+    }
+    const good = attn.scaledDotProductAttention(bigQ, zeros(T, T), bigV);
+    expect(good.output.shape).toEqual([T, T]);
+    expect(good.output.data.every((x) => x === 0)).toBe(true); // zeros in, zeros out
+    if (rssBefore !== null) {
+      // In Node, resident memory grows by far less than the 2 GiB a leak would take (slack for GC timing).
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
+    }
+    expectStillWorks(attn);
+  });
+
+  it('a thrown error is a real Error object, never a bare number (a C++ throw through wasm)', () => {
+    for (const c of BAD_INPUTS) {
+      try {
+        c.call(attn);
+      } catch (e) {
+        expect(typeof e).toBe('object');
+        expect(e).toBeInstanceOf(Error);
+      }
+    }
+  });
+});

@@ -1,0 +1,100 @@
+// Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
+// split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
+// Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
+// non-zero without a failed test) or a suite ran no test.
+// Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,node,browser]
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [dir, only = 'native,asan,node,browser'] = process.argv.slice(2);
+const wanted = new Set(only.split(','));
+const SUITES = [
+  { name: 'native-simd', group: 'native', kind: 'ctest' },
+  { name: 'native-scalar', group: 'native', kind: 'ctest' },
+  { name: 'asan-simd', group: 'asan', kind: 'ctest' },
+  { name: 'asan-scalar', group: 'asan', kind: 'ctest' },
+  { name: 'vitest-node', group: 'node', kind: 'vitest' },
+  { name: 'vitest-browser', group: 'browser', kind: 'vitest' },
+];
+
+const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
+
+/** ctest's JUnit: <testcase ... status="run|fail|disabled|notrun">. */
+function ctestCounts(xml) {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const m of xml.matchAll(/<testcase\b[^>]*\bstatus="([a-z]+)"/g)) {
+    if (m[1] === 'run') counts.passed++;
+    else if (m[1] === 'fail') counts.failed++;
+    else counts.skipped++;
+  }
+  return counts;
+}
+
+/** Vitest's JSON reporter; a file that failed before running tests (an import error) counts as one failure. */
+function vitestCounts(report) {
+  const counts = { passed: 0, failed: 0, skipped: 0, byBuild: {} };
+  for (const file of report.testResults ?? []) {
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
+      counts.failed++;
+      counts.errors = [...(counts.errors ?? []), `${path.basename(file.name)}: ${(file.message || 'failed').split('\n')[0]}`];
+    }
+    for (const t of file.assertionResults ?? []) {
+      const outcome = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';
+      counts[outcome]++;
+      const title = [...(t.ancestorTitles ?? []), t.title].join(' ');
+      const build = title.includes('wasm-simd') ? 'wasm-simd' : title.includes('wasm-scalar') ? 'wasm-scalar' : 'both/none';
+      counts.byBuild[build] ??= { passed: 0, failed: 0, skipped: 0 };
+      counts.byBuild[build][outcome]++;
+    }
+  }
+  return counts;
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+const lines = [];
+for (const suite of SUITES) {
+  if (!wanted.has(suite.group)) continue;
+  const exit = Number((read(path.join(dir, `${suite.name}.status`)) ?? '1').trim());
+  const report =
+    suite.kind === 'ctest' ? read(path.join(dir, `${suite.name}.xml`)) : read(path.join(dir, `${suite.name}.json`));
+  let counts;
+  try {
+    counts = report === null ? null : suite.kind === 'ctest' ? ctestCounts(report) : vitestCounts(JSON.parse(report));
+  } catch (e) {
+    counts = null;
+    lines.push(`${suite.name}: unreadable report (${e.message})`);
+  }
+  if (counts === null) {
+    // No report: the build or the runner failed before any test; count the suite as one failure.
+    lines.push(`${suite.name}: DID NOT RUN (exit ${exit}): counted as 1 failed`);
+    failed++;
+    broken = true;
+    continue;
+  }
+  let note = '';
+  const total = counts.passed + counts.failed;
+  if (total === 0) {
+    note = '  <- ran no test';
+    broken = true;
+  } else if (exit !== 0 && counts.failed === 0) {
+    note = `  <- exited ${exit} without a failed test: counted as 1 failed`;
+    counts.failed = 1;
+  }
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${note}`);
+  for (const [build, c] of Object.entries(counts.byBuild ?? {}))
+    lines.push(`    ${build}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  for (const e of counts.errors ?? []) lines.push(`    error: ${e}`);
+  passed += counts.passed;
+  failed += counts.failed;
+  skipped += counts.skipped;
+}
+const closing = `${passed} passed, ${failed} failed`;
+lines.push(`total: ${closing}, ${skipped} skipped`);
+lines.push(closing);
+const text = lines.join('\n') + '\n';
+fs.writeFileSync(path.join(dir, 'summary.txt'), text);
+process.stdout.write(text);
+process.exit(failed > 0 || broken ? 1 : 0);
