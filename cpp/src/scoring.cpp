@@ -72,12 +72,15 @@ void attend_scores_forward(const ScoringDims& s, const MaskSpec& mask, float* S,
     }
 }
 
-// Backward of attend_scores_forward given P (B, H, Tq, Tk) and dout (B, H, Tq, dv):
+// Backward of attend_scores_forward given the recomputed S (B, H, Tq, Tk), turned into P in place,
+// and dout (B, H, Tq, dv):
 //   dv = P^T dout (summed over the query heads sharing a kv head), overwritten;
 //   dP = dout v^T, then dS = masked_softmax_backward(P, dP) = P (dP - rowsum(P dP)), 0 where masked;
-//   returns dA = scale * dS in dA (B, H, Tq, Tk): the gradient with respect to a(q, k).
-void attend_scores_backward(const ScoringDims& s, const MaskSpec& mask, float scale, const float* P,
-                            const float* v, const float* dout, float* dA, float* dv) {
+//   dA = scale * dS (B, H, Tq, Tk): the gradient with respect to a(q, k), since S = scale * a.
+void attend_scores_backward(const ScoringDims& s, const MaskSpec& mask, float scale, float* S, const float* v,
+                            const float* dout, float* dA, float* dv) {
+  masked_softmax_forward(s.B, s.H, s.Tq, s.Tk, mask, S, S);
+  const float* P = S;
   const int group = s.H / s.Hkv;
   std::memset(dv, 0, key_rows(s) * s.dv * sizeof(float));
   for (int b = 0; b < s.B; ++b)
@@ -112,21 +115,19 @@ void for_each_pair(const ScoringDims& s, Fn fn) {
 
 struct AdditiveScratch {
   float *S, *dA, *QW, *KW, *dQW, *dKW, *t, *dz;
-};
 
-AdditiveScratch additive_scratch(const ScoringDims& s, float* scratch) {
-  AdditiveScratch a;
-  const std::size_t n = score_count(s), hq = query_rows(s) * s.hidden, hk = key_rows(s) * s.hidden;
-  a.S = scratch;
-  a.dA = a.S + n;
-  a.QW = a.dA + n;
-  a.KW = a.QW + hq;
-  a.dQW = a.KW + hk;
-  a.dKW = a.dQW + hq;
-  a.t = a.dKW + hk;
-  a.dz = a.t + s.hidden;
-  return a;
-}
+  AdditiveScratch(const ScoringDims& s, float* scratch) {
+    const std::size_t n = score_count(s), hq = query_rows(s) * s.hidden, hk = key_rows(s) * s.hidden;
+    S = scratch;
+    dA = S + n;
+    QW = dA + n;
+    KW = QW + hq;
+    dQW = KW + hk;
+    dKW = dQW + hq;
+    t = dKW + hk;
+    dz = t + s.hidden;
+  }
+};
 
 std::size_t additive_scratch_floats(const ScoringDims& s) {
   return 2 * score_count(s) + 2 * (query_rows(s) + key_rows(s)) * s.hidden + 2 * std::size_t(s.hidden);
@@ -138,8 +139,8 @@ void additive_features(int h, const float* qw, const float* kw, float* t) {
 }
 
 // pass 1: QW = q Wq, KW = k Wk; pass 2: S_ij = scale * w_v . tanh(QW_i + KW_j).
-void additive_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
-                     const AdditiveScratch& a) {
+void compute_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
+                    const AdditiveScratch& a) {
   const int h = s.hidden;
   f32_gemm_nn(int(query_rows(s)), h, s.dq, q, p.wq, a.QW, false);
   f32_gemm_nn(int(key_rows(s)), h, s.dk, k, p.wk, a.KW, false);
@@ -152,8 +153,8 @@ void additive_scores(const ScoringDims& s, float scale, const ScoringParams& p, 
 // Given dA = d loss / d a(q_i, k_j): with t = tanh(z), z = QW_i + KW_j,
 //   dw_v += dA t,  dz = dA w_v (1 - t^2),  dQW_i += dz,  dKW_j += dz;
 // then dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T, dWk = k^T dKW.
-void additive_chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k,
-                         const AdditiveScratch& a, float* dq, float* dk, const ScoringGrads& g) {
+void chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k, const AdditiveScratch& a,
+                float* dq, float* dk, const ScoringGrads& g) {
   const int h = s.hidden;
   std::memset(a.dQW, 0, query_rows(s) * h * sizeof(float));
   std::memset(a.dKW, 0, key_rows(s) * h * sizeof(float));
@@ -179,24 +180,22 @@ void additive_chain_rule(const ScoringDims& s, const ScoringParams& p, const flo
 
 struct ConcatScratch {
   float *S, *dA, *per_query, *per_key;
-};
 
-ConcatScratch concat_scratch(const ScoringDims& s, float* scratch) {
-  ConcatScratch c;
-  c.S = scratch;
-  c.dA = c.S + score_count(s);
-  c.per_query = c.dA + score_count(s);
-  c.per_key = c.per_query + query_rows(s);
-  return c;
-}
+  ConcatScratch(const ScoringDims& s, float* scratch) {
+    S = scratch;
+    dA = S + score_count(s);
+    per_query = dA + score_count(s);
+    per_key = per_query + query_rows(s);
+  }
+};
 
 std::size_t concat_scratch_floats(const ScoringDims& s) {
   return 2 * score_count(s) + query_rows(s) + key_rows(s);
 }
 
 // per_query_i = w_q . q_i, per_key_j = w_k . k_j (as (rows, d) x (d, 1) products), then S.
-void concat_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
-                   const ConcatScratch& c) {
+void compute_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
+                    const ConcatScratch& c) {
   f32_gemm_nn(int(query_rows(s)), 1, s.dq, q, p.w, c.per_query, false);
   f32_gemm_nn(int(key_rows(s)), 1, s.dk, k, p.w + s.dq, c.per_key, false);
   for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
@@ -206,8 +205,8 @@ void concat_scores(const ScoringDims& s, float scale, const ScoringParams& p, co
 
 // a is linear in q and k, so with rq_i = sum_j dA_ij and rk_j = sum_i dA_ij (over every query
 // head sharing the kv head): dq_i = rq_i w_q, dk_j = rk_j w_k, dw_q = sum_i rq_i q_i, dw_k = sum_j rk_j k_j.
-void concat_chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k,
-                       const ConcatScratch& c, float* dq, float* dk, const ScoringGrads& g) {
+void chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k, const ConcatScratch& c,
+                float* dq, float* dk, const ScoringGrads& g) {
   std::memset(c.per_key, 0, key_rows(s) * sizeof(float));
   std::memset(c.per_query, 0, query_rows(s) * sizeof(float));
   for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
@@ -219,6 +218,30 @@ void concat_chain_rule(const ScoringDims& s, const ScoringParams& p, const float
   f32_gemm_nn(rows_k, s.dk, 1, c.per_key, p.w + s.dq, dk, false);
   f32_gemm_tn(s.dq, 1, rows_q, q, c.per_query, g.dw, false);          // q^T rq: (dq, 1)
   f32_gemm_tn(s.dk, 1, rows_k, k, c.per_key, g.dw + s.dq, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The score-matrix scorings (Scratch = AdditiveScratch or ConcatScratch): their own compute_scores
+// and chain_rule around the shared attend_scores_forward / attend_scores_backward.
+
+template <class Scratch>
+void score_matrix_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                          const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
+                          float* scratch) {
+  const Scratch s(dims, scratch);
+  compute_scores(dims, opt.scale, params, q, k, s);
+  attend_scores_forward(dims, opt.mask, s.S, v, outputs);
+}
+
+// Recomputes S (the forward keeps nothing), then dA and dv from the shared path, then the chain rule.
+template <class Scratch>
+void score_matrix_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
+                           const float* q, const float* k, const float* v, const float* dout, float* dq,
+                           float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
+  const Scratch s(dims, scratch);
+  compute_scores(dims, opt.scale, params, q, k, s);
+  attend_scores_backward(dims, opt.mask, opt.scale, s.S, v, dout, s.dA, dv);
+  chain_rule(dims, params, q, k, s, dq, dk, grads);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,18 +273,12 @@ void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const S
                    scratch + 2 * query_rows(dims) * dims.dk);
       break;
     }
-    case Scoring::additive: {
-      const AdditiveScratch a = additive_scratch(dims, scratch);
-      additive_scores(dims, opt.scale, params, q, k, a);
-      attend_scores_forward(dims, opt.mask, a.S, v, outputs);
+    case Scoring::additive:
+      score_matrix_forward<AdditiveScratch>(dims, opt, params, q, k, v, outputs, scratch);
       break;
-    }
-    case Scoring::concat: {
-      const ConcatScratch c = concat_scratch(dims, scratch);
-      concat_scores(dims, opt.scale, params, q, k, c);
-      attend_scores_forward(dims, opt.mask, c.S, v, outputs);
+    case Scoring::concat:
+      score_matrix_forward<ConcatScratch>(dims, opt, params, q, k, v, outputs, scratch);
       break;
-    }
   }
 }
 
@@ -285,23 +302,12 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
       f32_gemm_tn(dims.dq, dims.dk, rows, q, dA, grads.dw, false);
       break;
     }
-    case Scoring::additive: {
-      // Recompute S and P (P replaces S in place), then the shared backward and the chain rule.
-      const AdditiveScratch a = additive_scratch(dims, scratch);
-      additive_scores(dims, opt.scale, params, q, k, a);
-      masked_softmax_forward(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask, a.S, a.S);
-      attend_scores_backward(dims, opt.mask, opt.scale, a.S, v, dout, a.dA, dv);
-      additive_chain_rule(dims, params, q, k, a, dq, dk, grads);
+    case Scoring::additive:
+      score_matrix_backward<AdditiveScratch>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
       break;
-    }
-    case Scoring::concat: {
-      const ConcatScratch c = concat_scratch(dims, scratch);
-      concat_scores(dims, opt.scale, params, q, k, c);
-      masked_softmax_forward(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask, c.S, c.S);
-      attend_scores_backward(dims, opt.mask, opt.scale, c.S, v, dout, c.dA, dv);
-      concat_chain_rule(dims, params, q, k, c, dq, dk, grads);
+    case Scoring::concat:
+      score_matrix_backward<ConcatScratch>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
       break;
-    }
   }
 }
 

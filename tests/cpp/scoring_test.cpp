@@ -11,6 +11,7 @@
 
 #include "attnlab/reference.hpp"
 #include "attnlab/scoring.hpp"
+#include "gradient_check.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {
@@ -155,15 +156,8 @@ Grads ref_backward(const Problem& p) {
   return g;
 }
 
-// Each gradient with the tensor it differentiates, for loops over "every gradient".
-struct NamedGrad {
-  const char* name;
-  std::vector<float>* input;
-  const std::vector<float>* grad;
-};
-
-std::vector<NamedGrad> named_grads(Problem& p, const Grads& g) {
-  std::vector<NamedGrad> all{{"dq", &p.q, &g.dq}, {"dk", &p.k, &g.dk}, {"dv", &p.v, &g.dv}};
+std::vector<test::NamedGrad> named_grads(Problem& p, const Grads& g) {
+  std::vector<test::NamedGrad> all{{"dq", &p.q, &g.dq}, {"dk", &p.k, &g.dk}, {"dv", &p.v, &g.dv}};
   if (!p.w.empty()) all.push_back({"dw", &p.w, &g.dw});
   if (!p.wq.empty()) {
     all.push_back({"dwq", &p.wq, &g.dwq});
@@ -242,9 +236,7 @@ TEST_P(ScoringTable, ForwardMatchesTheFloat64ReferenceIncludingTheTrace) {
 TEST_P(ScoringTable, BackwardMatchesTheFloat64Reference) {
   Problem p = problem();
   const Grads core = core_backward(p), ref = ref_backward(p);
-  const auto core_named = named_grads(p, core), ref_named = named_grads(p, ref);
-  for (std::size_t i = 0; i < core_named.size(); ++i)
-    test::expect_close(*core_named[i].grad, *ref_named[i].grad, kBackwardTol, kBackwardTol, core_named[i].name);
+  test::expect_gradients_close(named_grads(p, core), named_grads(p, ref), kBackwardTol, kBackwardTol);
 }
 
 // Central differences of the core's own forward, loss = sum(out * dout). With eps = 1e-2 the
@@ -254,11 +246,8 @@ TEST_P(ScoringTable, BackwardMatchesTheFloat64Reference) {
 TEST_P(ScoringTable, BackwardMatchesFiniteDifferencesOfTheForward) {
   Problem p = problem();
   const Grads g = core_backward(p);
-  for (const NamedGrad& ng : named_grads(p, g)) {
-    const std::vector<float> fd =
-        test::fd_gradient(*ng.input, 1e-2, [&] { return test::dot_loss(core_output(p), p.dout); });
-    test::expect_close(*ng.grad, fd, 3e-4, 3e-3, std::string(ng.name) + " vs finite differences");
-  }
+  test::expect_gradients_match_finite_differences(named_grads(p, g), 1e-2,
+                                                  [&] { return test::dot_loss(core_output(p), p.dout); }, 3e-4, 3e-3);
 }
 
 TEST_P(ScoringTable, FullyMaskedRowsAreZeroAndNothingIsNaN) {
