@@ -1,0 +1,285 @@
+// Attention layers. Weights, gradients and the forward cache live in JS typed arrays; forward and
+// backward call the core's stateless layer functions through one arena per call, so a layer
+// holds no wasm memory and dispose() only drops JS state.
+//   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
+//   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
+//                       Hkv kv heads, concatenated, then Wo
+import { causalCode, resolveMask } from './masks.js';
+import { callBinding, withArena } from './memory.js';
+import { formatShape, tensor } from './tensor.js';
+import {
+  booleanOption,
+  expectAxes,
+  expectKnownOptions,
+  expectSameShape,
+  inputTensor,
+  numberOption,
+} from './validate.js';
+
+const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
+const STREAM = { wq: 0, wk: 1, wv: 2, wo: 3 }; // init_weights stream per matrix: same seed, different weights
+
+const positiveInteger = (x) => Number.isSafeInteger(x) && x > 0;
+
+function sizeOption(fn, options, key, fallback) {
+  return numberOption(fn, options, key, fallback, positiveInteger, 'a positive integer');
+}
+
+/**
+ * Weight axes of a layer, [letter, size] per axis: wq (d_in, H d_q), wk (d_in, Hkv d_q),
+ * wv (d_in, Hkv d_v), wo (H d_v, d_out) when the layer has an output projection.
+ */
+function weightAxes(d) {
+  const times = (n, letter) => (n === 1 ? letter : `${n} ${letter}`);
+  const axes = {
+    wq: [['d_in', d.dIn], [times(d.heads, 'd_q'), d.heads * d.dQ]],
+    wk: [['d_in', d.dIn], [times(d.kvHeads, 'd_q'), d.kvHeads * d.dQ]],
+    wv: [['d_in', d.dIn], [times(d.kvHeads, 'd_v'), d.kvHeads * d.dV]],
+  };
+  if (d.dOut > 0) axes.wo = [[times(d.heads, 'd_v'), d.heads * d.dV], ['d_out', d.dOut]];
+  return axes;
+}
+
+const shapeOf = (axes) => axes.map(([, size]) => size);
+
+/** Given weights (checked, copied so the layer owns them) plus seeded Xavier init for the rest. */
+function initialWeights(module, fn, axes, given, seed) {
+  const weights = {};
+  const missing = {};
+  for (const [name, nameAxes] of Object.entries(axes)) {
+    if (given[name] === undefined || given[name] === null) {
+      missing[name] = nameAxes[0][1] * nameAxes[1][1];
+      continue;
+    }
+    const t = inputTensor(fn, name, given[name]);
+    expectAxes(fn, name, t, nameAxes);
+    weights[name] = t.data.slice();
+  }
+  if (Object.keys(missing).length > 0) {
+    withArena(module, fn, missing, (buffers, read) => {
+      for (const name of Object.keys(missing)) {
+        const [rows, cols] = shapeOf(axes[name]);
+        module.initWeights(buffers[name], rows, cols, seed, STREAM[name]);
+        weights[name] = read(name);
+      }
+    });
+  }
+  return weights;
+}
+
+/** A tensor in the layer's head layout (B, H, T, width), shown in the rank of x (the head axis only for multi-head). */
+function headTensor(data, cache, heads, width, showHeads) {
+  const shape = [cache.B, heads, cache.T, width].filter((_, a) => (a !== 0 || cache.rank === 3) && (a !== 1 || showHeads));
+  return tensor(data, shape);
+}
+
+/**
+ * The layer object. dims: the binding's LayerArgs sizes { dIn, dQ, dV, heads, kvHeads, dOut };
+ * config: what users see; scale and causal code are resolved.
+ */
+function createLayer(module, kind, dims, config, weights, { scale, causal }) {
+  const axes = weightAxes(dims);
+  const shapes = Object.fromEntries(Object.entries(axes).map(([name, a]) => [name, shapeOf(a)]));
+  const showHeads = kind === 'multiHeadAttention';
+  const outWidth = dims.dOut > 0 ? dims.dOut : dims.heads * dims.dV;
+  let state = { weights, grads: null, cache: null };
+
+  const alive = (method) => {
+    if (state === null) throw new Error(`${kind}.${method}: this layer was disposed`);
+    return state;
+  };
+
+  const args = (B, T, mask) => ({ B, T, ...dims, scale, mask });
+
+  function forward(x, options) {
+    const fn = `${kind}.forward`;
+    const s = alive('forward');
+    const opts = expectKnownOptions(fn, options, ['validLens', 'trace']);
+    const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
+    const xt = inputTensor(fn, 'x', x);
+    const rank = xt.shape.length;
+    if (rank !== 2 && rank !== 3) {
+      throw new RangeError(`${fn}: x must have rank 2 (T, d_in) or 3 (B, T, d_in), got rank ${rank} ${formatShape(xt.shape)}`);
+    }
+    const axes = rank === 3 ? [['B'], ['T'], ['d_in', dims.dIn]] : [['T'], ['d_in', dims.dIn]];
+    const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
+    const mask = resolveMask(fn, { validLens: opts.validLens, causal }, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
+    const layerArgs = args(B, T, mask.args);
+    const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
+    const scores = traced ? B * dims.heads * T * T : null;
+    const blocks = {
+      x: xt.data,
+      ...s.weights,
+      ...mask.buffers,
+      out: B * T * outWidth,
+      q: B * dims.heads * T * dims.dQ,
+      k: B * dims.kvHeads * T * dims.dQ,
+      v: B * dims.kvHeads * T * dims.dV,
+      heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
+      weights: scores,
+      scores,
+      masked: scores,
+      scratch,
+    };
+    return withArena(module, fn, blocks, (buffers, read) => {
+      module.layerForward(layerArgs, buffers);
+      const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
+      const output = tensor(read('out'), outShape);
+      // The cache owns its arrays (x copied too: the caller may reuse its own).
+      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: xt.data.slice() };
+      for (const name of ['q', 'k', 'v']) cache[name] = read(name);
+      if (dims.dOut > 0) cache.heads = read('heads');
+      s.cache = cache;
+      if (!traced) return { output };
+      const trace = {
+        q: headTensor(cache.q.slice(), cache, dims.heads, dims.dQ, showHeads),
+        k: headTensor(cache.k.slice(), cache, dims.kvHeads, dims.dQ, showHeads),
+        v: headTensor(cache.v.slice(), cache, dims.kvHeads, dims.dV, showHeads),
+        scores: headTensor(read('scores'), cache, dims.heads, T, showHeads),
+        masked: headTensor(read('masked'), cache, dims.heads, T, showHeads),
+        weights: headTensor(read('weights'), cache, dims.heads, T, showHeads),
+        output,
+      };
+      return { output, trace };
+    });
+  }
+
+  function backward(gradOutput) {
+    const fn = `${kind}.backward`;
+    const s = alive('backward');
+    const cache = s.cache;
+    if (cache === null) throw new Error(`${fn}: call forward() first (again after step() or setParameters())`);
+    const dout = inputTensor(fn, 'gradOutput', gradOutput);
+    expectSameShape(fn, 'gradOutput', dout, cache.outShape, 'the output of the last forward()');
+    const scratch = callBinding(module, () => module.layerScratchFloats(cache.args));
+    const gradBlocks = Object.fromEntries(Object.keys(shapes).map((name) => [`d${name}`, s.weights[name].length]));
+    const blocks = {
+      x: cache.x,
+      q: cache.q,
+      k: cache.k,
+      v: cache.v,
+      heads: cache.heads,
+      dout: dout.data,
+      ...s.weights,
+      ...cache.maskBuffers,
+      dx: cache.x.length,
+      ...gradBlocks,
+      scratch,
+    };
+    return withArena(module, fn, blocks, (buffers, read) => {
+      module.layerBackward(cache.args, buffers);
+      const xShape = cache.rank === 3 ? [cache.B, cache.T, dims.dIn] : [cache.T, dims.dIn];
+      const result = { dx: tensor(read('dx'), xShape) };
+      const grads = {};
+      for (const name of Object.keys(shapes)) {
+        grads[name] = read(`d${name}`);
+        result[`d${name}`] = tensor(grads[name].slice(), shapes[name]);
+      }
+      s.grads = grads;
+      return result;
+    });
+  }
+
+  function step(learningRate) {
+    const fn = `${kind}.step`;
+    const s = alive('step');
+    const lr = numberOption(fn, { learningRate }, 'learningRate', undefined, Number.isFinite, 'a finite number');
+    if (lr === undefined) throw new TypeError(`${fn}: learningRate is required`);
+    if (s.grads === null) throw new Error(`${fn}: call backward() first`);
+    const blocks = {};
+    for (const name of Object.keys(shapes)) {
+      blocks[name] = s.weights[name];
+      blocks[`d${name}`] = s.grads[name];
+    }
+    withArena(module, fn, blocks, (buffers, read) => {
+      for (const name of Object.keys(shapes)) {
+        module.sgdStep(buffers[name], buffers[`d${name}`], s.weights[name].length, lr);
+        s.weights[name] = read(name);
+      }
+    });
+    s.cache = null; // the saved forward state belongs to the old weights
+  }
+
+  function parameters() {
+    const s = alive('parameters');
+    return Object.fromEntries(Object.entries(shapes).map(([name, shape]) => [name, tensor(s.weights[name].slice(), shape)]));
+  }
+
+  function setParameters(params) {
+    const fn = `${kind}.setParameters`;
+    const s = alive('setParameters');
+    const given = expectKnownOptions(fn, params, Object.keys(shapes));
+    const replaced = {};
+    for (const [name, value] of Object.entries(given)) {
+      const t = inputTensor(fn, name, value);
+      expectAxes(fn, name, t, axes[name]);
+      replaced[name] = t.data.slice();
+    }
+    Object.assign(s.weights, replaced); // only after every given weight passed its checks
+    s.grads = null;
+    s.cache = null;
+  }
+
+  function dispose() {
+    state = null;
+  }
+
+  return Object.freeze({ forward, backward, step, parameters, setParameters, dispose, config: Object.freeze(config) });
+}
+
+const SELF_OPTIONS = ['wq', 'wk', 'wv', 'dIn', 'dQ', 'dOut', 'seed', 'causal', 'scale'];
+const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk', 'wv', 'wo'];
+
+function seedOption(fn, options) {
+  return numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)');
+}
+
+/** Single-head self-attention (seeds/000, seeds/004): sizes from the given weights or dIn, dQ, dOut. */
+export function selfAttention(module, options) {
+  const fn = 'selfAttention';
+  const opts = expectKnownOptions(fn, options ?? {}, SELF_OPTIONS);
+  const given = {};
+  for (const name of ['wq', 'wk', 'wv']) {
+    if (opts[name] !== undefined) given[name] = inputTensor(fn, name, opts[name]);
+    if (given[name] && given[name].shape.length !== 2) {
+      throw new RangeError(`${fn}: ${name} must have rank 2, got ${formatShape(given[name].shape)}`);
+    }
+  }
+  const { wq, wk, wv } = given;
+  const dIn = sizeOption(fn, opts, 'dIn', (wq ?? wk ?? wv)?.shape[0]);
+  if (dIn === undefined) throw new TypeError(`${fn}: give the weights wq, wk, wv or the sizes { dIn, dQ, dOut }`);
+  const dQ = sizeOption(fn, opts, 'dQ', (wq ?? wk)?.shape[1] ?? dIn);
+  const dOut = sizeOption(fn, opts, 'dOut', wv?.shape[1] ?? dIn);
+  const seed = seedOption(fn, opts);
+  const causal = opts.causal ?? false;
+  causalCode(fn, causal); // checked now rather than at the first forward()
+  const scale = numberOption(fn, opts, 'scale', 1 / Math.sqrt(dQ), (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const dims = { dIn, dQ, dV: dOut, heads: 1, kvHeads: 1, dOut: 0 };
+  const weights = initialWeights(module, fn, weightAxes(dims), given, seed);
+  const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed };
+  return createLayer(module, fn, dims, config, weights, { scale, causal });
+}
+
+/** Multi-head attention with grouped-query kv heads and an output projection Wo (dModel, dModel). */
+export function multiHeadAttention(module, options) {
+  const fn = 'multiHeadAttention';
+  if (options === undefined || options === null) throw new TypeError(`${fn}: options { dModel, heads } are required`);
+  const opts = expectKnownOptions(fn, options, MHA_OPTIONS);
+  const dModel = sizeOption(fn, opts, 'dModel', undefined);
+  const heads = sizeOption(fn, opts, 'heads', undefined);
+  if (dModel === undefined || heads === undefined) throw new TypeError(`${fn}: dModel and heads are required`);
+  const kvHeads = sizeOption(fn, opts, 'kvHeads', heads);
+  if (dModel % heads !== 0) throw new RangeError(`${fn}: dModel=${dModel} must be a multiple of heads=${heads}`);
+  if (heads % kvHeads !== 0) {
+    throw new RangeError(`${fn}: heads=${heads} must be a multiple of kvHeads=${kvHeads} (grouped-query attention)`);
+  }
+  const dHead = dModel / heads;
+  const seed = seedOption(fn, opts);
+  const causal = opts.causal ?? false;
+  causalCode(fn, causal); // checked now rather than at the first forward()
+  const scale = 1 / Math.sqrt(dHead);
+  const dims = { dIn: dModel, dQ: dHead, dV: dHead, heads, kvHeads, dOut: dModel };
+  const weights = initialWeights(module, fn, weightAxes(dims), opts, seed);
+  const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed };
+  return createLayer(module, fn, dims, config, weights, { scale, causal });
+}

@@ -1,0 +1,140 @@
+// MaskOptions (validLens, causal, attnMask, maskFill) -> the binding's MaskArgs and the mask
+// buffers to place in wasm memory. See SEMANTICS.md "Scores, masks, softmax".
+//
+// The scores an op masks are (B, H, Tq, Tk); the caller sees them in its own rank, e.g.
+// (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
+// (rank 4: [0, 1, 2, 3], rank 3: [0, 2, 3], rank 2: [2, 3], rank 1: [3]); attnMask broadcasts
+// numpy-style, right-aligned, against that shape.
+import { dataShape, formatShape, toTensor } from './tensor.js';
+
+const CAUSAL = new Map([
+  [false, 0],
+  [true, 1],
+  ['top-left', 1],
+  ['bottom-right', 2],
+]);
+
+/** The scores' shape as the caller sees it. */
+export function visibleScoresShape(scores) {
+  const full = [scores.B, scores.H, scores.Tq, scores.Tk];
+  return scores.axes.map((a) => full[a]);
+}
+
+/** Which of (B, H, Tq, Tk) a tensor of `rank` shows: the shape conventions of SEMANTICS.md. */
+export function axesOfRank(rank) {
+  return { 1: [3], 2: [2, 3], 3: [0, 2, 3], 4: [0, 1, 2, 3] }[rank];
+}
+
+/** causal option -> the core's Causal code (0 none, 1 top-left, 2 bottom-right). */
+export function causalCode(fn, causal) {
+  if (causal === undefined || causal === null) return 0;
+  const code = CAUSAL.get(causal);
+  if (code === undefined) {
+    const got = typeof causal === 'string' ? `'${causal}'` : `${typeof causal} ${String(causal)}`;
+    throw new TypeError(`${fn}: causal must be true, false, 'top-left' or 'bottom-right', got ${got}`);
+  }
+  return code;
+}
+
+/** validLens (B) or (B, Tq) -> Int32Array; lengths beyond Tk mean Tk (and stay in int32 range). */
+function validLensBuffer(fn, validLens, { B, Tq, Tk }) {
+  const lens = toTensor(validLens, `${fn}: validLens`, Float64Array);
+  const perRow = lens.shape.length === 2;
+  const fits = perRow ? lens.shape[0] === B && lens.shape[1] === Tq : lens.shape.length === 1 && lens.shape[0] === B;
+  if (!fits) {
+    throw new RangeError(
+      `${fn}: validLens must have shape (B) = [${B}] or (B, Tq) = [${B}, ${Tq}], got ${formatShape(lens.shape)}`,
+    );
+  }
+  const out = new Int32Array(lens.data.length);
+  lens.data.forEach((len, i) => {
+    if (!(Number.isInteger(len) && len >= 0)) {
+      throw new RangeError(`${fn}: validLens must hold non-negative integers, got ${len} at flat index ${i}`);
+    }
+    out[i] = Math.min(len, Tk);
+  });
+  return { perRow, data: out };
+}
+
+/** attnMask data -> bool (Uint8Array, 1 = may attend) or float (Float32Array, added to the scores). */
+function maskData(fn, data) {
+  if (data instanceof Uint8Array || data instanceof Uint8ClampedArray) return { boolMask: data };
+  if (Array.isArray(data) && data.every((x) => typeof x === 'boolean')) return { boolMask: Uint8Array.from(data, Number) };
+  if (data instanceof Float32Array || data instanceof Float64Array) {
+    const values = data instanceof Float32Array ? data : Float32Array.from(data);
+    const bad = values.findIndex((x) => Number.isNaN(x) || x === Infinity);
+    if (bad >= 0) {
+      throw new TypeError(`${fn}: a float attnMask must hold finite numbers or -Infinity, got ${values[bad]} at flat index ${bad}`);
+    }
+    return { floatMask: values };
+  }
+  const got = ArrayBuffer.isView(data) ? data.constructor.name : Array.isArray(data) ? 'an array of non-booleans' : typeof data;
+  throw new TypeError(
+    `${fn}: attnMask.data must be a Uint8Array (boolean, 1 = may attend) or a Float32Array (added to the scores), got ${got}`,
+  );
+}
+
+/** Element strides of the mask for (b, h, i, j): right-aligned broadcast against the visible scores. */
+function maskStrides(fn, maskShape, scores) {
+  const target = visibleScoresShape(scores);
+  const shown = `${formatShape(target)} (the scores (B, H, Tq, Tk) in the rank of the input)`;
+  if (maskShape.length > 4) {
+    throw new RangeError(`${fn}: attnMask must have rank 4 or less, got shape ${formatShape(maskShape)}`);
+  }
+  const strides4 = [0, 0, 0, 0];
+  let stride = 1;
+  for (let m = maskShape.length - 1; m >= 0; m--) {
+    const t = target.length - maskShape.length + m; // the scores axis this mask axis aligns with
+    const size = maskShape[m];
+    const wanted = t >= 0 ? target[t] : 1;
+    if (size !== 1 && size !== wanted) {
+      throw new RangeError(
+        `${fn}: attnMask of shape ${formatShape(maskShape)} does not broadcast to ${shown}: ` +
+          `axis ${m} has ${size}, expected 1 or ${wanted}`,
+      );
+    }
+    if (t >= 0 && size !== 1) strides4[scores.axes[t]] = stride;
+    stride *= size;
+  }
+  return strides4;
+}
+
+/**
+ * options: MaskOptions; scores: { B, H, Tq, Tk, axes }.
+ * Returns { args: MaskArgs for the binding, buffers: { validLens?, boolMask?, floatMask? } }.
+ */
+export function resolveMask(fn, options, scores) {
+  const args = {
+    validLensPerRow: false,
+    causal: causalCode(fn, options.causal),
+    strideB: 0,
+    strideH: 0,
+    strideI: 0,
+    strideJ: 0,
+    useFill: false,
+    fill: 0,
+  };
+  const buffers = {};
+  if (options.validLens !== undefined && options.validLens !== null) {
+    const lens = validLensBuffer(fn, options.validLens, scores);
+    args.validLensPerRow = lens.perRow;
+    buffers.validLens = lens.data;
+  }
+  if (options.attnMask !== undefined && options.attnMask !== null) {
+    const mask = options.attnMask;
+    if (typeof mask !== 'object' || !('data' in mask) || !('shape' in mask)) {
+      throw new TypeError(`${fn}: attnMask must be { data: Uint8Array | Float32Array, shape }`);
+    }
+    const shape = dataShape(mask, `${fn}: attnMask`);
+    Object.assign(buffers, maskData(fn, mask.data));
+    [args.strideB, args.strideH, args.strideI, args.strideJ] = maskStrides(fn, shape, scores);
+  }
+  if (options.maskFill !== undefined) {
+    if (typeof options.maskFill !== 'number' || !Number.isFinite(options.maskFill)) {
+      throw new TypeError(`${fn}: maskFill must be a finite number (d2l uses -1e6), got ${String(options.maskFill)}`);
+    }
+    args.useFill = true;
+    args.fill = options.maskFill;
+  }
+  return { args, buffers };
+}

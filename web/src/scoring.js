@@ -1,0 +1,197 @@
+// Attention with a scoring function a(q, k) (SEMANTICS.md "Scoring functions"):
+//   q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
+// 'dot' and 'scaled-dot' run through sdpa.js (they take softcap and dropout); 'general',
+// 'additive' and 'concat' through the core's scoring functions, with parameter gradients.
+import { resolveMask } from './masks.js';
+import { callBinding, withArena } from './memory.js';
+import {
+  MASK_OPTIONS,
+  RESULT_OPTIONS,
+  attentionInputs,
+  sdpaBackward,
+  sdpaForward,
+  sdpaSetup,
+} from './sdpa.js';
+import { attentionDims, inQueryRank, scoresOf } from './shapes.js';
+import { tensor } from './tensor.js';
+import {
+  booleanOption,
+  expectAxes,
+  expectKnownOptions,
+  expectSameShape,
+  inputTensor,
+  numberOption,
+} from './validate.js';
+
+const SCORING_CODE = { dot: 0, 'scaled-dot': 1, general: 2, additive: 3, concat: 4 };
+
+// The parameters each scoring reads: [name, shape in letters, expected axes given dims and the
+// parameters converted so far (additive's h is read from wq)].
+const PARAMETERS = {
+  dot: [],
+  'scaled-dot': [],
+  general: [['w', '(dq, dk)', (d) => [['dq', d.dq], ['dk', d.dk]]]],
+  additive: [
+    ['wq', '(dq, h)', (d) => [['dq', d.dq], ['h']]],
+    ['wk', '(dk, h)', (d, p) => [['dk', d.dk], ['h', p.wq.shape[1]]]],
+    ['wv', '(h)', (d, p) => [['h', p.wq.shape[1]]]],
+  ],
+  concat: [['w', '(dq + dk)', (d) => [['dq + dk', d.dq + d.dk]]]],
+};
+
+const ADDITIVE_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv', ...RESULT_OPTIONS];
+const ATTENTION_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS];
+
+/** Checks and converts the parameters `scoring` reads; `prefix` names them in messages ('params.'). */
+function scoringParameters(fn, scoring, given, prefix, dims) {
+  const wanted = PARAMETERS[scoring];
+  for (const key of Object.keys(given)) {
+    if (given[key] !== undefined && !wanted.some(([name]) => name === key)) {
+      throw new TypeError(`${fn}: ${prefix}${key} is not used by scoring '${scoring}' (it reads: ${wanted.map(([n]) => n).join(', ') || 'nothing'})`);
+    }
+  }
+  const params = {};
+  for (const [name, letters, axesOf] of wanted) {
+    if (given[name] === undefined || given[name] === null) {
+      throw new TypeError(`${fn}: scoring '${scoring}' needs ${prefix}${name} ${letters}`);
+    }
+    params[name] = inputTensor(fn, `${prefix}${name}`, given[name]);
+    expectAxes(fn, `${prefix}${name}`, params[name], axesOf(dims, params));
+  }
+  return params;
+}
+
+/** Everything both directions of a non-dot scoring need. */
+function scoringSetup(module, fn, inputs, scoring, givenParams, prefix, options) {
+  const dims = attentionDims(fn, inputs.q, inputs.k, inputs.v, { sameWidth: false });
+  const params = scoringParameters(fn, scoring, givenParams, prefix, dims);
+  const scale = numberOption(fn, options, 'scale', 1, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const mask = resolveMask(fn, options, scoresOf(dims));
+  const { B, H, Hkv, Tq, Tk, dq, dk, dv } = dims;
+  const hidden = params.wq ? params.wq.shape[1] : 0;
+  const args = { B, H, Hkv, Tq, Tk, dq, dk, dv, hidden, scoring: SCORING_CODE[scoring], scale, mask: mask.args };
+  const scratch = callBinding(module, () => module.scoringScratchFloats(args));
+  return { fn, inputs, dims, params, args, maskBuffers: mask.buffers, scratch };
+}
+
+function parameterBlocks(params) {
+  return Object.fromEntries(Object.entries(params).map(([name, t]) => [name, t.data]));
+}
+
+function scoringForward(module, setup, { returnWeights, trace }) {
+  const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
+  const scores = dims.B * dims.H * dims.Tq * dims.Tk;
+  const blocks = {
+    q: inputs.q.data,
+    k: inputs.k.data,
+    v: inputs.v.data,
+    ...parameterBlocks(params),
+    ...maskBuffers,
+    out: dims.B * dims.H * dims.Tq * dims.dv,
+    weights: returnWeights ? scores : null,
+    scores: trace ? scores : null,
+    masked: trace ? scores : null,
+    scratch,
+  };
+  return withArena(module, fn, blocks, (buffers, read) => {
+    module.scoringForward(args, buffers);
+    const scoresShape = inQueryRank(dims, dims.Tk);
+    const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
+    if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
+    if (trace) result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
+    return result;
+  });
+}
+
+function scoringBackward(module, setup, gradOutput) {
+  const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
+  const dout = inputTensor(fn, 'gradOutput', gradOutput);
+  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+  const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, t.data.length]));
+  const blocks = {
+    q: inputs.q.data,
+    k: inputs.k.data,
+    v: inputs.v.data,
+    dout: dout.data,
+    ...parameterBlocks(params),
+    ...maskBuffers,
+    dq: inputs.q.data.length,
+    dk: inputs.k.data.length,
+    dv: inputs.v.data.length,
+    ...gradBlocks,
+    scratch,
+  };
+  return withArena(module, fn, blocks, (buffers, read) => {
+    module.scoringBackward(args, buffers);
+    const grads = {
+      dq: tensor(read('dq'), inputs.q.shape),
+      dk: tensor(read('dk'), inputs.k.shape),
+      dv: tensor(read('dv'), inputs.v.shape),
+    };
+    for (const [name, t] of Object.entries(params)) grads[`d${name}`] = tensor(read(`d${name}`), t.shape);
+    return grads;
+  });
+}
+
+function resultFlags(fn, options) {
+  return { returnWeights: booleanOption(fn, options, 'returnWeights'), trace: booleanOption(fn, options, 'trace') };
+}
+
+// ---- additiveAttention: w_v . tanh(q Wq + k Wk) ----
+
+function additiveSetup(module, fn, q, k, v, options) {
+  if (options === undefined || options === null) {
+    throw new TypeError(`${fn}: options { wq (dq, h), wk (dk, h), wv (h) } are required`);
+  }
+  const opts = expectKnownOptions(fn, options, ADDITIVE_OPTIONS);
+  const { wq, wk, wv } = opts;
+  return scoringSetup(module, fn, attentionInputs(fn, q, k, v), 'additive', { wq, wk, wv }, '', opts);
+}
+
+export function additiveAttention(module, q, k, v, options) {
+  const fn = 'additiveAttention';
+  return scoringForward(module, additiveSetup(module, fn, q, k, v, options), resultFlags(fn, options));
+}
+
+export function additiveAttentionBackward(module, q, k, v, gradOutput, options) {
+  return scoringBackward(module, additiveSetup(module, 'additiveAttentionBackward', q, k, v, options), gradOutput);
+}
+
+// ---- attention: any scoring ----
+
+/** -> { viaSdpa, setup }: the dot-product scorings go through sdpa, the others through scoring. */
+function attentionSetup(module, fn, q, k, v, options) {
+  const opts = expectKnownOptions(fn, options, ATTENTION_OPTIONS);
+  const scoring = opts.scoring ?? 'scaled-dot';
+  if (!(scoring in SCORING_CODE)) {
+    throw new TypeError(`${fn}: scoring must be one of ${Object.keys(SCORING_CODE).map((s) => `'${s}'`).join(', ')}, got ${String(scoring)}`);
+  }
+  const params = opts.params ?? {};
+  if (typeof params !== 'object' || Array.isArray(params)) {
+    throw new TypeError(`${fn}: params must be an object { w, wq, wk, wv }, got ${typeof params}`);
+  }
+  const inputs = attentionInputs(fn, q, k, v);
+  if (scoring === 'dot' || scoring === 'scaled-dot') {
+    scoringParameters(fn, scoring, params, 'params.', null); // rejects parameters these scorings do not read
+    const defaultScale = scoring === 'dot' ? () => 1 : (d) => 1 / Math.sqrt(d);
+    return { viaSdpa: true, setup: sdpaSetup(module, fn, inputs, opts, defaultScale) };
+  }
+  for (const key of ['softcap', 'dropout']) {
+    if (opts[key] !== undefined && opts[key] !== 0) {
+      throw new TypeError(`${fn}: ${key} applies to the dot-product scorings ('dot', 'scaled-dot') only, not to '${scoring}'`);
+    }
+  }
+  return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts) };
+}
+
+export function attention(module, q, k, v, options = {}) {
+  const fn = 'attention';
+  const { viaSdpa, setup } = attentionSetup(module, fn, q, k, v, options);
+  const flags = resultFlags(fn, options);
+  return viaSdpa ? sdpaForward(module, setup, { ...flags, returnLse: false }) : scoringForward(module, setup, flags);
+}
+
+export function attentionBackward(module, q, k, v, gradOutput, options = {}) {
+  const { viaSdpa, setup } = attentionSetup(module, 'attentionBackward', q, k, v, options);
+  return viaSdpa ? sdpaBackward(module, setup, gradOutput) : scoringBackward(module, setup, gradOutput);
+}

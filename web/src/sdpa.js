@@ -1,0 +1,111 @@
+// Scaled dot-product attention, forward and backward:
+//   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
+// The (Tq, Tk) matrices are only allocated when returnWeights or trace ask for them.
+import { resolveMask } from './masks.js';
+import { callBinding, withArena } from './memory.js';
+import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from './shapes.js';
+import { tensor } from './tensor.js';
+import {
+  booleanOption,
+  dotProductOptions,
+  expectKnownOptions,
+  expectSameShape,
+  inputTensor,
+} from './validate.js';
+
+export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
+export const RESULT_OPTIONS = ['returnWeights', 'trace'];
+const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse'];
+
+/** The three attention inputs, converted and checked for finite values. */
+export function attentionInputs(fn, q, k, v) {
+  return { q: inputTensor(fn, 'q', q), k: inputTensor(fn, 'k', k), v: inputTensor(fn, 'v', v) };
+}
+
+/**
+ * Everything both directions need: tensors, dims and the binding's SdpaArgs.
+ * defaultScale(d): the scale when options.scale is absent (1/sqrt(d), or 1 for 'dot' scoring).
+ */
+export function sdpaSetup(module, fn, inputs, options, defaultScale) {
+  const dims = attentionDims(fn, inputs.q, inputs.k, inputs.v, { sameWidth: true });
+  const numbers = dotProductOptions(fn, options, defaultScale(dims.dq));
+  const mask = resolveMask(fn, options, scoresOf(dims));
+  const { B, H, Hkv, Tq, Tk, dq: d, dv } = dims;
+  const args = { B, H, Hkv, Tq, Tk, d, dv, ...numbers, mask: mask.args };
+  const scratch = callBinding(module, () => module.sdpaScratchFloats(args));
+  return { fn, inputs, dims, args, maskBuffers: mask.buffers, scratch };
+}
+
+/** -> { output, weights?, trace?, lse? } */
+export function sdpaForward(module, setup, { returnWeights, trace, returnLse }) {
+  const { fn, inputs, dims, args, maskBuffers, scratch } = setup;
+  const scores = dims.B * dims.H * dims.Tq * dims.Tk;
+  const softcapped = trace && args.softcap > 0;
+  const blocks = {
+    q: inputs.q.data,
+    k: inputs.k.data,
+    v: inputs.v.data,
+    ...maskBuffers,
+    out: dims.B * dims.H * dims.Tq * dims.dv,
+    lse: returnLse ? dims.B * dims.H * dims.Tq : null,
+    weights: returnWeights ? scores : null,
+    scores: trace ? scores : null,
+    softcapped: softcapped ? scores : null,
+    masked: trace ? scores : null,
+    scratch,
+  };
+  return withArena(module, fn, blocks, (buffers, read) => {
+    module.sdpaForward(args, buffers);
+    const scoresShape = inQueryRank(dims, dims.Tk);
+    const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
+    if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
+    if (trace) {
+      result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
+      if (softcapped) result.trace.softcapped = tensor(read('softcapped'), scoresShape);
+    }
+    if (returnLse) result.lse = tensor(read('lse'), rowsInQueryRank(dims));
+    return result;
+  });
+}
+
+/** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
+export function sdpaBackward(module, setup, gradOutput) {
+  const { fn, inputs, dims, args, maskBuffers, scratch } = setup;
+  const dout = inputTensor(fn, 'gradOutput', gradOutput);
+  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+  const blocks = {
+    q: inputs.q.data,
+    k: inputs.k.data,
+    v: inputs.v.data,
+    dout: dout.data,
+    ...maskBuffers,
+    dq: inputs.q.data.length,
+    dk: inputs.k.data.length,
+    dv: inputs.v.data.length,
+    scratch,
+  };
+  return withArena(module, fn, blocks, (buffers, read) => {
+    module.sdpaBackward(args, buffers);
+    return {
+      dq: tensor(read('dq'), inputs.q.shape),
+      dk: tensor(read('dk'), inputs.k.shape),
+      dv: tensor(read('dv'), inputs.v.shape),
+    };
+  });
+}
+
+const inverseSqrt = (d) => 1 / Math.sqrt(d);
+
+export function scaledDotProductAttention(module, q, k, v, options) {
+  const fn = 'scaledDotProductAttention';
+  const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
+  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
+  const flags = Object.fromEntries(['returnWeights', 'trace', 'returnLse'].map((key) => [key, booleanOption(fn, opts, key)]));
+  return sdpaForward(module, setup, flags);
+}
+
+export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
+  const fn = 'scaledDotProductAttentionBackward';
+  const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
+  return sdpaBackward(module, sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt), gradOutput);
+}

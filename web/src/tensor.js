@@ -1,0 +1,134 @@
+// The one place where user input becomes a tensor { data, shape } (dense, row-major).
+// Accepted: { data, shape } with any numeric typed array or number[] as data, a bare typed
+// array (rank 1), or nested number arrays (their nesting is the shape). Structure and element
+// types are checked here; value ranges (NaN, Infinity) are the caller's choice (validate.js).
+
+const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
+
+/** Number of elements of a shape. */
+export function shapeSize(shape) {
+  let n = 1;
+  for (const s of shape) n *= s;
+  return n;
+}
+
+/** "[2, 3, 4]" */
+export function formatShape(shape) {
+  return `[${shape.join(', ')}]`;
+}
+
+/** A result tensor; `data` is always a fresh array owned by the caller. */
+export function tensor(data, shape) {
+  return { data, shape: [...shape] };
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
+  if (typeof value === 'string') return `the string '${value}'`;
+  return `${typeof value} ${String(value)}`;
+}
+
+function isNumericView(value) {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
+/** data of `length` elements -> ArrayType; a Float32Array passes through uncopied when wanted. */
+function toArrayType(data, name, ArrayType) {
+  if (data instanceof ArrayType) return data;
+  if (isNumericView(data)) {
+    if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
+      throw new TypeError(`${name}: data must hold numbers, got a ${data.constructor.name} (convert the BigInts first)`);
+    }
+    return new ArrayType(data);
+  }
+  if (!Array.isArray(data)) {
+    throw new TypeError(`${name}: data must be a typed array or an array of numbers, got ${describe(data)}`);
+  }
+  const out = new ArrayType(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    if (typeof x !== 'number') throw new TypeError(`${name}: data[${i}] must be a number, got ${describe(x)}`);
+    out[i] = x;
+  }
+  return out;
+}
+
+function checkShape(shape, name) {
+  if (!Array.isArray(shape) && !isNumericView(shape)) {
+    throw new TypeError(`${name}: shape must be an array of sizes, got ${describe(shape)}`);
+  }
+  const dims = Array.from(shape);
+  for (const s of dims) {
+    if (!Number.isSafeInteger(s) || s < 0) {
+      throw new RangeError(`${name}: shape ${formatShape(dims)} must hold non-negative integers`);
+    }
+  }
+  return dims;
+}
+
+/** Shape of nested arrays, read along the first elements; flatten() checks every other path. */
+function nestedShape(value, name) {
+  const shape = [];
+  let node = value;
+  while (Array.isArray(node)) {
+    if (shape.length === MAX_NESTING) throw new TypeError(`${name}: arrays nested more than ${MAX_NESTING} deep`);
+    shape.push(node.length);
+    node = node[0];
+  }
+  return shape;
+}
+
+// `path` names the node in messages: q[1][0].
+function flatten(node, shape, depth, path, out, offset) {
+  if (!Array.isArray(node) || node.length !== shape[depth]) {
+    const got = Array.isArray(node) ? `${node.length} elements` : describe(node);
+    throw new RangeError(`${path} must be an array of ${shape[depth]} elements like its siblings (ragged nested array), got ${got}`);
+  }
+  if (depth === shape.length - 1) {
+    for (let i = 0; i < node.length; i++) {
+      const x = node[i];
+      if (typeof x !== 'number') throw new TypeError(`${path}[${i}] must be a number, got ${describe(x)}`);
+      out[offset + i] = x;
+    }
+    return;
+  }
+  const stride = shapeSize(shape.slice(depth + 1));
+  for (let i = 0; i < node.length; i++) flatten(node[i], shape, depth + 1, `${path}[${i}]`, out, offset + i * stride);
+}
+
+/** The checked shape of { data, shape }: sizes are non-negative integers and data has their product. */
+export function dataShape(value, name) {
+  const shape = checkShape(value.shape, name);
+  if (!Array.isArray(value.data) && !isNumericView(value.data)) {
+    throw new TypeError(`${name}: data must be a typed array or an array, got ${describe(value.data)}`);
+  }
+  const length = value.data.length;
+  if (length !== shapeSize(shape)) {
+    throw new RangeError(`${name}: data has ${length} elements but shape ${formatShape(shape)} needs ${shapeSize(shape)}`);
+  }
+  return shape;
+}
+
+/**
+ * TensorLike -> { data: ArrayType, shape: number[] }, checking structure and element types.
+ * `name` is the argument's name in error messages. Data already of ArrayType is shared, not copied.
+ */
+export function toTensor(value, name, ArrayType = Float32Array) {
+  if (value === undefined || value === null) {
+    throw new TypeError(`${name} is required: a tensor { data, shape } or nested arrays of numbers, got ${value}`);
+  }
+  if (Array.isArray(value)) {
+    const shape = nestedShape(value, name);
+    const data = new ArrayType(shapeSize(shape));
+    flatten(value, shape, 0, name, data, 0);
+    return { data, shape };
+  }
+  if (isNumericView(value)) return { data: toArrayType(value, name, ArrayType), shape: [value.length] };
+  if (typeof value === 'object' && 'data' in value && 'shape' in value) {
+    return { data: toArrayType(value.data, name, ArrayType), shape: dataShape(value, name) };
+  }
+  throw new TypeError(`${name} must be a tensor { data, shape } or nested arrays of numbers, got ${describe(value)}`);
+}

@@ -1,0 +1,88 @@
+// Boundary checks of the public API. Every message names the function and the argument and,
+// for shapes, gives the expected shape (in the letters of SEMANTICS.md) and the actual one.
+// Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
+import { formatShape, toTensor } from './tensor.js';
+
+/** Converts an input tensor and rejects NaN and infinities (one cheap pass over the data). */
+export function inputTensor(fn, name, value, { allowNegativeInfinity = false } = {}) {
+  const t = toTensor(value, `${fn}: ${name}`);
+  const data = t.data;
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    // x - x is NaN exactly for NaN and +-Infinity: one comparison on the common path.
+    if (x - x !== 0 && !(allowNegativeInfinity && x === -Infinity)) {
+      const allowed = allowNegativeInfinity ? 'finite numbers or -Infinity' : 'finite numbers';
+      throw new TypeError(
+        `${fn}: ${name} must hold ${allowed}, got ${x} at flat index ${i} of shape ${formatShape(t.shape)}`,
+      );
+    }
+  }
+  return t;
+}
+
+/**
+ * Checks a tensor's shape against named axes: `axes` is a list of [letter, expected] where
+ * expected is a size or undefined (free). Returns the actual sizes by letter.
+ */
+export function expectAxes(fn, name, t, axes) {
+  const expected = `(${axes.map(([letter, size]) => (size === undefined ? letter : `${letter}=${size}`)).join(', ')})`;
+  const fits = t.shape.length === axes.length && axes.every(([, size], a) => size === undefined || t.shape[a] === size);
+  if (!fits) {
+    throw new RangeError(`${fn}: ${name} must have shape ${expected}, got ${formatShape(t.shape)}`);
+  }
+  if (t.shape.some((s) => s === 0)) {
+    throw new RangeError(`${fn}: ${name} ${expected} must not have an empty axis, got ${formatShape(t.shape)}`);
+  }
+  return Object.fromEntries(axes.map(([letter], a) => [letter, t.shape[a]]));
+}
+
+/** A gradient must have exactly the shape of what it is the gradient of. */
+export function expectSameShape(fn, name, t, shape, what) {
+  const same = t.shape.length === shape.length && t.shape.every((s, a) => s === shape[a]);
+  if (!same) {
+    throw new RangeError(`${fn}: ${name} must have the shape of ${what}, ${formatShape(shape)}, got ${formatShape(t.shape)}`);
+  }
+}
+
+/** Rejects option names the function does not know (a typo such as `casual` would otherwise be ignored). */
+export function expectKnownOptions(fn, options, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an object, got ${options === null ? 'null' : typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
+    }
+  }
+  return options;
+}
+
+/**
+ * A numeric option: undefined gives `fallback`; otherwise it must be a number that passes `valid`,
+ * described by `requirement` in the message ("a finite number > 0").
+ */
+export function numberOption(fn, options, key, fallback, valid, requirement) {
+  const x = options[key];
+  if (x === undefined) return fallback;
+  if (typeof x !== 'number') throw new TypeError(`${fn}: ${key} must be ${requirement}, got ${typeof x} ${String(x)}`);
+  if (!valid(x)) throw new RangeError(`${fn}: ${key} must be ${requirement}, got ${x}`);
+  return x;
+}
+
+export function booleanOption(fn, options, key) {
+  const x = options[key];
+  if (x === undefined) return false;
+  if (typeof x !== 'boolean') throw new TypeError(`${fn}: ${key} must be true or false, got ${typeof x} ${String(x)}`);
+  return x;
+}
+
+/** The options every dot-product attention shares: scale, softcap, dropout, seed. */
+export function dotProductOptions(fn, options, defaultScale) {
+  return {
+    scale: numberOption(fn, options, 'scale', defaultScale, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0'),
+    softcap: numberOption(fn, options, 'softcap', 0, (x) => Number.isFinite(x) && x >= 0, 'a finite number >= 0 (0: off)'),
+    dropout: numberOption(fn, options, 'dropout', 0, (x) => x >= 0 && x < 1, 'a probability in [0, 1)'),
+    seed: numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)'),
+  };
+}
