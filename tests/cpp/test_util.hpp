@@ -133,6 +133,18 @@ inline std::vector<float> fd_gradient(std::vector<float>& x, double eps, const s
   return g;
 }
 
+// Up to `count` indices spread evenly over [0, n) (all of them when n <= count), so finite
+// differences of a large tensor stay cheap yet reach its first, last and middle elements.
+inline std::vector<std::size_t> spread_indices(std::size_t n, std::size_t count) {
+  std::vector<std::size_t> at;
+  if (n <= count) {
+    for (std::size_t i = 0; i < n; ++i) at.push_back(i);
+  } else {
+    for (std::size_t c = 0; c < count; ++c) at.push_back(c * (n - 1) / (count - 1));
+  }
+  return at;
+}
+
 // sum(out * r) in double: the scalar loss whose gradient with respect to out is r.
 inline double dot_loss(const std::vector<float>& out, const std::vector<float>& r) {
   double s = 0.0;

@@ -1,0 +1,26 @@
+// Reference visibility of one (query, key) pair, straight from the rules of SEMANTICS.md.
+#include <cmath>
+
+#include "attnlab/reference.hpp"
+
+namespace attnlab::ref {
+
+bool visible(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i, int j, double* bias) {
+  if (mask.valid_lens != nullptr) {
+    const int len = mask.valid_lens_per_row ? mask.valid_lens[b * Tq + i] : mask.valid_lens[b];
+    if (j >= len) return false;
+  }
+  if (mask.causal == Causal::top_left && j > i) return false;
+  if (mask.causal == Causal::bottom_right && j > i + Tk - Tq) return false;
+  const std::size_t at = std::size_t(b) * mask.mask_stride_b + std::size_t(h) * mask.mask_stride_h +
+                         std::size_t(i) * mask.mask_stride_i + std::size_t(j) * mask.mask_stride_j;
+  if (mask.bool_mask != nullptr && mask.bool_mask[at] == 0) return false;
+  if (mask.float_mask != nullptr) {
+    const float value = mask.float_mask[at];
+    if (std::isinf(value) && value < 0) return false;
+    if (bias != nullptr) *bias += value;  // only visible keys receive the float mask
+  }
+  return true;
+}
+
+}  // namespace attnlab::ref

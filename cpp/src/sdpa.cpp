@@ -1,0 +1,157 @@
+// Scaled dot-product attention, streaming one query row (b, h, i) at a time:
+//   pass 1: s_j = scale * q_i . k_j                 for the keys the softmax looks at
+//   pass 2: s_j = softcap * tanh(s_j / softcap)      when softcap > 0
+//   pass 3: mask (bias, -inf or fill), softmax -> p   (row max subtracted; nothing visible -> 0)
+//   pass 4: out_i = sum_j p_j * keep_j / (1 - dropout) * v_j
+// Keys at or past MaskRow::limit are skipped (that is how causal skips the masked half) unless
+// the caller asks for the trace, which is written for every key. Scratch holds O(Tk) floats.
+#include "attnlab/sdpa.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attnlab/dropout.hpp"
+#include "attnlab/kernels.hpp"
+#include "score_row.hpp"
+
+namespace attnlab {
+namespace {
+
+// Where the rows of one query row (b, h, i) live in the dense tensors.
+struct RowAt {
+  std::size_t q, out, scores;   // q (B, H, Tq, d), out (B, H, Tq, dv), scores (B, H, Tq, Tk)
+  std::size_t k, v;             // first key/value row of the kv head: k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv)
+};
+
+RowAt row_at(const AttentionDims& dims, int b, int h, int i) {
+  const std::size_t row = (std::size_t(b) * dims.H + h) * dims.Tq + i;
+  const std::size_t kv_head = std::size_t(b) * dims.Hkv + dims.kv_head_of(h);
+  return {row * dims.d, row * dims.dv, row * dims.Tk, kv_head * dims.Tk * dims.d, kv_head * dims.Tk * dims.dv};
+}
+
+// s (n): s_j = scale * q_i . k_j, then the softcap; dcap (n, optional) receives d s_j / d (scale q_i . k_j)
+// divided by scale, i.e. 1 - tanh^2(S_j / softcap) (1 without softcap).
+void row_scores(const AttentionDims& dims, const SdpaOptions& opt, const float* qi, const float* kh, int n,
+                float* s, float* trace_scores, float* dcap) {
+  for (int j = 0; j < n; ++j) s[j] = opt.scale * kernels::f32_dot(qi, kh + std::size_t(j) * dims.d, dims.d);
+  if (trace_scores != nullptr) std::copy(s, s + n, trace_scores);
+  if (opt.softcap > 0.0f) {
+    for (int j = 0; j < n; ++j) {
+      const float t = std::tanh(s[j] / opt.softcap);
+      s[j] = opt.softcap * t;
+      if (dcap != nullptr) dcap[j] = 1.0f - t * t;
+    }
+  } else if (dcap != nullptr) {
+    std::fill(dcap, dcap + n, 1.0f);
+  }
+}
+
+// The dropout multiplier of key j: keep / (1 - p), or exactly 1 without dropout.
+float dropout_multiplier(const SdpaOptions& opt, int b, int h, int i, int j) {
+  if (opt.dropout <= 0.0f) return 1.0f;
+  return dropout_keep(opt.seed, opt.dropout, uint32_t(b), uint32_t(h), uint32_t(i), uint32_t(j))
+             ? 1.0f / (1.0f - opt.dropout)
+             : 0.0f;
+}
+
+// p (n): the softmax weights of row (b, h, i), recomputed the way the forward pass did.
+// Returns the log-sum-exp (-inf when nothing is visible). trace (optional) gets the forward's trace rows.
+float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const RowAt& at, const MaskRow& row, int n,
+                  const float* q, const float* k, float* p, float* dcap, const SdpaForwardOutputs* trace) {
+  const bool all_scores = trace != nullptr && (trace->scores != nullptr || trace->softcapped != nullptr);
+  const int computed = all_scores ? dims.Tk : n;  // the trace shows raw scores of masked keys too
+  row_scores(dims, opt, q + at.q, k + at.k, computed, p,
+             trace != nullptr && trace->scores != nullptr ? trace->scores + at.scores : nullptr, dcap);
+  if (trace != nullptr && trace->softcapped != nullptr) std::copy(p, p + computed, trace->softcapped + at.scores);
+
+  detail::apply_mask(row, opt.mask, p, n);
+  if (trace != nullptr && trace->masked != nullptr) {
+    float* masked = trace->masked + at.scores;
+    std::copy(p, p + n, masked);
+    std::fill(masked + n, masked + dims.Tk, detail::masked_value(opt.mask));
+  }
+  return detail::softmax_in_place(p, n);
+}
+
+}  // namespace
+
+std::size_t sdpa_scratch_floats(const AttentionDims& dims) {
+  return 3 * std::size_t(dims.Tk);  // backward: weights, dP, softcap derivative (forward uses the first)
+}
+
+void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                  const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
+  const bool tracing = outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
+  float* p = scratch;
+  for (int b = 0; b < dims.B; ++b)
+    for (int h = 0; h < dims.H; ++h)
+      for (int i = 0; i < dims.Tq; ++i) {
+        const RowAt at = row_at(dims, b, h, i);
+        const MaskRow row = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i);
+        const int n = detail::keys_in_softmax(row, opt.mask, dims.Tk);
+
+        const float lse = row_weights(dims, opt, at, row, n, q, k, p, nullptr, tracing ? &outputs : nullptr);
+        if (outputs.lse != nullptr) outputs.lse[at.scores / dims.Tk] = lse;
+        if (outputs.weights != nullptr) {
+          std::copy(p, p + n, outputs.weights + at.scores);
+          std::fill(outputs.weights + at.scores + n, outputs.weights + at.scores + dims.Tk, 0.0f);
+        }
+
+        float* out = outputs.out + at.out;
+        std::fill(out, out + dims.dv, 0.0f);
+        for (int j = 0; j < n; ++j) {
+          const float weight = p[j] * dropout_multiplier(opt, b, h, i, j);
+          if (weight != 0.0f) kernels::f32_axpy(out, weight, v + at.v + std::size_t(j) * dims.dv, dims.dv);
+        }
+      }
+}
+
+// Backward, per query row, quoting the forward:
+//   out_i = sum_j p_j m_j v_j      ->  dV_j += p_j m_j dO_i,  g_j = dL/dp_j = m_j (dO_i . v_j)
+//   p = softmax(z)                 ->  dz_j = p_j (g_j - D),  D = sum_j p_j g_j (= dO_i . out_i)
+//   z_j = softcap(S_j) (+ bias)    ->  dS_j = dz_j (1 - tanh^2(S_j / softcap)); 0 where masked
+//   S_j = scale q_i . k_j          ->  dQ_i = scale sum_j dS_j k_j,  dK_j += scale dS_j q_i
+// m_j is the dropout multiplier (keep_j / (1 - dropout)). GQA: dK, dV of a kv head accumulate
+// over every query head that reads it.
+void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                   const float* v, const float* dout, float* dq, float* dk, float* dv, float* scratch) {
+  float* p = scratch;
+  float* g = scratch + dims.Tk;
+  float* dcap = scratch + 2 * std::size_t(dims.Tk);
+  std::fill(dk, dk + dims.k_size(), 0.0f);
+  std::fill(dv, dv + dims.v_size(), 0.0f);
+  for (int b = 0; b < dims.B; ++b)
+    for (int h = 0; h < dims.H; ++h)
+      for (int i = 0; i < dims.Tq; ++i) {
+        const RowAt at = row_at(dims, b, h, i);
+        const MaskRow row = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i);
+        const int n = detail::keys_in_softmax(row, opt.mask, dims.Tk);
+        float* dqi = dq + at.q;
+        std::fill(dqi, dqi + dims.d, 0.0f);
+        const float lse = row_weights(dims, opt, at, row, n, q, k, p, dcap, nullptr);
+        if (lse == -std::numeric_limits<float>::infinity()) continue;  // nothing visible: zero gradient
+
+        const float* doi = dout + at.out;
+        for (int j = 0; j < n; ++j) {
+          const float m = dropout_multiplier(opt, b, h, i, j);
+          if (p[j] == 0.0f || m == 0.0f) { g[j] = 0.0f; continue; }  // contributes nothing below
+          const std::size_t vj = at.v + std::size_t(j) * dims.dv;
+          g[j] = m * kernels::f32_dot(doi, v + vj, dims.dv);
+          kernels::f32_axpy(dv + vj, p[j] * m, doi, dims.dv);
+        }
+        const float D = kernels::f32_dot(p, g, n);
+        for (int j = 0; j < n; ++j) g[j] = p[j] * (g[j] - D) * dcap[j];  // g becomes dS
+        if (opt.mask.use_fill) detail::zero_masked(row, g, n);  // filled keys carry weight but no gradient
+
+        const float* qi = q + at.q;
+        for (int j = 0; j < n; ++j) {
+          if (g[j] == 0.0f) continue;
+          const std::size_t kj = at.k + std::size_t(j) * dims.d;
+          kernels::f32_axpy(dqi, opt.scale * g[j], k + kj, dims.d);
+          kernels::f32_axpy(dk + kj, opt.scale * g[j], qi, dims.d);
+        }
+      }
+}
+
+}  // namespace attnlab
