@@ -1,6 +1,16 @@
 // attention-lab public API. Shapes use the letters of SEMANTICS.md:
 // B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
 // d query/key width, dv value width, h hidden width of additive attention.
+//
+// Errors: bad input throws synchronously and never aborts the module (it keeps working afterwards):
+//   TypeError   wrong kind of value: not a tensor, non-numeric or NaN/Infinity elements, an unknown
+//               option name or value (e.g. causal: 'left'), missing weights, contradictory options
+//               (softcap or dropout with a non-dot scoring);
+//   RangeError  wrong sizes or ranges: data length vs shape, ragged nested arrays, rank, mismatched
+//               axes (the message names the argument, the expected shape in letters and the actual
+//               one), H % Hkv != 0, validLens that are negative, fractional or of the wrong shape, an
+//               attnMask that does not broadcast, scale <= 0, softcap < 0, dropout outside [0, 1), a
+//               request larger than wasm memory can hold ("... needs N MiB ...").
 
 /** A dense row-major float32 tensor. Results are always fresh arrays, never views into wasm memory. */
 export interface Tensor {
@@ -25,7 +35,9 @@ export type Causal = boolean | 'top-left' | 'bottom-right';
 
 /**
  * Boolean mask (Uint8Array, 1 = may attend) or float mask (Float32Array, added to the scores;
- * -Infinity masks), broadcast numpy-style (right-aligned) to (B, H, Tq, Tk).
+ * -Infinity masks), broadcast numpy-style (right-aligned) to the scores in the rank of the input:
+ * (B, H, Tq, Tk) for rank-4 q, (B, Tq, Tk) for rank 3, (Tq, Tk) for rank 2 (for maskedSoftmax: x's
+ * shape). Rank at most 4; leading axes beyond the scores' rank must be 1.
  */
 export interface AttnMask {
   data: Uint8Array | Float32Array;
@@ -149,8 +161,9 @@ export interface LayerTrace {
 }
 
 export interface LayerForwardOptions {
+  /** (B) or (B, T). */
   validLens?: ValidLens;
-  /** Default true; false skips the (T, T) trace tensors. */
+  /** Default true; false returns no trace (and allocates no (T, T) tensors). */
   trace?: boolean;
 }
 
@@ -191,7 +204,10 @@ export interface SelfAttentionOptions {
   wq?: TensorLike;
   wk?: TensorLike;
   wv?: TensorLike;
-  /** Sizes for seeded initialisation when no weights are given. */
+  /**
+   * Sizes for seeded initialisation of the weights not given (otherwise read from the given
+   * weights); dQ and dOut default to dIn. Given weights and sizes must agree.
+   */
   dIn?: number;
   dQ?: number;
   dOut?: number;
@@ -219,8 +235,14 @@ export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
 
 export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-scalar';
+  /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd) or 'scalar'. */
+  readonly arch: string;
 
-  /** x (..., Tq, Tk) of rank 1 to 4, seen as (B, H, Tq, Tk) right-aligned -> weights of x's shape. */
+  /**
+   * x of rank 1 to 4 -> weights of x's shape: (B, H, Tq, Tk), (B, Tq, Tk) (H = 1, as for q),
+   * (Tq, Tk) or (Tk). validLens is (B) or (B, Tq) in those letters (d2l's masked_softmax).
+   * -Infinity in x is allowed (a masked score); a row with nothing visible gives zeros.
+   */
   maskedSoftmax(x: TensorLike, options?: MaskOptions): Tensor;
   /** dx = y * (dy - sum(y * dy)) per row; with mask options, masked entries get 0. */
   maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
@@ -241,11 +263,14 @@ export interface Attention {
 }
 
 export interface LoadOptions {
-  /** Force the SIMD (true) or scalar (false) build; default: SIMD when WebAssembly.validate supports it. */
+  /**
+   * Force the SIMD (true) or scalar (false) build; default: SIMD when WebAssembly.validate supports it.
+   * true on an engine without SIMD rejects with an Error.
+   */
   simd?: boolean;
   /** Where to fetch the .wasm from (browsers). */
   wasmUrl?: string | URL;
-  /** The .wasm bytes, if you already have them. */
+  /** The .wasm bytes, if you already have them (of the build `simd` selects). Not cached. */
   wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
