@@ -9,7 +9,7 @@ const BUFFER_NAMES = [
   'heads', 'dq', 'dk', 'dv', 'w', 'wq', 'wk', 'wv', 'wo', 'dw', 'dwq', 'dwk', 'dwv', 'dwo',
   'validLens', 'boolMask', 'floatMask', 'scratch',
 ];
-const NO_BUFFERS = Object.freeze(Object.fromEntries(BUFFER_NAMES.map((name) => [name, 0])));
+export const NO_BUFFERS = Object.freeze(Object.fromEntries(BUFFER_NAMES.map((name) => [name, 0])));
 
 const MIB = 2 ** 20;
 // One wasm allocation holds less than 2 GiB: Emscripten 3.1.6's malloc takes the size through a

@@ -1,0 +1,109 @@
+// The wasm boundary itself (web/src/memory.js, loader.js, cpp/bindings/): after thousands of calls,
+// good and failing, wasm memory holds exactly what it held before (same heap size, same next
+// malloc address, same C stack pointer), and the private binding's own checks raise RangeErrors.
+// The public behaviour (values, messages) is specified in the other suites.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAttention } from '../../web/src/index.js';
+import { loadModule } from '../../web/src/loader.js';
+import { NO_BUFFERS, withArena } from '../../web/src/memory.js';
+import { BACKENDS } from './backends.js';
+
+const CALLS = 10_000;
+
+const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 104729) * 2);
+const rand = (shape, seed) => ({ data: random(shape.reduce((a, b) => a * b, 1), seed), shape });
+
+/** What a leak would change: heap size, where the next allocation lands, and the C stack pointer. */
+function heapState(module) {
+  const probe = module._malloc(64);
+  module._free(probe);
+  return { heapBytes: module.HEAPU8.length, nextMalloc: probe, stackPointer: module.stackSave() };
+}
+
+describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
+  let attn;
+  let module;
+  beforeAll(async () => {
+    attn = await loadAttention({ simd });
+    // The same cached module instance the API object uses.
+    ({ module } = await loadModule({ simd }));
+  });
+
+  it(`loads the ${backend} build, whose kernels report their instruction set`, () => {
+    expect(attn.backend).toBe(backend);
+    expect(attn.arch).toBe(simd ? 'wasm' : 'scalar');
+  });
+
+  it(`${CALLS} calls, good and failing, leave wasm memory exactly as they found it`, () => {
+    const q = rand([2, 4, 16, 8], 1);
+    const k = rand([2, 2, 16, 8], 2);
+    const v = rand([2, 2, 16, 8], 3);
+    const dout = rand([2, 4, 16, 8], 4);
+    const warm = attn.scaledDotProductAttention(q, k, v, { causal: true, returnWeights: true });
+    const before = heapState(module);
+    const failures = new Map();
+    for (let i = 0; i < CALLS; i++) {
+      const good = attn.scaledDotProductAttention(q, k, v, { causal: true, returnWeights: true });
+      if (i === CALLS - 1) expect(good.output.data).toEqual(warm.output.data);
+      if (i % 2 === 0) attn.scaledDotProductAttentionBackward(q, k, v, dout, { causal: true });
+      try {
+        if (i % 2 === 0) attn.scaledDotProductAttention(q, k, v, { validLens: [1, -1] });
+        else attn.scaledDotProductAttentionBackward(q, k, v, { data: dout.data, shape: [2, 4, 8, 16] });
+      } catch (error) {
+        failures.set(error.constructor.name, (failures.get(error.constructor.name) ?? 0) + 1);
+      }
+    }
+    expect(Object.fromEntries(failures)).toEqual({ RangeError: CALLS });
+    expect(heapState(module)).toEqual(before);
+  });
+
+  it('a RangeError raised inside wasm by the binding restores the C stack pointer', () => {
+    const before = heapState(module);
+    const args = { B: 1, H: 3, Tq: 2, Tk: 2, mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 } };
+    for (let i = 0; i < CALLS; i++) {
+      // causal 7 is no Causal value: only the binding's own check can catch it here.
+      expect(() =>
+        withArena(module, 'direct binding call', { x: new Float32Array(12), y: 12 }, (buffers) =>
+          module.maskedSoftmaxForward(args, buffers),
+        ),
+      ).toThrow(RangeError);
+    }
+    expect(heapState(module)).toEqual(before);
+  });
+
+  it('the binding rejects a buffer that runs past the end of wasm memory', () => {
+    const args = { B: 1, H: 1, Tq: 1, Tk: 4, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 } };
+    const end = module.HEAPU8.length - 8; // room for 2 floats, 4 wanted
+    const stack = module.stackSave();
+    let error;
+    try {
+      module.maskedSoftmaxForward(args, { ...NO_BUFFERS, x: end, y: end });
+    } catch (e) {
+      error = e;
+      module.stackRestore(stack); // what withArena does after a throw from inside wasm
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/maskedSoftmaxForward: x: 4 elements at address \d+ run past the end of wasm memory/);
+  });
+
+  it('a request larger than one wasm allocation is a RangeError naming the MiB, and the module keeps working', () => {
+    const before = heapState(module);
+    const long = { data: new Float32Array(1_000_000), shape: [1_000_000, 1] };
+    expect(() => attn.scaledDotProductAttention(long, long, long, { returnWeights: true })).toThrow(
+      /scaledDotProductAttention needs \d+ MiB of wasm memory \(weights alone \d+ MiB\)/,
+    );
+    // Without weights the same sizes stream row by row in O(Tk) memory: no Tq x Tk matrix.
+    const short = { data: new Float32Array(4), shape: [4, 1] };
+    expect(attn.scaledDotProductAttention(short, long, long).output.shape).toEqual([4, 1]);
+    expect(heapState(module).nextMalloc).toBe(before.nextMalloc);
+  });
+});
+
+describe('the arena', () => {
+  it('turns a failed malloc (0) into a RangeError with the size, without touching memory', () => {
+    const fake = { _malloc: () => 0, HEAPU8: new Uint8Array(16 * 2 ** 20) };
+    expect(() => withArena(fake, 'someOp', { out: 3 * 2 ** 20 }, () => {})).toThrow(
+      /someOp needs 12 MiB of wasm memory but the module could not grow to hold it \(memory now 16 MiB, limit 4096 MiB\)/,
+    );
+  });
+});
