@@ -7,6 +7,7 @@
 //   out = C Wo (B, T, d_out), or C itself when d_out == 0
 #include "attnlab/layer.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -35,12 +36,8 @@ void rearrange_heads(int B, int T, int heads, int width, Layout direction, const
       }
 }
 
-int widest_projection(const LayerDims& d) {
-  int w = d.heads * d.d_q;
-  if (d.kv_heads * d.d_v > w) w = d.kv_heads * d.d_v;
-  if (d.heads * d.d_v > w) w = d.heads * d.d_v;
-  return w;
-}
+// The widest flat projection or head concatenation: kv_heads <= heads, so H * d_q or H * d_v.
+int widest_projection(const LayerDims& d) { return std::max(d.heads * d.d_q, d.heads * d.d_v); }
 
 // Scratch: flat (B, T, widest) | head_out (B, H, T, d_v) | dq (B, H, T, d_q) | dk (B, Hkv, T, d_q) |
 // dv (B, Hkv, T, d_v) | sdpa scratch. The forward pass uses flat, head_out and the sdpa scratch.
