@@ -1,0 +1,64 @@
+// Scaled dot-product attention in plain JS over Float32Arrays: the baseline the wasm builds are
+// compared with in simd-vs-scalar.mjs. Same algorithm as the core (row streaming, P recomputed
+// in the backward), no masks. q, k, v, out, dout, dq, dk, dv are (B H, T, d), d == dv.
+
+/** p (Tk) = softmax(scale * q_i . k_j) for one query row; returns p. */
+function weightsRow(q, qi, k, kv, T, d, scale, p) {
+  let max = -Infinity;
+  for (let j = 0; j < T; j++) {
+    let s = 0;
+    for (let c = 0; c < d; c++) s += q[qi + c] * k[kv + j * d + c];
+    p[j] = s * scale;
+    if (p[j] > max) max = p[j];
+  }
+  let sum = 0;
+  for (let j = 0; j < T; j++) sum += p[j] = Math.exp(p[j] - max);
+  for (let j = 0; j < T; j++) p[j] /= sum;
+  return p;
+}
+
+/** out_i = sum_j P_ij v_j */
+export function attentionForward(q, k, v, out, heads, T, d, scale) {
+  const p = new Float32Array(T);
+  for (let h = 0; h < heads; h++) {
+    const kv = h * T * d;
+    for (let i = 0; i < T; i++) {
+      const qi = kv + i * d;
+      weightsRow(q, qi, k, kv, T, d, scale, p);
+      out.fill(0, qi, qi + d);
+      for (let j = 0; j < T; j++) for (let c = 0; c < d; c++) out[qi + c] += p[j] * v[kv + j * d + c];
+    }
+  }
+}
+
+/** dP_j = dO_i . v_j, D = sum_j P_j dP_j, dS_j = P_j (dP_j - D); dq, dk, dv accumulate. */
+export function attentionBackward(q, k, v, dout, dq, dk, dv, heads, T, d, scale) {
+  const p = new Float32Array(T);
+  const dP = new Float32Array(T);
+  dq.fill(0);
+  dk.fill(0);
+  dv.fill(0);
+  for (let h = 0; h < heads; h++) {
+    const kv = h * T * d;
+    for (let i = 0; i < T; i++) {
+      const qi = kv + i * d;
+      weightsRow(q, qi, k, kv, T, d, scale, p);
+      let D = 0;
+      for (let j = 0; j < T; j++) {
+        let s = 0;
+        for (let c = 0; c < d; c++) s += dout[qi + c] * v[kv + j * d + c];
+        dP[j] = s;
+        D += p[j] * s;
+      }
+      for (let j = 0; j < T; j++) {
+        const dS = p[j] * (dP[j] - D) * scale;
+        const kj = kv + j * d;
+        for (let c = 0; c < d; c++) {
+          dq[qi + c] += dS * k[kj + c];
+          dk[kj + c] += dS * q[qi + c];
+          dv[kj + c] += p[j] * dout[qi + c];
+        }
+      }
+    }
+  }
+}
