@@ -3,8 +3,12 @@
 #   native  build/       Release: the core libraries (SIMD + scalar), the reference and the C++ tests
 #   wasm    build-wasm/  web/wasm/attention-simd.{js,wasm} and web/wasm/attention-scalar.{js,wasm}
 # Usage: bash tools/build.sh [native|wasm|all]   (default all)
+# ATTNLAB_BUILD_DIR / ATTNLAB_WASM_BUILD_DIR choose other build trees (e.g. when several people
+# build in one checkout); the wasm modules always land in web/wasm/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+native_dir=${ATTNLAB_BUILD_DIR:-$root/build}
+wasm_dir=${ATTNLAB_WASM_BUILD_DIR:-$root/build-wasm}
 what=${1:-all}
 case "$what" in
   native|wasm|all) ;;
@@ -17,17 +21,17 @@ if [ ! -f "$root/.deps/xsimd/usr/include/xsimd/xsimd.hpp" ]; then
 fi
 
 build_native() {
-  cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$root/build" -j"$jobs"
+  cmake -S "$root" -B "$native_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$native_dir" -j"$jobs"
 }
 
 build_wasm() {
   # Every em++ link runs acorn from Node; Debian installs it in /usr/share/nodejs (TOOLCHAIN.md).
   export NODE_PATH=/usr/share/nodejs
-  if [ ! -f "$root/build-wasm/CMakeCache.txt" ]; then
-    emcmake cmake -S "$root" -B "$root/build-wasm" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  if [ ! -f "$wasm_dir/CMakeCache.txt" ]; then
+    emcmake cmake -S "$root" -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
-  cmake --build "$root/build-wasm" -j"$jobs"
+  cmake --build "$wasm_dir" -j"$jobs"
   for variant in simd scalar; do
     local wasm="$root/web/wasm/attention-$variant.wasm"
     printf 'build: %-40s %8d bytes\n' "web/wasm/attention-$variant.wasm" "$(stat -c %s "$wasm")"
