@@ -84,27 +84,23 @@ void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float
                   const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
   const bool tracing = outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
   float* p = scratch;
-  for (int b = 0; b < dims.B; ++b)
-    for (int h = 0; h < dims.H; ++h)
-      for (int i = 0; i < dims.Tq; ++i) {
-        const RowAt at = row_at(dims, b, h, i);
-        const MaskRow row = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i);
-        const int n = detail::keys_in_softmax(row, opt.mask, dims.Tk);
+  detail::for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
+                       [&](int b, int h, int i, std::size_t r, const MaskRow& row, int n) {
+    const RowAt at = row_at(dims, b, h, i);
+    const float lse = row_weights(dims, opt, at, row, n, q, k, p, nullptr, tracing ? &outputs : nullptr);
+    if (outputs.lse != nullptr) outputs.lse[r] = lse;
+    if (outputs.weights != nullptr) {
+      std::copy(p, p + n, outputs.weights + at.scores);
+      std::fill(outputs.weights + at.scores + n, outputs.weights + at.scores + dims.Tk, 0.0f);
+    }
 
-        const float lse = row_weights(dims, opt, at, row, n, q, k, p, nullptr, tracing ? &outputs : nullptr);
-        if (outputs.lse != nullptr) outputs.lse[at.scores / dims.Tk] = lse;
-        if (outputs.weights != nullptr) {
-          std::copy(p, p + n, outputs.weights + at.scores);
-          std::fill(outputs.weights + at.scores + n, outputs.weights + at.scores + dims.Tk, 0.0f);
-        }
-
-        float* out = outputs.out + at.out;
-        std::fill(out, out + dims.dv, 0.0f);
-        for (int j = 0; j < n; ++j) {
-          const float weight = p[j] * dropout_multiplier(opt, b, h, i, j);
-          if (weight != 0.0f) kernels::f32_axpy(out, weight, v + at.v + std::size_t(j) * dims.dv, dims.dv);
-        }
-      }
+    float* out = outputs.out + at.out;
+    std::fill(out, out + dims.dv, 0.0f);
+    for (int j = 0; j < n; ++j) {
+      const float weight = p[j] * dropout_multiplier(opt, b, h, i, j);
+      if (weight != 0.0f) kernels::f32_axpy(out, weight, v + at.v + std::size_t(j) * dims.dv, dims.dv);
+    }
+  });
 }
 
 // Backward, per query row, quoting the forward:
@@ -121,37 +117,34 @@ void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const floa
   float* dcap = scratch + 2 * std::size_t(dims.Tk);
   std::fill(dk, dk + dims.k_size(), 0.0f);
   std::fill(dv, dv + dims.v_size(), 0.0f);
-  for (int b = 0; b < dims.B; ++b)
-    for (int h = 0; h < dims.H; ++h)
-      for (int i = 0; i < dims.Tq; ++i) {
-        const RowAt at = row_at(dims, b, h, i);
-        const MaskRow row = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i);
-        const int n = detail::keys_in_softmax(row, opt.mask, dims.Tk);
-        float* dqi = dq + at.q;
-        std::fill(dqi, dqi + dims.d, 0.0f);
-        const float lse = row_weights(dims, opt, at, row, n, q, k, p, dcap, nullptr);
-        if (lse == -std::numeric_limits<float>::infinity()) continue;  // nothing visible: zero gradient
+  detail::for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
+                       [&](int b, int h, int i, std::size_t, const MaskRow& row, int n) {
+    const RowAt at = row_at(dims, b, h, i);
+    float* dqi = dq + at.q;
+    std::fill(dqi, dqi + dims.d, 0.0f);
+    const float lse = row_weights(dims, opt, at, row, n, q, k, p, dcap, nullptr);
+    if (lse == -std::numeric_limits<float>::infinity()) return;  // nothing visible: zero gradient
 
-        const float* doi = dout + at.out;
-        for (int j = 0; j < n; ++j) {
-          const float m = dropout_multiplier(opt, b, h, i, j);
-          if (p[j] == 0.0f || m == 0.0f) { g[j] = 0.0f; continue; }  // contributes nothing below
-          const std::size_t vj = at.v + std::size_t(j) * dims.dv;
-          g[j] = m * kernels::f32_dot(doi, v + vj, dims.dv);
-          kernels::f32_axpy(dv + vj, p[j] * m, doi, dims.dv);
-        }
-        const float D = kernels::f32_dot(p, g, n);
-        for (int j = 0; j < n; ++j) g[j] = p[j] * (g[j] - D) * dcap[j];  // g becomes dS
-        if (opt.mask.use_fill) detail::zero_masked(row, g, n);  // filled keys carry weight but no gradient
+    const float* doi = dout + at.out;
+    for (int j = 0; j < n; ++j) {
+      const float m = dropout_multiplier(opt, b, h, i, j);
+      if (p[j] == 0.0f || m == 0.0f) { g[j] = 0.0f; continue; }  // contributes nothing below
+      const std::size_t vj = at.v + std::size_t(j) * dims.dv;
+      g[j] = m * kernels::f32_dot(doi, v + vj, dims.dv);
+      kernels::f32_axpy(dv + vj, p[j] * m, doi, dims.dv);
+    }
+    const float D = kernels::f32_dot(p, g, n);
+    for (int j = 0; j < n; ++j) g[j] = p[j] * (g[j] - D) * dcap[j];  // g becomes dS
+    if (opt.mask.use_fill) detail::zero_masked(row, g, n);  // filled keys carry weight but no gradient
 
-        const float* qi = q + at.q;
-        for (int j = 0; j < n; ++j) {
-          if (g[j] == 0.0f) continue;
-          const std::size_t kj = at.k + std::size_t(j) * dims.d;
-          kernels::f32_axpy(dqi, opt.scale * g[j], k + kj, dims.d);
-          kernels::f32_axpy(dk + kj, opt.scale * g[j], qi, dims.d);
-        }
-      }
+    const float* qi = q + at.q;
+    for (int j = 0; j < n; ++j) {
+      if (g[j] == 0.0f) continue;
+      const std::size_t kj = at.k + std::size_t(j) * dims.d;
+      kernels::f32_axpy(dqi, opt.scale * g[j], k + kj, dims.d);
+      kernels::f32_axpy(dk + kj, opt.scale * g[j], qi, dims.d);
+    }
+  });
 }
 
 }  // namespace attnlab
