@@ -226,6 +226,23 @@ describe.each(BACKENDS)('bad input ($backend)', (build) => {
     expectStillWorks(attn);
   });
 
+  it('1000 successful calls with a 4 MiB key tensor leak nothing: memory would run out by call ~1000 otherwise', () => {
+    // One query against 16384 keys of width 64: 4 MiB of k per call but little arithmetic. Had a call
+    // kept its copy of k in wasm memory, 1000 calls would take ~4 GiB, past wasm32's limit, and fail.
+    const Tk = 16384;
+    const rand = new Float32Array(Tk * 64).map((_, i) => ((i * 2654435761) % 1000) / 1000 - 0.5);
+    const bigK = { data: rand, shape: [Tk, 64] };
+    const oneHot = { data: new Float32Array(Tk).map((_, j) => (j === 7 ? 1 : 0)), shape: [Tk, 1] };
+    const query = { data: new Float32Array(64), shape: [1, 64] }; // zero query: uniform weights
+    const rssBefore = typeof process !== 'undefined' && process.memoryUsage ? process.memoryUsage().rss : null;
+    let last;
+    for (let i = 0; i < 1000; i++) last = attn.scaledDotProductAttention(query, bigK, oneHot).output;
+    // Uniform weights over Tk keys average the one-hot values: 1 / Tk (float32 sum of 16384 terms).
+    expect(last.data[0]).toBeCloseTo(1 / Tk, 9);
+    if (rssBefore !== null) expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
+    expectStillWorks(attn);
+  });
+
   it('a thrown error is a real Error object, never a bare number (a C++ throw through wasm)', () => {
     for (const c of BAD_INPUTS) {
       try {

@@ -165,8 +165,10 @@ export function runOnnxAttention(attn, testCase) {
     if (nonpad && !inputs.past_key) {
       // External cache: a per-batch offset nonpad[b] - Tq, which no Causal value expresses.
       mask = intersectMask(mask, [B, H, Tq, Tk], (b, i, j) => j <= i + nonpad[b] - Tq);
+    } else if (pastLen === 0) {
+      options.causal = 'top-left'; // offset 0, also when Tk != Tq
     } else if (pastLen === Tk - Tq) {
-      options.causal = pastLen === 0 ? 'top-left' : 'bottom-right';
+      options.causal = 'bottom-right';
     } else {
       // Internal cache whose new keys outnumber the queries: offset past_len, not Tk - Tq.
       mask = intersectMask(mask, [B, H, Tq, Tk], (b, i, j) => j <= i + pastLen);
