@@ -7,6 +7,9 @@
 // numpy-style, right-aligned, against that shape.
 import { dataShape, formatShape, toTensor } from './tensor.js';
 
+/** The option names of MaskOptions (index.d.ts). */
+export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
+
 const CAUSAL = new Map([
   [false, 0],
   [true, 1],

@@ -2,23 +2,26 @@
 //   q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
 // 'dot' and 'scaled-dot' run through sdpa.js (they take softcap and dropout); 'general',
 // 'additive' and 'concat' through the core's scoring functions, with parameter gradients.
-import { resolveMask } from './masks.js';
+import { MASK_OPTIONS, resolveMask } from './masks.js';
 import { callBinding, withArena } from './memory.js';
 import {
-  MASK_OPTIONS,
   RESULT_OPTIONS,
   attentionInputs,
+  gradOutputTensor,
+  gradientBlocks,
+  readInputGradients,
+  readResult,
+  resultBlocks,
   sdpaBackward,
   sdpaForward,
   sdpaSetup,
 } from './sdpa.js';
-import { attentionDims, inQueryRank, scoresOf } from './shapes.js';
+import { attentionDims, scoresOf } from './shapes.js';
 import { tensor } from './tensor.js';
 import {
   booleanOption,
   expectAxes,
   expectKnownOptions,
-  expectSameShape,
   inputTensor,
   numberOption,
 } from './validate.js';
@@ -80,54 +83,30 @@ function parameterBlocks(params) {
 
 function scoringForward(module, setup, { returnWeights, trace }) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
-  const scores = dims.B * dims.H * dims.Tq * dims.Tk;
+  const wanted = { returnWeights, trace, softcapped: false, returnLse: false };
   const blocks = {
     q: inputs.q.data,
     k: inputs.k.data,
     v: inputs.v.data,
     ...parameterBlocks(params),
     ...maskBuffers,
-    out: dims.B * dims.H * dims.Tq * dims.dv,
-    weights: returnWeights ? scores : null,
-    scores: trace ? scores : null,
-    masked: trace ? scores : null,
+    ...resultBlocks(dims, wanted),
     scratch,
   };
   return withArena(module, fn, blocks, (buffers, read) => {
     module.scoringForward(args, buffers);
-    const scoresShape = inQueryRank(dims, dims.Tk);
-    const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
-    if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
-    if (trace) result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
-    return result;
+    return readResult(read, dims, wanted);
   });
 }
 
 function scoringBackward(module, setup, gradOutput) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
-  const dout = inputTensor(fn, 'gradOutput', gradOutput);
-  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+  const dout = gradOutputTensor(fn, gradOutput, dims);
   const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, t.data.length]));
-  const blocks = {
-    q: inputs.q.data,
-    k: inputs.k.data,
-    v: inputs.v.data,
-    dout: dout.data,
-    ...parameterBlocks(params),
-    ...maskBuffers,
-    dq: inputs.q.data.length,
-    dk: inputs.k.data.length,
-    dv: inputs.v.data.length,
-    ...gradBlocks,
-    scratch,
-  };
+  const blocks = { ...gradientBlocks(inputs, dout), ...parameterBlocks(params), ...maskBuffers, ...gradBlocks, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
     module.scoringBackward(args, buffers);
-    const grads = {
-      dq: tensor(read('dq'), inputs.q.shape),
-      dk: tensor(read('dk'), inputs.k.shape),
-      dv: tensor(read('dv'), inputs.v.shape),
-    };
+    const grads = readInputGradients(read, inputs);
     for (const [name, t] of Object.entries(params)) grads[`d${name}`] = tensor(read(`d${name}`), t.shape);
     return grads;
   });

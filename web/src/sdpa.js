@@ -1,7 +1,7 @@
 // Scaled dot-product attention, forward and backward:
 //   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
 // The (Tq, Tk) matrices are only allocated when returnWeights or trace ask for them.
-import { resolveMask } from './masks.js';
+import { MASK_OPTIONS, resolveMask } from './masks.js';
 import { callBinding, withArena } from './memory.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from './shapes.js';
 import { tensor } from './tensor.js';
@@ -13,7 +13,6 @@ import {
   inputTensor,
 } from './validate.js';
 
-export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse'];
 
@@ -36,61 +35,75 @@ export function sdpaSetup(module, fn, inputs, options, defaultScale) {
   return { fn, inputs, dims, args, maskBuffers: mask.buffers, scratch };
 }
 
-/** -> { output, weights?, trace?, lse? } */
-export function sdpaForward(module, setup, { returnWeights, trace, returnLse }) {
-  const { fn, inputs, dims, args, maskBuffers, scratch } = setup;
+/**
+ * The output blocks of a forward pass (floats to reserve; null when not asked for):
+ * out (B, H, Tq, dv), lse (B, H, Tq), and weights / scores / softcapped / masked (B, H, Tq, Tk).
+ */
+export function resultBlocks(dims, { returnWeights, trace, softcapped, returnLse }) {
   const scores = dims.B * dims.H * dims.Tq * dims.Tk;
-  const softcapped = trace && args.softcap > 0;
-  const blocks = {
-    q: inputs.q.data,
-    k: inputs.k.data,
-    v: inputs.v.data,
-    ...maskBuffers,
+  return {
     out: dims.B * dims.H * dims.Tq * dims.dv,
     lse: returnLse ? dims.B * dims.H * dims.Tq : null,
     weights: returnWeights ? scores : null,
     scores: trace ? scores : null,
-    softcapped: softcapped ? scores : null,
+    softcapped: trace && softcapped ? scores : null,
     masked: trace ? scores : null,
-    scratch,
   };
+}
+
+/** The AttentionResult of those blocks, every tensor in the rank of q. */
+export function readResult(read, dims, { returnWeights, trace, softcapped, returnLse }) {
+  const scoresShape = inQueryRank(dims, dims.Tk);
+  const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
+  if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
+  if (trace) {
+    result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
+    if (softcapped) result.trace.softcapped = tensor(read('softcapped'), scoresShape);
+  }
+  if (returnLse) result.lse = tensor(read('lse'), rowsInQueryRank(dims));
+  return result;
+}
+
+/** -> { output, weights?, trace?, lse? }; trace.softcapped only when softcap > 0. */
+export function sdpaForward(module, setup, flags) {
+  const { fn, inputs, args, maskBuffers, scratch, dims } = setup;
+  const wanted = { ...flags, softcapped: args.softcap > 0 };
+  const blocks = { q: inputs.q.data, k: inputs.k.data, v: inputs.v.data, ...maskBuffers, ...resultBlocks(dims, wanted), scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
     module.sdpaForward(args, buffers);
-    const scoresShape = inQueryRank(dims, dims.Tk);
-    const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
-    if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
-    if (trace) {
-      result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
-      if (softcapped) result.trace.softcapped = tensor(read('softcapped'), scoresShape);
-    }
-    if (returnLse) result.lse = tensor(read('lse'), rowsInQueryRank(dims));
-    return result;
+    return readResult(read, dims, wanted);
   });
+}
+
+/** gradOutput checked against the output (B, H, Tq, dv) in q's rank. */
+export function gradOutputTensor(fn, gradOutput, dims) {
+  const dout = inputTensor(fn, 'gradOutput', gradOutput);
+  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+  return dout;
+}
+
+/** The blocks every attention backward shares: q, k, v, dout in; dq, dk, dv (shapes of q, k, v) out. */
+export function gradientBlocks(inputs, dout) {
+  const { q, k, v } = inputs;
+  return { q: q.data, k: k.data, v: v.data, dout: dout.data, dq: q.data.length, dk: k.data.length, dv: v.data.length };
+}
+
+export function readInputGradients(read, inputs) {
+  return {
+    dq: tensor(read('dq'), inputs.q.shape),
+    dk: tensor(read('dk'), inputs.k.shape),
+    dv: tensor(read('dv'), inputs.v.shape),
+  };
 }
 
 /** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
 export function sdpaBackward(module, setup, gradOutput) {
   const { fn, inputs, dims, args, maskBuffers, scratch } = setup;
-  const dout = inputTensor(fn, 'gradOutput', gradOutput);
-  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
-  const blocks = {
-    q: inputs.q.data,
-    k: inputs.k.data,
-    v: inputs.v.data,
-    dout: dout.data,
-    ...maskBuffers,
-    dq: inputs.q.data.length,
-    dk: inputs.k.data.length,
-    dv: inputs.v.data.length,
-    scratch,
-  };
+  const dout = gradOutputTensor(fn, gradOutput, dims);
+  const blocks = { ...gradientBlocks(inputs, dout), ...maskBuffers, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
     module.sdpaBackward(args, buffers);
-    return {
-      dq: tensor(read('dq'), inputs.q.shape),
-      dk: tensor(read('dk'), inputs.k.shape),
-      dv: tensor(read('dv'), inputs.v.shape),
-    };
+    return readInputGradients(read, inputs);
   });
 }
 

@@ -1,11 +1,9 @@
 // maskedSoftmax and its backward: x (B, H, Tq, Tk) of rank 1 to 4, where rank 3 is (B, Tq, Tk)
 // (H = 1, as for q), rank 2 (Tq, Tk) and rank 1 (Tk). Masks as in masks.js.
-import { axesOfRank, resolveMask } from './masks.js';
+import { MASK_OPTIONS, axesOfRank, resolveMask } from './masks.js';
 import { withArena } from './memory.js';
 import { formatShape, tensor } from './tensor.js';
 import { expectKnownOptions, expectSameShape, inputTensor } from './validate.js';
-
-const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
 
 /** x of rank 1..4 -> the binding's SoftmaxArgs sizes and the mask, for `options`. */
 function softmaxSetup(fn, x, options) {
