@@ -58,13 +58,7 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
 }
 
 AttentionDims to_dims(Boundary& check, const SdpaArgs& a) {
-  check.positive("B", a.B);
-  check.positive("H", a.H);
-  check.positive("Hkv", a.Hkv);
-  check.positive("Tq", a.Tq);
-  check.positive("Tk", a.Tk);
-  check.positive("d", a.d);
-  check.positive("dv", a.dv);
+  check.positive({{"B", a.B}, {"H", a.H}, {"Hkv", a.Hkv}, {"Tq", a.Tq}, {"Tk", a.Tk}, {"d", a.d}, {"dv", a.dv}});
   check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
   return {a.B, a.H, a.Hkv, a.Tq, a.Tk, a.d, a.dv};
 }
@@ -81,14 +75,8 @@ SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b
 }
 
 ScoringDims to_dims(Boundary& check, const ScoringArgs& a) {
-  check.positive("B", a.B);
-  check.positive("H", a.H);
-  check.positive("Hkv", a.Hkv);
-  check.positive("Tq", a.Tq);
-  check.positive("Tk", a.Tk);
-  check.positive("dq", a.dq);
-  check.positive("dk", a.dk);
-  check.positive("dv", a.dv);
+  check.positive({{"B", a.B}, {"H", a.H}, {"Hkv", a.Hkv}, {"Tq", a.Tq}, {"Tk", a.Tk}, {"dq", a.dq}, {"dk", a.dk},
+                  {"dv", a.dv}});
   check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
   check.require(a.scoring >= 0 && a.scoring <= 4, "scoring must be 0 (dot) .. 4 (concat)");
   if (a.scoring == int(Scoring::additive)) check.positive("hidden", a.hidden);
@@ -107,13 +95,8 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 }
 
 LayerDims to_dims(Boundary& check, const LayerArgs& a) {
-  check.positive("B", a.B);
-  check.positive("T", a.T);
-  check.positive("dIn", a.dIn);
-  check.positive("dQ", a.dQ);
-  check.positive("dV", a.dV);
-  check.positive("heads", a.heads);
-  check.positive("kvHeads", a.kvHeads);
+  check.positive({{"B", a.B}, {"T", a.T}, {"dIn", a.dIn}, {"dQ", a.dQ}, {"dV", a.dV}, {"heads", a.heads},
+                  {"kvHeads", a.kvHeads}});
   check.require(a.dOut >= 0, "dOut must be >= 0");
   check.require(!check.ok() || a.heads % a.kvHeads == 0, "heads must be a multiple of kvHeads");
   LayerDims dims;

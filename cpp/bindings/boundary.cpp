@@ -43,6 +43,10 @@ void Boundary::positive(const char* name, int value) {
   if (value < 1) fail("%s must be a positive integer, got %d", name, value);
 }
 
+void Boundary::positive(std::initializer_list<std::pair<const char*, int>> named_values) {
+  for (const auto& [name, value] : named_values) positive(name, value);
+}
+
 void Boundary::finite_in(const char* name, double value, double low, double high_exclusive) {
   if (!(std::isfinite(value) && value >= low && value < high_exclusive))
     fail("%s must be finite and in [%g, %g), got %g", name, low, high_exclusive, value);

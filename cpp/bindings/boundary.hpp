@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 
 namespace attnlab::binding {
 
@@ -23,6 +25,7 @@ class Boundary {
 
   void require(bool condition, const char* what);
   void positive(const char* name, int value);
+  void positive(std::initializer_list<std::pair<const char*, int>> named_values);
   void finite_in(const char* name, double value, double low, double high_exclusive);
 
   // `count` elements of `element_bytes` at byte address `address` lie inside wasm memory and are

@@ -28,11 +28,20 @@ bool fits(std::initializer_list<double> counts) {
   return true;
 }
 
+// The optional (B, H, Tq, Tk) outputs a forward pass may write: weights, scores, masked, and
+// softcapped when the op has it (sdpa); an op without it must not be handed one.
+void check_score_outputs(Boundary& check, const Buffers& b, double scores, bool has_softcapped) {
+  for (auto [name, address] : {std::pair{"weights", b.weights}, {"scores", b.scores}, {"masked", b.masked}})
+    check.span(name, address, scores, 4, true);
+  if (has_softcapped) check.span("softcapped", b.softcapped, scores, 4, true);
+  else check.require(b.softcapped == 0, "softcapped is not an output of this op");
+}
+
 // ---- masked softmax: x, y, dy, dx (B, H, Tq, Tk) ----
 
 void masked_softmax_forward_entry(const SoftmaxArgs& a, const Buffers& b) {
   Boundary check("maskedSoftmaxForward");
-  for (auto [name, value] : {std::pair{"B", a.B}, {"H", a.H}, {"Tq", a.Tq}, {"Tk", a.Tk}}) check.positive(name, value);
+  check.positive({{"B", a.B}, {"H", a.H}, {"Tq", a.Tq}, {"Tk", a.Tk}});
   const double n = count(a.B, a.H, a.Tq, a.Tk);
   check.span("x", b.x, n, 4);
   check.span("y", b.y, n, 4);
@@ -43,7 +52,7 @@ void masked_softmax_forward_entry(const SoftmaxArgs& a, const Buffers& b) {
 
 void masked_softmax_backward_entry(const SoftmaxArgs& a, const Buffers& b) {
   Boundary check("maskedSoftmaxBackward");
-  for (auto [name, value] : {std::pair{"B", a.B}, {"H", a.H}, {"Tq", a.Tq}, {"Tk", a.Tk}}) check.positive(name, value);
+  check.positive({{"B", a.B}, {"H", a.H}, {"Tq", a.Tq}, {"Tk", a.Tk}});
   const double n = count(a.B, a.H, a.Tq, a.Tk);
   check.span("y", b.y, n, 4);
   check.span("dy", b.dy, n, 4);
@@ -77,19 +86,12 @@ void sdpa_forward_entry(const SdpaArgs& a, const Buffers& b) {
   const AttentionDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_sdpa_options(check, a, b) : SdpaOptions{};
   check_sdpa_inputs(check, dims, b);
-  const double scores = count(a.B, a.H, a.Tq, a.Tk);
   check.span("out", b.out, count(a.B, a.H, a.Tq, a.dv), 4);
   check.span("lse", b.lse, count(a.B, a.H, a.Tq), 4, true);
-  for (auto [name, address] : {std::pair{"weights", b.weights}, {"scores", b.scores}, {"softcapped", b.softcapped}, {"masked", b.masked}})
-    check.span(name, address, scores, 4, true);
+  check_score_outputs(check, b, count(a.B, a.H, a.Tq, a.Tk), true);
   if (!check.ok()) return check.raise();
-  SdpaForwardOutputs outputs;
-  outputs.out = f32_out(b.out);
-  outputs.lse = f32_out(b.lse);
-  outputs.weights = f32_out(b.weights);
-  outputs.scores = f32_out(b.scores);
-  outputs.softcapped = f32_out(b.softcapped);
-  outputs.masked = f32_out(b.masked);
+  const SdpaForwardOutputs outputs{f32_out(b.out),    f32_out(b.lse),        f32_out(b.weights),
+                                   f32_out(b.scores), f32_out(b.softcapped), f32_out(b.masked)};
   sdpa_forward(dims, opt, f32(b.q), f32(b.k), f32(b.v), outputs, f32_out(b.scratch));
 }
 
@@ -158,16 +160,10 @@ void scoring_forward_entry(const ScoringArgs& a, const Buffers& b) {
   const ScoringDims dims = to_dims(check, a);
   const ScoringOptions opt = check.ok() ? to_scoring_options(check, a, b) : ScoringOptions{};
   check_scoring_inputs(check, a, dims, b);
-  const double scores = count(a.B, a.H, a.Tq, a.Tk);
   check.span("out", b.out, count(a.B, a.H, a.Tq, a.dv), 4);
-  for (auto [name, address] : {std::pair{"weights", b.weights}, {"scores", b.scores}, {"masked", b.masked}})
-    check.span(name, address, scores, 4, true);
+  check_score_outputs(check, b, count(a.B, a.H, a.Tq, a.Tk), false);
   if (!check.ok()) return check.raise();
-  ScoringForwardOutputs outputs;
-  outputs.out = f32_out(b.out);
-  outputs.weights = f32_out(b.weights);
-  outputs.scores = f32_out(b.scores);
-  outputs.masked = f32_out(b.masked);
+  const ScoringForwardOutputs outputs{f32_out(b.out), f32_out(b.weights), f32_out(b.scores), f32_out(b.masked)};
   scoring_forward(dims, opt, scoring_params(b), f32(b.q), f32(b.k), f32(b.v), outputs, f32_out(b.scratch));
 }
 
@@ -226,13 +222,9 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
   check_layer_weights(check, a, b);
   check.span("out", b.out, count(a.B, a.T, dims.out_width()), 4);
-  for (auto [name, address] : {std::pair{"weights", b.weights}, {"scores", b.scores}, {"masked", b.masked}})
-    check.span(name, address, count(a.B, a.heads, a.T, a.T), 4, true);
+  check_score_outputs(check, b, count(a.B, a.heads, a.T, a.T), false);
   if (!check.ok()) return check.raise();
-  SdpaForwardOutputs trace;
-  trace.weights = f32_out(b.weights);
-  trace.scores = f32_out(b.scores);
-  trace.masked = f32_out(b.masked);
+  const SdpaForwardOutputs trace{nullptr, nullptr, f32_out(b.weights), f32_out(b.scores), nullptr, f32_out(b.masked)};
   const bool traced = b.weights || b.scores || b.masked;
   layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
                 f32_out(b.scratch));
