@@ -23,9 +23,16 @@ export function visibleScoresShape(scores) {
   return scores.axes.map((a) => full[a]);
 }
 
-/** Which of (B, H, Tq, Tk) a tensor of `rank` shows: the shape conventions of SEMANTICS.md. */
+const AXES_OF_RANK = Object.freeze({
+  1: Object.freeze([3]),
+  2: Object.freeze([2, 3]),
+  3: Object.freeze([0, 2, 3]),
+  4: Object.freeze([0, 1, 2, 3]),
+});
+
+/** Which of (B, H, Tq, Tk) a tensor of `rank` shows: the shape conventions of SEMANTICS.md. Shared: do not modify. */
 export function axesOfRank(rank) {
-  return { 1: [3], 2: [2, 3], 3: [0, 2, 3], 4: [0, 1, 2, 3] }[rank];
+  return AXES_OF_RANK[rank];
 }
 
 /** causal option -> the core's Causal code (0 none, 1 top-left, 2 bottom-right). */

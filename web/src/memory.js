@@ -21,31 +21,62 @@ const ALIGN = 16; // bytes: keeps every float buffer aligned for simd128 loads
 // Sizes the binding reports as Infinity (scratch for dims whose tensors cannot fit at all) read "> 4096".
 const mib = (bytes) => (Number.isFinite(bytes) ? (bytes / MIB).toFixed(bytes < 10 * MIB ? 2 : 0) : `> ${MEMORY_LIMIT_MIB}`);
 
+/** The RangeError for a request beyond one allocation, naming its largest block (built only on failure). */
+function tooLargeError(fn, blocks, total) {
+  let largest = { name: '', bytes: 0 };
+  for (const name in blocks) {
+    const bytes = blockBytes(blocks[name]);
+    if (bytes > largest.bytes) largest = { name, bytes };
+  }
+  return new RangeError(
+    `${fn} needs ${mib(total)} MiB of wasm memory (${largest.name} alone ${mib(largest.bytes)} MiB), ` +
+      `more than the ${mib(MAX_ARENA_BYTES)} MiB one call can use: use smaller inputs` +
+      (['weights', 'scores', 'masked', 'softcapped'].includes(largest.name) ? ' or turn off returnWeights / trace' : ''),
+  );
+}
+
+// Bytes of a block: a typed array (input) or a number of floats (output, scratch); 0 when absent.
+const blockBytes = (block) => (block === undefined || block === null ? 0 : typeof block === 'number' ? block * 4 : block.byteLength);
+const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
+
+// Copies an input into wasm memory at byte address `at` through the heap view of its own type, so
+// no temporary Uint8Array view is made. module.HEAP* are re-created by the glue whenever memory
+// grows, so reading them here (after the malloc) never sees a detached view.
+function copyIn(module, block, at) {
+  if (block instanceof Float32Array) module.HEAPF32.set(block, at >>> 2);
+  else if (block instanceof Int32Array) module.HEAP32.set(block, at >>> 2);
+  else if (block instanceof Uint8Array) module.HEAPU8.set(block, at);
+  else module.HEAPU8.set(new Uint8Array(block.buffer, block.byteOffset, block.byteLength), at);
+}
+
+// One Buffers object (all 32 addresses) kept between calls: building a fresh 32-field object per
+// call was a visible part of a small call's time. A nested arena (none today) gets its own.
+let spareBuffers = null;
+
+function takeBuffers() {
+  const buffers = spareBuffers ?? { ...NO_BUFFERS };
+  spareBuffers = null;
+  return buffers;
+}
+
+function returnBuffers(buffers, blocks) {
+  for (const name in blocks) buffers[name] = 0;
+  spareBuffers = buffers;
+}
+
 /**
  * Runs `run(buffers, read)` with the blocks placed in wasm memory.
  * blocks: { name: TypedArray (an input, copied in) | number (floats to reserve: output or scratch) };
  *   names are the binding's Buffers fields; undefined or null blocks are skipped (address 0).
  * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
  *   float block out into a fresh Float32Array.
+ * This is on the path of every call (a 4x4 attention spends much of its few microseconds here and
+ * in Embind), so it allocates nothing but the read closure and the results.
  */
 export function withArena(module, fn, blocks, run) {
-  const layout = [];
   let total = 0;
-  let largest = { name: '', bytes: 0 };
-  for (const [name, block] of Object.entries(blocks)) {
-    if (block === undefined || block === null) continue;
-    const bytes = typeof block === 'number' ? block * 4 : block.byteLength;
-    layout.push({ name, block, offset: total, bytes });
-    if (bytes > largest.bytes) largest = { name, bytes };
-    total += Math.ceil(bytes / ALIGN) * ALIGN;
-  }
-  if (!(total <= MAX_ARENA_BYTES)) {
-    throw new RangeError(
-      `${fn} needs ${mib(total)} MiB of wasm memory (${largest.name} alone ${mib(largest.bytes)} MiB), ` +
-        `more than the ${mib(MAX_ARENA_BYTES)} MiB one call can use: use smaller inputs` +
-        (['weights', 'scores', 'masked', 'softcapped'].includes(largest.name) ? ' or turn off returnWeights / trace' : ''),
-    );
-  }
+  for (const name in blocks) total += aligned(blockBytes(blocks[name]));
+  if (!(total <= MAX_ARENA_BYTES)) throw tooLargeError(fn, blocks, total);
   const base = module._malloc(Math.max(total, ALIGN)) >>> 0;
   if (base === 0) {
     throw new RangeError(
@@ -54,20 +85,20 @@ export function withArena(module, fn, blocks, run) {
     );
   }
   const stack = module.stackSave();
+  const buffers = takeBuffers();
   try {
-    const buffers = { ...NO_BUFFERS };
-    // Views are made after the allocation: memory may have grown and detached older views.
-    const heap = module.HEAPU8;
-    for (const { name, block, offset } of layout) {
-      buffers[name] = base + offset;
-      if (typeof block !== 'number') {
-        heap.set(new Uint8Array(block.buffer, block.byteOffset, block.byteLength), base + offset);
-      }
+    let offset = base;
+    for (const name in blocks) {
+      const block = blocks[name];
+      if (block === undefined || block === null) continue;
+      buffers[name] = offset;
+      if (typeof block !== 'number') copyIn(module, block, offset);
+      offset += aligned(blockBytes(block));
     }
+    // module.HEAPF32 again at read time: the call may have grown memory. slice() copies out of wasm memory.
     const read = (name) => {
-      const { offset, bytes } = layout.find((entry) => entry.name === name);
-      // module.HEAPU8 again: the call may have grown memory. slice() copies out of wasm memory.
-      return new Float32Array(module.HEAPU8.buffer, base + offset, bytes / 4).slice();
+      const start = buffers[name] >>> 2;
+      return module.HEAPF32.slice(start, start + blockBytes(blocks[name]) / 4);
     };
     return run(buffers, read);
   } catch (error) {
@@ -76,8 +107,30 @@ export function withArena(module, fn, blocks, run) {
     module.stackRestore(stack);
     throw error;
   } finally {
+    returnBuffers(buffers, blocks);
     module._free(base);
   }
+}
+
+/**
+ * The scratch size (floats) the binding's `entry` (e.g. 'sdpaScratchFloats') reports for `args`,
+ * remembered per module for the last dims seen: it depends only on the sizes, and asking Embind
+ * costs more than a small call's arithmetic. `sizeKeys` names the fields of args it depends on.
+ */
+export function scratchFloats(module, entry, args, sizeKeys) {
+  let memo = scratchMemo.get(module);
+  if (memo === undefined) scratchMemo.set(module, (memo = new Map()));
+  const last = memo.get(entry);
+  if (last !== undefined && sameSizes(last.args, args, sizeKeys)) return last.floats;
+  const floats = callBinding(module, () => module[entry](args));
+  memo.set(entry, { args, floats });
+  return floats;
+}
+const scratchMemo = new WeakMap(); // module -> Map(entry -> { args, floats })
+
+function sameSizes(a, b, keys) {
+  for (let i = 0; i < keys.length; i++) if (a[keys[i]] !== b[keys[i]]) return false;
+  return true;
 }
 
 /** Calls the binding outside an arena (scratch sizes): same stack repair if it throws. */

@@ -2,7 +2,7 @@
 //   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
 // The (Tq, Tk) matrices are only allocated when returnWeights or trace ask for them.
 import { MASK_OPTIONS, resolveMask } from './masks.js';
-import { callBinding, withArena } from './memory.js';
+import { scratchFloats, withArena } from './memory.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from './shapes.js';
 import { tensor } from './tensor.js';
 import {
@@ -15,6 +15,8 @@ import {
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse'];
+/** The fields of SdpaArgs the scratch size depends on. */
+export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
 
 /** The three attention inputs, converted and checked for finite values. */
 export function attentionInputs(fn, q, k, v) {
@@ -31,7 +33,7 @@ export function sdpaSetup(module, fn, inputs, options, defaultScale) {
   const mask = resolveMask(fn, options, scoresOf(dims));
   const { B, H, Hkv, Tq, Tk, dq: d, dv } = dims;
   const args = { B, H, Hkv, Tq, Tk, d, dv, ...numbers, mask: mask.args };
-  const scratch = callBinding(module, () => module.sdpaScratchFloats(args));
+  const scratch = scratchFloats(module, 'sdpaScratchFloats', args, SDPA_SIZES);
   return { fn, inputs, dims, args, maskBuffers: mask.buffers, scratch };
 }
 
@@ -68,7 +70,12 @@ export function readResult(read, dims, { returnWeights, trace, softcapped, retur
 export function sdpaForward(module, setup, flags) {
   const { fn, inputs, args, maskBuffers, scratch, dims } = setup;
   const wanted = { ...flags, softcapped: args.softcap > 0 };
-  const blocks = { q: inputs.q.data, k: inputs.k.data, v: inputs.v.data, ...maskBuffers, ...resultBlocks(dims, wanted), scratch };
+  const blocks = resultBlocks(dims, wanted);
+  blocks.q = inputs.q.data;
+  blocks.k = inputs.k.data;
+  blocks.v = inputs.v.data;
+  Object.assign(blocks, maskBuffers);
+  blocks.scratch = scratch;
   return withArena(module, fn, blocks, (buffers, read) => {
     module.sdpaForward(args, buffers);
     return readResult(read, dims, wanted);
@@ -113,7 +120,11 @@ export function scaledDotProductAttention(module, q, k, v, options) {
   const fn = 'scaledDotProductAttention';
   const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
   const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
-  const flags = Object.fromEntries(['returnWeights', 'trace', 'returnLse'].map((key) => [key, booleanOption(fn, opts, key)]));
+  const flags = {
+    returnWeights: booleanOption(fn, opts, 'returnWeights'),
+    trace: booleanOption(fn, opts, 'trace'),
+    returnLse: booleanOption(fn, opts, 'returnLse'),
+  };
   return sdpaForward(module, setup, flags);
 }
 

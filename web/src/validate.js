@@ -20,20 +20,34 @@ export function inputTensor(fn, name, value, { allowNegativeInfinity = false } =
   return t;
 }
 
+/** "(B, Tk, d=4)": the axes in letters, with the sizes they must have. */
+function describeAxes(axes) {
+  return `(${axes.map(([letter, size]) => (size === undefined ? letter : `${letter}=${size}`)).join(', ')})`;
+}
+
 /**
  * Checks a tensor's shape against named axes: `axes` is a list of [letter, expected] where
  * expected is a size or undefined (free). Returns the actual sizes by letter.
+ * Messages are built only on failure: this runs several times in every call.
  */
 export function expectAxes(fn, name, t, axes) {
-  const expected = `(${axes.map(([letter, size]) => (size === undefined ? letter : `${letter}=${size}`)).join(', ')})`;
-  const fits = t.shape.length === axes.length && axes.every(([, size], a) => size === undefined || t.shape[a] === size);
+  const shape = t.shape;
+  let fits = shape.length === axes.length;
+  let empty = false;
+  for (let a = 0; fits && a < axes.length; a++) {
+    const size = axes[a][1];
+    fits = size === undefined || shape[a] === size;
+    empty ||= shape[a] === 0;
+  }
   if (!fits) {
-    throw new RangeError(`${fn}: ${name} must have shape ${expected}, got ${formatShape(t.shape)}`);
+    throw new RangeError(`${fn}: ${name} must have shape ${describeAxes(axes)}, got ${formatShape(shape)}`);
   }
-  if (t.shape.some((s) => s === 0)) {
-    throw new RangeError(`${fn}: ${name} ${expected} must not have an empty axis, got ${formatShape(t.shape)}`);
+  if (empty) {
+    throw new RangeError(`${fn}: ${name} ${describeAxes(axes)} must not have an empty axis, got ${formatShape(shape)}`);
   }
-  return Object.fromEntries(axes.map(([letter], a) => [letter, t.shape[a]]));
+  const sizes = {};
+  for (let a = 0; a < axes.length; a++) sizes[axes[a][0]] = shape[a];
+  return sizes;
 }
 
 /** A gradient must have exactly the shape of what it is the gradient of. */
@@ -77,12 +91,17 @@ export function booleanOption(fn, options, key) {
   return x;
 }
 
+const positiveFinite = (x) => Number.isFinite(x) && x > 0;
+const nonNegativeFinite = (x) => Number.isFinite(x) && x >= 0;
+const probability = (x) => x >= 0 && x < 1;
+const seedValue = (x) => Number.isSafeInteger(x) && x >= 0;
+
 /** The options every dot-product attention shares: scale, softcap, dropout, seed. */
 export function dotProductOptions(fn, options, defaultScale) {
   return {
-    scale: numberOption(fn, options, 'scale', defaultScale, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0'),
-    softcap: numberOption(fn, options, 'softcap', 0, (x) => Number.isFinite(x) && x >= 0, 'a finite number >= 0 (0: off)'),
-    dropout: numberOption(fn, options, 'dropout', 0, (x) => x >= 0 && x < 1, 'a probability in [0, 1)'),
-    seed: numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)'),
+    scale: numberOption(fn, options, 'scale', defaultScale, positiveFinite, 'a finite number > 0'),
+    softcap: numberOption(fn, options, 'softcap', 0, nonNegativeFinite, 'a finite number >= 0 (0: off)'),
+    dropout: numberOption(fn, options, 'dropout', 0, probability, 'a probability in [0, 1)'),
+    seed: numberOption(fn, options, 'seed', 0, seedValue, 'an integer in [0, 2^53)'),
   };
 }
