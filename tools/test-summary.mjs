@@ -30,13 +30,17 @@ function ctestCounts(xml) {
   return counts;
 }
 
-/** Vitest's JSON reporter; a file that failed before running tests (an import error) counts as one failure. */
+/**
+ * Vitest's JSON reporter. A file that failed without a failed test (an import error, or a failed
+ * beforeAll, after which vitest reports the tests as skipped) counts as one failure.
+ */
 function vitestCounts(report) {
   const counts = { passed: 0, failed: 0, skipped: 0, byBuild: {} };
   for (const file of report.testResults ?? []) {
-    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
+    const tests = file.assertionResults ?? [];
+    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
       counts.failed++;
-      counts.errors = [...(counts.errors ?? []), `${path.basename(file.name)}: ${(file.message || 'failed').split('\n')[0]}`];
+      counts.errors = [...(counts.errors ?? []), `${path.basename(file.name)}: ${(file.message || 'failed outside any test (an import error or a failed beforeAll: see the log above)').split('\n')[0]}`];
     }
     for (const t of file.assertionResults ?? []) {
       const outcome = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';

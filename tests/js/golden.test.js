@@ -31,36 +31,32 @@ function apiOptions(options = {}) {
 
 const inputsOf = (c) => Object.fromEntries(Object.entries(c.inputs).map(([k, t]) => [k, tensorFromJson(t)]));
 
-/** Runs one case forward and backward; returns { [expected name]: Tensor }. */
-const RUNNERS = {
-  scaledDotProductAttention(attn, c) {
+/**
+ * Forward (with weights, and lse when the case expects it) and backward of a (q, k, v) entry point:
+ * attn[fn] and attn[fn + 'Backward'].
+ */
+function qkvRunner(fn) {
+  return (attn, c) => {
     const { q, k, v } = inputsOf(c);
     const options = apiOptions(c.options);
-    const wantLse = 'lse' in c.expected;
-    const fwd = attn.scaledDotProductAttention(q, k, v, { ...options, returnWeights: true, returnLse: wantLse });
-    const grads = attn.scaledDotProductAttentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
-    return { output: fwd.output, weights: fwd.weights, ...(wantLse ? { lse: fwd.lse } : {}), ...grads };
-  },
+    const extra = 'lse' in c.expected ? { returnLse: true } : {};
+    const fwd = attn[fn](q, k, v, { ...options, returnWeights: true, ...extra });
+    const grads = attn[`${fn}Backward`](q, k, v, tensorFromJson(c.gradOutput), options);
+    return { output: fwd.output, weights: fwd.weights, lse: fwd.lse, ...grads };
+  };
+}
+
+/** Runs one case forward and backward; returns { [expected name]: Tensor }. */
+const RUNNERS = {
+  scaledDotProductAttention: qkvRunner('scaledDotProductAttention'),
+  additiveAttention: qkvRunner('additiveAttention'),
+  attention: qkvRunner('attention'),
   maskedSoftmax(attn, c) {
     const { x } = inputsOf(c);
     const options = apiOptions(c.options);
     const output = attn.maskedSoftmax(x, options);
     const dx = attn.maskedSoftmaxBackward(output, tensorFromJson(c.gradOutput), options);
     return { output, dx };
-  },
-  additiveAttention(attn, c) {
-    const { q, k, v } = inputsOf(c);
-    const options = apiOptions(c.options);
-    const fwd = attn.additiveAttention(q, k, v, { ...options, returnWeights: true });
-    const grads = attn.additiveAttentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
-    return { output: fwd.output, weights: fwd.weights, ...grads };
-  },
-  attention(attn, c) {
-    const { q, k, v } = inputsOf(c);
-    const options = apiOptions(c.options);
-    const fwd = attn.attention(q, k, v, { ...options, returnWeights: true });
-    const grads = attn.attentionBackward(q, k, v, tensorFromJson(c.gradOutput), options);
-    return { output: fwd.output, weights: fwd.weights, ...grads };
   },
   selfAttention(attn, c) {
     return runLayer(attn.selfAttention(apiOptions(c.layer)), c);
