@@ -1,57 +1,22 @@
-// Vector kernels. Each kernel body is written once, as a generic lambda over a vector type V:
-// over_vectors_then_tail() runs it with the widest vector (xsimd::batch<float> on the default
-// architecture when ATTNLAB_SIMD=1) and then finishes the tail with Lane1, a one-float "vector"
-// that has the same interface. The scalar build (ATTNLAB_SIMD=0, e.g. wasm without -msimd128)
-// uses Lane1 throughout and never includes xsimd.
+// Vector kernels over one row. Each kernel body is written once, as a generic lambda over a vector
+// type V: over_vectors_then_tail() runs it with the widest vector (xsimd::batch<float> on the
+// default architecture when ATTNLAB_SIMD=1) and then finishes the tail with Lane1, a one-float
+// "vector" with the same interface (kernels_vec.hpp). The scalar build (ATTNLAB_SIMD=0, e.g. wasm
+// without -msimd128) uses Lane1 throughout and never includes xsimd. The register-tiled matrix
+// kernels live in kernels_gemm.cpp.
 #include "attnlab/kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#if ATTNLAB_SIMD
-#include <xsimd/xsimd.hpp>
-#endif
+#include "kernels_vec.hpp"
 
 namespace attnlab::kernels {
-namespace {
 
-// One float with the subset of xsimd::batch<float>'s interface that the kernels use.
-struct Lane1 {
-  static constexpr std::size_t size = 1;
-  float v;
-  Lane1(float x) : v(x) {}  // implicit, like batch's broadcast constructor
-  static Lane1 load_unaligned(const float* p) { return Lane1(*p); }
-  void store_unaligned(float* p) const { *p = v; }
-};
-inline Lane1 operator+(Lane1 a, Lane1 b) { return a.v + b.v; }
-inline Lane1 operator-(Lane1 a, Lane1 b) { return a.v - b.v; }
-inline Lane1 operator*(Lane1 a, Lane1 b) { return a.v * b.v; }
-// Unfused on purpose: std::fma is a slow library call where the target has no FMA (scalar wasm).
-inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return a.v * b.v + c.v; }
-inline Lane1 max(Lane1 a, Lane1 b) { return a.v > b.v ? a : b; }
-inline Lane1 exp(Lane1 a) { return std::exp(a.v); }  // std::exp(-inf) == 0
-inline float reduce_add(Lane1 a) { return a.v; }
-inline float reduce_max(Lane1 a) { return a.v; }
-
-#if ATTNLAB_SIMD
-using Vec = xsimd::batch<float>;
-#else
-using Vec = Lane1;
-#endif
-
-// body(zero, i) processes elements from i on in steps of decltype(zero)::size and returns where it
-// stopped; it runs once with Vec and once with Lane1 for the remaining n % W elements.
-template <class Body>
-void over_vectors_then_tail(Body&& body) {
-  const int stop = body(Vec(0.0f), 0);
-  body(Lane1(0.0f), stop);
-}
-
-template <class V>
-constexpr int lanes() { return int(V::size); }
-
-}  // namespace
+using vec::lanes;
+using vec::over_vectors_then_tail;
+using vec::Vec;
 
 const char* arch_name() {
 #if ATTNLAB_SIMD
@@ -136,34 +101,37 @@ float f32_exp_minus_max(float* y, const float* x, float m, int n) {
   return sum;
 }
 
-// The matrix products are row-streaming compositions of the kernels above (rows of C built by
-// axpy over N, or dot products over K); blocking and register tiling come with the speed work.
-
-void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
-  for (int m = 0; m < M; ++m) {
-    float* c = C + std::size_t(m) * N;
-    if (!accumulate) std::fill(c, c + N, 0.0f);
-    for (int k = 0; k < K; ++k) f32_axpy(c, A[std::size_t(m) * K + k], Bm + std::size_t(k) * N, N);
-  }
-}
-
-void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
-  for (int m = 0; m < M; ++m) {
-    float* c = C + std::size_t(m) * N;
-    if (!accumulate) std::fill(c, c + N, 0.0f);
-    for (int k = 0; k < K; ++k) f32_axpy(c, A[std::size_t(k) * M + m], Bm + std::size_t(k) * N, N);
-  }
-}
-
-void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
-  for (int m = 0; m < M; ++m) {
-    float* c = C + std::size_t(m) * N;
-    const float* a = A + std::size_t(m) * K;
-    for (int n = 0; n < N; ++n) {
-      const float p = f32_dot(a, Bm + std::size_t(n) * K, K);
-      c[n] = accumulate ? c[n] + p : p;
+// y = cap * tanh(y / cap); dcap (optional) = 1 - tanh^2, the derivative of the cap at y.
+void f32_softcap(float* y, float cap, int n, float* dcap) {
+  over_vectors_then_tail([&](auto zero, int i) {
+    using V = decltype(zero);
+    const V capv(cap), inverse(1.0f / cap), one(1.0f);
+    for (; i + lanes<V>() <= n; i += lanes<V>()) {
+      const V t = tanh(V::load_unaligned(y + i) * inverse);
+      (capv * t).store_unaligned(y + i);
+      if (dcap != nullptr) (one - t * t).store_unaligned(dcap + i);
     }
-  }
+    return i;
+  });
+}
+
+void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n) {
+  over_vectors_then_tail([&](auto zero, int i) {
+    using V = decltype(zero);
+    const V Dv(D), scalev(scale);
+    for (; i + lanes<V>() <= n; i += lanes<V>())
+      (scalev * V::load_unaligned(p + i) * (V::load_unaligned(dp + i) - Dv)).store_unaligned(ds + i);
+    return i;
+  });
+}
+
+void f32_mul(float* y, const float* x, int n) {
+  over_vectors_then_tail([&](auto zero, int i) {
+    using V = decltype(zero);
+    for (; i + lanes<V>() <= n; i += lanes<V>())
+      (V::load_unaligned(y + i) * V::load_unaligned(x + i)).store_unaligned(y + i);
+    return i;
+  });
 }
 
 }  // namespace attnlab::kernels

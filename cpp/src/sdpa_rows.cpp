@@ -1,11 +1,12 @@
-// Scaled dot-product attention, streaming one query row (b, h, i) at a time:
+// Scaled dot-product attention, streaming one query row (b, h, i) at a time (the path for d2l fill
+// mode, dropout and the (Tq, Tk) trace and weights; the baseline of the fused path):
 //   pass 1: s_j = scale * q_i . k_j                 for the keys the softmax looks at
 //   pass 2: s_j = softcap * tanh(s_j / softcap)      when softcap > 0
 //   pass 3: mask (bias, -inf or fill), softmax -> p   (row max subtracted; nothing visible -> 0)
 //   pass 4: out_i = sum_j p_j * keep_j / (1 - dropout) * v_j
 // Keys at or past MaskRow::limit are skipped (that is how causal skips the masked half) unless
 // the caller asks for the trace, which is written for every key. Scratch holds O(Tk) floats.
-#include "attnlab/sdpa.hpp"
+#include "sdpa_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,7 @@
 #include "attnlab/kernels.hpp"
 #include "score_row.hpp"
 
-namespace attnlab {
+namespace attnlab::detail {
 namespace {
 
 // Where the rows of one query row (b, h, i) live in the dense tensors.
@@ -65,26 +66,26 @@ float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const RowAt
              trace != nullptr && trace->scores != nullptr ? trace->scores + at.scores : nullptr, dcap);
   if (trace != nullptr && trace->softcapped != nullptr) std::copy(p, p + computed, trace->softcapped + at.scores);
 
-  detail::apply_mask(row, opt.mask, p, n);
+  apply_mask(row, opt.mask, p, n);
   if (trace != nullptr && trace->masked != nullptr) {
     float* masked = trace->masked + at.scores;
     std::copy(p, p + n, masked);
-    std::fill(masked + n, masked + dims.Tk, detail::masked_value(opt.mask));
+    std::fill(masked + n, masked + dims.Tk, masked_value(opt.mask));
   }
-  return detail::softmax_in_place(p, n);
+  return softmax_in_place(p, n);
 }
 
 }  // namespace
 
-std::size_t sdpa_scratch_floats(const AttentionDims& dims) {
+std::size_t sdpa_rows_scratch_floats(const AttentionDims& dims) {
   return 3 * std::size_t(dims.Tk);  // backward: weights, dP, softcap derivative (forward uses the first)
 }
 
-void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                   const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
   const bool tracing = outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
   float* p = scratch;
-  detail::for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
+  for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
                        [&](int b, int h, int i, std::size_t r, const MaskRow& row, int n) {
     const RowAt at = row_at(dims, b, h, i);
     const float lse = row_weights(dims, opt, at, row, n, q, k, p, nullptr, tracing ? &outputs : nullptr);
@@ -110,14 +111,14 @@ void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float
 //   S_j = scale q_i . k_j          ->  dQ_i = scale sum_j dS_j k_j,  dK_j += scale dS_j q_i
 // m_j is the dropout multiplier (keep_j / (1 - dropout)). GQA: dK, dV of a kv head accumulate
 // over every query head that reads it.
-void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                    const float* v, const float* dout, float* dq, float* dk, float* dv, float* scratch) {
   float* p = scratch;
   float* g = scratch + dims.Tk;
   float* dcap = scratch + 2 * std::size_t(dims.Tk);
   std::fill(dk, dk + dims.k_size(), 0.0f);
   std::fill(dv, dv + dims.v_size(), 0.0f);
-  detail::for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
+  for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
                        [&](int b, int h, int i, std::size_t, const MaskRow& row, int n) {
     const RowAt at = row_at(dims, b, h, i);
     float* dqi = dq + at.q;
@@ -135,7 +136,7 @@ void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const floa
     }
     const float D = kernels::f32_dot(p, g, n);
     for (int j = 0; j < n; ++j) g[j] = p[j] * (g[j] - D) * dcap[j];  // g becomes dS
-    if (opt.mask.use_fill) detail::zero_masked(row, g, n);  // filled keys carry weight but no gradient
+    if (opt.mask.use_fill) zero_masked(row, g, n);  // filled keys carry weight but no gradient
 
     const float* qi = q + at.q;
     for (int j = 0; j < n; ++j) {
@@ -147,4 +148,4 @@ void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const floa
   });
 }
 
-}  // namespace attnlab
+}  // namespace attnlab::detail

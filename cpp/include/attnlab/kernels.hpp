@@ -19,9 +19,29 @@ float f32_sum(const float* x, int n);
 // y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0.
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
 
+// Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
+void f32_softcap(float* y, float cap, int n, float* dcap);
+// The softmax backward of one row with its scale folded in: ds[i] = scale * p[i] * (dp[i] - D).
+// ds may alias p or dp.
+void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n);
+void f32_mul(float* y, const float* x, int n);                        // y[i] *= x[i]
+
 // Row-major matrix products, C (M, N). accumulate: C += product, else C = product.
 void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (M, K), B (K, N)
 void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (K, M): C = A^T B
 void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // B (N, K): C = A B^T
+
+// The same products on strided operands (row strides lda, ldb, ldc, each >= its row's width), the
+// building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of 4 rows of C
+// by 2 vectors of columns stays in registers over the whole depth K; each step loads 2 vectors of a
+// row of B and broadcasts 4 elements of A, for 8 vector multiply-adds. Tails: fewer rows, one
+// vector, then single columns. C must not overlap A or B.
+void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+                         bool accumulate);  // A (M, K), B (K, N): C = A B
+void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+                         bool accumulate);  // A (K, M), B (K, N): C = A^T B
+// dst (cols, rows) with row stride ldd = src^T, src (rows, cols) with row stride lds; W x W blocks
+// are transposed in registers. dst must not overlap src.
+void f32_transpose(int rows, int cols, const float* src, int lds, float* dst, int ldd);
 
 }  // namespace attnlab::kernels

@@ -8,12 +8,21 @@
 
 namespace attnlab {
 
+// Which implementation runs. automatic: the fused, blocked path (FlashAttention-2 style: blocks of
+// queries against blocks of keys, online softmax, register-tiled products) whenever it supports the
+// options, else row streaming (one query row at a time). The fused path covers every mask, causal
+// alignment, GQA and softcap; d2l fill mode and dropout stream rows, and the (Tq, Tk) trace and
+// weights are written by the row pass (the output still comes from the fused one). row_streaming
+// forces the per-row path everywhere: a baseline for tests and benchmarks.
+enum class SdpaKernel : int { automatic = 0, row_streaming = 1 };
+
 struct SdpaOptions {
   float scale = 1.0f;       // the caller resolves the default 1/sqrt(d)
   float softcap = 0.0f;     // > 0: S' = softcap * tanh(S / softcap), before the mask bias
   float dropout = 0.0f;     // probability in [0, 1): P is multiplied by keep / (1 - dropout)
   uint64_t seed = 0;        // keep(b, h, i, j) is a pure function of (seed, b, h, i, j): see dropout.hpp
   MaskSpec mask;
+  SdpaKernel kernel = SdpaKernel::automatic;
 };
 
 // Optional outputs: pass nullptr for any you do not need. All are written in full.
@@ -32,14 +41,24 @@ void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float
                   const float* k, const float* v, const SdpaForwardOutputs& outputs,
                   float* scratch);
 
+// What the backward can reuse from sdpa_forward on the same inputs and options: out (B, H, Tq, dv)
+// and lse (B, H, Tq). Given both, the fused backward skips recomputing the forward (about 4 of its
+// 18 B H Tq Tk d flops); either missing, it recomputes them block by block.
+struct SdpaSavedForward {
+  const float* out = nullptr;
+  const float* lse = nullptr;
+};
+
 // Gradients of sdpa_forward's `out` given dout (B, H, Tq, dv):
 // dq (B, H, Tq, d), dk (B, Hkv, Tk, d), dv (B, Hkv, Tk, dv), all overwritten (GQA sums dk, dv
-// over the query heads that share a kv head). Recomputes P row by row (never stores Tq x Tk).
+// over the query heads that share a kv head). Recomputes P block by block (or row by row),
+// never stores Tq x Tk.
 void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q,
                    const float* k, const float* v, const float* dout, float* dq, float* dk,
-                   float* dv, float* scratch);
+                   float* dv, float* scratch, const SdpaSavedForward& saved = {});
 
-// Floats of scratch that sdpa_forward and sdpa_backward need: O(Tk + d + dv), never O(Tq * Tk).
+// Floats of scratch that sdpa_forward and sdpa_backward need: O(Tk + (Br + Bc) * (d + dv)) for
+// the block sizes Br, Bc of the fused path, never O(Tq * Tk) and independent of Tq.
 std::size_t sdpa_scratch_floats(const AttentionDims& dims);
 
 }  // namespace attnlab

@@ -1,0 +1,135 @@
+// Matrix kernels: register-tiled products and a blocked transpose, written once over the vector
+// type (kernels_vec.hpp) like the row kernels.
+//
+// The microkernel computes a tile of C of MR rows by NV vectors of columns over the whole depth K:
+//   for k: b[v] = B[k][n0 + v W ...]              (NV vector loads)
+//          a    = broadcast A[r][k] (or A[k][r])   (one per row, MR of them)
+//          acc[r][v] += a * b[v]                    (MR * NV multiply-adds)
+// With MR = 4 and NV = 2 that is 8 accumulators, 2 loads of B and 4 broadcasts per 8 multiply-adds:
+// 14 of the 16 registers of wasm simd128 on x64 (V8) or of AVX2, so nothing spills. WebAssembly
+// SIMD has no FMA (without relaxed-simd), so each multiply-add is a mul and an add there; natively
+// xsimd's fma is one vfmadd. The tile is loaded from / stored to C once, not once per k.
+#include <algorithm>
+#include <cstddef>
+
+#include "attnlab/kernels.hpp"
+#include "kernels_vec.hpp"
+
+namespace attnlab::kernels {
+namespace {
+
+using vec::lanes;
+using vec::Lane1;
+using vec::Vec;
+
+constexpr int kTileRows = 4;     // MR
+constexpr int kTileVectors = 2;  // NV
+
+// A[r][k] of op(A): A is (M, K) with stride lda, or (K, M) when transposed.
+template <bool kTransposedA>
+inline float a_at(const float* A, int lda, int r, int k) {
+  return kTransposedA ? A[std::size_t(k) * lda + r] : A[std::size_t(r) * lda + k];
+}
+
+template <bool kTransposedA, int MR, int NV, class V>
+inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+  constexpr int W = lanes<V>();
+  V acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = V(0.0f);
+  for (int k = 0; k < K; ++k) {
+    const float* b_row = B + std::size_t(k) * ldb;
+    V b[NV];
+    for (int v = 0; v < NV; ++v) b[v] = V::load_unaligned(b_row + v * W);
+    for (int r = 0; r < MR; ++r) {
+      const V a(a_at<kTransposedA>(A, lda, r, k));
+      for (int v = 0; v < NV; ++v) acc[r][v] = fma(a, b[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) {
+      float* c = C + std::size_t(r) * ldc + v * W;
+      (accumulate ? acc[r][v] + V::load_unaligned(c) : acc[r][v]).store_unaligned(c);
+    }
+}
+
+// MR rows of C, every column: full tiles, then one vector, then single columns.
+template <bool kTransposedA, int MR>
+void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+  constexpr int W = lanes<Vec>();
+  int n = 0;
+  for (; n + kTileVectors * W <= N; n += kTileVectors * W)
+    gemm_tile<kTransposedA, MR, kTileVectors, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+  for (; n + W <= N; n += W) gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+  for (; n < N; ++n) gemm_tile<kTransposedA, MR, 1, Lane1>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+}
+
+template <bool kTransposedA>
+void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+  // Row r0 of op(A) starts at A + r0 * lda, or at A + r0 when A is transposed.
+  auto rows_of_a = [&](int r0) { return kTransposedA ? A + r0 : A + std::size_t(r0) * lda; };
+  int m = 0;
+  for (; m + kTileRows <= M; m += kTileRows)
+    gemm_rows<kTransposedA, kTileRows>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
+  float* c = C + std::size_t(m) * ldc;
+  switch (M - m) {
+    case 3: gemm_rows<kTransposedA, 3>(N, K, rows_of_a(m), lda, B, ldb, c, ldc, accumulate); break;
+    case 2: gemm_rows<kTransposedA, 2>(N, K, rows_of_a(m), lda, B, ldb, c, ldc, accumulate); break;
+    case 1: gemm_rows<kTransposedA, 1>(N, K, rows_of_a(m), lda, B, ldb, c, ldc, accumulate); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+                         bool accumulate) {
+  gemm<false>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
+}
+
+void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+                         bool accumulate) {
+  gemm<true>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
+}
+
+void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
+  gemm<false>(M, N, K, A, K, Bm, N, C, N, accumulate);
+}
+
+void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
+  gemm<true>(M, N, K, A, M, Bm, N, C, N, accumulate);
+}
+
+// One dot product per element of C (B's rows are C's columns).
+void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {
+  for (int m = 0; m < M; ++m) {
+    float* c = C + std::size_t(m) * N;
+    const float* a = A + std::size_t(m) * K;
+    for (int n = 0; n < N; ++n) {
+      const float p = f32_dot(a, Bm + std::size_t(n) * K, K);
+      c[n] = accumulate ? c[n] + p : p;
+    }
+  }
+}
+
+void f32_transpose(int rows, int cols, const float* src, int lds, float* dst, int ldd) {
+  int r = 0;
+#if ATTNLAB_SIMD
+  constexpr int W = lanes<Vec>();
+  for (; r + W <= rows; r += W) {
+    int c = 0;
+    for (; c + W <= cols; c += W) {
+      Vec block[W];
+      for (int x = 0; x < W; ++x) block[x] = Vec::load_unaligned(src + std::size_t(r + x) * lds + c);
+      xsimd::transpose(block, block + W);
+      for (int x = 0; x < W; ++x) block[x].store_unaligned(dst + std::size_t(c + x) * ldd + r);
+    }
+    for (; c < cols; ++c)
+      for (int x = 0; x < W; ++x) dst[std::size_t(c) * ldd + r + x] = src[std::size_t(r + x) * lds + c];
+  }
+#endif
+  for (; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) dst[std::size_t(c) * ldd + r] = src[std::size_t(r) * lds + c];
+}
+
+}  // namespace attnlab::kernels

@@ -1,0 +1,262 @@
+// Fused scaled dot-product attention, FlashAttention-2 style, for every option except d2l fill
+// mode and dropout (those stream rows: sdpa_rows.cpp). Work goes block by block: Br query rows of
+// one head against Bc keys of its kv head, with register-tiled products (kernels_gemm.cpp), so each
+// loaded element feeds several multiply-adds instead of one dot product per (row, key).
+//
+// Forward, per query block (online softmax: m running max, l running sum, both per row):
+//   pass 1: S = (scale Q) K_blk^T                  K_blk transposed into scratch, then a gemm
+//   pass 2: S = softcap(S); S = -inf where masked   only blocks that reach a row's limit or an
+//                                                   attnMask pay for per-element masking
+//   pass 3: m' = max(m, rowmax S); P = exp(S - m'); l = l e^(m - m') + rowsum P; O *= e^(m - m')
+//   pass 4: O += P V_blk
+// Key blocks at or past every row's limit (validLens, causal) are skipped: causal does half the work.
+// At the end O /= l and lse = m + log l; a row with nothing visible keeps O = 0 and lse = -inf.
+//
+// Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
+//   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
+//           forward above on the block (its O lands in scratch)
+//   per key block: S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
+//           dP = dO V_blk^T;  dS = scale P (dP - D) (* softcap derivative)
+//           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
+// dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
+// head. Scratch holds a few blocks, never O(Tq) and never O(Tq * Tk).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attnlab/kernels.hpp"
+#include "score_row.hpp"
+#include "sdpa_paths.hpp"
+
+namespace attnlab::detail {
+namespace {
+
+// Block sizes, chosen by measurement in wasm SIMD (tools/bench): see the numbers in the report of
+// the commit that set them. Bc keys of d floats stay in L1 while the Br rows sweep them.
+constexpr int kForwardRows = 32;   // Br of the forward
+constexpr int kBackwardRows = 16;  // Br of the backward (which keeps more blocks in flight)
+constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
+constexpr int kKeys = 64;          // Bc, also the row stride of every (Br, Bc) block in scratch
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// The scratch of one pass, carved out of the caller's buffer (or only counted, when base is null).
+struct Scratch {
+  float* qs = nullptr;    // (Br, d): scale * the block's query rows
+  float* kt = nullptr;    // (d, Bc): the key block, transposed
+  float* s = nullptr;     // (Br, Bc): scores, then P
+  float* m = nullptr;     // (Br): running max (forward), lse (backward)
+  float* l = nullptr;     // (Br): running sum (forward), D (backward)
+  float* vt = nullptr;    // backward only: (dv, Bc) the value block, transposed
+  float* dp = nullptr;    // backward only: (Br, Bc) dP, then dS
+  float* dcap = nullptr;  // backward only: (Br, Bc) softcap derivative
+  float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block
+  std::size_t floats = 0;
+
+  Scratch(const AttentionDims& dims, bool backward, float* base) {
+    const int rows = backward ? kBackwardRows : kForwardRows;
+    auto take = [&](float*& at, std::size_t n) {
+      at = base != nullptr ? base + floats : nullptr;
+      floats += (n + 15) / 16 * 16;  // each block starts on a 64-byte boundary of the buffer
+    };
+    take(qs, std::size_t(rows) * dims.d);
+    take(kt, std::size_t(dims.d) * kKeys);
+    take(s, std::size_t(rows) * kKeys);
+    take(m, rows);
+    take(l, rows);
+    if (!backward) return;
+    take(vt, std::size_t(dims.dv) * kKeys);
+    take(dp, std::size_t(rows) * kKeys);
+    take(dcap, std::size_t(rows) * kKeys);
+    take(o, std::size_t(rows) * dims.dv);
+  }
+};
+
+// Rows i0 .. i0 + rows - 1 of head (b, h): where they live, their masks, and which keys matter.
+struct QueryBlock {
+  int rows = 0;
+  std::size_t first_row = 0;  // (b * H + h) * Tq + i0: index of the first row in (B, H, Tq)
+  std::size_t first_key = 0;  // (b * Hkv + kv head) * Tk: index of the kv head's first key in (B, Hkv, Tk)
+  const float* kh = nullptr;  // the kv head's keys (Tk, d) and values (Tk, dv)
+  const float* vh = nullptr;
+  MaskRow mask[kMaxRows];
+  int keys_seen = 0;          // max limit: no row sees a key at or past it (those blocks are skipped)
+  int keys_all = 0;           // min limit: below it only an attnMask can hide a key
+  bool attn_mask = false;
+};
+
+QueryBlock query_block(const AttentionDims& dims, const SdpaOptions& opt, const float* k, const float* v, int b,
+                       int h, int i0, int rows) {
+  QueryBlock qb;
+  qb.rows = rows;
+  qb.first_row = (std::size_t(b) * dims.H + h) * dims.Tq + i0;
+  qb.first_key = (std::size_t(b) * dims.Hkv + dims.kv_head_of(h)) * dims.Tk;
+  qb.kh = k + qb.first_key * dims.d;
+  qb.vh = v + qb.first_key * dims.dv;
+  qb.keys_all = dims.Tk;
+  for (int r = 0; r < rows; ++r) {
+    qb.mask[r] = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i0 + r);
+    qb.keys_seen = std::max(qb.keys_seen, qb.mask[r].limit);
+    qb.keys_all = std::min(qb.keys_all, qb.mask[r].limit);
+  }
+  qb.attn_mask = opt.mask.has_attn_mask();
+  return qb;
+}
+
+// The mask of `row` seen from key j0 on, for apply_mask on a block that starts at key j0.
+MaskRow from_key(const MaskRow& row, int j0) {
+  MaskRow shifted = row;
+  shifted.limit = std::max(row.limit - j0, 0);
+  const std::size_t offset = std::size_t(j0) * row.stride_j;
+  if (shifted.bool_row != nullptr) shifted.bool_row += offset;
+  if (shifted.float_row != nullptr) shifted.float_row += offset;
+  return shifted;
+}
+
+// qs (rows, d) = scale * the block's query rows (contiguous in q).
+void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const float* q,
+                    float* qs) {
+  const std::size_t n = std::size_t(qb.rows) * dims.d;
+  std::copy(q + qb.first_row * dims.d, q + qb.first_row * dims.d + n, qs);
+  kernels::f32_scale(qs, opt.scale, int(n));
+}
+
+// s (rows, nk), row stride kKeys: the masked scores of keys j0 .. j0 + nk - 1 (forward passes 1-2).
+// dcap (optional, same layout) receives the softcap derivative.
+void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
+                  int j0, int nk, float* dcap) {
+  kernels::f32_transpose(nk, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.kt, kKeys);
+  kernels::f32_gemm_nn_strided(qb.rows, nk, dims.d, sc.qs, dims.d, sc.kt, kKeys, sc.s, kKeys, false);
+  if (opt.softcap > 0.0f) {
+    for (int r = 0; r < qb.rows; ++r)
+      kernels::f32_softcap(sc.s + r * kKeys, opt.softcap, nk, dcap != nullptr ? dcap + r * kKeys : nullptr);
+  }
+  if (qb.attn_mask || j0 + nk > qb.keys_all) {
+    for (int r = 0; r < qb.rows; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * kKeys, nk);
+  }
+}
+
+// o (rows, dv) and lse (rows) of one query block (sc.qs already holds its scaled queries).
+void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
+                   float* o, float* lse) {
+  float* m = sc.m;
+  float* l = sc.l;
+  std::fill(o, o + std::size_t(qb.rows) * dims.dv, 0.0f);
+  std::fill(m, m + qb.rows, -kInf);
+  std::fill(l, l + qb.rows, 0.0f);
+  for (int j0 = 0; j0 < qb.keys_seen; j0 += kKeys) {
+    const int nk = std::min(kKeys, qb.keys_seen - j0);
+    block_scores(dims, opt, qb, sc, j0, nk, nullptr);
+    for (int r = 0; r < qb.rows; ++r) {
+      float* p = sc.s + r * kKeys;
+      const float m_new = std::max(m[r], kernels::f32_max(p, nk));
+      if (m_new == -kInf) {  // nothing visible so far: no weight, O stays 0
+        std::fill(p, p + nk, 0.0f);
+        continue;
+      }
+      const float sum = kernels::f32_exp_minus_max(p, p, m_new, nk);
+      if (m_new != m[r]) {  // a new max rescales what was accumulated (e^-inf = 0 the first time)
+        const float alpha = std::exp(m[r] - m_new);
+        l[r] *= alpha;
+        kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha, dims.dv);
+        m[r] = m_new;
+      }
+      l[r] += sum;
+    }
+    kernels::f32_gemm_nn_strided(qb.rows, dims.dv, nk, sc.s, kKeys, qb.vh + std::size_t(j0) * dims.dv, dims.dv, o,
+                                 dims.dv, true);
+  }
+  for (int r = 0; r < qb.rows; ++r) {
+    if (l[r] == 0.0f) {  // nothing visible: O = 0 already
+      lse[r] = -kInf;
+      continue;
+    }
+    kernels::f32_scale(o + std::size_t(r) * dims.dv, 1.0f / l[r], dims.dv);
+    lse[r] = m[r] + std::log(l[r]);
+  }
+}
+
+// Calls visit(qb) for every query block of `rows` rows, head by head.
+template <class Visit>
+void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, const float* k, const float* v,
+                          int rows, Visit&& visit) {
+  for (int b = 0; b < dims.B; ++b)
+    for (int h = 0; h < dims.H; ++h)
+      for (int i0 = 0; i0 < dims.Tq; i0 += rows)
+        visit(query_block(dims, opt, k, v, b, h, i0, std::min(rows, dims.Tq - i0)));
+}
+
+}  // namespace
+
+std::size_t sdpa_fused_scratch_floats(const AttentionDims& dims) {
+  return std::max(Scratch(dims, false, nullptr).floats, Scratch(dims, true, nullptr).floats);
+}
+
+void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                        const float* v, float* out, float* lse, float* scratch) {
+  const Scratch sc(dims, false, scratch);
+  float lse_block[kForwardRows];  // when the caller does not want lse
+  for_each_query_block(dims, opt, k, v, kForwardRows, [&](const QueryBlock& qb) {
+    scaled_queries(dims, opt, qb, q, sc.qs);
+    forward_block(dims, opt, qb, sc, out + qb.first_row * dims.dv, lse != nullptr ? lse + qb.first_row : lse_block);
+  });
+}
+
+void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                         const float* v, const float* dout, const SdpaSavedForward& saved, float* dq, float* dk,
+                         float* dv, float* scratch) {
+  const Scratch sc(dims, true, scratch);
+  std::fill(dk, dk + dims.k_size(), 0.0f);
+  std::fill(dv, dv + dims.v_size(), 0.0f);
+  const bool recompute = saved.out == nullptr || saved.lse == nullptr;
+  for_each_query_block(dims, opt, k, v, kBackwardRows, [&](const QueryBlock& qb) {
+    const int rows = qb.rows;
+    const float* q_rows = q + qb.first_row * dims.d;
+    const float* do_rows = dout + qb.first_row * dims.dv;
+    float* dq_rows = dq + qb.first_row * dims.d;
+    float* lse = sc.m;
+    float* D = sc.l;
+    scaled_queries(dims, opt, qb, q, sc.qs);
+
+    // stats: lse and D = rowsum(dO * O) of the block's rows.
+    const float* o = sc.o;
+    if (recompute) {
+      forward_block(dims, opt, qb, sc, sc.o, lse);
+    } else {
+      o = saved.out + qb.first_row * dims.dv;
+      std::copy(saved.lse + qb.first_row, saved.lse + qb.first_row + rows, lse);
+    }
+    for (int r = 0; r < rows; ++r)
+      D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
+
+    std::fill(dq_rows, dq_rows + std::size_t(rows) * dims.d, 0.0f);
+    float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
+    for (int j0 = 0; j0 < qb.keys_seen; j0 += kKeys) {
+      const int nk = std::min(kKeys, qb.keys_seen - j0);
+      block_scores(dims, opt, qb, sc, j0, nk, dcap);
+      float* p = sc.s;
+      for (int r = 0; r < rows; ++r) {
+        float* pr = p + r * kKeys;
+        if (lse[r] == -kInf) std::fill(pr, pr + nk, 0.0f);  // nothing visible: no weight, no gradient
+        else kernels::f32_exp_minus_max(pr, pr, lse[r], nk);
+      }
+      // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
+      const float* v_blk = qb.vh + std::size_t(j0) * dims.dv;
+      kernels::f32_transpose(nk, dims.dv, v_blk, dims.dv, sc.vt, kKeys);
+      kernels::f32_gemm_nn_strided(rows, nk, dims.dv, do_rows, dims.dv, sc.vt, kKeys, sc.dp, kKeys, false);
+      float* ds = sc.dp;
+      for (int r = 0; r < rows; ++r) {
+        kernels::f32_softmax_grad(ds + r * kKeys, p + r * kKeys, ds + r * kKeys, D[r], opt.scale, nk);
+        if (dcap != nullptr) kernels::f32_mul(ds + r * kKeys, dcap + r * kKeys, nk);
+      }
+      const float* k_blk = qb.kh + std::size_t(j0) * dims.d;
+      const std::size_t kv_first = qb.first_key + j0;  // the block's first row in k and v
+      kernels::f32_gemm_tn_strided(nk, dims.dv, rows, p, kKeys, do_rows, dims.dv, dv + kv_first * dims.dv, dims.dv,
+                                   true);
+      kernels::f32_gemm_tn_strided(nk, dims.d, rows, ds, kKeys, q_rows, dims.d, dk + kv_first * dims.d, dims.d, true);
+      kernels::f32_gemm_nn_strided(rows, dims.d, nk, ds, kKeys, k_blk, dims.d, dq_rows, dims.d, true);
+    }
+  });
+}
+
+}  // namespace attnlab::detail

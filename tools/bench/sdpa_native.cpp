@@ -1,0 +1,92 @@
+// Native benchmark of sdpa (built by CMake as bench_native on the SIMD core, AVX2+FMA): the fused
+// path against row streaming, forward and forward+backward, B=1, H=8, d=dv=64, causal or not.
+// Usage: build/bench_native [T ...]   (default 512 1024 2048)
+//
+// GFLOP/s counts useful flops, the products an explicit (unfused) graph would also do, with
+// N = B H Tq Tk (halved, rounded as (Tq Tk + Tq) / 2 per head, for causal top-left):
+//   forward           4 N d   (S = Q K^T and O = P V, 2 flops per multiply-add)
+//   forward+backward 12 N d   (the forward, then dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q)
+// The fused backward also recomputes S (2 N d), and the forward too (4 N d) unless it is given the
+// forward's out and lse; those recomputations are not counted.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "attnlab/kernels.hpp"
+#include "attnlab/sdpa.hpp"
+
+namespace {
+
+using attnlab::AttentionDims;
+using attnlab::Causal;
+using attnlab::SdpaKernel;
+using attnlab::SdpaOptions;
+
+std::vector<float> fill(std::size_t n, int seed) {
+  std::vector<float> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = float(std::sin(seed * 12.9898 + double(i) * 78.233));
+  return x;
+}
+
+// Median seconds of `calls` calls of f after one warm-up call.
+template <class F>
+double median_seconds(int calls, F&& f) {
+  f();
+  std::vector<double> t;
+  for (int c = 0; c < calls; ++c) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+void run(int T, bool causal) {
+  const AttentionDims dims{1, 8, 8, T, T, 64, 64};
+  const auto q = fill(dims.q_size(), 1), k = fill(dims.k_size(), 2), v = fill(dims.v_size(), 3),
+             dout = fill(dims.out_size(), 4);
+  std::vector<float> out(dims.out_size()), lse(dims.rows()), dq(dims.q_size()), dk(dims.k_size()),
+      dv(dims.v_size()), scratch(attnlab::sdpa_scratch_floats(dims));
+  const double pairs = double(dims.B) * dims.H * (causal ? (double(T) * T + T) / 2 : double(T) * T);
+  const int calls = std::max(3, int(2e9 / (pairs * dims.d * 12)));  // about a second per configuration
+
+  for (SdpaKernel kernel : {SdpaKernel::automatic, SdpaKernel::row_streaming}) {
+    SdpaOptions opt;
+    opt.scale = 1.0f / std::sqrt(float(dims.d));
+    opt.mask.causal = causal ? Causal::top_left : Causal::none;
+    opt.kernel = kernel;
+    const double fwd = median_seconds(calls, [&] {
+      attnlab::sdpa_forward(dims, opt, q.data(), k.data(), v.data(), {out.data(), lse.data()}, scratch.data());
+    });
+    const double bwd = median_seconds(calls, [&] {
+      attnlab::sdpa_backward(dims, opt, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data(),
+                             scratch.data());
+    });
+    const double bwd_saved = median_seconds(calls, [&] {
+      attnlab::sdpa_backward(dims, opt, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data(),
+                             scratch.data(), {out.data(), lse.data()});
+    });
+    const char* name = kernel == SdpaKernel::automatic ? "fused" : "rows";
+    const double fwd_flops = 4 * pairs * dims.d, all_flops = 12 * pairs * dims.d;
+    std::printf("T=%-5d %-7s %-6s forward %8.2f ms %6.1f GFLOP/s | fwd+bwd %8.2f ms %6.1f GFLOP/s"
+                " | fwd+bwd(saved out, lse) %8.2f ms %6.1f GFLOP/s\n",
+                T, causal ? "causal" : "full", name, fwd * 1e3, fwd_flops / fwd / 1e9, (fwd + bwd) * 1e3,
+                all_flops / (fwd + bwd) / 1e9, (fwd + bwd_saved) * 1e3, all_flops / (fwd + bwd_saved) / 1e9);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  for (int a = 1; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
+  if (sizes.empty()) sizes = {512, 1024, 2048};
+  std::printf("sdpa native, kernels '%s' (width %d), B=1 H=8 d=dv=64, median of calls after a warm-up\n",
+              attnlab::kernels::arch_name(), attnlab::kernels::width());
+  for (int T : sizes)
+    for (bool causal : {false, true}) run(T, causal);
+}
