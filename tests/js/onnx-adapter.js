@@ -134,7 +134,8 @@ function apiMask(mask) {
 
 /**
  * Runs one ONNX Attention case through attn.scaledDotProductAttention.
- * Returns { actual: { [outputName]: { shape, data } }, call: { options } } in the case's layouts.
+ * Returns { actual: { [outputName]: { shape, data } }, options } in the case's layouts; actual also
+ * holds 'Y (with trace)', the output of the call that returned the weights and the trace.
  */
 export function runOnnxAttention(attn, testCase) {
   const attrs = testCase.attributes ?? {};
@@ -176,8 +177,13 @@ export function runOnnxAttention(attn, testCase) {
   }
   if (mask) options.attnMask = apiMask(mask);
 
+  // Twice: without weights or trace (the kernels may take their fused, memory-lean path) for Y, and
+  // with them for qk_matmul_output; both outputs must match Y.
+  const { returnWeights, trace: withTrace, ...plainOptions } = options;
+  const plain = attn.scaledDotProductAttention(q, k, v, plainOptions);
   const result = attn.scaledDotProductAttention(q, k, v, options);
-  const actual = { Y: rank3 ? mergeHeads(result.output) : result.output };
+  const inInputLayout = (t) => (rank3 ? mergeHeads(t) : t);
+  const actual = { Y: inInputLayout(plain.output), 'Y (with trace)': inInputLayout(result.output) };
   if (inputs.past_key || testCase.outputs.some((o) => o.name === 'present_key')) actual.present_key = k;
   if (inputs.past_value || testCase.outputs.some((o) => o.name === 'present_value')) actual.present_value = v;
   const mode = attrs.qk_matmul_output_mode ?? 0;

@@ -51,6 +51,7 @@ describe.each(BACKENDS)('ONNX Attention conformance ($backend)', (build) => {
     for (const output of testCase.outputs) {
       const expected = decodeValue(output);
       expectClose(actual[output.name], expected, { ...tolerance, label: `${name}: ${output.name}` });
+      if (output.name === 'Y') expectClose(actual['Y (with trace)'], expected, { ...tolerance, label: `${name}: Y (with trace)` });
     }
   });
 });
