@@ -1,38 +1,43 @@
 // Scaled dot-product attention in plain JS over Float32Arrays: the baseline the wasm builds are
-// compared with in simd-vs-scalar.mjs. Same algorithm as the core (row streaming, P recomputed
-// in the backward), no masks. q, k, v, out, dout, dq, dk, dv are (B H, T, d), d == dv.
+// compared with in simd-vs-scalar.mjs and peers.mjs. Same algorithm as the core (row streaming, P
+// recomputed in the backward). q, k, v, out, dout, dq, dk, dv are (B H, T, d), d == dv.
+// causal (top-left, j <= i) only shortens each row's loops: it is how one writes a mask in JS.
 
-/** p (Tk) = softmax(scale * q_i . k_j) for one query row; returns p. */
-function weightsRow(q, qi, k, kv, T, d, scale, p) {
+/** Keys row i may see: all T, or i + 1 under a causal mask. */
+const visibleKeys = (i, T, causal) => (causal ? i + 1 : T);
+
+/** p (n) = softmax(scale * q_i . k_j) over the first n keys of one query row; returns p. */
+function weightsRow(q, qi, k, kv, n, d, scale, p) {
   let max = -Infinity;
-  for (let j = 0; j < T; j++) {
+  for (let j = 0; j < n; j++) {
     let s = 0;
     for (let c = 0; c < d; c++) s += q[qi + c] * k[kv + j * d + c];
     p[j] = s * scale;
     if (p[j] > max) max = p[j];
   }
   let sum = 0;
-  for (let j = 0; j < T; j++) sum += p[j] = Math.exp(p[j] - max);
-  for (let j = 0; j < T; j++) p[j] /= sum;
+  for (let j = 0; j < n; j++) sum += p[j] = Math.exp(p[j] - max);
+  for (let j = 0; j < n; j++) p[j] /= sum;
   return p;
 }
 
 /** out_i = sum_j P_ij v_j */
-export function attentionForward(q, k, v, out, heads, T, d, scale) {
+export function attentionForward(q, k, v, out, heads, T, d, scale, causal = false) {
   const p = new Float32Array(T);
   for (let h = 0; h < heads; h++) {
     const kv = h * T * d;
     for (let i = 0; i < T; i++) {
       const qi = kv + i * d;
-      weightsRow(q, qi, k, kv, T, d, scale, p);
+      const n = visibleKeys(i, T, causal);
+      weightsRow(q, qi, k, kv, n, d, scale, p);
       out.fill(0, qi, qi + d);
-      for (let j = 0; j < T; j++) for (let c = 0; c < d; c++) out[qi + c] += p[j] * v[kv + j * d + c];
+      for (let j = 0; j < n; j++) for (let c = 0; c < d; c++) out[qi + c] += p[j] * v[kv + j * d + c];
     }
   }
 }
 
 /** dP_j = dO_i . v_j, D = sum_j P_j dP_j, dS_j = P_j (dP_j - D); dq, dk, dv accumulate. */
-export function attentionBackward(q, k, v, dout, dq, dk, dv, heads, T, d, scale) {
+export function attentionBackward(q, k, v, dout, dq, dk, dv, heads, T, d, scale, causal = false) {
   const p = new Float32Array(T);
   const dP = new Float32Array(T);
   dq.fill(0);
@@ -42,15 +47,16 @@ export function attentionBackward(q, k, v, dout, dq, dk, dv, heads, T, d, scale)
     const kv = h * T * d;
     for (let i = 0; i < T; i++) {
       const qi = kv + i * d;
-      weightsRow(q, qi, k, kv, T, d, scale, p);
+      const n = visibleKeys(i, T, causal);
+      weightsRow(q, qi, k, kv, n, d, scale, p);
       let D = 0;
-      for (let j = 0; j < T; j++) {
+      for (let j = 0; j < n; j++) {
         let s = 0;
         for (let c = 0; c < d; c++) s += dout[qi + c] * v[kv + j * d + c];
         dP[j] = s;
         D += p[j] * s;
       }
-      for (let j = 0; j < T; j++) {
+      for (let j = 0; j < n; j++) {
         const dS = p[j] * (dP[j] - D) * scale;
         const kj = kv + j * d;
         for (let c = 0; c < d; c++) {

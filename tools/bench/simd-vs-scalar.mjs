@@ -3,7 +3,9 @@
 // Each round times one call per contender, alternating, after a warm-up: V8 tiers wasm up only
 // between calls (TOOLCHAIN.md), so many short calls measure the optimised code. Medians printed.
 import { loadAttention } from '../../web/src/index.js';
+import { fill } from './contender.mjs';
 import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
+import { median, timeAlternating, timeCall } from './timing.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -16,9 +18,6 @@ const WARMUP = 3;
 const T = 512;
 const d = 64;
 const SHAPES = quick ? [{ H: 1 }] : [{ H: 1 }, { H: 8 }];
-
-// Deterministic inputs in [-1, 1): a sine hash, so every run times the same numbers.
-const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);
 
 const simd = await loadAttention({ simd: true });
 const scalar = await loadAttention({ simd: false });
@@ -51,7 +50,6 @@ const plainJs = {
 };
 
 const contenders = [wasmContender(simd), wasmContender(scalar), plainJs];
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const maxAbsDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 
 const rows = [];
@@ -64,15 +62,10 @@ for (const { H } of SHAPES) {
     const results = contenders.map((c) => c[pass](input));
     // Everyone computes the same thing (float32 sums in different orders agree to ~1e-5 here).
     const disagreement = Math.max(...results.slice(1).map((r) => maxAbsDiff(r, results[0])));
-    const times = contenders.map(() => []);
-    for (let w = 0; w < WARMUP; w++) contenders.forEach((c) => c[pass](input));
-    for (let r = 0; r < ROUNDS; r++) {
-      contenders.forEach((c, i) => {
-        const t0 = performance.now();
-        c[pass](input);
-        times[i].push(performance.now() - t0);
-      });
-    }
+    const times = await timeAlternating(
+      contenders.map((c) => ({ time: () => timeCall(() => c[pass](input)) })),
+      { minSamples: ROUNDS, maxSamples: ROUNDS, warmupMs: Infinity, maxWarmup: WARMUP },
+    );
     const scalarMs = median(times[1]);
     contenders.forEach((c, i) => {
       const ms = median(times[i]);

@@ -1,0 +1,32 @@
+// One benchmark contender: what it is, one timed call, and its result in attention-lab's layout.
+//   library, form  e.g. 'onnxruntime-web', 'Attention (opset 23)'
+//   threads        threads the contender computes with
+//   run()          one call (sync or async), its raw outputs
+//   time()         ms of one call (the work a user would time: inputs from JS arrays in, results out)
+//   result()       that call's outputs as Float32Arrays in our layout (B, H, T, d) ..., for the check
+//   release()      frees sessions or workers
+import { timeCall } from './timing.mjs';
+
+/**
+ * run: the call (sync or async) returning its raw outputs; toOurs(raw) turns them into a list of
+ * Float32Arrays in our layout, outside the timed call.
+ */
+export function contender({ library, form, threads = 1 }, run, toOurs = (raw) => raw, release = async () => {}) {
+  return {
+    library,
+    form,
+    threads,
+    run,
+    time: () => timeCall(run),
+    result: async () => toOurs(await run()),
+    release,
+  };
+}
+
+/** A contender that could not be built (the table says why instead of timing it). */
+export function unavailable({ library, form, threads = 1 }, error) {
+  return { library, form, threads, error: String(error?.message ?? error).split('\n')[0].slice(0, 160) };
+}
+
+/** Deterministic values in [-1, 1): a sine hash, so every run times the same numbers. */
+export const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);

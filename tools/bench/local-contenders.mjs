@@ -1,0 +1,46 @@
+// attention-lab's own builds (wasm-simd, wasm-scalar) and the plain-JS loops as benchmark
+// contenders of scaled dot-product attention. Shapes: q, k, v, dout (1, H, T, d).
+// pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does) and the
+// backward, and returns [dq, dk, dv].
+import { contender } from './contender.mjs';
+import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
+
+/** One contender per loaded module (its backend names the form). */
+export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs }) {
+  const shape = [1, H, T, d];
+  const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape }));
+  const options = { causal };
+  return modules.map((attn) => {
+    const run =
+      pass === 'forward'
+        ? () => [attn.scaledDotProductAttention(q, k, v, options).output.data]
+        : () => {
+            attn.scaledDotProductAttention(q, k, v, options);
+            const g = attn.scaledDotProductAttentionBackward(q, k, v, dout, options);
+            return [g.dq.data, g.dk.data, g.dv.data];
+          };
+    return contender({ library: 'attention-lab', form: attn.backend }, run);
+  });
+}
+
+/** The plain-JS loops of plain-js-attention.mjs. */
+export function plainJsContender({ pass, causal, H, T, d, inputs }) {
+  const { q, k, v, dout } = inputs;
+  const n = H * T * d;
+  const scale = 1 / Math.sqrt(d);
+  const forward = () => {
+    const y = new Float32Array(n);
+    attentionForward(q, k, v, y, H, T, d, scale, causal);
+    return y;
+  };
+  const run =
+    pass === 'forward'
+      ? () => [forward()]
+      : () => {
+          forward();
+          const [dq, dk, dv] = [0, 1, 2].map(() => new Float32Array(n));
+          attentionBackward(q, k, v, dout, dq, dk, dv, H, T, d, scale, causal);
+          return [dq, dk, dv];
+        };
+  return contender({ library: 'plain JS', form: 'loops' }, run);
+}

@@ -1,0 +1,52 @@
+// onnxruntime-web (wasm backend) as benchmark contenders, one per model form (onnx-attention.mjs).
+// Shapes: q, k, v, dout (1, H, T, d). Input ort.Tensors wrap the Float32Arrays once; every
+// session.run copies them into wasm memory and the outputs out, as our own calls do.
+// The thread count is fixed per JS realm when the first session starts the wasm, so runs with
+// more than one thread are built inside a worker (worker-host.mjs), not here.
+import * as ort from 'onnxruntime-web';
+import { contender, unavailable } from './contender.mjs';
+import { attentionOpModel, gradientGraphModel, multiHeadAttentionModel, opGraphModel } from './onnx-attention.mjs';
+
+/** (1, H, T, d) <-> (1, T, H d), MultiHeadAttention's layout for q and y. */
+function swapHeadsAndTime(x, A, B, d) {
+  const out = new Float32Array(x.length);
+  for (let a = 0; a < A; a++) for (let b = 0; b < B; b++) out.set(x.subarray((a * B + b) * d, (a * B + b + 1) * d), (b * A + a) * d);
+  return out;
+}
+
+/** The forms worth trying for a pass: [form, model builder, q in MultiHeadAttention's layout]. */
+function formsOf(pass) {
+  if (pass === 'forwardBackward') return [['gradient graph', gradientGraphModel, false]];
+  return [
+    ['op graph', opGraphModel, false],
+    ['MultiHeadAttention', multiHeadAttentionModel, true],
+    ['Attention (opset 23)', attentionOpModel, false],
+  ];
+}
+
+/** Contenders for { pass, causal, H, T, d, inputs } with the given thread count. */
+export async function onnxruntimeContenders({ pass, causal, H, T, d, inputs }, { threads = 1 } = {}) {
+  ort.env.wasm.numThreads = threads; // read once, when the first session starts the wasm
+  const shape = [1, H, T, d];
+  const contenders = [];
+  for (const [form, build, bsd] of formsOf(pass)) {
+    const meta = { library: 'onnxruntime-web', form, threads };
+    try {
+      const session = await ort.InferenceSession.create(build({ H, T, d, causal }), { executionProviders: ['wasm'] });
+      const feeds = {
+        q: bsd ? new ort.Tensor('float32', swapHeadsAndTime(inputs.q, H, T, d), [1, T, H * d]) : new ort.Tensor('float32', inputs.q, shape),
+        k: new ort.Tensor('float32', inputs.k, shape),
+        v: new ort.Tensor('float32', inputs.v, shape),
+        ...(pass === 'forwardBackward' ? { dout: new ort.Tensor('float32', inputs.dout, shape) } : {}),
+      };
+      const names = pass === 'forward' ? ['y'] : ['dq', 'dk', 'dv'];
+      const toOurs = (out) => names.map((n) => (bsd ? swapHeadsAndTime(out[n].data, T, H, d) : out[n].data));
+      const c = contender(meta, () => session.run(feeds), toOurs, () => session.release());
+      await c.time(); // a first run: a form the wasm backend cannot execute fails here, not in the timing
+      contenders.push(c);
+    } catch (error) {
+      contenders.push(unavailable(meta, error));
+    }
+  }
+  return contenders;
+}

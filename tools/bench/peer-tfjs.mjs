@@ -1,0 +1,87 @@
+// TensorFlow.js on its wasm backend (@tensorflow/tfjs + tfjs-backend-wasm, one thread in Node: the
+// threaded build needs a cross-origin isolated page) as benchmark contenders.
+// Shapes: q, k, v, dout (1, H, T, d). Each call makes its input tensors from the Float32Arrays
+// (a copy into wasm memory, as our calls do) and reads the results back with dataSync.
+// Two forms, since the backend's fast (XNNPACK) matmul serves only batch 1 without transposes:
+//   'batched matMul'      one matMul over all heads with transposeB, softmax, matMul
+//   'one matMul per head' per head: explicit transpose of k, matMul, softmax, matMul
+// Gradients through tf.grads on either form.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+// The union package, as tfjs-backend-wasm's README pairs them: tfjs-core's Node bundle registers
+// no gradients (its register_all_gradients is ESM without file extensions, which Node cannot load).
+import * as tf from '@tensorflow/tfjs';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { contender, unavailable } from './contender.mjs';
+
+let backendReady;
+
+/** The wasm backend with its .wasm files from node_modules (never fetched). */
+function tfjsWasm() {
+  backendReady ??= (async () => {
+    const require = createRequire(import.meta.url);
+    setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + path.sep);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend did not start');
+    await tf.ready();
+  })();
+  return backendReady;
+}
+
+/** y = softmax(scale q k^T [+ mask]) v for tensors whose last two axes are (T, d). */
+function attentionOf(q, k, v, scale, mask, { perHead }) {
+  const qs = tf.mul(q, scale);
+  let scores = perHead ? tf.matMul(qs, tf.transpose(k)) : tf.matMul(qs, k, false, true);
+  if (mask) scores = tf.add(scores, mask);
+  return tf.matMul(tf.softmax(scores), v);
+}
+
+/** The (T, T) additive causal mask: 0 where j <= i, -Infinity above. */
+function causalMaskTensor(T) {
+  const mask = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return tf.tensor2d(mask, [T, T]);
+}
+
+/** Contenders for { pass, causal, H, T, d, inputs }. */
+export async function tfjsContenders({ pass, causal, H, T, d, inputs }) {
+  try {
+    await tfjsWasm();
+  } catch (error) {
+    return [unavailable({ library: 'tfjs-backend-wasm', form: 'any' }, error)];
+  }
+  const scale = 1 / Math.sqrt(d);
+  const mask = causal ? causalMaskTensor(T) : null;
+  const n = H * T * d;
+  const headOf = (x, h) => tf.tensor2d(x.subarray(h * T * d, (h + 1) * T * d), [T, d]);
+  const forms = {
+    'batched matMul': {
+      forward: () => tf.tidy(() => [attentionOf(...['q', 'k', 'v'].map((x) => tf.tensor3d(inputs[x], [H, T, d])), scale, mask, { perHead: false }).dataSync()]),
+      grads: () =>
+        tf.tidy(() => {
+          const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((x) => tf.tensor3d(inputs[x], [H, T, d]));
+          return tf.grads((a, b, c) => attentionOf(a, b, c, scale, mask, { perHead: false }))([q, k, v], dout).map((g) => g.dataSync());
+        }),
+    },
+    'one matMul per head': {
+      forward: () => {
+        const y = new Float32Array(n);
+        for (let h = 0; h < H; h++) y.set(tf.tidy(() => attentionOf(headOf(inputs.q, h), headOf(inputs.k, h), headOf(inputs.v, h), scale, mask, { perHead: true }).dataSync()), h * T * d);
+        return [y];
+      },
+      grads: () => {
+        const grads = [0, 1, 2].map(() => new Float32Array(n));
+        const gradFn = tf.grads((a, b, c) => attentionOf(a, b, c, scale, mask, { perHead: true }));
+        for (let h = 0; h < H; h++) {
+          tf.tidy(() => {
+            const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((x) => headOf(inputs[x], h));
+            gradFn([q, k, v], dout).forEach((g, i) => grads[i].set(g.dataSync(), h * T * d));
+          });
+        }
+        return grads;
+      },
+    },
+  };
+  return Object.entries(forms).map(([form, run]) =>
+    contender({ library: 'tfjs-backend-wasm', form }, pass === 'forward' ? run.forward : run.grads, undefined, async () => mask?.dispose()),
+  );
+}

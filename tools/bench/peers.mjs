@@ -1,0 +1,148 @@
+// npm run bench: attention-lab against its peers (issue 3, "The benchmark").
+// Usage: node tools/bench/peers.mjs [--quick] [--sizes 512,1024] [--only TEXT] [--out DIR | --no-write]
+//   --quick    T = 512 only, smaller op sizes, few samples; writes nothing unless --out is given
+//   --only     only the configurations whose title contains TEXT
+//   --out DIR  where results.md and chart.svg go (default bench/)
+// Per configuration: build every contender, check each one's output against attention-lab's
+// wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
+// alternating rounds (timing.mjs) and print median ms, the rate and how many times faster ours is.
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAttention } from '../../web/src/index.js';
+import { chartSvg } from './chart-svg.mjs';
+import { opConfigs } from './op-configs.mjs';
+import { markdownTable, targetLines, textTable } from './report.mjs';
+import { overheadConfig, sdpaConfigs } from './sdpa-configs.mjs';
+import { median, timeAlternating } from './timing.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const quick = args.includes('--quick');
+const sizes = option('--sizes')?.split(',').map(Number) ?? (quick ? [512] : [512, 1024, 2048]);
+const only = option('--only');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const outDir = option('--out') ?? (quick || args.includes('--no-write') ? null : path.join(root, 'bench'));
+const timing = quick
+  ? { minSamples: 2, maxSamples: 6, budgetMs: 400, warmupMs: 100, maxWarmup: 2, slowMs: 1500 }
+  : { minSamples: 3, maxSamples: 25, budgetMs: 2500, warmupMs: 500, maxWarmup: 3, slowMs: 6000 };
+
+const loadText = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const machine = {
+  cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+  cores: os.cpus().length,
+  node: process.version,
+  date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  loadStart: loadText(),
+};
+const versionOf = (pkg) => JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const peers = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((p) => `${p} ${versionOf(p)}`).join(', ');
+
+const modules = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
+console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
+console.log(`peers: ${peers}; ours: ${modules.map((m) => `${m.backend} ('${m.arch}')`).join(', ')}`);
+console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
+
+/** Largest |a - b| over lists of arrays; Infinity when the shapes differ. */
+function maxAbsDiff(a, b) {
+  if (a.length !== b.length) return Infinity;
+  let worst = 0;
+  a.forEach((x, i) => {
+    if (x.length !== b[i].length) worst = Infinity;
+    else for (let j = 0; j < x.length; j++) worst = Math.max(worst, Math.abs(x[j] - b[i][j]) || (x[j] === b[i][j] ? 0 : Infinity));
+  });
+  return worst;
+}
+
+// float32 results of sums over up to 2048 terms in different orders agree to ~1e-5 of their size;
+// 1e-3 of the largest magnitude flags different work (a missing mask, a wrong layout), not rounding.
+const TOLERANCE = 1e-3;
+const magnitude = (lists) => Math.max(1, ...lists.map((x) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0)));
+
+async function measure(config) {
+  const contenders = await config.build();
+  const rows = contenders.map((c) => ({ library: c.library, form: c.form, threads: c.threads, error: c.error }));
+  const ready = contenders.map((c, i) => [c, rows[i]]).filter(([c]) => !c.error);
+  const reference = await ready[0][0].result();
+  const tolerance = TOLERANCE * magnitude(reference);
+  for (const [c, row] of ready.slice(1)) {
+    try {
+      row.diff = maxAbsDiff(await c.result(), reference);
+      if (!(row.diff <= tolerance)) row.error = `differs from wasm-simd by ${row.diff.toExponential(2)}`;
+    } catch (error) {
+      row.error = String(error?.message ?? error).split('\n')[0].slice(0, 160);
+    }
+  }
+  const timed = ready.filter(([, row]) => !row.error);
+  const samples = await timeAlternating(timed.map(([c]) => c), timing);
+  timed.forEach(([, row], i) => {
+    row.ms = median(samples[i]);
+    row.samples = samples[i].length;
+    row.rate = config.unit === 'us/call' ? (row.ms * 1000) / config.work : config.work / row.ms / 1e6;
+  });
+  for (const row of rows) if (!row.error) row.ratio = row.ms / rows[0].ms;
+  for (const c of contenders) await c.release?.();
+  const workText = config.unit === 'us/call' ? `${config.work} calls per timed sample` : config.unit === 'GB/s' ? `${(config.work / 1e6).toFixed(1)} MB moved per call` : `${(config.work / 1e9).toFixed(3)} GFLOP per call`;
+  return { ...config, rows, workText };
+}
+
+const configs = [...sdpaConfigs(modules, { sizes }), overheadConfig(modules, { calls: quick ? 500 : 5000 }), ...opConfigs(modules, { quick })].filter(
+  (c) => !only || c.title.includes(only),
+);
+const measured = [];
+for (const config of configs) {
+  const m = await measure(config);
+  measured.push(m);
+  console.log(textTable(m) + '\n');
+}
+machine.loadEnd = loadText();
+console.log(`load average at end: ${machine.loadEnd}`);
+
+const targets = targetLines(measured);
+if (targets.length) {
+  console.log('\nissue 3 targets (ours / peer at its fastest form, same run):');
+  for (const t of targets) {
+    console.log(`  ${t.config}: ${t.ratio.toFixed(2)}x ${t.peer} (target >= ${t.target}x: ${t.met ? 'met' : 'NOT met'})`);
+  }
+}
+
+if (outDir) {
+  mkdirSync(outDir, { recursive: true });
+  const subtitle = `B=1 H=8 d=64, one thread unless said; ${machine.cpu}, node ${machine.node}, ${machine.date.slice(0, 10)}`;
+  writeFileSync(path.join(outDir, 'chart.svg'), chartSvg(measured, { subtitle }));
+  writeFileSync(path.join(outDir, 'results.md'), resultsMarkdown(measured, targets));
+  console.log(`\nwrote ${path.relative(process.cwd(), path.join(outDir, 'results.md'))} and chart.svg`);
+}
+
+function resultsMarkdown(measured, targets) {
+  const lines = [
+    '# attention-lab against its peers',
+    '',
+    `Measured by \`npm run bench\` (tools/bench/peers.mjs${quick ? ' --quick' : ''}) on ${machine.date}: ${machine.cpu}, ${machine.cores} cores shared with other jobs,`,
+    `Node ${machine.node}; load average ${machine.loadStart} at the start and ${machine.loadEnd} at the end (1, 5, 15 minutes).`,
+    `Peers: ${peers}, from the npm registry, their .wasm files loaded from node_modules.`,
+    '',
+    'Method: every contender is first checked against attention-lab wasm-simd (max |diff|, the same inputs and outputs), then warmed up,',
+    `then timed over separate calls in alternating rounds (at least ${timing.minSamples} calls each, more while under ${timing.budgetMs / 1000} s; one call for a contender`,
+    `slower than ${timing.slowMs / 1000} s a call), median reported.`,
+    'A call is what a user times: inputs from Float32Arrays in, results back in JS arrays. "ours faster by" is that row\'s median over ours;',
+    'the absolute numbers move with the load of the machine, the ratios within one table much less.',
+    '',
+    'Flop counts (the same for every contender, whatever it computes): forward 4 B H Tq Tk d; causal forward only the visible pairs,',
+    '4 B H d Tq (Tq + 1) / 2 (a library that computes the masked half shows half its dense rate); forward+backward 14 B H Tq Tk d',
+    '(FlashAttention-2\'s count: forward 4 + backward 10 with the scores recomputed). The other operations: see tools/bench/op-configs.mjs.',
+    '',
+    '![GFLOP/s against sequence length](chart.svg)',
+    '',
+  ];
+  if (targets.length) {
+    lines.push('## Issue 3 targets, as measured', '', '| configuration | peer (fastest form) | ours GFLOP/s | peer GFLOP/s | ours faster by | target | met |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
+    for (const t of targets) lines.push(`| ${t.config} | ${t.peer} | ${t.ours.toFixed(2)} | ${t.theirs.toFixed(2)} | ${t.ratio.toFixed(2)}x | ${t.target}x | ${t.met ? 'yes' : 'no'} |`);
+    lines.push('');
+  }
+  lines.push('## Every configuration', '');
+  for (const m of measured) lines.push(markdownTable(m), '');
+  return lines.join('\n');
+}
+process.exit(0); // the peers keep worker threads and handles alive

@@ -1,0 +1,81 @@
+// Tables of benchmark results: plain text for the terminal, markdown for bench/results.md.
+// A measured configuration: { title, unit, passKey?, chart?, rows } with rows
+// { library, form, threads, ms, rate, ratio, diff, samples, error? } (ours first; ratio = row ms /
+// ours ms, so 2.0 means attention-lab's wasm-simd is twice as fast as that row).
+
+const ISSUE_TARGETS = [
+  { passKey: 'forward', library: 'onnxruntime-web', threads: 1, target: 1.4 },
+  { passKey: 'causal', library: 'onnxruntime-web', threads: 1, target: 2.4 },
+  { passKey: 'forwardBackward', library: 'onnxruntime-web', threads: 1, target: 1.3 },
+  { passKey: 'forwardBackward', library: 'tfjs-backend-wasm', threads: 1, target: 10 },
+];
+
+const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+const rateDigits = (unit) => (unit === 'us/call' ? 1 : 2);
+
+/** The fastest measured row of a library at a thread count. */
+export function bestOf(rows, library, threads) {
+  const measured = rows.filter((r) => r.library === library && r.threads === threads && !r.error);
+  return measured.length ? measured.reduce((a, b) => (b.ms < a.ms ? b : a)) : null;
+}
+
+function cells(row, unit) {
+  if (row.error) return [row.library, row.form, String(row.threads), '-', '-', '-', '-', '-', `not timed: ${row.error}`];
+  return [
+    row.library,
+    row.form,
+    String(row.threads),
+    fixed(row.ms, row.ms < 10 ? 3 : 1),
+    fixed(row.rate, rateDigits(unit)),
+    row.ratio === 1 && row.library === 'attention-lab' && row.form === 'wasm-simd' ? '1 (ours)' : `${fixed(row.ratio, 2)}x`,
+    row.diff === undefined ? 'reference' : row.diff.toExponential(1),
+    String(row.samples),
+    '',
+  ];
+}
+
+const HEAD = (unit) => ['library', 'form', 'threads', 'median ms', unit, 'ours faster by', 'max |diff|', 'calls', 'note'];
+
+/** One configuration as aligned text. */
+export function textTable(m) {
+  const lines = [HEAD(m.unit), ...m.rows.map((r) => cells(r, m.unit))];
+  const widths = HEAD(m.unit).map((_, c) => Math.max(...lines.map((l) => l[c].length)));
+  const right = new Set([2, 3, 4, 5, 6, 7]);
+  const fmt = (l) => l.map((x, c) => (right.has(c) ? x.padStart(widths[c]) : x.padEnd(widths[c]))).join('  ').trimEnd();
+  return [`${m.title}  (${m.workText})`, fmt(lines[0]), ...lines.slice(1).map(fmt)].join('\n');
+}
+
+/** One configuration as a markdown table (the note column only when something was not timed). */
+export function markdownTable(m) {
+  const withNotes = m.rows.some((r) => r.error);
+  const keep = (l) => (withNotes ? l : l.slice(0, -1));
+  const row = (l) => `| ${keep(l).join(' | ')} |`;
+  const align = keep(HEAD(m.unit).map((_, c) => (c >= 2 && c <= 7 ? '---:' : '---')));
+  return [`#### ${m.title}`, '', `${m.workText}`, '', row(HEAD(m.unit)), row(align), ...m.rows.map((r) => row(cells(r, m.unit)))].join('\n');
+}
+
+/**
+ * The issue's targets, as measured: [{ text, ratio, target, met }] per sdpa configuration and target;
+ * each peer at its fastest form.
+ */
+export function targetLines(measured) {
+  const lines = [];
+  for (const m of measured.filter((x) => x.passKey)) {
+    for (const t of ISSUE_TARGETS.filter((x) => x.passKey === m.passKey)) {
+      const peer = bestOf(m.rows, t.library, t.threads);
+      const ours = m.rows[0];
+      if (!peer || ours.error) continue;
+      const ratio = peer.ms / ours.ms;
+      lines.push({
+        config: m.title,
+        peer: `${t.library} (${peer.form}, ${t.threads} thread)`,
+        ours: ours.rate,
+        theirs: peer.rate,
+        ratio,
+        target: t.target,
+        met: ratio >= t.target,
+      });
+    }
+  }
+  return lines;
+}
