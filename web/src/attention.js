@@ -1,34 +1,17 @@
-// loadAttention(): the public Attention object over one loaded wasm module (see index.d.ts).
-import { selfAttention, multiHeadAttention } from './layers.js';
+// loadAttention(): the public Attention object over one loaded wasm module (see index.d.ts), or,
+// with { threads }, the ParallelAttention over a pool of workers (parallel.js).
+import { createAttention } from './api.js';
 import { loadModule } from './loader.js';
-import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './scoring.js';
-import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './sdpa.js';
-import { maskedSoftmax, maskedSoftmaxBackward } from './softmax.js';
+import { loadParallelAttention } from './parallel.js';
 
-const OPERATIONS = {
-  maskedSoftmax,
-  maskedSoftmaxBackward,
-  scaledDotProductAttention,
-  scaledDotProductAttentionBackward,
-  additiveAttention,
-  additiveAttentionBackward,
-  attention,
-  attentionBackward,
-  selfAttention,
-  multiHeadAttention,
-};
-
-/** The API object: every operation bound to `module`, plus which build answered. */
-function createAttention(module, backend) {
-  const api = { backend, arch: module.archName() };
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
-    api[name] = (...args) => operation(module, ...args);
-  }
-  return Object.freeze(api);
-}
-
-/** Loads (once per backend) and returns the attention module: { simd, wasmUrl, wasmBinary }. */
+/**
+ * Loads (once per backend) and returns the attention module: { simd, wasmUrl, wasmBinary }.
+ * With { threads } (and optionally inlineBelow): a ParallelAttention whose methods return Promises.
+ */
 export async function loadAttention(options = {}) {
+  if (options !== null && typeof options === 'object' && options.threads !== undefined) {
+    return loadParallelAttention(options);
+  }
   const { module, backend } = await loadModule(options);
   return createAttention(module, backend);
 }

@@ -274,7 +274,75 @@ export interface LoadOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
-/** Loads (once per backend) and returns the attention module. */
+/**
+ * Options of the multi-threaded API (loadAttention({ threads }), createAttentionWorker()).
+ * A pool of workers (Web Workers in browsers, worker_threads in Node), each with its own module
+ * instance: no SharedArrayBuffer, so no cross-origin isolation is needed.
+ */
+export interface ParallelOptions extends LoadOptions {
+  /** Workers in the pool, an integer in [1, 64]. */
+  threads: number;
+  /**
+   * Calls smaller than this many multiply-adds (B * H * Tq * Tk * (d + dv)) run inline on the
+   * calling thread, where a round trip to a worker would cost more than the arithmetic.
+   * Default 2^20 (about 0.1 ms of work); 0 sends every call to the workers.
+   */
+  inlineBelow?: number;
+}
+
+/** An AttentionLayer kept on one worker of the pool: the same methods, returning Promises. */
+export interface ParallelAttentionLayer {
+  forward(x: TensorLike, options?: LayerForwardOptions): Promise<{ output: Tensor; trace?: LayerTrace }>;
+  backward(gradOutput: TensorLike): Promise<LayerGradients>;
+  step(learningRate: number): Promise<void>;
+  parameters(): Promise<LayerParameters>;
+  setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): Promise<void>;
+  dispose(): Promise<void>;
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.
+ * Arguments are checked on the calling thread first, so bad input rejects with the same TypeError
+ * or RangeError (same message) as the synchronous call throws, before anything reaches a worker.
+ * scaledDotProductAttention, its backward, and attention / attentionBackward with 'dot' or
+ * 'scaled-dot' scoring are split across the workers by heads (B * H) and, when there are fewer
+ * heads than workers, by blocks of query rows; the backward splits by kv-head groups and sums dk,
+ * dv where workers share a kv head (so results may differ from the synchronous call by float
+ * rounding of that sum). A call with dropout runs whole on one worker (its keep mask depends on the
+ * global (b, h, i, j)). The other methods run whole on the least busy worker. Inputs are copied,
+ * never detached; results are fresh arrays.
+ */
+export interface ParallelAttention {
+  readonly backend: 'wasm-simd' | 'wasm-scalar';
+  readonly arch: string;
+  /** Workers in the pool. */
+  readonly threads: number;
+
+  maskedSoftmax(x: TensorLike, options?: MaskOptions): Promise<Tensor>;
+  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Promise<Tensor>;
+  scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): Promise<AttentionResult>;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaOptions): Promise<SdpaGradients>;
+  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): Promise<AttentionResult>;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): Promise<AdditiveGradients>;
+  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): Promise<AttentionGradients>;
+  selfAttention(options: SelfAttentionOptions): Promise<ParallelAttentionLayer>;
+  multiHeadAttention(options: MultiHeadAttentionOptions): Promise<ParallelAttentionLayer>;
+
+  /**
+   * Terminates the workers (in Node nothing of the pool keeps the process alive afterwards; idle
+   * workers never do). Calls in flight and calls made afterwards reject with an Error.
+   */
+  dispose(): void;
+}
+
+/** With `threads`: the same API on a pool of that many workers, every method returning a Promise. */
+export function loadAttention(options: ParallelOptions): Promise<ParallelAttention>;
+/**
+ * Loads (once per backend) and returns the attention module: synchronous methods on the calling
+ * thread. This is the default and works on every page.
+ */
 export function loadAttention(options?: LoadOptions): Promise<Attention>;
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */

@@ -33,7 +33,8 @@ export function simdSupported() {
   }
 }
 
-const isNode = () => typeof globalThis.process?.versions?.node === 'string' && typeof globalThis.document === 'undefined';
+/** Node (main thread or worker_threads), as opposed to a browser page or Web Worker. */
+export const isNode = () => typeof globalThis.process?.versions?.node === 'string' && typeof globalThis.document === 'undefined';
 
 // A specifier in a variable, so bundlers for the browser do not try to resolve node:fs.
 const NODE_FS = 'node:fs/promises';

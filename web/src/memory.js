@@ -65,6 +65,17 @@ function returnBuffers(buffers, blocks) {
 }
 
 /**
+ * The bytes an arena for `blocks` takes; a RangeError when one wasm allocation cannot hold them.
+ * Also used before a call is split across workers, so it fails exactly as the synchronous call would.
+ */
+export function expectArenaFits(fn, blocks) {
+  let total = 0;
+  for (const name in blocks) total += aligned(blockBytes(blocks[name]));
+  if (!(total <= MAX_ARENA_BYTES)) throw tooLargeError(fn, blocks, total);
+  return total;
+}
+
+/**
  * Runs `run(buffers, read)` with the blocks placed in wasm memory.
  * blocks: { name: TypedArray (an input, copied in) | number (floats to reserve: output or scratch) };
  *   names are the binding's Buffers fields; undefined or null blocks are skipped (address 0).
@@ -74,9 +85,7 @@ function returnBuffers(buffers, blocks) {
  * in Embind), so it allocates nothing but the read closure and the results.
  */
 export function withArena(module, fn, blocks, run) {
-  let total = 0;
-  for (const name in blocks) total += aligned(blockBytes(blocks[name]));
-  if (!(total <= MAX_ARENA_BYTES)) throw tooLargeError(fn, blocks, total);
+  const total = expectArenaFits(fn, blocks);
   const base = module._malloc(Math.max(total, ALIGN)) >>> 0;
   if (base === 0) {
     throw new RangeError(

@@ -3,7 +3,7 @@
 // 'dot' and 'scaled-dot' run through sdpa.js (they take softcap and dropout); 'general',
 // 'additive' and 'concat' through the core's scoring functions, with parameter gradients.
 import { MASK_OPTIONS, resolveMask } from './masks.js';
-import { callBinding, withArena } from './memory.js';
+import { scratchFloats, withArena } from './memory.js';
 import {
   RESULT_OPTIONS,
   attentionInputs,
@@ -42,6 +42,9 @@ const PARAMETERS = {
   concat: [['w', '(dq + dk)', (d) => [['dq + dk', d.dq + d.dk]]]],
 };
 
+// The fields of ScoringArgs the scratch size depends on.
+const SCORING_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'dq', 'dk', 'dv', 'hidden', 'scoring'];
+
 const ADDITIVE_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv', ...RESULT_OPTIONS];
 const ATTENTION_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS];
 
@@ -73,7 +76,7 @@ function scoringSetup(module, fn, inputs, scoring, givenParams, prefix, options)
   const { B, H, Hkv, Tq, Tk, dq, dk, dv } = dims;
   const hidden = params.wq ? params.wq.shape[1] : 0;
   const args = { B, H, Hkv, Tq, Tk, dq, dk, dv, hidden, scoring: SCORING_CODE[scoring], scale, mask: mask.args };
-  const scratch = callBinding(module, () => module.scoringScratchFloats(args));
+  const scratch = scratchFloats(module, 'scoringScratchFloats', args, SCORING_SIZES);
   return { fn, inputs, dims, params, args, maskBuffers: mask.buffers, scratch };
 }
 
@@ -163,14 +166,25 @@ function attentionSetup(module, fn, q, k, v, options) {
   return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts) };
 }
 
-export function attention(module, q, k, v, options = {}) {
+/** attention's arguments checked: -> { viaSdpa, setup, flags } (parallel.js runs them elsewhere). */
+export function attentionForwardCall(module, q, k, v, options = {}) {
   const fn = 'attention';
   const { viaSdpa, setup } = attentionSetup(module, fn, q, k, v, options);
   const flags = resultFlags(fn, options);
-  return viaSdpa ? sdpaForward(module, setup, { ...flags, returnLse: false }) : scoringForward(module, setup, flags);
+  return { viaSdpa, setup, flags: viaSdpa ? { ...flags, returnLse: false } : flags };
 }
 
-export function attentionBackward(module, q, k, v, gradOutput, options = {}) {
-  const { viaSdpa, setup } = attentionSetup(module, 'attentionBackward', q, k, v, options);
+/** attentionBackward's arguments but gradOutput checked: -> { viaSdpa, setup }. */
+export function attentionBackwardCall(module, q, k, v, options = {}) {
+  return attentionSetup(module, 'attentionBackward', q, k, v, options);
+}
+
+export function attention(module, q, k, v, options) {
+  const { viaSdpa, setup, flags } = attentionForwardCall(module, q, k, v, options);
+  return viaSdpa ? sdpaForward(module, setup, flags) : scoringForward(module, setup, flags);
+}
+
+export function attentionBackward(module, q, k, v, gradOutput, options) {
+  const { viaSdpa, setup } = attentionBackwardCall(module, q, k, v, options);
   return viaSdpa ? sdpaBackward(module, setup, gradOutput) : scoringBackward(module, setup, gradOutput);
 }

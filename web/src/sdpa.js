@@ -66,17 +66,28 @@ export function readResult(read, dims, { returnWeights, trace, softcapped, retur
   return result;
 }
 
-/** -> { output, weights?, trace?, lse? }; trace.softcapped only when softcap > 0. */
-export function sdpaForward(module, setup, flags) {
-  const { fn, inputs, args, maskBuffers, scratch, dims } = setup;
-  const wanted = { ...flags, softcapped: args.softcap > 0 };
+/** What a forward pass writes: the flags plus softcapped (a trace tensor only when softcap > 0). */
+export function forwardOutputs(setup, flags) {
+  return { ...flags, softcapped: setup.args.softcap > 0 };
+}
+
+/** Every block of a whole forward call: inputs, masks, outputs (resultBlocks) and scratch. */
+export function sdpaForwardBlocks(setup, wanted) {
+  const { inputs, maskBuffers, scratch, dims } = setup;
   const blocks = resultBlocks(dims, wanted);
   blocks.q = inputs.q.data;
   blocks.k = inputs.k.data;
   blocks.v = inputs.v.data;
   Object.assign(blocks, maskBuffers);
   blocks.scratch = scratch;
-  return withArena(module, fn, blocks, (buffers, read) => {
+  return blocks;
+}
+
+/** -> { output, weights?, trace?, lse? }; trace.softcapped only when softcap > 0. */
+export function sdpaForward(module, setup, flags) {
+  const { fn, args, dims } = setup;
+  const wanted = forwardOutputs(setup, flags);
+  return withArena(module, fn, sdpaForwardBlocks(setup, wanted), (buffers, read) => {
     module.sdpaForward(args, buffers);
     return readResult(read, dims, wanted);
   });
@@ -103,12 +114,16 @@ export function readInputGradients(read, inputs) {
   };
 }
 
+/** Every block of a whole backward call; dout already checked (gradOutputTensor). */
+export function sdpaBackwardBlocks(setup, dout) {
+  return { ...gradientBlocks(setup.inputs, dout), ...setup.maskBuffers, scratch: setup.scratch };
+}
+
 /** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
 export function sdpaBackward(module, setup, gradOutput) {
-  const { fn, inputs, dims, args, maskBuffers, scratch } = setup;
+  const { fn, inputs, dims, args } = setup;
   const dout = gradOutputTensor(fn, gradOutput, dims);
-  const blocks = { ...gradientBlocks(inputs, dout), ...maskBuffers, scratch };
-  return withArena(module, fn, blocks, (buffers, read) => {
+  return withArena(module, fn, sdpaBackwardBlocks(setup, dout), (buffers, read) => {
     module.sdpaBackward(args, buffers);
     return readInputGradients(read, inputs);
   });
@@ -116,7 +131,8 @@ export function sdpaBackward(module, setup, gradOutput) {
 
 const inverseSqrt = (d) => 1 / Math.sqrt(d);
 
-export function scaledDotProductAttention(module, q, k, v, options) {
+/** scaledDotProductAttention's arguments checked: -> { setup, flags } (parallel.js runs them elsewhere). */
+export function sdpaForwardCall(module, q, k, v, options) {
   const fn = 'scaledDotProductAttention';
   const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
   const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
@@ -125,11 +141,21 @@ export function scaledDotProductAttention(module, q, k, v, options) {
     trace: booleanOption(fn, opts, 'trace'),
     returnLse: booleanOption(fn, opts, 'returnLse'),
   };
+  return { setup, flags };
+}
+
+/** scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup. */
+export function sdpaBackwardCall(module, q, k, v, options) {
+  const fn = 'scaledDotProductAttentionBackward';
+  const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
+  return sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
+}
+
+export function scaledDotProductAttention(module, q, k, v, options) {
+  const { setup, flags } = sdpaForwardCall(module, q, k, v, options);
   return sdpaForward(module, setup, flags);
 }
 
 export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
-  const fn = 'scaledDotProductAttentionBackward';
-  const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
-  return sdpaBackward(module, sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt), gradOutput);
+  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options), gradOutput);
 }

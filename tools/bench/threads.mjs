@@ -1,0 +1,107 @@
+// Threads and call overhead (not a test: numbers for the README and issue 3).
+//   node tools/bench/threads.mjs [--rounds N] [--size T]
+// 1. B=1, H=8, Tq=Tk=T (1024), d=dv=64, forward and forward+backward: the default synchronous API
+//    (one thread) against loadAttention({ threads: 2 }) and the one-worker pool (threads: 1, what
+//    'attention-lab/worker' gives), alternating round by round so drift hits all alike; medians.
+// 2. The per-call time of a 4x4 attention (Tq=Tk=4, d=4): synchronous API, the parallel API's inline
+//    path, and a forced round trip to a worker (inlineBelow: 0).
+// The machine may be shared: the load average is printed before and after; trust ratios from a
+// run whose load stayed low.
+import os from 'node:os';
+import { loadAttention } from '../../web/src/index.js';
+
+const argValue = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const ROUNDS = argValue('--rounds', 15);
+const T = argValue('--size', 1024);
+const H = 8;
+const D = 64;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const random = (shape, seed) => ({
+  data: Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(seed * 7919 + i * 104729)),
+  shape,
+});
+
+async function timed(run) {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+async function threadTable() {
+  const q = random([1, H, T, D], 1);
+  const k = random([1, H, T, D], 2);
+  const v = random([1, H, T, D], 3);
+  const dout = random([1, H, T, D], 4);
+  const contenders = [
+    { name: 'sync API (1 thread)', attn: await loadAttention() },
+    { name: 'pool, threads: 1', attn: await loadAttention({ threads: 1 }) },
+    { name: 'pool, threads: 2', attn: await loadAttention({ threads: 2 }) },
+  ];
+  const work = {
+    forward: (attn) => attn.scaledDotProductAttention(q, k, v),
+    'forward+backward': async (attn) => {
+      await attn.scaledDotProductAttention(q, k, v);
+      await attn.scaledDotProductAttentionBackward(q, k, v, dout);
+    },
+  };
+  const flops = { forward: 4 * H * T * T * D, 'forward+backward': (4 + 8) * H * T * T * D };
+  for (const [label, run] of Object.entries(work)) {
+    for (const c of contenders) for (let i = 0; i < 3; i++) await run(c.attn); // warm-up: V8 tiers wasm up between calls
+    const times = new Map(contenders.map((c) => [c, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of contenders) times.get(c).push(await timed(() => run(c.attn)));
+    }
+    const base = median(times.get(contenders[0]));
+    console.log(`\n${label}: B=1, H=${H}, Tq=Tk=${T}, d=${D}, median of ${ROUNDS} (load ${load()})`);
+    console.log('| contender | median ms | GFLOP/s | speed-up vs 1 thread |');
+    console.log('|---|---:|---:|---:|');
+    for (const c of contenders) {
+      const ms = median(times.get(c));
+      console.log(`| ${c.name} | ${ms.toFixed(1)} | ${(flops[label] / ms / 1e6).toFixed(1)} | ${(base / ms).toFixed(2)}x |`);
+    }
+  }
+  for (const c of contenders) c.attn.dispose?.();
+}
+
+/** Median per-call microseconds of `call` over batches of `perBatch` calls. */
+async function perCall(call, perBatch, batches) {
+  for (let i = 0; i < perBatch; i++) await call();
+  const samples = [];
+  for (let b = 0; b < batches; b++) {
+    const start = performance.now();
+    for (let i = 0; i < perBatch; i++) await call();
+    samples.push(((performance.now() - start) * 1000) / perBatch);
+  }
+  return median(samples);
+}
+
+async function overheadTable() {
+  const x = random([4, 4], 5);
+  const sync = await loadAttention();
+  const inline = await loadAttention({ threads: 1 });
+  const remote = await loadAttention({ threads: 1, inlineBelow: 0 });
+  console.log(`\n4x4 call overhead: scaledDotProductAttention, Tq=Tk=4, d=4 (load ${load()})`);
+  console.log('| path | median us per call |');
+  console.log('|---|---:|');
+  const syncUs = await perCall(() => sync.scaledDotProductAttention(x, x, x), 20000, 25);
+  console.log(`| sync API | ${syncUs.toFixed(2)} |`);
+  const inlineUs = await perCall(() => inline.scaledDotProductAttention(x, x, x), 20000, 25);
+  console.log(`| parallel API, inline (await) | ${inlineUs.toFixed(2)} |`);
+  const remoteUs = await perCall(() => remote.scaledDotProductAttention(x, x, x), 500, 15);
+  console.log(`| parallel API, round trip to a worker | ${remoteUs.toFixed(2)} |`);
+  inline.dispose();
+  remote.dispose();
+}
+
+console.log(`threads.mjs: node ${process.version}, ${os.cpus().length} cpus, load average ${load()} (1, 5, 15 min)`);
+await overheadTable();
+await threadTable();
+console.log(`\nload average at the end: ${load()}`);

@@ -1,0 +1,39 @@
+// What crosses between the calling thread and a worker besides plain data: errors (as their
+// constructor's name and message, so the caller gets the same TypeError or RangeError the
+// synchronous API throws) and the list of buffers to transfer instead of copy.
+
+const ERROR_TYPES = { TypeError, RangeError, Error };
+
+/** An Error -> { name, message } (structured clone would drop the subclass in some engines). */
+export function errorToMessage(error) {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/** { name, message } -> the same kind of error on this side. */
+export function errorFromMessage({ name, message }) {
+  const ErrorType = Object.hasOwn(ERROR_TYPES, name) ? ERROR_TYPES[name] : Error;
+  return new ErrorType(message);
+}
+
+/**
+ * The ArrayBuffers of every typed array in `value` (plain objects and arrays, walked deeply),
+ * each once. Only for values this library created: transferring detaches the buffers.
+ */
+export function transferablesOf(value) {
+  const found = new Set();
+  collectBuffers(value, found);
+  return [...found];
+}
+
+function collectBuffers(value, found) {
+  if (ArrayBuffer.isView(value)) {
+    // A view into a larger (or shared) buffer would take all of it along: those are cloned instead.
+    const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
+    if (whole && value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectBuffers(item, found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key in value) collectBuffers(value[key], found);
+  }
+}

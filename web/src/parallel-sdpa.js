@@ -1,0 +1,130 @@
+// One checked scaled dot-product attention call (sdpa.js's setup) run on the worker pool: the plan
+// (parallel-plan.js), a message per worker with the slices its sub-calls read, and the answers
+// assembled into the same result the synchronous call returns.
+//   forward   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), lse, weights, trace
+//   backward  + dout (B, H, Tq, dv) -> dq (B, H, Tq, d), dk (B, Hkv, Tk, d), dv (B, Hkv, Tk, dv)
+import { expectArenaFits } from './memory.js';
+import { transferablesOf } from './messages.js';
+import { planSdpa, subCallSpans } from './parallel-plan.js';
+import {
+  forwardOutputs,
+  readInputGradients,
+  readResult,
+  resultBlocks,
+  sdpaBackwardBlocks,
+  sdpaForwardBlocks,
+} from './sdpa.js';
+
+/** How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or maskFill by heads. */
+function splitRule(args, flags) {
+  const causal = args.mask.causal !== 0;
+  const wholeHeads = causal && (Boolean(flags.returnWeights || flags.trace) || args.mask.useFill);
+  return { wholeCall: args.dropout > 0, wholeHeads };
+}
+
+const sliceAt = (array, [offset, length]) => array.slice(offset, offset + length);
+
+/** The SdpaArgs of a sub-call: the call's options over the sub-call's sizes and causal code. */
+function subCallArgs(args, call) {
+  return { ...args, B: call.nB, H: call.nH, Hkv: call.nKv, Tq: call.rows, Tk: call.keys, mask: { ...args.mask, causal: call.causal } };
+}
+
+/** The slices a sub-call reads: q, k, v (and dout), validLens and the attnMask from its offset. */
+function subCallInputs(setup, spans, dout) {
+  const { inputs, dims, maskBuffers } = setup;
+  const sliced = {
+    q: sliceAt(inputs.q.data, spans.rows(dims.dq)),
+    k: sliceAt(inputs.k.data, spans.keys(dims.dq)),
+    v: sliceAt(inputs.v.data, spans.keys(dims.dv)),
+  };
+  if (dout) sliced.dout = sliceAt(dout.data, spans.rows(dims.dv));
+  if (maskBuffers.validLens) sliced.validLens = sliceAt(maskBuffers.validLens, spans.validLens);
+  if (maskBuffers.boolMask) sliced.boolMask = sliceAt(maskBuffers.boolMask, spans.attnMask);
+  if (maskBuffers.floatMask) sliced.floatMask = sliceAt(maskBuffers.floatMask, spans.attnMask);
+  return sliced;
+}
+
+/**
+ * Sends every worker its sub-calls ({ args, inputs, outputs: floats per output }) and resolves to
+ * [{ call, spans, result }] for each sub-call that ran; skipped (fully masked) ones have no result.
+ */
+async function runPlan(pool, setup, direction, flags, dout) {
+  const { args, dims } = setup;
+  const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, flags));
+  const workers = pool.byLoad();
+  const answers = plan.map(async (calls, w) => {
+    const placed = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call) }));
+    const running = placed.filter(({ call }) => !call.skip);
+    if (running.length === 0) return placed;
+    const messages = running.map(({ call, spans }) => ({
+      args: subCallArgs(args, call),
+      inputs: subCallInputs(setup, spans, dout),
+      outputs: direction === 'forward' ? forwardFloats(dims, call, flags, args) : backwardFloats(dims, spans),
+    }));
+    const results = await pool.request(
+      workers[w],
+      { type: 'sdpa', fn: setup.fn, direction, calls: messages },
+      transferablesOf(messages.map((message) => message.inputs)),
+    );
+    running.forEach((entry, i) => (entry.result = results[i]));
+    return placed;
+  });
+  return (await Promise.all(answers)).flat();
+}
+
+/** Floats of each forward output of a sub-call (resultBlocks of its sizes). */
+function forwardFloats(dims, call, flags, args) {
+  const subDims = { B: call.nB, H: call.nH, Tq: call.rows, Tk: call.keys, dv: dims.dv };
+  return pruned(resultBlocks(subDims, { ...flags, softcapped: args.softcap > 0 }));
+}
+
+function backwardFloats(dims, spans) {
+  return { dq: spans.rows(dims.dq)[1], dk: spans.keys(dims.dq)[1], dv: spans.keys(dims.dv)[1] };
+}
+
+const pruned = (blocks) => Object.fromEntries(Object.entries(blocks).filter(([, floats]) => floats !== null));
+
+/** Forward on the pool: -> the AttentionResult sdpaForward would return. */
+export async function parallelSdpaForward(pool, setup, flags) {
+  const wanted = forwardOutputs(setup, flags);
+  expectArenaFits(setup.fn, sdpaForwardBlocks(setup, wanted)); // the synchronous call's own limit and message
+  const { dims } = setup;
+  const whole = {};
+  for (const [name, floats] of Object.entries(pruned(resultBlocks(dims, wanted)))) whole[name] = new Float32Array(floats);
+  for (const { call, spans, result } of await runPlan(pool, setup, 'forward', flags, null)) {
+    if (call.skip) {
+      // Every row of this block sees no key: zero output (already zero) and lse -Infinity.
+      if (whole.lse) whole.lse.fill(-Infinity, ...endsOf(spans.rows(1)));
+      continue;
+    }
+    for (const name in result) {
+      const width = name === 'out' ? dims.dv : name === 'lse' ? 1 : dims.Tk;
+      whole[name].set(result[name], spans.rows(width)[0]);
+    }
+  }
+  return readResult((name) => whole[name], dims, wanted);
+}
+
+const endsOf = ([offset, length]) => [offset, offset + length];
+
+/** Backward on the pool: dq placed, dk and dv partials summed where sub-calls share a kv head. */
+export async function parallelSdpaBackward(pool, setup, dout) {
+  expectArenaFits(setup.fn, sdpaBackwardBlocks(setup, dout));
+  const { inputs, dims } = setup;
+  const whole = {
+    dq: new Float32Array(inputs.q.data.length),
+    dk: new Float32Array(inputs.k.data.length),
+    dv: new Float32Array(inputs.v.data.length),
+  };
+  for (const { call, spans, result } of await runPlan(pool, setup, 'backward', {}, dout)) {
+    if (call.skip) continue; // fully masked rows: zero gradients everywhere
+    whole.dq.set(result.dq, spans.rows(dims.dq)[0]);
+    addInto(whole.dk, result.dk, spans.keys(dims.dq)[0]);
+    addInto(whole.dv, result.dv, spans.keys(dims.dv)[0]);
+  }
+  return readInputGradients((name) => whole[name], inputs);
+}
+
+function addInto(target, part, offset) {
+  for (let i = 0; i < part.length; i++) target[offset + i] += part[i];
+}

@@ -1,0 +1,148 @@
+// The opt-in multi-threaded API: loadAttention({ threads }) -> ParallelAttention (index.d.ts),
+// whose methods return Promises.
+//
+// Why a pool of workers, each with its own module, and not Emscripten pthreads: pthreads need
+// SharedArrayBuffer, which browsers give only to cross-origin isolated pages (COOP + COEP
+// headers), and a second (-pthread) build of both modules; the default must keep working on any
+// page. Plain workers run everywhere (Web Workers in browsers, worker_threads in Node, the same
+// code through worker-spawn.js / worker-port.js), need no special headers or build, and
+// attention splits cleanly: query heads and query-row blocks are independent in the forward,
+// and in the backward dk, dv only need a sum where workers share a kv head (parallel-plan.js).
+// The price is copying each worker's slices in and its results out (a few ms for H=8,
+// Tq=Tk=1024, against tens of ms of arithmetic) and one module's memory per worker.
+//
+// Calls are checked here, on the calling thread, by the same code as the synchronous API, so
+// almost every error is thrown before anything is sent (and is the same error). Small calls run
+// inline on this thread's module (a round trip to a worker costs more than their arithmetic);
+// large scaledDotProductAttention and dot-product attention calls are split across the workers;
+// the other methods run whole on the least busy worker.
+import { createAttention } from './api.js';
+import { isNode, loadModule } from './loader.js';
+import { parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
+import { WorkerPool } from './pool.js';
+import { attentionBackwardCall, attentionForwardCall } from './scoring.js';
+import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from './sdpa.js';
+
+const MAX_THREADS = 64;
+// Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 0.1 ms of arithmetic,
+// the cost of a round trip to a worker.
+const DEFAULT_INLINE_BELOW = 2 ** 20;
+
+const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
+
+function parallelOptions(options) {
+  const fn = 'loadAttention';
+  for (const key of Object.keys(options)) {
+    if (!PARALLEL_OPTIONS.includes(key)) throw new TypeError(`${fn}: unknown option '${key}' (known: ${PARALLEL_OPTIONS.join(', ')})`);
+  }
+  const { threads, inlineBelow = DEFAULT_INLINE_BELOW, ...load } = options;
+  if (typeof threads !== 'number') throw new TypeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${typeof threads} ${String(threads)}`);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new RangeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${threads}`);
+  }
+  if (typeof inlineBelow !== 'number' || !(inlineBelow >= 0)) {
+    throw new TypeError(`${fn}: inlineBelow must be a number >= 0 (multiply-adds; 0: never inline), got ${String(inlineBelow)}`);
+  }
+  return { threads, inlineBelow, load };
+}
+
+/** Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone). */
+function workerLoadOptions(load, backend) {
+  const options = { ...load, simd: backend === 'wasm-simd' }; // every worker runs the build chosen here
+  if (load.wasmUrl !== undefined) {
+    const base = isNode() ? undefined : globalThis.location?.href;
+    options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
+  }
+  return options;
+}
+
+/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary? }) -> ParallelAttention. */
+export async function loadParallelAttention(options) {
+  const { threads, inlineBelow, load } = parallelOptions(options);
+  const { module, backend } = await loadModule(load); // checks the load options before any worker starts
+  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend));
+  return createParallelAttention(module, backend, pool, inlineBelow);
+}
+
+/** A layer kept on one worker: the AttentionLayer methods, each returning a Promise. */
+async function remoteLayer(pool, name, options) {
+  const worker = pool.byLoad()[0];
+  const { layer, config } = await pool.request(worker, { type: 'layer', name, options });
+  const call = (method) => (...args) => pool.request(worker, { type: 'layerCall', layer, method, args });
+  return Object.freeze({
+    config: Object.freeze(config),
+    forward: call('forward'),
+    backward: call('backward'),
+    step: call('step'),
+    parameters: call('parameters'),
+    setParameters: call('setParameters'),
+    dispose: call('dispose'),
+  });
+}
+
+function createParallelAttention(module, backend, pool, inlineBelow) {
+  const inline = createAttention(module, backend);
+  let disposed = false;
+  const alive = (fn) => {
+    if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
+  };
+  const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
+  const onWorker = (name, args) => pool.request(pool.byLoad()[0], { type: 'api', name, args });
+
+  const forward = (setup, flags) => (isSmall(setup.dims) ? sdpaForward(module, setup, flags) : parallelSdpaForward(pool, setup, flags));
+  const backward = (setup, gradOutput) =>
+    isSmall(setup.dims)
+      ? sdpaBackward(module, setup, gradOutput)
+      : parallelSdpaBackward(pool, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
+
+  // Methods that run whole on one worker (the worker checks their arguments).
+  const whole = (name) => async (...args) => {
+    alive(name);
+    return onWorker(name, args);
+  };
+
+  return Object.freeze({
+    backend,
+    arch: inline.arch,
+    threads: pool.size,
+    async scaledDotProductAttention(q, k, v, options) {
+      alive('scaledDotProductAttention');
+      const { setup, flags } = sdpaForwardCall(module, q, k, v, options);
+      return forward(setup, flags);
+    },
+    async scaledDotProductAttentionBackward(q, k, v, gradOutput, options) {
+      alive('scaledDotProductAttentionBackward');
+      return backward(sdpaBackwardCall(module, q, k, v, options), gradOutput);
+    },
+    async attention(q, k, v, options) {
+      alive('attention');
+      const { viaSdpa, setup, flags } = attentionForwardCall(module, q, k, v, options);
+      if (viaSdpa) return forward(setup, flags);
+      return isSmall(setup.dims) ? inline.attention(q, k, v, options) : onWorker('attention', [q, k, v, options]);
+    },
+    async attentionBackward(q, k, v, gradOutput, options) {
+      alive('attentionBackward');
+      const { viaSdpa, setup } = attentionBackwardCall(module, q, k, v, options);
+      if (viaSdpa) return backward(setup, gradOutput);
+      if (isSmall(setup.dims)) return inline.attentionBackward(q, k, v, gradOutput, options);
+      return onWorker('attentionBackward', [q, k, v, gradOutput, options]);
+    },
+    maskedSoftmax: whole('maskedSoftmax'),
+    maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
+    additiveAttention: whole('additiveAttention'),
+    additiveAttentionBackward: whole('additiveAttentionBackward'),
+    async selfAttention(options) {
+      alive('selfAttention');
+      return remoteLayer(pool, 'selfAttention', options);
+    },
+    async multiHeadAttention(options) {
+      alive('multiHeadAttention');
+      return remoteLayer(pool, 'multiHeadAttention', options);
+    },
+    /** Terminates the workers; calls made afterwards reject. */
+    dispose() {
+      disposed = true;
+      pool.dispose();
+    },
+  });
+}

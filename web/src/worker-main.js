@@ -1,0 +1,78 @@
+// The script of each pool worker (pool.js): one wasm module instance of its own and a loop that
+// answers requests { id, type, ... } with { id, result } or { id, error: { name, message } }.
+//   init         { options }            load the module (simd, wasmUrl, wasmBinary) -> { backend, arch }
+//   sdpa         { fn, direction, calls } run sub-calls of a split attention (parallel-sdpa.js)
+//   api          { name, args }          run one method of the synchronous API on this worker
+//   layer        { name, options }       create a layer, kept here -> { layer: id, config }
+//   layerCall    { layer, method, args } call a method of a layer kept here
+// Requests run one after another in arrival order: each is synchronous once the module is loaded.
+import { createAttention } from './api.js';
+import { loadModule } from './loader.js';
+import { scratchFloats, withArena } from './memory.js';
+import { errorToMessage, transferablesOf } from './messages.js';
+import { SDPA_SIZES } from './sdpa.js';
+import { workerPort } from './worker-port.js';
+
+let loading = null; // Promise<{ module, api }>, from the init request
+const layers = new Map(); // id -> AttentionLayer
+let nextLayer = 1;
+
+/**
+ * One sub-call: SdpaArgs over its own slices (inputs: q, k, v, dout?, validLens?, boolMask?,
+ * floatMask?) -> { name: Float32Array } for each of `outputs` (name -> floats).
+ */
+function runSubCall(module, fn, direction, { args, inputs, outputs }) {
+  const scratch = scratchFloats(module, 'sdpaScratchFloats', args, SDPA_SIZES);
+  return withArena(module, fn, { ...inputs, ...outputs, scratch }, (buffers, read) => {
+    if (direction === 'forward') module.sdpaForward(args, buffers);
+    else module.sdpaBackward(args, buffers);
+    const results = {};
+    for (const name in outputs) results[name] = read(name);
+    return results;
+  });
+}
+
+function layerOf(id) {
+  const layer = layers.get(id);
+  if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker`);
+  return layer;
+}
+
+const HANDLERS = {
+  async init({ options }) {
+    loading = loadModule(options).then(({ module, backend }) => ({ module, api: createAttention(module, backend) }));
+    const { api } = await loading;
+    return { backend: api.backend, arch: api.arch };
+  },
+  async sdpa({ fn, direction, calls }) {
+    const { module } = await loading;
+    return calls.map((call) => runSubCall(module, fn, direction, call));
+  },
+  async api({ name, args }) {
+    const { api } = await loading;
+    return api[name](...args);
+  },
+  async layer({ name, options }) {
+    const { api } = await loading;
+    const layer = api[name](options);
+    const id = nextLayer++;
+    layers.set(id, layer);
+    return { layer: id, config: { ...layer.config } };
+  },
+  async layerCall({ layer, method, args }) {
+    await loading;
+    // Disposed layers stay in the map, so a later call fails with the layer's own message.
+    return layerOf(layer)[method](...args);
+  },
+};
+
+const port = await workerPort();
+port.onMessage(async ({ id, type, ...request }) => {
+  try {
+    const result = await HANDLERS[type](request);
+    // Results are fresh arrays made here: moved to the caller, not copied.
+    port.post({ id, result }, transferablesOf(result));
+  } catch (error) {
+    port.post({ id, error: errorToMessage(error) });
+  }
+});
