@@ -17,8 +17,8 @@ export function errorFromMessage({ name, message }) {
 }
 
 /**
- * The ArrayBuffers of every typed array in `value` (plain objects and arrays, walked deeply),
- * each once. Only for values this library created: transferring detaches the buffers.
+ * Every ArrayBuffer in `value`, and those of its typed arrays (plain objects and arrays, walked
+ * deeply), each once. Only for values this library created: transferring detaches the buffers.
  */
 export function transferablesOf(value) {
   const found = new Set();
@@ -27,7 +27,9 @@ export function transferablesOf(value) {
 }
 
 function collectBuffers(value, found) {
-  if (ArrayBuffer.isView(value)) {
+  if (value instanceof ArrayBuffer) {
+    found.add(value);
+  } else if (ArrayBuffer.isView(value)) {
     // A view into a larger (or shared) buffer would take all of it along: those are cloned instead.
     const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
     if (whole && value.buffer instanceof ArrayBuffer) found.add(value.buffer);

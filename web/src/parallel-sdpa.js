@@ -1,10 +1,9 @@
 // One checked scaled dot-product attention call (sdpa.js's setup) run on the worker pool: the plan
-// (parallel-plan.js), a message per worker with the slices its sub-calls read, and the answers
-// assembled into the same result the synchronous call returns.
+// (parallel-plan.js), a message per worker with the slices its sub-calls read (in one staging
+// buffer, staging.js), and the answers assembled into the same result the synchronous call returns.
 //   forward   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), lse, weights, trace
 //   backward  + dout (B, H, Tq, dv) -> dq (B, H, Tq, d), dk (B, Hkv, Tk, d), dv (B, Hkv, Tk, dv)
 import { expectArenaFits } from './memory.js';
-import { transferablesOf } from './messages.js';
 import { planSdpa, subCallSpans } from './parallel-plan.js';
 import {
   forwardOutputs,
@@ -14,6 +13,7 @@ import {
   sdpaBackwardBlocks,
   sdpaForwardBlocks,
 } from './sdpa.js';
+import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 
 /** How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or maskFill by heads. */
 function splitRule(args, flags) {
@@ -22,55 +22,58 @@ function splitRule(args, flags) {
   return { wholeCall: args.dropout > 0, wholeHeads };
 }
 
-const sliceAt = (array, [offset, length]) => array.slice(offset, offset + length);
-
 /** The SdpaArgs of a sub-call: the call's options over the sub-call's sizes and causal code. */
 function subCallArgs(args, call) {
   return { ...args, B: call.nB, H: call.nH, Hkv: call.nKv, Tq: call.rows, Tk: call.keys, mask: { ...args.mask, causal: call.causal } };
 }
 
-/** The slices a sub-call reads: q, k, v (and dout), validLens and the attnMask from its offset. */
-function subCallInputs(setup, spans, dout) {
+/** Places a sub-call's input slices in `layout`: q, k, v (and dout), validLens and the attnMask from its offset. */
+function subCallInputs(layout, setup, spans, dout) {
   const { inputs, dims, maskBuffers } = setup;
-  const sliced = {
-    q: sliceAt(inputs.q.data, spans.rows(dims.dq)),
-    k: sliceAt(inputs.k.data, spans.keys(dims.dq)),
-    v: sliceAt(inputs.v.data, spans.keys(dims.dv)),
+  const place = (array, [offset, length]) => layout.input(array, offset, length);
+  const placed = {
+    q: place(inputs.q.data, spans.rows(dims.dq)),
+    k: place(inputs.k.data, spans.keys(dims.dq)),
+    v: place(inputs.v.data, spans.keys(dims.dv)),
   };
-  if (dout) sliced.dout = sliceAt(dout.data, spans.rows(dims.dv));
-  if (maskBuffers.validLens) sliced.validLens = sliceAt(maskBuffers.validLens, spans.validLens);
-  if (maskBuffers.boolMask) sliced.boolMask = sliceAt(maskBuffers.boolMask, spans.attnMask);
-  if (maskBuffers.floatMask) sliced.floatMask = sliceAt(maskBuffers.floatMask, spans.attnMask);
-  return sliced;
+  if (dout) placed.dout = place(dout.data, spans.rows(dims.dv));
+  if (maskBuffers.validLens) placed.validLens = place(maskBuffers.validLens, spans.validLens);
+  if (maskBuffers.boolMask) placed.boolMask = place(maskBuffers.boolMask, spans.attnMask);
+  if (maskBuffers.floatMask) placed.floatMask = place(maskBuffers.floatMask, spans.attnMask);
+  return placed;
 }
 
 /**
- * Sends every worker its sub-calls ({ args, inputs, outputs: floats per output }) and resolves to
- * [{ call, spans, result }] for each sub-call that ran; skipped (fully masked) ones have no result.
+ * Sends every worker its sub-calls ({ args, inputs, outputs }: places in one staging buffer) and
+ * resolves to { entries: [{ call, spans, result }], buffers }: result maps each output to a view of
+ * a staging buffer (skipped, fully masked sub-calls have none). Give the buffers back once read.
  */
-async function runPlan(pool, setup, direction, flags, dout) {
+async function runPlan(parallel, setup, direction, flags, dout) {
+  const { pool, staging } = parallel;
   const { args, dims } = setup;
   const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, flags));
   const workers = pool.byLoad();
   const answers = plan.map(async (calls, w) => {
-    const placed = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call) }));
-    const running = placed.filter(({ call }) => !call.skip);
-    if (running.length === 0) return placed;
+    const entries = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call) }));
+    const running = entries.filter(({ call }) => !call.skip);
+    if (running.length === 0) return { entries, buffer: null };
+    const layout = new StagingLayout();
     const messages = running.map(({ call, spans }) => ({
       args: subCallArgs(args, call),
-      inputs: subCallInputs(setup, spans, dout),
-      outputs: direction === 'forward' ? forwardFloats(dims, call, flags, args) : backwardFloats(dims, spans),
+      inputs: subCallInputs(layout, setup, spans, dout),
+      outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, flags, args) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
     }));
-    const results = await pool.request(
-      workers[w],
-      { type: 'sdpa', fn: setup.fn, direction, calls: messages },
-      transferablesOf(messages.map((message) => message.inputs)),
-    );
-    running.forEach((entry, i) => (entry.result = results[i]));
-    return placed;
+    const buffer = staging.take(layout.bytes);
+    layout.fill(buffer);
+    const answer = await pool.request(workers[w], { type: 'sdpa', fn: setup.fn, direction, calls: messages, staging: buffer }, [buffer]);
+    running.forEach((entry, i) => (entry.result = mapValues(messages[i].outputs, (place) => viewOf(answer.staging, place))));
+    return { entries, buffer: answer.staging };
   });
-  return (await Promise.all(answers)).flat();
+  const settled = await Promise.all(answers);
+  return { entries: settled.flatMap(({ entries }) => entries), buffers: settled.map(({ buffer }) => buffer).filter(Boolean) };
 }
+
+const mapValues = (object, fn) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value)]));
 
 /** Floats of each forward output of a sub-call (resultBlocks of its sizes). */
 function forwardFloats(dims, call, flags, args) {
@@ -84,14 +87,20 @@ function backwardFloats(dims, spans) {
 
 const pruned = (blocks) => Object.fromEntries(Object.entries(blocks).filter(([, floats]) => floats !== null));
 
+/** { pool, staging }: the workers and the staging buffers that travel to them and back. */
+export function parallelContext(pool) {
+  return { pool, staging: new StagingBuffers(2 * pool.size) };
+}
+
 /** Forward on the pool: -> the AttentionResult sdpaForward would return. */
-export async function parallelSdpaForward(pool, setup, flags) {
+export async function parallelSdpaForward(parallel, setup, flags) {
   const wanted = forwardOutputs(setup, flags);
   expectArenaFits(setup.fn, sdpaForwardBlocks(setup, wanted)); // the synchronous call's own limit and message
   const { dims } = setup;
   const whole = {};
   for (const [name, floats] of Object.entries(pruned(resultBlocks(dims, wanted)))) whole[name] = new Float32Array(floats);
-  for (const { call, spans, result } of await runPlan(pool, setup, 'forward', flags, null)) {
+  const { entries, buffers } = await runPlan(parallel, setup, 'forward', flags, null);
+  for (const { call, spans, result } of entries) {
     if (call.skip) {
       // Every row of this block sees no key: zero output (already zero) and lse -Infinity.
       if (whole.lse) whole.lse.fill(-Infinity, ...endsOf(spans.rows(1)));
@@ -102,13 +111,14 @@ export async function parallelSdpaForward(pool, setup, flags) {
       whole[name].set(result[name], spans.rows(width)[0]);
     }
   }
+  buffers.forEach((buffer) => parallel.staging.give(buffer));
   return readResult((name) => whole[name], dims, wanted);
 }
 
 const endsOf = ([offset, length]) => [offset, offset + length];
 
 /** Backward on the pool: dq placed, dk and dv partials summed where sub-calls share a kv head. */
-export async function parallelSdpaBackward(pool, setup, dout) {
+export async function parallelSdpaBackward(parallel, setup, dout) {
   expectArenaFits(setup.fn, sdpaBackwardBlocks(setup, dout));
   const { inputs, dims } = setup;
   const whole = {
@@ -116,12 +126,14 @@ export async function parallelSdpaBackward(pool, setup, dout) {
     dk: new Float32Array(inputs.k.data.length),
     dv: new Float32Array(inputs.v.data.length),
   };
-  for (const { call, spans, result } of await runPlan(pool, setup, 'backward', {}, dout)) {
+  const { entries, buffers } = await runPlan(parallel, setup, 'backward', {}, dout);
+  for (const { call, spans, result } of entries) {
     if (call.skip) continue; // fully masked rows: zero gradients everywhere
     whole.dq.set(result.dq, spans.rows(dims.dq)[0]);
     addInto(whole.dk, result.dk, spans.keys(dims.dq)[0]);
     addInto(whole.dv, result.dv, spans.keys(dims.dv)[0]);
   }
+  buffers.forEach((buffer) => parallel.staging.give(buffer));
   return readInputGradients((name) => whole[name], inputs);
 }
 

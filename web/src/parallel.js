@@ -18,7 +18,7 @@
 // the other methods run whole on the least busy worker.
 import { createAttention } from './api.js';
 import { isNode, loadModule } from './loader.js';
-import { parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
+import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from './scoring.js';
 import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from './sdpa.js';
@@ -82,6 +82,7 @@ async function remoteLayer(pool, name, options) {
 
 function createParallelAttention(module, backend, pool, inlineBelow) {
   const inline = createAttention(module, backend);
+  const parallel = parallelContext(pool);
   let disposed = false;
   const alive = (fn) => {
     if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
@@ -89,11 +90,11 @@ function createParallelAttention(module, backend, pool, inlineBelow) {
   const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
   const onWorker = (name, args) => pool.request(pool.byLoad()[0], { type: 'api', name, args });
 
-  const forward = (setup, flags) => (isSmall(setup.dims) ? sdpaForward(module, setup, flags) : parallelSdpaForward(pool, setup, flags));
+  const forward = (setup, flags) => (isSmall(setup.dims) ? sdpaForward(module, setup, flags) : parallelSdpaForward(parallel, setup, flags));
   const backward = (setup, gradOutput) =>
     isSmall(setup.dims)
       ? sdpaBackward(module, setup, gradOutput)
-      : parallelSdpaBackward(pool, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
+      : parallelSdpaBackward(parallel, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
 
   // Methods that run whole on one worker (the worker checks their arguments).
   const whole = (name) => async (...args) => {

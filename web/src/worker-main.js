@@ -1,7 +1,7 @@
 // The script of each pool worker (pool.js): one wasm module instance of its own and a loop that
 // answers requests { id, type, ... } with { id, result } or { id, error: { name, message } }.
 //   init         { options }            load the module (simd, wasmUrl, wasmBinary) -> { backend, arch }
-//   sdpa         { fn, direction, calls } run sub-calls of a split attention (parallel-sdpa.js)
+//   sdpa         { fn, direction, calls, staging } run sub-calls of a split attention (parallel-sdpa.js)
 //   api          { name, args }          run one method of the synchronous API on this worker
 //   layer        { name, options }       create a layer, kept here -> { layer: id, config }
 //   layerCall    { layer, method, args } call a method of a layer kept here
@@ -11,6 +11,7 @@ import { loadModule } from './loader.js';
 import { scratchFloats, withArena } from './memory.js';
 import { errorToMessage, transferablesOf } from './messages.js';
 import { SDPA_SIZES } from './sdpa.js';
+import { viewOf } from './staging.js';
 import { workerPort } from './worker-port.js';
 
 let loading = null; // Promise<{ module, api }>, from the init request
@@ -18,17 +19,21 @@ const layers = new Map(); // id -> AttentionLayer
 let nextLayer = 1;
 
 /**
- * One sub-call: SdpaArgs over its own slices (inputs: q, k, v, dout?, validLens?, boolMask?,
- * floatMask?) -> { name: Float32Array } for each of `outputs` (name -> floats).
+ * One sub-call: SdpaArgs over its slices, which sit in `staging` at the places `inputs` names
+ * (q, k, v, dout?, validLens?, boolMask?, floatMask?); each output is copied back into `staging`
+ * at its place in `outputs`.
  */
-function runSubCall(module, fn, direction, { args, inputs, outputs }) {
-  const scratch = scratchFloats(module, 'sdpaScratchFloats', args, SDPA_SIZES);
-  return withArena(module, fn, { ...inputs, ...outputs, scratch }, (buffers, read) => {
+function runSubCall(module, fn, direction, staging, { args, inputs, outputs }) {
+  const blocks = { scratch: scratchFloats(module, 'sdpaScratchFloats', args, SDPA_SIZES) };
+  for (const name in inputs) blocks[name] = viewOf(staging, inputs[name]);
+  for (const name in outputs) blocks[name] = outputs[name].length;
+  withArena(module, fn, blocks, (buffers) => {
     if (direction === 'forward') module.sdpaForward(args, buffers);
     else module.sdpaBackward(args, buffers);
-    const results = {};
-    for (const name in outputs) results[name] = read(name);
-    return results;
+    for (const name in outputs) {
+      const start = buffers[name] >>> 2;
+      viewOf(staging, outputs[name]).set(module.HEAPF32.subarray(start, start + outputs[name].length));
+    }
   });
 }
 
@@ -44,9 +49,10 @@ const HANDLERS = {
     const { api } = await loading;
     return { backend: api.backend, arch: api.arch };
   },
-  async sdpa({ fn, direction, calls }) {
+  async sdpa({ fn, direction, calls, staging }) {
     const { module } = await loading;
-    return calls.map((call) => runSubCall(module, fn, direction, call));
+    for (const call of calls) runSubCall(module, fn, direction, staging, call);
+    return { staging }; // moved back, outputs inside
   },
   async api({ name, args }) {
     const { api } = await loading;
