@@ -4,10 +4,11 @@
 import { bestOf } from './report.mjs';
 
 const SERIES = [
-  { library: 'attention-lab', form: 'wasm-simd', label: 'attention-lab wasm-simd', color: '#e8590c', width: 3 },
-  { library: 'attention-lab', form: 'wasm-scalar', label: 'attention-lab wasm-scalar', color: '#e8590c', width: 1.5, dash: '5 4' },
-  { library: 'onnxruntime-web', threads: 1, label: 'onnxruntime-web, 1 thread', color: '#1c7ed6', width: 2 },
-  { library: 'onnxruntime-web', threads: 2, label: 'onnxruntime-web, 2 threads', color: '#1c7ed6', width: 1.5, dash: '5 4' },
+  { library: 'attention-lab', form: 'wasm-simd', threads: 1, label: 'attention-lab wasm-simd', color: '#e8590c', width: 3 },
+  { library: 'attention-lab', form: 'wasm-simd', threads: 2, label: 'attention-lab wasm-simd, 2 threads', color: '#e8590c', width: 2, dash: '6 4' },
+  { library: 'attention-lab', form: 'wasm-scalar', threads: 1, label: 'attention-lab wasm-scalar', color: '#c2255c', width: 1.5, dash: '2 3' },
+  { library: 'onnxruntime-web', threads: 1, label: 'onnxruntime-web', color: '#1c7ed6', width: 2 },
+  { library: 'onnxruntime-web', threads: 2, label: 'onnxruntime-web, 2 threads', color: '#1c7ed6', width: 2, dash: '6 4' },
   { library: 'tfjs-backend-wasm', threads: 1, label: 'tfjs-backend-wasm', color: '#2f9e44', width: 2 },
   { library: 'plain JS', threads: 1, label: 'plain JS', color: '#9c36b5', width: 2 },
 ];
@@ -25,7 +26,9 @@ function niceAxis(max) {
 /** The value of a series in one measured configuration (null when it was not timed). */
 function pointOf(series, m) {
   const row =
-    series.form !== undefined ? m.rows.find((r) => r.library === series.library && r.form === series.form && !r.error) : bestOf(m.rows, series.library, series.threads);
+    series.form !== undefined
+      ? m.rows.find((r) => r.library === series.library && r.form === series.form && r.threads === series.threads && !r.error)
+      : bestOf(m.rows, series.library, series.threads);
   return row ? row.rate : null;
 }
 
@@ -40,7 +43,7 @@ export function chartSvg(measured, { subtitle }) {
   const { top, step } = niceAxis(Math.max(1, ...values));
   const width = PANEL.left + panels.length * (PANEL.width + PANEL.gap) + 10;
   const legendTop = PANEL.top + PANEL.height + 48;
-  const height = legendTop + Math.ceil(SERIES.length / 3) * 20;
+  const height = legendTop + Math.ceil(SERIES.length / 4) * 20;
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<style>
@@ -82,8 +85,8 @@ export function chartSvg(measured, { subtitle }) {
   });
   out.push(`<text class="soft" transform="translate(14 ${PANEL.top + PANEL.height / 2}) rotate(-90)" text-anchor="middle">GFLOP/s</text>`);
   SERIES.forEach((s, i) => {
-    const x = PANEL.left + (i % 3) * 300;
-    const y = legendTop + Math.floor(i / 3) * 20;
+    const x = PANEL.left + (i % 4) * 240;
+    const y = legendTop + Math.floor(i / 4) * 20;
     const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : '';
     out.push(`<line x1="${x}" x2="${x + 26}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="${s.width}"${dash}/>`);
     out.push(`<text class="ink" x="${x + 32}" y="${y + 4}">${esc(s.label)}</text>`);

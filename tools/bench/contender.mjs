@@ -30,3 +30,10 @@ export function unavailable({ library, form, threads = 1 }, error) {
 
 /** Deterministic values in [-1, 1): a sine hash, so every run times the same numbers. */
 export const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);
+
+/** The (T, T) additive causal mask of the peers' graphs: 0 where j <= i, -Infinity above the diagonal. */
+export function additiveCausalMask(T) {
+  const mask = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return mask;
+}

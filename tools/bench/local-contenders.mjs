@@ -1,25 +1,39 @@
-// attention-lab's own builds (wasm-simd, wasm-scalar) and the plain-JS loops as benchmark
+// attention-lab's own builds (wasm-simd, wasm-scalar; one thread or a pool) and the plain-JS loops as benchmark
 // contenders of scaled dot-product attention. Shapes: q, k, v, dout (1, H, T, d).
 // pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does) and the
 // backward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
 import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
 
-/** One contender per loaded module (its backend names the form). */
+/**
+ * One contender per loaded module (its backend names the form): the synchronous API, or the
+ * parallel one (loadAttention({ threads })), whose calls return Promises.
+ */
 export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs }) {
   const shape = [1, H, T, d];
   const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape }));
   const options = { causal };
+  const gradients = (g) => [g.dq.data, g.dk.data, g.dv.data];
   return modules.map((attn) => {
+    const meta = { library: 'attention-lab', form: attn.backend, threads: attn.threads ?? 1 };
+    if (attn.threads === undefined) {
+      const run =
+        pass === 'forward'
+          ? () => [attn.scaledDotProductAttention(q, k, v, options).output.data]
+          : () => {
+              attn.scaledDotProductAttention(q, k, v, options);
+              return gradients(attn.scaledDotProductAttentionBackward(q, k, v, dout, options));
+            };
+      return contender(meta, run);
+    }
     const run =
       pass === 'forward'
-        ? () => [attn.scaledDotProductAttention(q, k, v, options).output.data]
-        : () => {
-            attn.scaledDotProductAttention(q, k, v, options);
-            const g = attn.scaledDotProductAttentionBackward(q, k, v, dout, options);
-            return [g.dq.data, g.dk.data, g.dv.data];
+        ? async () => [(await attn.scaledDotProductAttention(q, k, v, options)).output.data]
+        : async () => {
+            await attn.scaledDotProductAttention(q, k, v, options);
+            return gradients(await attn.scaledDotProductAttentionBackward(q, k, v, dout, options));
           };
-    return contender({ library: 'attention-lab', form: attn.backend }, run);
+    return contender(meta, run);
   });
 }
 

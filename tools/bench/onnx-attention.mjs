@@ -3,16 +3,10 @@
 // Every graph is given its cheapest correct form, so the peer is measured at its best: the scale
 // multiplies q (T d work) rather than the (T, T) scores, and the backward's row sums use
 // D_i = dO_i . O_i, which equals sum_j P_ij dP_ij but costs T d instead of T^2.
+import { additiveCausalMask } from './contender.mjs';
 import { floatTensor, int64Tensor, node, onnxModel } from './onnx-model.mjs';
 
 const SWAP_LAST_TWO = { perm: [0, 1, 3, 2] };
-
-/** The (T, T) additive causal mask: 0 where j <= i, -Infinity above the diagonal. */
-function causalMask(name, T) {
-  const mask = new Float32Array(T * T);
-  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
-  return floatTensor(name, [T, T], mask);
-}
 
 /** Nodes for y = softmax(scale q k^T [+ mask]) v; they also leave p (the weights) for a backward. */
 function forwardNodes(causal) {
@@ -27,7 +21,7 @@ function forwardNodes(causal) {
 }
 
 function forwardInitializers({ T, d, causal }) {
-  return [floatTensor('scale', [], [1 / Math.sqrt(d)]), ...(causal ? [causalMask('mask', T)] : [])];
+  return [floatTensor('scale', [], [1 / Math.sqrt(d)]), ...(causal ? [floatTensor('mask', [T, T], additiveCausalMask(T))] : [])];
 }
 
 /** (a) The op graph: Mul, Transpose, MatMul, [Add mask], Softmax, MatMul. */

@@ -12,7 +12,7 @@ import path from 'node:path';
 // no gradients (its register_all_gradients is ESM without file extensions, which Node cannot load).
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { contender, unavailable } from './contender.mjs';
+import { additiveCausalMask, contender, unavailable } from './contender.mjs';
 
 let backendReady;
 
@@ -35,13 +35,6 @@ function attentionOf(q, k, v, scale, mask, { perHead }) {
   return tf.matMul(tf.softmax(scores), v);
 }
 
-/** The (T, T) additive causal mask: 0 where j <= i, -Infinity above. */
-function causalMaskTensor(T) {
-  const mask = new Float32Array(T * T);
-  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
-  return tf.tensor2d(mask, [T, T]);
-}
-
 /** Contenders for { pass, causal, H, T, d, inputs }. */
 export async function tfjsContenders({ pass, causal, H, T, d, inputs }) {
   try {
@@ -50,7 +43,7 @@ export async function tfjsContenders({ pass, causal, H, T, d, inputs }) {
     return [unavailable({ library: 'tfjs-backend-wasm', form: 'any' }, error)];
   }
   const scale = 1 / Math.sqrt(d);
-  const mask = causal ? causalMaskTensor(T) : null;
+  const mask = causal ? tf.tensor2d(additiveCausalMask(T), [T, T]) : null;
   const n = H * T * d;
   const headOf = (x, h) => tf.tensor2d(x.subarray(h * T * d, (h + 1) * T * d), [T, d]);
   const forms = {

@@ -37,11 +37,15 @@ const machine = {
   loadStart: loadText(),
 };
 const versionOf = (pkg) => JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
-const peers = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((p) => `${p} ${versionOf(p)}`).join(', ');
+const peers = ['onnxruntime-web', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'].map((p) => `${p} ${versionOf(p)}`).join(', ');
 
-const modules = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
+const [simd, scalar] = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
+// The opt-in pool of workers (issue 3's "both cores"), as a line of its own next to the 2-thread peer.
+const pool = await loadAttention({ simd: true, threads: 2 }).catch((error) => console.log(`no parallel API: ${error.message}`));
+const modules = [simd, scalar];
+const sdpaModules = [simd, ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
-console.log(`peers: ${peers}; ours: ${modules.map((m) => `${m.backend} ('${m.arch}')`).join(', ')}`);
+console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
 console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
 
 /** Largest |a - b| over lists of arrays; Infinity when the shapes differ. */
@@ -87,7 +91,7 @@ async function measure(config) {
   return { ...config, rows, workText };
 }
 
-const configs = [...sdpaConfigs(modules, { sizes }), overheadConfig(modules, { calls: quick ? 500 : 5000 }), ...opConfigs(modules, { quick })].filter(
+const configs = [...sdpaConfigs(sdpaModules, { sizes }), overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }), ...opConfigs(modules, { quick })].filter(
   (c) => !only || c.title.includes(only),
 );
 const measured = [];

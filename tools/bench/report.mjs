@@ -34,7 +34,7 @@ function cells(row, unit) {
   ];
 }
 
-const HEAD = (unit) => ['library', 'form', 'threads', 'median ms', unit, 'ours faster by', 'max |diff|', 'calls', 'note'];
+const HEAD = (unit) => ['library', 'form', 'threads', 'median ms', unit, 'ours faster by', 'max abs diff', 'calls', 'note'];
 
 /** One configuration as aligned text. */
 export function textTable(m) {
