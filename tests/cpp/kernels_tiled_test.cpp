@@ -1,0 +1,124 @@
+// The register-tiled matrix kernels (strided gemm_nn / gemm_tn, the blocked transpose) and the
+// elementwise kernels of the fused attention, against plain double loops. The tile is 4 rows by
+// 2 vectors (2W columns), so sizes run over every row count 1 .. 9 (two tiles and each remainder)
+// and every column count 1 .. 3 * 2W + 1 (full tiles, the one-vector step, single columns).
+// Inputs are dyadic (k / 8, |k| <= 16), so products and sums are exact in float in any order and
+// the kernels must match exactly; strides leave gaps that must stay untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "attnlab/kernels.hpp"
+#include "test_util.hpp"
+
+namespace attnlab {
+namespace {
+
+using test::expect_close;
+
+std::vector<float> dyadic(std::size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> k(-16, 16);
+  std::vector<float> x(n);
+  for (auto& v : x) v = float(k(rng)) / 8.0f;
+  return x;
+}
+
+std::vector<int> column_counts() {
+  std::vector<int> n;
+  for (int i = 1; i <= 3 * 2 * kernels::width() + 1; ++i) n.push_back(i);
+  return n;
+}
+
+constexpr float kGap = 99.0f;  // fills the stride gaps of C: a write outside the matrix changes it
+
+// C (M, N) with row stride ldc = N + 3, op(A) (M, K) and B (K, N) with strides wider than their rows.
+void expect_strided_gemm_exact(bool transposed_a, int M, int N, int K, bool accumulate) {
+  const int lda = (transposed_a ? M : K) + 2, ldb = N + 5, ldc = N + 3;
+  const int a_rows = transposed_a ? K : M;
+  const auto A = dyadic(std::size_t(a_rows) * lda, 21 + M * 1000 + K), Bm = dyadic(std::size_t(K) * ldb, 22 + N * 1000 + K);
+  std::vector<float> C(std::size_t(M) * ldc, kGap), expected(C.size(), kGap);
+  const auto C0 = dyadic(C.size(), 23 + M + N);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double s = accumulate ? C0[m * ldc + n] : 0.0;
+      for (int k = 0; k < K; ++k) s += double(transposed_a ? A[k * lda + m] : A[m * lda + k]) * Bm[k * ldb + n];
+      expected[m * ldc + n] = float(s);
+      C[m * ldc + n] = accumulate ? C0[m * ldc + n] : std::nanf("");  // overwriting must not read C
+    }
+  if (transposed_a) kernels::f32_gemm_tn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
+  else kernels::f32_gemm_nn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
+  expect_close(C, expected, 0, 0,
+               std::string(transposed_a ? "gemm_tn_strided" : "gemm_nn_strided") + " M=" + std::to_string(M) +
+                   " N=" + std::to_string(N) + " K=" + std::to_string(K) + (accumulate ? " accumulate" : ""));
+}
+
+TEST(TiledKernels, StridedProductsAreExactAtEveryTileRemainderAndLeaveTheStrideGapsAlone) {
+  for (bool transposed_a : {false, true})
+    for (int M = 1; M <= 9; ++M)
+      for (int N : column_counts())
+        for (int K : {1, 2, 5, 64})
+          for (bool accumulate : {false, true}) expect_strided_gemm_exact(transposed_a, M, N, K, accumulate);
+}
+
+TEST(TiledKernels, TransposeMovesEveryElementOnceAtSizesAroundTheWidth) {
+  const int W = kernels::width();
+  for (int rows = 1; rows <= 3 * W + 1; ++rows)
+    for (int cols = 1; cols <= 3 * W + 1; ++cols) {
+      const int lds = cols + 1, ldd = rows + 2;
+      const auto src = dyadic(std::size_t(rows) * lds, 31 + rows * 100 + cols);
+      std::vector<float> dst(std::size_t(cols) * ldd, kGap), expected(dst.size(), kGap);
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) expected[c * ldd + r] = src[r * lds + c];
+      kernels::f32_transpose(rows, cols, src.data(), lds, dst.data(), ldd);
+      expect_close(dst, expected, 0, 0, "transpose rows=" + std::to_string(rows) + " cols=" + std::to_string(cols));
+    }
+}
+
+// tanh from xsimd (or libm in the scalar build) against double tanh: a few ulp of the result
+// (4 ulp allowed, plus 1e-7 absolute where tanh crosses 0 and ulps shrink).
+TEST(TiledKernels, SoftcapIsCapTimesTanhAndReturnsItsDerivative) {
+  const float cap = 2.5f;
+  for (int n : column_counts()) {
+    const auto x = test::random_uniform(n, 40 + n, -12.0f, 12.0f);
+    std::vector<float> y = x, dcap(n), expected(n), expected_dcap(n);
+    for (int i = 0; i < n; ++i) {
+      const double t = std::tanh(double(x[i]) / cap);
+      expected[i] = float(cap * t);
+      expected_dcap[i] = float(1.0 - t * t);
+    }
+    kernels::f32_softcap(y.data(), cap, n, dcap.data());
+    expect_close(y, expected, 1e-7, 4 * 0x1p-23, "softcap n=" + std::to_string(n));
+    expect_close(dcap, expected_dcap, 1e-7, 4 * 0x1p-23, "softcap derivative n=" + std::to_string(n));
+    std::vector<float> y_only = x;
+    kernels::f32_softcap(y_only.data(), cap, n, nullptr);
+    expect_close(y_only, y, 0, 0, "softcap without the derivative n=" + std::to_string(n));
+  }
+}
+
+TEST(TiledKernels, SoftmaxGradAndMulAreExactOnDyadicInputsIncludingInPlace) {
+  for (int n : column_counts()) {
+    const auto p = dyadic(n, 50 + n), dp = dyadic(n, 51 + n), x = dyadic(n, 52 + n);
+    const float D = 0.375f, scale = 0.5f;
+    std::vector<float> expected(n), product(n);
+    for (int i = 0; i < n; ++i) {
+      expected[i] = float(double(scale) * p[i] * (double(dp[i]) - D));
+      product[i] = float(double(p[i]) * x[i]);
+    }
+    std::vector<float> ds(n), in_place = dp;
+    kernels::f32_softmax_grad(ds.data(), p.data(), dp.data(), D, scale, n);
+    kernels::f32_softmax_grad(in_place.data(), p.data(), in_place.data(), D, scale, n);
+    expect_close(ds, expected, 0, 0, "softmax_grad n=" + std::to_string(n));
+    expect_close(in_place, expected, 0, 0, "softmax_grad in place n=" + std::to_string(n));
+    std::vector<float> y = p;
+    kernels::f32_mul(y.data(), x.data(), n);
+    expect_close(y, product, 0, 0, "mul n=" + std::to_string(n));
+  }
+}
+
+}  // namespace
+}  // namespace attnlab
