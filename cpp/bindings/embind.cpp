@@ -12,6 +12,7 @@
 
 #include "args.hpp"
 #include "attnlab/kernels.hpp"
+#include "packed.hpp"
 #include "attnlab/layer.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
@@ -272,6 +273,21 @@ void sgd_step_entry(uintptr_t w, uintptr_t g, double n, double learning_rate) {
 
 std::string arch_name_entry() { return kernels::arch_name(); }
 
+// The packed twin of an entry point (packed.hpp): Args then Buffers read from one record of doubles
+// at `record`, then the same entry, with all its checks.
+template <class Args, void (*Entry)(const Args&, const Buffers&)>
+void packed_entry(uintptr_t record) {
+  Boundary check("packed call");
+  check.span("record", record, double(kPackedDoubles<Args> + kPackedDoubles<Buffers>), 8);
+  if (!check.ok()) return check.raise();
+  PackedReader reader(record);
+  Args a;
+  Buffers b;
+  read_packed(reader, a);
+  read_packed(reader, b);
+  Entry(a, b);
+}
+
 }  // namespace
 }  // namespace attnlab::binding
 
@@ -335,4 +351,13 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("layerBackward", &layer_backward_entry);
   function("initWeights", &init_weights_entry);
   function("sgdStep", &sgd_step_entry);
+
+  // Packed twins (packed.hpp): for small calls, where Embind's value_object conversion dominates.
+  function("packedLayout", &packed_layout);
+  function("maskedSoftmaxForwardPacked", &packed_entry<SoftmaxArgs, &masked_softmax_forward_entry>);
+  function("maskedSoftmaxBackwardPacked", &packed_entry<SoftmaxArgs, &masked_softmax_backward_entry>);
+  function("sdpaForwardPacked", &packed_entry<SdpaArgs, &sdpa_forward_entry>);
+  function("sdpaBackwardPacked", &packed_entry<SdpaArgs, &sdpa_backward_entry>);
+  function("scoringForwardPacked", &packed_entry<ScoringArgs, &scoring_forward_entry>);
+  function("scoringBackwardPacked", &packed_entry<ScoringArgs, &scoring_backward_entry>);
 }

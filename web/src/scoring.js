@@ -4,6 +4,7 @@
 // 'additive' and 'concat' through the core's scoring functions, with parameter gradients.
 import { MASK_OPTIONS, resolveMask } from './masks.js';
 import { scratchFloats, withArena } from './memory.js';
+import { callEntry } from './packed.js';
 import {
   RESULT_OPTIONS,
   attentionInputs,
@@ -97,7 +98,7 @@ function scoringForward(module, setup, { returnWeights, trace }) {
     scratch,
   };
   return withArena(module, fn, blocks, (buffers, read) => {
-    module.scoringForward(args, buffers);
+    callEntry(module, 'scoringForward', args, buffers);
     return readResult(read, dims, wanted);
   });
 }
@@ -108,7 +109,7 @@ function scoringBackward(module, setup, gradOutput) {
   const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, t.data.length]));
   const blocks = { ...gradientBlocks(inputs, dout), ...parameterBlocks(params), ...maskBuffers, ...gradBlocks, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
-    module.scoringBackward(args, buffers);
+    callEntry(module, 'scoringBackward', args, buffers);
     const grads = readInputGradients(read, inputs);
     for (const [name, t] of Object.entries(params)) grads[`d${name}`] = tensor(read(`d${name}`), t.shape);
     return grads;

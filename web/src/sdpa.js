@@ -3,6 +3,7 @@
 // The (Tq, Tk) matrices are only allocated when returnWeights or trace ask for them.
 import { MASK_OPTIONS, resolveMask } from './masks.js';
 import { scratchFloats, withArena } from './memory.js';
+import { callEntry } from './packed.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from './shapes.js';
 import { tensor } from './tensor.js';
 import {
@@ -67,8 +68,8 @@ export function readResult(read, dims, { returnWeights, trace, softcapped, retur
 }
 
 /** What a forward pass writes: the flags plus softcapped (a trace tensor only when softcap > 0). */
-export function forwardOutputs(setup, flags) {
-  return { ...flags, softcapped: setup.args.softcap > 0 };
+export function forwardOutputs(setup, { returnWeights, trace, returnLse }) {
+  return { returnWeights, trace, returnLse, softcapped: setup.args.softcap > 0 };
 }
 
 /** Every block of a whole forward call: inputs, masks, outputs (resultBlocks) and scratch. */
@@ -88,7 +89,7 @@ export function sdpaForward(module, setup, flags) {
   const { fn, args, dims } = setup;
   const wanted = forwardOutputs(setup, flags);
   return withArena(module, fn, sdpaForwardBlocks(setup, wanted), (buffers, read) => {
-    module.sdpaForward(args, buffers);
+    callEntry(module, 'sdpaForward', args, buffers);
     return readResult(read, dims, wanted);
   });
 }
@@ -124,7 +125,7 @@ export function sdpaBackward(module, setup, gradOutput) {
   const { fn, inputs, dims, args } = setup;
   const dout = gradOutputTensor(fn, gradOutput, dims);
   return withArena(module, fn, sdpaBackwardBlocks(setup, dout), (buffers, read) => {
-    module.sdpaBackward(args, buffers);
+    callEntry(module, 'sdpaBackward', args, buffers);
     return readInputGradients(read, inputs);
   });
 }

@@ -13,6 +13,9 @@ const LETTERS = {
   v: { 2: ['Tk', 'dv'], 3: ['B', 'Tk', 'dv'], 4: ['B', 'Hkv', 'Tk', 'dv'] },
 };
 
+// q's axes are all free: [[letter]] per axis, made once.
+const Q_AXES = Object.fromEntries(Object.entries(LETTERS.q).map(([rank, letters]) => [rank, letters.map((letter) => [letter])]));
+
 /**
  * q, k, v tensors -> { B, H, Hkv, Tq, Tk, dq, dk, dv, rank }.
  * sameWidth: dot-product scorings need dk == dq (they share the letter d).
@@ -31,7 +34,7 @@ export function attentionDims(fn, q, k, v, { sameWidth }) {
       );
     }
   }
-  const known = expectAxes(fn, 'q', q, LETTERS.q[rank].map((letter) => [letter]));
+  const known = expectAxes(fn, 'q', q, Q_AXES[rank]);
   const B = known.B ?? 1;
   const H = known.H ?? 1;
   const kAxes = { B, Hkv: undefined, Tk: undefined, dk: sameWidth ? known.dq : undefined };

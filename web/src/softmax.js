@@ -2,6 +2,7 @@
 // (H = 1, as for q), rank 2 (Tq, Tk) and rank 1 (Tk). Masks as in masks.js.
 import { MASK_OPTIONS, axesOfRank, resolveMask } from './masks.js';
 import { withArena } from './memory.js';
+import { callEntry } from './packed.js';
 import { formatShape, tensor } from './tensor.js';
 import { expectKnownOptions, expectSameShape, inputTensor } from './validate.js';
 
@@ -28,7 +29,7 @@ export function maskedSoftmax(module, x, options) {
   const xt = inputTensor(fn, 'x', x, { allowNegativeInfinity: true });
   const { args, maskBuffers } = softmaxSetup(fn, xt, opts);
   return withArena(module, fn, { x: xt.data, y: xt.data.length, ...maskBuffers }, (buffers, read) => {
-    module.maskedSoftmaxForward(args, buffers);
+    callEntry(module, 'maskedSoftmaxForward', args, buffers);
     return tensor(read('y'), xt.shape);
   });
 }
@@ -42,7 +43,7 @@ export function maskedSoftmaxBackward(module, weights, gradWeights, options) {
   const { args, maskBuffers } = softmaxSetup(fn, y, opts);
   expectSameShape(fn, 'gradWeights', dy, y.shape, 'weights');
   return withArena(module, fn, { y: y.data, dy: dy.data, dx: y.data.length, ...maskBuffers }, (buffers, read) => {
-    module.maskedSoftmaxBackward(args, buffers);
+    callEntry(module, 'maskedSoftmaxBackward', args, buffers);
     return tensor(read('dx'), y.shape);
   });
 }

@@ -10,6 +10,7 @@ import { createAttention } from './api.js';
 import { loadModule } from './loader.js';
 import { scratchFloats, withArena } from './memory.js';
 import { errorToMessage, transferablesOf } from './messages.js';
+import { callEntry } from './packed.js';
 import { SDPA_SIZES } from './sdpa.js';
 import { viewOf } from './staging.js';
 import { workerPort } from './worker-port.js';
@@ -28,8 +29,7 @@ function runSubCall(module, fn, direction, staging, { args, inputs, outputs }) {
   for (const name in inputs) blocks[name] = viewOf(staging, inputs[name]);
   for (const name in outputs) blocks[name] = outputs[name].length;
   withArena(module, fn, blocks, (buffers) => {
-    if (direction === 'forward') module.sdpaForward(args, buffers);
-    else module.sdpaBackward(args, buffers);
+    callEntry(module, direction === 'forward' ? 'sdpaForward' : 'sdpaBackward', args, buffers);
     for (const name in outputs) {
       const start = buffers[name] >>> 2;
       viewOf(staging, outputs[name]).set(module.HEAPF32.subarray(start, start + outputs[name].length));

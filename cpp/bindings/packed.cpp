@@ -1,0 +1,22 @@
+#include "packed.hpp"
+
+namespace attnlab::binding {
+namespace {
+// "a,b,c," -> "a,b,c"
+std::string names(std::string joined) {
+  joined.pop_back();
+  return joined;
+}
+}  // namespace
+
+std::string packed_layout() {
+#define ATTNLAB_NAME(field) #field ","
+  return "MaskArgs=" + names(ATTNLAB_MASK_ARGS(ATTNLAB_NAME)) +
+         ";SoftmaxArgs=" + names(ATTNLAB_SOFTMAX_ARGS(ATTNLAB_NAME)) +
+         ";SdpaArgs=" + names(ATTNLAB_SDPA_ARGS(ATTNLAB_NAME)) +
+         ";ScoringArgs=" + names(ATTNLAB_SCORING_ARGS(ATTNLAB_NAME)) +
+         ";Buffers=" + names(ATTNLAB_BUFFERS(ATTNLAB_NAME));
+#undef ATTNLAB_NAME
+}
+
+}  // namespace attnlab::binding
