@@ -2,7 +2,6 @@
 // with { threads }, the ParallelAttention over a pool of workers (parallel.js).
 import { createAttention } from './api.js';
 import { loadModule } from './loader.js';
-import { loadParallelAttention } from './parallel.js';
 
 /**
  * Loads (once per backend) and returns the attention module: { simd, wasmUrl, wasmBinary }.
@@ -10,6 +9,8 @@ import { loadParallelAttention } from './parallel.js';
  */
 export async function loadAttention(options = {}) {
   if (options !== null && typeof options === 'object' && options.threads !== undefined) {
+    // Loaded on demand: the default, single-threaded API never pulls in the pool and its worker.
+    const { loadParallelAttention } = await import('./parallel.js');
     return loadParallelAttention(options);
   }
   const { module, backend } = await loadModule(options);

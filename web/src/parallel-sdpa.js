@@ -47,11 +47,12 @@ function subCallInputs(layout, setup, spans, dout) {
  * Sends every worker its sub-calls ({ args, inputs, outputs }: places in one staging buffer) and
  * resolves to { entries: [{ call, spans, result }], buffers }: result maps each output to a view of
  * a staging buffer (skipped, fully masked sub-calls have none). Give the buffers back once read.
+ * wanted: the forward's outputs (forwardOutputs), {} for the backward.
  */
-async function runPlan(parallel, setup, direction, flags, dout) {
+async function runPlan(parallel, setup, direction, wanted, dout) {
   const { pool, staging } = parallel;
   const { args, dims } = setup;
-  const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, flags));
+  const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, wanted));
   const workers = pool.byLoad();
   const answers = plan.map(async (calls, w) => {
     const entries = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call) }));
@@ -61,7 +62,7 @@ async function runPlan(parallel, setup, direction, flags, dout) {
     const messages = running.map(({ call, spans }) => ({
       args: subCallArgs(args, call),
       inputs: subCallInputs(layout, setup, spans, dout),
-      outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, flags, args) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
+      outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, wanted) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
     }));
     const buffer = staging.take(layout.bytes);
     layout.fill(buffer);
@@ -76,9 +77,8 @@ async function runPlan(parallel, setup, direction, flags, dout) {
 const mapValues = (object, fn) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value)]));
 
 /** Floats of each forward output of a sub-call (resultBlocks of its sizes). */
-function forwardFloats(dims, call, flags, args) {
-  const subDims = { B: call.nB, H: call.nH, Tq: call.rows, Tk: call.keys, dv: dims.dv };
-  return pruned(resultBlocks(subDims, { ...flags, softcapped: args.softcap > 0 }));
+function forwardFloats(dims, call, wanted) {
+  return pruned(resultBlocks({ B: call.nB, H: call.nH, Tq: call.rows, Tk: call.keys, dv: dims.dv }, wanted));
 }
 
 function backwardFloats(dims, spans) {
@@ -99,7 +99,7 @@ export async function parallelSdpaForward(parallel, setup, flags) {
   const { dims } = setup;
   const whole = {};
   for (const [name, floats] of Object.entries(pruned(resultBlocks(dims, wanted)))) whole[name] = new Float32Array(floats);
-  const { entries, buffers } = await runPlan(parallel, setup, 'forward', flags, null);
+  const { entries, buffers } = await runPlan(parallel, setup, 'forward', wanted, null);
   for (const { call, spans, result } of entries) {
     if (call.skip) {
       // Every row of this block sees no key: zero output (already zero) and lse -Infinity.
