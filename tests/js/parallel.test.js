@@ -215,6 +215,12 @@ describe('errors of the parallel API', () => {
     await expectSameError(() => call(sync), () => call(parallel));
   });
 
+  it('an argument no worker can receive (a function) fails as in the synchronous API', async () => {
+    const x = [[1, 2], [3, 4]];
+    await expectSameError(() => sync.maskedSoftmax(x, { causal: () => true }), () => parallel.maskedSoftmax(x, { causal: () => true }));
+    expect(await parallel.maskedSoftmax(x)).toEqual(sync.maskedSoftmax(x)); // and the pool still works
+  });
+
   it('a layer method called out of order rejects with the layer\'s own error', async () => {
     const options = { dModel: 4, heads: 2 };
     const local = sync.multiHeadAttention(options);

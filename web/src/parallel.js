@@ -88,7 +88,13 @@ function createParallelAttention(module, backend, pool, inlineBelow) {
     if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
   };
   const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
-  const onWorker = (name, args) => pool.request(pool.byLoad()[0], { type: 'api', name, args });
+  // Arguments a worker cannot receive (a function or a Proxy somewhere inside) cannot be valid
+  // input either: such a call runs inline, so it fails exactly as the synchronous call does.
+  const onWorker = (name, args) =>
+    pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
+      if (error?.name === 'DataCloneError') return inline[name](...args);
+      throw error;
+    });
 
   const forward = (setup, flags) => (isSmall(setup.dims) ? sdpaForward(module, setup, flags) : parallelSdpaForward(parallel, setup, flags));
   const backward = (setup, gradOutput) =>

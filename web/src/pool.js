@@ -47,7 +47,14 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       worker.pending.set(id, { resolve, reject });
       worker.endpoint.hold(true);
-      worker.endpoint.post({ id, ...message }, transfer);
+      try {
+        worker.endpoint.post({ id, ...message }, transfer);
+      } catch (error) {
+        // A DataCloneError: an argument that cannot be sent (a function, a Proxy). Nothing was sent.
+        worker.pending.delete(id);
+        if (worker.pending.size === 0) worker.endpoint.hold(false);
+        reject(error);
+      }
     });
   }
 
