@@ -30,7 +30,7 @@ wants() { [[ ",$only," == *",$1,"* ]]; }
 mkdir -p "$results"
 rm -f "$results"/*.xml "$results"/*.json "$results"/*.status
 started=$(date +%s)
-banner() { printf '\n==== %s ====\n' "$*"; }
+banner() { printf '\n==== %s (at %d s) ====\n' "$*" "$(( $(date +%s) - started ))"; }
 # Records a suite's exit status for the summary (a suite whose report is missing counts as failed).
 status() { echo "$2" > "$results/$1.status"; }
 
