@@ -280,7 +280,11 @@ export interface LoadOptions {
  * instance: no SharedArrayBuffer, so no cross-origin isolation is needed.
  */
 export interface ParallelOptions extends LoadOptions {
-  /** Workers in the pool, an integer in [1, 64]. */
+  /**
+   * Workers in the pool, an integer in [1, 64]; more than the machine's cores
+   * (navigator.hardwareConcurrency, os.availableParallelism()) only adds overhead. Each worker
+   * holds its own wasm memory, which grows to the largest share of a call it ran and stays.
+   */
   threads: number;
   /**
    * Calls smaller than this many multiply-adds (B * H * Tq * Tk * (d + dv)) run inline on the
