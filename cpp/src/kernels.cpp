@@ -14,6 +14,7 @@
 
 namespace attnlab::kernels {
 
+using vec::exp_nonpositive;
 using vec::lanes;
 using vec::over_vectors_then_tail;
 using vec::Vec;
@@ -89,9 +90,10 @@ float f32_exp_minus_max(float* y, const float* x, float m, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
     const V mv(m);
+    const vec::ExpConstants<V> k;
     V acc = zero;
     for (; i + lanes<V>() <= n; i += lanes<V>()) {
-      const V e = exp(V::load_unaligned(x + i) - mv);  // load before store: x and y may alias
+      const V e = exp_nonpositive(V::load_unaligned(x + i) - mv, k);  // load before store: x and y may alias
       e.store_unaligned(y + i);
       acc = acc + e;
     }

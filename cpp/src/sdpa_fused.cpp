@@ -31,44 +31,55 @@
 namespace attnlab::detail {
 namespace {
 
-// Block sizes, chosen by measurement in wasm SIMD (tools/bench): see the numbers in the report of
-// the commit that set them. Bc keys of d floats stay in L1 while the Br rows sweep them.
-constexpr int kForwardRows = 32;   // Br of the forward
-constexpr int kBackwardRows = 16;  // Br of the backward (which keeps more blocks in flight)
+// Block sizes (Br query rows by Bc keys), measured in wasm SIMD under node 20 at B=1, H=8, d=64,
+// T=512..1024. Forward: Br in 16..64 and Bc in 32..128 were all within 3%; 32 x 64 keeps the
+// scratch small. Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
+// reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
+constexpr int kForwardRows = 32, kForwardKeys = 64;
+constexpr int kBackwardRows = 64, kBackwardKeys = 32;
 constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
-constexpr int kKeys = 64;          // Bc, also the row stride of every (Br, Bc) block in scratch
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// The scratch of one pass, carved out of the caller's buffer (or only counted, when base is null).
+// The block sizes and scratch of one pass, carved out of the caller's buffer (or only counted,
+// when base is null). Every (Br, Bc) block has row stride Bc.
 struct Scratch {
+  int rows, keys;         // Br, Bc
   float* qs = nullptr;    // (Br, d): scale * the block's query rows
   float* kt = nullptr;    // (d, Bc): the key block, transposed
   float* s = nullptr;     // (Br, Bc): scores, then P
-  float* m = nullptr;     // (Br): running max (forward), lse (backward)
-  float* l = nullptr;     // (Br): running sum (forward), D (backward)
+  float* m = nullptr;     // (Br): running max of the online softmax
+  float* l = nullptr;     // (Br): running sum of the online softmax
+  float* lse = nullptr;   // backward only: (Br) the rows' log-sum-exp
+  float* D = nullptr;     // backward only: (Br) rowsum(dO * O)
   float* vt = nullptr;    // backward only: (dv, Bc) the value block, transposed
   float* dp = nullptr;    // backward only: (Br, Bc) dP, then dS
   float* dcap = nullptr;  // backward only: (Br, Bc) softcap derivative
-  float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block
+  float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
+                          // before the key loop starts, so it shares the floats of vt, dp and dcap
   std::size_t floats = 0;
 
-  Scratch(const AttentionDims& dims, bool backward, float* base) {
-    const int rows = backward ? kBackwardRows : kForwardRows;
+  Scratch(const AttentionDims& dims, bool backward, float* base)
+      : rows(backward ? kBackwardRows : kForwardRows), keys(backward ? kBackwardKeys : kForwardKeys) {
     auto take = [&](float*& at, std::size_t n) {
       at = base != nullptr ? base + floats : nullptr;
       floats += (n + 15) / 16 * 16;  // each block starts on a 64-byte boundary of the buffer
     };
     take(qs, std::size_t(rows) * dims.d);
-    take(kt, std::size_t(dims.d) * kKeys);
-    take(s, std::size_t(rows) * kKeys);
+    take(kt, std::size_t(dims.d) * keys);
+    take(s, std::size_t(rows) * keys);
     take(m, rows);
     take(l, rows);
     if (!backward) return;
-    take(vt, std::size_t(dims.dv) * kKeys);
-    take(dp, std::size_t(rows) * kKeys);
-    take(dcap, std::size_t(rows) * kKeys);
-    take(o, std::size_t(rows) * dims.dv);
+    take(lse, rows);
+    take(D, rows);
+    const std::size_t key_loop_start = floats;
+    take(vt, std::size_t(dims.dv) * keys);
+    take(dp, std::size_t(rows) * keys);
+    take(dcap, std::size_t(rows) * keys);
+    const std::size_t key_loop_floats = floats - key_loop_start, o_floats = std::size_t(rows) * dims.dv;
+    o = base != nullptr ? base + key_loop_start : nullptr;
+    if (o_floats > key_loop_floats) floats += o_floats - key_loop_floats;
   }
 };
 
@@ -121,18 +132,18 @@ void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const Que
   kernels::f32_scale(qs, opt.scale, int(n));
 }
 
-// s (rows, nk), row stride kKeys: the masked scores of keys j0 .. j0 + nk - 1 (forward passes 1-2).
+// s (rows, nk), row stride sc.keys: the masked scores of keys j0 .. j0 + nk - 1 (forward passes 1-2).
 // dcap (optional, same layout) receives the softcap derivative.
 void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                   int j0, int nk, float* dcap) {
-  kernels::f32_transpose(nk, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.kt, kKeys);
-  kernels::f32_gemm_nn_strided(qb.rows, nk, dims.d, sc.qs, dims.d, sc.kt, kKeys, sc.s, kKeys, false);
+  kernels::f32_transpose(nk, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.kt, sc.keys);
+  kernels::f32_gemm_nn_strided(qb.rows, nk, dims.d, sc.qs, dims.d, sc.kt, sc.keys, sc.s, sc.keys, false);
   if (opt.softcap > 0.0f) {
     for (int r = 0; r < qb.rows; ++r)
-      kernels::f32_softcap(sc.s + r * kKeys, opt.softcap, nk, dcap != nullptr ? dcap + r * kKeys : nullptr);
+      kernels::f32_softcap(sc.s + r * sc.keys, opt.softcap, nk, dcap != nullptr ? dcap + r * sc.keys : nullptr);
   }
   if (qb.attn_mask || j0 + nk > qb.keys_all) {
-    for (int r = 0; r < qb.rows; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * kKeys, nk);
+    for (int r = 0; r < qb.rows; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * sc.keys, nk);
   }
 }
 
@@ -144,11 +155,11 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(o, o + std::size_t(qb.rows) * dims.dv, 0.0f);
   std::fill(m, m + qb.rows, -kInf);
   std::fill(l, l + qb.rows, 0.0f);
-  for (int j0 = 0; j0 < qb.keys_seen; j0 += kKeys) {
-    const int nk = std::min(kKeys, qb.keys_seen - j0);
+  for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
+    const int nk = std::min(sc.keys, qb.keys_seen - j0);
     block_scores(dims, opt, qb, sc, j0, nk, nullptr);
     for (int r = 0; r < qb.rows; ++r) {
-      float* p = sc.s + r * kKeys;
+      float* p = sc.s + r * sc.keys;
       const float m_new = std::max(m[r], kernels::f32_max(p, nk));
       if (m_new == -kInf) {  // nothing visible so far: no weight, O stays 0
         std::fill(p, p + nk, 0.0f);
@@ -163,7 +174,7 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
       }
       l[r] += sum;
     }
-    kernels::f32_gemm_nn_strided(qb.rows, dims.dv, nk, sc.s, kKeys, qb.vh + std::size_t(j0) * dims.dv, dims.dv, o,
+    kernels::f32_gemm_nn_strided(qb.rows, dims.dv, nk, sc.s, sc.keys, qb.vh + std::size_t(j0) * dims.dv, dims.dv, o,
                                  dims.dv, true);
   }
   for (int r = 0; r < qb.rows; ++r) {
@@ -214,8 +225,8 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
     const float* q_rows = q + qb.first_row * dims.d;
     const float* do_rows = dout + qb.first_row * dims.dv;
     float* dq_rows = dq + qb.first_row * dims.d;
-    float* lse = sc.m;
-    float* D = sc.l;
+    float* lse = sc.lse;
+    float* D = sc.D;
     scaled_queries(dims, opt, qb, q, sc.qs);
 
     // stats: lse and D = rowsum(dO * O) of the block's rows.
@@ -231,30 +242,30 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
 
     std::fill(dq_rows, dq_rows + std::size_t(rows) * dims.d, 0.0f);
     float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
-    for (int j0 = 0; j0 < qb.keys_seen; j0 += kKeys) {
-      const int nk = std::min(kKeys, qb.keys_seen - j0);
+    for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
+      const int nk = std::min(sc.keys, qb.keys_seen - j0);
       block_scores(dims, opt, qb, sc, j0, nk, dcap);
       float* p = sc.s;
       for (int r = 0; r < rows; ++r) {
-        float* pr = p + r * kKeys;
+        float* pr = p + r * sc.keys;
         if (lse[r] == -kInf) std::fill(pr, pr + nk, 0.0f);  // nothing visible: no weight, no gradient
         else kernels::f32_exp_minus_max(pr, pr, lse[r], nk);
       }
       // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
       const float* v_blk = qb.vh + std::size_t(j0) * dims.dv;
-      kernels::f32_transpose(nk, dims.dv, v_blk, dims.dv, sc.vt, kKeys);
-      kernels::f32_gemm_nn_strided(rows, nk, dims.dv, do_rows, dims.dv, sc.vt, kKeys, sc.dp, kKeys, false);
+      kernels::f32_transpose(nk, dims.dv, v_blk, dims.dv, sc.vt, sc.keys);
+      kernels::f32_gemm_nn_strided(rows, nk, dims.dv, do_rows, dims.dv, sc.vt, sc.keys, sc.dp, sc.keys, false);
       float* ds = sc.dp;
       for (int r = 0; r < rows; ++r) {
-        kernels::f32_softmax_grad(ds + r * kKeys, p + r * kKeys, ds + r * kKeys, D[r], opt.scale, nk);
-        if (dcap != nullptr) kernels::f32_mul(ds + r * kKeys, dcap + r * kKeys, nk);
+        kernels::f32_softmax_grad(ds + r * sc.keys, p + r * sc.keys, ds + r * sc.keys, D[r], opt.scale, nk);
+        if (dcap != nullptr) kernels::f32_mul(ds + r * sc.keys, dcap + r * sc.keys, nk);
       }
       const float* k_blk = qb.kh + std::size_t(j0) * dims.d;
       const std::size_t kv_first = qb.first_key + j0;  // the block's first row in k and v
-      kernels::f32_gemm_tn_strided(nk, dims.dv, rows, p, kKeys, do_rows, dims.dv, dv + kv_first * dims.dv, dims.dv,
+      kernels::f32_gemm_tn_strided(nk, dims.dv, rows, p, sc.keys, do_rows, dims.dv, dv + kv_first * dims.dv, dims.dv,
                                    true);
-      kernels::f32_gemm_tn_strided(nk, dims.d, rows, ds, kKeys, q_rows, dims.d, dk + kv_first * dims.d, dims.d, true);
-      kernels::f32_gemm_nn_strided(rows, dims.d, nk, ds, kKeys, k_blk, dims.d, dq_rows, dims.d, true);
+      kernels::f32_gemm_tn_strided(nk, dims.d, rows, ds, sc.keys, q_rows, dims.d, dk + kv_first * dims.d, dims.d, true);
+      kernels::f32_gemm_nn_strided(rows, dims.d, nk, ds, sc.keys, k_blk, dims.d, dq_rows, dims.d, true);
     }
   });
 }

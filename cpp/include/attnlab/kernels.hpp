@@ -16,7 +16,9 @@ void f32_axpy(float* y, float a, const float* x, int n);              // y += a 
 void f32_scale(float* y, float a, int n);                             // y *= a
 float f32_max(const float* x, int n);                                 // -inf when n == 0
 float f32_sum(const float* x, int n);
-// y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0.
+// y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0. For the softmax:
+// x[i] - m <= 0 (small positive excesses from rounding are fine); results below the smallest
+// normal float are flushed to 0.
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
 
 // Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
