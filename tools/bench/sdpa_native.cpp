@@ -9,10 +9,10 @@
 // The fused backward also recomputes S (2 N d), and the forward too (4 N d) unless it is given the
 // forward's out and lse; those recomputations are not counted.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "attnlab/kernels.hpp"
@@ -31,15 +31,22 @@ std::vector<float> fill(std::size_t n, int seed) {
   return x;
 }
 
-// Median seconds of `calls` calls of f after one warm-up call.
+// CPU time of this process: on a machine shared with other jobs, wall time includes their slices.
+double cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// Median CPU seconds of `calls` calls of f after one warm-up call.
 template <class F>
 double median_seconds(int calls, F&& f) {
   f();
   std::vector<double> t;
   for (int c = 0; c < calls; ++c) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = cpu_seconds();
     f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t.push_back(cpu_seconds() - t0);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -85,7 +92,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   for (int a = 1; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
   if (sizes.empty()) sizes = {512, 1024, 2048};
-  std::printf("sdpa native, kernels '%s' (width %d), B=1 H=8 d=dv=64, median of calls after a warm-up\n",
+  std::printf("sdpa native, kernels '%s' (width %d), B=1 H=8 d=dv=64, median CPU time of calls after a warm-up\n",
               attnlab::kernels::arch_name(), attnlab::kernels::width());
   for (int T : sizes)
     for (bool causal : {false, true}) run(T, causal);
