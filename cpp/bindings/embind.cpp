@@ -105,9 +105,13 @@ void sdpa_backward_entry(const SdpaArgs& a, const Buffers& b) {
   check.span("dq", b.dq, count(a.B, a.H, a.Tq, a.d), 4);
   check.span("dk", b.dk, count(a.B, a.Hkv, a.Tk, a.d), 4);
   check.span("dv", b.dv, count(a.B, a.Hkv, a.Tk, a.dv), 4);
+  // Optional: the forward's out and lse on the same inputs, so the core need not recompute them.
+  check.span("out", b.out, count(a.B, a.H, a.Tq, a.dv), 4, true);
+  check.span("lse", b.lse, count(a.B, a.H, a.Tq), 4, true);
+  check.require((b.out == 0) == (b.lse == 0), "the saved forward needs both out and lse");
   if (!check.ok()) return check.raise();
   sdpa_backward(dims, opt, f32(b.q), f32(b.k), f32(b.v), f32(b.dout), f32_out(b.dq), f32_out(b.dk),
-                f32_out(b.dv), f32_out(b.scratch));
+                f32_out(b.dv), f32_out(b.scratch), {f32(b.out), f32(b.lse)});
 }
 
 // ---- attention with a scoring function ----

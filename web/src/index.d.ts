@@ -72,6 +72,14 @@ export interface SdpaOptions extends MaskOptions {
   returnLse?: boolean;
 }
 
+export interface SdpaBackwardOptions extends SdpaOptions {
+  /**
+   * The forward's result on the same inputs and options, computed with returnLse: true. Its
+   * output and lse let the backward skip recomputing the forward (about a quarter of its work).
+   */
+  saved?: { output: TensorLike; lse: TensorLike };
+}
+
 export interface AttentionTrace {
   /** scale * q k^T, every entry. */
   scores: Tensor;
@@ -249,7 +257,7 @@ export interface Attention {
 
   /** q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv); rank 3 = (B, T, d), rank 2 = (T, d). */
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaOptions): SdpaGradients;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
 
   /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
@@ -326,7 +334,7 @@ export interface ParallelAttention {
   maskedSoftmax(x: TensorLike, options?: MaskOptions): Promise<Tensor>;
   maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Promise<Tensor>;
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): Promise<AttentionResult>;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaOptions): Promise<SdpaGradients>;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): Promise<SdpaGradients>;
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): Promise<AttentionResult>;
   additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): Promise<AdditiveGradients>;
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;

@@ -37,6 +37,11 @@ function subCallInputs(layout, setup, spans, dout) {
     v: place(inputs.v.data, spans.keys(dims.dv)),
   };
   if (dout) placed.dout = place(dout.data, spans.rows(dims.dv));
+  if (dout && setup.saved) {
+    // The saved forward (sdpa.js): each row's output and lse do not depend on how the call is cut.
+    placed.out = place(setup.saved.output.data, spans.rows(dims.dv));
+    placed.lse = place(setup.saved.lse.data, spans.rows(1));
+  }
   if (maskBuffers.validLens) placed.validLens = place(maskBuffers.validLens, spans.validLens);
   if (maskBuffers.boolMask) placed.boolMask = place(maskBuffers.boolMask, spans.attnMask);
   if (maskBuffers.floatMask) placed.floatMask = place(maskBuffers.floatMask, spans.attnMask);

@@ -117,7 +117,29 @@ export function readInputGradients(read, inputs) {
 
 /** Every block of a whole backward call; dout already checked (gradOutputTensor). */
 export function sdpaBackwardBlocks(setup, dout) {
-  return { ...gradientBlocks(setup.inputs, dout), ...setup.maskBuffers, scratch: setup.scratch };
+  const blocks = { ...gradientBlocks(setup.inputs, dout), ...setup.maskBuffers, scratch: setup.scratch };
+  if (setup.saved) {
+    blocks.out = setup.saved.output.data;
+    blocks.lse = setup.saved.lse.data;
+  }
+  return blocks;
+}
+
+/**
+ * options.saved: the forward's result on the same inputs and options, with output (B, H, Tq, dv)
+ * and lse (B, H, Tq) in q's rank (returnLse: true); the backward then skips recomputing them.
+ * -> { output, lse } tensors, or null when not given.
+ */
+function savedForward(fn, saved, dims) {
+  if (saved === undefined) return null;
+  if (saved === null || typeof saved !== 'object' || saved.output === undefined || saved.lse === undefined) {
+    throw new TypeError(`${fn}: saved must be the forward's result with output and lse (returnLse: true)`);
+  }
+  const output = inputTensor(fn, 'saved.output', saved.output);
+  expectSameShape(fn, 'saved.output', output, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+  const lse = inputTensor(fn, 'saved.lse', saved.lse, { allowNegativeInfinity: true });
+  expectSameShape(fn, 'saved.lse', lse, rowsInQueryRank(dims), 'the log-sum-exp (B, H, Tq)');
+  return { output, lse };
 }
 
 /** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
@@ -145,11 +167,13 @@ export function sdpaForwardCall(module, q, k, v, options) {
   return { setup, flags };
 }
 
-/** scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup. */
+/** scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved). */
 export function sdpaBackwardCall(module, q, k, v, options) {
   const fn = 'scaledDotProductAttentionBackward';
-  const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
-  return sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
+  const opts = expectKnownOptions(fn, options, [...SDPA_OPTIONS, 'saved']);
+  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
+  setup.saved = savedForward(fn, opts.saved, setup.dims);
+  return setup;
 }
 
 export function scaledDotProductAttention(module, q, k, v, options) {
