@@ -13,7 +13,8 @@
 // T (T + 1) / 2 under the causal mask:
 //   forward           4 N d   S = Q K^T and O = P V (2 flops per multiply-add)
 //   forward+backward 12 N d   the forward, then dV = P^T dO, dP = dO V^T, dQ = dS K, dK = dS^T Q
-// The public backward also recomputes S and the forward's out and lse (6 N d more, not counted).
+// The public backward also recomputes S (2 N d, not counted), and the forward's out and lse (4 N d,
+// not counted) unless it is given them (options.saved: the 'fwd+bwd (saved)' rows).
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 
@@ -49,8 +50,28 @@ const passes = {
     attn.scaledDotProductAttention(x.q, x.k, x.v, options);
     return attn.scaledDotProductAttentionBackward(x.q, x.k, x.v, x.dout, options).dq.data;
   },
+  // The backward given the forward's output and lse (options.saved) skips recomputing the forward.
+  'fwd+bwd (saved)': (attn, x, options) => {
+    if (!takesSaved(attn)) return passes['forward+backward'](attn, x, options); // an older build
+    const saved = attn.scaledDotProductAttention(x.q, x.k, x.v, { ...options, returnLse: true });
+    return attn.scaledDotProductAttentionBackward(x.q, x.k, x.v, x.dout, { ...options, saved }).dq.data;
+  },
 };
-const flopsPerPair = { forward: 4 * d, 'forward+backward': 12 * d };
+// Whether this build's backward takes options.saved (the baseline of an older checkout does not).
+const takesSavedCache = new Map();
+function takesSaved(attn) {
+  if (!takesSavedCache.has(attn)) {
+    const t = { data: new Float32Array(4), shape: [2, 2] };
+    try {
+      attn.scaledDotProductAttentionBackward(t, t, t, t, { saved: attn.scaledDotProductAttention(t, t, t, { returnLse: true }) });
+      takesSavedCache.set(attn, true);
+    } catch {
+      takesSavedCache.set(attn, false);
+    }
+  }
+  return takesSavedCache.get(attn);
+}
+const flopsPerPair = { forward: 4 * d, 'forward+backward': 12 * d, 'fwd+bwd (saved)': 12 * d };
 
 console.log(`sdpa through the JS API, B=1 H=${H} d=dv=${d}, node ${process.version}, ${ROUNDS} alternating rounds, median ms`);
 console.log('T      mask    pass              contender       wall ms    cpu ms   GFLOP/s  vs first  (max |diff| vs first)');
