@@ -43,7 +43,7 @@ export function chartSvg(measured, { subtitle }) {
   const { top, step } = niceAxis(Math.max(1, ...values));
   const width = PANEL.left + panels.length * (PANEL.width + PANEL.gap) + 10;
   const legendTop = PANEL.top + PANEL.height + 48;
-  const height = legendTop + Math.ceil(SERIES.length / 4) * 20;
+  const height = legendTop + Math.ceil(SERIES.length / 3) * 20;
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<style>
@@ -85,8 +85,8 @@ export function chartSvg(measured, { subtitle }) {
   });
   out.push(`<text class="soft" transform="translate(14 ${PANEL.top + PANEL.height / 2}) rotate(-90)" text-anchor="middle">GFLOP/s</text>`);
   SERIES.forEach((s, i) => {
-    const x = PANEL.left + (i % 4) * 240;
-    const y = legendTop + Math.floor(i / 4) * 20;
+    const x = PANEL.left + (i % 3) * 330;
+    const y = legendTop + Math.floor(i / 3) * 20;
     const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : '';
     out.push(`<line x1="${x}" x2="${x + 26}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="${s.width}"${dash}/>`);
     out.push(`<text class="ink" x="${x + 32}" y="${y + 4}">${esc(s.label)}</text>`);
