@@ -1,7 +1,7 @@
 // attention-lab's own builds (wasm-simd, wasm-scalar; one thread or a pool) and the plain-JS loops as benchmark
 // contenders of scaled dot-product attention. Shapes: q, k, v, dout (1, H, T, d).
-// pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does) and the
-// backward, and returns [dq, dk, dv].
+// pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does, keeping its
+// output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
 import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
 
@@ -13,6 +13,7 @@ export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs 
   const shape = [1, H, T, d];
   const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape }));
   const options = { causal };
+  const forwardOptions = { causal, returnLse: true };
   const gradients = (g) => [g.dq.data, g.dk.data, g.dv.data];
   return modules.map((attn) => {
     const meta = { library: 'attention-lab', form: attn.backend, threads: attn.threads ?? 1 };
@@ -21,8 +22,8 @@ export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs 
         pass === 'forward'
           ? () => [attn.scaledDotProductAttention(q, k, v, options).output.data]
           : () => {
-              attn.scaledDotProductAttention(q, k, v, options);
-              return gradients(attn.scaledDotProductAttentionBackward(q, k, v, dout, options));
+              const saved = attn.scaledDotProductAttention(q, k, v, forwardOptions);
+              return gradients(attn.scaledDotProductAttentionBackward(q, k, v, dout, { causal, saved }));
             };
       return contender(meta, run);
     }
@@ -30,8 +31,8 @@ export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs 
       pass === 'forward'
         ? async () => [(await attn.scaledDotProductAttention(q, k, v, options)).output.data]
         : async () => {
-            await attn.scaledDotProductAttention(q, k, v, options);
-            return gradients(await attn.scaledDotProductAttentionBackward(q, k, v, dout, options));
+            const saved = await attn.scaledDotProductAttention(q, k, v, forwardOptions);
+            return gradients(await attn.scaledDotProductAttentionBackward(q, k, v, dout, { causal, saved }));
           };
     return contender(meta, run);
   });
