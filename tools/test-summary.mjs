@@ -1,5 +1,6 @@
 // Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
 // split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
+// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (node, browser).
 // Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
 // non-zero without a failed test) or a suite ran no test.
 // Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,node,browser]
@@ -11,8 +12,8 @@ const wanted = new Set(only.split(','));
 const SUITES = [
   { name: 'native-simd', group: 'native', kind: 'ctest' },
   { name: 'native-scalar', group: 'native', kind: 'ctest' },
-  { name: 'asan-simd', group: 'asan', kind: 'ctest' },
-  { name: 'asan-scalar', group: 'asan', kind: 'ctest' },
+  { name: 'asan-simd', group: 'asan', kind: 'gtest' },
+  { name: 'asan-scalar', group: 'asan', kind: 'gtest' },
   { name: 'vitest-node', group: 'node', kind: 'vitest' },
   { name: 'vitest-browser', group: 'browser', kind: 'vitest' },
 ];
@@ -26,6 +27,17 @@ function ctestCounts(xml) {
     if (m[1] === 'run') counts.passed++;
     else if (m[1] === 'fail') counts.failed++;
     else counts.skipped++;
+  }
+  return counts;
+}
+
+/** GoogleTest's XML: every <testcase> ran unless result="skipped"; failed when it holds a <failure>. */
+function gtestCounts(xml) {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    if (/\bresult="skipped"|\bstatus="notrun"/.test(m[1])) counts.skipped++;
+    else if (m[3] && m[3].includes('<failure')) counts.failed++;
+    else counts.passed++;
   }
   return counts;
 }
@@ -62,11 +74,15 @@ const lines = [];
 for (const suite of SUITES) {
   if (!wanted.has(suite.group)) continue;
   const exit = Number((read(path.join(dir, `${suite.name}.status`)) ?? '1').trim());
-  const report =
-    suite.kind === 'ctest' ? read(path.join(dir, `${suite.name}.xml`)) : read(path.join(dir, `${suite.name}.json`));
+  const reader = {
+    ctest: { file: `${suite.name}.xml`, count: ctestCounts },
+    gtest: { file: `${suite.name}.gtest.xml`, count: gtestCounts },
+    vitest: { file: `${suite.name}.json`, count: (text) => vitestCounts(JSON.parse(text)) },
+  }[suite.kind];
+  const report = read(path.join(dir, reader.file));
   let counts;
   try {
-    counts = report === null ? null : suite.kind === 'ctest' ? ctestCounts(report) : vitestCounts(JSON.parse(report));
+    counts = report === null ? null : reader.count(report);
   } catch (e) {
     counts = null;
     lines.push(`${suite.name}: unreadable report (${e.message})`);
