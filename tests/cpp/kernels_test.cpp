@@ -10,7 +10,6 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 namespace attnlab {
 namespace {
 
+using test::dyadic;
 using test::expect_close;
 
 std::vector<int> lengths() {
@@ -40,14 +40,6 @@ struct Buffer {
   }
   float* data() { return storage.data() + offset; }
 };
-
-std::vector<float> dyadic(std::size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> k(-16, 16);
-  std::vector<float> x(n);
-  for (auto& v : x) v = float(k(rng)) / 8.0f;
-  return x;
-}
 
 std::string where(int n, int offset) {
   return "n=" + std::to_string(n) + " offset=" + std::to_string(offset);

@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,15 +17,8 @@
 namespace attnlab {
 namespace {
 
+using test::dyadic;
 using test::expect_close;
-
-std::vector<float> dyadic(std::size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> k(-16, 16);
-  std::vector<float> x(n);
-  for (auto& v : x) v = float(k(rng)) / 8.0f;
-  return x;
-}
 
 std::vector<int> column_counts() {
   std::vector<int> n;

@@ -46,6 +46,17 @@ inline std::vector<float> random_normal(std::size_t n, uint32_t seed, float mean
   return x;
 }
 
+// Dyadic values k / 8 with |k| <= 16: products are multiples of 1/64 and short sums of them fit in
+// 24 bits, so float kernels over them are exact in any summation order (the kernel suites compare
+// such results with a double loop exactly).
+inline std::vector<float> dyadic(std::size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> k(-16, 16);
+  std::vector<float> x(n);
+  for (auto& v : x) v = float(k(rng)) / 8.0f;
+  return x;
+}
+
 // ---- closeness with a useful failure message ----
 
 // Passes when |actual - expected| <= atol + rtol * |expected| for every element. Equal values pass
