@@ -48,7 +48,7 @@ console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${mach
 console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
 console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
 
-/** Largest |a - b| over lists of arrays; Infinity when the shapes differ. */
+/** Largest |a - b| over lists of arrays; Infinity when the shapes differ or one side has a NaN. */
 function maxAbsDiff(a, b) {
   if (a.length !== b.length) return Infinity;
   let worst = 0;
