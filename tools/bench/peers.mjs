@@ -6,6 +6,7 @@
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
 // alternating rounds (timing.mjs) and print median ms, the rate and how many times faster ours is.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,17 @@ const machine = {
   date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
   loadStart: loadText(),
 };
+/** The commit measured, and whether the C++ or the JS API differed from it (the .wasm is built from the tree). */
+function ourVersion() {
+  try {
+    const git = (...a) => execFileSync('git', ['-C', root, ...a], { encoding: 'utf8' }).trim();
+    const changed = git('status', '--porcelain', '--', 'cpp', 'web/src') !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${changed ? ' with uncommitted changes in cpp/ or web/src/' : ''}`;
+  } catch {
+    return 'not a git checkout';
+  }
+}
+machine.ours = ourVersion();
 const versionOf = (pkg) => JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 const peers = ['onnxruntime-web', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'].map((p) => `${p} ${versionOf(p)}`).join(', ');
 
@@ -46,6 +58,7 @@ const modules = [simd, scalar];
 const sdpaModules = [simd, ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
 console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
+console.log(`attention-lab: ${machine.ours}`);
 console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
 
 /** Largest |a - b| over lists of arrays; Infinity when the shapes differ or one side has a NaN. */
@@ -126,7 +139,8 @@ function resultsMarkdown(measured, targets) {
     '',
     `Measured by \`npm run bench\` (tools/bench/peers.mjs${quick ? ' --quick' : ''}) on ${machine.date}: ${machine.cpu}, ${machine.cores} cores shared with other jobs,`,
     `Node ${machine.node}; load average ${machine.loadStart} at the start and ${machine.loadEnd} at the end (1, 5, 15 minutes); the run took ${machine.minutes} minutes.`,
-    `Peers: ${peers}, from the npm registry, their .wasm files loaded from node_modules.`,
+    `attention-lab: ${machine.ours} (web/wasm/ built from that tree). Peers: ${peers}, from the npm registry, their .wasm files`,
+    'loaded from node_modules.',
     '',
     'Method: every contender is first checked against attention-lab wasm-simd (max |diff|, the same inputs and outputs), then warmed up,',
     `then timed over separate calls in alternating rounds (at least ${timing.minSamples} calls each, more while under ${timing.budgetMs / 1000} s; one call for a contender`,
