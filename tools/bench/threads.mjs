@@ -3,8 +3,8 @@
 // 1. B=1, H=8, Tq=Tk=T (1024), d=dv=64, forward and forward+backward: the default synchronous API
 //    (one thread) against loadAttention({ threads: 2 }) and the one-worker pool (threads: 1, what
 //    'attention-lab/worker' gives), alternating round by round so drift hits all alike; medians.
-// 2. The per-call time of a 4x4 attention (Tq=Tk=4, d=4): synchronous API, the parallel API's inline
-//    path, and a forced round trip to a worker (inlineBelow: 0).
+// 2. The per-call time of a 4x4 attention (Tq=Tk=4, d=4), wall and CPU: the synchronous API, the
+//    parallel API's inline path, and a forced round trip to a worker (inlineBelow: 0).
 // The machine may be shared: the load average is printed before and after; trust ratios from a
 // run whose load stayed low.
 import os from 'node:os';
@@ -71,16 +71,23 @@ async function threadTable() {
   for (const c of contenders) c.attn.dispose?.();
 }
 
-/** Median per-call microseconds of `call` over batches of `perBatch` calls. */
+/**
+ * Median per-call microseconds of `call` over batches of `perBatch` calls: wall time, and the
+ * process's CPU time (user + system), which other jobs' time slices do not inflate.
+ */
 async function perCall(call, perBatch, batches) {
   for (let i = 0; i < perBatch; i++) await call();
-  const samples = [];
+  const wall = [];
+  const cpu = [];
   for (let b = 0; b < batches; b++) {
     const start = performance.now();
+    const startCpu = process.cpuUsage();
     for (let i = 0; i < perBatch; i++) await call();
-    samples.push(((performance.now() - start) * 1000) / perBatch);
+    const used = process.cpuUsage(startCpu);
+    wall.push(((performance.now() - start) * 1000) / perBatch);
+    cpu.push((used.user + used.system) / perBatch);
   }
-  return median(samples);
+  return `${median(wall).toFixed(2)} | ${median(cpu).toFixed(2)}`;
 }
 
 async function overheadTable() {
@@ -89,14 +96,11 @@ async function overheadTable() {
   const inline = await loadAttention({ threads: 1 });
   const remote = await loadAttention({ threads: 1, inlineBelow: 0 });
   console.log(`\n4x4 call overhead: scaledDotProductAttention, Tq=Tk=4, d=4 (load ${load()})`);
-  console.log('| path | median us per call |');
-  console.log('|---|---:|');
-  const syncUs = await perCall(() => sync.scaledDotProductAttention(x, x, x), 20000, 25);
-  console.log(`| sync API | ${syncUs.toFixed(2)} |`);
-  const inlineUs = await perCall(() => inline.scaledDotProductAttention(x, x, x), 20000, 25);
-  console.log(`| parallel API, inline (await) | ${inlineUs.toFixed(2)} |`);
-  const remoteUs = await perCall(() => remote.scaledDotProductAttention(x, x, x), 500, 15);
-  console.log(`| parallel API, round trip to a worker | ${remoteUs.toFixed(2)} |`);
+  console.log('| path | median us per call (wall) | CPU us per call (all threads) |');
+  console.log('|---|---:|---:|');
+  console.log(`| sync API | ${await perCall(() => sync.scaledDotProductAttention(x, x, x), 20000, 25)} |`);
+  console.log(`| parallel API, inline (await) | ${await perCall(() => inline.scaledDotProductAttention(x, x, x), 20000, 25)} |`);
+  console.log(`| parallel API, round trip to a worker | ${await perCall(() => remote.scaledDotProductAttention(x, x, x), 500, 15)} |`);
   inline.dispose();
   remote.dispose();
 }
