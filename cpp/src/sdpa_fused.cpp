@@ -132,20 +132,74 @@ void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const Que
   kernels::f32_scale(qs, opt.scale, int(n));
 }
 
-// s (rows, nk), row stride sc.keys: the masked scores of keys j0 .. j0 + nk - 1 (forward passes 1-2).
-// dcap (optional, same layout) receives the softcap derivative.
-void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                  int j0, int nk, float* dcap) {
+// Rows r0 .. r1 - 1 of a query block.
+struct RowRange {
+  int r0, r1;
+  int count() const { return r1 - r0; }
+};
+
+// The rows of qb that may see a key at or past j0: the smallest range holding every row whose limit
+// is past j0 (for causal masks, whose limits grow with the row, that is exactly those rows; rows
+// inside the range that see none of the block's keys are masked like any other key).
+RowRange rows_reaching(const QueryBlock& qb, int j0) {
+  RowRange range{0, qb.rows};
+  while (range.r0 < range.r1 && qb.mask[range.r0].limit <= j0) ++range.r0;
+  while (range.r1 > range.r0 && qb.mask[range.r1 - 1].limit <= j0) --range.r1;
+  return range;
+}
+
+// sc.kt (d, nk), row stride sc.keys = keys j0 .. j0 + nk - 1 of the kv head, transposed.
+void transpose_keys(const AttentionDims& dims, const QueryBlock& qb, const Scratch& sc, int j0, int nk) {
   kernels::f32_transpose(nk, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.kt, sc.keys);
-  kernels::f32_gemm_nn_strided(qb.rows, nk, dims.d, sc.qs, dims.d, sc.kt, sc.keys, sc.s, sc.keys, false);
+}
+
+// Rows `rr` of s (Br, nk), row stride sc.keys: the masked scores of keys j0 .. j0 + nk - 1 (forward
+// passes 1-2), from the transposed keys in sc.kt. dcap (optional, same layout) receives the
+// softcap derivative.
+void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
+                  RowRange rr, int j0, int nk, float* dcap) {
+  kernels::f32_gemm_nn_strided(rr.count(), nk, dims.d, sc.qs + std::size_t(rr.r0) * dims.d, dims.d, sc.kt, sc.keys,
+                               sc.s + rr.r0 * sc.keys, sc.keys, false);
   if (opt.softcap > 0.0f) {
-    for (int r = 0; r < qb.rows; ++r)
+    for (int r = rr.r0; r < rr.r1; ++r)
       kernels::f32_softcap(sc.s + r * sc.keys, opt.softcap, nk, dcap != nullptr ? dcap + r * sc.keys : nullptr);
   }
   if (qb.attn_mask || j0 + nk > qb.keys_all) {
-    for (int r = 0; r < qb.rows; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * sc.keys, nk);
+    for (int r = rr.r0; r < rr.r1; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * sc.keys, nk);
   }
 }
+
+// Forward passes 1-4 on keys j0 .. j0 + nk - 1 (transposed in sc.kt) for the rows `rr`: the online
+// softmax state sc.m, sc.l and the rows of o (Br, dv) move on by one key block.
+void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
+                       RowRange rr, int j0, int nk, float* o) {
+  block_scores(dims, opt, qb, sc, rr, j0, nk, nullptr);
+  float* m = sc.m;
+  float* l = sc.l;
+  for (int r = rr.r0; r < rr.r1; ++r) {
+    float* p = sc.s + r * sc.keys;
+    const float m_new = std::max(m[r], kernels::f32_max(p, nk));
+    if (m_new == -kInf) {  // nothing visible so far: no weight, O stays 0
+      std::fill(p, p + nk, 0.0f);
+      continue;
+    }
+    const float sum = kernels::f32_exp_minus_max(p, p, m_new, nk);
+    if (m_new != m[r]) {  // a new max rescales what was accumulated (e^-inf = 0 the first time)
+      const float alpha = std::exp(m[r] - m_new);
+      l[r] *= alpha;
+      kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha, dims.dv);
+      m[r] = m_new;
+    }
+    l[r] += sum;
+  }
+  kernels::f32_gemm_nn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0 * sc.keys, sc.keys,
+                               qb.vh + std::size_t(j0) * dims.dv, dims.dv, o + std::size_t(rr.r0) * dims.dv, dims.dv,
+                               true);
+}
+
+// Rows per group on key blocks that some row's limit cuts (the diagonal of a causal mask): each
+// group computes only the keys its last-reaching row can see, so masked corners cost little.
+constexpr int kRowGroup = 8;
 
 // o (rows, dv) and lse (rows) of one query block (sc.qs already holds its scaled queries).
 void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
@@ -157,25 +211,17 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(l, l + qb.rows, 0.0f);
   for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
-    block_scores(dims, opt, qb, sc, j0, nk, nullptr);
-    for (int r = 0; r < qb.rows; ++r) {
-      float* p = sc.s + r * sc.keys;
-      const float m_new = std::max(m[r], kernels::f32_max(p, nk));
-      if (m_new == -kInf) {  // nothing visible so far: no weight, O stays 0
-        std::fill(p, p + nk, 0.0f);
-        continue;
-      }
-      const float sum = kernels::f32_exp_minus_max(p, p, m_new, nk);
-      if (m_new != m[r]) {  // a new max rescales what was accumulated (e^-inf = 0 the first time)
-        const float alpha = std::exp(m[r] - m_new);
-        l[r] *= alpha;
-        kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha, dims.dv);
-        m[r] = m_new;
-      }
-      l[r] += sum;
+    transpose_keys(dims, qb, sc, j0, nk);
+    if (j0 + nk <= qb.keys_all) {  // every row sees every key of the block (up to an attnMask)
+      forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, o);
+      continue;
     }
-    kernels::f32_gemm_nn_strided(qb.rows, dims.dv, nk, sc.s, sc.keys, qb.vh + std::size_t(j0) * dims.dv, dims.dv, o,
-                                 dims.dv, true);
+    for (int g0 = 0; g0 < qb.rows; g0 += kRowGroup) {
+      const RowRange group{g0, std::min(g0 + kRowGroup, qb.rows)};
+      int reach = 0;  // keys of the block any row of the group may see
+      for (int r = group.r0; r < group.r1; ++r) reach = std::max(reach, std::min(qb.mask[r].limit - j0, nk));
+      if (reach > 0) forward_key_block(dims, opt, qb, sc, group, j0, reach, o);
+    }
   }
   for (int r = 0; r < qb.rows; ++r) {
     if (l[r] == 0.0f) {  // nothing visible: O = 0 already
@@ -195,6 +241,43 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
     for (int h = 0; h < dims.H; ++h)
       for (int i0 = 0; i0 < dims.Tq; i0 += rows)
         visit(query_block(dims, opt, k, v, b, h, i0, std::min(rows, dims.Tq - i0)));
+}
+
+// The backward's work on keys j0 .. j0 + nk - 1 for the rows `rr` of query block qb, whose lse and D
+// are in sc.lse, sc.D and scaled queries in sc.qs: accumulates into dq (the block's rows) and into
+// dk, dv (the key block's rows).
+void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
+                        RowRange rr, int j0, int nk, const float* q, const float* dout, float* dq, float* dk,
+                        float* dv) {
+  const std::size_t first_row = qb.first_row + rr.r0;  // in (B, H, Tq)
+  const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
+  float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
+  transpose_keys(dims, qb, sc, j0, nk);
+  block_scores(dims, opt, qb, sc, rr, j0, nk, dcap);
+  for (int r = rr.r0; r < rr.r1; ++r) {  // P = exp(S - lse)
+    float* p = sc.s + r * sc.keys;
+    if (sc.lse[r] == -kInf) std::fill(p, p + nk, 0.0f);  // nothing visible: no weight, no gradient
+    else kernels::f32_exp_minus_max(p, p, sc.lse[r], nk);
+  }
+  // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
+  const float* do_rows = dout + first_row * dims.dv;
+  kernels::f32_transpose(nk, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.vt, sc.keys);
+  kernels::f32_gemm_nn_strided(rr.count(), nk, dims.dv, do_rows, dims.dv, sc.vt, sc.keys, sc.dp + rr.r0 * sc.keys,
+                               sc.keys, false);
+  for (int r = rr.r0; r < rr.r1; ++r) {
+    float* ds = sc.dp + r * sc.keys;
+    kernels::f32_softmax_grad(ds, sc.s + r * sc.keys, ds, sc.D[r], opt.scale, nk);
+    if (dcap != nullptr) kernels::f32_mul(ds, dcap + r * sc.keys, nk);
+  }
+  const float* p = sc.s + rr.r0 * sc.keys;
+  const float* ds = sc.dp + rr.r0 * sc.keys;
+  // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += dS K_blk
+  kernels::f32_gemm_tn_strided(nk, dims.dv, rr.count(), p, sc.keys, do_rows, dims.dv, dv + first_key * dims.dv,
+                               dims.dv, true);
+  kernels::f32_gemm_tn_strided(nk, dims.d, rr.count(), ds, sc.keys, q + first_row * dims.d, dims.d,
+                               dk + first_key * dims.d, dims.d, true);
+  kernels::f32_gemm_nn_strided(rr.count(), dims.d, nk, ds, sc.keys, qb.kh + std::size_t(j0) * dims.d, dims.d,
+                               dq + first_row * dims.d, dims.d, true);
 }
 
 }  // namespace
@@ -222,9 +305,7 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
   const bool recompute = saved.out == nullptr || saved.lse == nullptr;
   for_each_query_block(dims, opt, k, v, kBackwardRows, [&](const QueryBlock& qb) {
     const int rows = qb.rows;
-    const float* q_rows = q + qb.first_row * dims.d;
     const float* do_rows = dout + qb.first_row * dims.dv;
-    float* dq_rows = dq + qb.first_row * dims.d;
     float* lse = sc.lse;
     float* D = sc.D;
     scaled_queries(dims, opt, qb, q, sc.qs);
@@ -240,32 +321,10 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
     for (int r = 0; r < rows; ++r)
       D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
 
-    std::fill(dq_rows, dq_rows + std::size_t(rows) * dims.d, 0.0f);
-    float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
+    std::fill(dq + qb.first_row * dims.d, dq + (qb.first_row + rows) * dims.d, 0.0f);
     for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
       const int nk = std::min(sc.keys, qb.keys_seen - j0);
-      block_scores(dims, opt, qb, sc, j0, nk, dcap);
-      float* p = sc.s;
-      for (int r = 0; r < rows; ++r) {
-        float* pr = p + r * sc.keys;
-        if (lse[r] == -kInf) std::fill(pr, pr + nk, 0.0f);  // nothing visible: no weight, no gradient
-        else kernels::f32_exp_minus_max(pr, pr, lse[r], nk);
-      }
-      // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
-      const float* v_blk = qb.vh + std::size_t(j0) * dims.dv;
-      kernels::f32_transpose(nk, dims.dv, v_blk, dims.dv, sc.vt, sc.keys);
-      kernels::f32_gemm_nn_strided(rows, nk, dims.dv, do_rows, dims.dv, sc.vt, sc.keys, sc.dp, sc.keys, false);
-      float* ds = sc.dp;
-      for (int r = 0; r < rows; ++r) {
-        kernels::f32_softmax_grad(ds + r * sc.keys, p + r * sc.keys, ds + r * sc.keys, D[r], opt.scale, nk);
-        if (dcap != nullptr) kernels::f32_mul(ds + r * sc.keys, dcap + r * sc.keys, nk);
-      }
-      const float* k_blk = qb.kh + std::size_t(j0) * dims.d;
-      const std::size_t kv_first = qb.first_key + j0;  // the block's first row in k and v
-      kernels::f32_gemm_tn_strided(nk, dims.dv, rows, p, sc.keys, do_rows, dims.dv, dv + kv_first * dims.dv, dims.dv,
-                                   true);
-      kernels::f32_gemm_tn_strided(nk, dims.d, rows, ds, sc.keys, q_rows, dims.d, dk + kv_first * dims.d, dims.d, true);
-      kernels::f32_gemm_nn_strided(rows, dims.d, nk, ds, sc.keys, k_blk, dims.d, dq_rows, dims.d, true);
+      backward_key_block(dims, opt, qb, sc, rows_reaching(qb, j0), j0, nk, q, dout, dq, dk, dv);
     }
   });
 }
