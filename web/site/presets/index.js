@@ -1,0 +1,21 @@
+// The preset registry: id -> { id, title, summary, make(options) -> raw state, printed? }.
+// A new preset is one file here plus one line below.
+import { conform } from '../state/conform.js';
+import d2l from './d2l.js';
+import random from './random.js';
+import seed002 from './seed-002.js';
+import seed004 from './seed-004.js';
+import sentence from './sentence.js';
+
+export const PRESETS = [seed004, seed002, d2l, sentence, random];
+export const DEFAULT_PRESET = 'seed-004';
+
+export function presetById(id) {
+  return PRESETS.find((p) => p.id === id) ?? null;
+}
+
+/** The conformed state of preset `id` (unknown ids give the default preset). */
+export function presetState(id, options) {
+  const preset = presetById(id) ?? presetById(DEFAULT_PRESET);
+  return conform({ ...preset.make(options), preset: preset.id });
+}

@@ -1,0 +1,31 @@
+// seeds/002 (a Chinese self-attention tutorial): X (3, 4), W^Q, W^K, W^V (4, 3). Its text gets
+// Q wrong (row 1 of X times W^Q is [1, 1, 1], the text says [1, 0, 1]) and K, V and everything
+// after them too. `printed` keeps the text's numbers as printed, for the note that compares them
+// with the exact ones (and for checking a hand calculation).
+export default {
+  id: 'seed-002',
+  title: 'Seed 002',
+  summary: 'x₁, x₂, x₃ of width 4 projected to width 3. The tutorial’s own numbers are wrong from Q on; the page shows where.',
+  make: () => ({
+    source: 'self',
+    tokens: ['x1', 'x2', 'x3'],
+    x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
+    wq: [[[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]]],
+    wk: [[[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]]],
+    wv: [[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]]],
+    scoring: 'scaled-dot',
+  }),
+  // The text's numbers (stage -> rows), printed to two decimals from "scaled" on.
+  printed: {
+    q: [[1, 0, 1], [2, 2, 2], [2, 1, 2]],
+    k: [[0, 1, 1], [4, 0, 2], [2, 2, 1]],
+    v: [[0, 1, 1], [2, 2, 2], [2, 2, 1]],
+    scores: [[1, 2, 3], [4, 8, 8], [3, 6, 7]],
+    scaled: [[0.58, 1.15, 1.73], [2.31, 4.62, 4.62], [1.73, 3.46, 4.04]],
+    weights: [[0.2, 0.3, 0.5], [0.02, 0.49, 0.49], [0.04, 0.24, 0.72]],
+    output: [[1.6, 1.8, 1.3], [2.0, 2.0, 1.5], [1.9, 1.9, 1.1]],
+  },
+  // How far a printed number may be from the exact one and still count as right: the text
+  // rounds to two decimals (half a unit in the last place), plus float32 rounding.
+  printedTolerance: 0.005 + 1e-6,
+};

@@ -1,0 +1,17 @@
+// seeds/004 (a Java walk-through of self-attention): 3 tokens of width 2, Wq = I, and the
+// causal mask its code applies (the Causal control shows both: SEMANTICS.md has both outputs).
+export default {
+  id: 'seed-004',
+  title: 'Seed 004',
+  summary: '3 tokens, width 2: the worked example of the Java walk-through, with its causal mask one click away.',
+  make: () => ({
+    source: 'self',
+    tokens: ['Token1', 'Token2', 'Token3'],
+    x: [[1, 2], [0, 1], [3, 1]],
+    wq: [[[1, 0], [0, 1]]],
+    wk: [[[1, 1], [0, 1]]],
+    wv: [[[1, 0], [1, 1]]],
+    scoring: 'scaled-dot',
+    causal: 'none',
+  }),
+};

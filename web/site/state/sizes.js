@@ -1,0 +1,49 @@
+// Size edits: each returns a new state with the arrays grown or cut, then conformed. Growing
+// leaves holes (null) that conform() fills with seeded values, since conform() reads every size
+// from the arrays themselves.
+import { conform } from './conform.js';
+import { sizesOf } from './model.js';
+
+/** `array` cut or grown to n entries, new ones from make(i). */
+const toLength = (array, n, make) => Array.from({ length: n }, (_, i) => (i < array.length ? array[i] : make(i)));
+/** Every row of matrix m cut or grown to n entries. */
+const widen = (m, n) => m.map((row) => toLength(row, n, () => null));
+/** A matrix m cut or grown to n rows. */
+const lengthen = (m, n) => toLength(m, n, () => [null]);
+const label = (prefix) => (i) => `${prefix}${i + 1}`;
+
+/** Sizes a control can set, per source, and how each reshapes the arrays. */
+const SETTERS = {
+  self: {
+    tokens: (s, n) => ({ ...s, x: lengthen(s.x, n), tokens: toLength(s.tokens, n, label('t')) }),
+    dIn: (s, n) => ({ ...s, x: widen(s.x, n), wq: s.wq.map((w) => lengthen(w, n)), wk: s.wk.map((w) => lengthen(w, n)), wv: s.wv.map((w) => lengthen(w, n)) }),
+    dQ: (s, n) => ({ ...s, wq: s.wq.map((w) => widen(w, n)), wk: s.wk.map((w) => widen(w, n)) }),
+    dV: (s, n) => ({ ...s, wv: s.wv.map((w) => widen(w, n)) }),
+    heads: (s, n) => ({ ...s, heads: n, wq: s.wq.slice(0, n), wk: s.wk.slice(0, n), wv: s.wv.slice(0, n) }),
+  },
+  qkv: {
+    batch: (s, n) => {
+      const more = (stack) => toLength(stack, n, () => stack[0].map((row) => row.map(() => null)));
+      return { ...s, q: more(s.q), k: more(s.k), v: more(s.v) };
+    },
+    queries: (s, n) => ({ ...s, q: s.q.map((m) => lengthen(m, n)), tokens: toLength(s.tokens, n, label('q')) }),
+    keys: (s, n) => ({ ...s, k: s.k.map((m) => lengthen(m, n)), v: s.v.map((m) => lengthen(m, n)), keyTokens: toLength(s.keyTokens, n, label('k')) }),
+    d: (s, n) => ({ ...s, q: s.q.map((m) => widen(m, n)), k: s.k.map((m) => widen(m, n)) }),
+    dv: (s, n) => ({ ...s, v: s.v.map((m) => widen(m, n)) }),
+  },
+};
+
+/** The size controls of a state's source: [name, value] pairs. */
+export function sizeControls(state) {
+  const z = sizesOf(state);
+  return state.source === 'qkv'
+    ? [['batch', z.B], ['queries', z.Tq], ['keys', z.Tk], ['d', z.d], ['dv', z.dv]]
+    : [['tokens', z.Tq], ['dIn', z.dIn], ['dQ', z.d], ['dV', z.dv], ['heads', z.H]];
+}
+
+/** A new state with size `name` set to n (grown with seeded values, or cut). */
+export function setSize(state, name, n) {
+  const set = SETTERS[state.source][name];
+  if (!set) throw new TypeError(`setSize: no size '${name}' for source '${state.source}'`);
+  return conform(set(state, n));
+}
