@@ -1,0 +1,37 @@
+// compute(attn, state): every stage of the state's attention through the public API.
+//   {
+//     sizes,                    sizesOf(state)
+//     x: Tensor | null          (1, T, d_in) for 'self' states
+//     heads: [{ wq?, wk?, wv?, q, k, v, runs: [run per scoring] }]   (run.js)
+//     visible: Uint8Array       (B, Tq, Tk): 1 where key j is visible from query i
+//     ms: number                time taken
+//   }
+// The stages registry (registry/stages.js) picks tensors out of this object.
+import { scoringsOf, sizesOf } from '../state/model.js';
+import { maskOptions, visibilityOptions } from './mask-options.js';
+import { givenHead, projectHeads } from './projections.js';
+import { attentionRun } from './run.js';
+import { fromNested, zeros } from './tensors.js';
+
+/** Which keys each query sees, decided by the core's mask semantics: softmax of zeros is > 0 exactly there. */
+function visibility(attn, state, { B, Tq, Tk }) {
+  const uniform = attn.maskedSoftmax(zeros([B, Tq, Tk]), visibilityOptions(state));
+  return Uint8Array.from(uniform.data, (p) => (p > 0 ? 1 : 0));
+}
+
+export function compute(attn, state) {
+  const started = performance.now();
+  const sizes = sizesOf(state);
+  const masks = maskOptions(state);
+  const heads = state.source === 'qkv' ? [givenHead(state)] : projectHeads(attn, state);
+  for (const head of heads) {
+    head.runs = scoringsOf(state).map((scoring) => attentionRun(attn, state, head, scoring, masks));
+  }
+  return {
+    sizes,
+    x: state.source === 'self' ? fromNested([state.x]) : null,
+    heads,
+    visible: visibility(attn, state, sizes),
+    ms: performance.now() - started,
+  };
+}
