@@ -10,12 +10,15 @@
 //   pass 3: m' = max(m, rowmax S); P = exp(S - m'); l = l e^(m - m') + rowsum P; O *= e^(m - m')
 //   pass 4: O += P V_blk
 // Key blocks at or past every row's limit (validLens, causal) are skipped: causal does half the work.
-// At the end O /= l and lse = m + log l; a row with nothing visible keeps O = 0 and lse = -inf.
+// A key block that some row's limit cuts (the causal diagonal) runs in groups of 8 rows, each on
+// the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing visible
+// keeps O = 0 and lse = -inf.
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
 //           forward above on the block (its O lands in scratch)
-//   per key block: S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
+//   per key block, on the rows whose limit reaches it:
+//           S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
 //           dP = dO V_blk^T;  dS = scale P (dP - D) (* softcap derivative)
 //           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
 // dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
