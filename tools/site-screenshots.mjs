@@ -1,6 +1,7 @@
 // Screenshots of the built explorer in real Chromium, for looking at the design:
 //   node tools/site-screenshots.mjs [--out DIR] [--query '?preset=d2l'] [--name seed-004]
-// Desktop 1280x900 and phone 390x844, light and dark, full page; prints the PNG paths and any
+// Desktop 1280x900 and phone 390x844, light and dark, full page (--at SELECTOR: the viewport
+// scrolled to it; --only phone|desktop|dark|light|phone-dark...); prints the PNG paths and any
 // console error or page error (and exits 1 if there was one). Needs dist/site/ (npm run build:site).
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -20,7 +21,9 @@ function option(name, fallback) {
 const out = resolve(option('--out', fileURLToPath(new URL('../tests/artifacts/site/', import.meta.url))));
 const query = option('--query', '');
 const name = option('--name', 'default');
-const fullPage = !process.argv.includes('--viewport-only');
+const at = option('--at', null); // a selector to scroll to; then only the viewport is shot
+const fullPage = !at && !process.argv.includes('--viewport-only');
+const only = option('--only', null); // e.g. 'phone' or 'desktop-dark'
 await mkdir(out, { recursive: true });
 
 const server = await startServer(fileURLToPath(new URL('../dist/site/', import.meta.url)));
@@ -29,6 +32,7 @@ const problems = [];
 try {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     for (const scheme of ['light', 'dark']) {
+      if (only && !`${viewportName}-${scheme}`.includes(only)) continue;
       const page = await browser.newPage({ viewport, colorScheme: scheme, deviceScaleFactor: 1 });
       page.on('console', (m) => m.type() === 'error' && problems.push(`${viewportName}/${scheme} console: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`${viewportName}/${scheme} pageerror: ${e.message}`));
@@ -37,6 +41,7 @@ try {
       await page.waitForSelector('[data-stage="weights"], .error-box', { timeout: 15000 });
       const ms = Date.now() - started;
       await page.evaluate(() => document.fonts.ready);
+      if (at) await page.locator(at).first().scrollIntoViewIfNeeded();
       const file = join(out, `${name}-${viewportName}-${scheme}.png`);
       await page.screenshot({ path: file, fullPage });
       console.log(`${file}  (weights shown after ${ms} ms)`);

@@ -1,8 +1,42 @@
-// The explorer's entry: loads the styles and the wasm core through the public API.
+// The explorer's entry: styles, registries (stages and panels), the wasm core through the
+// public API, then the app.
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/layout.css';
+import './styles/controls.css';
+import './styles/pipeline.css';
+import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';
+import { startApp } from './app.js';
+import { registerCorePanels } from './panels/index.js';
+import { registerCoreStages } from './stages/index.js';
 
-const attn = await loadAttention();
-document.getElementById('views').textContent = `attention-lab on ${attn.backend} (${attn.arch})`;
+const byId = (id) => document.getElementById(id);
+
+// Phones see the pipeline first; the controls fold into a disclosure (open on wider screens).
+byId('controls-details').open = !window.matchMedia('(max-width: 759px)').matches;
+
+registerCoreStages();
+registerCorePanels();
+
+const dom = {
+  masthead: byId('masthead'),
+  controls: byId('controls'),
+  notes: byId('notes'),
+  main: byId('views'),
+  views: byId('views'),
+  aside: byId('explain'),
+  footer: byId('footer'),
+  announcer: byId('announcer'),
+};
+
+try {
+  const attn = await loadAttention();
+  window.attentionLab = startApp(attn, dom); // for the console and for end-to-end tests
+} catch (error) {
+  dom.views.replaceChildren(Object.assign(document.createElement('p'), {
+    className: 'error-box',
+    textContent: `The WebAssembly core could not be loaded: ${error.message}`,
+  }));
+  throw error;
+}

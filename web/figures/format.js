@@ -1,0 +1,31 @@
+// Numbers as the figures show them. A value that is exactly a short decimal (as typed: 0.1, 2,
+// -1.25, after float32 rounding) is shown that way; any other is rounded to 4 decimals below 1
+// and 4 significant digits above. data-value attributes and aria labels carry String(value),
+// the full float32 value.
+
+const MINUS = '\u2212';
+
+function magnitude(a) {
+  if (a >= 1e5 || a < 5e-5) {
+    const [mantissa, exponent] = a.toExponential(2).split('e');
+    return `${String(Number(mantissa))}e${Number(exponent)}`;
+  }
+  for (let places = 0; places <= 4; places++) {
+    const text = a.toFixed(places);
+    if (Math.fround(Number(text)) === Math.fround(a)) return text;
+  }
+  return a >= 1 ? a.toPrecision(Math.max(4, Math.floor(Math.log10(a)) + 2)) : a.toFixed(4);
+}
+
+/** The short text of a number in a cell: '0.0557', '3.939', '2', '−∞', '−1e6'. */
+export function formatNumber(value) {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === 0) return '0';
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : `${MINUS}∞`;
+  return (value < 0 ? MINUS : '') + magnitude(Math.abs(value));
+}
+
+/** The exact value for attributes and screen readers. */
+export function fullValue(value) {
+  return String(value);
+}

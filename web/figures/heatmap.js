@@ -1,0 +1,116 @@
+// heatmap(weights, options) -> SVGSVGElement, like d2l's show_heatmaps: query rows, key columns,
+// labelled axes, a colour bar on [0, 1].
+//
+// weights: { data, shape } (Tq, Tk) or (B, Tq, Tk); batches are stacked as more rows.
+// options: stage ('weights'), title, rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
+//   ylabel ('Queries'), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
+//   1 = masked: hatched), numbers (draw values in the cells; default when cells are large
+//   enough), cellSize, attrs.
+// Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
+import { STRONG, colorScale } from './color.js';
+import { formatNumber, fullValue } from './format.js';
+import { rovingGrid } from './roving.js';
+import { hatchPattern, svg, textWidth, uid } from './svg.js';
+
+const FONT = 11;
+
+function stackShape(t) {
+  const [R, C] = t.shape.length === 1 ? [1, t.shape[0]] : t.shape.slice(-2);
+  return [t.data.length / (R * C) || 1, R, C];
+}
+
+export function heatmap(weights, options = {}) {
+  const { stage = 'weights', title = 'Attention weights', xlabel = 'Keys', ylabel = 'Queries', masked = null, attrs = {} } = options;
+  const [B, R, C] = stackShape(weights);
+  const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => String(j + 1));
+  const baseRows = options.rowLabels ?? Array.from({ length: R }, (_, i) => String(i + 1));
+  const batchLabel = options.batchLabel ?? ((b) => `b${b + 1}`);
+  const rowLabels = Array.from({ length: B * R }, (_, r) => (B > 1 ? `${batchLabel(Math.floor(r / R))} · ` : '') + baseRows[r % R]);
+  const size = options.cellSize ?? Math.max(14, Math.min(34, Math.floor(360 / Math.max(C, B * R))));
+  const numbers = options.numbers ?? size >= 30;
+  const scale = colorScale('weights', weights.data);
+  const hatch = masked && Array.from(masked).some(Boolean) ? hatchPattern() : null;
+
+  const labelW = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, FONT)))) + 10;
+  const longest = Math.max(...colLabels.map((l) => textWidth(l, FONT)));
+  const slanted = longest > size - 2;
+  const tickH = slanted ? Math.ceil(longest * 0.72) + 10 : 16;
+  const x0 = 20 + labelW;
+  const y0 = title ? 24 : 6;
+  const gridW = C * size;
+  const gridH = B * R * size;
+
+  const parts = [];
+  if (title) parts.push(svg('text', { x: x0, y: 15, class: 'attn-title', 'font-size': 12.5 }, [title]));
+  const grid = [];
+  for (let r = 0; r < B * R; r++) {
+    const b = Math.floor(r / R);
+    const i = r % R;
+    parts.push(svg('text', { x: x0 - 6, y: y0 + r * size + size / 2, dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [rowLabels[r]]));
+    const cells = [];
+    const row = svg('g', { role: 'row' });
+    for (let j = 0; j < C; j++) {
+      const k = r * C + j;
+      const value = weights.data[k];
+      const off = Boolean(masked && masked[k]);
+      const t = off ? 0 : scale.t(value);
+      const cell = svg('g', {
+        class: `cell ${off ? 'masked' : 'seq'}${t > STRONG ? ' strong' : ''}`,
+        role: 'gridcell',
+        transform: `translate(${x0 + j * size} ${y0 + r * size})`,
+        style: `--t: ${t.toFixed(3)}`,
+        'data-batch': b,
+        'data-row': i,
+        'data-col': j,
+        'data-value': fullValue(value),
+        'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${fullValue(value)}${off ? ' (masked)' : ''}`,
+      }, [
+        svg('rect', { class: 'tile', width: size - 1, height: size - 1, rx: 2, fill: off ? `url(#${hatch.id})` : null }),
+        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [formatNumber(value)])] : []),
+      ]);
+      row.append(cell);
+      cells.push(cell);
+    }
+    parts.push(row);
+    grid.push(cells);
+  }
+  const tickY = y0 + gridH + 6;
+  colLabels.forEach((label, j) => {
+    const x = x0 + j * size + size / 2;
+    parts.push(slanted
+      ? svg('text', { x, y: tickY + 4, 'text-anchor': 'end', transform: `rotate(-40 ${x} ${tickY + 4})`, class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [label])
+      : svg('text', { x, y: tickY + 9, 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [label]));
+  });
+  const xlabelY = tickY + tickH + 10;
+  parts.push(
+    svg('text', { x: x0 + gridW / 2, y: xlabelY, 'text-anchor': 'middle', class: 'attn-axis-title', 'font-size': FONT + 0.5 }, [xlabel]),
+    svg('text', { x: 0, y: 0, transform: `translate(11 ${y0 + gridH / 2}) rotate(-90)`, 'text-anchor': 'middle', class: 'attn-axis-title', 'font-size': FONT + 0.5 }, [ylabel]),
+  );
+  // Colour bar, vertical as in matplotlib's colorbar.
+  const barX = x0 + gridW + 14;
+  const barH = Math.max(60, gridH);
+  const gradientId = uid('attn-bar');
+  parts.push(
+    svg('linearGradient', { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 }, [
+      svg('stop', { offset: 0, class: 'attn-stop seq', style: '--t: 0' }),
+      svg('stop', { offset: 1, class: 'attn-stop seq', style: '--t: 1' }),
+    ]),
+    svg('rect', { x: barX, y: y0, width: 9, height: barH, rx: 3, fill: `url(#${gradientId})`, class: 'attn-legend-bar' }),
+    ...[[1, 0], [0.5, 0.5], [0, 1]].map(([v, f]) => svg('text', { x: barX + 14, y: y0 + f * barH, dy: '0.35em', class: 'attn-legend-text', 'font-size': 10 }, [formatNumber(v)])),
+  );
+  const width = barX + 36;
+  const height = Math.max(xlabelY + 6, y0 + barH + 6);
+  const root = svg('svg', {
+    xmlns: 'http://www.w3.org/2000/svg',
+    class: 'attn-figure attn-heatmap',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'grid',
+    'aria-label': `${title}: heatmap of ${B * R} queries by ${C} keys`,
+    'data-stage': stage,
+    ...attrs,
+  }, [svg('defs', {}, hatch ? [hatch.node] : []), ...parts]);
+  rovingGrid(root, grid);
+  return root;
+}

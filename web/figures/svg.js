@@ -1,0 +1,34 @@
+// A tiny helper for building SVG without a framework.
+const NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with attributes (null/undefined skipped) and children (nodes or strings). */
+export function svg(tag, attrs = {}, children = []) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, String(value));
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+let counter = 0;
+/** An id unique in the document (hatch patterns, gradients: several figures share a page). */
+export function uid(prefix) {
+  counter += 1;
+  return `${prefix}-${counter.toString(36)}`;
+}
+
+/** Rough width of a text in px at `size`: tabular digits are ~0.6em wide in most UI fonts. */
+export function textWidth(text, size) {
+  return String(text).length * size * 0.6;
+}
+
+/** The diagonal-stripe pattern masked cells are filled with; -> { id, node } for <defs>. */
+export function hatchPattern() {
+  const id = uid('attn-hatch');
+  const node = svg('pattern', { id, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [
+    svg('rect', { width: 6, height: 6, class: 'attn-hatch-bg' }),
+    svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: 'attn-hatch-line' }),
+  ]);
+  return { id, node };
+}

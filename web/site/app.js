@@ -1,0 +1,65 @@
+// Boots the explorer: mounts every registered panel into its slot, recomputes the state through
+// the API once per frame with edits, and keeps the URL in step with the state.
+import { compute } from './compute/index.js';
+import { h } from './controls/dom.js';
+import { DEFAULT_PRESET, presetState } from './presets/index.js';
+import { panelsIn } from './registry/panels.js';
+import { createStore } from './state/store.js';
+import { decodeState, readLocation, shareUrl } from './state/url.js';
+
+const SLOTS = ['masthead', 'controls', 'notes', 'main', 'aside', 'footer'];
+
+/** The state a URL asks for; a damaged link falls back to the default preset (and says so). */
+function initialState(location, warnings) {
+  try {
+    const { state, preset } = readLocation(location);
+    return state ?? presetState(preset ?? DEFAULT_PRESET);
+  } catch (error) {
+    warnings.push(`The link's state could not be read (${error.message}); showing the default example.`);
+    return presetState(DEFAULT_PRESET);
+  }
+}
+
+export function startApp(attn, dom) {
+  const warnings = [];
+  const store = createStore(initialState(window.location, warnings));
+  const announce = (message) => { dom.announcer.textContent = message; };
+  const app = { attn, store, dom, announce };
+
+  const mounted = [];
+  for (const slot of SLOTS) {
+    const host = dom[slot];
+    host.replaceChildren();
+    for (const panel of panelsIn(slot)) {
+      const container = slot === 'main' ? host : host.appendChild(h(slot === 'masthead' ? 'div' : 'section', { class: `panel panel-${panel.id}` }));
+      mounted.push(panel.mount(container, app));
+    }
+  }
+  for (const w of warnings) dom.notes.prepend(h('p', { class: 'error-box', role: 'alert' }, w));
+
+  let urlTimer = 0;
+  function render(state) {
+    let result = null;
+    let error = null;
+    try {
+      result = compute(attn, state);
+    } catch (e) {
+      error = e;
+      console.warn('attention-lab explorer: compute failed', e);
+    }
+    for (const panel of mounted) panel.update(state, result, error);
+    // The address bar always holds the link to this state (throttled: browsers limit replaceState).
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => history.replaceState(null, '', shareUrl(window.location, state)), 250);
+  }
+
+  store.subscribe(render);
+  window.addEventListener('hashchange', () => {
+    try {
+      const state = decodeState(window.location.hash);
+      if (state && JSON.stringify(state) !== JSON.stringify(store.get())) store.update(() => state);
+    } catch { /* a hand-edited hash that does not parse: keep the current state */ }
+  });
+  render(store.get());
+  return app;
+}

@@ -1,0 +1,30 @@
+// Q = X Wq (and K, V): one entry as the sum over the input features.
+import { at, columnOf, rowOf } from '../compute/tensors.js';
+import { dotTerms, num, sub } from './tex.js';
+
+/** stage 'q' | 'k' | 'v' of a 'self' state: the entry's row of X times a column of the weight. */
+export function explainProjection(letter, weightStage, ctx, cell) {
+  const { result } = ctx;
+  const head = result.heads[cell.head];
+  const w = head[weightStage];
+  const x = rowOf(result.x, 0, cell.row);
+  const column = columnOf(w, 0, cell.col);
+  const W = `W^{${letter.toUpperCase()}}`;
+  return {
+    heading: `${letter.toUpperCase()}[${cell.row + 1}, ${cell.col + 1}]: row ${cell.row + 1} of X times column ${cell.col + 1} of W${letter}`,
+    lines: [
+      `${letter}_{${sub(cell.row, cell.col)}} = \\sum_t x_{${cell.row + 1},t}\\, ${W}_{t,${cell.col + 1}}`,
+      `= ${dotTerms(x, column)}`,
+      `= ${num(at(head[letter], cell.batch, cell.row, cell.col))}`,
+    ],
+    sources: [
+      { stage: 'x', batch: 0, row: cell.row },
+      { stage: weightStage, head: cell.head, batch: 0, col: cell.col },
+    ],
+  };
+}
+
+/** An input or weight entry: where it sits and what it means. */
+export function explainInput(ctx, cell, meaning) {
+  return { heading: meaning, lines: [`= ${num(cell.value)}`], note: 'Editable: type a number (Enter), or drag sideways to scrub it.', sources: [] };
+}

@@ -1,0 +1,77 @@
+// The explanation panel: hovering or focusing a number shows how it was computed (the stage's
+// explain()), typeset, and highlights the rows and columns it came from. It follows the same
+// cell across edits, so scrubbing an input shows the explanation changing live.
+import { cellIdentity } from '../controls/cell-identity.js';
+import { h } from '../controls/dom.js';
+import { stageById } from '../registry/stages.js';
+import { formatNumber } from '../../figures/index.js';
+import { clearHighlights, highlight, sourceSelector } from '../views/highlight.js';
+import { texNode } from '../views/tex.js';
+
+function placeholder() {
+  return h('div', { class: 'explain-empty' },
+    h('p', { class: 'explain-kicker' }, 'Explain'),
+    h('p', {}, 'Hover or focus any number to see exactly how it was computed and where it came from.'),
+    h('ul', { class: 'explain-keys' },
+      h('li', {}, h('kbd', {}, 'Tab'), ' into a matrix, ', h('kbd', {}, '←'), h('kbd', {}, '→'), h('kbd', {}, '↑'), h('kbd', {}, '↓'), ' to move'),
+      h('li', {}, h('kbd', {}, 'Enter'), ' edits an input, or masks a score'),
+      h('li', {}, 'Drag an input sideways to scrub it')));
+}
+
+function mount(container, app) {
+  const views = app.dom.views;
+  let selection = null; // cell identity being explained
+  let last = null; // { state, result }
+
+  const nodeOf = (id) => views.querySelector(sourceSelector(id));
+
+  function render() {
+    if (!selection || !last?.result) {
+      clearHighlights(views);
+      container.replaceChildren(placeholder());
+      return;
+    }
+    const node = nodeOf(selection);
+    const stage = stageById(selection.stage);
+    if (!node || !stage?.explain) {
+      selection = null;
+      render();
+      return;
+    }
+    const cell = cellIdentity(node);
+    const ex = stage.explain({ state: last.state, result: last.result, head: cell.head }, cell);
+    container.replaceChildren(h('div', { class: 'explain-card' },
+      h('button', { type: 'button', class: 'explain-close', 'aria-label': 'Close the explanation', onclick: close }, '×'),
+      h('p', { class: 'explain-kicker' }, `${stage.noun} · row ${cell.row + 1}, col ${cell.col + 1}${last.result.sizes.B > 1 ? ` · batch ${cell.batch + 1}` : ''}`),
+      h('h2', { class: 'explain-heading' }, ex.heading),
+      h('div', { class: 'explain-lines' }, ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' }))),
+      h('p', { class: 'explain-exact' }, 'exact float32: ', h('code', {}, String(cell.value)), cell.value !== 0 && Number.isFinite(cell.value) ? ` (shown as ${formatNumber(cell.value)})` : ''),
+      ex.note ? h('p', { class: 'explain-note' }, ex.note) : null));
+    highlight(views, node, ex.sources);
+  }
+
+  function close() {
+    selection = null;
+    render();
+  }
+
+  const select = (event) => {
+    const cellNode = event.target.closest?.('.cell');
+    const id = cellIdentity(cellNode);
+    if (!id) return;
+    if (selection && ['stage', 'head', 'run', 'param', 'batch', 'row', 'col'].every((k) => selection[k] === id[k])) return;
+    selection = id;
+    render();
+  };
+  views.addEventListener('pointerover', select);
+  views.addEventListener('focusin', select);
+
+  return {
+    update(state, result) {
+      last = { state, result };
+      render();
+    },
+  };
+}
+
+export const explainPanel = { id: 'explain', slot: 'aside', order: 100, mount };

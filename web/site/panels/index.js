@@ -1,0 +1,16 @@
+// The page's own panels, registered in their slots.
+import { registerPanel } from '../registry/panels.js';
+import { explainPanel } from './explain.js';
+import { footerPanel } from './footer.js';
+import { masksPanel } from './masks.js';
+import { mastheadPanels } from './masthead.js';
+import { notesPanel } from './notes.js';
+import { scoringPanel } from './scoring.js';
+import { sizesPanel } from './sizes.js';
+import { viewsPanel } from './views.js';
+
+export function registerCorePanels() {
+  for (const panel of [...mastheadPanels, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, explainPanel, footerPanel]) {
+    registerPanel(panel);
+  }
+}

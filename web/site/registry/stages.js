@@ -1,0 +1,47 @@
+// The stage registry: the pipeline, the explanations and the tests all walk this one ordered list.
+// A stage is
+//   {
+//     id,            the data-stage name ('q', 'weights', 'dq', ...)
+//     group,         the id of a group below (where its card goes)
+//     title,         short name ('Q'); noun: what it is ('queries')
+//     kind,          colour scale: 'signed' or 'weights'
+//     available(ctx) -> boolean          (optional: e.g. X only for 'self' states)
+//     formula(ctx) -> TeX                typeset beside the matrix
+//     caption(ctx) -> string             one sentence under it (optional)
+//     instances(ctx) -> [{ tensor, label?, masked?, rowLabels?, colLabels?, attrs }]
+//                                        one matrix per head/run shown in the card
+//     editable(ctx) -> boolean           (optional) cells can be typed and scrubbed
+//     explain(ctx, cell) -> { heading, lines: [TeX], note?, sources: [{ stage, head?, run?, batch, row?, col? }] }
+//   }
+// ctx = { state, result, head } (head: the head index the pipeline shows); cell = { head, run,
+// batch, row, col, value }. Adding a stage (the backward pass, for instance) is one
+// registerStage() call with { after } or { group }; nothing else needs to change.
+
+const groups = [];
+const stages = [];
+
+/** A group of stages shown as one band: { id, title, lede }. */
+export function registerGroup(group, { after } = {}) {
+  insert(groups, group, after);
+}
+
+/** Adds a stage; { after: 'masked' } places it after that stage, otherwise at the end. */
+export function registerStage(stage, { after } = {}) {
+  if (stages.some((s) => s.id === stage.id)) throw new Error(`registerStage: '${stage.id}' is registered already`);
+  insert(stages, stage, after);
+}
+
+function insert(list, item, after) {
+  const at = after ? list.findIndex((x) => x.id === after) : -1;
+  if (at >= 0) list.splice(at + 1, 0, item);
+  else list.push(item);
+}
+
+export const allGroups = () => groups.slice();
+export const allStages = () => stages.slice();
+export const stageById = (id) => stages.find((s) => s.id === id) ?? null;
+
+/** The stages of a group that the context has. */
+export function stagesOf(groupId, ctx) {
+  return stages.filter((s) => s.group === groupId && (!s.available || s.available(ctx)));
+}

@@ -1,0 +1,42 @@
+// Helpers the stage definitions share: which tensors a card shows and how they are labelled.
+import { sizesOf } from '../state/model.js';
+
+const many = (list) => list.length > 1;
+
+/** Token labels of the query rows and key rows. */
+export function tokenLabels(state) {
+  return { queries: state.tokens, keys: state.keyTokens ?? state.tokens };
+}
+
+/** One instance per run (scoring) of the shown head: tensor picked by pick(run). */
+export function runInstances(ctx, pick, extra = {}) {
+  const { result, head, state } = ctx;
+  const { queries, keys } = tokenLabels(state);
+  const runs = result.heads[head].runs;
+  return runs.map((run, r) => ({
+    tensor: pick(run),
+    label: many(runs) ? run.scoring : null,
+    rowLabels: queries,
+    colLabels: keys,
+    attrs: { 'data-head': head, 'data-run': r, 'data-scoring': run.scoring },
+    ...extra,
+  }));
+}
+
+/** The shown head's tensor `name` (q, k, v, wq, ...) as a single instance. */
+export function headInstance(ctx, name, rowLabels = null) {
+  const { result, head } = ctx;
+  return [{ tensor: result.heads[head][name], rowLabels, attrs: { 'data-head': head, 'data-run': 0 } }];
+}
+
+/** Per-element masked flags (B, Tq, Tk) from the visibility the core decided. */
+export const maskedFlags = (result) => Uint8Array.from(result.visible, (v) => 1 - v);
+
+/** "3 × 2"-style size text of a tensor's last two axes. */
+export function sizeText(tensor) {
+  const s = tensor.shape;
+  return s.slice(-2).join(' × ');
+}
+
+export const isSelf = (ctx) => ctx.state.source === 'self';
+export const sizes = (ctx) => sizesOf(ctx.state);

@@ -1,0 +1,14 @@
+// The core stages of the forward pass, registered in pipeline order.
+import { registerCoreGroups } from './groups.js';
+import { registerAttentionStages } from './attention.js';
+import { registerInputStages } from './inputs.js';
+import { registerParamStage } from './params.js';
+import { registerScoreStages } from './scores.js';
+
+export function registerCoreStages() {
+  registerCoreGroups();
+  registerInputStages();
+  registerParamStage();
+  registerScoreStages();
+  registerAttentionStages();
+}

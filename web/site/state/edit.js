@@ -1,0 +1,36 @@
+// Edits of single values: typing or scrubbing a cell, clicking a score to mask it.
+// A cell is named as the figures name it: { stage, head, batch, row, col, scoring, param }.
+
+/** A copy of `state` with the value of an editable cell replaced. */
+export function setCell(state, cell, value) {
+  const next = structuredClone(state);
+  const { stage, head = 0, batch = 0, row, col } = cell;
+  if (stage === 'x') next.x[row][col] = value;
+  else if (['wq', 'wk', 'wv'].includes(stage)) next[stage][head][row][col] = value;
+  else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
+  else if (stage === 'params') {
+    const p = next.params[cell.scoring];
+    if (Array.isArray(p[cell.param][0])) p[cell.param][row][col] = value;
+    else p[cell.param][col] = value;
+  } else throw new TypeError(`setCell: stage '${stage}' is not editable`);
+  return next;
+}
+
+/** The value a state holds for an editable cell (the number as typed, not its float32). */
+export function cellValue(state, cell) {
+  const { stage, head = 0, batch = 0, row, col } = cell;
+  if (stage === 'x') return state.x[row][col];
+  if (['wq', 'wk', 'wv'].includes(stage)) return state[stage][head][row][col];
+  if (['q', 'k', 'v'].includes(stage)) return state[stage][batch][row][col];
+  const p = state.params[cell.scoring][cell.param];
+  return Array.isArray(p[0]) ? p[row][col] : p[col];
+}
+
+/** Masks score (b, i, j) by hand, or unmasks it. */
+export function toggleMaskedCell(state, b, i, j) {
+  const has = state.maskedCells.some(([mb, mi, mj]) => mb === b && mi === i && mj === j);
+  return {
+    ...state,
+    maskedCells: has ? state.maskedCells.filter(([mb, mi, mj]) => !(mb === b && mi === i && mj === j)) : [...state.maskedCells, [b, i, j]],
+  };
+}
