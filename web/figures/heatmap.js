@@ -4,8 +4,8 @@
 // weights: { data, shape } (Tq, Tk) or (B, Tq, Tk); batches are stacked as more rows.
 // options: stage ('weights'), title, rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
 //   ylabel ('Queries'), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
-//   1 = masked: hatched), numbers (draw values in the cells; default when cells are large
-//   enough), cellSize, attrs.
+//   1 = masked: hatched), numbers (draw values, 2 decimals, in the cells; default false, as
+//   d2l; each cell has a <title> tooltip and an aria-label with the exact value), cellSize, attrs.
 // Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
 import { STRONG, colorScale } from './color.js';
 import { formatNumber, fullValue } from './format.js';
@@ -26,8 +26,9 @@ export function heatmap(weights, options = {}) {
   const baseRows = options.rowLabels ?? Array.from({ length: R }, (_, i) => String(i + 1));
   const batchLabel = options.batchLabel ?? ((b) => `b${b + 1}`);
   const rowLabels = Array.from({ length: B * R }, (_, r) => (B > 1 ? `${batchLabel(Math.floor(r / R))} · ` : '') + baseRows[r % R]);
-  const size = options.cellSize ?? Math.max(14, Math.min(34, Math.floor(360 / Math.max(C, B * R))));
-  const numbers = options.numbers ?? size >= 30;
+  const size = options.cellSize ?? Math.max(14, Math.min(40, Math.floor(400 / Math.max(C, B * R))));
+  // Like show_heatmaps, colour only by default; numbers (2 decimals) fit from 40 px cells on.
+  const numbers = options.numbers ?? false;
   const scale = colorScale('weights', weights.data);
   const hatch = masked && Array.from(masked).some(Boolean) ? hatchPattern() : null;
 
@@ -65,8 +66,9 @@ export function heatmap(weights, options = {}) {
         'data-value': fullValue(value),
         'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${fullValue(value)}${off ? ' (masked)' : ''}`,
       }, [
+        svg('title', {}, [`${rowLabels[r]} → ${colLabels[j]}: ${formatNumber(value)}${off ? ' (masked)' : ''}`]),
         svg('rect', { class: 'tile', width: size - 1, height: size - 1, rx: 2, fill: off ? `url(#${hatch.id})` : null }),
-        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [formatNumber(value)])] : []),
+        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [value.toFixed(2)])] : []),
       ]);
       row.append(cell);
       cells.push(cell);

@@ -3,6 +3,7 @@
 import { h } from '../controls/dom.js';
 import { errata, formatRow } from '../notes/errata.js';
 import { presetById } from '../presets/index.js';
+import { texNode } from '../views/tex.js';
 
 const STAGE_NAMES = { q: 'Q', k: 'K', v: 'V', scores: 'QKᵀ', scaled: 'QKᵀ/√3', weights: 'the weights', output: 'the output Z' };
 const INPUTS = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v'];
@@ -20,7 +21,7 @@ function errataNote(preset, result) {
   return h('aside', { class: 'callout callout-warn', 'aria-label': 'Errors in the tutorial' },
     h('p', { class: 'callout-title' }, 'The tutorial’s numbers are wrong from Q on'),
     h('p', {}, `The text prints ${STAGE_NAMES[first.stage]} row ${first.row + 1} as `, h('code', {}, formatRow(first.printed)),
-      `, but row ${first.row + 1} of X times W^Q is `, h('code', { class: 'good' }, formatRow(first.exact)), '.'),
+      `, but row ${first.row + 1} of X times `, texNode('W^Q'), ' is ', h('code', { class: 'good' }, formatRow(first.exact)), '.'),
     h('ul', { class: 'errata-list' }, list.map((e) => h('li', {},
       h('strong', {}, STAGE_NAMES[e.stage]), `: ${e.wrong} of ${e.total} numbers differ (row ${e.row + 1}: text `,
       h('code', {}, formatRow(e.printed)), ', exact ', h('code', { class: 'good' }, formatRow(e.exact)), ')'))),

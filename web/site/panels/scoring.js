@@ -30,11 +30,17 @@ function mount(container, { store }) {
     store.update({ scale: text === '' ? null : Number.isFinite(value) && value > 0 ? value : store.get().scale });
   });
   const scaleHint = h('p', { class: 'hint-line', id: 'scale-hint' });
-  const compareNote = h('p', { class: 'hint-line' });
+  const compareButtons = SCORING_OPTIONS.map(([value, text]) => h('button', {
+    type: 'button', class: 'chip', dataset: { value },
+    onclick: () => store.update((s) => ({ ...s, compare: s.compare.includes(value) ? s.compare.filter((c) => c !== value) : [...s.compare, value] })),
+  }, text));
+  const compare = h('div', { class: 'field' },
+    h('span', { class: 'field-label' }, 'Compare side by side'),
+    h('div', { class: 'chips', role: 'group', 'aria-label': 'Scorings computed side by side' }, compareButtons));
   const reset = h('button', { type: 'button', class: 'link-button', onclick: () => store.update({ temperature: 1, scale: null }) }, 'reset');
   container.append(fieldset('Scoring',
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Function a(q, k)'), scoring.node),
-    compareNote,
+    compare,
     hidden.node,
     h('div', { class: 'field' },
       h('div', { class: 'field-head' }, h('label', { for: 'scale-input', class: 'field-label' }, 'Scale s'), reset),
@@ -49,8 +55,11 @@ function mount(container, { store }) {
       temp.set(state.temperature);
       if (document.activeElement !== scaleInput) scaleInput.value = state.scale === null ? '' : String(state.scale);
       scaleHint.textContent = `Scores are multiplied by s / τ. Empty: ${state.scoring === 'scaled-dot' ? '1/√d' : '1'}.`;
-      compareNote.textContent = state.compare.length ? `Also computed side by side: ${state.compare.join(', ')}.` : '';
-      compareNote.hidden = state.compare.length === 0;
+      for (const button of compareButtons) {
+        const value = button.dataset.value;
+        button.hidden = value === state.scoring;
+        button.setAttribute('aria-pressed', String(state.compare.includes(value)));
+      }
     },
   };
 }
