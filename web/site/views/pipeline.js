@@ -25,5 +25,8 @@ export function pipelineView(ctx, { onHead }) {
         onclick: () => onHead(k),
       }, `head ${k + 1}`)))
     : null;
-  return h('div', { class: 'pipeline', id: 'pipeline' }, headTabs, bands);
+  // The head tabs sit where the heads begin: above the projection weights (X is shared).
+  const at = bands.findIndex((band) => band.classList.contains('band-weights'));
+  if (headTabs) bands.splice(Math.max(0, at), 0, headTabs);
+  return h('div', { class: 'pipeline', id: 'pipeline' }, bands);
 }
