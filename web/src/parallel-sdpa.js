@@ -50,33 +50,59 @@ function subCallInputs(layout, setup, spans, dout) {
 
 /**
  * Sends every worker its sub-calls ({ args, inputs, outputs }: places in one staging buffer) and
- * resolves to { entries: [{ call, spans, result }], buffers }: result maps each output to a view of
- * a staging buffer (skipped, fully masked sub-calls have none). Give the buffers back once read.
+ * calls place(entry) for each sub-call as soon as its worker answers, so the results of one worker
+ * are copied out while the others still compute: entry = { call, spans, shared, result }, where
+ * result maps each output to a view of the staging buffer (none for a skipped, fully masked
+ * sub-call) and shared says whether another sub-call also writes its dk, dv rows.
  * wanted: the forward's outputs (forwardOutputs), {} for the backward.
  */
-async function runPlan(parallel, setup, direction, wanted, dout) {
+async function runPlan(parallel, setup, direction, wanted, dout, place) {
   const { pool, staging } = parallel;
   const { args, dims } = setup;
   const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, wanted));
+  const writers = kvWriters(plan, dims);
   const workers = pool.byLoad();
   const answers = plan.map(async (calls, w) => {
-    const entries = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call) }));
+    const entries = calls.map((call) => ({ call, spans: subCallSpans(dims, args.mask, call), shared: sharesKv(call, dims, writers) }));
     const running = entries.filter(({ call }) => !call.skip);
-    if (running.length === 0) return { entries, buffer: null };
-    const layout = new StagingLayout();
-    const messages = running.map(({ call, spans }) => ({
-      args: subCallArgs(args, call),
-      inputs: subCallInputs(layout, setup, spans, dout),
-      outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, wanted) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
-    }));
-    const buffer = staging.take(layout.bytes);
-    layout.fill(buffer);
-    const answer = await pool.request(workers[w], { type: 'sdpa', fn: setup.fn, direction, calls: messages, staging: buffer }, [buffer]);
-    running.forEach((entry, i) => (entry.result = mapValues(messages[i].outputs, (place) => viewOf(answer.staging, place))));
-    return { entries, buffer: answer.staging };
+    if (running.length > 0) {
+      const layout = new StagingLayout();
+      const messages = running.map(({ call, spans }) => ({
+        args: subCallArgs(args, call),
+        inputs: subCallInputs(layout, setup, spans, dout),
+        outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, wanted) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
+      }));
+      const buffer = staging.take(layout.bytes);
+      layout.fill(buffer);
+      const answer = await pool.request(workers[w], { type: 'sdpa', fn: setup.fn, direction, calls: messages, staging: buffer }, [buffer]);
+      running.forEach((entry, i) => (entry.result = mapValues(messages[i].outputs, (at) => viewOf(answer.staging, at))));
+      entries.forEach(place);
+      staging.give(answer.staging);
+    } else {
+      entries.forEach(place);
+    }
   });
-  const settled = await Promise.all(answers);
-  return { entries: settled.flatMap(({ entries }) => entries), buffers: settled.map(({ buffer }) => buffer).filter(Boolean) };
+  await Promise.all(answers);
+}
+
+/** How many sub-calls (not skipped) write each kv head's dk, dv rows: (b * Hkv + kv head) -> count. */
+function kvWriters(plan, { Hkv }) {
+  const writers = new Map();
+  for (const call of plan.flat()) {
+    if (call.skip) continue;
+    for (let b = call.b; b < call.b + call.nB; b++) {
+      for (let kv = call.kv; kv < call.kv + call.nKv; kv++) writers.set(b * Hkv + kv, (writers.get(b * Hkv + kv) ?? 0) + 1);
+    }
+  }
+  return writers;
+}
+
+/** Whether another sub-call writes dk, dv rows of this one's kv heads (then they are summed, not copied). */
+function sharesKv(call, { Hkv }, writers) {
+  for (let b = call.b; b < call.b + call.nB; b++) {
+    for (let kv = call.kv; kv < call.kv + call.nKv; kv++) if (writers.get(b * Hkv + kv) > 1) return true;
+  }
+  return false;
 }
 
 const mapValues = (object, fn) => Object.fromEntries(Object.entries(object).map(([key, value]) => [key, fn(value)]));
@@ -104,19 +130,17 @@ export async function parallelSdpaForward(parallel, setup, flags) {
   const { dims } = setup;
   const whole = {};
   for (const [name, floats] of Object.entries(pruned(resultBlocks(dims, wanted)))) whole[name] = new Float32Array(floats);
-  const { entries, buffers } = await runPlan(parallel, setup, 'forward', wanted, null);
-  for (const { call, spans, result } of entries) {
+  await runPlan(parallel, setup, 'forward', wanted, null, ({ call, spans, result }) => {
     if (call.skip) {
       // Every row of this block sees no key: zero output (already zero) and lse -Infinity.
       if (whole.lse) whole.lse.fill(-Infinity, ...endsOf(spans.rows(1)));
-      continue;
+      return;
     }
     for (const name in result) {
       const width = name === 'out' ? dims.dv : name === 'lse' ? 1 : dims.Tk;
       whole[name].set(result[name], spans.rows(width)[0]);
     }
-  }
-  buffers.forEach((buffer) => parallel.staging.give(buffer));
+  });
   return readResult((name) => whole[name], dims, wanted);
 }
 
@@ -131,14 +155,14 @@ export async function parallelSdpaBackward(parallel, setup, dout) {
     dk: new Float32Array(inputs.k.data.length),
     dv: new Float32Array(inputs.v.data.length),
   };
-  const { entries, buffers } = await runPlan(parallel, setup, 'backward', {}, dout);
-  for (const { call, spans, result } of entries) {
-    if (call.skip) continue; // fully masked rows: zero gradients everywhere
+  await runPlan(parallel, setup, 'backward', {}, dout, ({ call, spans, shared, result }) => {
+    if (call.skip) return; // fully masked rows: zero gradients everywhere
     whole.dq.set(result.dq, spans.rows(dims.dq)[0]);
-    addInto(whole.dk, result.dk, spans.keys(dims.dq)[0]);
-    addInto(whole.dv, result.dv, spans.keys(dims.dv)[0]);
-  }
-  buffers.forEach((buffer) => parallel.staging.give(buffer));
+    // A kv head written by one sub-call only is copied; partials of a shared one are summed.
+    const write = shared ? addInto : (target, part, offset) => target.set(part, offset);
+    write(whole.dk, result.dk, spans.keys(dims.dq)[0]);
+    write(whole.dv, result.dv, spans.keys(dims.dv)[0]);
+  });
   return readInputGradients((name) => whole[name], inputs);
 }
 
