@@ -31,7 +31,7 @@ export function startApp(attn, dom) {
     const host = dom[slot];
     host.replaceChildren();
     for (const panel of panelsIn(slot)) {
-      const container = slot === 'main' ? host : host.appendChild(h(slot === 'masthead' ? 'div' : 'section', { class: `panel panel-${panel.id}` }));
+      const container = host.appendChild(h(slot === 'masthead' || slot === 'main' ? 'div' : 'section', { class: `panel panel-${panel.id}` }));
       mounted.push(panel.mount(container, app));
     }
   }

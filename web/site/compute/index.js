@@ -4,10 +4,13 @@
 //     x: Tensor | null          (1, T, d_in) for 'self' states
 //     heads: [{ wq?, wk?, wv?, q, k, v, runs: [run per scoring] }]   (run.js)
 //     visible: Uint8Array       (B, Tq, Tk): 1 where key j is visible from query i
+//     masks                     the API's mask options of the state (mask-options.js)
+//     backward                  the backward pass of the shown head (backward.js), or { error }
 //     ms: number                time taken
 //   }
 // The stages registry (registry/stages.js) picks tensors out of this object.
 import { scoringsOf, sizesOf } from '../state/model.js';
+import { backwardPass } from './backward.js';
 import { maskOptions, visibilityOptions } from './mask-options.js';
 import { givenHead, projectHeads } from './projections.js';
 import { attentionRun } from './run.js';
@@ -27,11 +30,19 @@ export function compute(attn, state) {
   for (const head of heads) {
     head.runs = scoringsOf(state).map((scoring) => attentionRun(attn, state, head, scoring, masks));
   }
-  return {
+  const result = {
     sizes,
     x: state.source === 'self' ? fromNested([state.x]) : null,
     heads,
     visible: visibility(attn, state, sizes),
-    ms: performance.now() - started,
+    masks,
   };
+  try {
+    result.backward = backwardPass(attn, state, result);
+  } catch (error) {
+    // The forward pass stands on its own: a failed backward is reported in its band only.
+    result.backward = { error };
+  }
+  result.ms = performance.now() - started;
+  return result;
 }

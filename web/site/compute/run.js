@@ -21,23 +21,25 @@ export function scoringParams(state, scoring) {
  * -> { scoring, scale, params, raw, scaled, masked, weights, output }.
  * head: { q, k, v } tensors (B, T, .); masks: maskOptions(state).
  */
+/**
+ * The API options of one scoring over queries of width d: { scale (the one applied),
+ * options: { scoring, params, scale } } (scale left to the API's default when nothing changed it,
+ * so the numbers are the API's defaults). The forward and the backward pass share them.
+ */
+export function scoringOptions(state, scoring, d) {
+  const params = scoringParams(state, scoring);
+  const scale = (state.scale ?? defaultScale(scoring, d)) / state.temperature;
+  const scaleOption = state.scale === null && state.temperature === 1 ? undefined : scale;
+  return { scale, options: { scoring, params, scale: scaleOption } };
+}
+
 export function attentionRun(attn, state, head, scoring, masks) {
   const d = head.q.shape[head.q.shape.length - 1];
-  const params = scoringParams(state, scoring);
-  const base = state.scale ?? defaultScale(scoring, d);
-  const scale = base / state.temperature;
-  // The scoring's own default when nothing was changed, so the numbers are the API's defaults.
-  const scaleOption = state.scale === null && state.temperature === 1 ? undefined : scale;
+  const { scale, options } = scoringOptions(state, scoring, d);
+  const { params } = options;
   const rawScoring = scoring === 'scaled-dot' ? 'dot' : scoring;
   const raw = attn.attention(head.q, head.k, head.v, { scoring: rawScoring, params, scale: 1, trace: true }).trace.scores;
-  const result = attn.attention(head.q, head.k, head.v, {
-    scoring,
-    params,
-    scale: scaleOption,
-    ...masks,
-    trace: true,
-    returnWeights: true,
-  });
+  const result = attn.attention(head.q, head.k, head.v, { ...options, ...masks, trace: true, returnWeights: true });
   return {
     scoring,
     scale,

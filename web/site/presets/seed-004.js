@@ -1,5 +1,6 @@
 // seeds/004 (a Java walk-through of self-attention): 3 tokens of width 2, Wq = I, and the
 // causal mask its code applies (the Causal control shows both: SEMANTICS.md has both outputs).
+// Its code also trains the weights by SGD; the target below gives the Train button a goal.
 export default {
   id: 'seed-004',
   title: 'Seed 004',
@@ -13,5 +14,8 @@ export default {
     wv: [[[1, 0], [1, 1]]],
     scoring: 'scaled-dot',
     causal: 'none',
+    // Each token should come out as its own value row (V at the start): training pulls the
+    // attention from token 3 towards the diagonal.
+    backward: { target: [[[3, 2], [1, 1], [4, 1]]], learningRate: 0.1 },
   }),
 };

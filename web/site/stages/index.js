@@ -1,6 +1,7 @@
-// The core stages of the forward pass, registered in pipeline order.
+// The stages of the forward and the backward pass, registered in pipeline order.
 import { registerCoreGroups } from './groups.js';
 import { registerAttentionStages } from './attention.js';
+import { registerBackwardStages } from './backward.js';
 import { registerInputStages } from './inputs.js';
 import { registerParamStage } from './params.js';
 import { registerScoreStages } from './scores.js';
@@ -11,4 +12,5 @@ export function registerCoreStages() {
   registerParamStage();
   registerScoreStages();
   registerAttentionStages();
+  registerBackwardStages();
 }

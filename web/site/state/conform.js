@@ -3,15 +3,13 @@
 // sizes agree, parameters for every scoring computed, masks within range. Pure: returns a new
 // object. Everything downstream trusts its output.
 import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, scoringsOf } from './model.js';
+import { conformBackward, conformChecks, conformSpeed } from './conform-panels.js';
 import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from './resize.js';
 
 const oneOf = (x, allowed, fallback) => (allowed.includes(x) ? x : fallback);
 const positive = (x, fallback) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback);
 const lengthOf = (a, limits, fallback) => clampInt(Array.isArray(a) ? a.length : NaN, limits, fallback);
 const firstLength = (a, limits, fallback) => lengthOf(Array.isArray(a) ? a[0] : undefined, limits, fallback);
-
-const isNumberMatrix = (m) =>
-  Array.isArray(m) && m.every((row) => Array.isArray(row) && row.every((x) => typeof x === 'number' && Number.isFinite(x)));
 
 /** Labels for n rows: the given ones, then defaults like "t4". */
 function labels(given, n, prefix) {
@@ -34,7 +32,7 @@ function conformSelf(raw, s) {
   s.heads = H;
   s.tokens = labels(raw.tokens, T, 't');
   s.keyTokens = null;
-  return { B: 1, Tq: T, Tk: T, d: dQ };
+  return { B: 1, Tq: T, Tk: T, d: dQ, dv: dV };
 }
 
 function conformQkv(raw, s) {
@@ -49,7 +47,7 @@ function conformQkv(raw, s) {
   s.heads = 1;
   s.tokens = labels(raw.tokens, Tq, 'q');
   s.keyTokens = labels(raw.keyTokens, Tk, 'k');
-  return { B, Tq, Tk, d };
+  return { B, Tq, Tk, d, dv };
 }
 
 /** The parameters of each scoring the state computes, seeded where missing or of the wrong size. */
@@ -116,10 +114,8 @@ export function conform(raw = {}) {
   s.params = conformParams(raw, s, dims.d);
   s.validLens = conformValidLens(raw.validLens, dims);
   s.maskedCells = conformCells(raw.maskedCells, dims);
-  const backward = raw.backward && typeof raw.backward === 'object' ? raw.backward : {};
-  s.backward = {
-    target: isNumberMatrix(backward.target) ? backward.target : null,
-    learningRate: positive(backward.learningRate, 0.1),
-  };
+  s.backward = conformBackward(raw.backward, s, dims);
+  s.checks = conformChecks(raw.checks);
+  s.speed = conformSpeed(raw.speed);
   return s;
 }

@@ -8,6 +8,7 @@ export function setCell(state, cell, value) {
   if (stage === 'x') next.x[row][col] = value;
   else if (['wq', 'wk', 'wv'].includes(stage)) next[stage][head][row][col] = value;
   else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
+  else if (stage === 'target') next.backward.target[batch][row][col] = value;
   else if (stage === 'params') {
     const p = next.params[cell.scoring];
     if (Array.isArray(p[cell.param][0])) p[cell.param][row][col] = value;
@@ -22,6 +23,7 @@ export function cellValue(state, cell) {
   if (stage === 'x') return state.x[row][col];
   if (['wq', 'wk', 'wv'].includes(stage)) return state[stage][head][row][col];
   if (['q', 'k', 'v'].includes(stage)) return state[stage][batch][row][col];
+  if (stage === 'target') return state.backward.target[batch][row][col];
   const p = state.params[cell.scoring][cell.param];
   return Array.isArray(p[0]) ? p[row][col] : p[col];
 }
@@ -33,4 +35,25 @@ export function toggleMaskedCell(state, b, i, j) {
     ...state,
     maskedCells: has ? state.maskedCells.filter(([mb, mi, mj]) => !(mb === b && mi === i && mj === j)) : [...state.maskedCells, [b, i, j]],
   };
+}
+
+/** Check mode on for a stage (empty entries of the given (B, R, C) shape) or off. */
+export function toggleCheck(state, stage, [B, R, C]) {
+  const checks = { ...state.checks };
+  if (checks[stage]) delete checks[stage];
+  else checks[stage] = Array.from({ length: B }, () => Array.from({ length: R }, () => Array(C).fill('')));
+  return { ...state, checks };
+}
+
+/** The number typed for cell (batch, row, col) of a stage in check mode, as typed. */
+export function setCheckEntry(state, stage, { batch, row, col }, text) {
+  const checks = structuredClone(state.checks);
+  const blocks = checks[stage] ?? [];
+  while (blocks.length <= batch) blocks.push([]);
+  while (blocks[batch].length <= row) blocks[batch].push([]);
+  const cells = blocks[batch][row];
+  while (cells.length <= col) cells.push('');
+  cells[col] = text;
+  checks[stage] = blocks;
+  return { ...state, checks };
 }

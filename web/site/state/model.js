@@ -25,7 +25,15 @@
 //   view: 'matrix' | 'heatmap' | 'links',
 //   head: number,                  the head the pipeline shows
 //   seed: number,                  seeds values made up for new cells and missing parameters
-//   backward: { target: number[][] | null, learningRate: number },   read by the backward panel
+//   backward: {                    the loss and the training (stages/backward.js, panels/train.js)
+//     target: number[][][],        T (B, Tq, d_v): what the shown head's output should be
+//     loss: 'half-sum' | 'mean',   L = 1/2 sum (O - T)^2, or L = mean (O - T)^2
+//     learningRate: number,        SGD step size
+//     stepsPerSecond: number,      how fast Train steps
+//   },
+//   checks: { [stage]: string[][][] },   check mode: the numbers a user typed for a stage (B, R, C),
+//                                  as typed ('' = not filled); compared with the stage's first matrix
+//   speed: { T, d, heads },        the size the speed panel times
 // }
 //
 // Numbers are kept as typed (0.1 stays 0.1 in the URL); the core sees them as float32.
@@ -34,6 +42,7 @@ export const SCORINGS = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
 export const CAUSAL_MODES = ['none', 'top-left', 'bottom-right'];
 export const VIEWS = ['matrix', 'heatmap', 'links'];
 export const MASK_FILLS = ['zero', 'd2l'];
+export const LOSSES = ['half-sum', 'mean'];
 
 /** d2l's masked_softmax fill value: a fully masked row becomes uniform instead of zero. */
 export const D2L_FILL = -1e6;
@@ -45,6 +54,10 @@ export const LIMITS = {
   heads: [1, 6],
   batch: [1, 4],
   hidden: [1, 16],
+  stepsPerSecond: [1, 60],
+  speedT: [16, 1024],
+  speedD: [8, 128],
+  speedHeads: [1, 8],
 };
 
 /** The sizes a state's arrays imply (conform.js keeps them consistent). */

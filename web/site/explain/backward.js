@@ -1,0 +1,131 @@
+// Explanations of the backward stages, term by term with the numbers (SEMANTICS.md "Backward"):
+// dO from the loss, dP = dO V^T, dS = P (dP - D), dQ = s dS K, dK = s dS^T Q, dV = P^T dO,
+// dW = X^T dQ. Scorings other than the dot products name their chain rule and its result.
+import { at, columnOf, rowOf } from '../compute/tensors.js';
+import { dotTerms, factor, num, sub } from './tex.js';
+
+const ofRun = (ctx, cell) => {
+  const head = ctx.result.heads[cell.head];
+  return { head, run: head.runs[0], bw: ctx.result.backward };
+};
+
+export function explainDOutput(ctx, cell) {
+  const { run, bw } = ofRun(ctx, cell);
+  const o = at(run.output, cell.batch, cell.row, cell.col);
+  const y = at(bw.target, cell.batch, cell.row, cell.col);
+  const ic = sub(cell.row, cell.col);
+  const n = bw.dO.data.length;
+  const lines = bw.lossKind === 'mean'
+    ? [`\\frac{\\partial L}{\\partial O_{${ic}}} = \\tfrac{2}{n}(O_{${ic}} - Y_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(o)} - ${factor(y)})`]
+    : [`\\frac{\\partial L}{\\partial O_{${ic}}} = O_{${ic}} - Y_{${ic}}`, `= ${num(o)} - ${factor(y)}`];
+  return {
+    heading: `Output gradient ${cell.row + 1}, ${cell.col + 1}: how far the output is from the target`,
+    lines: [...lines, `= ${num(cell.value)}`],
+    sources: [
+      { stage: 'output', head: cell.head, run: 0, batch: cell.batch, row: cell.row, col: cell.col },
+      { stage: 'target', batch: cell.batch, row: cell.row, col: cell.col },
+    ],
+  };
+}
+
+export function explainDWeights(ctx, cell) {
+  const { head, bw } = ofRun(ctx, cell);
+  const dO = rowOf(bw.dO, cell.batch, cell.row);
+  const v = rowOf(head.v, cell.batch, cell.col);
+  return {
+    heading: `dP ${cell.row + 1}, ${cell.col + 1}: row ${cell.row + 1} of dO times value row ${cell.col + 1}`,
+    lines: [`dP_{${sub(cell.row, cell.col)}} = dO_{${cell.row + 1}} \\cdot v_{${cell.col + 1}}`, `= ${dotTerms(dO, v)}`, `= ${num(cell.value)}`],
+    sources: [
+      { stage: 'd-output', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
+      { stage: 'v', head: cell.head, batch: cell.batch, row: cell.col },
+    ],
+  };
+}
+
+export function explainDScores(ctx, cell) {
+  const { run, bw } = ofRun(ctx, cell);
+  const p = rowOf(run.weights, cell.batch, cell.row);
+  const dP = rowOf(bw.dP, cell.batch, cell.row);
+  const D = at(bw.D, 0, cell.batch, cell.row);
+  const ij = sub(cell.row, cell.col);
+  const sources = [
+    { stage: 'weights', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
+    { stage: 'd-weights', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
+  ];
+  const dTerms = [`D_{${cell.row + 1}} = \\sum_{j} P_{${cell.row + 1}j}\\, dP_{${cell.row + 1}j}`, `= ${dotTerms(p, dP)} = ${num(D)}`];
+  const { Tq, Tk } = ctx.result.sizes;
+  if (!ctx.result.visible[(cell.batch * Tq + cell.row) * Tk + cell.col]) {
+    return { heading: 'Masked: this score does not reach the loss', lines: [`dS_{${ij}} = 0`, ...dTerms], note: 'A masked score is replaced by −∞ (or d2l’s fill), a constant: its gradient is 0.', sources };
+  }
+  return {
+    heading: `dS ${cell.row + 1}, ${cell.col + 1}: the softmax backward`,
+    lines: [`dS_{${ij}} = P_{${ij}}\\,(dP_{${ij}} - D_{${cell.row + 1}})`, ...dTerms, `= ${num(p[cell.col])} \\cdot (${num(dP[cell.col])} - ${factor(D)}) = ${num(cell.value)}`],
+    note: 'D is the weighted mean of dP over the row, so each row of dS sums to 0.',
+    sources,
+  };
+}
+
+/** dQ (side 'q') or dK (side 'k') of a dot-product scoring, term by term; other scorings by name. */
+function explainScoreSide(ctx, cell, side) {
+  const { head, bw } = ofRun(ctx, cell);
+  const name = side === 'q' ? 'dQ' : 'dK';
+  const other = side === 'q' ? 'k' : 'q';
+  const Other = other.toUpperCase();
+  const ic = sub(cell.row, cell.col);
+  const dS = side === 'q' ? rowOf(bw.dS, cell.batch, cell.row) : columnOf(bw.dS, cell.batch, cell.row);
+  const sources = [
+    { stage: 'd-scores', head: cell.head, run: 0, batch: cell.batch, ...(side === 'q' ? { row: cell.row } : { col: cell.row }) },
+    { stage: other, head: cell.head, batch: cell.batch, col: cell.col },
+  ];
+  if (bw.scoring !== 'dot' && bw.scoring !== 'scaled-dot') {
+    return {
+      heading: `${name} ${cell.row + 1}, ${cell.col + 1} through the ${bw.scoring} score`,
+      lines: [`${name}_{${ic}} = s \\sum_{${side === 'q' ? 'j' : 'i'}} dS \\, \\frac{\\partial a(q, k)}{\\partial ${side}_{${ic}}}`, `= ${num(cell.value)}`],
+      note: 'Computed by the core’s attentionBackward; the chain rule in JS (formula above) agrees, as the caption says.',
+      sources,
+    };
+  }
+  const sum = side === 'q' ? 'j' : 'i';
+  return {
+    heading: `${name} ${cell.row + 1}, ${cell.col + 1}: ${side === 'q' ? `row ${cell.row + 1}` : `column ${cell.row + 1}`} of dS times column ${cell.col + 1} of ${Other}`,
+    lines: [
+      `${name}_{${ic}} = s \\sum_${sum} dS_{${side === 'q' ? `${cell.row + 1}j` : `i${cell.row + 1}`}}\\, ${Other}_{${sum}${cell.col + 1}}`,
+      `= ${num(bw.scale)} \\cdot (${dotTerms(dS, columnOf(head[other], cell.batch, cell.col))})`,
+      `= ${num(cell.value)}`,
+    ],
+    sources,
+  };
+}
+
+export const explainDQuery = (ctx, cell) => explainScoreSide(ctx, cell, 'q');
+export const explainDKey = (ctx, cell) => explainScoreSide(ctx, cell, 'k');
+
+export function explainDValue(ctx, cell) {
+  const { run, bw } = ofRun(ctx, cell);
+  const p = columnOf(run.weights, cell.batch, cell.row);
+  const dO = columnOf(bw.dO, cell.batch, cell.col);
+  return {
+    heading: `dV ${cell.row + 1}, ${cell.col + 1}: how much each query used value ${cell.row + 1}, times its output gradient`,
+    lines: [`dV_{${sub(cell.row, cell.col)}} = \\sum_i P_{i${cell.row + 1}}\\, dO_{i${cell.col + 1}}`, `= ${dotTerms(p, dO)}`, `= ${num(cell.value)}`],
+    sources: [
+      { stage: 'weights', head: cell.head, run: 0, batch: cell.batch, col: cell.row },
+      { stage: 'd-output', head: cell.head, run: 0, batch: cell.batch, col: cell.col },
+    ],
+  };
+}
+
+/** dW = X^T dQ (and K, V): column t of X times column c of the projection's gradient. */
+export function explainDWeight(ctx, cell, { tex, from, fromTex }) {
+  const x = columnOf(ctx.result.x, 0, cell.row);
+  const g = columnOf(ctx.result.backward[from], 0, cell.col);
+  const letter = fromTex.slice(1);
+  return {
+    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}`,
+    lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${fromTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
+    note: `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
+    sources: [
+      { stage: 'x', batch: 0, col: cell.row },
+      { stage: from, head: cell.head, run: 0, batch: 0, col: cell.col },
+    ],
+  };
+}
