@@ -5,5 +5,6 @@ export { matrix } from './matrix.js';
 export { heatmap } from './heatmap.js';
 export { links } from './links.js';
 export { legend } from './legend.js';
+export { lineChart } from './line-chart.js';
 export { colorScale } from './color.js';
 export { formatNumber, fullValue } from './format.js';

@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
 import './styles/pipeline.css';
+import './styles/train.css';
 import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';
 import { startApp } from './app.js';

@@ -16,6 +16,6 @@ export default {
     causal: 'none',
     // Each token should come out as its own value row (V at the start): training pulls the
     // attention from token 3 towards the diagonal.
-    backward: { target: [[[3, 2], [1, 1], [4, 1]]], learningRate: 0.1 },
+    backward: { target: [[[3, 2], [1, 1], [4, 1]]], learningRate: 0.05 },
   }),
 };

@@ -21,7 +21,7 @@ export function conformBackward(raw, s, { B, Tq, dv }) {
     target: seededStack(s, 'target', target, B, Tq, dv),
     loss: LOSSES.includes(given.loss) ? given.loss : 'half-sum',
     learningRate: within(given.learningRate, 1e-4, 10, 0.1),
-    stepsPerSecond: clampInt(given.stepsPerSecond, LIMITS.stepsPerSecond, 10),
+    stepsPerSecond: clampInt(given.stepsPerSecond, LIMITS.stepsPerSecond, 20),
   };
 }
 
