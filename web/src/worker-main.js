@@ -72,8 +72,9 @@ const HANDLERS = {
   },
 };
 
-const port = await workerPort();
-port.onMessage(async ({ id, type, ...request }) => {
+// No top-level await: bundlers build workers as classic scripts by default (Vite: worker.format
+// 'iife'), which cannot hold one, and the package must build in an app with no configuration.
+workerPort().then((port) => port.onMessage(async ({ id, type, ...request }) => {
   try {
     const result = await HANDLERS[type](request);
     // Results are fresh arrays made here: moved to the caller, not copied.
@@ -81,4 +82,4 @@ port.onMessage(async ({ id, type, ...request }) => {
   } catch (error) {
     port.post({ id, error: errorToMessage(error) });
   }
-});
+}));
