@@ -1,6 +1,8 @@
 // Where a preset's printed numbers (the tutorial's text) differ from the exact ones: per stage,
-// how many cells are off by more than the text's rounding, and the first such row.
+// how many cells are off by more than the text's rounding (check/compare.js decides, as for any
+// hand calculation), and the first such row.
 import { formatNumber } from '../../figures/index.js';
+import { checkEntry } from '../check/compare.js';
 import { at } from '../compute/tensors.js';
 
 const STAGE_TENSOR = {
@@ -14,7 +16,7 @@ const STAGE_TENSOR = {
 };
 
 /** [{ stage, wrong, total, row, printed: number[], exact: number[] }] for the stages that differ. */
-export function errata(printed, tolerance, result) {
+export function errata(printed, result) {
   const head = result.heads[0];
   const list = [];
   for (const [stage, rows] of Object.entries(printed)) {
@@ -22,7 +24,7 @@ export function errata(printed, tolerance, result) {
     let wrong = 0;
     let firstRow = -1;
     rows.forEach((row, i) => row.forEach((p, j) => {
-      if (Math.abs(p - at(tensor, 0, i, j)) > tolerance) {
+      if (checkEntry(p, at(tensor, 0, i, j)).status === 'wrong') {
         wrong += 1;
         if (firstRow < 0) firstRow = i;
       }
@@ -33,7 +35,7 @@ export function errata(printed, tolerance, result) {
         wrong,
         total: rows.length * rows[0].length,
         row: firstRow,
-        printed: rows[firstRow],
+        printed: rows[firstRow].map(Number),
         exact: rows[firstRow].map((_, j) => at(tensor, 0, firstRow, j)),
       });
     }

@@ -15,7 +15,7 @@ function unchanged(state, preset) {
 }
 
 function errataNote(preset, result) {
-  const list = errata(preset.printed, preset.printedTolerance, result);
+  const list = errata(preset.printed, result);
   if (list.length === 0) return null;
   const [first] = list;
   return h('aside', { class: 'callout callout-warn', 'aria-label': 'Errors in the tutorial' },

@@ -5,7 +5,7 @@ import { editCell } from '../controls/cell-editor.js';
 import { h } from '../controls/dom.js';
 import { scrubCell } from '../controls/scrub.js';
 import { stageById } from '../registry/stages.js';
-import { cellValue, setCell, toggleMaskedCell } from '../state/edit.js';
+import { cellValue, setCell, setCheckEntry, toggleCheck, toggleMaskedCell } from '../state/edit.js';
 import { galleryView } from '../views/gallery.js';
 import { focusedCell, restoreFocus } from '../views/focus.js';
 import { pipelineView } from '../views/pipeline.js';
@@ -57,7 +57,11 @@ function mount(container, app) {
       const remembered = focusedCell(container);
       const ctx = { state, result, head: state.head };
       const view = state.view === 'matrix'
-        ? pipelineView(ctx, { onHead: (head) => store.update({ head }) })
+        ? pipelineView(ctx, {
+          onHead: (head) => store.update({ head }),
+          onToggleCheck: (stage, shape) => store.update((s) => toggleCheck(s, stage, shape)),
+          onCheckEntry: (stage, cell, text) => store.update((s) => setCheckEntry(s, stage, cell, text)),
+        })
         : galleryView(ctx, state.view);
       container.replaceChildren(view);
       restoreFocus(container, remembered);

@@ -1,7 +1,19 @@
 // seeds/002 (a Chinese self-attention tutorial): X (3, 4), W^Q, W^K, W^V (4, 3). Its text gets
 // Q wrong (row 1 of X times W^Q is [1, 1, 1], the text says [1, 0, 1]) and K, V and everything
 // after them too. `printed` keeps the text's numbers as printed, for the note that compares them
-// with the exact ones (and for checking a hand calculation).
+// with the exact ones, and the preset opens in check mode with them typed in. Strings: '0.20' and
+// '2.0' say how precise the text claims to be, which decides how far from the exact value a
+// number may be and still count as right (check/compare.js).
+const PRINTED = {
+  q: [['1', '0', '1'], ['2', '2', '2'], ['2', '1', '2']],
+  k: [['0', '1', '1'], ['4', '0', '2'], ['2', '2', '1']],
+  v: [['0', '1', '1'], ['2', '2', '2'], ['2', '2', '1']],
+  scores: [['1', '2', '3'], ['4', '8', '8'], ['3', '6', '7']],
+  scaled: [['0.58', '1.15', '1.73'], ['2.31', '4.62', '4.62'], ['1.73', '3.46', '4.04']],
+  weights: [['0.20', '0.30', '0.50'], ['0.02', '0.49', '0.49'], ['0.04', '0.24', '0.72']],
+  output: [['1.6', '1.8', '1.3'], ['2.0', '2.0', '1.5'], ['1.9', '1.9', '1.1']],
+};
+
 export default {
   id: 'seed-002',
   title: 'Seed 002',
@@ -14,18 +26,8 @@ export default {
     wk: [[[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]]],
     wv: [[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]]],
     scoring: 'scaled-dot',
+    // Opens in check mode with the text's numbers typed in: the page flags the wrong ones.
+    checks: Object.fromEntries(Object.entries(PRINTED).map(([stage, rows]) => [stage, [rows]])),
   }),
-  // The text's numbers (stage -> rows), printed to two decimals from "scaled" on.
-  printed: {
-    q: [[1, 0, 1], [2, 2, 2], [2, 1, 2]],
-    k: [[0, 1, 1], [4, 0, 2], [2, 2, 1]],
-    v: [[0, 1, 1], [2, 2, 2], [2, 2, 1]],
-    scores: [[1, 2, 3], [4, 8, 8], [3, 6, 7]],
-    scaled: [[0.58, 1.15, 1.73], [2.31, 4.62, 4.62], [1.73, 3.46, 4.04]],
-    weights: [[0.2, 0.3, 0.5], [0.02, 0.49, 0.49], [0.04, 0.24, 0.72]],
-    output: [[1.6, 1.8, 1.3], [2.0, 2.0, 1.5], [1.9, 1.9, 1.1]],
-  },
-  // How far a printed number may be from the exact one and still count as right: the text
-  // rounds to two decimals (half a unit in the last place), plus float32 rounding.
-  printedTolerance: 0.005 + 1e-6,
+  printed: PRINTED,
 };

@@ -1,10 +1,18 @@
 // Keeps keyboard focus on "the same cell" across a re-render (the views are rebuilt on every
-// edit): remember the focused cell's identity, find its twin in the new DOM, focus it.
+// edit): remember the focused cell's identity, find its twin in the new DOM, focus it. A field
+// of check mode keeps what is being typed in it (and the caret) too.
 
 const KEYS = ['stage', 'head', 'run', 'scoring', 'param'];
 
 /** An identity for the focused figure cell inside root, or null. */
 export function focusedCell(root) {
+  const field = document.activeElement;
+  // Buttons of the cards (Check, Export) name themselves with data-focus-key.
+  if (field?.dataset?.focusKey && root.contains(field)) return { key: field.dataset.focusKey };
+  if (field?.dataset?.checkInput && root.contains(field)) {
+    const { checkInput, batch, row, col } = field.dataset;
+    return { field: { checkInput, batch, row, col }, value: field.value, selection: [field.selectionStart, field.selectionEnd] };
+  }
   const cell = document.activeElement?.closest?.('[role="gridcell"]');
   if (!cell || !root.contains(cell)) return null;
   const figure = cell.closest('svg[data-stage]');
@@ -13,8 +21,25 @@ export function focusedCell(root) {
   return { figure: id, cell: { batch: cell.dataset.batch, row: cell.dataset.row, col: cell.dataset.col, side: cell.dataset.side, index: cell.dataset.index } };
 }
 
+function restoreField(root, { field, value, selection }) {
+  const selector = Object.entries(field).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join('');
+  const target = root.querySelector(`input${selector}`);
+  if (!target) return;
+  target.value = value;
+  target.focus({ preventScroll: true });
+  target.setSelectionRange(...selection);
+}
+
 export function restoreFocus(root, remembered) {
   if (!remembered) return;
+  if (remembered.field) {
+    restoreField(root, remembered);
+    return;
+  }
+  if (remembered.key) {
+    root.querySelector(`[data-focus-key="${CSS.escape(remembered.key)}"]`)?.focus({ preventScroll: true });
+    return;
+  }
   const figureSel = Object.entries(remembered.figure).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
   const cellSel = Object.entries(remembered.cell).filter(([, v]) => v !== undefined).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
   const target = root.querySelector(`svg${figureSel} [role="gridcell"]${cellSel}`);

@@ -3,6 +3,7 @@
 import { heatmap, links } from '../../figures/index.js';
 import { h } from '../controls/dom.js';
 import { maskedFlags, tokenLabels } from '../stages/common.js';
+import { figureMenu } from './figure-menu.js';
 
 function panelTitle(ctx, head, run) {
   const parts = [];
@@ -27,7 +28,11 @@ export function galleryView(ctx, kind) {
     const figure = kind === 'heatmap'
       ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
       : links(firstBatch(run.weights), { title, queryTokens: queries, keyTokens: keys, masked, attrs });
-    figures.push(h('div', { class: 'gallery-item' }, h('div', { class: 'figure-scroll' }, figure)));
+    const stage = { id: kind === 'heatmap' ? 'heatmap' : 'links', title: title.replace(/^./, (c) => c.toUpperCase()), noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links' };
+    const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
+    figures.push(h('div', { class: 'gallery-item' },
+      h('div', { class: 'gallery-tools' }, figureMenu(stage, [instance], [figure], { ...ctx, head: k })),
+      h('div', { class: 'figure-scroll' }, figure)));
   }));
   const note = kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;
   return h('section', { class: 'gallery', 'aria-label': kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links' },

@@ -3,7 +3,8 @@ import { h } from '../controls/dom.js';
 import { allGroups, stagesOf } from '../registry/stages.js';
 import { stageCard } from './stage-card.js';
 
-export function pipelineView(ctx, { onHead }) {
+/** handlers: { onHead(k), and the stage cards' onToggleCheck, onCheckEntry }. */
+export function pipelineView(ctx, handlers) {
   const bands = [];
   let step = 0;
   for (const group of allGroups()) {
@@ -15,14 +16,14 @@ export function pipelineView(ctx, { onHead }) {
         h('span', { class: 'band-step', 'aria-hidden': 'true' }, String(step)),
         h('h2', { id: `band-${group.id}`, class: 'band-title' }, group.title),
         h('p', { class: 'band-lede' }, group.lede)),
-      h('div', { class: `band-cards cards-${Math.min(stages.length, 4)}` }, stages.map((s) => stageCard(s, ctx)))));
+      h('div', { class: `band-cards cards-${Math.min(stages.length, 4)}` }, stages.map((s) => stageCard(s, ctx, handlers)))));
   }
   const heads = ctx.result.heads.length;
   const headTabs = heads > 1
     ? h('div', { class: 'head-tabs', role: 'tablist', 'aria-label': 'Head shown in the pipeline' },
       Array.from({ length: heads }, (_, k) => h('button', {
         type: 'button', role: 'tab', class: 'head-tab', 'aria-selected': String(k === ctx.head), tabindex: k === ctx.head ? 0 : -1,
-        onclick: () => onHead(k),
+        onclick: () => handlers.onHead(k),
       }, `head ${k + 1}`)))
     : null;
   // The head tabs sit where the heads begin: above the projection weights (X is shared).

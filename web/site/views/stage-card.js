@@ -1,38 +1,58 @@
 // One stage as a card: its symbol and name, the formula typeset beside it, one matrix per
-// instance (head/run), and a caption.
+// instance (head/run), a caption, and its tools: Check (type your own numbers for the first
+// matrix and see which differ) and the figure menu (exports).
 import { matrix } from '../../figures/index.js';
+import { matrixSize, stackCount } from '../compute/tensors.js';
 import { h } from '../controls/dom.js';
 import { sizeText } from '../stages/common.js';
+import { checkGrid } from './check-grid.js';
+import { figureMenu } from './figure-menu.js';
 import { texNode } from './tex.js';
 
-export function stageCard(stage, ctx) {
+function figureOf(stage, inst) {
+  return matrix(inst.tensor, {
+    stage: stage.id,
+    title: `${stage.title}, ${stage.noun}${inst.label ? ` (${inst.label})` : ''}`,
+    kind: stage.kind,
+    rowLabels: inst.rowLabels ?? null,
+    colLabels: inst.colLabels ?? null,
+    masked: inst.masked ?? null,
+    editable: inst.editable,
+    attrs: inst.attrs,
+    cellLabel: (b, i, j, v) => `${stage.noun}${inst.label ? ` (${inst.label})` : ''}${inst.tensor.shape.length > 2 && inst.tensor.shape[0] > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}${inst.rowLabels ? ` (${inst.rowLabels[i]})` : ''}, column ${j + 1}${inst.colLabels ? ` (${inst.colLabels[j]})` : ''}: ${String(v)}`,
+  });
+}
+
+/** handlers: { onToggleCheck(stageId, [B, R, C]), onCheckEntry(stageId, cell, text) }. */
+export function stageCard(stage, ctx, handlers) {
   const instances = stage.instances(ctx);
   const editable = Boolean(stage.editable?.(ctx));
-  const figures = instances.map((inst) => {
-    const figure = matrix(inst.tensor, {
-      stage: stage.id,
-      title: `${stage.title}, ${stage.noun}${inst.label ? ` (${inst.label})` : ''}`,
-      kind: stage.kind,
-      rowLabels: inst.rowLabels ?? null,
-      colLabels: inst.colLabels ?? null,
-      masked: inst.masked ?? null,
-      editable,
-      attrs: inst.attrs,
-      cellLabel: (b, i, j, v) => `${stage.noun}${inst.label ? ` (${inst.label})` : ''}${inst.tensor.shape.length > 2 && inst.tensor.shape[0] > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}${inst.rowLabels ? ` (${inst.rowLabels[i]})` : ''}, column ${j + 1}${inst.colLabels ? ` (${inst.colLabels[j]})` : ''}: ${String(v)}`,
-    });
-    return h('figure', { class: 'figure' },
-      inst.label ? h('figcaption', { class: 'figure-label' }, inst.label) : null,
-      h('div', { class: 'figure-scroll' }, figure));
-  });
+  const svgs = instances.map((inst) => figureOf(stage, { ...inst, editable }));
+  const figures = instances.map((inst, k) => h('figure', { class: 'figure' },
+    inst.label ? h('figcaption', { class: 'figure-label' }, inst.label) : null,
+    h('div', { class: 'figure-scroll' }, svgs[k])));
+  const first = instances[0];
+  const entries = ctx.state.checks[stage.id];
+  const checking = !editable && entries !== undefined;
+  const checkButton = editable ? null : h('button', {
+    type: 'button', class: 'tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${stage.id}` },
+    title: 'Check my hand calculation: type your numbers for this matrix',
+    'aria-label': `Check my calculation of ${stage.noun}`,
+    onclick: () => handlers.onToggleCheck(stage.id, [stackCount(first.tensor), ...matrixSize(first.tensor)]),
+  }, checking ? 'Checking ✓' : 'Check');
+  const menu = figureMenu(stage, instances, svgs, ctx);
   const caption = stage.caption?.(ctx);
-  return h('article', { class: `stage-card${editable ? ' is-editable' : ''}`, dataset: { card: stage.id } },
+  return h('article', { class: `stage-card${editable ? ' is-editable' : ''}${checking ? ' is-checking' : ''}`, dataset: { card: stage.id } },
     h('header', { class: 'stage-head' },
-      h('h3', { class: 'stage-title' },
-        texNode(stage.tex ?? stage.title, { className: 'stage-symbol' }),
-        h('span', { class: 'stage-noun' }, stage.noun),
-        h('span', { class: 'stage-size' }, sizeText(instances[0].tensor)),
-        editable ? h('span', { class: 'badge' }, 'editable') : null),
+      h('div', { class: 'stage-title-row' },
+        h('h3', { class: 'stage-title' },
+          texNode(stage.tex ?? stage.title, { className: 'stage-symbol' }),
+          h('span', { class: 'stage-noun' }, stage.noun),
+          h('span', { class: 'stage-size' }, sizeText(first.tensor)),
+          editable ? h('span', { class: 'badge' }, 'editable') : null),
+        h('div', { class: 'stage-tools' }, checkButton, menu)),
       texNode(stage.formula(ctx), { className: 'stage-formula' })),
     h('div', { class: 'stage-figures' }, figures),
+    checking ? checkGrid(stage, first.tensor, entries, (cell, text) => handlers.onCheckEntry(stage.id, cell, text), { rowLabels: first.rowLabels }) : null,
     caption ? h('p', { class: 'stage-caption' }, caption) : null);
 }

@@ -1,0 +1,71 @@
+// A figure as a standalone SVG file: a deep copy with every style that draws it inlined from the
+// computed style (colours resolved to plain rgb(), since figures mix theirs with color-mix() from
+// CSS variables that a file does not have), a background in the page's surface colour, a
+// <title>, and every data-* attribute kept (data-stage, data-row, data-col, data-value).
+
+// What an SVG renderer needs; everything else (layout, cursors, transitions) is left out.
+const PROPERTIES = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin',
+  'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'letter-spacing', 'stop-color', 'stop-opacity'];
+const COLORS = new Set(['fill', 'stroke', 'stop-color']);
+const DROPPED = ['tabindex', 'style', 'class'];
+const HIGHLIGHTS = ['is-source', 'is-current'];
+
+let probe = null;
+const cache = new Map();
+
+/** Any CSS colour (oklab(), color(srgb ...), a name) as rgb()/rgba(), by drawing one pixel. */
+export function plainColor(color) {
+  if (color === 'none' || color.startsWith('url(')) return color.replace(/"/g, '');
+  let plain = cache.get(color);
+  if (plain === undefined) {
+    probe ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = '#000';
+    probe.fillStyle = color;
+    probe.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+    plain = a === 255 ? `rgb(${r}, ${g}, ${b})` : a === 0 ? 'none' : `rgba(${r}, ${g}, ${b}, ${(a / 255).toFixed(3)})`;
+    cache.set(color, plain);
+  }
+  return plain;
+}
+
+function inlineStyle(source) {
+  const computed = getComputedStyle(source);
+  return PROPERTIES.map((name) => {
+    const value = computed.getPropertyValue(name);
+    if (!value) return '';
+    return `${name}: ${COLORS.has(name) ? plainColor(value) : value};`;
+  }).join(' ');
+}
+
+/** -> { text (the SVG file), width, height } of a figure root that is in the document. */
+export function standaloneSvg(figure, { title } = {}) {
+  // Highlights of the explanation panel are a page state, not part of the figure.
+  const highlighted = [...figure.querySelectorAll(HIGHLIGHTS.map((c) => `.${c}`).join(','))].map((node) => [node, HIGHLIGHTS.filter((c) => node.classList.contains(c))]);
+  for (const [node, classes] of highlighted) node.classList.remove(...classes);
+  const copy = figure.cloneNode(true);
+  const sources = [figure, ...figure.querySelectorAll('*')];
+  const copies = [copy, ...copy.querySelectorAll('*')];
+  sources.forEach((source, k) => {
+    const style = inlineStyle(source);
+    for (const name of DROPPED) copies[k].removeAttribute(name);
+    copies[k].setAttribute('style', style);
+  });
+  for (const [node, classes] of highlighted) node.classList.add(...classes);
+
+  const ns = 'http://www.w3.org/2000/svg';
+  const width = Number(figure.getAttribute('width'));
+  const height = Number(figure.getAttribute('height'));
+  const background = document.createElementNS(ns, 'rect');
+  background.setAttribute('width', String(width));
+  background.setAttribute('height', String(height));
+  background.setAttribute('fill', plainColor(getComputedStyle(figure).getPropertyValue('--attn-cell').trim() || '#ffffff'));
+  const heading = document.createElementNS(ns, 'title');
+  heading.textContent = title ?? figure.getAttribute('aria-label') ?? '';
+  copy.setAttribute('xmlns', ns);
+  copy.removeAttribute('role');
+  copy.prepend(heading, background);
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+  return { text, width, height };
+}
