@@ -9,6 +9,7 @@ const PROPERTIES = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-da
 const COLORS = new Set(['fill', 'stroke', 'stop-color']);
 const DROPPED = ['tabindex', 'style', 'class'];
 const HIGHLIGHTS = ['is-source', 'is-current'];
+const MARGIN = 10;
 
 let probe = null;
 const cache = new Map();
@@ -30,13 +31,19 @@ export function plainColor(color) {
   return plain;
 }
 
-function inlineStyle(source) {
+// Not inherited: written only where they differ from their initial value.
+const INITIAL = { opacity: '1', 'stop-color': 'rgb(0, 0, 0)', 'stop-opacity': '1' };
+
+/** The style attribute of a copy: what its source draws with, minus what it inherits anyway. */
+function inlineStyle(source, parentStyle) {
   const computed = getComputedStyle(source);
   return PROPERTIES.map((name) => {
-    const value = computed.getPropertyValue(name);
-    if (!value) return '';
-    return `${name}: ${COLORS.has(name) ? plainColor(value) : value};`;
-  }).join(' ');
+    const raw = computed.getPropertyValue(name);
+    if (!raw) return '';
+    const value = COLORS.has(name) ? plainColor(raw) : raw;
+    const inherited = name in INITIAL ? INITIAL[name] : parentStyle && (COLORS.has(name) ? plainColor(parentStyle.getPropertyValue(name)) : parentStyle.getPropertyValue(name));
+    return value === inherited ? '' : `${name}: ${value};`;
+  }).filter(Boolean).join(' ');
 }
 
 /** -> { text (the SVG file), width, height } of a figure root that is in the document. */
@@ -48,16 +55,22 @@ export function standaloneSvg(figure, { title } = {}) {
   const sources = [figure, ...figure.querySelectorAll('*')];
   const copies = [copy, ...copy.querySelectorAll('*')];
   sources.forEach((source, k) => {
-    const style = inlineStyle(source);
+    const style = inlineStyle(source, k === 0 ? null : getComputedStyle(source.parentElement));
     for (const name of DROPPED) copies[k].removeAttribute(name);
-    copies[k].setAttribute('style', style);
+    if (style) copies[k].setAttribute('style', style);
   });
   for (const [node, classes] of highlighted) node.classList.add(...classes);
 
+  // A margin around the figure (its brackets and labels reach its edges).
   const ns = 'http://www.w3.org/2000/svg';
-  const width = Number(figure.getAttribute('width'));
-  const height = Number(figure.getAttribute('height'));
+  const width = Number(figure.getAttribute('width')) + 2 * MARGIN;
+  const height = Number(figure.getAttribute('height')) + 2 * MARGIN;
+  copy.setAttribute('width', String(width));
+  copy.setAttribute('height', String(height));
+  copy.setAttribute('viewBox', `${-MARGIN} ${-MARGIN} ${width} ${height}`);
   const background = document.createElementNS(ns, 'rect');
+  background.setAttribute('x', String(-MARGIN));
+  background.setAttribute('y', String(-MARGIN));
   background.setAttribute('width', String(width));
   background.setAttribute('height', String(height));
   background.setAttribute('fill', plainColor(getComputedStyle(figure).getPropertyValue('--attn-cell').trim() || '#ffffff'));

@@ -3,6 +3,8 @@ import { h } from '../controls/dom.js';
 import { segmented } from '../controls/widgets.js';
 import { PRESETS, presetState } from '../presets/index.js';
 import { shareUrl } from '../state/url.js';
+import { download, fileName } from '../export/download.js';
+import { stagesJson } from '../export/tables.js';
 
 const brand = {
   id: 'brand',
@@ -89,4 +91,25 @@ const share = {
   },
 };
 
-export const mastheadPanels = [brand, presets, views, theme, share];
+// Every stage of the page (the shown head) with the state that made it, as one JSON file.
+const data = {
+  id: 'data',
+  slot: 'masthead',
+  order: 35,
+  mount(container, { announce }) {
+    let last = null;
+    const button = h('button', {
+      type: 'button', class: 'icon-button', title: 'Download every matrix on the page, with the state, as JSON', 'aria-label': 'Download all stages as JSON',
+      onclick: () => {
+        if (!last?.result) return;
+        const ctx = { state: last.state, result: last.result, head: last.state.head };
+        download(new Blob([stagesJson(ctx)], { type: 'application/json' }), fileName([last.state.preset, 'stages'], 'json'));
+        announce('JSON of every stage downloaded');
+      },
+    }, '⤓ JSON');
+    container.append(button);
+    return { update: (state, result) => { last = { state, result }; } };
+  },
+};
+
+export const mastheadPanels = [brand, presets, views, theme, data, share];
