@@ -6,6 +6,7 @@ import './styles/layout.css';
 import './styles/controls.css';
 import './styles/pipeline.css';
 import './styles/train.css';
+import './styles/speed.css';
 import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';
 import { startApp } from './app.js';

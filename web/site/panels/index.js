@@ -7,11 +7,12 @@ import { mastheadPanels } from './masthead.js';
 import { notesPanel } from './notes.js';
 import { scoringPanel } from './scoring.js';
 import { sizesPanel } from './sizes.js';
+import { speedPanel } from './speed.js';
 import { trainPanel } from './train.js';
 import { viewsPanel } from './views.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }
