@@ -32,9 +32,14 @@ const dom = {
   announcer: byId('announcer'),
 };
 
+// Performance marks (tests read them): the core loaded, the first render in the DOM, and the
+// frame after it (painted). Their startTime counts from the navigation start.
 try {
   const attn = await loadAttention();
+  performance.mark('attnlab:core-loaded');
   window.attentionLab = startApp(attn, dom); // for the console and for end-to-end tests
+  performance.mark('attnlab:first-render');
+  requestAnimationFrame(() => setTimeout(() => performance.mark('attnlab:first-paint'), 0));
 } catch (error) {
   dom.views.replaceChildren(Object.assign(document.createElement('p'), {
     className: 'error-box',

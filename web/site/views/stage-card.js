@@ -44,15 +44,15 @@ export function stageCard(stage, ctx, handlers) {
   const caption = stage.caption?.(ctx);
   return h('article', { class: `stage-card${editable ? ' is-editable' : ''}${checking ? ' is-checking' : ''}`, dataset: { card: stage.id } },
     h('header', { class: 'stage-head' },
-      h('div', { class: 'stage-title-row' },
-        h('h3', { class: 'stage-title' },
-          texNode(stage.tex ?? stage.title, { className: 'stage-symbol' }),
-          h('span', { class: 'stage-noun' }, stage.noun),
-          h('span', { class: 'stage-size' }, sizeText(first.tensor)),
-          editable ? h('span', { class: 'badge' }, 'editable') : null),
-        h('div', { class: 'stage-tools' }, checkButton, menu)),
+      h('h3', { class: 'stage-title' },
+        texNode(stage.tex ?? stage.title, { className: 'stage-symbol' }),
+        h('span', { class: 'stage-noun' }, stage.noun),
+        h('span', { class: 'stage-size' }, sizeText(first.tensor)),
+        editable ? h('span', { class: 'badge' }, 'editable') : null),
       texNode(stage.formula(ctx), { className: 'stage-formula' })),
     h('div', { class: 'stage-figures' }, figures),
     checking ? checkGrid(stage, first.tensor, entries, (cell, text) => handlers.onCheckEntry(stage.id, cell, text), { rowLabels: first.rowLabels }) : null,
-    caption ? h('p', { class: 'stage-caption' }, caption) : null);
+    caption ? h('p', { class: 'stage-caption' }, caption) : null,
+    // At the foot, so the tools never make a card wider than its figure.
+    h('footer', { class: 'stage-tools' }, checkButton, menu));
 }
