@@ -46,6 +46,18 @@ function inlineStyle(source, parentStyle) {
   }).filter(Boolean).join(' ');
 }
 
+/**
+ * The figure's --attn-cell as the browser resolves it: the property may hold var() or light-dark()
+ * (the embeddable elements' defaults), which a canvas cannot parse, so a probe element computes it.
+ */
+function surfaceColor(figure) {
+  const probe = figure.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'rect'));
+  probe.style.fill = 'var(--attn-cell, #ffffff)';
+  const fill = getComputedStyle(probe).fill;
+  probe.remove();
+  return plainColor(fill);
+}
+
 /** -> { text (the SVG file), width, height } of a figure root that is in the document. */
 export function standaloneSvg(figure, { title } = {}) {
   // Highlights of the explanation panel are a page state, not part of the figure.
@@ -73,7 +85,7 @@ export function standaloneSvg(figure, { title } = {}) {
   background.setAttribute('y', String(-MARGIN));
   background.setAttribute('width', String(width));
   background.setAttribute('height', String(height));
-  background.setAttribute('fill', plainColor(getComputedStyle(figure).getPropertyValue('--attn-cell').trim() || '#ffffff'));
+  background.setAttribute('fill', surfaceColor(figure));
   const heading = document.createElementNS(ns, 'title');
   heading.textContent = title ?? figure.getAttribute('aria-label') ?? '';
   copy.setAttribute('xmlns', ns);

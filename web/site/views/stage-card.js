@@ -1,27 +1,13 @@
 // One stage as a card: its symbol and name, the formula typeset beside it, one matrix per
 // instance (head/run), a caption, and its tools: Check (type your own numbers for the first
 // matrix and see which differ) and the figure menu (exports).
-import { matrix } from '../../figures/index.js';
 import { matrixSize, stackCount } from '../compute/tensors.js';
 import { h } from '../controls/dom.js';
 import { sizeText } from '../stages/common.js';
+import { stageFigure as figureOf } from './stage-figure.js';
 import { checkGrid } from './check-grid.js';
 import { figureMenu } from './figure-menu.js';
 import { texNode } from './tex.js';
-
-function figureOf(stage, inst) {
-  return matrix(inst.tensor, {
-    stage: stage.id,
-    title: `${stage.title}, ${stage.noun}${inst.label ? ` (${inst.label})` : ''}`,
-    kind: stage.kind,
-    rowLabels: inst.rowLabels ?? null,
-    colLabels: inst.colLabels ?? null,
-    masked: inst.masked ?? null,
-    editable: inst.editable,
-    attrs: inst.attrs,
-    cellLabel: (b, i, j, v) => `${stage.noun}${inst.label ? ` (${inst.label})` : ''}${inst.tensor.shape.length > 2 && inst.tensor.shape[0] > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}${inst.rowLabels ? ` (${inst.rowLabels[i]})` : ''}, column ${j + 1}${inst.colLabels ? ` (${inst.colLabels[j]})` : ''}: ${String(v)}`,
-  });
-}
 
 /** handlers: { onToggleCheck(stageId, [B, R, C]), onCheckEntry(stageId, cell, text) }. */
 export function stageCard(stage, ctx, handlers) {
