@@ -6,14 +6,15 @@ const KEYS = ['stage', 'head', 'run', 'scoring', 'param'];
 
 /** An identity for the focused figure cell inside root, or null. */
 export function focusedCell(root) {
-  const field = document.activeElement;
+  // The root's own document or shadow root knows its focused element (a page sees only the host).
+  const field = root.getRootNode().activeElement;
   // Buttons of the cards (Check, Export) name themselves with data-focus-key.
   if (field?.dataset?.focusKey && root.contains(field)) return { key: field.dataset.focusKey };
   if (field?.dataset?.checkInput && root.contains(field)) {
     const { checkInput, batch, row, col } = field.dataset;
     return { field: { checkInput, batch, row, col }, value: field.value, selection: [field.selectionStart, field.selectionEnd] };
   }
-  const cell = document.activeElement?.closest?.('[role="gridcell"]');
+  const cell = field?.closest?.('[role="gridcell"]');
   if (!cell || !root.contains(cell)) return null;
   const figure = cell.closest('svg[data-stage]');
   const id = {};
