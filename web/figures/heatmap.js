@@ -2,12 +2,15 @@
 // labelled axes, a colour bar on [0, 1].
 //
 // weights: { data, shape } (Tq, Tk) or (B, Tq, Tk); batches are stacked as more rows.
-// options: stage ('weights'), title, rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
+// weights may also be nested arrays ((Tq, Tk) or (B, Tq, Tk)), as the API's tensors.
+// options: stage ('weights'), title, colorScale ('weights': sequential on [0, 1], the default;
+//   'signed': diverging around 0, for scores or gradients), rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
 //   ylabel ('Queries'), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
 //   1 = masked: hatched), numbers (draw values, 2 decimals, in the cells; default false, as
 //   d2l; each cell has a <title> tooltip and an aria-label with the exact value), cellSize, attrs.
 // Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
-import { STRONG, colorScale } from './color.js';
+import { toTensor } from '../src/tensor.js';
+import { STRONG, colorScale, gradientStops } from './color.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './roving.js';
 import { hatchPattern, svg, textWidth, uid } from './svg.js';
@@ -19,7 +22,8 @@ function stackShape(t) {
   return [t.data.length / (R * C) || 1, R, C];
 }
 
-export function heatmap(weights, options = {}) {
+export function heatmap(input, options = {}) {
+  const weights = toTensor(input, 'heatmap: weights');
   const { stage = 'weights', title = 'Attention weights', xlabel = 'Keys', ylabel = 'Queries', masked = null, attrs = {} } = options;
   const [B, R, C] = stackShape(weights);
   const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => String(j + 1));
@@ -29,7 +33,9 @@ export function heatmap(weights, options = {}) {
   const size = options.cellSize ?? Math.max(14, Math.min(40, Math.floor(400 / Math.max(C, B * R))));
   // Like show_heatmaps, colour only by default; numbers (2 decimals) fit from 40 px cells on.
   const numbers = options.numbers ?? false;
-  const scale = colorScale('weights', weights.data);
+  const kind = options.colorScale ?? 'weights';
+  if (kind !== 'weights' && kind !== 'signed') throw new TypeError(`heatmap: colorScale must be 'weights' or 'signed', got ${JSON.stringify(kind)}`);
+  const scale = colorScale(kind, weights.data, (k) => !(masked && masked[k]));
   const hatch = masked && Array.from(masked).some(Boolean) ? hatchPattern() : null;
 
   const labelW = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, FONT)))) + 10;
@@ -56,7 +62,7 @@ export function heatmap(weights, options = {}) {
       const off = Boolean(masked && masked[k]);
       const t = off ? 0 : scale.t(value);
       const cell = svg('g', {
-        class: `cell ${off ? 'masked' : 'seq'}${t > STRONG ? ' strong' : ''}`,
+        class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}`,
         role: 'gridcell',
         transform: `translate(${x0 + j * size} ${y0 + r * size})`,
         style: `--t: ${t.toFixed(3)}`,
@@ -93,12 +99,10 @@ export function heatmap(weights, options = {}) {
   const barH = Math.max(60, gridH);
   const gradientId = uid('attn-bar');
   parts.push(
-    svg('linearGradient', { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 }, [
-      svg('stop', { offset: 0, class: 'attn-stop seq', style: '--t: 0' }),
-      svg('stop', { offset: 1, class: 'attn-stop seq', style: '--t: 1' }),
-    ]),
+    svg('linearGradient', { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 }, gradientStops(scale).map(([offset, tone, t]) =>
+      svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` }))),
     svg('rect', { x: barX, y: y0, width: 9, height: barH, rx: 3, fill: `url(#${gradientId})`, class: 'attn-legend-bar' }),
-    ...[[1, 0], [0.5, 0.5], [0, 1]].map(([v, f]) => svg('text', { x: barX + 14, y: y0 + f * barH, dy: '0.35em', class: 'attn-legend-text', 'font-size': 10 }, [formatNumber(v)])),
+    ...[[scale.max, 0], [(scale.min + scale.max) / 2, 0.5], [scale.min, 1]].map(([v, f]) => svg('text', { x: barX + 14, y: y0 + f * barH, dy: '0.35em', class: 'attn-legend-text', 'font-size': 10 }, [formatNumber(v)])),
   );
   const width = barX + 36;
   const height = Math.max(xlabelY + 6, y0 + barH + 6);

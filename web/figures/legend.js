@@ -1,6 +1,6 @@
 // The colour legend drawn inside a figure (so an exported SVG keeps it): a bar with its ends
 // labelled, and a hatched swatch for masked cells when the figure has any.
-import { colorScale } from './color.js';
+import { colorScale, gradientStops } from './color.js';
 import { formatNumber } from './format.js';
 import { svg, uid } from './svg.js';
 
@@ -9,10 +9,7 @@ const BAR = { width: 112, height: 8 };
 /** A gradient bar for `scale` at (x, y); -> { node, width, height }. */
 export function legend(scale, { x = 0, y = 0, hatchId = null } = {}) {
   const id = uid('attn-grad');
-  const stops = scale.kind === 'weights'
-    ? [[0, 'seq', 0], [1, 'seq', 1]]
-    : [[0, 'neg', 1], [0.5, 'pos', 0], [1, 'pos', 1]];
-  const gradient = svg('linearGradient', { id }, stops.map(([offset, tone, t]) =>
+  const gradient = svg('linearGradient', { id }, gradientStops(scale).map(([offset, tone, t]) =>
     svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })));
   const labelY = BAR.height + 12;
   const parts = [

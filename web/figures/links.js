@@ -2,10 +2,11 @@
 // each key token (right), as opaque and thick as the attention weight. Hovering or focusing a
 // token shows only its lines.
 //
-// weights: { data, shape } (Tq, Tk) (the first batch of a stack is drawn).
+// weights: { data, shape } or nested arrays, (Tq, Tk) (the first batch of a stack is drawn).
 // options: stage ('weights'), title, queryTokens (Tq), keyTokens (Tk), masked (per element),
 //   attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
+import { toTensor } from '../src/tensor.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './roving.js';
 import { svg, textWidth } from './svg.js';
@@ -13,7 +14,8 @@ import { svg, textWidth } from './svg.js';
 const ROW = 26;
 const FONT = 12.5;
 
-export function links(weights, options = {}) {
+export function links(input, options = {}) {
+  const weights = toTensor(input, 'links: weights');
   const { stage = 'weights', title = 'Attention links', masked = null, attrs = {} } = options;
   const [R, C] = weights.shape.length === 1 ? [1, weights.shape[0]] : weights.shape.slice(-2);
   const queryTokens = options.queryTokens ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);

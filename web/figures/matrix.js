@@ -1,7 +1,7 @@
 // matrix(tensor, options) -> SVGSVGElement: a matrix (or a stack of them, one per batch) with its
 // numbers on a colour scale, bracketed like in a textbook.
 //
-// tensor: { data, shape } of shape (R, C), (B, R, C), or (C) drawn as one row.
+// tensor: { data, shape } or nested arrays, of shape (R, C), (B, R, C), or (C) drawn as one row.
 // options:
 //   stage        data-stage of the root ('q', 'weights', ...): the testable name
 //   title        accessible name of the figure ('Q, the queries')
@@ -17,6 +17,7 @@
 // Every cell is a focusable <g role="gridcell"> with data-batch, data-row, data-col and
 // data-value (String(value), full float32 precision); the root has data-stage. Arrow keys move
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
+import { toTensor } from '../src/tensor.js';
 import { STRONG, colorScale } from './color.js';
 import { formatNumber, fullValue } from './format.js';
 import { legend } from './legend.js';
@@ -46,7 +47,8 @@ function bracketPath(x, y, height, side) {
   return `M${x + d} ${y} H${x} V${y + height} H${x + d}`;
 }
 
-export function matrix(tensor, options = {}) {
+export function matrix(input, options = {}) {
+  const tensor = toTensor(input, 'matrix: tensor');
   const { stage = 'matrix', title = stage, kind = 'signed', rowLabels = null, colLabels = null, masked = null,
     attrs = {}, editable = false, legend: withLegend = true } = options;
   const [B, R, C] = shapeOf(tensor);
