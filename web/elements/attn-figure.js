@@ -1,0 +1,156 @@
+// <attn-figure>: the explorer's pipeline, or a chosen subset of its stages, computed live by the
+// wasm core once the figure nears the viewport (lazy.js: one module instance per page).
+//
+//   <attn-figure preset="seed-004" stages="scores weights output"></attn-figure>
+//   <attn-figure preset="d2l" view="heatmap"></attn-figure>
+//   <attn-figure causal editable>
+//     <script type="application/json">{ "x": [[1, 2], [0, 1], [3, 1]], "wq": [[[1, 0], [0, 1]]],
+//       "wk": [[[1, 1], [0, 1]]], "wv": [[[1, 0], [1, 1]]], "tokens": ["I", "like", "tea"] }</script>
+//   </attn-figure>
+//
+// Attributes (figures/pipeline-state.js and figures/pipeline.js say what each value means):
+//   preset      seed-004 | seed-002 | d2l | sentence | random
+//   data        JSON of a partial explorer state (or a child <script type="application/json">)
+//   stages      stage ids, e.g. "q k v scores weights output" (default: the whole forward pass)
+//   scoring     dot | scaled-dot | general | additive | concat;  compare: more scorings beside it
+//   causal      present: top-left; or "bottom-right", "none"
+//   valid-lens  "2 6" per batch, or JSON [[1, 2, 3]] per query row
+//   mask-fill   zero | d2l;  heads: number of heads;  head: the head shown (0-based)
+//   view        matrix | heatmap | links
+//   backward    also the backward pass (loss, dO ... dW)
+//   editable    X, the weights, the target (and given Q, K, V) can be typed or dragged; a click
+//               on a score masks it; everything downstream recomputes
+//   captions    a sentence under each matrix;  theme: light | dark | auto
+import { causal, childJson, flag, integer, json, text, validLens, words } from './attributes.js';
+import { FigureElement } from './figure-element.js';
+import { figureRuntime, whenNear } from './lazy.js';
+
+const MASKABLE = new Set(['scores', 'scaled', 'masked']);
+
+export class AttnFigure extends FigureElement {
+  static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
+    'heads', 'head', 'view', 'backward', 'editable', 'captions'];
+
+  #near = false;
+  #cancelNear = null;
+  #runtime = null;
+  #spec = null;
+  #state = null;
+  #frame = 0;
+  #suppressClick = false;
+
+  constructor() {
+    super();
+    this.body.addEventListener('attn-cell-activate', (event) => this.#activate(event));
+    this.body.addEventListener('pointerdown', (event) => this.#scrub(event));
+  }
+
+  /** The explorer state the figure shows (after edits), or null before the first render. */
+  get state() {
+    return this.#state;
+  }
+
+  /** The figure spec from the attributes (and the child script); throws on a malformed attribute. */
+  spec() {
+    return {
+      preset: text(this, 'preset'),
+      data: json(this, 'data') ?? childJson(this) ?? undefined,
+      stages: words(this, 'stages'),
+      scoring: text(this, 'scoring'),
+      compare: words(this, 'compare'),
+      causal: causal(this),
+      validLens: validLens(this),
+      maskFill: text(this, 'mask-fill'),
+      heads: integer(this, 'heads'),
+      head: integer(this, 'head'),
+      view: text(this, 'view'),
+      backward: flag(this, 'backward'),
+      editable: flag(this, 'editable'),
+      captions: flag(this, 'captions'),
+    };
+  }
+
+  disconnectedCallback() {
+    this.#cancelNear?.();
+    this.#cancelNear = null;
+  }
+
+  async render() {
+    const spec = this.spec(); // attribute errors show at once, before any download
+    if (!this.#near) {
+      this.#cancelNear ??= whenNear(this, () => {
+        this.#near = true;
+        this.scheduleRender();
+      });
+      return false;
+    }
+    this.#runtime = await figureRuntime();
+    this.#spec = spec;
+    this.#state = this.#runtime.pipelineState(spec);
+    this.#draw();
+  }
+
+  #draw() {
+    const { attn, compute, renderPipeline, focusedCell, restoreFocus } = this.#runtime;
+    const remembered = focusedCell(this.body);
+    this.show(renderPipeline(this.#state, compute(attn, this.#state), this.#spec));
+    restoreFocus(this.body, remembered);
+  }
+
+  /** An edit of the state: redrawn once per frame, however many edits came in it. */
+  #edit(change) {
+    this.#state = this.#runtime.conform(change(this.#state));
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      try {
+        this.#draw();
+        this.showError(null);
+        this.dispatchEvent(new CustomEvent('attn-render', { bubbles: true, composed: true, detail: { edited: true } }));
+      } catch (error) {
+        this.showError(error);
+      }
+    });
+  }
+
+  #editableCell(node) {
+    if (!this.#runtime || !this.#spec?.editable) return null;
+    const id = this.#runtime.cellIdentity(node);
+    const stage = id && this.#runtime.stageById(id.stage);
+    return stage?.editable?.({ state: this.#state }) ? id : null;
+  }
+
+  #activate(event) {
+    if (!this.#runtime || !this.#spec?.editable) return;
+    if (event.detail.via === 'pointer' && this.#suppressClick) {
+      this.#suppressClick = false;
+      return;
+    }
+    const { cellIdentity, cellValue, editCell, setCell, toggleMaskedCell } = this.#runtime;
+    const id = this.#editableCell(event.target);
+    if (id) {
+      editCell(event.target, cellValue(this.#state, id), (value) => this.#edit((s) => setCell(s, id, value)));
+      return;
+    }
+    const score = cellIdentity(event.target);
+    if (score && MASKABLE.has(score.stage)) this.#edit((s) => toggleMaskedCell(s, score.batch, score.row, score.col));
+  }
+
+  #scrub(event) {
+    if (event.button !== 0) return;
+    const node = event.target.closest?.('.cell.editable');
+    const id = node && this.#editableCell(node);
+    if (!id) return;
+    event.preventDefault(); // no text selection while dragging
+    node.focus({ preventScroll: true });
+    const { cellValue, scrubCell, setCell } = this.#runtime;
+    scrubCell(event, cellValue(this.#state, id), (value) => this.#edit((s) => setCell(s, id, value)), (dragged) => {
+      this.#suppressClick = dragged;
+    });
+  }
+
+  exportName() {
+    const spec = this.#spec ?? {};
+    return [this.#state?.preset ?? 'figure', spec.view ?? '', ...(spec.stages ?? [])];
+  }
+}

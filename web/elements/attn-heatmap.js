@@ -1,0 +1,57 @@
+// <attn-heatmap>: a heatmap of given attention weights, like d2l's show_heatmaps. No wasm.
+//
+//   <attn-heatmap weights="[[0.9, 0.1], [0.3, 0.7]]" row-labels="the cat" col-labels="the cat"></attn-heatmap>
+//   <attn-heatmap label="Head 1"><script type="application/json">
+//     { "weights": [[0.9, 0.1], [0.3, 0.7]], "rowLabels": ["the", "cat"], "colLabels": ["the", "cat"] }
+//   </script></attn-heatmap>
+//
+// Attributes: weights (JSON, (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels (lists), label (the
+// figure's title), xlabel, ylabel, color-scale ('weights': [0, 1], the default; 'signed': around
+// 0, for scores), numbers (draw the values), masked (JSON flags like weights, 1 = masked),
+// theme. A child <script type="application/json"> holds the same as an array (the weights) or an
+// object { weights, rowLabels, colLabels, masked, label }; attributes win over it.
+import { heatmap } from '../figures/heatmap.js';
+import { toTensor } from '../src/tensor.js';
+import { childJson, flag, json, text, words } from './attributes.js';
+import { FigureElement } from './figure-element.js';
+
+export class AttnHeatmap extends FigureElement {
+  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked'];
+
+  /** The heatmap's inputs from the attributes over the child script. */
+  spec() {
+    const child = childJson(this);
+    const given = Array.isArray(child) ? { weights: child } : (child ?? {});
+    const weights = json(this, 'weights') ?? given.weights;
+    if (weights === undefined) throw new TypeError('needs weights: a weights="[[...]]" attribute or a child <script type="application/json">');
+    const masked = json(this, 'masked') ?? given.masked;
+    return {
+      weights: toTensor(weights, 'weights'),
+      masked: masked === undefined || masked === null ? null : toTensor(masked, 'masked', Uint8Array).data,
+      rowLabels: words(this, 'row-labels') ?? given.rowLabels,
+      colLabels: words(this, 'col-labels') ?? given.colLabels,
+      title: text(this, 'label') ?? given.label,
+      xlabel: text(this, 'xlabel') ?? given.xlabel,
+      ylabel: text(this, 'ylabel') ?? given.ylabel,
+      colorScale: text(this, 'color-scale') ?? given.colorScale,
+      numbers: flag(this, 'numbers') || Boolean(given.numbers),
+    };
+  }
+
+  render() {
+    const { weights, masked, ...options } = this.spec();
+    if (weights.shape.length < 2 || weights.shape.length > 3) {
+      throw new RangeError(`weights must have shape (Tq, Tk) or (B, Tq, Tk), got [${weights.shape.join(', ')}]`);
+    }
+    const [Tq, Tk] = weights.shape.slice(-2);
+    for (const [name, labels, n] of [['row-labels', options.rowLabels, Tq], ['col-labels', options.colLabels, Tk]]) {
+      if (labels !== undefined && labels.length !== n) throw new RangeError(`${name} must have ${n} labels (the weights are ${Tq} × ${Tk}), got ${labels.length}`);
+    }
+    if (masked && masked.length !== weights.data.length) throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
+    this.show(heatmap(weights, { ...options, masked }));
+  }
+
+  exportName() {
+    return ['heatmap', text(this, 'label') ?? ''];
+  }
+}

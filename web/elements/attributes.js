@@ -1,0 +1,81 @@
+// Reading the elements' attributes as typed values. HTML attributes are strings; these helpers
+// turn them into what the figure functions take, and name the attribute in every error, so a
+// typo shows up in the figure as "valid-lens: ..." rather than as a different figure.
+
+/** A boolean attribute: present (or "true") is true, absent or "false" is false. */
+export function flag(element, name) {
+  const value = element.getAttribute(name);
+  return value !== null && value.trim().toLowerCase() !== 'false';
+}
+
+/** A JSON attribute, or null when absent; throws a TypeError naming the attribute. */
+export function json(element, name) {
+  const text = element.getAttribute(name);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(`${name}: not valid JSON (${error.message})`);
+  }
+}
+
+/** The JSON of a child <script type="application/json">, or null when there is none. */
+export function childJson(element) {
+  const script = [...element.children].find((c) => c.localName === 'script' && c.type === 'application/json');
+  if (!script) return null;
+  try {
+    return JSON.parse(script.textContent);
+  } catch (error) {
+    throw new TypeError(`<script type="application/json">: not valid JSON (${error.message})`);
+  }
+}
+
+/** A list attribute ("a, b c" or a JSON array) -> string[], or undefined when absent. */
+export function words(element, name) {
+  const text = element.getAttribute(name);
+  if (text === null) return undefined;
+  if (text.trim().startsWith('[')) {
+    const list = json(element, name);
+    if (!Array.isArray(list)) throw new TypeError(`${name}: expected a list, got ${text}`);
+    return list.map(String);
+  }
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** An integer attribute, or undefined when absent. */
+export function integer(element, name) {
+  const text = element.getAttribute(name);
+  if (text === null) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value)) throw new TypeError(`${name}: expected an integer, got "${text}"`);
+  return value;
+}
+
+/** A string attribute, or undefined when absent. */
+export function text(element, name) {
+  const value = element.getAttribute(name);
+  return value === null ? undefined : value.trim();
+}
+
+/** valid-lens: "2 6" or "[2, 6]" (per batch) or "[[1, 2, 3]]" (per query row). */
+export function validLens(element, name = 'valid-lens') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  if (raw.trim() === '' || raw.trim() === 'none') return null;
+  const value = raw.trim().startsWith('[') ? json(element, name) : raw.trim().split(/[\s,]+/).map(Number);
+  const flat = Array.isArray(value) ? value.flat() : [value];
+  if (!Array.isArray(value) || flat.some((x) => typeof x !== 'number' || Number.isNaN(x))) {
+    throw new TypeError(`${name}: expected numbers like "2 6" or [[1, 2, 3]], got "${raw}"`);
+  }
+  return value;
+}
+
+/** causal: absent -> undefined, present/"true" -> true, "false"/"none" -> false, else the mode. */
+export function causal(element, name = 'causal') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === 'true' || value === name) return true;
+  if (value === 'false') return false;
+  return value;
+}

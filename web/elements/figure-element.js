@@ -1,0 +1,91 @@
+// What <attn-figure> and <attn-heatmap> share: an open shadow root with the adopted styles
+// (styles.js), a frame holding the figure (body), an export toolbar (SVG, PNG) and a status line;
+// attribute changes batched into one render per microtask; errors shown in the figure.
+// Subclasses implement render() (may be async) and name their download with exportName().
+//
+// After every successful render the element dispatches 'attn-render' (bubbles, composed), which
+// the iframe embed uses to report its height and tests use to wait.
+import { h } from '../site/controls/dom.js';
+import { elementSheets } from './styles.js';
+
+export class FigureElement extends HTMLElement {
+  #scheduled = false;
+  #renders = 0;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    this.body = h('div', { class: 'body', part: 'body', 'data-placeholder': 'Loading the figure…' });
+    this.status = h('p', { class: 'status', part: 'status', role: 'status' });
+    // Disabled until there is a figure to export.
+    const button = (kind, label) => h('button', {
+      type: 'button', class: 'tool', part: 'button', dataset: { export: kind }, disabled: true,
+      'aria-label': `Download this figure as ${label}`, title: `Download as ${label}`,
+      onclick: () => this.exportAs(kind),
+    }, label);
+    this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' },
+      button('svg', 'SVG'), button('png', 'PNG'));
+    // Hidden until the styles are in, so an unstyled figure never flashes.
+    this.frame = h('div', { class: 'frame', part: 'frame', hidden: true }, this.body, this.toolbar, this.status);
+    root.append(this.frame);
+  }
+
+  connectedCallback() {
+    elementSheets()
+      .then((sheets) => { this.shadowRoot.adoptedStyleSheets = sheets; })
+      .catch((error) => this.showError(error))
+      .finally(() => { this.frame.hidden = false; });
+    this.scheduleRender();
+  }
+
+  attributeChangedCallback() {
+    this.scheduleRender();
+  }
+
+  /** One render for any number of attribute changes in the same task. */
+  scheduleRender() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(async () => {
+      this.#scheduled = false;
+      if (!this.isConnected) return;
+      try {
+        if ((await this.render()) === false) return; // not drawn yet (waiting to be near the viewport)
+        this.showError(null);
+        for (const button of this.toolbar.querySelectorAll('button')) button.disabled = false;
+        this.#renders += 1;
+        this.dispatchEvent(new CustomEvent('attn-render', { bubbles: true, composed: true, detail: { renders: this.#renders } }));
+      } catch (error) {
+        this.showError(error);
+      }
+    });
+  }
+
+  /** Replaces the figure. */
+  show(node) {
+    this.body.replaceChildren(node);
+  }
+
+  /** The status line: an error message (role alert), or a note; null clears it. */
+  showError(error) {
+    this.status.classList.toggle('error', Boolean(error));
+    this.frame.classList.toggle('has-error', Boolean(error));
+    this.status.setAttribute('role', error ? 'alert' : 'status');
+    this.status.textContent = error ? `<${this.localName}> ${error.message}` : '';
+  }
+
+  /** Downloads what the body shows as 'svg' or 'png' (export.js is loaded on first use). */
+  async exportAs(kind) {
+    try {
+      const { exportFigure } = await import('./export.js');
+      await exportFigure(this.body, kind, this.exportName());
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /** File name parts of a download, e.g. ['seed-004', 'weights']. */
+  exportName() {
+    return [this.localName];
+  }
+}

@@ -1,0 +1,14 @@
+// attention-lab/elements: defines <attn-figure> and <attn-heatmap> on import (the package's only
+// entry with side effects). Works from a plain page with no bundler and no import map:
+//   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
+// Everything it loads is reached by relative paths inside the package; the wasm core and the
+// figure code load only when an <attn-figure> nears the viewport (lazy.js).
+import { AttnFigure } from './attn-figure.js';
+import { AttnHeatmap } from './attn-heatmap.js';
+
+// A page that loads two copies (say, the package and a CDN build) keeps the first definitions.
+for (const [name, element] of [['attn-figure', AttnFigure], ['attn-heatmap', AttnHeatmap]]) {
+  if (!customElements.get(name)) customElements.define(name, element);
+}
+
+export { AttnFigure, AttnHeatmap };

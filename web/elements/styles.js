@@ -1,0 +1,158 @@
+// The elements' styles, adopted by each shadow root (nothing is added to the page's styles, and
+// the page's selectors do not reach inside): the figure functions' figures.css, fetched once from
+// beside them (so the package holds one copy, and bundlers copy it as an asset), and the frame
+// below.
+//
+// Theming: the --attn-* custom properties of figures.css inherit into the shadow root, so a page
+// sets them anywhere (on :root, or on attn-figure / attn-heatmap). Where a page sets none, the
+// defaults below apply, in light or dark after the page's color-scheme (light-dark()), or after
+// the theme attribute: theme="light" | "dark" | "auto" (the reader's system setting).
+
+const FIGURES_CSS = new URL('../figures/figures.css', import.meta.url);
+
+// The explorer's palette (web/site/styles/tokens.css), as [property, light, dark]. :host reads the
+// page's value (or the default) into --_p; the frame sets the property from it, which inherits.
+const PALETTE = [
+  ['cell', '#ffffff', '#16171f'],
+  ['ink', '#1b1a21', '#ecebf2'],
+  ['ink-muted', '#85828f', '#7d7c8f'],
+  ['ink-strong', '#ffffff', '#0e0f14'],
+  ['grid', '#e3dfd5', '#2a2c3a'],
+  ['weight', '#4338ca', '#a5a1ff'],
+  ['pos', '#c2410c', '#fb8c4a'],
+  ['neg', '#0369a1', '#4fb3ea'],
+  ['hatch', '#b9b4a8', '#4a4d60'],
+  ['masked-bg', '#f1efe9', '#1b1c25'],
+  ['focus', '#2563eb', '#7fb0ff'],
+  ['source', '#d97706', '#fbbf24'],
+];
+
+const hostDefaults = PALETTE.map(([name, light, dark]) => `--_p-${name}: var(--attn-${name}, light-dark(${light}, ${dark}));`).join('\n  ');
+const frameValues = PALETTE.map(([name]) => `--attn-${name}: var(--_p-${name});`).join('\n  ');
+
+const ELEMENT_CSS = `
+:host {
+  display: block;
+  margin: 1.5em 0;
+  font-family: var(--attn-font, ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+  font-size: 14px;
+  line-height: 1.4;
+  text-align: start;
+  ${hostDefaults}
+}
+:host([hidden]) { display: none; }
+:host([theme='light']) { color-scheme: light; }
+:host([theme='dark']) { color-scheme: dark; }
+:host([theme='auto']) { color-scheme: light dark; }
+
+.frame {
+  ${frameValues}
+  position: relative;
+  box-sizing: border-box;
+  max-width: 100%;
+  padding: 12px 14px 10px;
+  border: 1px solid var(--attn-grid);
+  border-radius: 12px;
+  background: var(--attn-cell);
+  color: var(--attn-ink);
+}
+.frame[hidden] { display: none; }
+.body { min-width: 0; }
+.has-error .body:empty { display: none; }
+.body:empty::before {
+  content: attr(data-placeholder);
+  display: grid;
+  place-items: center;
+  min-height: 96px;
+  color: var(--attn-ink-muted);
+  font-size: 13px;
+}
+
+.toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 6px; margin-top: 8px; }
+.toolbar .label { margin-right: auto; color: var(--attn-ink-muted); font-size: 12px; }
+.tool {
+  font: inherit;
+  font-size: 12px;
+  line-height: 1;
+  padding: 5px 9px;
+  border: 1px solid var(--attn-grid);
+  border-radius: 7px;
+  background: var(--attn-cell);
+  color: var(--attn-ink);
+  cursor: pointer;
+}
+.tool:hover { border-color: var(--attn-ink-muted); }
+.tool:focus-visible { outline: 2px solid var(--attn-focus); outline-offset: 1px; }
+.tool:disabled { opacity: 0.5; cursor: default; }
+
+.status { margin: 6px 0 0; font-size: 12.5px; color: var(--attn-ink-muted); }
+.status:empty { display: none; }
+.status.error { color: var(--attn-pos); }
+
+.attn-band + .attn-band { margin-top: 14px; }
+.attn-band-title {
+  margin: 0 0 8px;
+  font-size: 11.5px;
+  font-weight: 650;
+  letter-spacing: 0.06em;
+  text-transform: uppercase;
+  color: var(--attn-ink-muted);
+}
+.attn-cards { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 14px 26px; }
+.attn-card { min-width: 0; max-width: 100%; }
+.attn-card-title { display: flex; flex-wrap: wrap; align-items: baseline; gap: 7px; margin: 0 0 6px; font-size: 13px; font-weight: 500; }
+.attn-card-symbol { font-family: var(--attn-math-font, 'Iowan Old Style', 'Source Serif 4', Georgia, serif); font-style: italic; font-size: 16px; font-weight: 600; }
+.attn-card-size { color: var(--attn-ink-muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
+.attn-card-figure { margin: 0; }
+.attn-card-figure + .attn-card-figure { margin-top: 8px; }
+.attn-card-label { margin-bottom: 2px; color: var(--attn-ink-muted); font-size: 11.5px; }
+.attn-card-caption { max-width: 38ch; margin: 6px 0 0; color: var(--attn-ink-muted); font-size: 12px; }
+.figure-scroll { position: relative; max-width: 100%; overflow-x: auto; padding: 2px; scrollbar-width: thin; }
+
+/* The explorer's heatmap and link views (web/site/views/gallery.js). */
+.gallery .band-title { margin: 0; font-size: 13px; font-weight: 600; }
+.gallery .band-lede { margin: 2px 0 10px; color: var(--attn-ink-muted); font-size: 12px; }
+.gallery-grid { display: flex; flex-wrap: wrap; gap: 16px; }
+.gallery-item { max-width: 100%; }
+.gallery-note { margin: 0 0 8px; color: var(--attn-ink-muted); font-size: 12px; }
+/* The explorer's per-figure menus: the element has its own export buttons. */
+.figure-menu { display: none; }
+
+/* Typing a number into an editable cell (web/site/controls/cell-editor.js). */
+.cell-editor {
+  position: absolute;
+  z-index: 2;
+  box-sizing: border-box;
+  padding: 0 6px;
+  border: 2px solid var(--attn-focus);
+  border-radius: 7px;
+  background: var(--attn-cell);
+  color: var(--attn-ink);
+  font-family: inherit;
+  font-size: 13px;
+  font-weight: 600;
+  font-variant-numeric: tabular-nums;
+  text-align: center;
+  outline: none;
+}
+.cell-editor.is-invalid { border-color: var(--attn-pos); }
+`;
+
+let sheets = null;
+
+function sheetOf(cssText) {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(cssText);
+  return sheet;
+}
+
+/** -> Promise<CSSStyleSheet[]> for a shadow root's adoptedStyleSheets, built once per page. */
+export function elementSheets() {
+  sheets ??= fetch(FIGURES_CSS)
+    .then((response) => {
+      if (!response.ok) throw new Error(`attention-lab: ${FIGURES_CSS} answered HTTP ${response.status}`);
+      return response.text();
+    })
+    .then((figuresCss) => [sheetOf(figuresCss), sheetOf(ELEMENT_CSS)]);
+  return sheets;
+}
