@@ -1,6 +1,8 @@
-// attention-lab's figure functions: plain functions returning SVG elements, no framework, no
-// wasm. Each figure's root has data-stage; each cell data-row, data-col, data-value (String of
-// the float32 value). Styles: figures.css (themable through the --attn-* custom properties).
+// attention-lab's figure functions (the package's 'attention-lab/figures' entry; types in
+// index.d.ts): plain functions returning SVG elements, no framework, no wasm, except pipeline(),
+// which draws the explorer's stages from a module the caller loaded. Each figure's root has
+// data-stage; each cell data-row, data-col, data-value (String of the float32 value). Styles:
+// figures.css (themable through the --attn-* custom properties).
 export { matrix } from './matrix.js';
 export { heatmap } from './heatmap.js';
 export { links } from './links.js';
@@ -8,3 +10,5 @@ export { legend } from './legend.js';
 export { lineChart } from './line-chart.js';
 export { colorScale } from './color.js';
 export { formatNumber, fullValue } from './format.js';
+export { pipeline, stageIds } from './pipeline.js';
+export { pipelineState } from './pipeline-state.js';

@@ -1,6 +1,8 @@
 // The heatmap and link views: the attention weights of every head (and every compared
 // scoring), one figure each, like d2l's show_heatmaps grid or BertViz's head view.
-import { heatmap, links } from '../../figures/index.js';
+// The figures' own modules, not figures/index.js: that one re-exports pipeline(), which draws this view.
+import { heatmap } from '../../figures/heatmap.js';
+import { links } from '../../figures/links.js';
 import { h } from '../controls/dom.js';
 import { maskedFlags, tokenLabels } from '../stages/common.js';
 import { figureMenu } from './figure-menu.js';
