@@ -1,0 +1,49 @@
+// The files an ES module reaches by relative paths, as a browser with no bundler (or a bundler)
+// follows them: static imports and re-exports (eager), dynamic import() of a literal (on demand),
+// and new URL('<literal>', import.meta.url) assets: .wasm, .css, worker scripts (on demand, since
+// they are fetched when used). Bare specifiers ('katex') are listed apart: a package entry must
+// have none, or a plain page could not load it.
+//   moduleGraph(entry) -> { eager: Set<path>, lazy: Set<path>, bare: Set<'spec (from file)'> }
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+const STATIC = /(?:^|[;\s])(?:import|export)\s+(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
+const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const ASSET = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
+
+/** The specifiers of one file: [{ spec, kind: 'static' | 'dynamic' | 'asset' }]. */
+function specifiers(file) {
+  // Comments may quote imports (examples in headers): drop them first.
+  const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const found = [];
+  for (const [pattern, kind] of [[STATIC, 'static'], [DYNAMIC, 'dynamic'], [ASSET, 'asset']]) {
+    for (const match of source.matchAll(pattern)) found.push({ spec: match[1], kind });
+  }
+  return found;
+}
+
+export function moduleGraph(entry) {
+  const eager = new Set();
+  const lazy = new Set();
+  const bare = new Set();
+  const visit = (file, onDemand) => {
+    if (eager.has(file) || (onDemand && lazy.has(file))) return;
+    if (onDemand) lazy.add(file);
+    else {
+      lazy.delete(file);
+      eager.add(file);
+    }
+    if (!/\.m?js$/.test(file)) return;
+    for (const { spec, kind } of specifiers(file)) {
+      if (spec.startsWith('node:') || /^[a-z]+:/.test(spec)) continue; // built-ins and data:/http: URLs
+      // new URL('x.wasm', import.meta.url) is relative even without './' (Emscripten's glue writes it so).
+      if (!spec.startsWith('.') && kind !== 'asset') {
+        bare.add(`${spec} (from ${file})`);
+        continue;
+      }
+      visit(resolve(dirname(file), spec), onDemand || kind !== 'static');
+    }
+  };
+  visit(resolve(entry), false);
+  return { eager, lazy, bare };
+}

@@ -1,0 +1,120 @@
+// The download size of each package entry, gzipped, as the package ships (unminified sources; a
+// plain page fetches them file by file, so each file is gzipped on its own, as a server does):
+//   eager      the JS an import of the entry loads at once (static imports)
+//   on demand  the JS and CSS it may load later (dynamic imports, workers, stylesheets fetched by
+//              URL): an upper bound, since it counts paths a given use never takes (the worker pool)
+//   wasm       the .wasm it may fetch (the SIMD build; the scalar one only without SIMD)
+// and two scenarios, what a page downloads for its first <attn-figure> and for an <attn-heatmap>,
+// It fails when an entry is over its budget (below, each with its reason) or reaches a bare
+// specifier (which a page without a bundler cannot resolve).
+//   node tools/package-size.mjs [--root DIR]   (default: this repository; the consumer test passes
+//                                                the installed package)
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { moduleGraph } from './module-graph.mjs';
+
+const KB = 1024;
+
+// Budgets in gzipped KiB, and why.
+const BUDGETS = {
+  // A page that imports the API pays for its JS glue before any call: keep it under a small image.
+  '.': { eager: 30, reason: 'the API wrapper (no wasm yet) should cost less than a small image' },
+  './worker': { eager: 40, reason: 'the API wrapper plus the pool and worker plumbing' },
+  // The figure functions are drawn without wasm; pipeline() brings the explorer's state and stages.
+  './figures': { eager: 65, reason: 'the SVG figures plus the explorer\'s compute and stage code that pipeline() reuses' },
+  // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
+  './elements': { eager: 20, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
+};
+const WASM_BUDGET = { kib: 45, reason: 'the SIMD core is about 100 KB raw; a code size regression (a template blow-up) shows here first' };
+
+// What a page really downloads for its first figure (the entries' on-demand sets above also count
+// code that a figure never loads, such as the worker pool): the files named here and everything they
+// import statically.
+const SCENARIOS = [
+  {
+    name: 'first <attn-figure>',
+    modules: ['web/elements/index.js', 'web/src/index.js', 'web/elements/runtime.js', 'web/wasm/attention-simd.js'],
+    assets: ['web/figures/figures.css', 'web/wasm/attention-simd.wasm'],
+    budget: 150,
+    reason: 'elements, API, the explorer\'s figure code, styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page\'s worst case; a bundler\'s minified build is smaller): about one photo of a blog post',
+  },
+  {
+    name: 'an <attn-heatmap> (no wasm)',
+    modules: ['web/elements/index.js'],
+    assets: ['web/figures/figures.css'],
+    budget: 25,
+    reason: 'a heatmap of given weights needs no core',
+  },
+];
+
+const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+const sum = (files) => [...files].reduce((total, f) => total + gz(f), 0);
+const kib = (bytes) => (bytes / KB).toFixed(1);
+
+function entryFile(root, target) {
+  const spec = typeof target === 'string' ? target : target.default;
+  return resolve(root, spec);
+}
+
+export function measure(root) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const rows = [];
+  const problems = [];
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    if (!/\.m?js$/.test(typeof target === 'string' ? target : target.default)) continue;
+    const { eager, lazy, bare } = moduleGraph(entryFile(root, target));
+    for (const spec of bare) problems.push(`${entry}: bare specifier ${spec.replace(root, '.')}`);
+    const wasm = [...lazy].filter((f) => f.endsWith('.wasm'));
+    const simdWasm = wasm.filter((f) => f.includes('simd'));
+    const onDemand = [...lazy].filter((f) => !f.endsWith('.wasm'));
+    const row = {
+      entry,
+      files: eager.size + onDemand.length,
+      eager: sum(eager),
+      onDemand: sum(onDemand),
+      wasm: sum(simdWasm),
+    };
+    row.total = row.eager + row.onDemand + row.wasm;
+    rows.push(row);
+    const budget = BUDGETS[entry];
+    if (budget?.eager !== undefined && row.eager > budget.eager * KB) problems.push(`${entry}: eager JS ${kib(row.eager)} KiB > budget ${budget.eager} KiB (${budget.reason})`);
+    for (const f of simdWasm) {
+      if (gz(f) > WASM_BUDGET.kib * KB) problems.push(`${relative(root, f)}: ${kib(gz(f))} KiB > budget ${WASM_BUDGET.kib} KiB (${WASM_BUDGET.reason})`);
+    }
+  }
+  for (const scenario of SCENARIOS) {
+    const files = new Set(scenario.assets.map((f) => join(root, f)));
+    for (const m of scenario.modules) for (const f of moduleGraph(join(root, m)).eager) files.add(f);
+    const wasm = [...files].filter((f) => f.endsWith('.wasm'));
+    const js = [...files].filter((f) => !f.endsWith('.wasm'));
+    const row = { entry: scenario.name, files: js.length, eager: sum(js), onDemand: 0, wasm: sum(wasm) };
+    row.total = row.eager + row.wasm;
+    rows.push(row);
+    if (row.total > scenario.budget * KB) problems.push(`${scenario.name}: ${kib(row.total)} KiB > budget ${scenario.budget} KiB (${scenario.reason})`);
+  }
+  return { rows, problems };
+}
+
+export function table(rows) {
+  const header = ['entry', 'files', 'eager JS', 'on demand', 'wasm (simd)', 'total'];
+  const lines = rows.map((r) => [r.entry, String(r.files), `${kib(r.eager)} KiB`, `${kib(r.onDemand)} KiB`, r.wasm ? `${kib(r.wasm)} KiB` : '-', `${kib(r.total)} KiB`]);
+  const widths = header.map((h, k) => Math.max(h.length, ...lines.map((l) => l[k].length)));
+  const format = (cells) => `| ${cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' | ')} |`;
+  return [format(header), `|${widths.map((w, k) => (k === 0 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w - 1)}:-`)).join('|')}|`, ...lines.map(format)].join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--root');
+  const root = resolve(at > 0 ? process.argv[at + 1] : fileURLToPath(new URL('..', import.meta.url)));
+  const { rows, problems } = measure(root);
+  console.log(`attention-lab package size (gzip -9 per file, as shipped) in ${root}\n`);
+  console.log(table(rows));
+  console.log('\nBudgets:');
+  for (const [entry, b] of Object.entries(BUDGETS)) console.log(`  ${entry}: eager JS <= ${b.eager} KiB: ${b.reason}`);
+  for (const sc of SCENARIOS) console.log(`  ${sc.name}: total <= ${sc.budget} KiB: ${sc.reason}`);
+  console.log(`  wasm (simd) <= ${WASM_BUDGET.kib} KiB: ${WASM_BUDGET.reason}`);
+  for (const p of problems) console.error(`package-size: ${p}`);
+  process.exit(problems.length ? 1 : 0);
+}

@@ -1,0 +1,54 @@
+// attention-lab/elements: importing it defines two custom elements (the package's only entry with
+// side effects). From a plain page, no bundler needed:
+//   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
+// or in an app: import 'attention-lab/elements';
+//
+// <attn-figure> attributes (all optional):
+//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'random' (default seed-004)
+//   data        JSON of a partial explorer state, e.g. {"x": [[1, 2], [0, 1]], "wq": [[[1, 0], [0, 1]]], ...}
+//               or {"q": [[[...]]], "k": ..., "v": ...}; or put it in a child <script type="application/json">
+//   stages      stage ids in any order, e.g. "scores weights output" (default: the forward pass)
+//   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';  compare: more scorings beside it
+//   causal      present: top-left; or "bottom-right" / "none"
+//   valid-lens  "2 6" (per batch) or "[[1, 2, 3]]" (per query row)
+//   mask-fill   'zero' | 'd2l';  heads: the number of heads;  head: the head shown (0-based)
+//   view        'matrix' | 'heatmap' | 'links'
+//   backward    show the backward pass too;  editable: cells of X, W, the target can be typed or dragged
+//   captions    a sentence under each matrix;  theme: 'light' | 'dark' | 'auto' (default: the page's color-scheme)
+// The wasm core loads once per page, when the first figure nears the viewport.
+//
+// <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
+// ("the cat sat" or a JSON list), label (title), xlabel, ylabel, color-scale ('weights' | 'signed'),
+// numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
+// weights array or { weights, rowLabels, colLabels, masked, label }. No wasm.
+//
+// Both render into an open shadow root (page styles do not reach in; theirs do not leak out),
+// themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
+// buttons, and dispatch 'attn-render' (bubbles, composed) after each render. Matrices inside
+// keep the explorer's contract: svg[data-stage] with cells [data-row][data-col][data-value].
+
+/** The common part: export and the render event. */
+declare class FigureElement extends HTMLElement {
+  /** Downloads the figure as one SVG or PNG file. */
+  exportAs(kind: 'svg' | 'png'): Promise<void>;
+}
+
+export declare class AttnFigure extends FigureElement {
+  static readonly observedAttributes: string[];
+  /** The explorer state shown (after edits), or null before the first render. */
+  readonly state: Record<string, unknown> | null;
+}
+
+export declare class AttnHeatmap extends FigureElement {
+  static readonly observedAttributes: string[];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attn-figure': AttnFigure;
+    'attn-heatmap': AttnHeatmap;
+  }
+  interface HTMLElementEventMap {
+    'attn-render': CustomEvent<{ renders?: number; edited?: boolean }>;
+  }
+}

@@ -1,0 +1,184 @@
+// attention-lab/figures: plain functions that return DOM nodes, for pages with their own framework
+// (or none). Import the styles once as well: 'attention-lab/figures.css' (or a <link> to it);
+// every colour is a custom property (--attn-cell, --attn-ink, --attn-ink-muted, --attn-ink-strong,
+// --attn-grid, --attn-weight, --attn-pos, --attn-neg, --attn-hatch, --attn-masked-bg, --attn-focus,
+// --attn-font) a page may set.
+//
+// The contract every figure keeps (the explorer's, so the same tests read both):
+//   root   svg[data-stage] (the stage name: 'weights', 'q', 'scores', ...), plus data-head and
+//          data-run where a figure belongs to a head or a compared scoring;
+//   cells  [data-row][data-col][data-value] (and data-batch), data-value = String(float32 value),
+//          each a focusable role="gridcell" with an aria-label holding the exact value; arrow keys
+//          move between cells, Enter/Space/click dispatch 'attn-cell-activate' (bubbling).
+// Shapes use the letters of SEMANTICS.md: B batch, Tq queries, Tk keys, R x C a matrix.
+import type { Attention, Causal, Scoring, Tensor, TensorLike } from '../src/index.js';
+
+/** A matrix input: a Tensor, { data, shape } with any numeric array, or nested arrays. */
+export type MatrixLike = TensorLike;
+
+export interface MatrixOptions {
+  /** data-stage of the root (default 'matrix'). */
+  stage?: string;
+  /** Accessible name of the figure (default: the stage). */
+  title?: string;
+  /** 'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]). */
+  kind?: 'signed' | 'weights';
+  /** Labels of the R rows / C columns of each block. */
+  rowLabels?: string[] | null;
+  colLabels?: string[] | null;
+  /** (b) -> the label above block b when B > 1 (default 'batch b+1'). */
+  batchLabel?: (b: number) => string;
+  /** Per-element flags, 1 = masked: drawn hatched and muted, never mistaken for 0. */
+  masked?: ArrayLike<number> | null;
+  /** (b, i, j, value) -> the aria-label of a cell. */
+  cellLabel?: (b: number, i: number, j: number, value: number) => string;
+  /** Extra attributes of the root, e.g. { 'data-head': 0 }. */
+  attrs?: Record<string, string | number>;
+  /** Marks cells editable (class 'editable', aria-readonly false); the page handles the edits. */
+  editable?: boolean;
+  /** Draw the colour legend under the matrix (default true). */
+  legend?: boolean;
+}
+
+/** A matrix (R, C), a stack of them (B, R, C), or a vector (C) as one row, with its numbers. */
+export function matrix(tensor: MatrixLike, options?: MatrixOptions): SVGSVGElement;
+
+export interface HeatmapOptions {
+  /** data-stage of the root (default 'weights'). */
+  stage?: string;
+  /** Title above the map (default 'Attention weights'; '' for none). */
+  title?: string;
+  /** Labels of the Tq rows and Tk columns (default 1, 2, ...). */
+  rowLabels?: string[];
+  colLabels?: string[];
+  /** Axis titles (default 'Keys', 'Queries'). */
+  xlabel?: string;
+  ylabel?: string;
+  /** 'weights' (sequential on [0, 1], the default) or 'signed' (diverging around 0: scores, gradients). */
+  colorScale?: 'weights' | 'signed';
+  /** (b) -> prefix of row labels when B > 1 (default 'b1', 'b2', ...). */
+  batchLabel?: (b: number) => string;
+  /** Per-element flags, 1 = masked (hatched). */
+  masked?: ArrayLike<number> | null;
+  /** Draw the values (2 decimals) in the cells (default false: colour only, as d2l's show_heatmaps). */
+  numbers?: boolean;
+  /** Cell size in px (default from the size of the map, 14..40). */
+  cellSize?: number;
+  attrs?: Record<string, string | number>;
+}
+
+/** Attention weights (Tq, Tk) or (B, Tq, Tk; batches stacked as rows) as a heatmap with a colour bar. */
+export function heatmap(weights: MatrixLike, options?: HeatmapOptions): SVGSVGElement;
+
+export interface LinksOptions {
+  stage?: string;
+  title?: string;
+  /** Token labels of the Tq queries (left) and Tk keys (right). */
+  queryTokens?: string[];
+  keyTokens?: string[];
+  masked?: ArrayLike<number> | null;
+  attrs?: Record<string, string | number>;
+}
+
+/** BertViz-style lines from each query token to each key token, as strong as the weight (Tq, Tk). */
+export function links(weights: MatrixLike, options?: LinksOptions): SVGSVGElement;
+
+export interface LineChartOptions {
+  stage?: string;
+  title?: string;
+  xlabel?: string;
+  width?: number;
+  height?: number;
+  attrs?: Record<string, string | number>;
+}
+
+/** A small line chart of a series (a loss curve); the root has data-count and data-last. */
+export function lineChart(values: number[], options?: LineChartOptions): SVGSVGElement;
+
+export interface ColorScale {
+  kind: 'weights' | 'signed';
+  min: number;
+  max: number;
+  /** 'seq', 'pos' or 'neg': which --attn-* colour a value takes. */
+  tone(value: number): 'seq' | 'pos' | 'neg';
+  /** Intensity in [0, 1]. */
+  t(value: number): number;
+}
+
+/** The colour scale figures use: 'weights' on [0, 1], or signed, symmetric to the largest |value| included. */
+export function colorScale(kind: 'weights' | 'signed', data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
+
+/** The colour legend drawn inside matrix(): -> { node, width, height }. */
+export function legend(scale: ColorScale, options?: { x?: number; y?: number; hatchId?: string | null }): { node: SVGGElement; width: number; height: number };
+
+/** A number as a cell shows it: '0.0557', '3.939', '−∞'. */
+export function formatNumber(value: number): string;
+
+/** The exact value, as data-value and aria labels carry it: String(value). */
+export function fullValue(value: number): string;
+
+export type PresetId = 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'random';
+export type View = 'matrix' | 'heatmap' | 'links';
+
+/**
+ * The example a pipeline figure shows: a preset, inline data, or inline data edited over a preset,
+ * then these settings. Bad values throw a TypeError or RangeError naming the field.
+ */
+export interface PipelineStateSpec {
+  /** Default 'seed-004' when no data is given. */
+  preset?: PresetId;
+  /**
+   * A partial (or whole) explorer state: { x (T, d_in), wq, wk (H, d_in, d_q), wv (H, d_in, d_v),
+   * tokens } (self-attention of X), or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens,
+   * keyTokens } (given Q, K, V). Merged over the preset when both are given. The explorer's link
+   * state (the JSON in #s=...) is accepted as it is.
+   */
+  data?: Record<string, unknown>;
+  scoring?: Scoring;
+  /** More scorings computed side by side (e.g. ['dot'] beside 'additive'). */
+  compare?: Scoring[];
+  /** true = 'top-left'; false or 'none' = no causal mask. */
+  causal?: Causal | 'none';
+  /** Valid lengths as d2l: (B) per batch or (B, Tq) per query row; null: none. */
+  validLens?: number[] | number[][] | null;
+  /** A fully masked row: zero weights ('zero', the default) or d2l's -1e6 fill ('d2l'). */
+  maskFill?: 'zero' | 'd2l';
+  /** Number of heads H, 1..6 (examples with X only; new heads get seeded weights). */
+  heads?: number;
+  /** The head the matrix view shows (0-based). */
+  head?: number;
+  /** 'matrix' (default), 'heatmap' or 'links' (the weights of every head and scoring). */
+  view?: View;
+}
+
+export interface PipelineSpec extends PipelineStateSpec {
+  /** The module from loadAttention(): every number is computed by it. */
+  attn: Attention;
+  /** Stage ids to show (see stageIds()), drawn in pipeline order; default: the whole forward pass. Matrix view only. */
+  stages?: string[];
+  /** Also show the backward pass: target, dO, dP, dS, dQ, dK, dV and dW^Q, dW^K, dW^V. */
+  backward?: boolean;
+  /** Mark editable cells (X, the weights, the target, given Q, K, V); handling edits is the caller's. */
+  editable?: boolean;
+  /** One sentence under each matrix, as in the explorer. */
+  captions?: boolean;
+}
+
+/**
+ * The explorer's pipeline (or the chosen stages) for an example, computed now through spec.attn:
+ * a <div class="attn-pipeline"> of cards, one svg[data-stage] per matrix (one per head/run shown),
+ * or the heatmaps / links of every head. Throws like pipelineState() and on unknown stage ids.
+ */
+export function pipeline(spec: PipelineSpec): HTMLDivElement;
+
+/**
+ * The stage ids, in pipeline order: 'x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'params', 'scores',
+ * 'scaled', 'masked', 'weights', 'output', and the backward pass 'target', 'd-output', 'd-weights',
+ * 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv'.
+ */
+export function stageIds(): string[];
+
+/** The explorer state (plain JSON, as in its links) a spec describes. */
+export function pipelineState(spec?: PipelineStateSpec): Record<string, unknown>;
+
+export type { Tensor };
