@@ -1,7 +1,10 @@
-// Vitest: the same test files run in two projects.
+// Vitest: the same test files (tests/js) run in two projects, and the explorer's end-to-end tests in a third.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
+//   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
+//            explorer (dist/site, `npm run build:site`) served on a free loopback port; one file
+//            at a time (each runs its own browser, and the machines have 2 cores).
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
 // import.meta.glob), never read with fs, so one file works in both environments. The shared folder
 // is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
@@ -9,20 +12,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
-
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',                      // CI and developers run as root
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',   // the network is closed: no background connections to time out
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const common = {
   resolve: { alias: { '@shared': shared } },
@@ -50,6 +43,17 @@ export default defineConfig({
       {
         ...common,
         test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.js'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...common,
+        test: {
           name: 'browser',
           include: ['tests/js/**/*.test.js'],
           testTimeout: 30_000,
@@ -59,7 +63,7 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+              launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
             }),
             instances: [{ browser: 'chromium' }],
           },

@@ -7,10 +7,9 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { startServer } from './static-server.mjs';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 
 function option(name, fallback) {
@@ -27,7 +26,7 @@ const only = option('--only', null); // e.g. 'phone' or 'desktop-dark'
 await mkdir(out, { recursive: true });
 
 const server = await startServer(fileURLToPath(new URL('../dist/site/', import.meta.url)));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const problems = [];
 try {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {

@@ -1,13 +1,13 @@
 // Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
 // split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
-// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (node, browser).
+// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (node, browser, e2e).
 // Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
 // non-zero without a failed test) or a suite ran no test.
-// Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,node,browser]
+// Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,node,browser,e2e]
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [dir, only = 'native,asan,node,browser'] = process.argv.slice(2);
+const [dir, only = 'native,asan,node,browser,e2e'] = process.argv.slice(2);
 const wanted = new Set(only.split(','));
 const SUITES = [
   { name: 'native-simd', group: 'native', kind: 'ctest' },
@@ -16,6 +16,7 @@ const SUITES = [
   { name: 'asan-scalar', group: 'asan', kind: 'gtest' },
   { name: 'vitest-node', group: 'node', kind: 'vitest' },
   { name: 'vitest-browser', group: 'browser', kind: 'vitest' },
+  { name: 'vitest-e2e', group: 'e2e', kind: 'vitest' },
 ];
 
 const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
@@ -104,8 +105,11 @@ for (const suite of SUITES) {
     counts.failed = 1;
   }
   lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${note}`);
-  for (const [build, c] of Object.entries(counts.byBuild ?? {}))
-    lines.push(`    ${build}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  // The split by wasm build, for suites that run per build (the e2e suite does not).
+  const builds = Object.entries(counts.byBuild ?? {});
+  if (builds.some(([build]) => build !== 'both/none')) {
+    for (const [build, c] of builds) lines.push(`    ${build}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  }
   for (const e of counts.errors ?? []) lines.push(`    error: ${e}`);
   passed += counts.passed;
   failed += counts.failed;

@@ -7,10 +7,13 @@
 #               ~0.3 s a sanitized process takes to start, times ~3000 tests, was most of the run)
 #   3. node     Vitest, project "node"    (both wasm builds)
 #   4. browser  Vitest, project "browser" (real Chromium, both wasm builds)
+#   5. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
+#               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
+#               backward and training, the speed panel, screenshots into tests/artifacts/site/
 # Every suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
-# Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser]
+# Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser,e2e]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,7 +21,7 @@ results="$root/test-results"
 jobs=2   # the project's machines have 2 cores
 
 do_setup=1
-only="native,asan,node,browser"
+only="native,asan,node,browser,e2e"
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-setup) do_setup=0 ;;
@@ -44,7 +47,16 @@ fi
 banner "build"
 build_native=0; build_wasm=0
 if wants native; then bash tools/build.sh native || build_native=$?; fi
-if wants node || wants browser; then bash tools/build.sh wasm || build_wasm=$?; fi
+if wants node || wants browser || wants e2e; then bash tools/build.sh wasm || build_wasm=$?; fi
+# The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
+build_site=0
+if wants e2e; then
+  if [ "$build_wasm" = 0 ]; then
+    npx --no-install vite build --config vite.site.config.js --logLevel warn || build_site=$?
+  else
+    build_site=$build_wasm
+  fi
+fi
 
 # ctest over one build directory and one test-name prefix, JUnit report in test-results/.
 run_ctest() {  # suite-name build-dir prefix
@@ -105,6 +117,10 @@ fi
 if wants browser; then
   banner "JS tests in Chromium (Vitest browser mode, both wasm builds)"
   run_vitest browser
+fi
+if wants e2e; then
+  banner "explorer end-to-end tests in Chromium (Vitest project e2e, dist/site)"
+  if [ "$build_site" = 0 ]; then run_vitest e2e; else status vitest-e2e "$build_site"; fi
 fi
 
 banner "summary"

@@ -7,6 +7,8 @@
 export function rovingGrid(root, cells) {
   const flat = cells.flat();
   if (flat.length === 0) return;
+  // Chromium makes an <svg> root a tab stop of its own (besides its cells); one stop per figure.
+  root.setAttribute('tabindex', '-1');
   const position = new Map();
   cells.forEach((row, r) => row.forEach((cell, c) => position.set(cell, [r, c])));
   flat.forEach((cell, k) => cell.setAttribute('tabindex', k === 0 ? '0' : '-1'));

@@ -7,7 +7,7 @@
 const PROPERTIES = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin',
   'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'letter-spacing', 'stop-color', 'stop-opacity'];
 const COLORS = new Set(['fill', 'stroke', 'stop-color']);
-const DROPPED = ['tabindex', 'style', 'class'];
+const DROPPED = ['tabindex', 'style'];
 const HIGHLIGHTS = ['is-source', 'is-current'];
 const MARGIN = 10;
 

@@ -37,7 +37,7 @@ function mount(container, { store }) {
   const compare = h('div', { class: 'field' },
     h('span', { class: 'field-label' }, 'Compare side by side'),
     h('div', { class: 'chips', role: 'group', 'aria-label': 'Scorings computed side by side' }, compareButtons));
-  const reset = h('button', { type: 'button', class: 'link-button', onclick: () => store.update({ temperature: 1, scale: null }) }, 'reset');
+  const reset = h('button', { type: 'button', class: 'link-button', 'aria-label': 'Reset the scale and the temperature', onclick: () => store.update({ temperature: 1, scale: null }) }, 'reset');
   container.append(fieldset('Scoring',
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Function a(q, k)'), scoring.node),
     compare,

@@ -49,8 +49,8 @@ function figures(state, result, trainer) {
 function mount(container, app) {
   const { store, announce } = app;
   const trainButton = h('button', { type: 'button', class: 'button-primary train-toggle', 'aria-pressed': 'false', onclick: () => (trainer.running ? trainer.stop() : trainer.start()) }, 'Train');
-  const stepButton = h('button', { type: 'button', class: 'icon-button', onclick: () => trainer.step() }, 'Step');
-  const resetButton = h('button', { type: 'button', class: 'icon-button', onclick: () => trainer.reset() }, 'Reset');
+  const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'One SGD step', onclick: () => trainer.step() }, 'Step');
+  const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Reset the trained weights', onclick: () => trainer.reset() }, 'Reset');
   const loss = segmented('loss', [['half-sum', '½ Σ (O − Y)²', 'L = 1/2 sum of the squared errors; dL/dO = O − Y'], ['mean', 'mean (O − Y)²', 'L = mean of the squared errors; dL/dO = 2 (O − Y) / n']],
     (value) => store.update((s) => ({ ...s, backward: { ...s.backward, loss: value } })), { label: 'Loss' });
   const rate = slider('Learning rate', RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));

@@ -1,0 +1,57 @@
+// The presets reproduce the seeds' worked examples exactly (SEMANTICS.md), and no preset or view
+// logs a console error or throws.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfAttention } from './reference.js';
+import { settle, stageValues, startSite, worstDifference } from './site.js';
+
+let site;
+beforeAll(async () => { site = await startSite(); });
+afterAll(async () => { await site?.close(); });
+
+// seeds/004 as SEMANTICS.md prints it: weights to 4 decimals, the output to 3.
+const SEED_004 = {
+  weights: [[0.0557, 0.0016, 0.9427], [0.3057, 0.0743, 0.6200], [0.0070, 0.0002, 0.9928]],
+  output: [[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]],
+};
+const SEED_004_INPUTS = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+// float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
+const FLOAT32 = 1e-6;
+
+describe('presets', () => {
+  it('the seed-004 preset shows the exact weights and output', async () => {
+    const { page, problems } = await site.open('?preset=seed-004');
+    const weights = (await stageValues(page, 'weights'))[0];
+    const output = (await stageValues(page, 'output'))[0];
+    // Printed to 4 (weights) and 3 (output) decimals: within half a unit of the last one.
+    expect(worstDifference(weights, SEED_004.weights).diff).toBeLessThanOrEqual(0.00005);
+    expect(worstDifference(output, SEED_004.output).diff).toBeLessThanOrEqual(0.0005);
+    const exact = selfAttention(SEED_004_INPUTS);
+    expect(worstDifference(weights, exact.weights).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference(output, exact.output).diff).toBeLessThan(4 * FLOAT32);
+    expect(problems).toEqual([]);
+  });
+
+  it('the d2l preset shows [[2, 3, 4, 5]] and [[10, 11, 12, 13]] for additive and dot-product attention', async () => {
+    const { page, problems } = await site.open('?preset=d2l');
+    for (const run of [0, 1]) {
+      const output = await stageValues(page, 'output', { run });
+      // Identical keys: uniform weights over the first 2 and the first 6 values, exactly.
+      expect(worstDifference(output, [[[2, 3, 4, 5]], [[10, 11, 12, 13]]]).diff, `run ${run}`).toBeLessThan(1e-5);
+    }
+    const scorings = await page.$$eval('svg[data-stage="output"]', (svgs) => svgs.map((s) => s.dataset.scoring));
+    expect(scorings).toEqual(['additive', 'scaled-dot']);
+    expect(problems).toEqual([]);
+  });
+
+  it('no preset logs a console error or throws, in any view', async () => {
+    for (const preset of ['seed-004', 'seed-002', 'd2l', 'sentence', 'random']) {
+      const { page, problems } = await site.open(`?preset=${preset}`);
+      for (const view of ['Heatmap', 'Links', 'Matrix']) {
+        await page.getByRole('radio', { name: view, exact: true }).click();
+        await settle(page);
+      }
+      expect(await page.locator('svg[data-stage="dq"]').count(), preset).toBeGreaterThan(0);
+      expect(problems, preset).toEqual([]);
+    }
+  });
+});

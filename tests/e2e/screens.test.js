@@ -1,0 +1,73 @@
+// How the page looks and how fast it appears: screenshots at desktop (1280 x 900) and phone
+// (390 x 844) widths, light and dark, into tests/artifacts/site/ (look at them), and the time
+// from navigation to the first render of the default preset.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, VIEWPORTS, settle, startSite } from './site.js';
+
+let site;
+beforeAll(async () => {
+  site = await startSite();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+afterAll(async () => { await site?.close(); });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+describe('screens', () => {
+  it('the default preset renders within one second of navigation', async () => {
+    const times = [];
+    for (let k = 0; k < 3; k++) {
+      const { page, problems } = await site.open('');
+      await page.waitForFunction(() => performance.getEntriesByName('attnlab:first-paint').length > 0);
+      times.push(await page.evaluate(() => Object.fromEntries(['core-loaded', 'first-render', 'first-paint']
+        .map((name) => [name, Math.round(performance.getEntriesByName(`attnlab:${name}`)[0].startTime)]))));
+      expect(problems).toEqual([]);
+    }
+    fs.writeFileSync(path.join(ARTIFACTS, 'first-render.json'), `${JSON.stringify(times, null, 1)}\n`);
+    console.log('first render (ms from navigation start), 3 loads:', JSON.stringify(times));
+    // The median of three loads: the machine is shared, one load may land on a busy moment.
+    expect(median(times.map((t) => t['first-render']))).toBeLessThan(1000);
+  });
+
+  it('screenshots of every preset at desktop and phone widths, light and dark, show no error', async () => {
+    for (const preset of ['seed-004', 'seed-002', 'd2l', 'sentence']) {
+      for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+        for (const colorScheme of ['light', 'dark']) {
+          const { page, problems } = await site.open(`?preset=${preset}`, { viewport, colorScheme });
+          await page.evaluate(() => document.fonts.ready);
+          await page.screenshot({ path: path.join(ARTIFACTS, `${preset}-${width}-${colorScheme}.png`), fullPage: true });
+          expect(await page.locator('.error-box').count(), `${preset} ${width} ${colorScheme}`).toBe(0);
+          expect(problems, `${preset} ${width} ${colorScheme}`).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('screenshots of the views, the backward pass, check mode, training and the explanation', async () => {
+    const shots = [
+      ['sentence-heatmap-desktop-light', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Heatmap' }).click()],
+      ['sentence-links-desktop-dark', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Links' }).click(), 'dark'],
+      ['seed-004-backward-desktop-light', '?preset=seed-004', async (page) => page.locator('.band-gradients').scrollIntoViewIfNeeded()],
+      ['seed-002-check-desktop-dark', '?preset=seed-002', async (page) => page.locator('[data-card="weights"]').scrollIntoViewIfNeeded(), 'dark'],
+      ['seed-004-explain-dscores-desktop-light', '?preset=seed-004', async (page) => page.locator('svg[data-stage="d-scores"] .cell[data-row="1"][data-col="2"]').focus()],
+      ['seed-004-train-desktop-light', '?preset=seed-004', async (page) => {
+        await page.getByRole('button', { name: 'Train', exact: true }).click();
+        await page.waitForFunction(() => Number(document.querySelector('svg[data-stage="loss-curve"]').dataset.count) > 40);
+        await page.getByRole('button', { name: 'Stop', exact: true }).click();
+        await page.locator('.train-card').scrollIntoViewIfNeeded();
+      }],
+      ['seed-004-train-phone-dark', '?preset=seed-004', async (page) => page.locator('.train-card').scrollIntoViewIfNeeded(), 'dark', VIEWPORTS.phone],
+      ['seed-002-check-phone-light', '?preset=seed-002', async (page) => page.locator('[data-card="weights"]').scrollIntoViewIfNeeded(), 'light', VIEWPORTS.phone],
+    ];
+    for (const [name, query, act, colorScheme = 'light', viewport = VIEWPORTS.desktop] of shots) {
+      const { page, problems } = await site.open(query, { colorScheme, viewport });
+      await act(page);
+      await settle(page);
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+      expect(problems, name).toEqual([]);
+    }
+  });
+});
