@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/controls.css';
 import './styles/pipeline.css';
+import './styles/panel-card.css';
 import './styles/train.css';
 import './styles/speed.css';
 import '../figures/figures.css';

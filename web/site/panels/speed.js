@@ -73,7 +73,7 @@ function mount(container, { store, announce }) {
     worker.postMessage({ type: 'run', ...size, budgetMs: BUDGET_MS });
   }
 
-  container.append(h('section', { class: 'speed-card', 'aria-labelledby': 'speed-title' },
+  container.append(h('section', { class: 'panel-card speed-card', 'aria-labelledby': 'speed-title' },
     h('header', { class: 'band-head' },
       h('h2', { class: 'band-title', id: 'speed-title' }, 'Speed in this browser'),
       h('p', { class: 'band-lede' }, 'The same attention three ways: the core compiled to wasm with SIMD, without, and plain JavaScript loops. Timed in a worker, so the page stays responsive.')),

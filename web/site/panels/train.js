@@ -58,7 +58,7 @@ function mount(container, app) {
   const lede = h('p', { class: 'band-lede' });
   const status = h('p', { class: 'train-status', role: 'status' });
   const gallery = h('div', { class: 'train-figures' });
-  container.append(h('section', { class: 'train-card', 'aria-labelledby': 'train-title' },
+  container.append(h('section', { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
     h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, 'Train'), lede),
     h('div', { class: 'train-controls' },
       h('div', { class: 'train-buttons' }, trainButton, stepButton, resetButton),

@@ -50,6 +50,6 @@ export function figureMenu(stage, instances, svgs, ctx) {
     }
   });
   return h('details', { class: 'figure-menu' },
-    h('summary', { class: 'tool-button', 'aria-label': `Export ${stage.noun}`, title: 'Export as SVG, PNG or CSV', dataset: { focusKey: `menu:${stage.id}:${ctx.head}` } }, 'Export'),
+    h('summary', { class: 'chip tool-button', 'aria-label': `Export ${stage.noun}`, title: 'Export as SVG, PNG or CSV', dataset: { focusKey: `menu:${stage.id}:${ctx.head}` } }, 'Export'),
     h('div', { class: 'menu-list', role: 'menu', 'aria-label': `Export ${stage.noun}` }, items));
 }

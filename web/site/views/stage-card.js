@@ -21,11 +21,11 @@ export function stageCard(stage, ctx, handlers) {
   const entries = ctx.state.checks[stage.id];
   const checking = !editable && entries !== undefined;
   const checkButton = editable ? null : h('button', {
-    type: 'button', class: 'tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${stage.id}` },
+    type: 'button', class: 'chip tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${stage.id}` },
     title: 'Check my hand calculation: type your numbers for this matrix',
     'aria-label': `Check my calculation of ${stage.noun}`,
     onclick: () => handlers.onToggleCheck(stage.id, [stackCount(first.tensor), ...matrixSize(first.tensor)]),
-  }, checking ? 'Checking ✓' : 'Check');
+  }, checking ? 'Checking' : 'Check');
   const menu = figureMenu(stage, instances, svgs, ctx);
   const caption = stage.caption?.(ctx);
   return h('article', { class: `stage-card${editable ? ' is-editable' : ''}${checking ? ' is-checking' : ''}`, dataset: { card: stage.id } },
