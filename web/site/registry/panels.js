@@ -6,8 +6,7 @@
 //   }
 // app = { store, attn, stages (registry/stages.js), presets, announce(message) }.
 // A panel gets its own <section> (or <div> in the masthead), created by the page in slot order.
-// Part of the page that is still to come (the backward pass, checking a hand calculation,
-// exports, the speed panel) registers here: registerPanel({ id: 'backward', slot: 'main', order: 200, mount }).
+// The training panel (order 200) and the speed panel (order 300) follow the pipeline in 'main'.
 
 const panels = [];
 
