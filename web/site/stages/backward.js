@@ -67,67 +67,29 @@ function registerLossStages() {
   });
 }
 
+const checkedByChainRule = (what) => (ctx) => agreementCaption(ctx, what, 'From the core’s attentionBackward.');
+
+// [id, title, noun, formula(ctx), caption(ctx), which tensor and labels, explain]
+const GRADIENTS = [
+  ['d-weights', 'dP', 'weight gradient', () => 'dP = dO\\, V^{\\top}',
+    () => 'How the loss changes with each attention weight (masked ones do not matter: their P is 0).',
+    ['dP', { cols: 'keys', masked: true }], explain.explainDWeights],
+  ['d-scores', 'dS', 'score gradient', () => 'dS = P \\odot (dP - D),\\ \\ D_i = \\textstyle\\sum_j P_{ij}\\, dP_{ij}',
+    () => 'The softmax backward, row by row. Each row sums to 0; masked scores get 0.',
+    ['dS', { cols: 'keys', masked: true }], explain.explainDScores],
+  ['dq', 'dQ', 'query gradient', (ctx) => DQ_TEX[ctx.result.backward.scoring][0], checkedByChainRule('dQ'), ['dq', {}], explain.explainDQuery],
+  ['dk', 'dK', 'key gradient', (ctx) => DQ_TEX[ctx.result.backward.scoring][1], checkedByChainRule('dK'), ['dk', { rows: 'keys' }], explain.explainDKey],
+  ['dv', 'dV', 'value gradient', () => 'dV = P^{\\top} dO', checkedByChainRule('dV'), ['dv', { rows: 'keys' }], explain.explainDValue],
+];
+
 function registerGradientStages() {
-  registerStage({
-    id: 'd-weights',
-    group: 'gradients',
-    title: 'dP',
-    noun: 'weight gradient',
-    kind: 'signed',
-    available: hasBackward,
-    formula: () => 'dP = dO\\, V^{\\top}',
-    caption: () => 'How the loss changes with each attention weight (masked ones do not matter: their P is 0).',
-    instances: (ctx) => instance(ctx, 'dP', { cols: 'keys', masked: true }),
-    explain: explain.explainDWeights,
-  });
-  registerStage({
-    id: 'd-scores',
-    group: 'gradients',
-    title: 'dS',
-    noun: 'score gradient',
-    kind: 'signed',
-    available: hasBackward,
-    formula: () => 'dS = P \\odot (dP - D),\\ \\ D_i = \\textstyle\\sum_j P_{ij}\\, dP_{ij}',
-    caption: () => 'The softmax backward, row by row. Each row sums to 0; masked scores get 0.',
-    instances: (ctx) => instance(ctx, 'dS', { cols: 'keys', masked: true }),
-    explain: explain.explainDScores,
-  });
-  registerStage({
-    id: 'dq',
-    group: 'gradients',
-    title: 'dQ',
-    noun: 'query gradient',
-    kind: 'signed',
-    available: hasBackward,
-    formula: (ctx) => DQ_TEX[ctx.result.backward.scoring][0],
-    caption: (ctx) => agreementCaption(ctx, 'dQ', 'From the core’s attentionBackward.'),
-    instances: (ctx) => instance(ctx, 'dq'),
-    explain: explain.explainDQuery,
-  });
-  registerStage({
-    id: 'dk',
-    group: 'gradients',
-    title: 'dK',
-    noun: 'key gradient',
-    kind: 'signed',
-    available: hasBackward,
-    formula: (ctx) => DQ_TEX[ctx.result.backward.scoring][1],
-    caption: (ctx) => agreementCaption(ctx, 'dK', 'From the core’s attentionBackward.'),
-    instances: (ctx) => instance(ctx, 'dk', { rows: 'keys' }),
-    explain: explain.explainDKey,
-  });
-  registerStage({
-    id: 'dv',
-    group: 'gradients',
-    title: 'dV',
-    noun: 'value gradient',
-    kind: 'signed',
-    available: hasBackward,
-    formula: () => 'dV = P^{\\top} dO',
-    caption: (ctx) => agreementCaption(ctx, 'dV', 'From the core’s attentionBackward.'),
-    instances: (ctx) => instance(ctx, 'dv', { rows: 'keys' }),
-    explain: explain.explainDValue,
-  });
+  for (const [id, title, noun, formula, caption, [tensor, labels], explainCell] of GRADIENTS) {
+    registerStage({
+      id, group: 'gradients', title, noun, kind: 'signed', available: hasBackward, formula, caption,
+      instances: (ctx) => instance(ctx, tensor, labels),
+      explain: explainCell,
+    });
+  }
 }
 
 const WEIGHT_GRADIENTS = [['dwq', 'dW^Q', 'dq', 'dQ', 'query weight gradient'], ['dwk', 'dW^K', 'dk', 'dK', 'key weight gradient'], ['dwv', 'dW^V', 'dv', 'dV', 'value weight gradient']];
