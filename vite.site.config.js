@@ -18,6 +18,17 @@ export default defineConfig({
     // Never inline the .wasm (or fonts) as base64 into JS: they stay separate, cacheable files.
     assetsInlineLimit: 0,
     reportCompressedSize: true,
+    // The explorer, the iframe embed and the embedding guide; and the custom elements as
+    // elements.js at a fixed URL, for the script tag of the embed code (issue 5).
+    rolldownOptions: {
+      input: {
+        index: here('./web/site/index.html'),
+        embed: here('./web/site/embed.html'),
+        guide: here('./web/site/guide.html'),
+        elements: here('./web/elements/index.js'),
+      },
+      output: { entryFileNames: (chunk) => (chunk.name === 'elements' ? 'elements.js' : 'assets/[name]-[hash].js') },
+    },
   },
   worker: { format: 'es' },
   server: { fs: { allow: [here('.')] } },

@@ -1,5 +1,6 @@
 // The page's own panels, registered in their slots.
 import { registerPanel } from '../registry/panels.js';
+import { embedCodePanel } from './embed-code.js';
 import { explainPanel } from './explain.js';
 import { footerPanel } from './footer.js';
 import { masksPanel } from './masks.js';
@@ -12,7 +13,7 @@ import { trainPanel } from './train.js';
 import { viewsPanel } from './views.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }

@@ -1,0 +1,181 @@
+// The embedding guide's text and examples, as data: guide.js draws each { example } block twice,
+// as code and live, from the same string, so the code shown is always the code that runs.
+// Blocks: { p } prose (trusted HTML), { code } code shown only, { example } code shown and run,
+// { table } rows of [attribute, values, meaning], { post } the sample blog post (HTML, run).
+
+const SEED_004_DATA = `{
+      "x": [[1, 2], [0, 1], [3, 1]],
+      "wq": [[[1, 0], [0, 1]]],
+      "wk": [[[1, 1], [0, 1]]],
+      "wv": [[[1, 0], [1, 1]]],
+      "tokens": ["I", "like", "tea"]
+    }`;
+
+export const FIGURE_ATTRIBUTES = [
+  ['preset', 'seed-004 · seed-002 · d2l · sentence · random', 'A worked example of the explorer (default seed-004).'],
+  ['data', 'JSON', 'Your own numbers: {"x", "wq", "wk", "wv", "tokens"} (self-attention of X) or {"q", "k", "v", "tokens", "keyTokens"}; or put the JSON in a child <script type="application/json">. Over a preset it edits the preset.'],
+  ['stages', 'ids', 'Which matrices, e.g. "scores weights output": x, wq, wk, wv, q, k, v, params, scores, scaled, masked, weights, output; target, d-output, d-weights, d-scores, dq, dk, dv, dwq, dwk, dwv. Default: the forward pass.'],
+  ['scoring', 'dot · scaled-dot · general · additive · concat', 'The score function a(q, k).'],
+  ['compare', 'scorings', 'More scorings computed side by side.'],
+  ['causal', '(present) · top-left · bottom-right · none', 'The causal mask.'],
+  ['valid-lens', '"2 6" · "[[1, 2, 3]]"', 'd2l’s valid lengths, per batch or per query row.'],
+  ['mask-fill', 'zero · d2l', 'A row with every key masked: zero weights, or d2l’s −10⁶ fill (uniform).'],
+  ['heads', '1 … 6', 'The number of heads (new heads get seeded weights).'],
+  ['head', '0 … H−1', 'The head the matrices show.'],
+  ['view', 'matrix · heatmap · links', 'Matrices with numbers, d2l-style heatmaps, or BertViz-style token links.'],
+  ['backward', '(present)', 'Add the backward pass: target, dO, dP, dS, dQ, dK, dV, dW.'],
+  ['editable', '(present)', 'Readers can type or drag the inputs and click a score to mask it; everything recomputes.'],
+  ['captions', '(present)', 'One sentence under each matrix.'],
+  ['theme', 'light · dark · auto', 'Default: the page’s color-scheme.'],
+];
+
+export const HEATMAP_ATTRIBUTES = [
+  ['weights', 'JSON (Tq, Tk) or (B, Tq, Tk)', 'The weights; or a child <script type="application/json"> with the array or {weights, rowLabels, colLabels, masked, label}.'],
+  ['row-labels, col-labels', '"the cat sat" · JSON list', 'Query and key labels.'],
+  ['label', 'text', 'The title above the map.'],
+  ['xlabel, ylabel', 'text', 'Axis titles (default Keys, Queries).'],
+  ['color-scale', 'weights · signed', 'Sequential on [0, 1], or diverging around 0 (scores, gradients).'],
+  ['numbers', '(present)', 'Write the values in the cells.'],
+  ['masked', 'JSON flags', '1 where a cell is masked (drawn hatched).'],
+  ['theme', 'light · dark · auto', 'As for <attn-figure>.'],
+];
+
+export const THEME_PROPERTIES = ['--attn-cell', '--attn-ink', '--attn-ink-muted', '--attn-ink-strong', '--attn-grid', '--attn-weight', '--attn-pos', '--attn-neg', '--attn-hatch', '--attn-masked-bg', '--attn-focus', '--attn-font'];
+
+/** The guide for a site whose elements.js and embed.html are at these URLs. */
+export function guideSections({ elementsUrl, embedUrl }) {
+  return [
+    {
+      id: 'blank-page',
+      title: 'A live figure in a blank HTML page',
+      blocks: [
+        { p: 'Save this as <code>figure.html</code> and open it: one script tag, one element. The figure computes every number in the reader’s browser (the attention-lab core, compiled to WebAssembly, loads once per page when a figure scrolls near).' },
+        { code: `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <script type="module" src="${elementsUrl}"></script>
+  </head>
+  <body>
+    <attn-figure preset="seed-004"></attn-figure>
+  </body>
+</html>` },
+        { p: 'Offline, or without this site: install the package and point the script at it. Module scripts do not run from <code>file://</code>, so serve the folder with any static server (for example <code>python3 -m http.server</code>).' },
+        { code: `npm install attention-lab
+
+<script type="module" src="./node_modules/attention-lab/web/elements/index.js"></script>
+<attn-figure preset="d2l" view="heatmap"></attn-figure>` },
+      ],
+    },
+    {
+      id: 'vite',
+      title: 'In a Vite app (or any bundler)',
+      blocks: [
+        { p: 'No configuration: the package’s <code>.wasm</code> files are found through <code>new URL(…, import.meta.url)</code>, which Vite copies as assets in <code>vite build</code> and serves in <code>vite</code>.' },
+        { code: `npm install attention-lab
+
+// main.js
+import 'attention-lab/elements';      // defines <attn-figure> and <attn-heatmap>
+
+<!-- index.html, or any framework template -->
+<attn-figure preset="seed-004" stages="scores weights output"></attn-figure>` },
+        { p: 'With your own framework, the figure functions return plain DOM nodes (import the stylesheet once):' },
+        { code: `import { loadAttention } from 'attention-lab';
+import { heatmap, matrix, pipeline } from 'attention-lab/figures';
+import 'attention-lab/figures.css';
+
+document.body.append(heatmap([[0.9, 0.1], [0.3, 0.7]], { rowLabels: ['the', 'cat'], colLabels: ['the', 'cat'] }));
+document.body.append(matrix([[1, 2], [0, 1]], { stage: 'x', title: 'X' }));
+
+const attn = await loadAttention();
+document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights', 'output'] }));` },
+      ],
+    },
+    {
+      id: 'attn-figure',
+      title: '<attn-figure>',
+      blocks: [
+        { p: 'The explorer’s pipeline, or some of its stages, for a preset or your own numbers. Every matrix carries its exact values (<code>data-value</code>), every cell is reachable with the keyboard (Tab, then the arrow keys), and SVG / PNG download the figure.' },
+        { table: FIGURE_ATTRIBUTES },
+        { h: 'preset and stages' },
+        { example: '<attn-figure preset="d2l" stages="masked weights output"></attn-figure>' },
+        { h: 'data: your own numbers' },
+        { example: `<attn-figure stages="scores weights">
+  <script type="application/json">
+    ${SEED_004_DATA}
+  </script>
+</attn-figure>` },
+        { example: `<attn-figure stages="weights" data='{"q": [[[1, 0]]], "k": [[[1, 0], [0, 1], [1, 1]]], "v": [[[1], [2], [3]]], "keyTokens": ["a", "b", "c"]}'></attn-figure>` },
+        { h: 'scoring and compare' },
+        { example: '<attn-figure preset="seed-004" scoring="additive" compare="dot" stages="weights"></attn-figure>' },
+        { h: 'causal' },
+        { example: '<attn-figure preset="seed-004" causal stages="masked weights"></attn-figure>' },
+        { h: 'valid-lens and mask-fill' },
+        { example: '<attn-figure preset="seed-004" valid-lens="[[0, 2, 3]]" mask-fill="d2l" stages="masked weights"></attn-figure>' },
+        { h: 'heads, head and view' },
+        { example: '<attn-figure preset="sentence" heads="3" view="heatmap"></attn-figure>' },
+        { example: '<attn-figure preset="sentence" head="1" view="links"></attn-figure>' },
+        { h: 'backward and captions' },
+        { example: '<attn-figure preset="seed-004" backward captions stages="output"></attn-figure>' },
+        { h: 'editable' },
+        { example: '<attn-figure preset="seed-004" editable stages="x weights"></attn-figure>' },
+        { p: 'Press Enter on a cell of X to type a number, or drag it sideways; click a weight’s score to mask it.' },
+        { h: 'theme' },
+        { example: '<attn-figure preset="seed-004" theme="dark" stages="weights"></attn-figure>' },
+      ],
+    },
+    {
+      id: 'attn-heatmap',
+      title: '<attn-heatmap>',
+      blocks: [
+        { p: 'A heatmap of weights you already have (from PyTorch, say), like d2l’s <code>show_heatmaps</code>. No WebAssembly is loaded.' },
+        { table: HEATMAP_ATTRIBUTES },
+        { example: '<attn-heatmap label="Head 1" weights="[[0.9, 0.1, 0], [0.3, 0.6, 0.1], [0.2, 0.3, 0.5]]" row-labels="the cat sat" col-labels="the cat sat"></attn-heatmap>' },
+        { example: `<attn-heatmap numbers color-scale="signed">
+  <script type="application/json">
+    { "weights": [[2.1, -0.4], [-1.3, 0.8]], "rowLabels": ["q1", "q2"], "colLabels": ["k1", "k2"], "label": "Scores" }
+  </script>
+</attn-heatmap>` },
+        { example: '<attn-heatmap weights="[[1, 0, 0], [0.4, 0.6, 0], [0.2, 0.3, 0.5]]" masked="[[0, 1, 1], [0, 0, 1], [0, 0, 0]]"></attn-heatmap>' },
+      ],
+    },
+    {
+      id: 'theming',
+      title: 'Colours and fonts',
+      blocks: [
+        { p: `The figures draw inside a shadow root: your page’s styles do not reach in, theirs do not leak out. They read these custom properties, which you may set on the elements or on any ancestor (<code>:root</code> included): ${THEME_PROPERTIES.map((p) => `<code>${p}</code>`).join(', ')}. Unset, they follow your page’s <code>color-scheme</code> (light or dark).` },
+        { example: '<attn-figure preset="seed-004" stages="weights output" style="--attn-weight: #0f766e; --attn-pos: #b45309; --attn-font: Georgia, serif"></attn-figure>' },
+      ],
+    },
+    {
+      id: 'iframe',
+      title: 'An iframe, for hosts that strip scripts',
+      blocks: [
+        { p: 'Some blog hosts remove <code>&lt;script&gt;</code>. The explorer’s <strong>Embed</strong> button gives an iframe of <code>embed.html</code> for its current state; the short script after it (optional) resizes the iframe to the figure.' },
+        { example: `<iframe src="${embedUrl}?preset=d2l#view=heatmap" title="Attention figure (attention-lab)" loading="lazy" style="width: 100%; height: 420px; border: 0"></iframe>` },
+        { code: `<script>
+  addEventListener('message', (event) => {
+    if (event.data?.type !== 'attention-lab:height') return;
+    for (const frame of document.querySelectorAll('iframe')) {
+      if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
+    }
+  });
+</script>` },
+      ],
+    },
+    {
+      id: 'sample-post',
+      title: 'A sample blog post',
+      blocks: [
+        { p: 'What a post with three live figures looks like. Its source is three elements in ordinary prose.' },
+        { post: `<h3>Attention, masked and unmasked</h3>
+<p>In d2l’s chapter on attention scoring functions, two batches of ten identical keys meet valid lengths of 2 and 6. The keys beyond each length are masked: their scores become −10⁶ before the softmax, so their weights are zero and each output is the mean of the first values.</p>
+<attn-figure preset="d2l" stages="masked weights output"></attn-figure>
+<p>Additive attention (a small network with a tanh) and the scaled dot product score the same queries and keys differently. Here they are side by side on seed 004’s three tokens: the dot product is far more decided about token 3.</p>
+<attn-figure preset="seed-004" scoring="additive" compare="scaled-dot" stages="scores weights"></attn-figure>
+<p>Training needs the backward pass. With a target for the output, every gradient of seed 004 follows from the chain rule, and attention-lab checks each one against the core’s own backward:</p>
+<attn-figure preset="seed-004" backward captions stages="weights output"></attn-figure>` },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,54 @@
+// The embedding guide (guide.html): draws content.js, each example as its code and, below it,
+// the same code live; the elements come from the package's own entry, as a reader's page gets them.
+import '../styles/tokens.css';
+import '../styles/base.css';
+import '../styles/guide.css';
+import '../../elements/index.js';
+import { h } from '../controls/dom.js';
+import { guideSections } from './content.js';
+
+const here = (file) => new URL(file, window.location.href).href;
+const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html') });
+
+const codeBlock = (text) => h('pre', { class: 'guide-code' }, h('code', {}, text));
+
+function liveBlock(html, className) {
+  const live = h('div', { class: className });
+  live.innerHTML = html; // the guide's own examples (content.js), nothing from the address
+  return live;
+}
+
+function attributeTable(rows) {
+  return h('table', { class: 'guide-table' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Attribute'), h('th', { scope: 'col' }, 'Values'), h('th', { scope: 'col' }, 'What it does'))),
+    h('tbody', {}, rows.map(([name, values, meaning]) => h('tr', {}, h('th', { scope: 'row' }, h('code', {}, name)), h('td', {}, values), h('td', {}, meaning)))));
+}
+
+function block(item) {
+  if (item.p) return liveBlock(item.p, 'guide-prose');
+  if (item.h) return h('h3', { class: 'guide-subhead' }, item.h);
+  if (item.code) return codeBlock(item.code);
+  if (item.table) return attributeTable(item.table);
+  if (item.example) return h('div', { class: 'guide-example' }, codeBlock(item.example), liveBlock(item.example, 'guide-live'));
+  if (item.post) return h('article', { class: 'guide-post' }, liveBlock(item.post, 'guide-post-body'));
+  throw new TypeError(`guide: unknown block ${Object.keys(item)}`);
+}
+
+const guide = document.getElementById('guide');
+guide.replaceChildren(
+  h('header', { class: 'guide-intro' },
+    h('h1', {}, 'Embedding attention-lab figures'),
+    h('p', { class: 'guide-lede' }, 'Live, exact attention figures in your own page: two custom elements, an iframe for hosts that strip scripts, and figure functions for your framework. Every example below is live.')),
+  ...sections.map((section) => h('section', { class: 'guide-section', id: section.id, 'aria-labelledby': `${section.id}-title` },
+    h('h2', { id: `${section.id}-title` }, section.title),
+    section.blocks.map(block))));
+
+document.querySelector('.guide-nav').replaceChildren(...sections.map((s) => h('a', { href: `#${s.id}` }, s.title)));
+
+// The iframe examples resize to their figures (the snippet the guide shows, run here).
+window.addEventListener('message', (event) => {
+  if (event.data?.type !== 'attention-lab:height') return;
+  for (const frame of document.querySelectorAll('iframe')) {
+    if (frame.contentWindow === event.source) frame.style.height = `${event.data.height}px`;
+  }
+});
