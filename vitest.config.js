@@ -1,10 +1,13 @@
-// Vitest: the same test files (tests/js) run in two projects, and the explorer's end-to-end tests in a third.
+// Vitest: the same test files (tests/js) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
 //            explorer (dist/site, `npm run build:site`) served on a free loopback port; one file
 //            at a time (each runs its own browser, and the machines have 2 cores).
+//   embed    environment node: tests/embed drive Chromium the same way against the custom elements
+//            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
+//            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
 // import.meta.glob), never read with fs, so one file works in both environments. The shared folder
 // is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
@@ -49,6 +52,17 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        ...common,
+        test: {
+          name: 'embed',
+          environment: 'node',
+          include: ['tests/embed/**/*.test.js'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000, // the consumer test packs and installs the package first
         },
       },
       {

@@ -10,10 +10,13 @@
 #   5. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
 #               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
 #               backward and training, the speed panel, screenshots into tests/artifacts/site/
+#   6. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
+#               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
+#               into a fresh project used from Node, a Vite app (build and dev) and a plain page
 # Every suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
-# Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser,e2e]
+# Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser,e2e,embed]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -21,7 +24,7 @@ results="$root/test-results"
 jobs=2   # the project's machines have 2 cores
 
 do_setup=1
-only="native,asan,node,browser,e2e"
+only="native,asan,node,browser,e2e,embed"
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-setup) do_setup=0 ;;
@@ -47,10 +50,10 @@ fi
 banner "build"
 build_native=0; build_wasm=0
 if wants native; then bash tools/build.sh native || build_native=$?; fi
-if wants node || wants browser || wants e2e; then bash tools/build.sh wasm || build_wasm=$?; fi
+if wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
 # The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
 build_site=0
-if wants e2e; then
+if wants e2e || wants embed; then
   if [ "$build_wasm" = 0 ]; then
     npx --no-install vite build --config vite.site.config.js --logLevel warn || build_site=$?
   else
@@ -121,6 +124,10 @@ fi
 if wants e2e; then
   banner "explorer end-to-end tests in Chromium (Vitest project e2e, dist/site)"
   if [ "$build_site" = 0 ]; then run_vitest e2e; else status vitest-e2e "$build_site"; fi
+fi
+if wants embed; then
+  banner "embedding tests in Chromium and the packed package (Vitest project embed)"
+  if [ "$build_site" = 0 ]; then run_vitest embed; else status vitest-embed "$build_site"; fi
 fi
 
 banner "summary"

@@ -1,0 +1,266 @@
+// <attn-figure> and <attn-heatmap> in real Chromium, loaded from the raw sources by a plain page
+// (no bundler, no import map): exact numbers, attributes, one wasm module per page, shadow DOM
+// isolation both ways, lazy loading, exports, keyboard access, and no console errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attention, selfAttention } from '../e2e/reference.js';
+import { worstDifference } from '../e2e/site.js';
+import { elementsPage, rendered, shadowStageValues, startPages, wasmRequests } from './pages.js';
+
+const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+// float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
+const FLOAT32 = 1e-6;
+
+let pages;
+beforeAll(async () => { pages = await startPages(); });
+afterAll(async () => { await pages?.close(); });
+
+/** Writes `body` as a page, opens it and waits for the elements named in `selectors` to render. */
+async function show(name, body, selectors = [], options = {}) {
+  await pages.write(name, elementsPage(body, options));
+  const opened = await pages.open(name, options);
+  for (const selector of selectors) await rendered(opened.page, selector);
+  return opened;
+}
+
+describe('<attn-figure>', () => {
+  it('preset="seed-004" shows the exact weights and output of the float64 reference', async () => {
+    const { page, problems } = await show('seed-004.html', '<attn-figure id="f" preset="seed-004"></attn-figure>', ['#f']);
+    const exact = selfAttention(SEED_004);
+    const weights = (await shadowStageValues(page, '#f', 'weights'))[0];
+    const output = (await shadowStageValues(page, '#f', 'output'))[0];
+    expect(worstDifference(weights, exact.weights).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference(output, exact.output).diff).toBeLessThan(4 * FLOAT32);
+    // The whole forward pass by default, in the explorer's stage names.
+    const stages = await page.evaluate(() => [...document.querySelector('#f').shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage));
+    expect(stages).toEqual(['x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output']);
+    expect(problems).toEqual([]);
+  });
+
+  it('stages, causal, scoring, valid-lens, heads, view and backward attributes change the figure', async () => {
+    const { page, problems } = await show('attributes.html', '<attn-figure id="f" preset="seed-004" stages="weights output"></attn-figure>', ['#f']);
+    const stagesShown = () => page.evaluate(() => [...document.querySelector('#f').shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage));
+    const set = async (name, value) => {
+      const before = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.body').firstChild);
+      await page.evaluate(([n, v]) => (v === null ? document.querySelector('#f').removeAttribute(n) : document.querySelector('#f').setAttribute(n, v)), [name, value]);
+      await page.waitForFunction((old) => document.querySelector('#f').shadowRoot.querySelector('.body').firstChild !== old, before);
+    };
+    expect(await stagesShown()).toEqual(['weights', 'output']);
+
+    await set('causal', '');
+    const q = selfAttention(SEED_004).q;
+    const { k, v } = selfAttention(SEED_004);
+    expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], attention(q, k, v, { causal: 'top-left' }).weights).diff).toBeLessThan(FLOAT32);
+
+    await set('scoring', 'dot'); // unscaled: scale 1
+    expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], attention(q, k, v, { causal: 'top-left', scale: 1 }).weights).diff).toBeLessThan(FLOAT32);
+
+    await set('causal', null);
+    await set('valid-lens', '[[1, 2, 3]]'); // per query row: row i sees keys < i + 1, as the causal mask
+    expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], attention(q, k, v, { causal: 'top-left', scale: 1 }).weights).diff).toBeLessThan(FLOAT32);
+
+    await set('view', 'heatmap');
+    await set('heads', '2');
+    const heatmaps = await page.evaluate(() => [...document.querySelector('#f').shadowRoot.querySelectorAll('svg.attn-heatmap')].map((s) => s.dataset.head));
+    expect(heatmaps).toEqual(['0', '1']);
+
+    await set('view', 'matrix');
+    await set('backward', '');
+    expect(await stagesShown()).toEqual(['weights', 'output', 'target', 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv']);
+    expect(problems).toEqual([]);
+  });
+
+  it('takes inline data from a child <script type="application/json"> and from a data attribute', async () => {
+    const data = { x: [[1, 0], [0, 1]], wq: [[[1, 0], [0, 1]]], wk: [[[2, 0], [0, 2]]], wv: [[[1, 2], [3, 4]]], tokens: ['I', 'am'] };
+    const { page, problems } = await show('inline.html', `
+      <attn-figure id="child" stages="weights"><script type="application/json">${JSON.stringify(data)}</script></attn-figure>
+      <attn-figure id="attr" stages="weights" data='${JSON.stringify(data)}'></attn-figure>`, ['#child', '#attr']);
+    const exact = selfAttention({ x: data.x, wq: data.wq[0], wk: data.wk[0], wv: data.wv[0] });
+    for (const id of ['#child', '#attr']) {
+      expect(worstDifference((await shadowStageValues(page, id, 'weights'))[0], exact.weights).diff, id).toBeLessThan(FLOAT32);
+    }
+    const labels = await page.evaluate(() => [...document.querySelector('#child').shadowRoot.querySelectorAll('.attn-axis')].map((t) => t.textContent));
+    expect(labels).toEqual(expect.arrayContaining(['I', 'am']));
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a wrong attribute as a message naming it, with no console error', async () => {
+    const { page, problems } = await show('errors.html', `
+      <attn-figure id="a" preset="seed-005"></attn-figure>
+      <attn-figure id="b" preset="seed-004" stages="weights softmax"></attn-figure>
+      <attn-figure id="c" preset="d2l" valid-lens="2 6 1"></attn-figure>`);
+    const messages = await page.waitForFunction(() => {
+      const texts = ['#a', '#b', '#c'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }).then((handle) => handle.jsonValue());
+    expect(messages[0]).toMatch(/preset must be one of 'seed-004'.*got "seed-005"/);
+    expect(messages[1]).toMatch(/unknown stage "softmax"/);
+    expect(messages[2]).toMatch(/validLens must have B=2 entries/);
+    expect(problems).toEqual([]);
+  });
+
+  it('several figures on a page share one wasm module (one .wasm download)', async () => {
+    const { page, problems, requests } = await show('shared.html', `
+      <attn-figure id="a" preset="seed-004" stages="weights"></attn-figure>
+      <attn-figure id="b" preset="d2l" view="heatmap"></attn-figure>
+      <attn-figure id="c" preset="sentence" view="links"></attn-figure>`, ['#a', '#b', '#c']);
+    expect(wasmRequests(requests)).toHaveLength(1);
+    expect(requests.filter((url) => /attention-(simd|scalar)\.js$/.test(new URL(url).pathname))).toHaveLength(1);
+    // And one instance: every figure computed with the same backend, from one loadAttention().
+    expect(await page.evaluate(() => document.querySelectorAll('attn-figure').length)).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('loads no wasm until the figure nears the viewport', async () => {
+    const { page, problems, requests } = await show('lazy.html', `
+      <div style="height: 5000px">A long post.</div>
+      <attn-figure id="f" preset="seed-004" stages="weights"></attn-figure>`);
+    await page.waitForTimeout(800); // time enough for any eager download to start
+    expect(wasmRequests(requests)).toEqual([]);
+    expect(await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('svg'))).toBeNull();
+    await page.evaluate(() => window.scrollTo(0, 5000 - window.innerHeight - 200)); // within the 400 px margin
+    await rendered(page, '#f', 'weights');
+    expect(wasmRequests(requests)).toHaveLength(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('editable: Enter on a cell of X opens a field, a typed number recomputes Q and the weights', async () => {
+    const { page, problems } = await show('editable.html', '<attn-figure id="f" preset="seed-004" stages="x q weights" editable></attn-figure>', ['#f']);
+    // Keyboard only: Tab reaches the first cell of X (roving tabindex), arrows move, Enter edits.
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate(() => {
+      const cell = document.querySelector('#f').shadowRoot.activeElement;
+      return cell && `${cell.closest('svg').dataset.stage} ${cell.dataset.row},${cell.dataset.col}`;
+    });
+    expect(await focused()).toBe('x 0,0');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('x 1,0');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.activeElement?.classList.contains('cell-editor'));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    const x = [[1, 2], [2, 1], [3, 1]];
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] [data-row="1"][data-col="0"]').dataset.value === '2');
+    const exact = selfAttention({ ...SEED_004, x });
+    expect(worstDifference((await shadowStageValues(page, '#f', 'q'))[0], exact.q).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
+    expect(await focused()).toBe('x 1,0'); // focus comes back to the edited cell
+    expect(problems).toEqual([]);
+  });
+
+  it('is isolated by its shadow root: page styles do not reach the figure, its styles do not reach the page', async () => {
+    const probe = (page) => page.evaluate(() => {
+      const root = document.querySelector('#f').shadowRoot;
+      const tile = root.querySelector('svg[data-stage="weights"] .cell .tile');
+      const num = root.querySelector('svg[data-stage="weights"] .cell .num');
+      const button = root.querySelector('.tool');
+      const outside = document.querySelector('.toolbar .tool');
+      return {
+        tile: getComputedStyle(tile).fill,
+        num: [getComputedStyle(num).fill, getComputedStyle(num).fontSize],
+        button: getComputedStyle(button).color,
+        outside: [getComputedStyle(outside).borderTopWidth, getComputedStyle(outside).paddingTop],
+      };
+    });
+    const figure = '<attn-figure id="f" preset="seed-004" stages="weights"></attn-figure><div class="toolbar"><button class="tool">page button</button></div>';
+    const plain = await show('plain.html', figure, ['#f']);
+    const hostile = await show('hostile.html', figure, ['#f'], {
+      head: '<style>* { color: red !important; font-size: 40px !important } rect { fill: red !important } text { fill: lime !important } .tool { color: blue !important }</style>',
+    });
+    const a = await probe(plain.page);
+    const b = await probe(hostile.page);
+    expect(b.tile).toBe(a.tile);
+    expect(b.num).toEqual(a.num);
+    expect(b.button).toBe(a.button);
+    // The page's own .toolbar .tool keeps the browser's defaults (no padding of the elements' .tool).
+    expect(a.outside).toEqual(b.outside);
+    expect(a.outside[1]).not.toBe('5px');
+    expect([...plain.problems, ...hostile.problems]).toEqual([]);
+  });
+
+  it('follows light and dark: the theme attribute and the page colour scheme change the cell colour', async () => {
+    const { page, problems } = await show('themes.html', `
+      <attn-figure id="light" preset="seed-004" stages="weights" theme="light"></attn-figure>
+      <attn-figure id="dark" preset="seed-004" stages="weights" theme="dark"></attn-figure>
+      <attn-figure id="custom" preset="seed-004" stages="weights" style="--attn-cell: rgb(1, 2, 3)"></attn-figure>`, ['#light', '#dark', '#custom']);
+    const background = (id) => page.evaluate((sel) => getComputedStyle(document.querySelector(sel).shadowRoot.querySelector('.frame')).backgroundColor, id);
+    expect(await background('#light')).toBe('rgb(255, 255, 255)');
+    expect(await background('#dark')).toBe('rgb(22, 23, 31)');
+    expect(await background('#custom')).toBe('rgb(1, 2, 3)');
+    expect(problems).toEqual([]);
+  });
+
+  it('exports the figure as a valid SVG (with the exact numbers) and a PNG', async () => {
+    const { page, problems } = await show('export.html', '<attn-figure id="f" preset="seed-004" stages="scores weights"></attn-figure>', ['#f']);
+    const save = async (kind) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.evaluate((k) => document.querySelector('#f').shadowRoot.querySelector(`[data-export="${k}"]`).click(), kind),
+      ]);
+      const chunks = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+      return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+    };
+    const svgFile = await save('svg');
+    expect(svgFile.name).toBe('attention-lab-seed-004-scores-weights.svg');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.localName,
+        stages: [...doc.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage),
+        weights: [...doc.querySelectorAll('svg[data-stage="weights"] [data-value]')].map((c) => Number(c.dataset.value)),
+        texts: [...doc.querySelectorAll(':root > text')].map((t) => t.textContent),
+      };
+    }, svgFile.bytes.toString('utf8'));
+    expect(parsed.error).toBeNull();
+    expect(parsed.root).toBe('svg');
+    expect(parsed.stages).toEqual(['scores', 'weights']);
+    expect(worstDifference(parsed.weights, selfAttention(SEED_004).weights.flat()).diff).toBeLessThan(FLOAT32);
+    expect(parsed.texts).toEqual(expect.arrayContaining(['attention weights', 'raw scores']));
+
+    const pngFile = await save('png');
+    expect(pngFile.name).toBe('attention-lab-seed-004-scores-weights.png');
+    expect([...pngFile.bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]); // the PNG signature
+    const [width, height] = [pngFile.bytes.readUInt32BE(16), pngFile.bytes.readUInt32BE(20)]; // IHDR
+    expect(width).toBeGreaterThan(200);
+    expect(height).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('<attn-heatmap>', () => {
+  it('draws given weights with their labels, exactly, with no wasm', async () => {
+    const weights = [[0.9, 0.1], [0.3, 0.7]];
+    const { page, problems, requests } = await show('heatmap.html', `
+      <attn-heatmap id="h" weights="${JSON.stringify(weights)}" row-labels="the cat" col-labels="the cat" label="Head 1"></attn-heatmap>
+      <attn-heatmap id="j"><script type="application/json">{ "weights": [[0.25, 0.75]], "rowLabels": ["q"], "colLabels": ["a", "b"] }</script></attn-heatmap>`, ['#h', '#j']);
+    const values = (await shadowStageValues(page, '#h', 'weights'))[0];
+    expect(values).toEqual(weights.map((row) => row.map(Math.fround))); // the float32 of each given number
+    expect((await shadowStageValues(page, '#j', 'weights'))[0]).toEqual([[0.25, 0.75]]);
+    const label = await page.evaluate(() => document.querySelector('#h').shadowRoot.querySelector('.attn-title').textContent);
+    expect(label).toBe('Head 1');
+    expect(wasmRequests(requests)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('color-scale="signed" colours negative entries with the negative tone', async () => {
+    const { page, problems } = await show('signed.html', '<attn-heatmap id="h" color-scale="signed" weights="[[-2, 1], [0.5, 2]]"></attn-heatmap>', ['#h']);
+    const tones = await page.evaluate(() => [...document.querySelector('#h').shadowRoot.querySelectorAll('.cell')].map((c) => (c.classList.contains('neg') ? 'neg' : c.classList.contains('pos') ? 'pos' : 'other')));
+    expect(tones).toEqual(['neg', 'pos', 'pos', 'pos']);
+    expect(problems).toEqual([]);
+  });
+
+  it('says what is wrong with ragged weights or a wrong number of labels', async () => {
+    const { page, problems } = await show('heatmap-errors.html', `
+      <attn-heatmap id="a" weights="[[1, 0], [1]]"></attn-heatmap>
+      <attn-heatmap id="b" weights="[[1, 0], [0, 1]]" row-labels="one"></attn-heatmap>`);
+    const messages = await page.waitForFunction(() => {
+      const texts = ['#a', '#b'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }).then((handle) => handle.jsonValue());
+    expect(messages[0]).toMatch(/weights/);
+    expect(messages[1]).toMatch(/row-labels must have 2 labels/);
+    expect(problems).toEqual([]);
+  });
+});
