@@ -15,6 +15,12 @@ afterAll(async () => { await site?.close(); });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
+/** Scrolls so that the element's top sits just below the masthead where it is sticky (desktop). */
+const scrollTo = (page, selector) => page.$eval(selector, (node) => {
+  node.scrollIntoView({ block: 'start' });
+  window.scrollBy(0, -(Math.max(0, document.querySelector('.masthead').getBoundingClientRect().bottom) + 12));
+});
+
 describe('screens', () => {
   it('the default preset renders within one second of navigation', async () => {
     const times = [];
@@ -49,17 +55,17 @@ describe('screens', () => {
     const shots = [
       ['sentence-heatmap-desktop-light', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Heatmap' }).click()],
       ['sentence-links-desktop-dark', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Links' }).click(), 'dark'],
-      ['seed-004-backward-desktop-light', '?preset=seed-004', async (page) => page.locator('.band-gradients').scrollIntoViewIfNeeded()],
-      ['seed-002-check-desktop-dark', '?preset=seed-002', async (page) => page.locator('[data-card="weights"]').scrollIntoViewIfNeeded(), 'dark'],
+      ['seed-004-backward-desktop-light', '?preset=seed-004', (page) => scrollTo(page, '.band-gradients')],
+      ['seed-002-check-desktop-dark', '?preset=seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'dark'],
       ['seed-004-explain-dscores-desktop-light', '?preset=seed-004', async (page) => page.locator('svg[data-stage="d-scores"] .cell[data-row="1"][data-col="2"]').focus()],
       ['seed-004-train-desktop-light', '?preset=seed-004', async (page) => {
         await page.getByRole('button', { name: 'Train', exact: true }).click();
         await page.waitForFunction(() => Number(document.querySelector('svg[data-stage="loss-curve"]').dataset.count) > 40);
         await page.getByRole('button', { name: 'Stop', exact: true }).click();
-        await page.locator('.train-card').scrollIntoViewIfNeeded();
+        await scrollTo(page, '.train-card');
       }],
-      ['seed-004-train-phone-dark', '?preset=seed-004', async (page) => page.locator('.train-card').scrollIntoViewIfNeeded(), 'dark', VIEWPORTS.phone],
-      ['seed-002-check-phone-light', '?preset=seed-002', async (page) => page.locator('[data-card="weights"]').scrollIntoViewIfNeeded(), 'light', VIEWPORTS.phone],
+      ['seed-004-train-phone-dark', '?preset=seed-004', (page) => scrollTo(page, '.train-card'), 'dark', VIEWPORTS.phone],
+      ['seed-002-check-phone-light', '?preset=seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'light', VIEWPORTS.phone],
     ];
     for (const [name, query, act, colorScheme = 'light', viewport = VIEWPORTS.desktop] of shots) {
       const { page, problems } = await site.open(query, { colorScheme, viewport });

@@ -2,7 +2,7 @@
 // y from 0 (or the smallest value, if negative) to the largest, the last point marked and labelled.
 //
 // values: number[] (x is the index). options: stage ('line'), title, xlabel ('step'), width (300),
-//   height (150), attrs. The root carries data-stage, data-count and data-last (String of the last
+//   height (150), empty (the text shown while there is no value), attrs. The root carries data-stage, data-count and data-last (String of the last
 //   value); the line is a <path>, so a long series costs one element.
 import { formatNumber, fullValue } from './format.js';
 import { svg } from './svg.js';
@@ -11,7 +11,7 @@ const FONT = 10.5;
 const PAD = { left: 44, right: 14, top: 24, bottom: 28 };
 
 export function lineChart(values, options = {}) {
-  const { stage = 'line', title = '', xlabel = 'step', width = 300, height = 150, attrs = {} } = options;
+  const { stage = 'line', title = '', xlabel = 'step', width = 300, height = 150, empty = 'no values yet', attrs = {} } = options;
   const finite = values.filter(Number.isFinite);
   const hi = finite.length ? Math.max(...finite) : 1;
   const lo = Math.min(0, ...finite);
@@ -45,6 +45,7 @@ export function lineChart(values, options = {}) {
       svg('text', { x: Math.min(lx, width - PAD.right), y: ly - 8, 'text-anchor': 'end', class: 'attn-line-label', 'font-size': FONT + 0.5 }, [formatNumber(values[n - 1])]),
     );
   }
+  if (n === 0) parts.push(svg('text', { x: PAD.left + plotW / 2, y: PAD.top + plotH / 2, dy: '0.35em', 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT + 1 }, [empty]));
   const last = n ? values[n - 1] : NaN;
   return svg('svg', {
     xmlns: 'http://www.w3.org/2000/svg',

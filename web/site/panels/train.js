@@ -32,7 +32,7 @@ function figures(state, result, trainer) {
   const { queries, keys } = tokenLabels(state);
   const [Tq, Tk] = run.weights.shape.slice(-2);
   const items = [
-    lineChart(trainer.history, { stage: 'loss-curve', title: 'Loss L', xlabel: 'step', width: 300, height: 160 }),
+    lineChart(trainer.history, { stage: 'loss-curve', title: 'Loss L', xlabel: 'step', width: 300, height: 160, empty: 'the loss of each step appears here' }),
     heatmap(run.weights, {
       stage: 'train-weights', title: 'Attention P', rowLabels: queries, colLabels: keys,
       masked: maskedFlags(result), numbers: Math.max(Tq, Tk) <= 5, cellSize: Math.max(Tq, Tk) <= 5 ? 40 : undefined,
