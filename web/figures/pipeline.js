@@ -47,13 +47,19 @@ export function stageFilter({ stages, backward = false } = {}) {
   return (stage) => chosen.has(stage.id) || (backward && BACKWARD_GROUPS.has(stage.group));
 }
 
+/** The stage's symbol without KaTeX: its TeX when that is a letter with a superscript (W^Q, dW^K), else its title. */
+function symbol(stage) {
+  const parts = /^([A-Za-z]+)\^([A-Za-z])$/.exec(stage.tex ?? '');
+  return parts ? [parts[1], h('sup', {}, parts[2])] : stage.title;
+}
+
 function stageCard(stage, ctx, { editable, captions }) {
   const instances = stage.instances(ctx);
   const canEdit = Boolean(editable && stage.editable?.(ctx));
   const caption = captions ? stage.caption?.(ctx) : null;
   return h('section', { class: `attn-card${canEdit ? ' is-editable' : ''}`, dataset: { card: stage.id } },
     h('h3', { class: 'attn-card-title' },
-      h('span', { class: 'attn-card-symbol' }, stage.title),
+      h('span', { class: 'attn-card-symbol' }, symbol(stage)),
       h('span', { class: 'attn-card-noun' }, stage.noun),
       h('span', { class: 'attn-card-size' }, sizeText(instances[0].tensor))),
     instances.map((inst) => h('figure', { class: 'attn-card-figure' },

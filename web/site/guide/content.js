@@ -119,7 +119,7 @@ document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights
         { example: '<attn-figure preset="seed-004" backward captions stages="output"></attn-figure>' },
         { h: 'editable' },
         { example: '<attn-figure preset="seed-004" editable stages="x weights"></attn-figure>' },
-        { p: 'Press Enter on a cell of X to type a number, or drag it sideways; click a weight’s score to mask it.' },
+        { p: 'Press Enter on a cell of X to type a number, or drag it sideways; in a figure that shows the scores, a click on a score masks it.' },
         { h: 'theme' },
         { example: '<attn-figure preset="seed-004" theme="dark" stages="weights"></attn-figure>' },
       ],

@@ -70,7 +70,7 @@ function mount(container, { store, announce }) {
     run: (target) => open(store.get().view === 'matrix' ? { stages: [target.svg.dataset.stage] } : {}),
   });
   container.append(
-    h('button', { type: 'button', class: 'icon-button', title: 'Embed code for this example: a custom element or an iframe', 'aria-haspopup': 'dialog', onclick: () => open({}) }, '⧉ Embed'),
+    h('button', { type: 'button', class: 'icon-button', title: 'Embed code for this example: a custom element or an iframe', 'aria-haspopup': 'dialog', onclick: () => open({}) }, '</> Embed'),
     dialog);
   return { update() { if (dialog.open) fill(); } };
 }
