@@ -8,7 +8,11 @@
 import { h } from '../site/controls/dom.js';
 import { elementSheets } from './styles.js';
 
-export class FigureElement extends HTMLElement {
+// Server-side rendering imports modules in Node, where there is no HTMLElement: the classes are
+// then inert stand-ins (index.js defines nothing without customElements).
+const Element = globalThis.HTMLElement ?? class {};
+
+export class FigureElement extends Element {
   #scheduled = false;
   #renders = 0;
 

@@ -6,9 +6,10 @@
 import { AttnFigure } from './attn-figure.js';
 import { AttnHeatmap } from './attn-heatmap.js';
 
-// A page that loads two copies (say, the package and a CDN build) keeps the first definitions.
+// A page that loads two copies (say, the package and a CDN build) keeps the first definitions;
+// Node (server-side rendering) has no customElements and defines nothing.
 for (const [name, element] of [['attn-figure', AttnFigure], ['attn-heatmap', AttnHeatmap]]) {
-  if (!customElements.get(name)) customElements.define(name, element);
+  if (globalThis.customElements && !customElements.get(name)) customElements.define(name, element);
 }
 
 export { AttnFigure, AttnHeatmap };

@@ -1,7 +1,12 @@
 // A consumer's Node script: the README's example through the installed package's main entry, and
-// the figures entry imported without a DOM (it must have no side effects on import). Prints JSON.
-import { loadAttention } from 'attention-lab';
+// every other entry imported without a DOM (as server-side rendering does): each must load, and
+// only the elements entry may do anything on import. Prints JSON, with each entry's export names.
+import * as main from 'attention-lab';
+import * as elements from 'attention-lab/elements';
 import * as figures from 'attention-lab/figures';
+import * as worker from 'attention-lab/worker';
+
+const { loadAttention } = main;
 
 const attn = await loadAttention();
 const layer = attn.selfAttention({ wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] });
@@ -10,5 +15,6 @@ console.log(JSON.stringify({
   backend: attn.backend,
   weights: Array.from(trace.weights.data),
   output: Array.from(output.data),
-  figures: Object.keys(figures).sort(),
+  exports: Object.fromEntries([['.', main], ['./worker', worker], ['./figures', figures], ['./elements', elements]]
+    .map(([entry, module]) => [entry, Object.keys(module).sort()])),
 }));
