@@ -17,6 +17,7 @@ namespace attnlab::kernels {
 using vec::exp_nonpositive;
 using vec::lanes;
 using vec::over_vectors_then_tail;
+using vec::tanh_rational;
 using vec::Vec;
 
 const char* arch_name() {
@@ -132,6 +133,15 @@ void f32_mul(float* y, const float* x, int n) {
     using V = decltype(zero);
     for (; i + lanes<V>() <= n; i += lanes<V>())
       (V::load_unaligned(y + i) * V::load_unaligned(x + i)).store_unaligned(y + i);
+    return i;
+  });
+}
+
+void f32_tanh(float* y, const float* x, int n) {
+  over_vectors_then_tail([&](auto zero, int i) {
+    using V = decltype(zero);
+    const vec::TanhConstants<V> k;
+    for (; i + lanes<V>() <= n; i += lanes<V>()) tanh_rational(V::load_unaligned(x + i), k).store_unaligned(y + i);
     return i;
   });
 }

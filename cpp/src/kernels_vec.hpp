@@ -89,6 +89,56 @@ inline Vec exp_nonpositive(Vec x, const ExpConstants<Vec>& k) {
 }
 #endif
 
+// ---- tanh for the additive attention: x P(x^2) / Q(x^2), one division, no exp ----
+//
+// xsimd's tanh evaluates both of its branches (a polynomial below 0.625, 1 - 2 / (exp(2x) + 1)
+// above) plus an exp with constants rebuilt in the loop; tanh per (query, key, hidden unit) is the
+// whole cost of additive attention. This is a rational minimax approximation of our own fit:
+// P and Q of degree 4 in u = x^2 with P(0) = Q(0) = 1 (so tanh(x) ~ x near 0, and +-0 stay +-0),
+// coefficients from Lawson-reweighted least squares on the relative error over [0, 9] (fit error
+// 2e-8), rounded to float. Arguments are clamped to [-9, 9], beyond which tanh differs from +-1 by
+// at most 1 - tanh(9) = 3.05e-8, about half an ulp below 1, so +-inf give +-1 within an ulp; the
+// result is clamped to [-1, 1] because the rounding of P and Q can land one ulp above 1.
+// Accuracy against tanh over every 7th float up to 10: at most 6.95 ulp and 4.1e-7 absolute without
+// fused multiply-adds (wasm simd128), 4.7 ulp with them (AVX2); the largest errors are near +-1,
+// where an ulp is 6e-8; mean 1 ulp, at most 3.5 ulp for |x| < 1 (tested in
+// kernels_additive_test.cpp). Inputs must not be NaN (the boundary rejects them).
+struct TanhCoefficients {
+  float max_x, min_x, one, minus_one, p1, p2, p3, p4, q1, q2, q3, q4;
+};
+// Mutable and external for the same reason as exp_coefficients: loaded into registers once per call.
+inline TanhCoefficients tanh_coefficients = {
+    9.0f,           -9.0f,          1.0f,           -1.0f,
+    0x1.120b14p-3f, 0x1.ca2c3cp-9f, 0x1.59c2cep-16f, 0x1.cadb40p-27f,
+    0x1.de5ad4p-2f, 0x1.a7f7d2p-6f, 0x1.5885c4p-12f, 0x1.a17f36p-21f};
+
+template <class V>
+struct TanhConstants {
+  V max_x, min_x, one, minus_one, p1, p2, p3, p4, q1, q2, q3, q4;
+  explicit TanhConstants(const TanhCoefficients& c = tanh_coefficients)
+      : max_x(c.max_x), min_x(c.min_x), one(c.one), minus_one(c.minus_one), p1(c.p1), p2(c.p2), p3(c.p3),
+        p4(c.p4), q1(c.q1), q2(c.q2), q3(c.q3), q4(c.q4) {}
+};
+
+// One float: libm's tanh (the scalar build and the tails).
+inline Lane1 tanh_rational(Lane1 x, const TanhConstants<Lane1>&) { return std::tanh(x.v); }
+
+#if ATTNLAB_SIMD
+inline Vec tanh_rational(Vec x, const TanhConstants<Vec>& k) {
+  x = xsimd::max(xsimd::min(x, k.max_x), k.min_x);
+  const Vec u = x * x;
+  Vec p = fma(u, k.p4, k.p3);
+  p = fma(p, u, k.p2);
+  p = fma(p, u, k.p1);
+  p = fma(p, u, k.one);
+  Vec q = fma(u, k.q4, k.q3);
+  q = fma(q, u, k.q2);
+  q = fma(q, u, k.q1);
+  q = fma(q, u, k.one);
+  return xsimd::max(xsimd::min(x * p / q, k.one), k.minus_one);
+}
+#endif
+
 // body(zero, i) processes elements from i on in steps of decltype(zero)::size and returns where it
 // stopped; it runs once with Vec and once with Lane1 for the remaining n % W elements.
 template <class Body>

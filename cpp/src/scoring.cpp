@@ -111,67 +111,94 @@ void for_each_pair(const ScoringDims& s, Fn fn) {
 
 // ---------------------------------------------------------------------------------------------
 // additive: S_ij = scale * w_v . tanh(QW_i + KW_j) with QW = q Wq (B, H, Tq, h), KW = k Wk (B, Hkv, Tk, h).
-// Scratch: S | dA | QW | KW | dQW | dKW | t (h) | dz (h).
+// The score loops run one query row at a time with the lanes over keys (kernels_additive.cpp), so
+// they read the keys' projections transposed: KWT (B, Hkv, h, Tk), and accumulate dKWT likewise.
+// Scratch: S | dA | QW | dQW | KWT | dKWT | KW (KW before its transpose, and dKW after dKWT's).
 
 struct AdditiveScratch {
-  float *S, *dA, *QW, *KW, *dQW, *dKW, *t, *dz;
+  float *S, *dA, *QW, *dQW, *KWT, *dKWT, *KW;
 
   AdditiveScratch(const ScoringDims& s, float* scratch) {
     const std::size_t n = score_count(s), hq = query_rows(s) * s.hidden, hk = key_rows(s) * s.hidden;
     S = scratch;
     dA = S + n;
     QW = dA + n;
-    KW = QW + hq;
-    dQW = KW + hk;
-    dKW = dQW + hq;
-    t = dKW + hk;
-    dz = t + s.hidden;
+    dQW = QW + hq;
+    KWT = dQW + hq;
+    dKWT = KWT + hk;
+    KW = dKWT + hk;
   }
 };
 
 std::size_t additive_scratch_floats(const ScoringDims& s) {
-  return 2 * score_count(s) + 2 * (query_rows(s) + key_rows(s)) * s.hidden + 2 * std::size_t(s.hidden);
+  return 2 * score_count(s) + (2 * query_rows(s) + 3 * key_rows(s)) * s.hidden;
 }
 
-// t = tanh(QW_i + KW_j) over the h hidden units.
-void additive_features(int h, const float* qw, const float* kw, float* t) {
-  for (int c = 0; c < h; ++c) t[c] = std::tanh(qw[c] + kw[c]);
+// (B, Hkv, Tk, h) <-> (B, Hkv, h, Tk), one kv head at a time.
+void transpose_key_blocks(const ScoringDims& s, const float* from, float* to, bool to_hidden_major) {
+  const std::size_t block = std::size_t(s.Tk) * s.hidden;
+  for (int bk = 0; bk < s.B * s.Hkv; ++bk) {
+    if (to_hidden_major)
+      kernels::f32_transpose(s.Tk, s.hidden, from + bk * block, s.hidden, to + bk * block, s.Tk);
+    else
+      kernels::f32_transpose(s.hidden, s.Tk, from + bk * block, s.Tk, to + bk * block, s.hidden);
+  }
 }
 
-// pass 1: QW = q Wq, KW = k Wk; pass 2: S_ij = scale * w_v . tanh(QW_i + KW_j).
-void compute_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
-                    const AdditiveScratch& a) {
+// Calls fn(qrow, KWT and dKWT blocks of its kv head, n) for every query row (b, h, i), where n is
+// how many of its keys need a score: all Tk without `limit_by`, else the keys before the row's mask
+// limit (validLens, causal), since the masked softmax never reads a score at or beyond it (fill
+// mode overwrites them with the fill).
+template <class Fn>
+void for_each_query_row(const ScoringDims& s, const MaskSpec* limit_by, const AdditiveScratch& a, Fn fn) {
+  const int group = s.H / s.Hkv;
+  const std::size_t block = std::size_t(s.Tk) * s.hidden;
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h)
+      for (int i = 0; i < s.Tq; ++i) {
+        const std::size_t qrow = (std::size_t(b) * s.H + h) * s.Tq + i;
+        const std::size_t kv = std::size_t(b) * s.Hkv + h / group;
+        const int n = limit_by == nullptr ? s.Tk : mask_row(*limit_by, s.Tq, s.Tk, b, h, i).limit;
+        fn(qrow, a.KWT + kv * block, a.dKWT + kv * block, n);
+      }
+}
+
+// pass 1: QW = q Wq, KW = k Wk, KWT = KW transposed per kv head;
+// pass 2: S_ij = scale * w_v . tanh(QW_i + KW_j) for the keys each row needs (all of them when
+// the caller returns the scores).
+void compute_scores(const ScoringDims& s, const ScoringOptions& opt, bool all_keys, const ScoringParams& p,
+                    const float* q, const float* k, const AdditiveScratch& a) {
   const int h = s.hidden;
   f32_gemm_nn(int(query_rows(s)), h, s.dq, q, p.wq, a.QW, false);
   f32_gemm_nn(int(key_rows(s)), h, s.dk, k, p.wk, a.KW, false);
-  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
-    additive_features(h, a.QW + qrow * h, a.KW + krow * h, a.t);
-    a.S[ij] = scale * f32_dot(p.wv, a.t, h);
+  transpose_key_blocks(s, a.KW, a.KWT, true);
+  for_each_query_row(s, all_keys ? nullptr : &opt.mask, a, [&](std::size_t qrow, const float* kwT, float*, int n) {
+    kernels::f32_additive_scores(a.S + qrow * s.Tk, a.QW + qrow * h, p.wv, kwT, s.Tk, h, n, opt.scale);
   });
 }
 
 // Given dA = d loss / d a(q_i, k_j): with t = tanh(z), z = QW_i + KW_j,
-//   dw_v += dA t,  dz = dA w_v (1 - t^2),  dQW_i += dz,  dKW_j += dz;
-// then dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T, dWk = k^T dKW.
+//   dw_v += dA t,  dz = dA w_v (1 - t^2),  dQW_i += dz,  dKW_j += dz
+// (per row by f32_additive_scores_backward, over the keys up to the row's last nonzero dA: masked
+// keys have dA = 0 and contribute nothing); then dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T,
+// dWk = k^T dKW.
 void chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k, const AdditiveScratch& a,
                 float* dq, float* dk, const ScoringGrads& g) {
   const int h = s.hidden;
   std::memset(a.dQW, 0, query_rows(s) * h * sizeof(float));
-  std::memset(a.dKW, 0, key_rows(s) * h * sizeof(float));
+  std::memset(a.dKWT, 0, key_rows(s) * h * sizeof(float));
   std::memset(g.dwv, 0, std::size_t(h) * sizeof(float));
-  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
-    const float dA = a.dA[ij];
-    if (dA == 0.0f) return;  // masked keys (and exact zeros) contribute nothing
-    additive_features(h, a.QW + qrow * h, a.KW + krow * h, a.t);
-    f32_axpy(g.dwv, dA, a.t, h);
-    for (int c = 0; c < h; ++c) a.dz[c] = dA * p.wv[c] * (1.0f - a.t[c] * a.t[c]);
-    f32_axpy(a.dQW + qrow * h, 1.0f, a.dz, h);
-    f32_axpy(a.dKW + krow * h, 1.0f, a.dz, h);
+  for_each_query_row(s, nullptr, a, [&](std::size_t qrow, const float* kwT, float* dkwT, int n) {
+    const float* dA = a.dA + qrow * s.Tk;
+    while (n > 0 && dA[n - 1] == 0.0f) --n;
+    kernels::f32_additive_scores_backward(dA, a.QW + qrow * h, p.wv, kwT, s.Tk, h, n, a.dQW + qrow * h, dkwT, g.dwv);
   });
+  float* dKW = a.KW;
+  transpose_key_blocks(s, a.dKWT, dKW, false);
   f32_gemm_nt(int(query_rows(s)), s.dq, h, a.dQW, p.wq, dq, false);
   f32_gemm_tn(s.dq, h, int(query_rows(s)), q, a.dQW, g.dwq, false);
-  f32_gemm_nt(int(key_rows(s)), s.dk, h, a.dKW, p.wk, dk, false);
-  f32_gemm_tn(s.dk, h, int(key_rows(s)), k, a.dKW, g.dwk, false);
+  f32_gemm_nt(int(key_rows(s)), s.dk, h, dKW, p.wk, dk, false);
+  f32_gemm_tn(s.dk, h, int(key_rows(s)), k, dKW, g.dwk, false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,12 +221,12 @@ std::size_t concat_scratch_floats(const ScoringDims& s) {
 }
 
 // per_query_i = w_q . q_i, per_key_j = w_k . k_j (as (rows, d) x (d, 1) products), then S.
-void compute_scores(const ScoringDims& s, float scale, const ScoringParams& p, const float* q, const float* k,
-                    const ConcatScratch& c) {
+void compute_scores(const ScoringDims& s, const ScoringOptions& opt, bool, const ScoringParams& p, const float* q,
+                    const float* k, const ConcatScratch& c) {
   f32_gemm_nn(int(query_rows(s)), 1, s.dq, q, p.w, c.per_query, false);
   f32_gemm_nn(int(key_rows(s)), 1, s.dk, k, p.w + s.dq, c.per_key, false);
   for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
-    c.S[ij] = scale * (c.per_query[qrow] + c.per_key[krow]);
+    c.S[ij] = opt.scale * (c.per_query[qrow] + c.per_key[krow]);
   });
 }
 
@@ -229,7 +256,7 @@ void score_matrix_forward(const ScoringDims& dims, const ScoringOptions& opt, co
                           const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
                           float* scratch) {
   const Scratch s(dims, scratch);
-  compute_scores(dims, opt.scale, params, q, k, s);
+  compute_scores(dims, opt, outputs.scores != nullptr, params, q, k, s);
   attend_scores_forward(dims, opt.mask, s.S, v, outputs);
 }
 
@@ -239,7 +266,7 @@ void score_matrix_backward(const ScoringDims& dims, const ScoringOptions& opt, c
                            const float* q, const float* k, const float* v, const float* dout, float* dq,
                            float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
   const Scratch s(dims, scratch);
-  compute_scores(dims, opt.scale, params, q, k, s);
+  compute_scores(dims, opt, false, params, q, k, s);
   attend_scores_backward(dims, opt.mask, opt.scale, s.S, v, dout, s.dA, dv);
   chain_rule(dims, params, q, k, s, dq, dk, grads);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attnlab/kernels.hpp"
 #include "attnlab/reference.hpp"
 #include "attnlab/scoring.hpp"
 #include "gradient_check.hpp"
@@ -188,6 +189,13 @@ std::vector<ShapeCase> shape_cases() {
   c.push_back({"bool_mask_valid_lens_and_causal_intersect", 2, 2, 1, 5, 5, 3, 3, 3, 3,
                MaskSetup{}.lens({4, 5}).with_causal(Causal::top_left).random_bool({5, 5}, 13, 0.8)});
   c.push_back({"explicit_scale_multiplies_every_score", 1, 2, 1, 4, 3, 3, 5, 2, 6, MaskSetup{}, 0.37f});
+  // Key counts past the vector width W, so the additive kernels' vector loops (lanes over keys)
+  // run, with rows cut inside, at and past a vector by the valid lengths and the causal limit.
+  const int W = kernels::width();
+  c.push_back({"keys_across_three_vector_widths_with_grouped_heads_and_valid_lens_per_row", 1, 4, 2, 3, 3 * W + 1, 5,
+               4, 3, 6, MaskSetup{}.lens({0, W + 1, 3 * W + 1}, true)});
+  c.push_back({"causal_over_two_vector_widths_with_a_bool_mask", 1, 1, 1, 2 * W + 3, 2 * W + 3, 3, 4, 2, 5,
+               MaskSetup{}.with_causal(Causal::top_left).random_bool({2 * W + 3, 2 * W + 3}, 14, 0.8)});
   return c;
 }
 

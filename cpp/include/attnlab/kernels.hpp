@@ -27,6 +27,23 @@ void f32_softcap(float* y, float cap, int n, float* dcap);
 // ds may alias p or dp.
 void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n);
 void f32_mul(float* y, const float* x, int n);                        // y[i] *= x[i]
+// y[i] = tanh(x[i]); y may alias x. SIMD: a rational approximation (kernels_vec.hpp), at most
+// 7 ulp / 4.2e-7 from tanh, |y| <= 1, tanh(+-inf) = +-1, tanh(+-0) = +-0; scalar and tails: std::tanh.
+// x must not hold NaN.
+void f32_tanh(float* y, const float* x, int n);
+
+// Additive attention, one query row at a time, lanes over the keys (kernels_additive.cpp).
+// qw (h) = q_i Wq and wv (h) = w_v; kwT (h, ldk): the keys' projections k Wk transposed, so row c
+// holds hidden unit c of every key (ldk >= n). The tanh is f32_tanh's.
+//   s (n):  s[j] = scale * sum_c wv[c] tanh(qw[c] + kwT[c][j])
+void f32_additive_scores(float* s, const float* qw, const float* wv, const float* kwT, int ldk, int h, int n,
+                         float scale);
+// Its gradients for one query row given da (n) = d loss / d a_j, a_j = sum_c wv[c] t_cj with
+// t_cj = tanh(qw[c] + kwT[c][j]) (recomputed), all accumulated (+=):
+//   dwv (h) += sum_j da_j t_cj,   g_cj = da_j wv[c] (1 - t_cj^2),
+//   dqw (h) += sum_j g_cj,        dkwT (h, ldk): dkwT[c][j] += g_cj.
+void f32_additive_scores_backward(const float* da, const float* qw, const float* wv, const float* kwT, int ldk,
+                                  int h, int n, float* dqw, float* dkwT, float* dwv);
 
 // Row-major matrix products, C (M, N). accumulate: C += product, else C = product.
 void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (M, K), B (K, N)
