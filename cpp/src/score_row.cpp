@@ -22,15 +22,40 @@ void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n) {
   }
 }
 
-float softmax_in_place(float* z, int n) {
+float softmax(const float* z, float* y, int n) {
   const float m = kernels::f32_max(z, n);
   if (m == -std::numeric_limits<float>::infinity()) {  // nothing visible (or n == 0)
-    std::fill(z, z + n, 0.0f);
+    std::fill(y, y + n, 0.0f);
     return m;
   }
-  const float sum = kernels::f32_exp_minus_max(z, z, m, n);  // sum >= 1: the max contributes exp(0)
-  kernels::f32_scale(z, 1.0f / sum, n);
+  const float sum = kernels::f32_exp_minus_max(y, z, m, n);  // sum >= 1: the max contributes exp(0)
+  kernels::f32_scale(y, 1.0f / sum, n);
   return m + std::log(sum);
+}
+
+// Three passes over the row (max, exp and sum, scale), reading x in the first two: the row is
+// copied only when masked values must be written into it first.
+void masked_softmax_row(const MaskRow& row, const MaskSpec& mask, const float* x, float* y, int Tk) {
+  const int n = keys_in_softmax(row, mask, Tk);
+  if (masks_within_softmax(row, n)) {
+    if (x != y) std::copy(x, x + n, y);
+    apply_mask(row, mask, y, n);
+    softmax_in_place(y, n);
+  } else {
+    softmax(x, y, n);
+  }
+  std::fill(y + n, y + Tk, 0.0f);  // keys past the limit: weight 0
+}
+
+// With y = softmax(z): dz_j = sum_k dy_k y_k (delta_jk - y_j) = y_j (dy_j - dot(y, dy)).
+// Masked keys had their input replaced (by -inf or the fill), so their gradient is 0.
+void masked_softmax_backward_row(const MaskRow& row, const MaskSpec& mask, const float* y, const float* dy,
+                                 float* dx, int Tk, float scale) {
+  const int n = keys_in_softmax(row, mask, Tk);
+  const float y_dot_dy = kernels::f32_dot(y, dy, n);
+  kernels::f32_softmax_grad(dx, y, dy, y_dot_dy, scale, n);
+  if (masks_within_softmax(row, n)) zero_masked(row, dx, n);
+  std::fill(dx + n, dx + Tk, 0.0f);
 }
 
 void zero_masked(const MaskRow& row, float* x, int n) {

@@ -31,9 +31,25 @@ inline float masked_value(const MaskSpec& mask) {
 // z (n): adds the float mask to visible keys and replaces masked keys by masked_value().
 void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n);
 
-// z (n) -> softmax(z) in place, the row max subtracted first; returns log(sum exp z).
+// z (n) -> y (n) = softmax(z), the row max subtracted first; returns log(sum exp z). y may alias z.
 // A row whose entries are all -inf (nothing visible) becomes zeros and returns -inf.
-float softmax_in_place(float* z, int n);
+float softmax(const float* z, float* y, int n);
+inline float softmax_in_place(float* z, int n) { return softmax(z, z, n); }
+
+// True when the row's mask is more than its limit in the softmax: an elementwise mask, or fill-mode
+// keys past the limit that take the fill.
+inline bool masks_within_softmax(const MaskRow& row, int n) {
+  return row.bool_row != nullptr || row.float_row != nullptr || row.limit < n;
+}
+
+// One row of the masked softmax, x (Tk) -> y (Tk): softmax over the keys_in_softmax() keys, masked
+// ones first replaced by masked_value() (or the bias added), zeros past them. y may alias x.
+void masked_softmax_row(const MaskRow& row, const MaskSpec& mask, const float* x, float* y, int Tk);
+
+// Its backward with a scale folded in, y, dy (Tk) -> dx (Tk) = scale y (dy - dot(y, dy)), 0 at
+// masked keys and past the softmax's keys. dx may alias y or dy.
+void masked_softmax_backward_row(const MaskRow& row, const MaskSpec& mask, const float* y, const float* dy,
+                                 float* dx, int Tk, float scale);
 
 // Calls visit(b, h, i, r, row, n) for every query row of a (B, H, Tq, Tk) score tensor in memory
 // order: r = (b * H + h) * Tq + i is the row's index, row its resolved mask, n = keys_in_softmax.

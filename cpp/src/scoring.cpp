@@ -19,7 +19,6 @@ namespace attnlab {
 namespace {
 
 using kernels::f32_axpy;
-using kernels::f32_dot;
 using kernels::f32_gemm_nn;
 using kernels::f32_gemm_nt;
 using kernels::f32_gemm_tn;
@@ -40,28 +39,55 @@ std::size_t key_rows(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv * s
 std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 
 // ---------------------------------------------------------------------------------------------
-// The shared path from a score matrix S (B, H, Tq, Tk) = scale * a(q, k).
+// The shared path from a score matrix S (B, H, Tq, Tk) = scale * a(q, k). A scoring (Additive,
+// Concat below) is a Model with its scratch layout and these steps:
+//   prepare(q, k)                 per-row projections, once per call
+//   score_row(r, n, S_r, keep)    S_r[j] for keys j < n of query row r (keep: scratch for values
+//                                 the chain rule may reuse, or nullptr in the forward)
+//   chain_row(r, dA_r, keep)      accumulate its gradients from dA_r = d loss / d a(q_r, k_j)
+//   finish(q, k, dq, dk, grads)   the gradients of q, k and the parameters from those sums
 
-// masked (B, H, Tq, Tk) = S + bias where visible, -inf (or fill in d2l mode) where masked: the
-// trace of what enters the softmax.
-void write_masked_scores(const ScoringDims& s, const MaskSpec& mask, const float* S, float* masked) {
+// Where query row (b, h, i) is: r indexes the rows of S (B, H, Tq), kv the kv head (b, h / group)
+// whose keys it reads, mask its resolved mask.
+struct QueryRow {
+  std::size_t r, kv;
+  MaskRow mask;
+};
+
+template <class Fn>
+void for_each_query_row(const ScoringDims& s, const MaskSpec& mask, Fn fn) {
+  const int group = s.H / s.Hkv;
   for (int b = 0; b < s.B; ++b)
     for (int h = 0; h < s.H; ++h)
-      for (int i = 0; i < s.Tq; ++i) {
-        const std::size_t row = ((std::size_t(b) * s.H + h) * s.Tq + i) * s.Tk;
-        std::memcpy(masked + row, S + row, std::size_t(s.Tk) * sizeof(float));
-        detail::apply_mask(mask_row(mask, s.Tq, s.Tk, b, h, i), mask, masked + row, s.Tk);
-      }
+      for (int i = 0; i < s.Tq; ++i)
+        fn(QueryRow{(std::size_t(b) * s.H + h) * s.Tq + i, std::size_t(b) * s.Hkv + h / group,
+                    mask_row(mask, s.Tq, s.Tk, b, h, i)});
 }
 
-// S (B, H, Tq, Tk) is turned into P in place; out (B, H, Tq, dv) = P v, query head h reading kv
+// pass 1: S = scale * a(q, k), for every key when the scores are returned, else only the keys
+// before each row's mask limit (validLens, causal): the masked softmax never reads a score at or
+// beyond it (fill mode overwrites those with the fill).
+// pass 2: P = masked softmax of S, in place; out (B, H, Tq, dv) = P v, query head h reading kv
 // head h / (H / Hkv). Optional trace outputs are copied on the way.
-void attend_scores_forward(const ScoringDims& s, const MaskSpec& mask, float* S, const float* v,
-                           const ScoringForwardOutputs& outputs) {
+template <class Model>
+void score_matrix_forward(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& params,
+                          const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
+                          float* scratch) {
+  Model sc(s, opt, params, scratch);
+  sc.prepare(q, k);
+  const bool all_keys = outputs.scores != nullptr;
+  float* S = sc.S;
   const std::size_t n = score_count(s);
+  for_each_query_row(s, opt.mask, [&](const QueryRow& row) {
+    sc.score_row(row, all_keys ? s.Tk : row.mask.limit, S + row.r * s.Tk, nullptr);
+    if (outputs.masked) {  // what enters the softmax: S + bias where visible, -inf (or fill) where masked
+      float* masked = outputs.masked + row.r * s.Tk;
+      std::memcpy(masked, S + row.r * s.Tk, std::size_t(s.Tk) * sizeof(float));
+      detail::apply_mask(row.mask, opt.mask, masked, s.Tk);
+    }
+  });
   if (outputs.scores) std::memcpy(outputs.scores, S, n * sizeof(float));
-  if (outputs.masked) write_masked_scores(s, mask, S, outputs.masked);
-  masked_softmax_forward(s.B, s.H, s.Tq, s.Tk, mask, S, S);
+  masked_softmax_forward(s.B, s.H, s.Tq, s.Tk, opt.mask, S, S);
   if (outputs.weights) std::memcpy(outputs.weights, S, n * sizeof(float));
   const int group = s.H / s.Hkv;
   for (int b = 0; b < s.B; ++b)
@@ -72,204 +98,187 @@ void attend_scores_forward(const ScoringDims& s, const MaskSpec& mask, float* S,
     }
 }
 
-// Backward of attend_scores_forward given the recomputed S (B, H, Tq, Tk), turned into P in place,
-// and dout (B, H, Tq, dv):
-//   dv = P^T dout (summed over the query heads sharing a kv head), overwritten;
-//   dP = dout v^T, then dS = masked_softmax_backward(P, dP) = P (dP - rowsum(P dP)), 0 where masked;
-//   dA = scale * dS (B, H, Tq, Tk): the gradient with respect to a(q, k), since S = scale * a.
-void attend_scores_backward(const ScoringDims& s, const MaskSpec& mask, float scale, float* S, const float* v,
-                            const float* dout, float* dA, float* dv) {
-  masked_softmax_forward(s.B, s.H, s.Tq, s.Tk, mask, S, S);
-  const float* P = S;
+// The backward recomputes S (the forward keeps nothing), one query row at a time so that a row's
+// kept values are still there for its chain rule:
+//   dP = dout v^T (B, H, Tq, Tk), one product per head, into dA;
+//   per row: S_r (keeping what the scoring keeps), P_r = masked softmax of S_r in place,
+//     dA_r = scale dS_r = scale P_r (dP_r - P_r . dP_r), 0 where masked, since S = scale a;
+//     the scoring's chain rule from dA_r;
+//   dv = P^T dout, summed over the query heads sharing a kv head (overwritten).
+template <class Model>
+void score_matrix_backward(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& params,
+                           const float* q, const float* k, const float* v, const float* dout, float* dq,
+                           float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
+  Model sc(s, opt, params, scratch);
+  sc.prepare(q, k);
+  sc.clear_sums(grads);
+  float *S = sc.S, *dA = sc.dA;
   const int group = s.H / s.Hkv;
+  for (int b = 0; b < s.B; ++b)
+    for (int h = 0; h < s.H; ++h) {
+      const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
+      f32_gemm_nt(s.Tq, s.Tk, s.dv, dout + bh * s.Tq * s.dv, v + bkv * s.Tk * s.dv, dA + bh * s.Tq * s.Tk, false);
+    }
+  for_each_query_row(s, opt.mask, [&](const QueryRow& row) {
+    float *S_r = S + row.r * s.Tk, *dA_r = dA + row.r * s.Tk;
+    sc.score_row(row, row.mask.limit, S_r, sc.keep);
+    detail::masked_softmax_row(row.mask, opt.mask, S_r, S_r, s.Tk);
+    detail::masked_softmax_backward_row(row.mask, opt.mask, S_r, dA_r, dA_r, s.Tk, opt.scale);
+    sc.chain_row(row, dA_r, sc.keep, grads);
+  });
   std::memset(dv, 0, key_rows(s) * s.dv * sizeof(float));
   for (int b = 0; b < s.B; ++b)
     for (int h = 0; h < s.H; ++h) {
       const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
-      const float* P_bh = P + bh * s.Tq * s.Tk;
-      const float* dO_bh = dout + bh * s.Tq * s.dv;
-      const float* v_b = v + bkv * s.Tk * s.dv;
-      f32_gemm_nt(s.Tq, s.Tk, s.dv, dO_bh, v_b, dA + bh * s.Tq * s.Tk, false);   // dP
-      f32_gemm_tn(s.Tk, s.dv, s.Tq, P_bh, dO_bh, dv + bkv * s.Tk * s.dv, true);
+      f32_gemm_tn(s.Tk, s.dv, s.Tq, S + bh * s.Tq * s.Tk, dout + bh * s.Tq * s.dv, dv + bkv * s.Tk * s.dv, true);
     }
-  masked_softmax_backward(s.B, s.H, s.Tq, s.Tk, mask, P, dA, dA);
-  kernels::f32_scale(dA, scale, int(score_count(s)));
-}
-
-// Calls fn(ij, qrow, krow) for every (query, key) pair: ij indexes S (B, H, Tq, Tk), qrow the
-// query row (b, h, i), krow the key row (b, h / (H / Hkv), j) of the kv head it reads.
-template <class Fn>
-void for_each_pair(const ScoringDims& s, Fn fn) {
-  const int group = s.H / s.Hkv;
-  for (int b = 0; b < s.B; ++b)
-    for (int h = 0; h < s.H; ++h)
-      for (int i = 0; i < s.Tq; ++i) {
-        const std::size_t qrow = (std::size_t(b) * s.H + h) * s.Tq + i;
-        for (int j = 0; j < s.Tk; ++j) fn(qrow * s.Tk + j, qrow, (std::size_t(b) * s.Hkv + h / group) * s.Tk + j);
-      }
+  sc.finish(q, k, dq, dk, grads);
 }
 
 // ---------------------------------------------------------------------------------------------
 // additive: S_ij = scale * w_v . tanh(QW_i + KW_j) with QW = q Wq (B, H, Tq, h), KW = k Wk (B, Hkv, Tk, h).
-// The score loops run one query row at a time with the lanes over keys (kernels_additive.cpp), so
-// they read the keys' projections transposed: KWT (B, Hkv, h, Tk), and accumulate dKWT likewise.
-// Scratch: S | dA | QW | dQW | KWT | dKWT | KW (KW before its transpose, and dKW after dKWT's).
+// The row kernels (kernels_additive.cpp) run with the lanes over keys, so they read the keys'
+// projections transposed, KWT (B, Hkv, h, ld), and accumulate dKWT likewise. The backward keeps a
+// row's tanh values, kept (h, ld), from its score for its chain rule: the tanh is most of the cost.
+//
+// Row stride ld = Tk rounded up to 64, plus 16 floats, and kept placed 8 floats (mod 16) off KWT
+// and dKWT: the kernels walk these (h, ld) arrays down their rows, storing into one while loading
+// from another, and with ld = Tk = 512 (2 KiB rows) every second row shares its address modulo
+// 4 KiB, where the CPU falsely takes a load for one of the stores in flight before it ("4K
+// aliasing"): the backward ran 1.8x slower (wasm, T = 512). With ld = 64 m + 16 two rows of one
+// array line up only 64 rows apart, and rows of kept sit half a 64-byte line off those of KWT and dKWT.
+// Scratch: S | dA | QW | dQW | KWT | dKWT | KW (before its transpose; dKW after dKWT's) | kept.
 
-struct AdditiveScratch {
-  float *S, *dA, *QW, *dQW, *KWT, *dKWT, *KW;
+class Additive {
+ public:
+  float *S, *dA, *keep;
 
-  AdditiveScratch(const ScoringDims& s, float* scratch) {
-    const std::size_t n = score_count(s), hq = query_rows(s) * s.hidden, hk = key_rows(s) * s.hidden;
+  static std::size_t scratch_floats(const ScoringDims& s) {
+    return 2 * score_count(s) + 2 * query_rows(s) * s.hidden + 2 * kv_heads(s) * block(s) + key_rows(s) * s.hidden +
+           kPlacement + std::size_t(s.hidden) * ld(s);
+  }
+
+  Additive(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& p, float* scratch)
+      : s_(s), scale_(opt.scale), p_(p), h_(s.hidden) {
+    const std::size_t hq = query_rows(s) * h_;
     S = scratch;
-    dA = S + n;
-    QW = dA + n;
-    dQW = QW + hq;
-    KWT = dQW + hq;
-    dKWT = KWT + hk;
-    KW = dKWT + hk;
+    dA = S + score_count(s);
+    QW_ = dA + score_count(s);
+    dQW_ = QW_ + hq;
+    KWT_ = dQW_ + hq;
+    dKWT_ = KWT_ + kv_heads(s) * block(s);  // block(s) is a multiple of 16 floats
+    KW_ = dKWT_ + kv_heads(s) * block(s);
+    keep = KW_ + key_rows(s) * h_;
+    keep += (kPlacement + kPlacement / 2 - std::size_t(keep - KWT_) % kPlacement) % kPlacement;  // 8 mod 16 off KWT
   }
+
+  // QW = q Wq, KW = k Wk, KWT = KW transposed per kv head.
+  void prepare(const float* q, const float* k) {
+    f32_gemm_nn(int(query_rows(s_)), h_, s_.dq, q, p_.wq, QW_, false);
+    f32_gemm_nn(int(key_rows(s_)), h_, s_.dk, k, p_.wk, KW_, false);
+    for (std::size_t kv = 0; kv < kv_heads(s_); ++kv)
+      kernels::f32_transpose(s_.Tk, h_, KW_ + kv * s_.Tk * h_, h_, KWT_ + kv * block(s_), int(ld(s_)));
+  }
+
+  void score_row(const QueryRow& row, int n, float* S_r, float* kept) const {
+    kernels::f32_additive_scores(S_r, kept, QW_ + row.r * h_, p_.wv, KWT_ + row.kv * block(s_), int(ld(s_)), h_, n,
+                                 scale_);
+  }
+
+  void clear_sums(const ScoringGrads& g) {
+    std::memset(dQW_, 0, query_rows(s_) * h_ * sizeof(float));
+    std::memset(dKWT_, 0, kv_heads(s_) * block(s_) * sizeof(float));
+    std::memset(g.dwv, 0, std::size_t(h_) * sizeof(float));
+  }
+
+  // With t = tanh(z), z = QW_i + KW_j: dw_v += dA t, dz = dA w_v (1 - t^2), dQW_i += dz,
+  // dKW_j += dz, over the keys up to the row's last nonzero dA (masked keys have dA = 0).
+  void chain_row(const QueryRow& row, const float* dA_r, const float* kept, const ScoringGrads& g) {
+    int n = row.mask.limit;
+    while (n > 0 && dA_r[n - 1] == 0.0f) --n;
+    kernels::f32_additive_scores_backward(dA_r, kept, int(ld(s_)), p_.wv, h_, n, dQW_ + row.r * h_,
+                                          dKWT_ + row.kv * block(s_), g.dwv);
+  }
+
+  // dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T, dWk = k^T dKW.
+  void finish(const float* q, const float* k, float* dq, float* dk, const ScoringGrads& g) {
+    float* dKW = KW_;
+    for (std::size_t kv = 0; kv < kv_heads(s_); ++kv)
+      kernels::f32_transpose(h_, s_.Tk, dKWT_ + kv * block(s_), int(ld(s_)), dKW + kv * s_.Tk * h_, h_);
+    f32_gemm_nt(int(query_rows(s_)), s_.dq, h_, dQW_, p_.wq, dq, false);
+    f32_gemm_tn(s_.dq, h_, int(query_rows(s_)), q, dQW_, g.dwq, false);
+    f32_gemm_nt(int(key_rows(s_)), s_.dk, h_, dKW, p_.wk, dk, false);
+    f32_gemm_tn(s_.dk, h_, int(key_rows(s_)), k, dKW, g.dwk, false);
+  }
+
+ private:
+  static constexpr std::size_t kPlacement = 16;  // floats
+  static std::size_t ld(const ScoringDims& s) { return (std::size_t(s.Tk) + 63) / 64 * 64 + 16; }
+  static std::size_t block(const ScoringDims& s) { return std::size_t(s.hidden) * ld(s); }  // one kv head's (h, ld)
+  static std::size_t kv_heads(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv; }
+
+  const ScoringDims& s_;
+  float scale_;
+  const ScoringParams& p_;
+  int h_;
+  float *QW_, *dQW_, *KWT_, *dKWT_, *KW_;
 };
-
-std::size_t additive_scratch_floats(const ScoringDims& s) {
-  return 2 * score_count(s) + (2 * query_rows(s) + 3 * key_rows(s)) * s.hidden;
-}
-
-// (B, Hkv, Tk, h) <-> (B, Hkv, h, Tk), one kv head at a time.
-void transpose_key_blocks(const ScoringDims& s, const float* from, float* to, bool to_hidden_major) {
-  const std::size_t block = std::size_t(s.Tk) * s.hidden;
-  for (int bk = 0; bk < s.B * s.Hkv; ++bk) {
-    if (to_hidden_major)
-      kernels::f32_transpose(s.Tk, s.hidden, from + bk * block, s.hidden, to + bk * block, s.Tk);
-    else
-      kernels::f32_transpose(s.hidden, s.Tk, from + bk * block, s.Tk, to + bk * block, s.hidden);
-  }
-}
-
-// Calls fn(qrow, KWT and dKWT blocks of its kv head, n) for every query row (b, h, i), where n is
-// how many of its keys need a score: all Tk without `limit_by`, else the keys before the row's mask
-// limit (validLens, causal), since the masked softmax never reads a score at or beyond it (fill
-// mode overwrites them with the fill).
-template <class Fn>
-void for_each_query_row(const ScoringDims& s, const MaskSpec* limit_by, const AdditiveScratch& a, Fn fn) {
-  const int group = s.H / s.Hkv;
-  const std::size_t block = std::size_t(s.Tk) * s.hidden;
-  for (int b = 0; b < s.B; ++b)
-    for (int h = 0; h < s.H; ++h)
-      for (int i = 0; i < s.Tq; ++i) {
-        const std::size_t qrow = (std::size_t(b) * s.H + h) * s.Tq + i;
-        const std::size_t kv = std::size_t(b) * s.Hkv + h / group;
-        const int n = limit_by == nullptr ? s.Tk : mask_row(*limit_by, s.Tq, s.Tk, b, h, i).limit;
-        fn(qrow, a.KWT + kv * block, a.dKWT + kv * block, n);
-      }
-}
-
-// pass 1: QW = q Wq, KW = k Wk, KWT = KW transposed per kv head;
-// pass 2: S_ij = scale * w_v . tanh(QW_i + KW_j) for the keys each row needs (all of them when
-// the caller returns the scores).
-void compute_scores(const ScoringDims& s, const ScoringOptions& opt, bool all_keys, const ScoringParams& p,
-                    const float* q, const float* k, const AdditiveScratch& a) {
-  const int h = s.hidden;
-  f32_gemm_nn(int(query_rows(s)), h, s.dq, q, p.wq, a.QW, false);
-  f32_gemm_nn(int(key_rows(s)), h, s.dk, k, p.wk, a.KW, false);
-  transpose_key_blocks(s, a.KW, a.KWT, true);
-  for_each_query_row(s, all_keys ? nullptr : &opt.mask, a, [&](std::size_t qrow, const float* kwT, float*, int n) {
-    kernels::f32_additive_scores(a.S + qrow * s.Tk, a.QW + qrow * h, p.wv, kwT, s.Tk, h, n, opt.scale);
-  });
-}
-
-// Given dA = d loss / d a(q_i, k_j): with t = tanh(z), z = QW_i + KW_j,
-//   dw_v += dA t,  dz = dA w_v (1 - t^2),  dQW_i += dz,  dKW_j += dz
-// (per row by f32_additive_scores_backward, over the keys up to the row's last nonzero dA: masked
-// keys have dA = 0 and contribute nothing); then dq = dQW Wq^T, dWq = q^T dQW, dk = dKW Wk^T,
-// dWk = k^T dKW.
-void chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k, const AdditiveScratch& a,
-                float* dq, float* dk, const ScoringGrads& g) {
-  const int h = s.hidden;
-  std::memset(a.dQW, 0, query_rows(s) * h * sizeof(float));
-  std::memset(a.dKWT, 0, key_rows(s) * h * sizeof(float));
-  std::memset(g.dwv, 0, std::size_t(h) * sizeof(float));
-  for_each_query_row(s, nullptr, a, [&](std::size_t qrow, const float* kwT, float* dkwT, int n) {
-    const float* dA = a.dA + qrow * s.Tk;
-    while (n > 0 && dA[n - 1] == 0.0f) --n;
-    kernels::f32_additive_scores_backward(dA, a.QW + qrow * h, p.wv, kwT, s.Tk, h, n, a.dQW + qrow * h, dkwT, g.dwv);
-  });
-  float* dKW = a.KW;
-  transpose_key_blocks(s, a.dKWT, dKW, false);
-  f32_gemm_nt(int(query_rows(s)), s.dq, h, a.dQW, p.wq, dq, false);
-  f32_gemm_tn(s.dq, h, int(query_rows(s)), q, a.dQW, g.dwq, false);
-  f32_gemm_nt(int(key_rows(s)), s.dk, h, dKW, p.wk, dk, false);
-  f32_gemm_tn(s.dk, h, int(key_rows(s)), k, dKW, g.dwk, false);
-}
 
 // ---------------------------------------------------------------------------------------------
 // concat: S_ij = scale * (w_q . q_i + w_k . k_j), w = [w_q (dq); w_k (dk)].
-// Scratch: S | dA | per-query-row values (B, H, Tq) | per-key-row values (B, Hkv, Tk).
-
-struct ConcatScratch {
-  float *S, *dA, *per_query, *per_key;
-
-  ConcatScratch(const ScoringDims& s, float* scratch) {
-    S = scratch;
-    dA = S + score_count(s);
-    per_query = dA + score_count(s);
-    per_key = per_query + query_rows(s);
-  }
-};
-
-std::size_t concat_scratch_floats(const ScoringDims& s) {
-  return 2 * score_count(s) + query_rows(s) + key_rows(s);
-}
-
-// per_query_i = w_q . q_i, per_key_j = w_k . k_j (as (rows, d) x (d, 1) products), then S.
-void compute_scores(const ScoringDims& s, const ScoringOptions& opt, bool, const ScoringParams& p, const float* q,
-                    const float* k, const ConcatScratch& c) {
-  f32_gemm_nn(int(query_rows(s)), 1, s.dq, q, p.w, c.per_query, false);
-  f32_gemm_nn(int(key_rows(s)), 1, s.dk, k, p.w + s.dq, c.per_key, false);
-  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
-    c.S[ij] = opt.scale * (c.per_query[qrow] + c.per_key[krow]);
-  });
-}
-
 // a is linear in q and k, so with rq_i = sum_j dA_ij and rk_j = sum_i dA_ij (over every query
 // head sharing the kv head): dq_i = rq_i w_q, dk_j = rk_j w_k, dw_q = sum_i rq_i q_i, dw_k = sum_j rk_j k_j.
-void chain_rule(const ScoringDims& s, const ScoringParams& p, const float* q, const float* k, const ConcatScratch& c,
-                float* dq, float* dk, const ScoringGrads& g) {
-  std::memset(c.per_key, 0, key_rows(s) * sizeof(float));
-  std::memset(c.per_query, 0, query_rows(s) * sizeof(float));
-  for_each_pair(s, [&](std::size_t ij, std::size_t qrow, std::size_t krow) {
-    c.per_query[qrow] += c.dA[ij];
-    c.per_key[krow] += c.dA[ij];
-  });
-  const int rows_q = int(query_rows(s)), rows_k = int(key_rows(s));
-  f32_gemm_nn(rows_q, s.dq, 1, c.per_query, p.w, dq, false);          // (rows, 1) x (1, dq)
-  f32_gemm_nn(rows_k, s.dk, 1, c.per_key, p.w + s.dq, dk, false);
-  f32_gemm_tn(s.dq, 1, rows_q, q, c.per_query, g.dw, false);          // q^T rq: (dq, 1)
-  f32_gemm_tn(s.dk, 1, rows_k, k, c.per_key, g.dw + s.dq, false);
-}
+// Scratch: S | dA | per_query (B, H, Tq) = w_q . q_i | per_key (B, Hkv, Tk) = w_k . k_j | rq | rk.
 
-// ---------------------------------------------------------------------------------------------
-// The score-matrix scorings (Scratch = AdditiveScratch or ConcatScratch): their own compute_scores
-// and chain_rule around the shared attend_scores_forward / attend_scores_backward.
+class Concat {
+ public:
+  float *S, *dA, *keep = nullptr;
 
-template <class Scratch>
-void score_matrix_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                          const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
-                          float* scratch) {
-  const Scratch s(dims, scratch);
-  compute_scores(dims, opt, outputs.scores != nullptr, params, q, k, s);
-  attend_scores_forward(dims, opt.mask, s.S, v, outputs);
-}
+  static std::size_t scratch_floats(const ScoringDims& s) { return 2 * (score_count(s) + query_rows(s) + key_rows(s)); }
 
-// Recomputes S (the forward keeps nothing), then dA and dv from the shared path, then the chain rule.
-template <class Scratch>
-void score_matrix_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                           const float* q, const float* k, const float* v, const float* dout, float* dq,
-                           float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
-  const Scratch s(dims, scratch);
-  compute_scores(dims, opt, false, params, q, k, s);
-  attend_scores_backward(dims, opt.mask, opt.scale, s.S, v, dout, s.dA, dv);
-  chain_rule(dims, params, q, k, s, dq, dk, grads);
-}
+  Concat(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& p, float* scratch)
+      : s_(s), scale_(opt.scale), p_(p) {
+    S = scratch;
+    dA = S + score_count(s);
+    per_query_ = dA + score_count(s);
+    per_key_ = per_query_ + query_rows(s);
+    rq_ = per_key_ + key_rows(s);
+    rk_ = rq_ + query_rows(s);
+  }
+
+  // per_query_i = w_q . q_i, per_key_j = w_k . k_j, as (rows, d) x (d, 1) products.
+  void prepare(const float* q, const float* k) {
+    f32_gemm_nn(int(query_rows(s_)), 1, s_.dq, q, p_.w, per_query_, false);
+    f32_gemm_nn(int(key_rows(s_)), 1, s_.dk, k, p_.w + s_.dq, per_key_, false);
+  }
+
+  void score_row(const QueryRow& row, int n, float* S_r, float*) const {
+    const float pq = per_query_[row.r];
+    const float* pk = per_key_ + row.kv * s_.Tk;
+    for (int j = 0; j < n; ++j) S_r[j] = scale_ * (pq + pk[j]);
+  }
+
+  void clear_sums(const ScoringGrads&) { std::memset(rk_, 0, key_rows(s_) * sizeof(float)); }
+
+  void chain_row(const QueryRow& row, const float* dA_r, const float*, const ScoringGrads&) {
+    rq_[row.r] = kernels::f32_sum(dA_r, s_.Tk);
+    f32_axpy(rk_ + row.kv * s_.Tk, 1.0f, dA_r, s_.Tk);
+  }
+
+  void finish(const float* q, const float* k, float* dq, float* dk, const ScoringGrads& g) {
+    const int rows_q = int(query_rows(s_)), rows_k = int(key_rows(s_));
+    f32_gemm_nn(rows_q, s_.dq, 1, rq_, p_.w, dq, false);          // (rows, 1) x (1, dq)
+    f32_gemm_nn(rows_k, s_.dk, 1, rk_, p_.w + s_.dq, dk, false);
+    f32_gemm_tn(s_.dq, 1, rows_q, q, rq_, g.dw, false);           // q^T rq: (dq, 1)
+    f32_gemm_tn(s_.dk, 1, rows_k, k, rk_, g.dw + s_.dq, false);
+  }
+
+ private:
+  const ScoringDims& s_;
+  float scale_;
+  const ScoringParams& p_;
+  float *per_query_, *per_key_, *rq_, *rk_;
+};
 
 // ---------------------------------------------------------------------------------------------
 // general: A = q W (B, H, Tq, dk), then sdpa(A, k, v). Scratch: A | dA | sdpa scratch.
@@ -301,10 +310,10 @@ void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const S
       break;
     }
     case Scoring::additive:
-      score_matrix_forward<AdditiveScratch>(dims, opt, params, q, k, v, outputs, scratch);
+      score_matrix_forward<Additive>(dims, opt, params, q, k, v, outputs, scratch);
       break;
     case Scoring::concat:
-      score_matrix_forward<ConcatScratch>(dims, opt, params, q, k, v, outputs, scratch);
+      score_matrix_forward<Concat>(dims, opt, params, q, k, v, outputs, scratch);
       break;
   }
 }
@@ -330,10 +339,10 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
       break;
     }
     case Scoring::additive:
-      score_matrix_backward<AdditiveScratch>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
+      score_matrix_backward<Additive>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
       break;
     case Scoring::concat:
-      score_matrix_backward<ConcatScratch>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
+      score_matrix_backward<Concat>(dims, opt, params, q, k, v, dout, dq, dk, dv, grads, scratch);
       break;
   }
 }
@@ -343,8 +352,8 @@ std::size_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring) {
     case Scoring::dot:
     case Scoring::scaled_dot: return sdpa_scratch_floats(attention_dims(dims, dims.dq));
     case Scoring::general: return general_scratch_floats(dims);
-    case Scoring::additive: return additive_scratch_floats(dims);
-    case Scoring::concat: return concat_scratch_floats(dims);
+    case Scoring::additive: return Additive::scratch_floats(dims);
+    case Scoring::concat: return Concat::scratch_floats(dims);
   }
   return 0;
 }

@@ -116,44 +116,53 @@ struct Row {
 // rounding (h eps sum |terms|): the allowance for a sum is the sum of those over c.
 constexpr double kEps = 0x1p-24;
 
-TEST(KernelsAdditive, ScoresMatchADoubleLoopAtEveryKeyCountAndLeaveTheRestOfTheRowAlone) {
+TEST(KernelsAdditive, ScoresMatchADoubleLoopKeepTheTanhAndLeaveTheRestOfTheRowAlone) {
   const float scale = 0.75f;
   for (int h : {1, 5, 16})
     for (int n : key_counts()) {
       const Row r(h, n, 100 + 7 * n + h);
-      std::vector<float> s(n + 2, 99.0f);
-      kernels::f32_additive_scores(s.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n, scale);
+      std::vector<float> s(n + 2, 99.0f), kept(r.kwT.size(), 99.0f), s_without(n + 2, 99.0f);
+      kernels::f32_additive_scores(s.data(), kept.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n, scale);
+      kernels::f32_additive_scores(s_without.data(), nullptr, r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n,
+                                   scale);
       for (int j = 0; j < n; ++j) {
         double expected = 0.0, allowance = 0.0;
         for (int c = 0; c < h; ++c) {
           expected += double(r.wv[c]) * r.t(c, j);
           allowance += std::fabs(double(r.wv[c])) * (kTanhAbs + (h + 2) * kEps);
+          EXPECT_NEAR(kept[std::size_t(c) * r.ldk + j], r.t(c, j), kTanhAbs) << r.where() << " c=" << c << " j=" << j;
         }
         EXPECT_NEAR(s[j], scale * expected, scale * allowance) << r.where() << " j=" << j;
+        EXPECT_EQ(s_without[j], s[j]) << "keeping the tanh values changes nothing, " << r.where() << " j=" << j;
       }
-      EXPECT_EQ(s[n], 99.0f) << r.where();
-      EXPECT_EQ(s[n + 1], 99.0f) << r.where();
+      for (int j = n; j < n + 2; ++j) EXPECT_EQ(s[j], 99.0f) << r.where();
+      for (int c = 0; c < h; ++c)
+        for (int j = n; j < r.ldk; ++j) EXPECT_EQ(kept[std::size_t(c) * r.ldk + j], 99.0f) << r.where() << " j=" << j;
     }
 }
 
-TEST(KernelsAdditive, BackwardAccumulatesTheGradientsOfADoubleLoopAtEveryKeyCount) {
+TEST(KernelsAdditive, BackwardAccumulatesTheGradientsOfADoubleLoopFromTheKeptTanhAtEveryKeyCount) {
   for (int h : {1, 5, 16})
     for (int n : key_counts()) {
       const Row r(h, n, 300 + 7 * n + h);
+      // The kept tanh values as the forward stores them (h, ldk); the kernel must only read them.
+      std::vector<float> t(r.kwT.size(), 99.0f), s(n);
+      kernels::f32_additive_scores(s.data(), t.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n, 1.0f);
       const std::vector<float> da = test::random_uniform(n, 400 + n);
       // Nonzero starting values: the kernel adds to them.
       std::vector<float> dqw = test::random_uniform(h, 500 + n), dwv = test::random_uniform(h, 600 + n);
       std::vector<float> dkwT = test::random_uniform(r.kwT.size(), 700 + n);
       const std::vector<float> dqw0 = dqw, dwv0 = dwv, dkwT0 = dkwT;
-      kernels::f32_additive_scores_backward(da.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n,
-                                            dqw.data(), dkwT.data(), dwv.data());
-      // d(1 - t^2) = -2 t dt: the tanh error reaches g doubled. Sums over n keys add n eps each.
+      kernels::f32_additive_scores_backward(da.data(), t.data(), r.ldk, r.wv.data(), h, n, dqw.data(), dkwT.data(),
+                                            dwv.data());
+      // Against the exact tanh: d(1 - t^2) = -2 t dt, so the tanh error reaches g doubled; sums
+      // over n keys add n eps each.
       for (int c = 0; c < h; ++c) {
         double sum_t = 0.0, sum_g = 0.0, allowance_t = 0.0, allowance_g = 0.0;
         const double w = r.wv[c];
         for (int j = 0; j < n; ++j) {
-          const double t = r.t(c, j), g = double(da[j]) * (1.0 - t * t);
-          sum_t += da[j] * t;
+          const double tanh_z = r.t(c, j), g = double(da[j]) * (1.0 - tanh_z * tanh_z);
+          sum_t += da[j] * tanh_z;
           sum_g += g;
           allowance_t += std::fabs(double(da[j])) * (kTanhAbs + (n + 2) * kEps);
           allowance_g += std::fabs(double(da[j])) * (2 * kTanhAbs + (n + 4) * kEps);

@@ -34,16 +34,18 @@ void f32_tanh(float* y, const float* x, int n);
 
 // Additive attention, one query row at a time, lanes over the keys (kernels_additive.cpp).
 // qw (h) = q_i Wq and wv (h) = w_v; kwT (h, ldk): the keys' projections k Wk transposed, so row c
-// holds hidden unit c of every key (ldk >= n). The tanh is f32_tanh's.
-//   s (n):  s[j] = scale * sum_c wv[c] tanh(qw[c] + kwT[c][j])
-void f32_additive_scores(float* s, const float* qw, const float* wv, const float* kwT, int ldk, int h, int n,
-                         float scale);
-// Its gradients for one query row given da (n) = d loss / d a_j, a_j = sum_c wv[c] t_cj with
-// t_cj = tanh(qw[c] + kwT[c][j]) (recomputed), all accumulated (+=):
-//   dwv (h) += sum_j da_j t_cj,   g_cj = da_j wv[c] (1 - t_cj^2),
-//   dqw (h) += sum_j g_cj,        dkwT (h, ldk): dkwT[c][j] += g_cj.
-void f32_additive_scores_backward(const float* da, const float* qw, const float* wv, const float* kwT, int ldk,
-                                  int h, int n, float* dqw, float* dkwT, float* dwv);
+// holds hidden unit c of every key (ldk >= n). The tanh is f32_tanh's, except that near +-1 it may
+// be an ulp beyond (no clamp: it makes no difference in these sums).
+//   s (n):  s[j] = scale * sum_c wv[c] t[c][j],  t[c][j] = tanh(qw[c] + kwT[c][j]);
+//   t (h, ldk) keeps the tanh values for the backward, or is nullptr.
+void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk, int h,
+                         int n, float scale);
+// Its gradients for one query row from the kept t (h, ldk), given da (n) = d loss / d a_j with
+// a_j = sum_c wv[c] t[c][j]; all accumulated (+=):
+//   dwv (h) += sum_j da_j t[c][j],   g[c][j] = da_j wv[c] (1 - t[c][j]^2),
+//   dqw (h) += sum_j g[c][j],        dkwT (h, ldk): dkwT[c][j] += g[c][j].
+void f32_additive_scores_backward(const float* da, const float* t, int ldk, const float* wv, int h, int n,
+                                  float* dqw, float* dkwT, float* dwv);
 
 // Row-major matrix products, C (M, N). accumulate: C += product, else C = product.
 void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (M, K), B (K, N)
