@@ -5,8 +5,9 @@
 //    'attention-lab/worker' gives), alternating round by round so drift hits all alike; medians.
 // 2. The per-call time of a 4x4 attention (Tq=Tk=4, d=4), wall and CPU: the synchronous API, the
 //    parallel API's inline path, and a forced round trip to a worker (inlineBelow: 0).
-// The machine may be shared: the load average is printed before and after; trust ratios from a
-// run whose load stayed low.
+// The machine may be shared: the load average, and the share of the machine other jobs took during
+// each table, are printed; trust ratios from a table during which others took (almost) nothing.
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { loadAttention } from '../../web/src/index.js';
 
@@ -24,6 +25,31 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+
+/**
+ * What other jobs took of the machine since `start` (Linux: /proc/stat's busy time of all cores
+ * minus this process's own CPU time), as a fraction of all cores; null elsewhere. A table measured
+ * while others took a visible share understates what 2 threads give.
+ */
+function machineShare() {
+  let text;
+  try {
+    text = readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return null;
+  }
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = text.split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const tick = 1e6 / 100; // us per USER_HZ tick (100 on Linux)
+  return { busy: (user + nice + system + irq + softirq + steal) * tick, total: (user + nice + system + idle + iowait + irq + softirq + steal) * tick, own: process.cpuUsage() };
+}
+
+function othersShare(start) {
+  const end = machineShare();
+  if (start === null || end === null) return 'unknown';
+  const own = end.own.user + end.own.system - start.own.user - start.own.system;
+  const others = Math.max(0, end.busy - start.busy - own) / (end.total - start.total);
+  return `${(100 * others).toFixed(0)}% of the machine`;
+}
 const random = (shape, seed) => ({
   data: Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(seed * 7919 + i * 104729)),
   shape,
@@ -56,11 +82,12 @@ async function threadTable() {
   for (const [label, run] of Object.entries(work)) {
     for (const c of contenders) for (let i = 0; i < 3; i++) await run(c.attn); // warm-up: V8 tiers wasm up between calls
     const times = new Map(contenders.map((c) => [c, []]));
+    const start = machineShare();
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of contenders) times.get(c).push(await timed(() => run(c.attn)));
     }
     const base = median(times.get(contenders[0]));
-    console.log(`\n${label}: B=1, H=${H}, Tq=Tk=${T}, d=${D}, median of ${ROUNDS} (load ${load()})`);
+    console.log(`\n${label}: B=1, H=${H}, Tq=Tk=${T}, d=${D}, median of ${ROUNDS} (load ${load()}; other jobs took ${othersShare(start)} meanwhile)`);
     console.log('| contender | median ms | GFLOP/s | speed-up vs 1 thread |');
     console.log('|---|---:|---:|---:|');
     for (const c of contenders) {
