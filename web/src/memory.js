@@ -35,8 +35,10 @@ function tooLargeError(fn, blocks, total) {
   );
 }
 
-// Bytes of a block: a typed array (input) or a number of floats (output, scratch); 0 when absent.
-const blockBytes = (block) => (block === undefined || block === null ? 0 : typeof block === 'number' ? block * 4 : block.byteLength);
+// Bytes of a block: a typed array (input) or a number of floats (output, scratch); 0 when absent
+// or when the block is another block's name (an output written in place of that input).
+const blockBytes = (block) =>
+  block === undefined || block === null || typeof block === 'string' ? 0 : typeof block === 'number' ? block * 4 : block.byteLength;
 const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
 
 // Copies an input into wasm memory at byte address `at` through the heap view of its own type, so
@@ -77,7 +79,9 @@ export function expectArenaFits(fn, blocks) {
 
 /**
  * Runs `run(buffers, read)` with the blocks placed in wasm memory.
- * blocks: { name: TypedArray (an input, copied in) | number (floats to reserve: output or scratch) };
+ * blocks: { name: TypedArray (an input, copied in) | number (floats to reserve: output or scratch)
+ *   | string (the name of an earlier block: an output the core writes in place of that input, for
+ *   ops whose inputs and outputs may alias; it saves the memory and a pass of memory traffic) };
  *   names are the binding's Buffers fields; undefined or null blocks are skipped (address 0).
  * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
  *   float block out into a fresh Float32Array.
@@ -100,6 +104,10 @@ export function withArena(module, fn, blocks, run) {
     for (const name in blocks) {
       const block = blocks[name];
       if (block === undefined || block === null) continue;
+      if (typeof block === 'string') {
+        buffers[name] = buffers[block];
+        continue;
+      }
       buffers[name] = offset;
       if (typeof block !== 'number') copyIn(module, block, offset);
       offset += aligned(blockBytes(block));
@@ -107,7 +115,8 @@ export function withArena(module, fn, blocks, run) {
     // module.HEAPF32 again at read time: the call may have grown memory. slice() copies out of wasm memory.
     const read = (name) => {
       const start = buffers[name] >>> 2;
-      return module.HEAPF32.slice(start, start + blockBytes(blocks[name]) / 4);
+      const block = typeof blocks[name] === 'string' ? blocks[blocks[name]] : blocks[name];
+      return module.HEAPF32.slice(start, start + blockBytes(block) / 4);
     };
     return run(buffers, read);
   } catch (error) {

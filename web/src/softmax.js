@@ -28,7 +28,8 @@ export function maskedSoftmax(module, x, options) {
   // -Infinity is a legitimate masked score (e.g. trace.masked of an attention call).
   const xt = inputTensor(fn, 'x', x, { allowNegativeInfinity: true });
   const { args, maskBuffers } = softmaxSetup(fn, xt, opts);
-  return withArena(module, fn, { x: xt.data, y: xt.data.length, ...maskBuffers }, (buffers, read) => {
+  // y is written over x in wasm memory (the core allows it): half the memory, no second stream.
+  return withArena(module, fn, { x: xt.data, y: 'x', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxForward', args, buffers);
     return tensor(read('y'), xt.shape);
   });
@@ -42,7 +43,7 @@ export function maskedSoftmaxBackward(module, weights, gradWeights, options) {
   const dy = inputTensor(fn, 'gradWeights', gradWeights);
   const { args, maskBuffers } = softmaxSetup(fn, y, opts);
   expectSameShape(fn, 'gradWeights', dy, y.shape, 'weights');
-  return withArena(module, fn, { y: y.data, dy: dy.data, dx: y.data.length, ...maskBuffers }, (buffers, read) => {
+  return withArena(module, fn, { y: y.data, dy: dy.data, dx: 'dy', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxBackward', args, buffers);
     return tensor(read('dx'), y.shape);
   });
