@@ -3,8 +3,9 @@
 // dot and scaled-dot are sdpa itself. general is sdpa on (q W, k, v): a(q, k) = (q W) . k, so
 // the row-streaming kernels do all the work and only the projection is added around them.
 // additive and concat have no q . k form: they materialise S = scale * a(q, k) (B, H, Tq, Tk) in
-// scratch and share one "attend from a score matrix" path (masked softmax, P V and its backward),
-// after which each applies its own chain rule for dq, dk and its parameters.
+// scratch and share one "attend from a score matrix" path (masked softmax, P V and its backward,
+// the backward one query row at a time), into which each brings its own scores and chain rule for
+// dq, dk and its parameters.
 #include "attnlab/scoring.hpp"
 
 #include <cmath>
@@ -41,11 +42,12 @@ std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 // ---------------------------------------------------------------------------------------------
 // The shared path from a score matrix S (B, H, Tq, Tk) = scale * a(q, k). A scoring (Additive,
 // Concat below) is a Model with its scratch layout and these steps:
-//   prepare(q, k)                 per-row projections, once per call
-//   score_row(r, n, S_r, keep)    S_r[j] for keys j < n of query row r (keep: scratch for values
-//                                 the chain rule may reuse, or nullptr in the forward)
-//   chain_row(r, dA_r, keep)      accumulate its gradients from dA_r = d loss / d a(q_r, k_j)
-//   finish(q, k, dq, dk, grads)   the gradients of q, k and the parameters from those sums
+//   prepare(q, k)                    per-row projections, once per call
+//   score_row(row, n, S_r, keep)     S_r[j] for the keys j < n of a query row (keep: scratch for
+//                                    values its chain rule may reuse, or nullptr in the forward)
+//   clear_sums(grads)                zero what chain_row accumulates
+//   chain_row(row, dA_r, keep, grads) accumulate from dA_r = d loss / d a(q_r, k_j)
+//   finish(q, k, dq, dk, grads)      the gradients of q, k and the parameters from those sums
 
 // Where query row (b, h, i) is: r indexes the rows of S (B, H, Tq), kv the kv head (b, h / group)
 // whose keys it reads, mask its resolved mask.
