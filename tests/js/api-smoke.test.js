@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/loader.js';
 import { NO_BUFFERS, withArena } from '../../web/src/memory.js';
+import { callEntry } from '../../web/src/packed.js';
 import { BACKENDS } from './backends.js';
 
 const CALLS = 10_000;
@@ -64,7 +65,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
       // causal 7 is no Causal value: only the binding's own check can catch it here.
       expect(() =>
         withArena(module, 'direct binding call', { x: new Float32Array(12), y: 12 }, (buffers) =>
-          module.maskedSoftmaxForward(args, buffers),
+          callEntry(module, 'maskedSoftmaxForward', args, buffers),
         ),
       ).toThrow(RangeError);
     }
@@ -77,7 +78,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
     const stack = module.stackSave();
     let error;
     try {
-      module.maskedSoftmaxForward(args, { ...NO_BUFFERS, x: end, y: end });
+      callEntry(module, 'maskedSoftmaxForward', args, { ...NO_BUFFERS, x: end, y: end });
     } catch (e) {
       error = e;
       module.stackRestore(stack); // what withArena does after a throw from inside wasm
