@@ -162,7 +162,9 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
 
   describe('a polluted Object.prototype', () => {
     afterEach(() => {
-      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch']) delete Object.prototype[key];
+      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow']) {
+        delete Object.prototype[key];
+      }
     });
 
     it('Object.prototype.boolMask (and other option names) change no result', () => {
@@ -182,6 +184,15 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       expect(layer.forward({ data: q.data, shape: [3, 4] }).output.shape).toEqual([3, 4]);
       expect(polluted.output.data).toEqual(clean.output.data);
       expect(pollutedSoftmax.data).toEqual(cleanSoftmax.data);
+    });
+
+    it('a polluted threads, simd or inlineBelow does not change what loadAttention loads', async () => {
+      Object.prototype.threads = 2;
+      Object.prototype.simd = 'yes';
+      Object.prototype.inlineBelow = -1;
+      const loaded = await loadAttention();
+      expect(Object.hasOwn(loaded, 'threads')).toBe(false); // the synchronous API, not a pool
+      expectStillWorks(loaded, 'loaded under a polluted prototype');
     });
 
     it("scoring: 'toString' (an inherited name) is a TypeError listing the scorings", () => {

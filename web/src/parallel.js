@@ -32,10 +32,12 @@ const DEFAULT_INLINE_BELOW = 2 ** 20;
 
 const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
 
-function parallelOptions(options) {
+function parallelOptions(given) {
   const fn = 'loadAttention';
-  for (const key of Object.keys(options)) {
+  const options = Object.create(null); // own options only: nothing read from a polluted prototype
+  for (const key of Object.keys(given)) {
     if (!PARALLEL_OPTIONS.includes(key)) throw new TypeError(`${fn}: unknown option '${key}' (known: ${PARALLEL_OPTIONS.join(', ')})`);
+    options[key] = given[key];
   }
   const { threads, inlineBelow = DEFAULT_INLINE_BELOW, ...load } = options;
   if (typeof threads !== 'number') throw new TypeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${typeof threads} ${String(threads)}`);
