@@ -65,7 +65,7 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   mask.mask_stride_i = std::size_t(m.strideI);
   mask.mask_stride_j = std::size_t(m.strideJ);
   mask.use_fill = m.useFill;
-  mask.fill = float(m.fill);
+  if (m.useFill) mask.fill = float(m.fill);  // checked above; an unused fill is never cast
   return mask;
 }
 
@@ -78,6 +78,7 @@ AttentionDims to_dims(Boundary& check, const SdpaArgs& a) {
 SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b) {
   SdpaOptions opt;
   check_options(check, a.scale, a.softcap, a.dropout, a.seed);
+  if (!check.ok()) return opt;  // no cast of an unchecked double to float: out of range it is undefined
   opt.scale = float(a.scale);
   opt.softcap = float(a.softcap);
   opt.dropout = float(a.dropout);
@@ -100,9 +101,10 @@ ScoringDims to_dims(Boundary& check, const ScoringArgs& a) {
 ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const Buffers& b) {
   ScoringOptions opt;
   check_scale(check, a.scale);
+  if (!check.ok()) return opt;
   opt.scoring = Scoring(a.scoring);
   opt.scale = float(a.scale);
-  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
+  opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
   return opt;
 }
 
@@ -126,8 +128,9 @@ LayerDims to_dims(Boundary& check, const LayerArgs& a) {
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b) {
   SdpaOptions opt;
   check_scale(check, a.scale);
+  if (!check.ok()) return opt;
   opt.scale = float(a.scale);
-  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
   return opt;
 }
 
