@@ -5,9 +5,10 @@
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
 import { causalCode, resolveMask } from './masks.js';
-import { callBinding, withArena } from './memory.js';
+import { NO_BUFFERS, callBinding, withArena } from './memory.js';
 import { callEntry, callQuery } from './packed.js';
 import { formatShape, tensor } from './tensor.js';
+import { copyOf } from './typed.js';
 import {
   booleanOption,
   expectAxes,
@@ -56,13 +57,13 @@ function initialWeights(module, fn, axes, given, seed) {
     }
     const t = inputTensor(fn, name, given[name]);
     expectAxes(fn, name, t, nameAxes);
-    weights[name] = t.data.slice();
+    weights[name] = copyOf(t.data);
   }
   if (Object.keys(missing).length > 0) {
     withArena(module, fn, missing, (buffers, read) => {
       for (const name of Object.keys(missing)) {
         const [fanIn, fanOut] = shapeOf(axes[name]);
-        callEntry(module, 'initWeights', { fanIn, fanOut, seed, stream: STREAM[name] }, { w: buffers[name] });
+        callEntry(module, 'initWeights', { fanIn, fanOut, seed, stream: STREAM[name] }, { ...NO_BUFFERS, w: buffers[name] });
         weights[name] = read(name);
       }
     });
@@ -135,7 +136,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
       const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
       const output = tensor(read('out'), outShape);
       // The cache owns its arrays (x copied too: the caller may reuse its own).
-      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: xt.data.slice() };
+      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: copyOf(xt.data) };
       for (const name of ['q', 'k', 'v']) cache[name] = read(name);
       if (dims.dOut > 0) cache.heads = read('heads');
       s.cache = cache;
@@ -203,7 +204,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
     withArena(module, fn, blocks, (buffers, read) => {
       for (const name of Object.keys(shapes)) {
         const stepArgs = { n: s.weights[name].length, learningRate: lr };
-        callEntry(module, 'sgdStep', stepArgs, { w: buffers[name], dw: buffers[`d${name}`] });
+        callEntry(module, 'sgdStep', stepArgs, { ...NO_BUFFERS, w: buffers[name], dw: buffers[`d${name}`] });
         s.weights[name] = read(name);
       }
     });
@@ -223,7 +224,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
     for (const [name, value] of Object.entries(given)) {
       const t = inputTensor(fn, name, value);
       expectAxes(fn, name, t, axes[name]);
-      replaced[name] = t.data.slice();
+      replaced[name] = copyOf(t.data);
     }
     Object.assign(s.weights, replaced); // only after every given weight passed its checks
     s.grads = null;

@@ -6,7 +6,7 @@
 // (rank 4: [0, 1, 2, 3], rank 3: [0, 2, 3], rank 2: [2, 3], rank 1: [3]); attnMask broadcasts
 // numpy-style, right-aligned, against that shape.
 import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
-import { sharedAs, typedKind } from './typed.js';
+import { sharedAs, typedKind, typedLength } from './typed.js';
 
 /** The option names of MaskOptions (index.d.ts). */
 export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
@@ -67,6 +67,12 @@ function validLensBuffer(fn, validLens, { B, Tq, Tk }) {
   return { perRow, data: out };
 }
 
+/** Index of the first NaN or +Infinity (by index: a caller's array may carry its own findIndex), or -1. */
+function firstNaNOrInfinity(values) {
+  for (let i = 0, n = typedLength(values); i < n; i++) if (Number.isNaN(values[i]) || values[i] === Infinity) return i;
+  return -1;
+}
+
 /**
  * attnMask data -> bool (a Uint8Array, 1 = may attend) or float (a Float32Array, added to the
  * scores); shared when it is a plain array of that type (typed.js), else copied.
@@ -82,7 +88,7 @@ function maskData(fn, data) {
   }
   if (kind === 'Float32Array' || kind === 'Float64Array') {
     const values = sharedAs(data, Float32Array) ? data : new Float32Array(data);
-    const bad = values.findIndex((x) => Number.isNaN(x) || x === Infinity);
+    const bad = firstNaNOrInfinity(values);
     if (bad >= 0) {
       throw new TypeError(`${fn}: a float attnMask must hold finite numbers or -Infinity, got ${values[bad]} at flat index ${bad}`);
     }

@@ -6,7 +6,7 @@ import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { callQuery } from './packed.js';
 
-/** Every buffer name the binding's Buffers value_object declares (cpp/bindings/args.hpp). */
+/** Every buffer name of the binding's packed Buffers record (cpp/bindings/args.hpp, packed.hpp). */
 const BUFFER_NAMES = [
   'x', 'y', 'dy', 'dx', 'q', 'k', 'v', 'dout', 'out', 'lse', 'weights', 'scores', 'softcapped', 'masked',
   'heads', 'dq', 'dk', 'dv', 'w', 'wq', 'wk', 'wv', 'wo', 'dw', 'dwq', 'dwk', 'dwv', 'dwo',
@@ -97,9 +97,9 @@ function returnBuffers(buffers, names) {
  * The bytes an arena for `blocks` takes; a RangeError when one wasm allocation cannot hold them.
  * Also used before a call is split across workers, so it fails exactly as the synchronous call would.
  */
-export function expectArenaFits(fn, blocks) {
+export function expectArenaFits(fn, blocks, names = Object.keys(blocks)) {
   let total = 0;
-  for (const name of Object.keys(blocks)) total += aligned(blockBytes(blocks[name]));
+  for (let i = 0; i < names.length; i++) total += aligned(blockBytes(blocks[names[i]]));
   if (!(total <= MAX_ARENA_BYTES)) throw tooLargeError(fn, blocks, total);
   return total;
 }
@@ -115,10 +115,11 @@ export function expectArenaFits(fn, blocks) {
  * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
  *   float block out into a fresh Float32Array.
  * This is on the path of every call (a 4x4 attention spends much of its few microseconds here and
- * in Embind), so it allocates nothing but the read closure and the results.
+ * in the binding call), so it allocates nothing but the read closure and the results.
  */
 export function withArena(module, fn, blocks, run) {
-  const total = expectArenaFits(fn, blocks);
+  const names = Object.keys(blocks);
+  const total = expectArenaFits(fn, blocks, names);
   const base = module._malloc(Math.max(total, ALIGN)) >>> 0;
   if (base === 0) {
     throw new RangeError(
@@ -128,7 +129,6 @@ export function withArena(module, fn, blocks, run) {
   }
   const stack = module.stackSave();
   const buffers = takeBuffers();
-  const names = Object.keys(blocks);
   try {
     let offset = base;
     for (let i = 0; i < names.length; i++) {

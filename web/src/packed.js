@@ -55,25 +55,23 @@ export function preparePacked(module) {
 
 /**
  * Writes args (its mask field in place) and, when given, the buffer addresses at the record, in
- * layout order. Every value is read as an own property (a field missing from args would otherwise
- * be looked up on a polluted Object.prototype).
+ * layout order. args and buffers are made by this library with every field of their lists (so no
+ * field is looked up on a prototype); buffers start from memory.js's NO_BUFFERS.
  */
 function writeRecord(heap, at, packed, fields, args, buffers) {
   for (let i = 0; i < fields.length; i++) {
     const name = fields[i];
     if (name === 'mask') {
       const mask = args.mask;
-      for (let j = 0; j < packed.maskFields.length; j++) heap[at++] = +ownValue(mask, packed.maskFields[j]);
+      for (let j = 0; j < packed.maskFields.length; j++) heap[at++] = +mask[packed.maskFields[j]];
     } else {
-      heap[at++] = +ownValue(args, name);
+      heap[at++] = +args[name];
     }
   }
   if (buffers === undefined) return;
   const names = packed.bufferFields;
-  for (let i = 0; i < names.length; i++) heap[at++] = ownValue(buffers, names[i]) ?? 0;
+  for (let i = 0; i < names.length; i++) heap[at++] = buffers[names[i]];
 }
-
-const ownValue = (object, name) => (Object.hasOwn(object, name) ? object[name] : undefined);
 
 /** module[entry](record of args, buffers): an entry point that touches tensors. */
 export function callEntry(module, entry, args, buffers) {

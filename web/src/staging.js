@@ -5,7 +5,7 @@
 // the outputs and keeps the buffer for the next call. Allocating fresh arrays instead cost as much
 // as the copies themselves (new pages), on the calling thread, outside the parallel part.
 
-import { typedKind, typedLength } from './typed.js';
+import { subarrayOf, typedKind, typedLength } from './typed.js';
 
 const TYPES = { f32: Float32Array, i32: Int32Array, u8: Uint8Array };
 const ALIGN = 16; // bytes: keeps every view aligned for its element type
@@ -41,7 +41,7 @@ export class StagingLayout {
     }
     const type = typeOf(array);
     const place = { offset: this.reserve(length * TYPES[type].BYTES_PER_ELEMENT), length, type };
-    this.copies.push({ place, source: array.subarray(start, start + length) });
+    this.copies.push({ place, source: subarrayOf(array, start, start + length) });
     return place;
   }
 

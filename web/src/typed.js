@@ -32,16 +32,37 @@ export function bytesOf(array) {
 }
 
 const resizableGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const intrinsicSlice = TypedArrayPrototype.slice;
+const intrinsicSubarray = TypedArrayPrototype.subarray;
+
+/** A (non-shared) ArrayBuffer whose size is fixed: not resizable. */
+function fixedArrayBuffer(buffer) {
+  try {
+    arrayBufferByteLength.call(buffer); // throws for a SharedArrayBuffer, whose contents other threads may change
+    return resizableGetter === undefined || !resizableGetter.call(buffer);
+  } catch {
+    return false;
+  }
+}
 
 /**
- * May `value` be used as is where an ArrayType is wanted? Only a real ArrayType with its own
- * prototype, none of the properties this library reads redefined on it, over an ArrayBuffer of
- * fixed size (a resizable one, or a growable SharedArrayBuffer, can change its length later).
+ * May `value` be used as is where an ArrayType is wanted? When it is a real ArrayType over an
+ * ArrayBuffer of fixed size (a resizable one may change its length later; a SharedArrayBuffer its
+ * contents after they were checked). Its own properties and prototype do not matter: this library
+ * reads a shared array only by index, through the getters above, copyOf / subarrayOf and
+ * TypedArray.prototype.set, which all go by its internal slots.
  */
 export function sharedAs(value, ArrayType) {
-  if (typedKind(value) !== ArrayType.name || Object.getPrototypeOf(value) !== ArrayType.prototype) return false;
-  for (const name of READ_PROPERTIES) if (Object.hasOwn(value, name)) return false;
-  const buffer = bufferGetter.call(value);
-  return buffer instanceof ArrayBuffer && Object.getPrototypeOf(buffer) === ArrayBuffer.prototype && !resizableGetter?.call(buffer);
+  return typedKind(value) === ArrayType.name && fixedArrayBuffer(bufferGetter.call(value));
 }
-const READ_PROPERTIES = ['length', 'byteLength', 'byteOffset', 'buffer', 'slice', 'subarray', 'set', 'constructor'];
+
+/** A fresh copy of a real typed array (its own `slice`, if any, is not called). */
+export function copyOf(array) {
+  return intrinsicSlice.call(array);
+}
+
+/** array[start .. end) as a view (its own `subarray`, if any, is not called). */
+export function subarrayOf(array, start, end) {
+  return intrinsicSubarray.call(array, start, end);
+}

@@ -84,14 +84,16 @@ export function expectSameShape(fn, name, t, shape, what) {
   }
 }
 
+const NO_OPTIONS = Object.freeze(Object.create(null));
+
 /**
  * Rejects option names the function does not know (a typo such as `casual` would otherwise be
  * ignored) and returns the options as a copy without a prototype: each own option read once (a
  * getter runs once), and nothing inherited (a polluted Object.prototype) is ever read as an option.
  */
 export function expectKnownOptions(fn, options, known) {
+  if (options === undefined) return NO_OPTIONS;
   const own = Object.create(null);
-  if (options === undefined) return own;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an object, got ${options === null ? 'null' : typeof options}`);
   }
