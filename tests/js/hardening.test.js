@@ -120,6 +120,20 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       expect(error.message).toMatch(/maskedSoftmax: x: data has 4 elements but shape \[8, 8\] needs 64/);
       expectStillWorks(attn, 'after the lying length');
     });
+
+    it('a typed array with its own findIndex or slice can neither hide a NaN nor change a copy', () => {
+      const mask = Float32Array.of(0, NaN, 0, 0);
+      mask.findIndex = () => -1;
+      const q = [[1, 2, 3, 4]];
+      const k = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+      const error = thrown(() => attn.scaledDotProductAttention(q, k, k, { attnMask: { data: mask, shape: [1, 4] } }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/attnMask must hold finite numbers or -Infinity, got NaN at flat index 1/);
+      const wq = Float32Array.of(1, 2, 3, 4);
+      wq.slice = () => new Float32Array(1);
+      const layer = attn.selfAttention({ wq: { data: wq, shape: [2, 2] }, wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] });
+      expect(layer.parameters().wq.data).toEqual(Float32Array.of(1, 2, 3, 4));
+    });
   });
 
   describe('options that overflow float32', () => {
