@@ -146,13 +146,23 @@ function sheetOf(cssText) {
   return sheet;
 }
 
-/** -> Promise<CSSStyleSheet[]> for a shadow root's adoptedStyleSheets, built once per page. */
+/**
+ * -> Promise<CSSStyleSheet[]> for a shadow root's adoptedStyleSheets, built once per page. A failed
+ * fetch is not kept: the next element to ask fetches again (one network error must not leave every
+ * element of the page unstyled until a reload).
+ */
 export function elementSheets() {
-  sheets ??= fetch(FIGURES_CSS)
-    .then((response) => {
-      if (!response.ok) throw new Error(`attention-lab: ${FIGURES_CSS} answered HTTP ${response.status}`);
-      return response.text();
-    })
-    .then((figuresCss) => [sheetOf(figuresCss), sheetOf(ELEMENT_CSS)]);
+  if (sheets === null) {
+    const loading = fetch(FIGURES_CSS)
+      .then((response) => {
+        if (!response.ok) throw new Error(`attention-lab: ${FIGURES_CSS} answered HTTP ${response.status}`);
+        return response.text();
+      })
+      .then((figuresCss) => [sheetOf(figuresCss), sheetOf(ELEMENT_CSS)]);
+    sheets = loading;
+    loading.catch(() => {
+      if (sheets === loading) sheets = null;
+    });
+  }
   return sheets;
 }

@@ -9,8 +9,18 @@
 //   RangeError  wrong sizes or ranges: data length vs shape, ragged nested arrays, rank, mismatched
 //               axes (the message names the argument, the expected shape in letters and the actual
 //               one), H % Hkv != 0, validLens that are negative, fractional or of the wrong shape, an
-//               attnMask that does not broadcast, scale <= 0, softcap < 0, dropout outside [0, 1), a
-//               request larger than wasm memory can hold ("... needs N MiB ...").
+//               attnMask that does not broadcast, scale <= 0, softcap < 0, dropout outside [0, 1),
+//               a number option that is finite in float64 but not in float32, where the core
+//               computes (scale, softcap, maskFill or learningRate beyond ~3.4e38, a scale that
+//               rounds to 0, a dropout that rounds to 1), a request larger than wasm memory can
+//               hold ("... needs N MiB ...", scratch sizes included), and an input whose buffer
+//               was detached or resized during the call.
+// Options and tensors are read as own properties, each once: getters run once, and names
+// inherited from a polluted Object.prototype are never read (an unknown name is a TypeError).
+// Backward calls reject the forward-only options (returnWeights, trace, returnLse).
+// Should a call ever trap inside wasm (a WebAssembly.RuntimeError: a bug, not bad input), it
+// throws an Error saying the module was reset (the trap as its cause), and every later call,
+// also through a fresh loadAttention(), runs on a fresh instance of the module.
 
 /** A dense row-major float32 tensor. Results are always fresh arrays, never views into wasm memory. */
 export interface Tensor {
@@ -55,8 +65,9 @@ export interface MaskOptions {
   maskFill?: number;
 }
 
-export interface SdpaOptions extends MaskOptions {
-  /** Multiplies q k^T; default 1/sqrt(d). */
+/** The options of both directions of scaled dot-product attention. */
+export interface SdpaCommonOptions extends MaskOptions {
+  /** Multiplies q k^T; default 1/sqrt(d). Finite and > 0 in float32. */
   scale?: number;
   /** > 0: scores become softcap * tanh(scores / softcap) before the mask (ONNX). */
   softcap?: number;
@@ -64,6 +75,9 @@ export interface SdpaOptions extends MaskOptions {
   dropout?: number;
   /** Seed of the dropout keep mask: the same seed gives the same mask in forward and backward. */
   seed?: number;
+}
+
+export interface SdpaOptions extends SdpaCommonOptions {
   /** Return the softmax weights (B, H, Tq, Tk) (before dropout). */
   returnWeights?: boolean;
   /** Return the intermediate score tensors (B, H, Tq, Tk). */
@@ -72,7 +86,7 @@ export interface SdpaOptions extends MaskOptions {
   returnLse?: boolean;
 }
 
-export interface SdpaBackwardOptions extends SdpaOptions {
+export interface SdpaBackwardOptions extends SdpaCommonOptions {
   /**
    * The forward's result on the same inputs and options, computed with returnLse: true. Its
    * output and lse let the backward skip recomputing the forward (about a quarter of its work).
@@ -106,10 +120,13 @@ export interface SdpaGradients {
   dv: Tensor;
 }
 
-export interface AdditiveOptions extends MaskOptions {
+export interface AdditiveBackwardOptions extends MaskOptions {
   /** Wq (dq, h) */ wq: TensorLike;
   /** Wk (dk, h) */ wk: TensorLike;
   /** w_v (h) */ wv: TensorLike;
+}
+
+export interface AdditiveOptions extends AdditiveBackwardOptions {
   returnWeights?: boolean;
   trace?: boolean;
 }
@@ -131,16 +148,19 @@ export interface ScoringParams {
   wv?: TensorLike;
 }
 
-export interface AttentionOptions extends MaskOptions {
+export interface AttentionBackwardOptions extends MaskOptions {
   /** Default 'scaled-dot'. */
   scoring?: Scoring;
   params?: ScoringParams;
-  /** Multiplies the score; default 1/sqrt(d) for 'scaled-dot', 1 otherwise. */
+  /** Multiplies the score; default 1/sqrt(d) for 'scaled-dot', 1 otherwise. Finite and > 0 in float32. */
   scale?: number;
   /** Dot-product scorings only. */
   softcap?: number;
   dropout?: number;
   seed?: number;
+}
+
+export interface AttentionOptions extends AttentionBackwardOptions {
   returnWeights?: boolean;
   trace?: boolean;
 }
@@ -261,10 +281,10 @@ export interface Attention {
 
   /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): AdditiveGradients;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
 
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): AttentionGradients;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
@@ -309,6 +329,7 @@ export interface ParallelAttentionLayer {
   step(learningRate: number): Promise<void>;
   parameters(): Promise<LayerParameters>;
   setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): Promise<void>;
+  /** Frees the layer on its worker; later calls reject. */
   dispose(): Promise<void>;
   readonly config: Readonly<Record<string, unknown>>;
 }
@@ -336,9 +357,9 @@ export interface ParallelAttention {
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): Promise<AttentionResult>;
   scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): Promise<SdpaGradients>;
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): Promise<AttentionResult>;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): Promise<AdditiveGradients>;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): Promise<AdditiveGradients>;
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): Promise<AttentionGradients>;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): Promise<AttentionGradients>;
   selfAttention(options: SelfAttentionOptions): Promise<ParallelAttentionLayer>;
   multiHeadAttention(options: MultiHeadAttentionOptions): Promise<ParallelAttentionLayer>;
 

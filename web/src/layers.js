@@ -5,15 +5,19 @@
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
 import { causalCode, resolveMask } from './masks.js';
-import { callBinding, withArena } from './memory.js';
+import { NO_BUFFERS, callBinding, withArena } from './memory.js';
+import { callEntry, callQuery } from './packed.js';
 import { formatShape, tensor } from './tensor.js';
+import { copyOf } from './typed.js';
 import {
   booleanOption,
   expectAxes,
   expectKnownOptions,
   expectSameShape,
   inputTensor,
+  learningRateOption,
   numberOption,
+  scaleOption,
 } from './validate.js';
 
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
@@ -53,13 +57,13 @@ function initialWeights(module, fn, axes, given, seed) {
     }
     const t = inputTensor(fn, name, given[name]);
     expectAxes(fn, name, t, nameAxes);
-    weights[name] = t.data.slice();
+    weights[name] = copyOf(t.data);
   }
   if (Object.keys(missing).length > 0) {
     withArena(module, fn, missing, (buffers, read) => {
       for (const name of Object.keys(missing)) {
-        const [rows, cols] = shapeOf(axes[name]);
-        module.initWeights(buffers[name], rows, cols, seed, STREAM[name]);
+        const [fanIn, fanOut] = shapeOf(axes[name]);
+        callEntry(module, 'initWeights', { fanIn, fanOut, seed, stream: STREAM[name] }, { ...NO_BUFFERS, w: buffers[name] });
         weights[name] = read(name);
       }
     });
@@ -77,7 +81,7 @@ function headTensor(data, cache, heads, width, showHeads) {
  * The layer object. dims: the binding's LayerArgs sizes { dIn, dQ, dV, heads, kvHeads, dOut };
  * config: what users see; scale and causal code are resolved.
  */
-function createLayer(module, kind, dims, config, weights, { scale, causal }) {
+function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
   const axes = weightAxes(dims);
   const shapes = Object.fromEntries(Object.entries(axes).map(([name, a]) => [name, shapeOf(a)]));
   const showHeads = kind === 'multiHeadAttention';
@@ -91,7 +95,13 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
 
   const args = (B, T, mask) => ({ B, T, ...dims, scale, mask });
 
-  function forward(x, options) {
+  // Each method runs on the runtime's live module (a fresh one after a trap: the layer's state is
+  // all in JS, so it carries on).
+  const forward = (x, options) => runtime.call(`${kind}.forward`, (module) => forwardOn(module, x, options));
+  const backward = (gradOutput) => runtime.call(`${kind}.backward`, (module) => backwardOn(module, gradOutput));
+  const step = (learningRate) => runtime.call(`${kind}.step`, (module) => stepOn(module, learningRate));
+
+  function forwardOn(module, x, options) {
     const fn = `${kind}.forward`;
     const s = alive('forward');
     const opts = expectKnownOptions(fn, options, ['validLens', 'trace']);
@@ -105,10 +115,10 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
     const mask = resolveMask(fn, { validLens: opts.validLens, causal }, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, mask.args);
-    const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
     const scores = traced ? B * dims.heads * T * T : null;
     const blocks = {
-      x: xt.data,
+      x: xt,
       ...s.weights,
       ...mask.buffers,
       out: B * T * outWidth,
@@ -122,11 +132,11 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
       scratch,
     };
     return withArena(module, fn, blocks, (buffers, read) => {
-      module.layerForward(layerArgs, buffers);
+      callEntry(module, 'layerForward', layerArgs, buffers);
       const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
       const output = tensor(read('out'), outShape);
       // The cache owns its arrays (x copied too: the caller may reuse its own).
-      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: xt.data.slice() };
+      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: copyOf(xt.data) };
       for (const name of ['q', 'k', 'v']) cache[name] = read(name);
       if (dims.dOut > 0) cache.heads = read('heads');
       s.cache = cache;
@@ -144,14 +154,14 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     });
   }
 
-  function backward(gradOutput) {
+  function backwardOn(module, gradOutput) {
     const fn = `${kind}.backward`;
     const s = alive('backward');
     const cache = s.cache;
     if (cache === null) throw new Error(`${fn}: call forward() first (again after step() or setParameters())`);
     const dout = inputTensor(fn, 'gradOutput', gradOutput);
     expectSameShape(fn, 'gradOutput', dout, cache.outShape, 'the output of the last forward()');
-    const scratch = callBinding(module, () => module.layerScratchFloats(cache.args));
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', cache.args));
     const gradBlocks = Object.fromEntries(Object.keys(shapes).map((name) => [`d${name}`, s.weights[name].length]));
     const blocks = {
       x: cache.x,
@@ -159,7 +169,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
       k: cache.k,
       v: cache.v,
       heads: cache.heads,
-      dout: dout.data,
+      dout,
       ...s.weights,
       ...cache.maskBuffers,
       dx: cache.x.length,
@@ -167,7 +177,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
       scratch,
     };
     return withArena(module, fn, blocks, (buffers, read) => {
-      module.layerBackward(cache.args, buffers);
+      callEntry(module, 'layerBackward', cache.args, buffers);
       const xShape = cache.rank === 3 ? [cache.B, cache.T, dims.dIn] : [cache.T, dims.dIn];
       const result = { dx: tensor(read('dx'), xShape) };
       const grads = {};
@@ -180,10 +190,10 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     });
   }
 
-  function step(learningRate) {
+  function stepOn(module, learningRate) {
     const fn = `${kind}.step`;
     const s = alive('step');
-    const lr = numberOption(fn, { learningRate }, 'learningRate', undefined, Number.isFinite, 'a finite number');
+    const lr = learningRateOption(fn, { learningRate });
     if (lr === undefined) throw new TypeError(`${fn}: learningRate is required`);
     if (s.grads === null) throw new Error(`${fn}: call backward() first`);
     const blocks = {};
@@ -193,7 +203,8 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     }
     withArena(module, fn, blocks, (buffers, read) => {
       for (const name of Object.keys(shapes)) {
-        module.sgdStep(buffers[name], buffers[`d${name}`], s.weights[name].length, lr);
+        const stepArgs = { n: s.weights[name].length, learningRate: lr };
+        callEntry(module, 'sgdStep', stepArgs, { ...NO_BUFFERS, w: buffers[name], dw: buffers[`d${name}`] });
         s.weights[name] = read(name);
       }
     });
@@ -213,7 +224,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     for (const [name, value] of Object.entries(given)) {
       const t = inputTensor(fn, name, value);
       expectAxes(fn, name, t, axes[name]);
-      replaced[name] = t.data.slice();
+      replaced[name] = copyOf(t.data);
     }
     Object.assign(s.weights, replaced); // only after every given weight passed its checks
     s.grads = null;
@@ -235,10 +246,10 @@ function seedOption(fn, options) {
 }
 
 /** Single-head self-attention (seeds/000, seeds/004): sizes from the given weights or dIn, dQ, dOut. */
-export function selfAttention(module, options) {
+export function selfAttention(runtime, options) {
   const fn = 'selfAttention';
   const opts = expectKnownOptions(fn, options ?? {}, SELF_OPTIONS);
-  const given = {};
+  const given = Object.create(null);
   for (const name of ['wq', 'wk', 'wv']) {
     if (opts[name] !== undefined) given[name] = inputTensor(fn, name, opts[name]);
     if (given[name] && given[name].shape.length !== 2) {
@@ -253,15 +264,15 @@ export function selfAttention(module, options) {
   const seed = seedOption(fn, opts);
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
-  const scale = numberOption(fn, opts, 'scale', 1 / Math.sqrt(dQ), (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const scale = scaleOption(fn, opts, 1 / Math.sqrt(dQ));
   const dims = { dIn, dQ, dV: dOut, heads: 1, kvHeads: 1, dOut: 0 };
-  const weights = initialWeights(module, fn, weightAxes(dims), given, seed);
+  const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), given, seed));
   const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed };
-  return createLayer(module, fn, dims, config, weights, { scale, causal });
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal });
 }
 
 /** Multi-head attention with grouped-query kv heads and an output projection Wo (dModel, dModel). */
-export function multiHeadAttention(module, options) {
+export function multiHeadAttention(runtime, options) {
   const fn = 'multiHeadAttention';
   if (options === undefined || options === null) throw new TypeError(`${fn}: options { dModel, heads } are required`);
   const opts = expectKnownOptions(fn, options, MHA_OPTIONS);
@@ -279,7 +290,7 @@ export function multiHeadAttention(module, options) {
   causalCode(fn, causal); // checked now rather than at the first forward()
   const scale = 1 / Math.sqrt(dHead);
   const dims = { dIn: dModel, dQ: dHead, dV: dHead, heads, kvHeads, dOut: dModel };
-  const weights = initialWeights(module, fn, weightAxes(dims), opts, seed);
+  const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), opts, seed));
   const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed };
-  return createLayer(module, fn, dims, config, weights, { scale, causal });
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal });
 }

@@ -1,9 +1,18 @@
 // Picks and instantiates one of the two wasm builds (once per backend):
 //   wasm-simd    web/wasm/attention-simd.{js,wasm}    when the engine validates simd128
 //   wasm-scalar  web/wasm/attention-scalar.{js,wasm}  otherwise, or with { simd: false }
-// Node: Emscripten 3.1.6's glue would fetch() a file path, so the bytes are read here and passed
-// as wasmBinary. Browsers: the glue fetches the .wasm from a URL next to this file (bundlers
-// follow the new URL(..., import.meta.url) literals below).
+// The .wasm is compiled here once per load (Node: read from disk, since Emscripten 3.1.6's glue
+// would fetch() a file path; browsers: fetched from a URL next to this file, which bundlers follow
+// through the new URL(..., import.meta.url) literals below), and the glue instantiates that
+// compiled module through its instantiateWasm hook, synchronously.
+//
+// A module that heals: a wasm trap (WebAssembly.RuntimeError: an out-of-bounds access, an abort)
+// leaves an instance whose memory and stack may be anything, so a Runtime never reuses it. The call
+// that trapped throws an Error that says so (the trap as its cause), and the next call, on any API
+// object of that Runtime (or a fresh loadAttention(), which gets the cached Runtime), runs on a
+// fresh instance of the same compiled module, made synchronously. (tests/js/hardening.test.js
+// forces a trap through the internal hook loadModule() gives tests: the live module's
+// stackRestore(0), after which the next call's first stack frame lies below address 0.)
 
 // The smallest module with a simd128 instruction (v128.const; i8x16.popcnt), as used by
 // wasm-feature-detect: WebAssembly.validate accepts it exactly when the engine has SIMD.
@@ -22,7 +31,9 @@ const BUILDS = {
   },
 };
 
-const cache = new Map(); // backend -> Promise<module>, for loads from the default location
+import { preparePacked } from './packed.js';
+
+const cache = new Map(); // backend -> Promise<Runtime>, for loads from the default location
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */
 export function simdSupported() {
@@ -51,13 +62,16 @@ async function readWasmInNode(url) {
   return new Uint8Array(await readFile(url instanceof URL ? url : href));
 }
 
-function checkLoadOptions(options) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary }, got ${options}`);
+/** The load options checked, as a copy of the own ones (nothing read from a polluted prototype). */
+function checkLoadOptions(given) {
+  if (given === null || typeof given !== 'object') {
+    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary }, got ${given}`);
   }
   const known = ['simd', 'wasmUrl', 'wasmBinary'];
-  for (const key of Object.keys(options)) {
+  const options = Object.create(null);
+  for (const key of Object.keys(given)) {
     if (!known.includes(key)) throw new TypeError(`loadAttention: unknown option '${key}' (known: ${known.join(', ')})`);
+    options[key] = given[key];
   }
   if (options.simd !== undefined && typeof options.simd !== 'boolean') {
     throw new TypeError(`loadAttention: simd must be true, false or undefined, got ${String(options.simd)}`);
@@ -66,39 +80,97 @@ function checkLoadOptions(options) {
   if (binary !== undefined && !(binary instanceof ArrayBuffer || binary instanceof Uint8Array)) {
     throw new TypeError('loadAttention: wasmBinary must be an ArrayBuffer or a Uint8Array');
   }
+  return options;
 }
 
-async function instantiate(backend, { wasmUrl, wasmBinary }) {
-  const build = BUILDS[backend];
-  const url = wasmUrl ?? build.wasmUrl();
-  const moduleOptions = {
-    // Where the glue fetches the .wasm in browsers (ignored when wasmBinary is given).
-    locateFile: (path) => (path.endsWith('.wasm') ? String(url) : path),
-  };
-  if (wasmBinary !== undefined) moduleOptions.wasmBinary = wasmBinary;
-  else if (isNode()) moduleOptions.wasmBinary = await readWasmInNode(url);
-  const { default: factory } = await build.glue();
-  return factory(moduleOptions);
+/** The compiled module of `backend`, from wasmBinary, the default file or wasmUrl. */
+async function compile(backend, { wasmUrl, wasmBinary }) {
+  const url = wasmUrl ?? BUILDS[backend].wasmUrl();
+  if (wasmBinary !== undefined) return WebAssembly.compile(wasmBinary);
+  if (isNode()) return WebAssembly.compile(await readWasmInNode(url));
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`loadAttention: fetching ${url} failed with HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** One live instance of a compiled build at a time, replaced after a trap. */
+class Runtime {
+  constructor(backend, factory, compiled) {
+    this.backend = backend;
+    this.factory = factory;
+    this.compiled = compiled;
+    this.current = null;
+    this.instances = 0; // how many were made: 1 until a trap
+  }
+
+  /** The live Emscripten module; a fresh instance when the last one trapped. */
+  get module() {
+    if (this.current === null) this.current = this.instantiate();
+    return this.current;
+  }
+
+  instantiate() {
+    const compiled = this.compiled;
+    const module = {
+      // Synchronous: the glue then finishes its whole start-up inside factory() below.
+      instantiateWasm(imports, receive) {
+        const instance = new WebAssembly.Instance(compiled, imports);
+        receive(instance, compiled);
+        return instance.exports;
+      },
+    };
+    this.factory(module);
+    if (!module.calledRun) throw new Error('loadAttention: the wasm module did not start');
+    preparePacked(module);
+    this.instances += 1;
+    return module;
+  }
+
+  /**
+   * body(module) on the live instance. A trap discards that instance and becomes an Error that
+   * names `fn` and says the module was reset; other errors (TypeError, RangeError) pass unchanged.
+   */
+  call(fn, body) {
+    const module = this.module;
+    try {
+      return body(module);
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      if (this.current === module) this.current = null;
+      throw new Error(`${fn}: the wasm module trapped (${error.message}); it was reset, and the next call runs on a fresh instance`, { cause: error });
+    }
+  }
+}
+
+async function createRuntime(backend, options) {
+  const [compiled, { default: factory }] = await Promise.all([compile(backend, options), BUILDS[backend].glue()]);
+  const runtime = new Runtime(backend, factory, compiled);
+  void runtime.module; // instantiate now: a load that cannot start fails here, not at the first call
+  return runtime;
 }
 
 /**
- * -> Promise<{ module, backend }>. Loads from the default location are cached per backend; loads
- * from a given wasmUrl or wasmBinary are not (they may be any copy of the build).
+ * -> Promise<{ module, backend, runtime }>: the Runtime of the build and its live module. Loads
+ * from the default location are cached per backend; loads from a given wasmUrl or wasmBinary are
+ * not (they may be any copy of the build).
  */
-export async function loadModule(options = {}) {
-  checkLoadOptions(options);
+export async function loadModule(given = {}) {
+  const options = checkLoadOptions(given);
   const supported = simdSupported();
   if (options.simd === true && !supported) {
     throw new Error('loadAttention: this JS engine does not support WebAssembly SIMD; use { simd: false }');
   }
   const backend = (options.simd ?? supported) ? 'wasm-simd' : 'wasm-scalar';
+  let runtime;
   if (options.wasmUrl !== undefined || options.wasmBinary !== undefined) {
-    return { module: await instantiate(backend, options), backend };
+    runtime = await createRuntime(backend, options);
+  } else {
+    if (!cache.has(backend)) {
+      const loading = createRuntime(backend, {});
+      cache.set(backend, loading);
+      loading.catch(() => cache.delete(backend)); // a failed load may be retried
+    }
+    runtime = await cache.get(backend);
   }
-  if (!cache.has(backend)) {
-    const loading = instantiate(backend, {});
-    cache.set(backend, loading);
-    loading.catch(() => cache.delete(backend)); // a failed load may be retried
-  }
-  return { module: await cache.get(backend), backend };
+  return { module: runtime.module, backend, runtime };
 }

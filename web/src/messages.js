@@ -36,6 +36,6 @@ function collectBuffers(value, found) {
   } else if (Array.isArray(value)) {
     for (const item of value) collectBuffers(item, found);
   } else if (value !== null && typeof value === 'object') {
-    for (const key in value) collectBuffers(value[key], found);
+    for (const key of Object.keys(value)) collectBuffers(value[key], found);
   }
 }

@@ -29,7 +29,7 @@ export function maskedSoftmax(module, x, options) {
   const xt = inputTensor(fn, 'x', x, { allowNegativeInfinity: true });
   const { args, maskBuffers } = softmaxSetup(fn, xt, opts);
   // y is written over x in wasm memory (the core allows it): half the memory, no second stream.
-  return withArena(module, fn, { x: xt.data, y: 'x', ...maskBuffers }, (buffers, read) => {
+  return withArena(module, fn, { x: xt, y: 'x', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxForward', args, buffers);
     return tensor(read('y'), xt.shape);
   });
@@ -43,7 +43,7 @@ export function maskedSoftmaxBackward(module, weights, gradWeights, options) {
   const dy = inputTensor(fn, 'gradWeights', gradWeights);
   const { args, maskBuffers } = softmaxSetup(fn, y, opts);
   expectSameShape(fn, 'gradWeights', dy, y.shape, 'weights');
-  return withArena(module, fn, { y: y.data, dy: dy.data, dx: 'dy', ...maskBuffers }, (buffers, read) => {
+  return withArena(module, fn, { y, dy, dx: 'dy', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxBackward', args, buffers);
     return tensor(read('dx'), y.shape);
   });

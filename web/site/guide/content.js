@@ -2,6 +2,7 @@
 // as code and live, from the same string, so the code shown is always the code that runs.
 // Blocks: { p } prose (trusted HTML), { code } code shown only, { example } code shown and run,
 // { table } rows of [attribute, values, meaning], { post } the sample blog post (HTML, run).
+import { HEIGHT_LISTENER } from '../embed/height-listener.js';
 
 const SEED_004_DATA = `{
       "x": [[1, 2], [0, 1], [3, 1]],
@@ -154,12 +155,7 @@ document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights
         { p: 'Some blog hosts remove <code>&lt;script&gt;</code>. The explorer’s <strong>Embed</strong> button gives an iframe of <code>embed.html</code> for its current state; the short script after it (optional) resizes the iframe to the figure.' },
         { example: `<iframe src="${embedUrl}?preset=d2l#view=heatmap" title="Attention figure (attention-lab)" loading="lazy" style="width: 100%; height: 420px; border: 0"></iframe>` },
         { code: `<script>
-  addEventListener('message', (event) => {
-    if (event.data?.type !== 'attention-lab:height') return;
-    for (const frame of document.querySelectorAll('iframe')) {
-      if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
-    }
-  });
+  ${HEIGHT_LISTENER}
 </script>` },
       ],
     },

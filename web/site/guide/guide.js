@@ -6,6 +6,7 @@ import '../styles/guide.css';
 import '../../elements/index.js';
 import { h } from '../controls/dom.js';
 import { guideSections } from './content.js';
+import { frameHeight } from '../embed/height-listener.js';
 
 const here = (file) => new URL(file, window.location.href).href;
 const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html') });
@@ -47,8 +48,9 @@ document.querySelector('.guide-nav').replaceChildren(...sections.map((s) => h('a
 
 // The iframe examples resize to their figures (the snippet the guide shows, run here).
 window.addEventListener('message', (event) => {
-  if (event.data?.type !== 'attention-lab:height') return;
+  const height = frameHeight(event.data);
+  if (height === null) return;
   for (const frame of document.querySelectorAll('iframe')) {
-    if (frame.contentWindow === event.source) frame.style.height = `${event.data.height}px`;
+    if (frame.contentWindow === event.source) frame.style.height = `${height}px`;
   }
 });
