@@ -1,0 +1,22 @@
+// How much the fuzz suite runs (not a test file). `npm test` runs a fixed seed and the default
+// counts below (a few thousand cases over both builds, well under a minute per project);
+// `npm run fuzz -- --runs N [--seed S]` (tools/fuzz.mjs) passes FUZZ_RUNS / FUZZ_SEED to
+// vitest.config.js, which provides them here as 'fuzz' in Node and in Chromium alike.
+import { inject } from 'vitest';
+
+/** The seed of `npm test`: any fixed number; a failure it finds is reproducible from it alone. */
+export const DEFAULT_SEED = 20261124;
+/** Runs of every property of the suite together at the default counts (both builds). */
+export const DEFAULT_TOTAL = 4000;
+
+const given = inject('fuzz') ?? {};
+export const SEED = Number.isSafeInteger(given.seed) ? given.seed : DEFAULT_SEED;
+const total = Number.isSafeInteger(given.runs) && given.runs > 0 ? given.runs : DEFAULT_TOTAL;
+
+/**
+ * fast-check parameters for a property whose share of DEFAULT_TOTAL is `runs`: the same seed for
+ * every property (each draws its own kind of case), the count scaled to the requested total.
+ */
+export function fuzzParams(runs) {
+  return { seed: SEED, numRuns: Math.max(1, Math.round((runs * total) / DEFAULT_TOTAL)), endOnFailure: false };
+}
