@@ -420,7 +420,8 @@ function projectToHeads(x, W, B, T, dIn, heads, width) {
 /**
  * A layer (selfAttention: heads = kvHeads = 1, no wo; multiHeadAttention: wo (H dv, dOut)) on x
  * (B, T, dIn) with weights { wq, wk, wv, wo? } (Float32Arrays), options { scale, causal,
- * validLens }: { out, outAbs, and with gradOutput (B, T, outWidth): dx, dwq, dwk, dwv, dwo and Abs }.
+ * validLens }: { out, outAbs, Z (the attention's), and with gradOutput (B, T, outWidth): dx, dwq,
+ * dwk, dwv, dwo and their Abs companions }.
  * Projections are rounded to float32 between the stages, as the core stores them.
  */
 export function layerReference({ B, T, dIn, dQ, dV, heads, kvHeads, dOut }, weights, x, options, gradOutput = null) {
@@ -452,7 +453,7 @@ export function layerReference({ B, T, dIn, dQ, dV, heads, kvHeads, dOut }, weig
   }
   const att = attentionReference(q, k, v, { scale: options.scale, causal: options.causal, validLens: options.validLens }, dHeads);
   const attOut = Float32Array.from(att.out);
-  const r = { out: new Float64Array(B * T * width), outAbs: new Float64Array(B * T * width) };
+  const r = { out: new Float64Array(B * T * width), outAbs: new Float64Array(B * T * width), Z: att.Z };
   for (let b = 0; b < B; b++)
     for (let t = 0; t < T; t++)
       for (let o = 0; o < width; o++) {
