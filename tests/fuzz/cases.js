@@ -240,7 +240,7 @@ function partnersOf(name, call) {
     case 'q': return ['q', 'k', 'v', ...paramNames];
     case 'k': return ['k', 'v', ...paramNames];
     case 'v': return ['v', 'gradOutput'];
-    case 'weights': return ['weights', 'gradWeights', 'x'];
+    case 'weights': return ['weights', 'gradWeights'];
     default: return paramNames.includes(name) ? paramNames : [name];
   }
 }

@@ -1,0 +1,65 @@
+// Every failure the fuzz suite has found, as a named case with its exact input (both builds).
+// Cases marked `it.fails` are open bugs: the contract says what the call must do, and the case
+// fails until the code does it (flip it to `it` with the fix).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, loadBackend } from '../js/backends.js';
+import { attentionReference, maskedSoftmaxBackwardReference } from '../js/reference.js';
+
+const t = (values, shape) => ({ data: Float32Array.from(values), shape });
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** What the contract allows for finite inputs whose float32 intermediates overflow: a RangeError or TypeError naming one of `names`, or the float64 answer (finite here). */
+function expectFiniteOrNamedError(call, expected, names) {
+  let result;
+  try {
+    result = call();
+  } catch (error) {
+    expect(error instanceof RangeError || error instanceof TypeError, String(error)).toBe(true);
+    expect(names.some((n) => new RegExp(`\\b${n}\\b`).test(error.message)), error.message).toBe(true);
+    return;
+  }
+  const data = Array.from(result.data);
+  expect(data.every(Number.isFinite), `a silent NaN or Infinity: [${data}]`).toBe(true);
+  data.forEach((x, i) => expect(Math.abs(x - expected[i])).toBeLessThanOrEqual(1e-5 * Math.abs(expected[i]) + 1e-30));
+}
+
+describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
+  let attn;
+  beforeAll(async () => {
+    attn = await loadBackend(which);
+  });
+
+  // Found by the softmax property (fault zero-dim / rank on weights): the message said "x".
+  it('maskedSoftmaxBackward names weights, not x, when weights has an empty axis or rank 5', () => {
+    expect(() => attn.maskedSoftmaxBackward(t([], [0, 2]), t([], [0, 2]))).toThrow(/maskedSoftmaxBackward: weights must not have an empty axis, got \[0, 2\]/);
+    expect(() => attn.maskedSoftmaxBackward(t([1], [1, 1, 1, 1, 1]), t([1], [1, 1, 1, 1, 1]))).toThrow(/maskedSoftmaxBackward: weights must have rank 1 to 4/);
+  });
+
+  // Open (found by the extreme-values property): the fused forward accumulates sum_j e_j v_j
+  // before dividing by sum_j e_j, so two values of 2e38 overflow although their mean fits.
+  it.fails('scaledDotProductAttention averaging v = [2e38, 2e38] gives 2e38, not Infinity', () => {
+    expectFiniteOrNamedError(() => attn.scaledDotProductAttention(t([0, 0], [1, 2]), t([0, 0, 0, 0], [2, 2]), t([2e38, 2e38], [2, 1])).output, [2e38], ['v']);
+  });
+
+  // Open: scores beyond float32 (1e30 * 1e30) become Infinity and the softmax NaN; float64 gives
+  // the one-hot answer. Either that answer or a RangeError naming q or k is the contract.
+  it.fails('scaledDotProductAttention with q = k = 1e30 (scores beyond float32) is not a silent NaN', () => {
+    const [q, k, v] = [t([1e30, 1], [2, 1]), t([1e30, 2], [2, 1]), t([1, 2], [2, 1])];
+    const expected = attentionReference(q, k, v, { scoring: 'scaled-dot' }).out;
+    expectFiniteOrNamedError(() => attn.scaledDotProductAttention(q, k, v).output, expected, ['q', 'k']);
+  });
+
+  it.fails("attention with 'general' scoring, q = k = W = 1e20 (scores beyond float32), is not a silent NaN", () => {
+    const [q, k, v, w] = [t([1e20], [1, 1]), t([1e20, 1], [2, 1]), t([1, 2], [2, 1]), t([1e20], [1, 1])];
+    const expected = attentionReference(q, k, v, { scoring: 'general', params: { w } }).out;
+    expectFiniteOrNamedError(() => attn.attention(q, k, v, { scoring: 'general', params: { w } }).output, expected, ['q', 'k', 'params.w']);
+  });
+
+  // Open: dy - sum(y dy) overflows to -Infinity at a key of weight 0, and 0 * -Infinity is NaN;
+  // the exact dx there is 0.
+  it.fails('maskedSoftmaxBackward with weights [1, 0] and gradWeights [3e38, -3e38] gives [0, 0], not NaN', () => {
+    const [y, dy] = [t([1, 0], [2]), t([3e38, -3e38], [2])];
+    expect(FLOAT32_MAX).toBeGreaterThan(3e38);
+    expectFiniteOrNamedError(() => attn.maskedSoftmaxBackward(y, dy), maskedSoftmaxBackwardReference(y, dy).dx, ['gradWeights']);
+  });
+});
