@@ -128,6 +128,22 @@ function checkAttention(attn, module, c, result) {
   expectNear(result.output, ref.out, ref.outAbs, tol(0), `${c.fn}: output`);
 }
 
+/**
+ * The contract without the reference, for values whose float32 products overflow (extremes.test.js):
+ * a named error where a fault was planted, otherwise a result or a TypeError / RangeError, with
+ * inputs and wasm memory unchanged. Returns the result's tensors (empty after an error).
+ */
+export function runExtremeCase(attn, module, c) {
+  const outcome = guardedCall(module, inputsOf(c), () => invoke(attn, c));
+  if (c.expect) {
+    expectNamedError(outcome, c.expect.names, c.fn);
+    return [];
+  }
+  if (outcome.error) return [];
+  const r = outcome.result;
+  return [r.data ? r : null, r.output, r.weights, r.lse, r.dq, r.dk, r.dv, r.dw, r.dwq, r.dwk, r.dwv].filter(Boolean);
+}
+
 /** Dropout's keep mask is the core's own hash: its results are only checked finite and repeatable. */
 function checkDeterministic(attn, module, c, result, names) {
   const again = guardedCall(module, inputsOf(c), () => invoke(attn, c));

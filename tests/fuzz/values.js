@@ -10,10 +10,12 @@ import { product, seededRandom } from '../js/numeric.js';
  *   specials  zeros of both signs, subnormals, tiny and unit values mixed
  *   wide      magnitudes from 1e-15 to 1e15 (for tensors that enter linearly: v, gradients; two of
  *             them multiplied stay far inside float32's range, 3.4e38)
- *   huge      up to 3e38 (float32's largest): products overflow; see the extreme-values property
+ *   huge      up to 3e38 (float32's largest): products overflow; see extremes.test.js
+ *   e30       magnitudes from 1e-30 to 1e30: scores (products of two) beyond float32
  */
 export const STYLES = ['unit', 'integers', 'specials'];
 export const LINEAR_STYLES = [...STYLES, 'wide'];
+export const EXTREME_STYLES = ['unit', 'wide', 'e30', 'huge'];
 
 const SPECIALS = [0, -0, 1e-40, -1e-40, 1.4e-45, -1.4e-45, 1e-20, -1e-20, 1.17549435e-38, 0.5, -1, 1.5];
 
@@ -30,6 +32,8 @@ function element(style, rand) {
     }
     case 'wide':
       return Math.sign(u) * 10 ** (15 * rand());
+    case 'e30':
+      return Math.sign(u) * 10 ** (30 * rand());
     case 'huge':
       return Math.sign(u) * 3e38 * Math.abs(rand());
     default:
