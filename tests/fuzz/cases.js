@@ -236,11 +236,14 @@ const pickOf = (list, pick) => list[pick % list.length];
 /** The arguments a broken tensor may be reported under (a size mismatch is seen at its partner). */
 function partnersOf(name, call) {
   const paramNames = Object.keys(call.ref.params).flatMap((p) => [p, `params.${p}`]);
+  // A tensor that fixes B, Tq or Tk also fixes the shapes the masks must have.
+  const masks = ['validLens', 'attnMask'];
   switch (name) {
-    case 'q': return ['q', 'k', 'v', ...paramNames];
-    case 'k': return ['k', 'v', ...paramNames];
+    case 'q': return ['q', 'k', 'v', ...paramNames, ...masks];
+    case 'k': return ['k', 'v', ...paramNames, ...masks];
     case 'v': return ['v', 'gradOutput'];
-    case 'weights': return ['weights', 'gradWeights'];
+    case 'x': return ['x', ...masks];
+    case 'weights': return ['weights', 'gradWeights', ...masks];
     default: return paramNames.includes(name) ? paramNames : [name];
   }
 }
@@ -314,7 +317,7 @@ function applyFault(call, s) {
       if (slot.name === 'x' && shape.length <= 4) return; // every rank 1..4 is a valid x
       if (slot.name === 'weights' && shape.length <= 4) {
         slot.set({ data: broken.data, shape });
-        return fail(['weights', 'gradWeights']);
+        return fail(partnersOf('weights', call));
       }
       slot.set({ data: broken.data.slice(0, shape.reduce((a, b) => a * b, 1)), shape });
       return fail(partnersOf(slot.name, call));

@@ -4,12 +4,12 @@
 // unchanged. Open bug (regressions.test.js): such calls return NaN or Infinity silently where
 // float64 has a finite answer; the no-NaN property is it.fails until the kernels report it.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadModule } from '../../web/src/loader.js';
-import { BACKENDS, loadBackend } from '../js/backends.js';
+import { describe, expect, it } from 'vitest';
+import { BACKENDS } from '../js/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runExtremeCase } from './run.js';
-import { fuzzParams } from './settings.js';
+import { fuzzParams, fuzzTimeout } from './settings.js';
+import { loadedBuild } from './suite.js';
 import { EXTREME_STYLES } from './values.js';
 
 const style = fc.constantFrom(...EXTREME_STYLES);
@@ -23,26 +23,21 @@ const extreme = fc
   }));
 
 describe.each(BACKENDS)('fuzz: values beyond float32 products ($backend)', (which) => {
-  let attn;
-  let module;
-  beforeAll(async () => {
-    attn = await loadBackend(which);
-    ({ module } = await loadModule({ simd: which.simd }));
-  });
+  const b = loadedBuild(which);
 
   it('never trap, change an input or wasm memory, and name the argument at fault', () => {
-    fc.assert(fc.property(extreme, (s) => void runExtremeCase(attn, module, build(s))), fuzzParams(300));
-  });
+    fc.assert(fc.property(extreme, (s) => void runExtremeCase(b.attn, b.module, build(s))), fuzzParams(300));
+  }, fuzzTimeout(300));
 
   // Open bug (see regressions.test.js): flip to `it` once overflow is reported or avoided.
   it.fails('return no NaN or Infinity where float64 has a finite answer', () => {
     fc.assert(
       fc.property(extreme, (s) => {
-        for (const tensor of runExtremeCase(attn, module, build(s))) {
+        for (const tensor of runExtremeCase(b.attn, b.module, build(s))) {
           expect(tensor.data.every((x) => Number.isFinite(x) || x === -Infinity)).toBe(true); // -Infinity: lse of an empty row
         }
       }),
       fuzzParams(100),
     );
-  });
+  }, fuzzTimeout(100));
 });

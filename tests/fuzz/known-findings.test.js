@@ -7,12 +7,12 @@
 //   polluted-prototype       finding 5: Object.prototype.boolMask etc. change results
 //   backward-forward-option  finding 6: backwards accept and ignore trace / returnWeights / returnLse
 import fc from 'fast-check';
-import { beforeAll, describe, it } from 'vitest';
-import { loadModule } from '../../web/src/loader.js';
-import { BACKENDS, loadBackend } from '../js/backends.js';
+import { describe, it } from 'vitest';
+import { BACKENDS } from '../js/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runCase } from './run.js';
-import { fuzzParams } from './settings.js';
+import { fuzzParams, fuzzTimeout } from './settings.js';
+import { loadedBuild } from './suite.js';
 
 const FINDINGS = [
   ['float32-option', 'an option finite in float64 but not in float32 is a RangeError naming it'],
@@ -23,16 +23,11 @@ const FINDINGS = [
 ];
 
 describe.each(BACKENDS)('fuzz: issue 8 known findings ($backend)', (which) => {
-  let attn;
-  let module;
-  beforeAll(async () => {
-    attn = await loadBackend(which);
-    ({ module } = await loadModule({ simd: which.simd }));
-  });
+  const b = loadedBuild(which);
 
   // fixed by the hardening branch: flip it.fails to it after merging it.
   it.fails.each(FINDINGS)('%s: %s', (kind) => {
     const spec = fc.oneof(attentionSpec([kind]), softmaxSpec([kind])).filter((s) => s.fault !== null);
-    fc.assert(fc.property(spec, (s) => void runCase(attn, module, build(s))), fuzzParams(50));
-  });
+    fc.assert(fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))), fuzzParams(50));
+  }, fuzzTimeout(50));
 });

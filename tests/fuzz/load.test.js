@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadAttention, simdSupported } from '../../web/src/index.js';
-import { fuzzParams } from './settings.js';
+import { fuzzParams, fuzzTimeout } from './settings.js';
 
 const junk = fc.constantFrom('yes', 1, 0, null, {}, [], NaN, -1, 1.5, 65, Infinity, 2 ** 53, () => {}, 1n);
 
@@ -12,7 +12,7 @@ const junk = fc.constantFrom('yes', 1, 0, null, {}, [], NaN, -1, 1.5, 65, Infini
 const badOptions = fc.oneof(
   fc.record({ key: fc.constantFrom('simd'), value: junk.filter((x) => typeof x !== 'boolean') }),
   fc.record({ key: fc.constantFrom('wasmBinary'), value: junk.filter((x) => !(x instanceof ArrayBuffer)) }),
-  fc.record({ key: fc.constantFrom('threads'), value: junk }),
+  fc.record({ key: fc.constantFrom('threads'), value: junk.filter((x) => !(Number.isInteger(x) && x >= 1 && x <= 64)) }),
   fc.record({ key: fc.constantFrom('simdd', 'thread', 'wasmURL', 'binary', 'scale'), value: junk }),
   fc.record({ key: fc.constantFrom('inlineBelow'), value: fc.constantFrom('1', null, NaN, -1, {}) }),
 );
@@ -41,7 +41,7 @@ describe('fuzz: loadAttention and simdSupported', () => {
       }),
       fuzzParams(60),
     );
-  });
+  }, fuzzTimeout(60));
 
   it('loadAttention with valid options gives a working API of the build asked for', async () => {
     await fc.assert(

@@ -20,3 +20,8 @@ const total = Number.isSafeInteger(given.runs) && given.runs > 0 ? given.runs : 
 export function fuzzParams(runs) {
   return { seed: SEED, numRuns: Math.max(1, Math.round((runs * total) / DEFAULT_TOTAL)), endOnFailure: false };
 }
+
+/** A test's time limit for `runs` (of DEFAULT_TOTAL) runs: long runs need more than Vitest's 30 s. */
+export function fuzzTimeout(runs) {
+  return Math.max(30_000, fuzzParams(runs).numRuns * 50); // ~3 ms a case on an idle machine, 50 on a loaded one
+}
