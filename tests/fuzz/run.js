@@ -2,7 +2,7 @@
 // against the float64 references (tests/js/reference.js). Not a test file.
 import { expect } from 'vitest';
 import { attentionReference, maskedSoftmaxBackwardReference, maskedSoftmaxReference } from '../js/reference.js';
-import { expectNamedError, expectNear, guardedCall, toleranceOf } from './contract.js';
+import { expectNamedError, expectNear, guardedCall, sameSnapshot, snapshot, toleranceOf } from './contract.js';
 
 // exp's argument z - max of a weight that float32 can still show spans up to ~104 (e^-104 is
 // float32's smallest subnormal); its rounding moves the weight by up to that many eps, relative.
@@ -39,25 +39,56 @@ const maxAbs = (data) => {
 /** The inputs a call must leave alone: its arguments and options (masks, parameters, saved). */
 const inputsOf = (c) => ({ args: c.args, options: c.options });
 
+/** The forward's output and lse, passed to the backward (SdpaBackwardOptions.saved) when the case asks. */
+function prepareSaved(attn, c) {
+  if (!c.wantSaved || c.expect) return;
+  const a = c.args;
+  const forward = attn.scaledDotProductAttention(a.q, a.k, a.v, { ...c.options, returnLse: true });
+  c.options.saved = { output: forward.output, lse: forward.lse };
+}
+
 /**
  * Runs case `c` (build(spec)) on `attn` / `module` and checks everything the contract says.
  * Returns what happened ('error' | 'result') for the suite's statistics.
  */
 export function runCase(attn, module, c) {
-  if (c.wantSaved && !c.expect) {
-    // The forward's output and lse, passed to the backward (SdpaBackwardOptions.saved).
-    const a = c.args;
-    const forward = attn.scaledDotProductAttention(a.q, a.k, a.v, { ...c.options, returnLse: true });
-    c.options.saved = { output: forward.output, lse: forward.lse };
-  }
+  prepareSaved(attn, c);
   const outcome = guardedCall(module, inputsOf(c), () => invoke(attn, c));
   if (c.expect && !c.expect.sameAsValid) {
     expectNamedError(outcome, c.expect.names, c.fn);
     return 'error';
   }
   if (outcome.error) throw new Error(`${c.fn}: a valid call threw ${outcome.error.constructor.name}: ${outcome.error.message}`);
-  if (c.fn.startsWith('maskedSoftmax')) checkSoftmax(c, outcome.result);
-  else checkAttention(attn, module, c, outcome.result);
+  checkResult(attn, module, c, outcome.result);
+  return 'result';
+}
+
+/** A valid call's result vs the float64 reference (attn / module: the synchronous API, for repeats). */
+export function checkResult(attn, module, c, result) {
+  if (c.fn.startsWith('maskedSoftmax')) checkSoftmax(c, result);
+  else checkAttention(attn, module, c, result);
+}
+
+/**
+ * The same case through a ParallelAttention pool: its result vs the reference, or the named error;
+ * inputs unchanged. (Each worker's wasm memory is its own: not observable from here.)
+ */
+export async function runCaseOnPool(pool, attn, module, c) {
+  prepareSaved(attn, c);
+  const before = snapshot(inputsOf(c));
+  let outcome;
+  try {
+    outcome = { result: await invoke(pool, c) };
+  } catch (error) {
+    outcome = { error };
+  }
+  expect(sameSnapshot(before, snapshot(inputsOf(c))), 'the call changed its input').toBeNull();
+  if (c.expect) {
+    expectNamedError(outcome, c.expect.names, c.fn);
+    return 'error';
+  }
+  if (outcome.error) throw new Error(`${c.fn} on the pool: a valid call threw ${outcome.error.constructor.name}: ${outcome.error.message}`);
+  checkResult(attn, module, c, outcome.result);
   return 'result';
 }
 
