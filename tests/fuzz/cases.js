@@ -42,7 +42,7 @@ export const FAULT_KINDS = [
   'causal', 'scoring', 'params-missing', 'params-extra', 'dot-only-option',
 ];
 /** Faults of the known findings of issue 8 (fixed by the hardening branch): known-findings.test.js. */
-export const KNOWN_FAULT_KINDS = ['float32-option', 'prototype-name', 'backward-forward-option', 'inherited-option', 'polluted-prototype'];
+export const KNOWN_FAULT_KINDS = ['float32-option', 'prototype-name', 'backward-forward-option', 'inherited-option', 'polluted-prototype', 'changing-getter'];
 const fault = (kinds) => fc.option(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1 << 20) }), { freq: 3 });
 
 /** An attention-family call: scaledDotProductAttention, attention, additiveAttention, or a backward. */
@@ -456,6 +456,13 @@ function applyFault(call, s) {
       call.pollute = { key, value: pollution[key] };
       call.expect = { sameAsValid: true, known: kind };
       return;
+    }
+    case 'changing-getter': {
+      // Issue 8, finding 2: data that is short when first read and long when read again.
+      const original = slot.original;
+      let reads = 0;
+      slot.set({ get data() { return reads++ === 0 ? original.data.slice(0, 1) : original.data; }, shape: [...original.shape] });
+      return fail([slot.name], kind);
     }
     default:
       throw new Error(`unknown fault ${kind}`);

@@ -37,7 +37,7 @@ const maxAbs = (data) => {
 };
 
 /** The inputs a call must leave alone: its arguments and options (masks, parameters, saved). */
-const inputsOf = (c) => ({ args: c.args, options: c.options });
+const inputsOf = (c) => ({ args: c.args, options: c.options, tensors: c.ref.tensors, params: c.ref.params }); // tensors: what getters and Proxies hand out
 
 /** The forward's output and lse, passed to the backward (SdpaBackwardOptions.saved) when the case asks. */
 function prepareSaved(attn, c) {

@@ -51,7 +51,8 @@ export function makeTensor(shape, style, seed) {
 
 /**
  * The same tensor in one of the accepted input forms: { data: Float32Array }, { data: number[] },
- * { data: Float64Array }, or nested arrays (rank >= 1, no empty axis).
+ * { data: Float64Array }, nested arrays (rank >= 1, no empty axis), an object whose data and shape
+ * are getters, or a Proxy of { data, shape }.
  */
 export function inForm(t, form) {
   switch (form) {
@@ -61,11 +62,21 @@ export function inForm(t, form) {
       return { data: Float64Array.from(t.data), shape: [...t.shape] };
     case 'nested':
       return t.shape.length > 0 && !t.shape.includes(0) ? nest(Array.from(t.data), t.shape) : t;
+    case 'getters': {
+      // A class instance whose data and shape are getters (each read gives the same arrays).
+      const [data, shape] = [t.data, [...t.shape]];
+      return new (class Held {
+        get data() { return data; }
+        get shape() { return shape; }
+      })();
+    }
+    case 'proxy':
+      return new Proxy({ data: t.data, shape: [...t.shape] }, {});
     default:
       return t;
   }
 }
-export const FORMS = ['typed', 'typed', 'typed', 'numbers', 'float64', 'nested'];
+export const FORMS = ['typed', 'typed', 'typed', 'numbers', 'float64', 'nested', 'getters', 'proxy'];
 
 function nest(flat, shape) {
   if (shape.length === 1) return flat;
