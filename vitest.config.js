@@ -1,4 +1,4 @@
-// Vitest: the same test files (tests/js) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
+// Vitest: the same test files (tests/js, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
@@ -20,6 +20,12 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
 
+// The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.
+const fuzz = {
+  ...(process.env.FUZZ_RUNS ? { runs: Number(process.env.FUZZ_RUNS) } : {}),
+  ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+};
+
 const common = {
   resolve: { alias: { '@shared': shared } },
   server: { fs: { allow: [root, shared] } },
@@ -38,7 +44,8 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/js/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -69,7 +76,8 @@ export default defineConfig({
         ...common,
         test: {
           name: 'browser',
-          include: ['tests/js/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,
           browser: {

@@ -20,6 +20,7 @@
 // the other methods run whole on the least busy worker.
 import { createAttention } from './api.js';
 import { isNode, loadModule } from './loader.js';
+import { clonesWhole } from './messages.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from './scoring.js';
@@ -102,13 +103,16 @@ function createParallelAttention(runtime, pool, inlineBelow) {
     if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
   };
   const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
-  // Arguments a worker cannot receive (a function or a Proxy somewhere inside) cannot be valid
-  // input either: such a call runs inline, so it fails exactly as the synchronous call does.
-  const onWorker = (name, args) =>
-    pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
+  // Arguments a worker cannot receive whole (a getter, a class instance: a clone drops them) or
+  // at all (a function or a Proxy: DataCloneError) run inline, so they work or fail exactly as
+  // the synchronous call does.
+  const onWorker = async (name, args) => {
+    if (!clonesWhole(args)) return inline[name](...args);
+    return pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
       if (error?.name === 'DataCloneError') return inline[name](...args);
       throw error;
     });
+  };
 
   const forward = (setup, flags) =>
     isSmall(setup.dims) ? runtime.call(setup.fn, (module) => sdpaForward(module, setup, flags)) : parallelSdpaForward(parallel, setup, flags);
