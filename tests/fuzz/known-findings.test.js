@@ -1,14 +1,13 @@
-// The fuzz properties for issue 8's known findings, which the hardening branch fixes: each runs
-// the same contract as operations.test.js over faults of one finding only, and is `it.fails`
-// until that fix is merged (fixed by the hardening branch: flip each to `it` after merging).
+// The fuzz properties for issue 8's known findings, each a regression guard now that they are
+// fixed: each runs the same contract as operations.test.js over faults of one finding only
+// (written before the fixes, they failed on the code of the time).
 //   float32-option           finding 4: maskFill / scale / softcap finite in float64, not in float32
 //   prototype-name           finding 5: scoring 'toString' and other Object.prototype names
 //   inherited-option         finding 5: options read through the prototype chain
 //   polluted-prototype       finding 5: Object.prototype.boolMask etc. change results
 //   backward-forward-option  finding 6: backwards accept and ignore trace / returnWeights / returnLse
-//   changing-getter          finding 2: a data getter read twice (short, then long): it.skip, not
-//                            it.fails, since before the fix the call writes outside its block and
-//                            may break the module for the rest of this file
+//   changing-getter          finding 2: a data getter read twice (short, then long); before the
+//                            fix the call wrote outside its block
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { BACKENDS } from '../js/backends.js';
@@ -28,14 +27,12 @@ const FINDINGS = [
 describe.each(BACKENDS)('fuzz: issue 8 known findings ($backend)', (which) => {
   const b = loadedBuild(which);
 
-  // fixed by the hardening branch: flip it.fails to it after merging it.
-  it.fails.each(FINDINGS)('%s: %s', (kind) => {
+  it.each(FINDINGS)('%s: %s', (kind) => {
     const spec = fc.oneof(attentionSpec([kind]), softmaxSpec([kind])).filter((s) => s.fault !== null);
     fc.assert(fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))), fuzzParams(50));
   }, fuzzTimeout(50));
 
-  // fixed by the hardening branch: unskip after merging it.
-  it.skip('changing-getter: data read twice (short, then long) is read once, or rejected naming the argument', () => {
+  it('changing-getter: data read twice (short, then long) is read once, or rejected naming the argument', () => {
     const spec = fc.oneof(attentionSpec(['changing-getter']), softmaxSpec(['changing-getter'])).filter((s) => s.fault !== null);
     fc.assert(fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))), fuzzParams(50));
   }, fuzzTimeout(50));
