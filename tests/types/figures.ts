@@ -30,6 +30,8 @@ const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
 const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
 const masked = new Uint8Array([0, 1, 0, 0]);
 const attrs = { 'data-head': 0, 'data-run': 'dot' };
+// The options every figure takes.
+const common = { stage: 'weights', attrs };
 
 const matrixOptions = {
   stage: 'weights',
@@ -46,7 +48,7 @@ const matrixOptions = {
 } satisfies Required<MatrixOptions>;
 
 const heatmapOptions = {
-  stage: 'weights',
+  ...common,
   title: '',
   rowLabels: ['the', 'cat'],
   colLabels: ['the', 'cat'],
@@ -57,25 +59,23 @@ const heatmapOptions = {
   masked: [0, 1, 0, 0],
   numbers: true,
   cellSize: 24,
-  attrs,
 } satisfies Required<HeatmapOptions>;
 
 const linksOptions = {
-  stage: 'weights',
+  ...common,
   title: 'Links',
   queryTokens: ['the', 'cat'],
   keyTokens: ['the', 'cat'],
   masked: null,
-  attrs,
 } satisfies Required<LinksOptions>;
 
 const chartOptions = {
+  ...common,
   stage: 'loss',
   title: 'Loss',
   xlabel: 'step',
   width: 320,
   height: 120,
-  attrs,
 } satisfies Required<LineChartOptions>;
 
 const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
