@@ -11,7 +11,8 @@
 #   5. browser  Vitest, project "browser" (real Chromium, both wasm builds)
 #   6. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
 #               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
-#               backward and training, the speed panel, screenshots into tests/artifacts/site/
+#               backward and training, the speed panel, accessibility (axe-core), screenshots into
+#               tests/artifacts/site/
 #   7. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
 #               into a fresh project used from Node, a Vite app (build and dev) and a plain page
