@@ -51,13 +51,13 @@ function declaredExports(entry) {
   for (const symbol of checker.getExportsOfModule(module)) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     // A type-only re-export (`export type { X }`) is no value whatever X is.
-    const typeOnly = symbol.declarations?.some((d) => ts.isTypeOnlyExportDeclaration?.(d) || (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)));
+    const typeOnly = symbol.declarations?.some((d) => ts.isTypeOnlyExportDeclaration(d));
     (target.flags & ts.SymbolFlags.Value && !typeOnly ? values : types).push(symbol.name);
   }
   return { values: values.sort(), types: types.sort() };
 }
 
-/** The member names of an exported interface or type of the main entry's declarations. */
+/** The declared type of an interface or type alias the entry's declarations export. */
 function declaredMembers(entry, name) {
   const { module } = entryModule(entry);
   const symbol = checker.getExportsOfModule(module).find((s) => s.name === name);
