@@ -1,4 +1,5 @@
-// Vitest: the same test files (tests/js, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
+// Vitest: the same test files (tests/js, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
+// the type checks in a fifth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
@@ -8,6 +9,8 @@
 //   embed    environment node: tests/embed drive Chromium the same way against the custom elements
 //            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
 //            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
+//   types    environment node: tsc --strict over tests/types (a consumer per package entry) and
+//            the declarations against the JS modules' exports and accepted options.
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
 // import.meta.glob), never read with fs, so one file works in both environments. The shared folder
 // is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
@@ -46,6 +49,16 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/js/**/*.test.js', 'tests/fuzz/**/*.test.js'],
           provide: { fuzz },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...common,
+        test: {
+          name: 'types',
+          environment: 'node',
+          include: ['tests/types/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

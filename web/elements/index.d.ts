@@ -27,7 +27,7 @@
 // buttons, and dispatch 'attn-render' (bubbles, composed) after each render. Matrices inside
 // keep the explorer's contract: svg[data-stage] with cells [data-row][data-col][data-value].
 
-/** The common part: export and the render event. */
+/** The common part: export and the render event (not exported: see `export {}` below). */
 declare class FigureElement extends HTMLElement {
   /** Downloads the figure as one SVG or PNG file. */
   exportAs(kind: 'svg' | 'png'): Promise<void>;
@@ -52,3 +52,7 @@ declare global {
     'attn-render': CustomEvent<{ renders?: number; edited?: boolean }>;
   }
 }
+
+// Without an explicit export list, every top-level declaration of a .d.ts module counts as
+// exported, FigureElement too, which the module does not export.
+export {};

@@ -15,7 +15,7 @@ const FIGURES_CSS = new URL('../figures/figures.css', import.meta.url);
 const PALETTE = [
   ['cell', '#ffffff', '#16171f'],
   ['ink', '#1b1a21', '#ecebf2'],
-  ['ink-muted', '#85828f', '#7d7c8f'],
+  ['ink-muted', '#686570', '#908fa4'],
   ['ink-strong', '#ffffff', '#0e0f14'],
   ['grid', '#e3dfd5', '#2a2c3a'],
   ['weight', '#4338ca', '#a5a1ff'],

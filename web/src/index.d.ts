@@ -322,17 +322,20 @@ export interface ParallelOptions extends LoadOptions {
   inlineBelow?: number;
 }
 
+/**
+ * The threaded form of a synchronous API: the same members, every method taking the same
+ * arguments and returning its result in a Promise (a layer it creates lives on a worker, so
+ * an AttentionLayer result becomes a ParallelAttentionLayer). Written as a mapping so the two
+ * APIs cannot drift apart.
+ */
+export type Threaded<T> = {
+  readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R>
+    : T[K];
+};
+
 /** An AttentionLayer kept on one worker of the pool: the same methods, returning Promises. */
-export interface ParallelAttentionLayer {
-  forward(x: TensorLike, options?: LayerForwardOptions): Promise<{ output: Tensor; trace?: LayerTrace }>;
-  backward(gradOutput: TensorLike): Promise<LayerGradients>;
-  step(learningRate: number): Promise<void>;
-  parameters(): Promise<LayerParameters>;
-  setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): Promise<void>;
-  /** Frees the layer on its worker; later calls reject. */
-  dispose(): Promise<void>;
-  readonly config: Readonly<Record<string, unknown>>;
-}
+export interface ParallelAttentionLayer extends Threaded<AttentionLayer> {}
 
 /**
  * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.
@@ -346,23 +349,9 @@ export interface ParallelAttentionLayer {
  * global (b, h, i, j)). The other methods run whole on the least busy worker. Inputs are copied,
  * never detached; results are fresh arrays.
  */
-export interface ParallelAttention {
-  readonly backend: 'wasm-simd' | 'wasm-scalar';
-  readonly arch: string;
+export interface ParallelAttention extends Threaded<Attention> {
   /** Workers in the pool. */
   readonly threads: number;
-
-  maskedSoftmax(x: TensorLike, options?: MaskOptions): Promise<Tensor>;
-  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Promise<Tensor>;
-  scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): Promise<AttentionResult>;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): Promise<SdpaGradients>;
-  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): Promise<AttentionResult>;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): Promise<AdditiveGradients>;
-  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): Promise<AttentionGradients>;
-  selfAttention(options: SelfAttentionOptions): Promise<ParallelAttentionLayer>;
-  multiHeadAttention(options: MultiHeadAttentionOptions): Promise<ParallelAttentionLayer>;
-
   /**
    * Terminates the workers (in Node nothing of the pool keeps the process alive afterwards; idle
    * workers never do). Calls in flight and calls made afterwards reject with an Error.

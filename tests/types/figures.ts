@@ -1,0 +1,138 @@
+// A consumer of 'attention-lab/figures' (web/figures/index.d.ts): every function with every option
+// (each options literal `satisfies Required<...>`), its result used as the DOM type declared.
+import {
+  colorScale,
+  formatNumber,
+  fullValue,
+  heatmap,
+  legend,
+  lineChart,
+  links,
+  matrix,
+  pipeline,
+  pipelineState,
+  stageIds,
+  type ColorScale,
+  type HeatmapOptions,
+  type LineChartOptions,
+  type LinksOptions,
+  type MatrixLike,
+  type MatrixOptions,
+  type PipelineSpec,
+  type PipelineStateSpec,
+  type PresetId,
+  type Tensor,
+  type View,
+} from 'attention-lab/figures';
+import { loadAttention } from 'attention-lab';
+
+const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
+const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
+const masked = new Uint8Array([0, 1, 0, 0]);
+const attrs = { 'data-head': 0, 'data-run': 'dot' };
+// The options every figure takes.
+const common = { stage: 'weights', attrs };
+
+const matrixOptions = {
+  stage: 'weights',
+  title: 'The attention weights',
+  kind: 'weights',
+  rowLabels: ['a', 'b'],
+  colLabels: null,
+  batchLabel: (b: number) => `sentence ${b + 1}`,
+  masked,
+  cellLabel: (b: number, i: number, j: number, value: number) => `${b} ${i} ${j}: ${fullValue(value)}`,
+  attrs,
+  editable: true,
+  legend: false,
+} satisfies Required<MatrixOptions>;
+
+const heatmapOptions = {
+  ...common,
+  title: '',
+  rowLabels: ['the', 'cat'],
+  colLabels: ['the', 'cat'],
+  xlabel: 'Keys',
+  ylabel: 'Queries',
+  colorScale: 'signed',
+  batchLabel: (b: number) => `b${b + 1}`,
+  masked: [0, 1, 0, 0],
+  numbers: true,
+  cellSize: 24,
+} satisfies Required<HeatmapOptions>;
+
+const linksOptions = {
+  ...common,
+  title: 'Links',
+  queryTokens: ['the', 'cat'],
+  keyTokens: ['the', 'cat'],
+  masked: null,
+} satisfies Required<LinksOptions>;
+
+const chartOptions = {
+  ...common,
+  stage: 'loss',
+  title: 'Loss',
+  xlabel: 'step',
+  width: 320,
+  height: 120,
+} satisfies Required<LineChartOptions>;
+
+const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
+const views: View[] = ['matrix', 'heatmap', 'links'];
+const stateSpec = {
+  preset: presets[2],
+  data: { x: [[1, 2], [0, 1]] },
+  scoring: 'additive',
+  compare: ['dot', 'general'],
+  causal: 'none',
+  validLens: [[1, 2]],
+  maskFill: 'd2l',
+  heads: 2,
+  head: 1,
+  view: views[1],
+} satisfies Required<PipelineStateSpec>;
+
+export async function useFigures(): Promise<number> {
+  const nodes: SVGSVGElement[] = [
+    matrix(weights, matrixOptions),
+    matrix(tensor),
+    heatmap(weights, heatmapOptions),
+    heatmap({ data: [1, 0], shape: [1, 2] }),
+    links(weights, linksOptions),
+    lineChart([3, 2, 1], chartOptions),
+    lineChart([1]),
+  ];
+  const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
+  const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
+  const intensity: number = scale.t(0.5) + scale.min + scale.max;
+  const kind: 'weights' | 'signed' = colorScale('weights', [0.5]).kind;
+  const key = legend(scale, { x: 4, y: 8, hatchId: null });
+  const keyNode: SVGGElement = key.node;
+  legend(scale);
+
+  const spec = {
+    ...stateSpec,
+    attn: await loadAttention(),
+    stages: stageIds().filter((id) => id !== 'params'),
+    backward: true,
+    editable: true,
+    captions: true,
+  } satisfies Required<PipelineSpec>;
+  const figure: HTMLDivElement = pipeline(spec);
+  const state: Record<string, unknown> = pipelineState(stateSpec);
+  pipelineState();
+  const text: string = formatNumber(0.0557) + fullValue(-Infinity);
+
+  return nodes.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
+    + figure.childElementCount + Object.keys(state).length + text.length;
+}
+
+export function misuse(): void {
+  // @ts-expect-error kind is 'signed' or 'weights'
+  matrix(weights, { kind: 'diverging' });
+  // @ts-expect-error a pipeline computes through the module from loadAttention()
+  pipeline({ preset: 'd2l' });
+  // @ts-expect-error no such preset
+  pipelineState({ preset: 'seed-005' });
+}
