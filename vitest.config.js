@@ -1,4 +1,4 @@
-// Vitest: the same test files (tests/js) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
+// Vitest: the same test files (tests/js, tests/io) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/js/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -69,7 +69,7 @@ export default defineConfig({
         ...common,
         test: {
           name: 'browser',
-          include: ['tests/js/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           browser: {
