@@ -45,3 +45,14 @@ export function checkTokens(tokens, where, problem) {
   }
   return [...tokens];
 }
+
+/** A file's metadata: an object of strings (safetensors' __metadata__, a JSON `metadata`). */
+export function stringMap(value, where, problem) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw problem.type(`${where} must be an object of strings`);
+  const out = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw problem.type(`${where}.${key} must be a string, got ${v === null ? 'null' : typeof v}`);
+    defineEntry(out, key, v);
+  }
+  return out;
+}

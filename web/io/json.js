@@ -3,7 +3,7 @@
 // (1, H, T, Tk) attentions, as Hugging Face's output_attentions gives them, read as (L, H, T, Tk).
 // Nesting deeper than 16, ragged arrays and non-numbers are refused by the API's tensor reader.
 import { toTensor } from '../src/tensor.js';
-import { checkTokens, defineEntry } from './fail.js';
+import { checkTokens, defineEntry, stringMap } from './fail.js';
 
 /** A nested array -> { data, shape, dtype }, a list of (1, H, T, Tk) layers squeezed to (L, H, T, Tk). */
 function jsonTensor(value, where, problem) {
@@ -34,14 +34,8 @@ export function readJson(bytes, problem, arrayName) {
   let metadata;
   for (const [key, entry] of Object.entries(value)) {
     if (key === 'tokens') tokens = checkTokens(entry, 'tokens', problem);
-    else if (key === 'metadata') {
-      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw problem.type('metadata must be an object of strings');
-      metadata = {};
-      for (const [k, v] of Object.entries(entry)) {
-        if (typeof v !== 'string') throw problem.type(`metadata.${k} must be a string, got ${v === null ? 'null' : typeof v}`);
-        defineEntry(metadata, k, v);
-      }
-    } else if (Array.isArray(entry)) defineEntry(tensors, key, jsonTensor(entry, key, problem));
+    else if (key === 'metadata') metadata = stringMap(entry, 'metadata', problem);
+    else if (Array.isArray(entry)) defineEntry(tensors, key, jsonTensor(entry, key, problem));
     else throw problem.type(`${key} must be a nested array of numbers, got ${entry === null ? 'null' : typeof entry}`);
   }
   if (Object.keys(tensors).length === 0) throw problem.type('holds no arrays');

@@ -3,7 +3,7 @@
 // (padded with spaces), then the data, little-endian, offsets relative to its start. As the
 // reference reader does, the tensors must cover the data exactly: no overlaps, no holes.
 import { DTYPES, decode } from './dtypes.js';
-import { HEADER_LIMIT, checkTokens, defineEntry, elementCount, formatShape } from './fail.js';
+import { HEADER_LIMIT, checkTokens, defineEntry, elementCount, formatShape, stringMap } from './fail.js';
 
 export const SAFETENSORS_DTYPES = {
   F64: 'float64', F32: 'float32', F16: 'float16', BF16: 'bfloat16',
@@ -17,16 +17,6 @@ export function safetensorsHeaderLength(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
   const high = view.getUint32(4, true);
   return high ? Infinity : view.getUint32(0, true);
-}
-
-function readMetadata(value, problem) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw problem.type('__metadata__ must be an object of strings');
-  const metadata = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw problem.type(`__metadata__.${key} must be a string, got ${v === null ? 'null' : typeof v}`);
-    defineEntry(metadata, key, v);
-  }
-  return metadata;
 }
 
 function metadataTokens(text, problem) {
@@ -58,7 +48,7 @@ export function readSafetensors(bytes, problem) {
   let metadata;
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
-      metadata = readMetadata(entry, problem);
+      metadata = stringMap(entry, '__metadata__', problem);
       continue;
     }
     if (entry === null || typeof entry !== 'object') throw problem.type(`tensor '${name}' must be an object with dtype, shape and data_offsets`);
