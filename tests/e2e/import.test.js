@@ -36,6 +36,21 @@ describe('opening files', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the Induction model button shows the trained model in the model view: layer 2 attends to the earlier successor', async () => {
+    const { page, problems } = await site.open('?preset=seed-004');
+    await page.click('[data-action="example-heads"]');
+    await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer="1"][data-head="0"]');
+    // Hover query 15 (the second 'b') of layer 2, head 1: its heaviest key is 6 ('m', which followed the first 'b').
+    const box = await page.locator('[data-view="heads"] canvas[data-layer="1"][data-head="0"]').boundingBox();
+    const values = [];
+    for (let j = 0; j < 24; j++) {
+      await page.mouse.move(box.x + ((j + 0.5) / 24) * box.width, box.y + ((15 + 0.5) / 24) * box.height);
+      values.push(Number(await page.$eval('[data-view="heads"] [data-role="readout"]', (r) => r.dataset.value)));
+    }
+    expect(values.indexOf(Math.max(...values))).toBe(15 - 10 + 1);
+    expect(problems).toEqual([]);
+  });
+
   it('X with nn.Linear (out, in) weights, transposed in the dialog, gives the reference\'s weights and the file\'s tokens', async () => {
     // From 'random' (other numbers, scaled dot product, no mask): the file replaces X and W only.
     const { page, problems } = await site.open('?preset=random');

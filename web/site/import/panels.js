@@ -1,9 +1,12 @@
-// Files in the explorer: the masthead's Open button ([data-action="import"], holding an
+// Files in the explorer: the Open button (first in the controls; the masthead is full at 390 px) ([data-action="import"], holding an
 // <input type="file">) and drag-and-drop anywhere on the page read .npy, .npz, .safetensors or
 // JSON with attention-lab/io (loaded on first use) into the import dialog; attention weights go
 // to the model view ([data-view="heads"], figures' heads()), X/W or Q/K/V into the state.
 import { h } from '../controls/dom.js';
+import { fieldset } from '../controls/widgets.js';
 import { importDialog } from './dialog.js';
+// The model view's preset: the attentions of the induction model trained by tools/model/train_induction.py.
+import inductionUrl from '../../../examples/induction/attention.safetensors?url';
 
 const SHOW = 'attnlab-show-heads'; // document event: { attentions, tokens, name } for the model view
 
@@ -30,7 +33,7 @@ function mountOpen(container, { store, announce }) {
     if (input.files[0]) openFile(input.files[0], dialog);
     input.value = '';
   } });
-  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, title: 'Open a .npy, .npz, .safetensors or JSON file (or drop one on the page)' }, '⤒ Open', input);
+  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: 'Open a .npy, .npz, .safetensors or JSON file (or drop one on the page)' }, '⤒ Open a file', input);
   const dragging = (on) => document.documentElement.classList.toggle('dropping-file', on);
   document.addEventListener('dragover', (event) => {
     if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
@@ -45,7 +48,17 @@ function mountOpen(container, { store, announce }) {
     event.preventDefault();
     openFile(file, dialog);
   });
-  container.append(button, dialog.node);
+  const example = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'example-heads' }, title: 'The attentions of a 2-layer model trained here to continue repeated letters: previous-token heads in layer 1, induction heads in layer 2', onclick: async () => {
+    try {
+      const { readTensors } = await import('../../io/index.js');
+      const bytes = new Uint8Array(await (await fetch(inductionUrl)).arrayBuffer());
+      const file = await readTensors(bytes, { name: 'induction-model.safetensors' });
+      document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: 'an induction model trained here' } }));
+    } catch (error) {
+      dialog.showError('induction-model.safetensors', error);
+    }
+  } }, 'Induction model');
+  container.append(fieldset('Your tensors', h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, 'A .npy, .npz, .safetensors or JSON file: attention weights, X with Wq/Wk/Wv, or Q/K/V. Or drop it on the page.'), h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example)), dialog.node);
   return { update() {} };
 }
 
@@ -67,6 +80,6 @@ function mountHeads(container) {
 }
 
 export const importPanels = [
-  { id: 'import', slot: 'masthead', order: 36, mount: mountOpen },
+  { id: 'import', slot: 'controls', order: 5, mount: mountOpen },
   { id: 'model-view', slot: 'main', order: 50, mount: mountHeads },
 ];
