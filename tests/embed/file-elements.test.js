@@ -1,9 +1,14 @@
 // The elements' file attributes in real Chromium from the raw sources: <attn-heatmap src tensor
 // index tokens> and <attn-heads src ...> on the induction model's files (examples/induction) and on
 // the io fixtures' bad files; every loading failure names the attribute and the file.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { elementsPage, shadowStageValues, startPages } from './pages.js';
+import { writeSafetensors } from '../../web/io/index.js';
+import { selfAttention } from '../e2e/reference.js';
+import { worstDifference } from '../e2e/site.js';
+import { elementsPage, rendered, shadowStageValues, startPages } from './pages.js';
 
 const links = {
   examples: fileURLToPath(new URL('../../examples/', import.meta.url)),
@@ -28,7 +33,7 @@ async function open(name, body) {
 async function show(name, body) {
   const opened = await open(name, body);
   // Drawn (a figure in the shadow root) or failed (a status message).
-  await opened.page.waitForFunction(() => [...document.querySelectorAll('attn-heatmap, attn-heads')].every((e) => e.shadowRoot.querySelector('[data-stage]') || e.shadowRoot.querySelector('.status')?.textContent));
+  await opened.page.waitForFunction(() => [...document.querySelectorAll('attn-heatmap, attn-heads, attn-figure')].every((e) => e.shadowRoot.querySelector('[data-stage]') || e.shadowRoot.querySelector('.status')?.textContent));
   return opened;
 }
 
@@ -121,5 +126,34 @@ describe('<attn-heads>', () => {
     console.log(`<attn-heads> 12x12 at T = 128 from a blob URL (fetch, read, draw): ${times.ms.toFixed(0)} ms`);
     expect(times.thumbs).toBe(12 * 12 + 12 + 2 * 13);
     expect(times.ms).toBeLessThan(1500); // fetch and read of 9.4 MB on top of the 1 s of drawing
+  });
+});
+
+describe('<attn-figure src>', () => {
+  const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+  const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+  const FLOAT32 = 1e-6; // float32 sums and exps of numbers below 10
+
+  it('computes the pipeline from X and nn.Linear-layout weights in a file, with transpose, exactly', async () => {
+    await writeFile(join(pages.root, 'layer.safetensors'), writeSafetensors(
+      { x: SEED_004.x, 'q_proj.weight': transpose(SEED_004.wq), 'k_proj.weight': transpose(SEED_004.wk), 'v_proj.weight': transpose(SEED_004.wv) },
+      { tokens: ['I', 'saw', 'it'] },
+    ));
+    const { page, problems } = await show('figure-src.html', `
+      <attn-figure id="f" src="layer.safetensors" transpose="wq wk wv" stages="weights output"></attn-figure>
+      <attn-figure id="weights-only" src="${FILE}.safetensors"></attn-figure>
+      <attn-figure id="unfit" src="layer.safetensors"></attn-figure>`);
+    await rendered(page, '#f', 'weights');
+    const exact = selfAttention(SEED_004);
+    expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference((await shadowStageValues(page, '#f', 'output'))[0], exact.output).diff).toBeLessThan(4 * FLOAT32);
+    expect(await page.evaluate(() => document.querySelector('#f').state.tokens)).toEqual(['I', 'saw', 'it']);
+    expect(await status(page, '#weights-only')).toBe(`<attn-figure> src: ${FILE}.safetensors holds no x, wq, wk, wv or q, k, v tensors (it holds attention); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);
+    // Without transpose the square weights are read as (d_in, d): a different, valid layer; the
+    // figure shows it, and the numbers differ from the transposed reading.
+    await rendered(page, '#unfit', 'weights');
+    const other = (await shadowStageValues(page, '#unfit', 'weights'))[0];
+    expect(worstDifference(other, exact.weights).diff).toBeGreaterThan(0.01);
+    expect(problems).toEqual([]);
   });
 });

@@ -38,6 +38,33 @@ async function fetchTensors(src) {
 }
 
 /**
+ * <attn-figure src>: the file's X, Wq, Wk, Wv (or Q, K, V) as a partial explorer state, checked by
+ * the explorer's import roles; `transpose` lists the weights stored as nn.Linear's (out, in)
+ * (default: those that only fit X transposed).
+ */
+export async function fileState(element) {
+  const src = text(element, 'src');
+  const file = await fetchTensors(src);
+  const { guessRoles, qkvRole, selfRole } = await import('../site/import/roles.js');
+  const { role, pick, transpose } = guessRoles(file.tensors);
+  if (role === 'weights') {
+    throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);
+  }
+  const listed = element.getAttribute('transpose');
+  const flipped = listed === null ? transpose : Object.fromEntries((listed.trim().split(/[\s,]+/).filter(Boolean)).map((k) => [k.toLowerCase(), true]));
+  const t = (key) => file.tensors[pick[key]];
+  let patch;
+  try {
+    patch = role === 'self' ? selfRole({ x: t('x'), wq: t('wq'), wk: t('wk'), wv: t('wv') }, flipped) : qkvRole({ q: t('q'), k: t('k'), v: t('v') });
+  } catch (error) {
+    throw new RangeError(`src: ${src}: ${error.message}`);
+  }
+  const rows = role === 'self' ? patch.x.length : patch.q[0].length;
+  if (file.tokens && file.tokens.length === rows) patch.tokens = file.tokens;
+  return patch;
+}
+
+/**
  * The element's file tensor, narrowed by `index` to `rank` axes at most:
  * -> { tensor: { data, shape }, tokens, src }.
  */

@@ -15,6 +15,8 @@
 //   view        'matrix' | 'heatmap' | 'links'
 //   backward    show the backward pass too;  editable: cells of X, W, the target can be typed or dragged
 //   captions    a sentence under each matrix;  theme: 'light' | 'dark' | 'auto' (default: the page's color-scheme)
+//   src         a .npy/.npz/.safetensors/JSON file with x, wq, wk, wv (or q, k, v; q_proj.weight ... too);
+//               transpose: the weights stored as nn.Linear's (out, in), e.g. "wq wk wv"
 // The wasm core loads once per page, when the first figure nears the viewport.
 //
 // <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
