@@ -4,7 +4,8 @@
 // float64 reference's numbers; bad files and shapes that do not fit say why, in the dialog.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSafetensors } from '../../web/io/index.js';
+import fs from 'node:fs';
+import { readTensors, writeSafetensors } from '../../web/io/index.js';
 import { selfAttention } from './reference.js';
 import { settle, startSite, stageValues, worstDifference } from './site.js';
 
@@ -101,6 +102,35 @@ describe('opening files', () => {
     await page.waitForSelector('[data-role="import-dialog"][open]');
     expect(await dialogText(page)).toBe('readTensors(truncated.npy): shape [3, 4] of float32 needs 48 bytes of data, the file has 45 (truncated)');
     expect(await stageValues(page, 'weights')).toEqual(before);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('saving stages as tensor files', () => {
+  /** Runs a figure menu action of a card and returns the downloaded file: { name, bytes }. */
+  async function exportFrom(page, card, action) {
+    const menu = page.locator(`[data-card="${card}"] details.figure-menu`);
+    await menu.locator('summary').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), menu.locator(`[data-action="${action}"]`).first().click()]);
+    return { name: download.suggestedFilename(), bytes: new Uint8Array(fs.readFileSync(await download.path())) };
+  }
+
+  it('a stage saved as .npy and .safetensors reads back with the exact float32 values shown, and the tokens', async () => {
+    const { page, problems } = await site.open('?preset=sentence');
+    const shown = (await stageValues(page, 'weights'))[0];
+    const npy = await exportFrom(page, 'weights', 'npy');
+    expect(npy.name).toMatch(/\.npy$/);
+    const fromNpy = Object.values((await readTensors(npy.bytes, { name: npy.name })).tensors)[0];
+    const st = await exportFrom(page, 'weights', 'safetensors');
+    const fromSt = await readTensors(st.bytes, { name: st.name });
+    const tensor = Object.values(fromSt.tensors)[0];
+    for (const t of [fromNpy, tensor]) {
+      const rows = t.shape.at(-2);
+      const cols = t.shape.at(-1);
+      const first = Array.from({ length: rows }, (_, i) => Array.from(t.data.subarray(i * cols, (i + 1) * cols)));
+      expect(first).toEqual(shown);
+    }
+    expect(fromSt.tokens).toEqual(await page.evaluate(() => window.attentionLab.store.get().tokens));
     expect(problems).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 import { h } from '../controls/dom.js';
 import { fieldset } from '../controls/widgets.js';
 import { importDialog } from './dialog.js';
+import { registerSaveActions } from './save.js';
 // The model view's preset: the attentions of the induction model trained by tools/model/train_induction.py.
 import inductionUrl from '../../../examples/induction/attention.safetensors?url';
 
@@ -20,6 +21,7 @@ async function openFile(file, dialog) {
 }
 
 function mountOpen(container, { store, announce }) {
+  registerSaveActions();
   const dialog = importDialog((choice) => {
     if (choice.role === 'weights') {
       document.dispatchEvent(new CustomEvent(SHOW, { detail: choice }));
