@@ -6,6 +6,7 @@
 //   qkv      Q (Tq, d) or (B, Tq, d), K (Tk, d) or (B, Tk, d), V (Tk, dv) or (B, Tk, dv).
 // Each builder returns a state patch (nested arrays, as the state keeps them) or throws a
 // RangeError naming the role, its shape and what it must be.
+import { toAttentions } from '../../figures/heads.js';
 import { LIMITS } from '../state/model.js';
 
 const fmt = (shape) => `(${shape.join(', ')})`;
@@ -31,14 +32,9 @@ function within(role, what, n, [lo, hi]) {
   if (n < lo || n > hi) throw new RangeError(`${role}: ${what} is ${n}; the explorer computes every number live and takes ${lo} to ${hi} (show large attentions as weights instead)`);
 }
 
-/** Attention weights -> { data, shape: [L, H, T, Tk] } for the model view. */
+/** Attention weights -> { data, shape: [L, H, T, Tk] } for the model view (heads() reads the layouts). */
 export function weightsRole(t) {
-  const s = t.shape;
-  if (s.length === 2) return { data: t.data, shape: [1, 1, ...s] };
-  if (s.length === 3) return { data: t.data, shape: [1, ...s] };
-  if (s.length === 4) return t;
-  if (s.length === 5 && s[1] === 1) return { data: t.data, shape: [s[0], ...s.slice(2)] };
-  throw new RangeError(`weights: ${fmt(s)} is not (T, Tk), (H, T, Tk), (L, H, T, Tk) or (L, 1, H, T, Tk)`);
+  return toAttentions(t.shape.length === 2 ? { data: t.data, shape: [1, ...t.shape] } : t, 'weights');
 }
 
 /** X, Wq, Wk, Wv (transpose: { wq, wk, wv } booleans) -> a state patch for source 'self'. */
