@@ -55,6 +55,19 @@ describe('bad files are refused with a named error', () => {
     expect(error.message).toMatch(/inflates past its declared/);
   });
 
+  it('readTensors refuses a member that claims 1.9 GB over a few hundred bytes, quickly', async () => {
+    const bytes = fixture('deflated.npz').slice();
+    const view = new DataView(bytes.buffer);
+    for (let at = 0; at + 46 < bytes.length; at++) {
+      if (view.getUint32(at, true) === 0x02014b50) view.setUint32(at + 24, 0x70000000, true);
+    }
+    const start = performance.now();
+    const error = await rejection(readTensors(bytes, { name: 'claims.npz' }));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/^readTensors\(claims\.npz\): member \w+\.npy inflates to \d+ bytes, its header says 1879048192$/);
+    expect(performance.now() - start).toBeLessThan(2000); // the claim is checked against what really inflates
+  });
+
   it('readTensors names unknown files and refuses bytes that are not bytes', async () => {
     const error = await rejection(readTensors(new Uint8Array([1, 2, 3, 4]), { name: 'x.dat' }));
     expect(error).toBeInstanceOf(TypeError);

@@ -70,9 +70,11 @@ function zip64Sizes(view, extraStart, extraEnd, fields) {
   return fields;
 }
 
+// Chunks are kept until the end, so memory follows the bytes really inflated, never a size the
+// archive merely declares (a 2 GB claim over a few bytes allocates nothing).
 async function inflate(data, expected, problem, name) {
   const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  const out = new Uint8Array(expected);
+  const chunks = [];
   let length = 0;
   try {
     for (;;) {
@@ -82,7 +84,7 @@ async function inflate(data, expected, problem, name) {
         reader.cancel().catch(() => {});
         throw problem.range(`member ${name} inflates past its declared ${expected} bytes`);
       }
-      out.set(value, length);
+      chunks.push(value);
       length += value.length;
     }
   } catch (error) {
@@ -90,6 +92,12 @@ async function inflate(data, expected, problem, name) {
     throw problem.range(`member ${name} is not valid deflate data (${error.message})`);
   }
   if (length !== expected) throw problem.range(`member ${name} inflates to ${length} bytes, its header says ${expected}`);
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
   return out;
 }
 
