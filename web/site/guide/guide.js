@@ -6,9 +6,11 @@ import '../styles/guide.css';
 import '../../elements/index.js';
 import { h } from '../controls/dom.js';
 import { guideSections } from './content.js';
+// The trained model's attentions (tools/model/train_induction.py), for the file examples.
+import inductionUrl from '../../../examples/induction/attention.safetensors?url';
 
 const here = (file) => new URL(file, window.location.href).href;
-const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html') });
+const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html'), inductionUrl });
 
 const codeBlock = (text) => h('pre', { class: 'guide-code' }, h('code', {}, text));
 
