@@ -123,7 +123,7 @@ export function heads(input, options = {}) {
 
   // Grid: column 1 the head labels, then layers, then the mean over layers.
   const columns = layers.length + (agg ? 1 : 0);
-  const grid = el('div', { class: 'attn-heads-grid', role: 'group', 'aria-label': `${L} layers by ${H} heads`, style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start` });
+  const grid = el('div', { class: 'attn-heads-grid', role: 'group', 'aria-label': `${L} layers by ${H} heads`, style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%` });
   grid.append(el('div'));
   for (const l of layers) grid.append(label(`L${l + 1}`, 'text-align:center'));
   if (agg) grid.append(label('mean', 'text-align:center'));
