@@ -1,4 +1,4 @@
-// Vitest: the same test files (tests/js, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
+// Vitest: the same test files (tests/js, tests/io, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
 // the type checks in a fifth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself.
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/js/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -89,7 +89,7 @@ export default defineConfig({
         ...common,
         test: {
           name: 'browser',
-          include: ['tests/js/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -15,12 +15,24 @@
 //   view        'matrix' | 'heatmap' | 'links'
 //   backward    show the backward pass too;  editable: cells of X, W, the target can be typed or dragged
 //   captions    a sentence under each matrix;  theme: 'light' | 'dark' | 'auto' (default: the page's color-scheme)
+//   src         a .npy/.npz/.safetensors/JSON file with x, wq, wk, wv (or q, k, v; q_proj.weight ... too);
+//               transpose: the weights stored as nn.Linear's (out, in), e.g. "wq wk wv"
 // The wasm core loads once per page, when the first figure nears the viewport.
 //
 // <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
 // ("the cat sat" or a JSON list), label (title), xlabel, ylabel, color-scale ('weights' | 'signed'),
 // numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
-// weights array or { weights, rowLabels, colLabels, masked, label }. No wasm.
+// weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
+// .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
+// "0 3" = layer 0, head 3), tokens (default: the file's). No wasm.
+//
+// <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
+// BertViz's list; tokens, layers and heads (indices shown), aggregates ("false" hides mean and max),
+// thumb-size (px), label; or a child <script type="application/json"> ({ attention, tokens }).
+// The model view of attention-lab/figures' heads(). No wasm.
+//
+// A file that cannot be fetched or read shows a message naming the attribute and the file
+// ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
 //
 // Both render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
@@ -43,10 +55,15 @@ export declare class AttnHeatmap extends FigureElement {
   static readonly observedAttributes: string[];
 }
 
+export declare class AttnHeads extends FigureElement {
+  static readonly observedAttributes: string[];
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attn-figure': AttnFigure;
     'attn-heatmap': AttnHeatmap;
+    'attn-heads': AttnHeads;
   }
   interface HTMLElementEventMap {
     'attn-render': CustomEvent<{ renders?: number; edited?: boolean }>;

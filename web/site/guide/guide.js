@@ -7,9 +7,11 @@ import '../../elements/index.js';
 import { h } from '../controls/dom.js';
 import { guideSections } from './content.js';
 import { frameHeight } from '../embed/height-listener.js';
+// The trained model's attentions (tools/model/train_induction.py), for the file examples.
+import inductionUrl from '../../../examples/induction/attention.safetensors?url';
 
 const here = (file) => new URL(file, window.location.href).href;
-const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html') });
+const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html'), inductionUrl });
 
 // A code block scrolls sideways when its lines are long: focusable, so a keyboard can scroll it,
 // and named, so a screen reader says what the focus landed on.
