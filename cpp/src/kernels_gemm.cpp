@@ -18,6 +18,7 @@
 namespace attnlab::kernels {
 namespace {
 
+using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
 using vec::lanes;
 using vec::Lane1;
 using vec::Vec;
