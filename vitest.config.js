@@ -1,5 +1,6 @@
 // Vitest: the same test files (tests/js) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
-//   node     environment node: web/src/index.js reads the .wasm bytes itself.
+//   node     environment node: web/src/index.js reads the .wasm bytes itself (Node 20: with
+//            --experimental-wasm-relaxed-simd, so the relaxed build runs too).
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
@@ -18,6 +19,9 @@ import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+// Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
+// workers get so that the suites also run on the relaxed build (tests/js/backends.js).
+const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
 const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
 
 const common = {
@@ -38,6 +42,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          execArgv: RELAXED_SIMD_ARGS,
           include: ['tests/js/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
