@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
+import { bertConfigs } from './bert-configs.mjs';
 import { chartSvg } from './chart-svg.mjs';
 import { describeMachine } from './machine.mjs';
 import { opConfigs } from './op-configs.mjs';
@@ -122,7 +123,14 @@ async function measure(config) {
   return { ...config, rows, workText };
 }
 
-const configs = [...sdpaConfigs(sdpaModules, { sizes }), overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }), ...opConfigs(modules, { quick })].filter(
+// BERT-base shapes on the SIMD builds only (the scalar one would take tens of seconds a call).
+const simdModules = modules.filter((m) => m.backend !== 'wasm-scalar');
+const configs = [
+  ...sdpaConfigs(sdpaModules, { sizes }),
+  ...bertConfigs(simdModules, { quick }),
+  overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }),
+  ...opConfigs(modules, { quick }),
+].filter(
   (c) => !only || c.title.includes(only),
 );
 const measured = [];
