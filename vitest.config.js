@@ -1,6 +1,7 @@
 // Vitest: the same test files (tests/js, tests/io, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
 // the type checks in a fifth.
-//   node     environment node: web/src/index.js reads the .wasm bytes itself.
+//   node     environment node: web/src/index.js reads the .wasm bytes itself (Node 20: with
+//            --experimental-wasm-relaxed-simd, so the relaxed build runs too).
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
@@ -21,6 +22,9 @@ import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+// Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
+// workers get so that the suites also run on the relaxed build (tests/js/backends.js).
+const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
 const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
 
 // The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.
@@ -47,6 +51,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          execArgv: RELAXED_SIMD_ARGS,
           include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,

@@ -32,7 +32,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
 
   it(`loads the ${backend} build, whose kernels report their instruction set`, () => {
     expect(attn.backend).toBe(backend);
-    expect(attn.arch).toBe(simd ? 'wasm' : 'scalar');
+    expect(attn.arch).toBe({ true: 'wasm', relaxed: 'wasm+relaxed', false: 'scalar' }[simd]);
   });
 
   it(`${CALLS} calls, good and failing, leave wasm memory exactly as they found it`, () => {

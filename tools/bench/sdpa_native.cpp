@@ -1,6 +1,8 @@
 // Native benchmark of sdpa (built by CMake as bench_native on the SIMD core, AVX2+FMA): the fused
 // path against row streaming, forward and forward+backward, B=1, H=8, d=dv=64, causal or not.
 // Usage: build/bench_native [T ...]   (default 512 1024 2048)
+// Each rate is followed by its efficiency: the percentage of the machine's AVX2+FMA ceiling, measured
+// first by fma_ceiling_gflops() in the same process.
 //
 // GFLOP/s counts useful flops, the products an explicit (unfused) graph would also do, with
 // N = B H Tq Tk (halved, rounded as (Tq Tk + Tq) / 2 per head, for causal top-left):
@@ -14,6 +16,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "attnlab/kernels.hpp"
 #include "attnlab/sdpa.hpp"
@@ -52,6 +58,36 @@ double median_seconds(int calls, F&& f) {
   return t[t.size() / 2];
 }
 
+#if defined(__x86_64__)
+// The machine's AVX2+FMA ceiling, the native counterpart of tools/bench/ceiling.mjs: 14 independent
+// chains acc = acc * m + c of 8-float vfmadd (FMA latency 4 cycles, two FMA pipes on Zen 3/4 and
+// recent Intel: 8 chains would do, 14 leave margin and still fit 16 ymm registers with m and c).
+// m = c = 0.5 brings every acc to 1 and keeps it there. GFLOP/s, the best of 5 runs of about 20 ms of CPU time.
+__attribute__((target("avx2,fma"))) double fma_ceiling_gflops() {
+  constexpr int kChains = 14;
+  volatile float half = 0.5f;  // not a constant the compiler could fold
+  const __m256 m = _mm256_set1_ps(half), c = _mm256_set1_ps(half);
+  double best = 0;
+  for (int run = 0; run < 5; ++run) {
+    // Different starting values (all tending to 1), or the compiler merges the identical chains.
+    __m256 acc[kChains];
+    for (int i = 0; i < kChains; ++i) acc[i] = _mm256_set1_ps(half * float(i + 2));
+    const long steps = 2'000'000;
+    const double t0 = cpu_seconds();
+    for (long s = 0; s < steps; ++s)
+      for (auto& a : acc) a = _mm256_fmadd_ps(a, m, c);
+    const double seconds = cpu_seconds() - t0;
+    __m256 sum = acc[0];
+    for (int i = 1; i < kChains; ++i) sum = _mm256_add_ps(sum, acc[i]);
+    if (std::fabs(_mm256_cvtss_f32(sum) - float(kChains)) > 1e-3f) std::printf("ceiling probe: unexpected sum\n");
+    best = std::max(best, double(steps) * kChains * 8 * 2 / seconds / 1e9);
+  }
+  return best;
+}
+#endif
+
+double ceiling = 0;  // GFLOP/s, measured once in main (x86-64)
+
 void run(int T, bool causal) {
   const AttentionDims dims{1, 8, 8, T, T, 64, 64};
   const auto q = fill(dims.q_size(), 1), k = fill(dims.k_size(), 2), v = fill(dims.v_size(), 3),
@@ -79,10 +115,13 @@ void run(int T, bool causal) {
     });
     const char* name = kernel == SdpaKernel::automatic ? "fused" : "rows";
     const double fwd_flops = 4 * pairs * dims.d, all_flops = 12 * pairs * dims.d;
-    std::printf("T=%-5d %-7s %-6s forward %8.2f ms %6.1f GFLOP/s | fwd+bwd %8.2f ms %6.1f GFLOP/s"
-                " | fwd+bwd(saved out, lse) %8.2f ms %6.1f GFLOP/s\n",
-                T, causal ? "causal" : "full", name, fwd * 1e3, fwd_flops / fwd / 1e9, (fwd + bwd) * 1e3,
-                all_flops / (fwd + bwd) / 1e9, (fwd + bwd_saved) * 1e3, all_flops / (fwd + bwd_saved) / 1e9);
+    const auto rate = [](double flops, double seconds) { return flops / seconds / 1e9; };
+    const auto of_ceiling = [&](double gflops) { return ceiling > 0 ? 100 * gflops / ceiling : 0.0; };
+    const double r_fwd = rate(fwd_flops, fwd), r_all = rate(all_flops, fwd + bwd), r_saved = rate(all_flops, fwd + bwd_saved);
+    std::printf("T=%-5d %-7s %-6s forward %8.2f ms %6.1f GFLOP/s %3.0f%% | fwd+bwd %8.2f ms %6.1f GFLOP/s %3.0f%%"
+                " | fwd+bwd(saved out, lse) %8.2f ms %6.1f GFLOP/s %3.0f%%\n",
+                T, causal ? "causal" : "full", name, fwd * 1e3, r_fwd, of_ceiling(r_fwd), (fwd + bwd) * 1e3, r_all,
+                of_ceiling(r_all), (fwd + bwd_saved) * 1e3, r_saved, of_ceiling(r_saved));
   }
 }
 
@@ -94,6 +133,10 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {512, 1024, 2048};
   std::printf("sdpa native, kernels '%s' (width %d), B=1 H=8 d=dv=64, median CPU time of calls after a warm-up\n",
               attnlab::kernels::arch_name(), attnlab::kernels::width());
+#if defined(__x86_64__)
+  ceiling = fma_ceiling_gflops();
+  std::printf("ceiling: %.1f GFLOP/s (14 chains of AVX2 vfmadd, CPU time); efficiency = GFLOP/s over it\n", ceiling);
+#endif
   for (int T : sizes)
     for (bool causal : {false, true}) run(T, causal);
 }

@@ -262,8 +262,8 @@ export interface MultiHeadAttentionOptions {
 export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
 
 export interface Attention {
-  readonly backend: 'wasm-simd' | 'wasm-scalar';
-  /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd) or 'scalar'. */
+  readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
+  /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
   readonly arch: string;
 
   /**
@@ -292,10 +292,14 @@ export interface Attention {
 
 export interface LoadOptions {
   /**
-   * Force the SIMD (true) or scalar (false) build; default: SIMD when WebAssembly.validate supports it.
-   * true on an engine without SIMD rejects with an Error.
+   * Force the SIMD (true), relaxed-SIMD ('relaxed') or scalar (false) build; default: SIMD when
+   * WebAssembly.validate supports it. The relaxed build is the SIMD build with its multiply-adds as
+   * f32x4.relaxed_madd (one rounding where the CPU has FMA, so results differ from the SIMD build in
+   * the last bits, and may differ between machines); engines: Chrome/Edge 114+, Firefox 145+,
+   * Node 22+ (Node 20 with --experimental-wasm-relaxed-simd). `backend` says which build was loaded.
+   * true or 'relaxed' on an engine without that feature rejects with an Error.
    */
-  simd?: boolean;
+  simd?: boolean | 'relaxed';
   /** Where to fetch the .wasm from (browsers). */
   wasmUrl?: string | URL;
   /** The .wasm bytes, if you already have them (of the build `simd` selects). Not cached. */
@@ -369,3 +373,5 @@ export function loadAttention(options?: LoadOptions): Promise<Attention>;
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */
 export function simdSupported(): boolean;
+/** True when this JS engine validates WebAssembly relaxed SIMD (f32x4.relaxed_madd). */
+export function relaxedSimdSupported(): boolean;

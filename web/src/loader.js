@@ -1,6 +1,8 @@
-// Picks and instantiates one of the two wasm builds (once per backend):
-//   wasm-simd    web/wasm/attention-simd.{js,wasm}    when the engine validates simd128
-//   wasm-scalar  web/wasm/attention-scalar.{js,wasm}  otherwise, or with { simd: false }
+// Picks and instantiates one of the three wasm builds (once per backend):
+//   wasm-simd     web/wasm/attention-simd.{js,wasm}     when the engine validates simd128
+//   wasm-relaxed  web/wasm/attention-relaxed.{js,wasm}  the same kernels with f32x4.relaxed_madd,
+//                 with { simd: 'relaxed' } (or by default when RELAXED_BY_DEFAULT, see below)
+//   wasm-scalar   web/wasm/attention-scalar.{js,wasm}   otherwise, or with { simd: false }
 // The .wasm is compiled here once per load (Node: read from disk, since Emscripten 3.1.6's glue
 // would fetch() a file path; browsers: fetched from a URL next to this file, which bundlers follow
 // through the new URL(..., import.meta.url) literals below), and the glue instantiates that
@@ -20,10 +22,25 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
+// The smallest module with a relaxed-simd instruction (three i32x4.splat, f32x4.relaxed_madd, drop):
+// WebAssembly.validate accepts it exactly when the engine has relaxed SIMD.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 20, 1, 18, 0, 65, 0, 253, 17, 65, 0, 253, 17, 65,
+  0, 253, 17, 253, 133, 2, 26, 11,
+]);
+// Whether loadAttention() without `simd` takes the relaxed build where the engine has it. Off:
+// it is only worth a default where the bench in Chromium shows it faster (bench/results.md), and
+// FMA changes results in the last bits from one engine or CPU to another.
+const RELAXED_BY_DEFAULT = false;
+
 const BUILDS = {
   'wasm-simd': {
     glue: () => import('../wasm/attention-simd.js'),
     wasmUrl: () => new URL('../wasm/attention-simd.wasm', import.meta.url),
+  },
+  'wasm-relaxed': {
+    glue: () => import('../wasm/attention-relaxed.js'),
+    wasmUrl: () => new URL('../wasm/attention-relaxed.wasm', import.meta.url),
   },
   'wasm-scalar': {
     glue: () => import('../wasm/attention-scalar.js'),
@@ -39,6 +56,15 @@ const cache = new Map(); // backend -> Promise<Runtime>, for loads from the defa
 export function simdSupported() {
   try {
     return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** True when this JS engine validates WebAssembly relaxed SIMD (f32x4.relaxed_madd). */
+export function relaxedSimdSupported() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(RELAXED_PROBE);
   } catch {
     return false;
   }
@@ -73,8 +99,8 @@ function checkLoadOptions(given) {
     if (!known.includes(key)) throw new TypeError(`loadAttention: unknown option '${key}' (known: ${known.join(', ')})`);
     options[key] = given[key];
   }
-  if (options.simd !== undefined && typeof options.simd !== 'boolean') {
-    throw new TypeError(`loadAttention: simd must be true, false or undefined, got ${String(options.simd)}`);
+  if (options.simd !== undefined && typeof options.simd !== 'boolean' && options.simd !== 'relaxed') {
+    throw new TypeError(`loadAttention: simd must be 'relaxed', true, false or undefined, got ${String(options.simd)}`);
   }
   const binary = options.wasmBinary;
   if (binary !== undefined && !(binary instanceof ArrayBuffer || binary instanceof Uint8Array)) {
@@ -160,7 +186,11 @@ export async function loadModule(given = {}) {
   if (options.simd === true && !supported) {
     throw new Error('loadAttention: this JS engine does not support WebAssembly SIMD; use { simd: false }');
   }
-  const backend = (options.simd ?? supported) ? 'wasm-simd' : 'wasm-scalar';
+  if (options.simd === 'relaxed' && !relaxedSimdSupported()) {
+    throw new Error("loadAttention: this JS engine does not support WebAssembly relaxed SIMD; use { simd: true }");
+  }
+  const relaxed = options.simd === 'relaxed' || (options.simd === undefined && RELAXED_BY_DEFAULT && relaxedSimdSupported());
+  const backend = relaxed ? 'wasm-relaxed' : (options.simd ?? supported) ? 'wasm-simd' : 'wasm-scalar';
   let runtime;
   if (options.wasmUrl !== undefined || options.wasmBinary !== undefined) {
     runtime = await createRuntime(backend, options);

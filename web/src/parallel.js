@@ -53,7 +53,8 @@ function parallelOptions(given) {
 
 /** Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone). */
 function workerLoadOptions(load, backend) {
-  const options = { ...load, simd: backend === 'wasm-simd' }; // every worker runs the build chosen here
+  const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
+  const options = { ...load, simd }; // every worker runs the build chosen here
   if (load.wasmUrl !== undefined) {
     const base = isNode() ? undefined : globalThis.location?.href;
     options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
