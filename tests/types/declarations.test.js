@@ -4,7 +4,8 @@
 //   2. The declarations against the JS at runtime: each entry's declared values are exactly the
 //      module's exports (and each consumer imports every one of them), the API objects have exactly
 //      the declared members, and every options type names exactly the options the function
-//      accepts (read from the TypeError an unknown option gets: "... (known: a, b, c)").
+//      accepts (read from the TypeError an unknown option gets: "... (known: a, b, c)"), and every
+//      custom element's declared attributes are exactly its observedAttributes.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -16,6 +17,7 @@ const ENTRIES = {
   './worker': { specifier: 'attention-lab/worker', consumer: 'worker.ts' },
   './figures': { specifier: 'attention-lab/figures', consumer: 'figures.ts' },
   './elements': { specifier: 'attention-lab/elements', consumer: 'elements.ts' },
+  './io': { specifier: 'attention-lab/io', consumer: 'io.ts' },
 };
 
 /** The program tsc -p tests/types builds. */
@@ -67,6 +69,18 @@ function declaredMembers(entry, name) {
 
 const names = (type) => checker.getPropertiesOfType(type).map((p) => p.name).sort();
 
+/** The members of a union of string literals ('a' | 'b' -> ['a', 'b']). */
+const literals = (type) => (type.isUnion() ? type.types : [type]).map((t) => t.value).sort();
+
+/** The declared options type of the entry's function `fn`: its parameter `param`. */
+function functionOptionNames(entry, fn, param = 'options') {
+  const { module } = entryModule(entry);
+  const symbol = checker.getExportsOfModule(module).find((s) => s.name === fn);
+  const signature = checker.getSignaturesOfType(checker.getTypeOfSymbol(symbol), ts.SignatureKind.Call)[0];
+  const parameter = signature.parameters.find((p) => p.name === param);
+  return names(checker.getNonNullableType(checker.getTypeOfSymbol(parameter)));
+}
+
 /** The declared options type of interface `owner`'s method `method`: its parameter `param`. */
 function optionNames(owner, method, param = 'options') {
   const methodSymbol = declaredMembers('.', owner).getProperty(method);
@@ -93,7 +107,7 @@ describe('tsc --strict over tests/types', () => {
     for (const entry of Object.keys(ENTRIES)) {
       const { module } = entryModule(entry);
       expect(module, entry).toBeDefined();
-      expect(module.valueDeclaration.getSourceFile().fileName, entry).toMatch(/\/web\/(src|figures|elements)\/\w+\.d\.ts$/);
+      expect(module.valueDeclaration.getSourceFile().fileName, entry).toMatch(/\/web\/(src|figures|elements|io)\/\w+\.d\.ts$/);
     }
   });
 
@@ -168,5 +182,18 @@ describe('the declarations match the JS at runtime', () => {
       expect(await acceptedOptions((o) => loadAttention(o))).toEqual(names(declaredMembers('.', 'LoadOptions')));
       expect(await acceptedOptions((o) => loadAttention({ threads: 1, ...o }))).toEqual(names(declaredMembers('.', 'ParallelOptions')));
     });
+  });
+
+  it('readTensors accepts exactly the options ReadOptions names', async () => {
+    const { readTensors } = await import('attention-lab/io');
+    expect(await acceptedOptions((o) => readTensors(new Uint8Array(0), o))).toEqual(functionOptionNames('./io', 'readTensors'));
+    expect(functionOptionNames('./io', 'readTensors')).toEqual(names(declaredMembers('./io', 'ReadOptions')));
+  });
+
+  it('each custom element observes exactly the attributes its declaration names', async () => {
+    const elements = await import('attention-lab/elements');
+    for (const name of ['AttnFigure', 'AttnHeatmap', 'AttnHeads']) {
+      expect([...elements[name].observedAttributes].sort(), name).toEqual(literals(declaredMembers('./elements', `${name}Attribute`)));
+    }
   });
 });

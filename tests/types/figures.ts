@@ -1,9 +1,11 @@
 // A consumer of 'attention-lab/figures' (web/figures/index.d.ts): every function with every option
 // (each options literal `satisfies Required<...>`), its result used as the DOM type declared.
 import {
+  canvasHeatmap,
   colorScale,
   formatNumber,
   fullValue,
+  heads,
   heatmap,
   legend,
   lineChart,
@@ -12,7 +14,10 @@ import {
   pipeline,
   pipelineState,
   stageIds,
+  type AttentionsLike,
+  type CanvasHeatmapOptions,
   type ColorScale,
+  type HeadsOptions,
   type HeatmapOptions,
   type LineChartOptions,
   type LinksOptions,
@@ -78,6 +83,30 @@ const chartOptions = {
   height: 120,
 } satisfies Required<LineChartOptions>;
 
+// Every layout of attentions the model view reads: (L, H, T, Tk), (H, T, Tk), BertViz's list.
+const attentions: AttentionsLike[] = [
+  [[[[1, 0], [0.5, 0.5]]]],
+  [[[1, 0], [0.5, 0.5]]],
+  [[[[[1, 0], [0.5, 0.5]]]]],
+  [{ data: new Float32Array([1, 0, 0.5, 0.5]), shape: [1, 1, 2, 2] }, { data: [1, 0, 0, 1], shape: [1, 1, 2, 2] as const }],
+  { data: new Float32Array(4), shape: [1, 2, 2] },
+];
+const headsOptions = {
+  title: '',
+  tokens: ['the', 'cat'],
+  layers: [0],
+  heads: [0],
+  aggregates: false,
+  thumbSize: 48,
+} satisfies Required<HeadsOptions>;
+const canvasOptions = {
+  title: 'Layer 1, head 1',
+  rowLabels: ['the', 'cat'],
+  colLabels: null,
+  cellSize: 2,
+  highlight: new Set([1]),
+} satisfies Required<CanvasHeatmapOptions>;
+
 const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
 const views: View[] = ['matrix', 'heatmap', 'links'];
 const stateSpec = {
@@ -103,6 +132,13 @@ export async function useFigures(): Promise<number> {
     lineChart([3, 2, 1], chartOptions),
     lineChart([1]),
   ];
+  const divs: HTMLDivElement[] = [
+    ...attentions.map((a) => heads(a)),
+    heads(attentions[0], headsOptions),
+    heads(attentions[3], { tokens: null }),
+    canvasHeatmap(weights, canvasOptions),
+    canvasHeatmap(tensor, { highlight: null }),
+  ];
   const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
   const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
   const intensity: number = scale.t(0.5) + scale.min + scale.max;
@@ -124,7 +160,7 @@ export async function useFigures(): Promise<number> {
   pipelineState();
   const text: string = formatNumber(0.0557) + fullValue(-Infinity);
 
-  return nodes.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
+  return nodes.length + divs.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
     + figure.childElementCount + Object.keys(state).length + text.length;
 }
 
@@ -135,4 +171,8 @@ export function misuse(): void {
   pipeline({ preset: 'd2l' });
   // @ts-expect-error no such preset
   pipelineState({ preset: 'seed-005' });
+  // @ts-expect-error thumbSize is a number of CSS px
+  heads(attentions[0], { thumbSize: '64px' });
+  // @ts-expect-error highlight is a Set of token indices, not a list
+  canvasHeatmap(weights, { highlight: [1] });
 }

@@ -5,6 +5,7 @@
 // names declared here are the ones the JS exports and accepts.
 import {
   loadAttention,
+  relaxedSimdSupported,
   simdSupported,
   type AdditiveBackwardOptions,
   type AdditiveGradients,
@@ -44,6 +45,7 @@ import {
 import { expectType, type Equal } from './assert.js';
 
 const simd: boolean = simdSupported();
+const relaxedSimd: boolean = relaxedSimdSupported();
 
 // Every TensorLike form.
 const tensor: Tensor = { data: new Float32Array(4), shape: [2, 2] };
@@ -140,6 +142,10 @@ const mhaOptions = {
 
 const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8) } satisfies Required<LoadOptions>;
 const threaded = { ...load, wasmUrl: '/attention.wasm', threads: 2, inlineBelow: 0 } satisfies Required<ParallelOptions>;
+// simd picks one of three builds: true (simd128), 'relaxed' (relaxed_madd) or false (scalar).
+expectType<Equal<LoadOptions['simd'], boolean | 'relaxed' | undefined>>(true);
+const relaxedLoad = { ...load, simd: 'relaxed' } satisfies Required<LoadOptions>;
+const relaxedThreaded = { ...threaded, simd: 'relaxed' } satisfies Required<ParallelOptions>;
 
 /** Reads every field of a forward result. */
 function readResult(result: AttentionResult): number {
@@ -167,7 +173,15 @@ export async function useSync(): Promise<number> {
   const attn: Attention = await loadAttention();
   const scalar = await loadAttention({ simd: false, wasmBinary: new ArrayBuffer(8) });
   expectType<Equal<typeof scalar, Attention>>(true);
-  const backend: 'wasm-simd' | 'wasm-scalar' = attn.backend;
+  expectType<Equal<Attention['backend'], 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar'>>(true);
+  const backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar' = attn.backend;
+  // The relaxed build where the engine has relaxed SIMD (Node 22+, Chrome 114+), through both overloads.
+  if (relaxedSimd) {
+    const relaxed: Attention = await loadAttention(relaxedLoad);
+    const relaxedPool: ParallelAttention = await loadAttention(relaxedThreaded);
+    expectType<Equal<typeof relaxedPool.backend, typeof relaxed.backend>>(true);
+    relaxedPool.dispose();
+  }
   const arch: string = attn.arch;
 
   const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);
@@ -246,4 +260,8 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   pool.maskedSoftmax([1]).data;
   // @ts-expect-error threads is the threaded overload's, and must be a number
   await loadAttention({ threads: '2' });
+  // @ts-expect-error simd is true, false or 'relaxed'
+  await loadAttention({ simd: 'relaxed-simd' });
+  // @ts-expect-error the backend is one of the three builds
+  if (attn.backend === 'wasm-fma') return;
 }

@@ -10,7 +10,7 @@ import {
   type Tensor,
   type TensorLike,
 } from 'attention-lab/worker';
-import type { Attention } from 'attention-lab';
+import type { Attention, LoadOptions } from 'attention-lab';
 import { expectType, type Equal } from './assert.js';
 
 const options = {
@@ -19,10 +19,14 @@ const options = {
   wasmBinary: new ArrayBuffer(8),
   inlineBelow: 0,
 } satisfies Required<AttentionWorkerOptions>;
+// The worker runs any of the three builds loadAttention can pick (the pool passes 'relaxed' on).
+expectType<Equal<AttentionWorkerOptions['simd'], LoadOptions['simd']>>(true);
+const relaxed = { ...options, simd: 'relaxed' } satisfies Required<AttentionWorkerOptions>;
 
 export async function useWorker(): Promise<number> {
   const worker: ParallelAttention = await createAttentionWorker(options);
   await createAttentionWorker();
+  (await createAttentionWorker(relaxed)).dispose();
   expectType<Equal<Awaited<ReturnType<ParallelAttention['attention']>>, ReturnType<Attention['attention']>>>(true);
   const x: TensorLike = [[[1, 0], [0, 1]]];
   const result: AttentionResult = await worker.scaledDotProductAttention(x, x, x, { causal: true });

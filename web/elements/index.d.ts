@@ -1,4 +1,4 @@
-// attention-lab/elements: importing it defines two custom elements (the package's only entry with
+// attention-lab/elements: importing it defines three custom elements (the package's only entry with
 // side effects). From a plain page, no bundler needed:
 //   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
 // or in an app: import 'attention-lab/elements';
@@ -34,10 +34,11 @@
 // A file that cannot be fetched or read shows a message naming the attribute and the file
 // ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
 //
-// Both render into an open shadow root (page styles do not reach in; theirs do not leak out),
+// All three render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
-// buttons, and dispatch 'attn-render' (bubbles, composed) after each render. Matrices inside
-// keep the explorer's contract: svg[data-stage] with cells [data-row][data-col][data-value].
+// buttons (hidden on <attn-heads>, whose grid is canvases), and dispatch 'attn-render' (bubbles,
+// composed) after each render. Matrices inside keep the explorer's contract: svg[data-stage] with
+// cells [data-row][data-col][data-value].
 
 /** The common part: export and the render event (not exported: see `export {}` below). */
 declare class FigureElement extends HTMLElement {
@@ -45,18 +46,26 @@ declare class FigureElement extends HTMLElement {
   exportAs(kind: 'svg' | 'png'): Promise<void>;
 }
 
+/** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
+export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
+  | 'mask-fill' | 'heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
+export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
+  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
+export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
+  | 'thumb-size' | 'label';
+
 export declare class AttnFigure extends FigureElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: AttnFigureAttribute[];
   /** The explorer state shown (after edits), or null before the first render. */
   readonly state: Record<string, unknown> | null;
 }
 
 export declare class AttnHeatmap extends FigureElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: AttnHeatmapAttribute[];
 }
 
 export declare class AttnHeads extends FigureElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: AttnHeadsAttribute[];
 }
 
 declare global {

@@ -101,7 +101,19 @@ export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLD
  * (T = 2048 is 4 million weights): a scrolling canvas and a readout [data-role=readout] with the
  * exact value under the pointer. Root: div[data-stage=weights][data-rows][data-cols].
  */
-export function canvasHeatmap(weights: MatrixLike, options?: { title?: string; rowLabels?: string[] | null; colLabels?: string[] | null; cellSize?: number; highlight?: Set<number> | null }): HTMLDivElement;
+export function canvasHeatmap(weights: MatrixLike, options?: CanvasHeatmapOptions): HTMLDivElement;
+
+export interface CanvasHeatmapOptions {
+  /** Title above the map (default 'Attention weights'; '' for none). */
+  title?: string;
+  /** Tq / Tk labels, named in the readout. */
+  rowLabels?: string[] | null;
+  colLabels?: string[] | null;
+  /** CSS px per weight (default: what fits 640 px, at least 1). */
+  cellSize?: number;
+  /** Token indices: weights in none of their rows or columns are faded. */
+  highlight?: Set<number> | null;
+}
 
 export interface LinksOptions {
   stage?: string;

@@ -43,9 +43,10 @@ export interface TensorFile {
  * (1, H, T, Tk) attentions, BertViz's and Hugging Face's layout, read as (L, H, T, Tk)).
  * The format comes from `format`, else the extension of `name`, else the magic bytes.
  */
-export function readTensors(bytes: Uint8Array | ArrayBufferView | ArrayBuffer | Blob, options?: ReadOptions): Promise<TensorFile>;
+export function readTensors(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | Blob, options?: ReadOptions): Promise<TensorFile>;
 
-type TensorInput = { data: ArrayLike<number>; shape: readonly number[] } | number[] | number[][] | number[][][] | number[][][][];
+/** A tensor to write: { data, shape } (any numbers, written as float32) or a nested array up to 4 deep. */
+export type TensorInput = { data: ArrayLike<number>; shape: readonly number[] } | number[] | number[][] | number[][][] | number[][][][];
 
 /** A float32 little-endian C-order .npy, byte for byte what numpy.save writes for the same float32 array. */
 export function writeNpy(tensor: TensorInput): Uint8Array;
