@@ -167,7 +167,7 @@ export async function useSync(): Promise<number> {
   const attn: Attention = await loadAttention();
   const scalar = await loadAttention({ simd: false, wasmBinary: new ArrayBuffer(8) });
   expectType<Equal<typeof scalar, Attention>>(true);
-  const backend: 'wasm-simd' | 'wasm-scalar' = attn.backend;
+  const backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar' = attn.backend;
   const arch: string = attn.arch;
 
   const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);
