@@ -201,13 +201,15 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
       blocks[name] = s.weights[name];
       blocks[`d${name}`] = s.grads[name];
     }
-    withArena(module, fn, blocks, (buffers, read) => {
+    const stepped = withArena(module, fn, blocks, (buffers, read) => {
       for (const name of Object.keys(shapes)) {
         const stepArgs = { n: s.weights[name].length, learningRate: lr };
         callEntry(module, 'sgdStep', stepArgs, { ...NO_BUFFERS, w: buffers[name], dw: buffers[`d${name}`] });
-        s.weights[name] = read(name);
       }
+      // All read (and checked for overflow) before any is kept: a failed step changes no weight.
+      return Object.keys(shapes).map((name) => [name, read(name)]);
     });
+    for (const [name, w] of stepped) s.weights[name] = w;
     s.cache = null; // the saved forward state belongs to the old weights
   }
 
