@@ -9,24 +9,13 @@
 //            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
 //            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
-// import.meta.glob), never read with fs, so one file works in both environments. The shared folder
-// is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+// import.meta.glob), never read with fs, so one file works in both environments; all of them are
+// inside the repository (tests/golden, tests/conformance).
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
-const root = path.dirname(fileURLToPath(import.meta.url));
-const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
-
-const common = {
-  resolve: { alias: { '@shared': shared } },
-  server: { fs: { allow: [root, shared] } },
-};
-
 export default defineConfig({
-  ...common,
   test: {
     include: ['tests/js/**/*.test.js'],
     // Data-heavy suites (76 ONNX cases x 2 backends) are quick per case; wasm instantiation is the slow part.
@@ -34,7 +23,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
-        ...common,
         test: {
           name: 'node',
           environment: 'node',
@@ -44,7 +32,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'e2e',
           environment: 'node',
@@ -55,7 +42,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'embed',
           environment: 'node',
@@ -66,7 +52,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'browser',
           include: ['tests/js/**/*.test.js'],
