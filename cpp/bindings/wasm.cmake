@@ -1,7 +1,7 @@
 # The two WebAssembly modules (included by CMakeLists.txt under emcmake):
 #   web/wasm/attention-simd.{js,wasm}    core with ATTNLAB_SIMD=1, -msimd128 (xsimd's wasm backend)
 #   web/wasm/attention-scalar.{js,wasm}  core with ATTNLAB_SIMD=0, plain loops, no SIMD opcodes
-# Each is linked under its final name: the name is baked into the glue (TOOLCHAIN.md).
+# Each is linked under its final name: the name is baked into the glue (docs/toolchain.md).
 
 # Emscripten 3.1.6's link step runs acorn from Node; Debian ships it in /usr/share/nodejs.
 set_property(GLOBAL PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs")

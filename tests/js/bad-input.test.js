@@ -171,14 +171,14 @@ const BAD_INPUTS = [
   },
 ];
 
-// seeds/004: the reference computation that must still work after every failure.
+// seed 004: the reference computation that must still work after every failure.
 const x004 = tensor([[1, 2], [0, 1], [3, 1]]);
 const k004 = tensor([[1, 3], [0, 1], [3, 4]]);
 const v004 = tensor([[3, 2], [1, 1], [4, 1]]);
 const out004 = tensor([[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]]);
 function expectStillWorks(attn) {
-  // SEMANTICS.md quotes 3 decimals: half a unit of the last digit.
-  expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seeds/004 after an error' });
+  // docs/semantics.md quotes 3 decimals: half a unit of the last digit.
+  expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seed 004 after an error' });
 }
 
 describe.each(BACKENDS)('bad input ($backend)', (build) => {

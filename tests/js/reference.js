@@ -1,4 +1,4 @@
-// A float64 scaled dot-product attention, forward and backward, written from SEMANTICS.md row by
+// A float64 scaled dot-product attention, forward and backward, written from docs/semantics.md row by
 // row, independently of the C++ core (not a test file). Rank 4 only: q (B, H, Tq, d),
 // k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv), gradOutput (B, H, Tq, dv).
 // Masks: validLens (B) or (B, Tq) as nested arrays, causal 'top-left' | 'bottom-right', and a

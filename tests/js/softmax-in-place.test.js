@@ -20,7 +20,7 @@ function maskedRow(x, b, h, i, { causal, validLens, attnMask, maskFill }) {
   return row;
 }
 
-/** float64 masked softmax: a row with nothing visible is zeros (SEMANTICS.md). */
+/** float64 masked softmax: a row with nothing visible is zeros (docs/semantics.md). */
 function softmaxReference(x, options) {
   const y = new Float64Array(x.data.length);
   for (let b = 0; b < B; b++)
