@@ -93,7 +93,7 @@ if wants asan; then
   banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
   asan_dir="$root/build-asan"
   if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON >/dev/null &&
-     cmake --build "$asan_dir" -j"$jobs"; then
+     cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
