@@ -5,7 +5,8 @@
 #               each run once, both at the same time (not through ctest: ctest starts one process
 #               per test case, ~3400 of them, which took ~250 s of a ~20 s suite)
 #   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer
-#               (build-asan/), run the same way
+#               (build-asan/, or ATTNLAB_ASAN_BUILD_DIR), run the same way; built and run in the
+#               background during 3 and 4 (its log: test-results/asan.log, shown after 4)
 #   3. node     Vitest, project "node"    (both wasm builds)
 #   4. browser  Vitest, project "browser" (real Chromium, both wasm builds)
 #   5. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
@@ -14,7 +15,8 @@
 #   6. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
 #               into a fresh project used from Node, a Vite app (build and dev) and a plain page
-# Every suite runs even when an earlier one fails. Reports go to test-results/; the last line is
+# e2e and embed start only once nothing else runs (they time the page). Every suite runs even when
+# an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
 # Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser,e2e,embed]
@@ -89,19 +91,31 @@ if wants native; then
   fi
 fi
 
-if wants asan; then
-  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-  asan_dir="$root/build-asan"
+# The sanitized build and its tests, started in the background before the Vitest projects node and
+# browser: the browser project runs its files one after another on about one core, and the C++
+# compiles fill the other. Its output goes to test-results/asan.log, shown (without the build's
+# progress lines) once the browser project is done; e2e and embed, which time the page, start after.
+run_asan() {
+  local asan_dir=${ATTNLAB_ASAN_BUILD_DIR:-$root/build-asan} t0
+  t0=$(date +%s)
   if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON >/dev/null &&
      cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
+    echo "asan: built in $(( $(date +%s) - t0 )) s"
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     run_gtest_pair asan "$asan_dir"
-    unset ASAN_OPTIONS UBSAN_OPTIONS
+    echo "asan: built and ran in $(( $(date +%s) - t0 )) s"
   else
     status asan-simd 1; status asan-scalar 1
   fi
+}
+
+asan_pid=
+if wants asan; then
+  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: started in the background"
+  run_asan > "$results/asan.log" 2>&1 &
+  asan_pid=$!
 fi
 
 # Vitest project, default reporter on the console, JSON report for the summary.
@@ -119,6 +133,11 @@ fi
 if wants browser; then
   banner "JS tests in Chromium (Vitest browser mode, both wasm builds)"
   run_vitest browser
+fi
+if [ -n "$asan_pid" ]; then
+  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: waiting for the background run"
+  wait "$asan_pid"
+  grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
 fi
 if wants e2e; then
   banner "explorer end-to-end tests in Chromium (Vitest project e2e, dist/site)"
