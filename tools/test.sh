@@ -98,7 +98,9 @@ fi
 run_asan() {
   local asan_dir=${ATTNLAB_ASAN_BUILD_DIR:-$root/build-asan} t0
   t0=$(date +%s)
-  if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON >/dev/null &&
+  # -g1: line tables only (a sanitizer report still names file:line), ~30% less compile time than -g.
+  if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON \
+       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null &&
      cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
     echo "asan: built in $(( $(date +%s) - t0 )) s"
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
