@@ -1,5 +1,5 @@
 // Attention layers (layer.hpp): projections around sdpa, forward and backward, plus the
-// deterministic initialisation and the SGD step of seeds/004.
+// deterministic initialisation and the SGD step of seed 004.
 //
 //   Q = X Wq (B, T, H * d_q)    -> head layout q (B, H, T, d_q)     (same for K, V with Hkv)
 //   O = sdpa(q, k, v)            (B, H, T, d_v)

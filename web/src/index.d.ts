@@ -1,4 +1,4 @@
-// attention-lab public API. Shapes use the letters of SEMANTICS.md:
+// attention-lab public API. Shapes use the letters of docs/semantics.md:
 // B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
 // d query/key width, dv value width, h hidden width of additive attention.
 //

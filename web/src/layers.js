@@ -247,7 +247,7 @@ function seedOption(fn, options) {
   return numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)');
 }
 
-/** Single-head self-attention (seeds/000, seeds/004): sizes from the given weights or dIn, dQ, dOut. */
+/** Single-head self-attention (seed 000, seed 004): sizes from the given weights or dIn, dQ, dOut. */
 export function selfAttention(runtime, options) {
   const fn = 'selfAttention';
   const opts = expectKnownOptions(fn, options ?? {}, SELF_OPTIONS);

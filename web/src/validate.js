@@ -1,5 +1,5 @@
 // Boundary checks of the public API. Every message names the function and the argument and,
-// for shapes, gives the expected shape (in the letters of SEMANTICS.md) and the actual one.
+// for shapes, gives the expected shape (in the letters of docs/semantics.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
 import { formatShape, toTensor } from './tensor.js';
 import { typedLength } from './typed.js';
