@@ -10,6 +10,8 @@ import path from 'node:path';
 
 const [dir, only = 'native,asan,types,node,browser,e2e,embed'] = process.argv.slice(2);
 const wanted = new Set(only.split(','));
+// The wasm builds a Vitest title may name (tests/js/backends.js).
+const BUILDS = ['wasm-simd', 'wasm-relaxed', 'wasm-scalar'];
 const SUITES = [
   { name: 'native-simd', group: 'native', kind: 'gtest' },
   { name: 'native-scalar', group: 'native', kind: 'gtest' },
@@ -51,7 +53,7 @@ function vitestCounts(report) {
       const outcome = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';
       counts[outcome]++;
       const title = [...(t.ancestorTitles ?? []), t.title].join(' ');
-      const build = title.includes('wasm-simd') ? 'wasm-simd' : title.includes('wasm-scalar') ? 'wasm-scalar' : 'both/none';
+      const build = BUILDS.find((name) => title.includes(name)) ?? 'both/none';
       counts.byBuild[build] ??= { passed: 0, failed: 0, skipped: 0 };
       counts.byBuild[build][outcome]++;
     }
