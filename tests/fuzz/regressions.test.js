@@ -175,11 +175,18 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
       await layer.dispose();
     });
 
-    // Open: a pool layer lives on its worker, so its calls cannot fall back to the calling thread;
-    // the arguments would have to be copied into plain tensors before they are posted.
-    it.fails("a pool layer's forward takes a tensor whose data and shape are getters", async () => {
+    // A pool layer lives on its worker, so its calls cannot fall back to the calling thread: its
+    // tensor arguments are read into plain tensors before they are posted.
+    it("a pool layer's forward and backward take tensors whose data and shape are getters", async () => {
       const layer = await pool.selfAttention({ dIn: 3, seed: 1 });
-      expect((await layer.forward(held([1, 3]))).output.shape).toEqual([1, 3]);
+      const plainLayer = b.attn.selfAttention({ dIn: 3, seed: 1 });
+      const x = held([1, 3]);
+      const { output } = await layer.forward(x);
+      expect(output.shape).toEqual([1, 3]);
+      expect(Array.from(output.data)).toEqual(Array.from(plainLayer.forward(x).output.data));
+      const grads = await layer.backward(held([1, 3]));
+      expect(Array.from(grads.dx.data)).toEqual(Array.from(plainLayer.backward(held([1, 3])).dx.data));
+      await layer.dispose();
     });
   });
 });

@@ -21,6 +21,7 @@
 import { createAttention } from './api.js';
 import { isNode, loadModule } from './loader.js';
 import { clonesWhole } from './messages.js';
+import { toTensor } from './tensor.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from './scoring.js';
@@ -70,6 +71,25 @@ export async function loadParallelAttention(options) {
   return createParallelAttention(runtime, pool, inlineBelow);
 }
 
+// The tensor arguments of a layer's methods, by position. A layer lives on its worker, so it cannot
+// fall back to the calling thread as the API's methods do (onWorker below).
+const LAYER_TENSOR_ARGS = { forward: ['x'], backward: ['gradOutput'] };
+
+/**
+ * A layer call's arguments as a worker can receive them: a tensor that a structured clone would
+ * drop (data and shape as getters, a class instance) is read here, once, into a plain tensor,
+ * with the synchronous layer's argument name in its errors; setParameters' tensors likewise.
+ */
+function postable(name, method, args) {
+  if (clonesWhole(args)) return args;
+  const plain = (value, argName) => (clonesWhole(value) ? value : toTensor(value, `${name}.${method}: ${argName}`));
+  if (method === 'setParameters' && args[0] !== null && typeof args[0] === 'object') {
+    const params = args[0];
+    return [Object.fromEntries(Object.keys(params).map((key) => [key, plain(params[key], key)])), ...args.slice(1)];
+  }
+  return args.map((arg, i) => (LAYER_TENSOR_ARGS[method]?.[i] ? plain(arg, LAYER_TENSOR_ARGS[method][i]) : arg));
+}
+
 /** A layer kept on one worker: the AttentionLayer methods, each returning a Promise. */
 async function remoteLayer(pool, name, options) {
   const worker = pool.byLoad()[0];
@@ -77,7 +97,7 @@ async function remoteLayer(pool, name, options) {
   let disposed = false;
   const call = (method) => async (...args) => {
     if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
-    return pool.request(worker, { type: 'layerCall', layer, method, args });
+    return pool.request(worker, { type: 'layerCall', layer, method, args: postable(name, method, args) });
   };
   return Object.freeze({
     config: Object.freeze(config),
