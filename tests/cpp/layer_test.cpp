@@ -126,6 +126,8 @@ std::vector<LayerCase> layer_cases() {
        MaskSetup{}.lens({0, 2, 3}, true)},
       {"multi_query_three_heads_over_one_kv_head_without_projection", {1, 4, 5, 3, 2, 3, 1, 0},
        MaskSetup{}.with_causal(Causal::top_left)},
+      {"sliding_window_and_alibi_on_four_heads_over_two", {2, 6, 4, 3, 2, 4, 2, 3},
+       MaskSetup{}.with_window(2, 0).with_alibi({0.25f, 0.0625f, 0.015625f, 0.00390625f})},
   };
 }
 
