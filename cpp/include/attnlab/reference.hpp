@@ -5,6 +5,7 @@
 
 #include "attnlab/dims.hpp"
 #include "attnlab/layer.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
 
@@ -32,5 +33,9 @@ void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptio
                    float* out);
 void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
                     const float* dout, float* dx, const LayerGrads& grads);
+
+// x (N, T, d) -> y (N, T, d), and its backward dy -> dx: the rotation matrix of each position.
+void rope_forward(int N, int T, int d, const RopeOptions& opt, const float* x, float* y);
+void rope_backward(int N, int T, int d, const RopeOptions& opt, const float* dy, float* dx);
 
 }  // namespace attnlab::ref
