@@ -29,6 +29,9 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   check.require(is_stride(m.strideB) && is_stride(m.strideH) && is_stride(m.strideI) && is_stride(m.strideJ),
                 "mask strides must be integers in [0, 2^31)");
   check.require(!m.useFill || std::isfinite(m.fill), "fill must be finite");
+  auto is_window_side = [](double w) { return w >= -1 && w < 2147483648.0 && std::floor(w) == w; };
+  check.require(is_window_side(m.windowLeft) && is_window_side(m.windowRight),
+                "window must be two integers >= -1 (-1: no limit on that side)");
 
   const double lens = m.validLensPerRow ? count(B, Tq) : double(B);
   check.span("validLens", b.validLens, lens, 4, true);
@@ -36,7 +39,16 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   const double extent = (B - 1) * m.strideB + (H - 1) * m.strideH + (Tq - 1) * m.strideI + (Tk - 1) * m.strideJ + 1;
   check.span("boolMask", b.boolMask, extent, 1, true);
   check.span("floatMask", b.floatMask, extent, 4, true);
+  check.span("alibiSlopes", b.alibiSlopes, H, 4, true);
   if (!check.ok()) return mask;
+
+  if (b.alibiSlopes != 0) {
+    // -slope * distance must stay a float32 number for distances up to Tq + Tk.
+    const float* slopes = f32(b.alibiSlopes);
+    for (int h = 0; h < H; ++h)
+      check.require(std::isfinite(slopes[h]) && std::fabs(double(slopes[h])) * (double(Tq) + Tk) < 3.4e38,
+                    "alibi slopes must be finite and |slope| (Tq + Tk) within float32");
+  }
 
   if (b.validLens != 0) {
     // The core trusts lengths to be non-negative; one pass over (B) or (B, Tq) ints is cheap.
@@ -54,6 +66,9 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   mask.mask_stride_j = std::size_t(m.strideJ);
   mask.use_fill = m.useFill;
   mask.fill = float(m.fill);
+  mask.window_left = int(m.windowLeft);
+  mask.window_right = int(m.windowRight);
+  mask.alibi_slopes = f32(b.alibiSlopes);
   return mask;
 }
 
@@ -116,6 +131,19 @@ SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers&
   check.require(std::isfinite(a.scale) && a.scale > 0, "scale must be finite and > 0");
   opt.scale = float(a.scale);
   if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  return opt;
+}
+
+RopeOptions to_rope_options(Boundary& check, const RopeArgs& a) {
+  check.positive({{"N", a.N}, {"T", a.T}, {"d", a.d}});
+  check.require(a.d % 2 == 0, "rope needs an even d (it rotates pairs of features)");
+  check.require(std::isfinite(a.base) && a.base > 0, "base must be finite and > 0");
+  check.require(a.offset >= 0 && a.offset < kMaxSafeInteger && std::floor(a.offset) == a.offset,
+                "offset must be an integer in [0, 2^53)");
+  RopeOptions opt;
+  opt.base = a.base;
+  opt.offset = a.offset;
+  opt.interleaved = a.interleaved;
   return opt;
 }
 

@@ -14,6 +14,7 @@
 #include "attnlab/kernels.hpp"
 #include "packed.hpp"
 #include "attnlab/layer.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
 #include "attnlab/softmax.hpp"
@@ -61,6 +62,28 @@ void masked_softmax_backward_entry(const SoftmaxArgs& a, const Buffers& b) {
   MaskSpec mask = check.ok() ? to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk) : MaskSpec{};
   if (!check.ok()) return check.raise();
   masked_softmax_backward(a.B, a.H, a.Tq, a.Tk, mask, f32(b.y), f32(b.dy), f32_out(b.dx));
+}
+
+// ---- rotary position embeddings: x, y, dy, dx (N, T, d) ----
+
+void rope_forward_entry(const RopeArgs& a, const Buffers& b) {
+  Boundary check("ropeForward");
+  const RopeOptions opt = to_rope_options(check, a);
+  const double n = count(a.N, a.T, a.d);
+  check.span("x", b.x, n, 4);
+  check.span("y", b.y, n, 4);
+  if (!check.ok()) return check.raise();
+  rope_forward(a.N, a.T, a.d, opt, f32(b.x), f32_out(b.y));
+}
+
+void rope_backward_entry(const RopeArgs& a, const Buffers& b) {
+  Boundary check("ropeBackward");
+  const RopeOptions opt = to_rope_options(check, a);
+  const double n = count(a.N, a.T, a.d);
+  check.span("dy", b.dy, n, 4);
+  check.span("dx", b.dx, n, 4);
+  if (!check.ok()) return check.raise();
+  rope_backward(a.N, a.T, a.d, opt, f32(b.dy), f32_out(b.dx));
 }
 
 // ---- scaled dot-product attention ----
@@ -311,13 +334,15 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .field("dw", &Buffers::dw).field("dwq", &Buffers::dwq).field("dwk", &Buffers::dwk).field("dwv", &Buffers::dwv)
       .field("dwo", &Buffers::dwo)
       .field("validLens", &Buffers::validLens).field("boolMask", &Buffers::boolMask)
-      .field("floatMask", &Buffers::floatMask).field("scratch", &Buffers::scratch);
+      .field("floatMask", &Buffers::floatMask).field("scratch", &Buffers::scratch)
+      .field("alibiSlopes", &Buffers::alibiSlopes);
 
   value_object<MaskArgs>("MaskArgs")
       .field("validLensPerRow", &MaskArgs::validLensPerRow).field("causal", &MaskArgs::causal)
       .field("strideB", &MaskArgs::strideB).field("strideH", &MaskArgs::strideH)
       .field("strideI", &MaskArgs::strideI).field("strideJ", &MaskArgs::strideJ)
-      .field("useFill", &MaskArgs::useFill).field("fill", &MaskArgs::fill);
+      .field("useFill", &MaskArgs::useFill).field("fill", &MaskArgs::fill)
+      .field("windowLeft", &MaskArgs::windowLeft).field("windowRight", &MaskArgs::windowRight);
 
   value_object<SoftmaxArgs>("SoftmaxArgs")
       .field("B", &SoftmaxArgs::B).field("H", &SoftmaxArgs::H).field("Tq", &SoftmaxArgs::Tq)
@@ -350,6 +375,12 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("scoringScratchFloats", &scoring_scratch_entry);
   function("scoringForward", &scoring_forward_entry);
   function("scoringBackward", &scoring_backward_entry);
+  value_object<RopeArgs>("RopeArgs")
+      .field("N", &RopeArgs::N).field("T", &RopeArgs::T).field("d", &RopeArgs::d).field("base", &RopeArgs::base)
+      .field("offset", &RopeArgs::offset).field("interleaved", &RopeArgs::interleaved);
+
+  function("ropeForward", &rope_forward_entry);
+  function("ropeBackward", &rope_backward_entry);
   function("layerScratchFloats", &layer_scratch_entry);
   function("layerForward", &layer_forward_entry);
   function("layerBackward", &layer_backward_entry);

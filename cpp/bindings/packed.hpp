@@ -14,7 +14,8 @@
 #include "args.hpp"
 
 // X-lists of the fields, in record order. A nested MaskArgs is written in place, in its own order.
-#define ATTNLAB_MASK_ARGS(X) X(validLensPerRow) X(causal) X(strideB) X(strideH) X(strideI) X(strideJ) X(useFill) X(fill)
+#define ATTNLAB_MASK_ARGS(X) \
+  X(validLensPerRow) X(causal) X(strideB) X(strideH) X(strideI) X(strideJ) X(useFill) X(fill) X(windowLeft) X(windowRight)
 #define ATTNLAB_SOFTMAX_ARGS(X) X(B) X(H) X(Tq) X(Tk) X(mask)
 #define ATTNLAB_SDPA_ARGS(X) X(B) X(H) X(Hkv) X(Tq) X(Tk) X(d) X(dv) X(scale) X(softcap) X(dropout) X(seed) X(mask)
 #define ATTNLAB_SCORING_ARGS(X) \
@@ -22,7 +23,7 @@
 #define ATTNLAB_BUFFERS(X)                                                                              \
   X(x) X(y) X(dy) X(dx) X(q) X(k) X(v) X(dout) X(out) X(lse) X(weights) X(scores) X(softcapped) X(masked) \
   X(heads) X(dq) X(dk) X(dv) X(w) X(wq) X(wk) X(wv) X(wo) X(dw) X(dwq) X(dwk) X(dwv) X(dwo) X(validLens)  \
-  X(boolMask) X(floatMask) X(scratch)
+  X(boolMask) X(floatMask) X(scratch) X(alibiSlopes)
 
 namespace attnlab::binding {
 

@@ -9,7 +9,7 @@ import { callEntry } from '../../web/src/packed.js';
 import { BACKENDS } from './backends.js';
 import { randomTensor, seededRandom } from './numeric.js';
 
-const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 };
+const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 };
 
 // One call per packed entry: [entry, args, inputs (name -> floats), outputs (name -> floats)].
 function cases(rand) {

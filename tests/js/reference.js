@@ -1,11 +1,13 @@
 // A float64 scaled dot-product attention, forward and backward, written from SEMANTICS.md row by
 // row, independently of the C++ core (not a test file). Rank 4 only: q (B, H, Tq, d),
 // k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv), gradOutput (B, H, Tq, dv).
-// Masks: validLens (B) or (B, Tq) as nested arrays, causal 'top-left' | 'bottom-right', and a
-// boolean attnMask of shape (Tq, Tk) given as a Uint8Array.
+// Masks: validLens (B) or (B, Tq) as nested arrays, causal 'top-left' | 'bottom-right', a
+// boolean attnMask of shape (Tq, Tk) given as a Uint8Array, window [left, right] (-1 = open) and
+// alibi: a list of H slopes (not `true`: the reference takes the slopes it is given).
+// Also rope / ropeBackward on (N, T, d) from the rotation of each pair, written out.
 
 /** Is key j visible from query i of batch b? Every given constraint must allow it. */
-function visible({ validLens, causal, attnMask }, b, i, j, Tq, Tk) {
+function visible({ validLens, causal, attnMask, window }, b, i, j, Tq, Tk) {
   if (validLens) {
     const len = Array.isArray(validLens[b]) ? validLens[b][i] : validLens[b];
     if (j >= len) return false;
@@ -13,7 +15,39 @@ function visible({ validLens, causal, attnMask }, b, i, j, Tq, Tk) {
   if (causal === 'top-left' && j > i) return false;
   if (causal === 'bottom-right' && j > i + Tk - Tq) return false;
   if (attnMask && !attnMask.data[i * Tk + j]) return false;
+  if (window) {
+    const [left, right] = window;
+    if (left >= 0 && j < i + Tk - Tq - left) return false;
+    if (right >= 0 && j > i + Tk - Tq + right) return false;
+  }
   return true;
+}
+
+/** ALiBi's bias of key j in row i of head h: -m_h |i + Tk - Tq - j| (0 without alibi). */
+function alibiBias({ alibi }, h, i, j, Tq, Tk) {
+  return alibi ? -alibi[h] * Math.abs(i + Tk - Tq - j) : 0;
+}
+
+/**
+ * x (N, T, d) as { data, shape } -> Float64Array: pair (a, b) of row t turned by (offset + t) base^(-2c/d),
+ * pairs (c, c + d/2) or, interleaved, (2c, 2c + 1). sign -1 turns back (the backward).
+ */
+export function ropeReference(x, { base = 10000, offset = 0, interleaved = false } = {}, sign = 1) {
+  const d = x.shape[x.shape.length - 1];
+  const T = x.shape[x.shape.length - 2];
+  const y = new Float64Array(x.data.length);
+  for (let row = 0; row < x.data.length / d; row++) {
+    const t = row % T;
+    for (let c = 0; c < d / 2; c++) {
+      const angle = sign * (offset + t) * base ** ((-2 * c) / d);
+      const [ia, ib] = interleaved ? [2 * c, 2 * c + 1] : [c, c + d / 2];
+      const a = x.data[row * d + ia];
+      const b = x.data[row * d + ib];
+      y[row * d + ia] = a * Math.cos(angle) - b * Math.sin(angle);
+      y[row * d + ib] = b * Math.cos(angle) + a * Math.sin(angle);
+    }
+  }
+  return y;
 }
 
 /**
@@ -48,7 +82,7 @@ export function sdpaReference(q, k, v, options = {}, gradOutput = null) {
           for (let t = 0; t < d; t++) s += q.data[qBase + i * d + t] * k.data[kBase + j * d + t];
           raw[j] = scale * s;
           const z = cap > 0 ? cap * Math.tanh(raw[j] / cap) : raw[j];
-          p[j] = visible(options, b, i, j, Tq, Tk) ? z : -Infinity;
+          p[j] = visible(options, b, i, j, Tq, Tk) ? z + alibiBias(options, h, i, j, Tq, Tk) : -Infinity;
           max = Math.max(max, p[j]);
         }
         if (max === -Infinity) {

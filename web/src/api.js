@@ -2,6 +2,7 @@
 // Used by loadAttention() on the calling thread and by each pool worker (worker-main.js).
 import { selfAttention, multiHeadAttention } from './layers.js';
 import { preparePacked } from './packed.js';
+import { rope, ropeBackward } from './rope.js';
 import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './scoring.js';
 import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './sdpa.js';
 import { maskedSoftmax, maskedSoftmaxBackward } from './softmax.js';
@@ -17,6 +18,8 @@ const OPERATIONS = {
   attentionBackward,
   selfAttention,
   multiHeadAttention,
+  rope,
+  ropeBackward,
 };
 
 /** The API object: every operation bound to `module`, plus which build answered. */

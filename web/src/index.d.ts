@@ -53,6 +53,33 @@ export interface MaskOptions {
    * visible key becomes uniform. By default masked keys get -Infinity and such a row is all zeros.
    */
   maskFill?: number;
+  /**
+   * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
+   * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
+   * bottom-right causal mask). Integers >= -1. Intersects every other mask.
+   */
+  window?: readonly [number, number];
+  /**
+   * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
+   * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
+   * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
+   * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
+   * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
+   */
+  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+}
+
+/** Options of rope and ropeBackward (Su et al. 2021, as in Hugging Face's Llama and GPT-J). */
+export interface RopeOptions {
+  /** Pair i of the d/2 pairs turns at the frequency base^(-2i/d); default 10000. */
+  base?: number;
+  /** The position of the first row (e.g. the length of a KV cache); an integer >= 0, default 0. */
+  offset?: number;
+  /**
+   * false (default): pairs (c, c + d/2), Hugging Face Llama's rotate_half; true: pairs (2c, 2c + 1),
+   * GPT-J's rotate_every_two.
+   */
+  interleaved?: boolean;
 }
 
 export interface SdpaOptions extends MaskOptions {
@@ -268,6 +295,15 @@ export interface Attention {
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
+
+  /**
+   * x (..., T, d), d even -> y of x's shape: each pair (a, b) of row t rotated by the angle
+   * (offset + t) base^(-2i/d), a' = a cos - b sin, b' = b cos + a sin. Angles, cosines and sines
+   * are computed in float64 and rounded once to float32. Leading axes (B, H, ...) are independent.
+   */
+  rope(x: TensorLike, options?: RopeOptions): Tensor;
+  /** gradY (..., T, d) -> gradX of the same shape: the rotation by the opposite angles. */
+  ropeBackward(gradY: TensorLike, options?: RopeOptions): Tensor;
 }
 
 export interface LoadOptions {
@@ -341,6 +377,8 @@ export interface ParallelAttention {
   attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): Promise<AttentionGradients>;
   selfAttention(options: SelfAttentionOptions): Promise<ParallelAttentionLayer>;
   multiHeadAttention(options: MultiHeadAttentionOptions): Promise<ParallelAttentionLayer>;
+  rope(x: TensorLike, options?: RopeOptions): Promise<Tensor>;
+  ropeBackward(gradY: TensorLike, options?: RopeOptions): Promise<Tensor>;
 
   /**
    * Terminates the workers (in Node nothing of the pool keeps the process alive afterwards; idle

@@ -140,6 +140,8 @@ function createParallelAttention(module, backend, pool, inlineBelow) {
     maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
     additiveAttention: whole('additiveAttention'),
     additiveAttentionBackward: whole('additiveAttentionBackward'),
+    rope: whole('rope'),
+    ropeBackward: whole('ropeBackward'),
     async selfAttention(options) {
       alive('selfAttention');
       return remoteLayer(pool, 'selfAttention', options);
