@@ -134,6 +134,16 @@ SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers&
   return opt;
 }
 
+RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
+  RopeOptions opt;
+  if (!a.rope) return opt;
+  check.require(a.dQ % 2 == 0, "rope needs an even dQ (it rotates pairs of features)");
+  check.require(std::isfinite(a.ropeBase) && a.ropeBase > 0, "rope base must be finite and > 0");
+  opt.base = a.ropeBase;
+  opt.interleaved = a.ropeInterleaved;
+  return opt;
+}
+
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a) {
   check.positive({{"N", a.N}, {"T", a.T}, {"d", a.d}});
   check.require(a.d % 2 == 0, "rope needs an even d (it rotates pairs of features)");

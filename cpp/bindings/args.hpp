@@ -73,6 +73,9 @@ struct LayerArgs {
   int B = 1, T = 1, dIn = 1, dQ = 1, dV = 1, heads = 1, kvHeads = 1, dOut = 0;
   double scale = 1;
   MaskArgs mask;
+  bool rope = false;  // rotary positions on q and k, with these two options
+  double ropeBase = 10000;
+  bool ropeInterleaved = false;
 };
 
 // Each converter checks what it converts (sizes, options, and the mask buffers' extents) into
@@ -85,6 +88,8 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 LayerDims to_dims(Boundary& check, const LayerArgs& a);
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a);
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b);
+// The layer's rotary options (positions from 0); checks dQ even and the base.
+RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 
 // Element counts in double: products of valid dims can exceed wasm32's 32-bit size_t.
 double count(double a, double b, double c = 1, double d = 1);

@@ -248,6 +248,7 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerForward");
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
+  const RopeOptions rope = to_layer_rope(check, a);
   check_layer_weights(check, a, b);
   check.span("out", b.out, count(a.B, a.T, dims.out_width()), 4);
   check_score_outputs(check, b, count(a.B, a.heads, a.T, a.T), false);
@@ -255,13 +256,14 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const SdpaForwardOutputs trace{nullptr, nullptr, f32_out(b.weights), f32_out(b.scores), nullptr, f32_out(b.masked)};
   const bool traced = b.weights || b.scores || b.masked;
   layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
-                f32_out(b.scratch));
+                f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerBackward");
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
+  const RopeOptions rope = to_layer_rope(check, a);
   check_layer_weights(check, a, b);
   check.span("dout", b.dout, count(a.B, a.T, dims.out_width()), 4);
   check.span("dx", b.dx, count(a.B, a.T, a.dIn), 4);
@@ -272,7 +274,7 @@ void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
   if (!check.ok()) return check.raise();
   const LayerGrads grads{f32_out(b.dwq), f32_out(b.dwk), f32_out(b.dwv), f32_out(b.dwo)};
   layer_backward(dims, layer_weights(b), opt, f32(b.x), layer_saved(b), f32(b.dout), f32_out(b.dx), grads,
-                 f32_out(b.scratch));
+                 f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream), identical in every build.
@@ -363,7 +365,9 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   value_object<LayerArgs>("LayerArgs")
       .field("B", &LayerArgs::B).field("T", &LayerArgs::T).field("dIn", &LayerArgs::dIn).field("dQ", &LayerArgs::dQ)
       .field("dV", &LayerArgs::dV).field("heads", &LayerArgs::heads).field("kvHeads", &LayerArgs::kvHeads)
-      .field("dOut", &LayerArgs::dOut).field("scale", &LayerArgs::scale).field("mask", &LayerArgs::mask);
+      .field("dOut", &LayerArgs::dOut).field("scale", &LayerArgs::scale).field("mask", &LayerArgs::mask)
+      .field("rope", &LayerArgs::rope).field("ropeBase", &LayerArgs::ropeBase)
+      .field("ropeInterleaved", &LayerArgs::ropeInterleaved);
 
   function("archName", &arch_name_entry);
   function("vectorWidth", &attnlab::kernels::width);

@@ -375,7 +375,7 @@ def split_heads(t, heads):
 
 
 def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=None, valid_lens=None,
-               use_wo=False):
+               use_wo=False, window=None, alibi=None, alibi_option=None, rope=None):
     """selfAttention (heads 1, no Wo) or multiHeadAttention (Wo) with given weights."""
     gen = torch.Generator().manual_seed(seed)
     x = draw(gen, *x_shape)
@@ -388,7 +388,11 @@ def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=
     q = split_heads(x3 @ wq, heads)
     k = split_heads(x3 @ wk, kv_heads)
     v = split_heads(x3 @ wv, kv_heads)
-    o, _, _ = sdpa(q, k, v, scale=1.0 / math.sqrt(d_q), valid_lens=valid_lens, causal=causal)
+    if rope is not None:  # Llama: rotary positions on q and k per head, after the projections
+        q = rope_ref(q, rope.get("base", 10000.0), 0, rope.get("interleaved", False))
+        k = rope_ref(k, rope.get("base", 10000.0), 0, rope.get("interleaved", False))
+    o, _, _ = sdpa(q, k, v, scale=1.0 / math.sqrt(d_q), valid_lens=valid_lens, causal=causal, window=window,
+                   alibi=alibi)
     B, _, T, _ = o.shape
     out = o.transpose(1, 2).reshape(B, T, heads * d_out)
     if use_wo:
@@ -403,6 +407,9 @@ def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=
         layer.update({"wo": enc(wo), "dModel": d_in, "heads": heads, "kvHeads": kv_heads})
     if causal is not None:
         layer["causal"] = causal
+    layer.update(mask_options(window=window, alibi=alibi, alibi_option=alibi_option))
+    if rope is not None:
+        layer["rope"] = rope
     forward = {"validLens": valid_lens} if valid_lens is not None else {}
     expected = {"output": enc(out), "dx": enc(grads[0]), "dwq": enc(grads[1]), "dwk": enc(grads[2]),
                 "dwv": enc(grads[3])}
@@ -515,6 +522,16 @@ def build_modern_cases():
     rope_case("rope base 500000 (Llama 3), offset 37, (B, T, d)", 222, (2, 3, 6), base=500000.0, offset=37)
     rope_case("rope interleaved, base 100, offset 1000, d 2", 223, (1, 4, 2), base=100.0, offset=1000,
               interleaved=True)
+    # the layers
+    layer_case("multiHeadAttention heads 4, kvHeads 2, rope (rotate_half), causal", 230, "multiHeadAttention",
+               (2, 5, 8), 2, 2, heads=4, kv_heads=2, causal="top-left", use_wo=True, rope={})
+    layer_case("multiHeadAttention heads 4, kvHeads 1 (multi-query), rope interleaved base 100, window [2, 0]",
+               231, "multiHeadAttention", (1, 6, 16), 4, 4, heads=4, kv_heads=1, use_wo=True,
+               rope={"base": 100.0, "interleaved": True}, window=(2, 0))
+    layer_case("multiHeadAttention heads 2, alibi true, validLens", 232, "multiHeadAttention", (2, 4, 4), 2, 2,
+               heads=2, kv_heads=2, use_wo=True, valid_lens=[4, 3], alibi=alibi_paper_slopes(2), alibi_option=True)
+    layer_case("selfAttention window [1, 1] and alibi [0.5]", 233, "selfAttention", (5, 3), 2, 3, window=(1, 1),
+               alibi=[0.5])
 
 
 def main():

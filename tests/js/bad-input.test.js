@@ -225,6 +225,18 @@ const BAD_INPUTS = [
     mentions: [word('base'), /> 0/],
   },
   {
+    name: 'a layer with rope on an odd head width',
+    call: (a) => a.selfAttention({ dIn: 4, dQ: 3, dOut: 2, rope: true }),
+    errors: [RangeError],
+    mentions: [word('rope'), /even/, /dQ = 3/],
+  },
+  {
+    name: 'a layer with ALiBi slopes for the wrong number of heads',
+    call: (a) => a.multiHeadAttention({ dModel: 8, heads: 4, alibi: [1, 2] }),
+    errors: [RangeError],
+    mentions: [word('alibi'), /H = 4/, /got 2\b/],
+  },
+  {
     name: 'rope on a rank-1 input',
     call: (a) => a.rope(zeros(4)),
     errors: [RangeError],

@@ -186,6 +186,12 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
       x: [2, 3, 8],
       forward: {},
     },
+    {
+      name: 'multiHeadAttention (heads 4, kvHeads 1, rope interleaved, window [1, 0], alibi true)',
+      make: () => attn.multiHeadAttention({ dModel: 8, heads: 4, kvHeads: 1, rope: { interleaved: true }, window: [1, 0], alibi: true, seed: 7 }),
+      x: [1, 4, 8],
+      forward: {},
+    },
   ];
 
   it.each(LAYERS.map((c) => [c.name, c]))('layer backward: %s (dx and every weight)', (name, c) => {

@@ -234,7 +234,21 @@ export interface AttentionLayer {
   readonly config: Readonly<Record<string, unknown>>;
 }
 
-export interface SelfAttentionOptions {
+/** Position options of the layers (issue 12), on top of causal: as in MaskOptions, plus RoPE. */
+export interface LayerPositionOptions {
+  /** Sliding window [left, right] over the layer's (T, T) scores; see MaskOptions.window. */
+  window?: readonly [number, number];
+  /** ALiBi: true (the paper's slopes for the layer's heads) or one slope per query head. */
+  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  /**
+   * Rotary positions applied to q and k of every head after the projections (Llama's order), at
+   * positions 0 .. T - 1: true or { base (default 10000), interleaved (default false) }. Needs an
+   * even query/key width per head. A traced forward shows the rotated q and k.
+   */
+  rope?: boolean | { base?: number; interleaved?: boolean };
+}
+
+export interface SelfAttentionOptions extends LayerPositionOptions {
   /** Given weights: Wq (d_in, d_q), Wk (d_in, d_q), Wv (d_in, d_out). */
   wq?: TensorLike;
   wk?: TensorLike;
@@ -252,7 +266,7 @@ export interface SelfAttentionOptions {
   scale?: number;
 }
 
-export interface MultiHeadAttentionOptions {
+export interface MultiHeadAttentionOptions extends LayerPositionOptions {
   dModel: number;
   heads: number;
   /** Default heads; must divide heads (grouped-query attention). */

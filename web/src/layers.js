@@ -77,7 +77,7 @@ function headTensor(data, cache, heads, width, showHeads) {
  * The layer object. dims: the binding's LayerArgs sizes { dIn, dQ, dV, heads, kvHeads, dOut };
  * config: what users see; scale and causal code are resolved.
  */
-function createLayer(module, kind, dims, config, weights, { scale, causal }) {
+function createLayer(module, kind, dims, config, weights, { scale, causal, positions }) {
   const axes = weightAxes(dims);
   const shapes = Object.fromEntries(Object.entries(axes).map(([name, a]) => [name, shapeOf(a)]));
   const showHeads = kind === 'multiHeadAttention';
@@ -89,7 +89,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     return state;
   };
 
-  const args = (B, T, mask) => ({ B, T, ...dims, scale, mask });
+  const args = (B, T, mask) => ({ B, T, ...dims, scale, mask, ...positions.rope });
 
   function forward(x, options) {
     const fn = `${kind}.forward`;
@@ -103,7 +103,8 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
     }
     const axes = rank === 3 ? [['B'], ['T'], ['d_in', dims.dIn]] : [['T'], ['d_in', dims.dIn]];
     const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
-    const mask = resolveMask(fn, { validLens: opts.validLens, causal }, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
+    const maskOptions = { validLens: opts.validLens, causal, window: positions.window, alibi: positions.alibi };
+    const mask = resolveMask(fn, maskOptions, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, mask.args);
     const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
     const scores = traced ? B * dims.heads * T * T : null;
@@ -227,8 +228,42 @@ function createLayer(module, kind, dims, config, weights, { scale, causal }) {
   return Object.freeze({ forward, backward, step, parameters, setParameters, dispose, config: Object.freeze(config) });
 }
 
-const SELF_OPTIONS = ['wq', 'wk', 'wv', 'dIn', 'dQ', 'dOut', 'seed', 'causal', 'scale'];
-const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk', 'wv', 'wo'];
+const POSITION_OPTIONS = ['window', 'alibi', 'rope'];
+const SELF_OPTIONS = ['wq', 'wk', 'wv', 'dIn', 'dQ', 'dOut', 'seed', 'causal', 'scale', ...POSITION_OPTIONS];
+const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk', 'wv', 'wo', ...POSITION_OPTIONS];
+
+/**
+ * The layer's window, alibi and rope options, checked now rather than at the first forward():
+ * window and alibi as for the attention functions (masks.js), rope true or { base, interleaved }
+ * on q and k of every head, which needs an even dQ. -> { window, alibi, rope: LayerArgs' rope fields }.
+ */
+function positionOptions(fn, opts, heads, dQ) {
+  const window = opts.window ?? undefined;
+  const alibi = opts.alibi ?? undefined;
+  resolveMask(fn, { window, alibi }, { B: 1, H: heads, Tq: 1, Tk: 1, axes: [0, 1, 2, 3] });
+  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false };
+  if (opts.rope !== undefined && opts.rope !== null && opts.rope !== false) {
+    const given = opts.rope === true ? {} : opts.rope;
+    if (typeof given !== 'object' || Array.isArray(given)) {
+      throw new TypeError(`${fn}: rope must be true or { base, interleaved }, got ${typeof given} ${String(given)}`);
+    }
+    const ropeOpts = expectKnownOptions(`${fn}: rope`, given, ['base', 'interleaved']);
+    rope.ropeBase = numberOption(`${fn}: rope`, ropeOpts, 'base', 10000, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+    rope.ropeInterleaved = booleanOption(`${fn}: rope`, ropeOpts, 'interleaved');
+    if (dQ % 2 !== 0) throw new RangeError(`${fn}: rope needs an even query/key width per head, got dQ = ${dQ}`);
+    rope.rope = true;
+  }
+  return { window, alibi, rope };
+}
+
+/** What config shows of the position options (only those given). */
+function positionConfig({ window, alibi, rope }) {
+  const shown = {};
+  if (window !== undefined) shown.window = [...window];
+  if (alibi !== undefined) shown.alibi = alibi === true || alibi === false ? alibi : [...alibi];
+  if (rope.rope) shown.rope = { base: rope.ropeBase, interleaved: rope.ropeInterleaved };
+  return shown;
+}
 
 function seedOption(fn, options) {
   return numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)');
@@ -254,10 +289,11 @@ export function selfAttention(module, options) {
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
   const scale = numberOption(fn, opts, 'scale', 1 / Math.sqrt(dQ), (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const positions = positionOptions(fn, opts, 1, dQ);
   const dims = { dIn, dQ, dV: dOut, heads: 1, kvHeads: 1, dOut: 0 };
   const weights = initialWeights(module, fn, weightAxes(dims), given, seed);
-  const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed };
-  return createLayer(module, fn, dims, config, weights, { scale, causal });
+  const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed, ...positionConfig(positions) };
+  return createLayer(module, fn, dims, config, weights, { scale, causal, positions });
 }
 
 /** Multi-head attention with grouped-query kv heads and an output projection Wo (dModel, dModel). */
@@ -278,8 +314,9 @@ export function multiHeadAttention(module, options) {
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
   const scale = 1 / Math.sqrt(dHead);
+  const positions = positionOptions(fn, opts, heads, dHead);
   const dims = { dIn: dModel, dQ: dHead, dV: dHead, heads, kvHeads, dOut: dModel };
   const weights = initialWeights(module, fn, weightAxes(dims), opts, seed);
-  const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed };
-  return createLayer(module, fn, dims, config, weights, { scale, causal });
+  const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed, ...positionConfig(positions) };
+  return createLayer(module, fn, dims, config, weights, { scale, causal, positions });
 }

@@ -30,9 +30,9 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
                       float* dk, float* dv, const ScoringGrads& grads);
 
 void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                   float* out);
+                   float* out, const RopeOptions* rope = nullptr);
 void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                    const float* dout, float* dx, const LayerGrads& grads);
+                    const float* dout, float* dx, const LayerGrads& grads, const RopeOptions* rope = nullptr);
 
 // x (N, T, d) -> y (N, T, d), and its backward dy -> dx: the rotation matrix of each position.
 void rope_forward(int N, int T, int d, const RopeOptions& opt, const float* x, float* y);
