@@ -139,7 +139,10 @@ RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
   if (!a.rope) return opt;
   check.require(a.dQ % 2 == 0, "rope needs an even dQ (it rotates pairs of features)");
   check.require(std::isfinite(a.ropeBase) && a.ropeBase > 0, "rope base must be finite and > 0");
+  check.require(a.ropeOffset >= 0 && a.ropeOffset < kMaxSafeInteger && std::floor(a.ropeOffset) == a.ropeOffset,
+                "rope offset must be an integer in [0, 2^53)");
   opt.base = a.ropeBase;
+  opt.offset = a.ropeOffset;
   opt.interleaved = a.ropeInterleaved;
   return opt;
 }

@@ -76,6 +76,7 @@ struct LayerArgs {
   bool rope = false;  // rotary positions on q and k, with these two options
   double ropeBase = 10000;
   bool ropeInterleaved = false;
+  double ropeOffset = 0;  // the position of row 0 (a KV cache's length)
 };
 
 // Each converter checks what it converts (sizes, options, and the mask buffers' extents) into
@@ -88,7 +89,7 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 LayerDims to_dims(Boundary& check, const LayerArgs& a);
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a);
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b);
-// The layer's rotary options (positions from 0); checks dQ even and the base.
+// The layer's rotary options (positions from ropeOffset); checks dQ even, the base and the offset.
 RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 
 // Element counts in double: products of valid dims can exceed wasm32's 32-bit size_t.

@@ -367,7 +367,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
       .field("dV", &LayerArgs::dV).field("heads", &LayerArgs::heads).field("kvHeads", &LayerArgs::kvHeads)
       .field("dOut", &LayerArgs::dOut).field("scale", &LayerArgs::scale).field("mask", &LayerArgs::mask)
       .field("rope", &LayerArgs::rope).field("ropeBase", &LayerArgs::ropeBase)
-      .field("ropeInterleaved", &LayerArgs::ropeInterleaved);
+      .field("ropeInterleaved", &LayerArgs::ropeInterleaved).field("ropeOffset", &LayerArgs::ropeOffset);
 
   function("archName", &arch_name_entry);
   function("vectorWidth", &attnlab::kernels::width);

@@ -200,6 +200,26 @@ export interface LayerForwardOptions {
   validLens?: ValidLens;
   /** Default true; false returns no trace (and allocates no (T, T) tensors). */
   trace?: boolean;
+  /**
+   * A cache from this layer's createCache(): x holds the rows after the cached ones; their k and v
+   * (rotated from position cache.length) are appended, and they attend to every cached row with
+   * bottom-right causal alignment (and the layer's window and ALiBi). The output equals the
+   * matching rows of one causal forward over the whole sequence, up to float32 rounding. No trace,
+   * no validLens; backward() needs a forward without a cache. Synchronous layers only (a
+   * ParallelAttentionLayer has no createCache).
+   */
+  cache?: KVCache;
+}
+
+/**
+ * The keys and values a layer has seen: k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v),
+ * rows 0 .. length - 1 held. The capacity doubles as rows arrive; past maxLength a RangeError.
+ * Belongs to the layer that made it and to the batch size of its first use.
+ */
+export interface KVCache {
+  readonly length: number;
+  readonly capacity: number;
+  readonly maxLength: number;
 }
 
 export interface LayerGradients {
@@ -230,6 +250,8 @@ export interface AttentionLayer {
   parameters(): LayerParameters;
   /** Replace weights (same shapes). */
   setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): void;
+  /** An empty KV cache for forward(x, { cache }); maxLength default 2^20 rows. */
+  createCache(options?: { maxLength?: number }): KVCache;
   dispose(): void;
   readonly config: Readonly<Record<string, unknown>>;
 }

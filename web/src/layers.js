@@ -4,8 +4,10 @@
 //   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
+import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from './masks.js';
 import { callBinding, withArena } from './memory.js';
+import { scaledDotProductAttention } from './sdpa.js';
 import { formatShape, tensor } from './tensor.js';
 import {
   booleanOption,
@@ -89,13 +91,13 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     return state;
   };
 
-  const args = (B, T, mask) => ({ B, T, ...dims, scale, mask, ...positions.rope });
+  const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset });
+  const identity = {}; // what a KV cache remembers of the layer that made it
 
   function forward(x, options) {
     const fn = `${kind}.forward`;
     const s = alive('forward');
-    const opts = expectKnownOptions(fn, options, ['validLens', 'trace']);
-    const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
+    const opts = expectKnownOptions(fn, options, ['validLens', 'trace', 'cache']);
     const xt = inputTensor(fn, 'x', x);
     const rank = xt.shape.length;
     if (rank !== 2 && rank !== 3) {
@@ -103,6 +105,8 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     }
     const axes = rank === 3 ? [['B'], ['T'], ['d_in', dims.dIn]] : [['T'], ['d_in', dims.dIn]];
     const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
+    if (opts.cache !== undefined) return forwardWithCache(fn, s, xt, B, T, opts);
+    const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
     const maskOptions = { validLens: opts.validLens, causal, window: positions.window, alibi: positions.alibi };
     const mask = resolveMask(fn, maskOptions, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, mask.args);
@@ -143,6 +147,68 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
       };
       return { output, trace };
     });
+  }
+
+  /**
+   * The rows x (B, T, d_in) after the cache's rows: their q, k, v (rotary positions from the cache's
+   * length), k and v appended, then attention of the new rows to every held row with bottom-right
+   * causal alignment (and the layer's window and ALiBi), concatenation and Wo. The output equals
+   * the matching rows of one forward over the whole sequence with a causal mask, up to float32
+   * rounding (the output projection is summed in float64 here, in float32 by the core).
+   */
+  function forwardWithCache(fn, s, xt, B, T, opts) {
+    if (opts.validLens !== undefined) throw new TypeError(`${fn}: validLens cannot be combined with a cache`);
+    if (opts.trace === true) throw new TypeError(`${fn}: trace is not available with a cache`);
+    const state = cacheState(`${fn}: cache`, opts.cache, identity, B);
+    reserveRows(`${fn}: cache`, state, B, T);
+    const offset = state.length;
+    // pass 1: projections (and rotations) of the new rows; the layer call's own attention among
+    // them is not used.
+    const unmasked = resolveMask(fn, {}, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
+    const layerArgs = args(B, T, unmasked.args, offset);
+    const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
+    const blocks = {
+      x: xt.data,
+      ...s.weights,
+      out: B * T * outWidth,
+      q: B * dims.heads * T * dims.dQ,
+      k: B * dims.kvHeads * T * dims.dQ,
+      v: B * dims.kvHeads * T * dims.dV,
+      heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
+      scratch,
+    };
+    const q = withArena(module, fn, blocks, (buffers, read) => {
+      module.layerForward(layerArgs, buffers);
+      appendRows(state, read('k'), read('v'), T);
+      return read('q');
+    });
+    // pass 2: the new rows against every held row.
+    const held = heldRows(state);
+    const options = { scale, causal: 'bottom-right', window: positions.window, alibi: positions.alibi };
+    const attended = scaledDotProductAttention(module, { data: q, shape: [B, dims.heads, T, dims.dQ] }, held.k, held.v, options);
+    // pass 3: concatenate the heads (B, T, H d_v), then Wo.
+    const width = dims.heads * dims.dV;
+    const concat = new Float32Array(B * T * width);
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < dims.heads; h++)
+        for (let t = 0; t < T; t++) {
+          const from = ((b * dims.heads + h) * T + t) * dims.dV;
+          concat.set(attended.output.data.subarray(from, from + dims.dV), (b * T + t) * width + h * dims.dV);
+        }
+    let out = concat;
+    if (dims.dOut > 0) {
+      out = new Float32Array(B * T * dims.dOut);
+      const wo = s.weights.wo;
+      for (let r = 0; r < B * T; r++)
+        for (let o = 0; o < dims.dOut; o++) {
+          let sum = 0;
+          for (let f = 0; f < width; f++) sum += concat[r * width + f] * wo[f * dims.dOut + o];
+          out[r * dims.dOut + o] = sum;
+        }
+    }
+    s.cache = null; // backward() needs a forward over whole sequences
+    const outShape = xt.shape.length === 3 ? [B, T, outWidth] : [T, outWidth];
+    return { output: tensor(out, outShape) };
   }
 
   function backward(gradOutput) {
@@ -225,7 +291,21 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     state = null;
   }
 
-  return Object.freeze({ forward, backward, step, parameters, setParameters, dispose, config: Object.freeze(config) });
+  function makeCache(options) {
+    alive('createCache');
+    return createCache(`${kind}.createCache`, identity, dims, options);
+  }
+
+  return Object.freeze({
+    forward,
+    backward,
+    step,
+    parameters,
+    setParameters,
+    dispose,
+    createCache: makeCache,
+    config: Object.freeze(config),
+  });
 }
 
 const POSITION_OPTIONS = ['window', 'alibi', 'rope'];
@@ -241,7 +321,7 @@ function positionOptions(fn, opts, heads, dQ) {
   const window = opts.window ?? undefined;
   const alibi = opts.alibi ?? undefined;
   resolveMask(fn, { window, alibi }, { B: 1, H: heads, Tq: 1, Tk: 1, axes: [0, 1, 2, 3] });
-  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false };
+  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false };  // LayerArgs' fields
   if (opts.rope !== undefined && opts.rope !== null && opts.rope !== false) {
     const given = opts.rope === true ? {} : opts.rope;
     if (typeof given !== 'object' || Array.isArray(given)) {
