@@ -66,24 +66,21 @@ void masked_softmax_backward_entry(const SoftmaxArgs& a, const Buffers& b) {
 
 // ---- rotary position embeddings: x, y, dy, dx (N, T, d) ----
 
-void rope_forward_entry(const RopeArgs& a, const Buffers& b) {
-  Boundary check("ropeForward");
+// Both directions: `from` (x or dy) rotated into `to` (y or dx), by +angle forward, -angle backward.
+void rope_entry(const char* entry, const RopeArgs& a, const char* from_name, uintptr_t from, const char* to_name,
+                uintptr_t to, bool backward) {
+  Boundary check(entry);
   const RopeOptions opt = to_rope_options(check, a);
   const double n = count(a.N, a.T, a.d);
-  check.span("x", b.x, n, 4);
-  check.span("y", b.y, n, 4);
+  check.span(from_name, from, n, 4);
+  check.span(to_name, to, n, 4);
   if (!check.ok()) return check.raise();
-  rope_forward(a.N, a.T, a.d, opt, f32(b.x), f32_out(b.y));
+  (backward ? rope_backward : rope_forward)(a.N, a.T, a.d, opt, f32(from), f32_out(to));
 }
 
+void rope_forward_entry(const RopeArgs& a, const Buffers& b) { rope_entry("ropeForward", a, "x", b.x, "y", b.y, false); }
 void rope_backward_entry(const RopeArgs& a, const Buffers& b) {
-  Boundary check("ropeBackward");
-  const RopeOptions opt = to_rope_options(check, a);
-  const double n = count(a.N, a.T, a.d);
-  check.span("dy", b.dy, n, 4);
-  check.span("dx", b.dx, n, 4);
-  if (!check.ok()) return check.raise();
-  rope_backward(a.N, a.T, a.d, opt, f32(b.dy), f32_out(b.dx));
+  rope_entry("ropeBackward", a, "dy", b.dy, "dx", b.dx, true);
 }
 
 // ---- scaled dot-product attention ----

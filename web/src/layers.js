@@ -94,6 +94,18 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
   const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset });
   const identity = {}; // what a KV cache remembers of the layer that made it
 
+  /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
+  const forwardBlocks = (s, xt, B, T, scratch) => ({
+    x: xt.data,
+    ...s.weights,
+    out: B * T * outWidth,
+    q: B * dims.heads * T * dims.dQ,
+    k: B * dims.kvHeads * T * dims.dQ,
+    v: B * dims.kvHeads * T * dims.dV,
+    heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
+    scratch,
+  });
+
   function forward(x, options) {
     const fn = `${kind}.forward`;
     const s = alive('forward');
@@ -112,20 +124,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     const layerArgs = args(B, T, mask.args);
     const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
     const scores = traced ? B * dims.heads * T * T : null;
-    const blocks = {
-      x: xt.data,
-      ...s.weights,
-      ...mask.buffers,
-      out: B * T * outWidth,
-      q: B * dims.heads * T * dims.dQ,
-      k: B * dims.kvHeads * T * dims.dQ,
-      v: B * dims.kvHeads * T * dims.dV,
-      heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
-      weights: scores,
-      scores,
-      masked: scores,
-      scratch,
-    };
+    const blocks = { ...forwardBlocks(s, xt, B, T, scratch), ...mask.buffers, weights: scores, scores, masked: scores };
     return withArena(module, fn, blocks, (buffers, read) => {
       module.layerForward(layerArgs, buffers);
       const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
@@ -167,17 +166,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     const unmasked = resolveMask(fn, {}, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, unmasked.args, offset);
     const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
-    const blocks = {
-      x: xt.data,
-      ...s.weights,
-      out: B * T * outWidth,
-      q: B * dims.heads * T * dims.dQ,
-      k: B * dims.kvHeads * T * dims.dQ,
-      v: B * dims.kvHeads * T * dims.dV,
-      heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
-      scratch,
-    };
-    const q = withArena(module, fn, blocks, (buffers, read) => {
+    const q = withArena(module, fn, forwardBlocks(s, xt, B, T, scratch), (buffers, read) => {
       module.layerForward(layerArgs, buffers);
       appendRows(state, read('k'), read('v'), T);
       return read('q');

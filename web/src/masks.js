@@ -119,14 +119,15 @@ function windowSides(fn, window) {
   if (!Array.isArray(window) || window.length !== 2) {
     throw new TypeError(`${fn}: window must be [left, right] (integers >= -1, -1 = no limit), got ${describe(window)}`);
   }
-  window.forEach((side, n) => {
+  const sides = [window[0], window[1]]; // read once: what is checked is what is used
+  sides.forEach((side, n) => {
     if (!(Number.isInteger(side) && side >= -1 && side < 2 ** 31)) {
       throw new RangeError(
         `${fn}: window[${n}] (${n === 0 ? 'left' : 'right'}) must be an integer >= -1 and < 2^31, got ${describe(side)}`,
       );
     }
   });
-  return [window[0], window[1]];
+  return sides;
 }
 
 function describe(x) {
