@@ -1,5 +1,7 @@
-// Vitest: the same test files (tests/js) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth.
-//   node     environment node: web/src/index.js reads the .wasm bytes itself.
+// Vitest: the same test files (tests/js, tests/io, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
+// the type checks in a fifth.
+//   node     environment node: web/src/index.js reads the .wasm bytes itself (Node 20: with
+//            --experimental-wasm-relaxed-simd, so the relaxed build runs too).
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
@@ -8,6 +10,8 @@
 //   embed    environment node: tests/embed drive Chromium the same way against the custom elements
 //            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
 //            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
+//   types    environment node: tsc --strict over tests/types (a consumer per package entry) and
+//            the declarations against the JS modules' exports and accepted options.
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
 // import.meta.glob), never read with fs, so one file works in both environments. The shared folder
 // is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
@@ -18,7 +22,16 @@ import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+// Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
+// workers get so that the suites also run on the relaxed build (tests/js/backends.js).
+const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
 const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
+
+// The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.
+const fuzz = {
+  ...(process.env.FUZZ_RUNS ? { runs: Number(process.env.FUZZ_RUNS) } : {}),
+  ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+};
 
 const common = {
   resolve: { alias: { '@shared': shared } },
@@ -38,7 +51,19 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/js/**/*.test.js'],
+          execArgv: RELAXED_SIMD_ARGS,
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          provide: { fuzz },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        ...common,
+        test: {
+          name: 'types',
+          environment: 'node',
+          include: ['tests/types/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -69,7 +94,8 @@ export default defineConfig({
         ...common,
         test: {
           name: 'browser',
-          include: ['tests/js/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,
           browser: {

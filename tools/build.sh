@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds attention-lab (idempotent and incremental):
 #   native  build/       Release: the core libraries (SIMD + scalar), the reference and the C++ tests
-#   wasm    build-wasm/  web/wasm/attention-simd.{js,wasm} and web/wasm/attention-scalar.{js,wasm}
+#   wasm    build-wasm/  web/wasm/attention-{simd,relaxed,scalar}.{js,wasm} (cpp/bindings/wasm.cmake)
 # Usage: bash tools/build.sh [native|wasm|all]   (default all)
 # ATTNLAB_BUILD_DIR / ATTNLAB_WASM_BUILD_DIR choose other build trees (e.g. when several people
 # build in one checkout); the wasm modules always land in web/wasm/.
@@ -32,7 +32,7 @@ build_wasm() {
     emcmake cmake -S "$root" -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
   cmake --build "$wasm_dir" -j"$jobs"
-  for variant in simd scalar; do
+  for variant in simd relaxed scalar; do
     local wasm="$root/web/wasm/attention-$variant.wasm"
     printf 'build: %-40s %8d bytes\n' "web/wasm/attention-$variant.wasm" "$(stat -c %s "$wasm")"
   done

@@ -23,7 +23,9 @@ const BUDGETS = {
   '.': { eager: 30, reason: 'the API wrapper (no wasm yet) should cost less than a small image' },
   './worker': { eager: 40, reason: 'the API wrapper plus the pool and worker plumbing' },
   // The figure functions are drawn without wasm; pipeline() brings the explorer's state and stages.
-  './figures': { eager: 65, reason: 'the SVG figures plus the explorer\'s compute and stage code that pipeline() reuses' },
+  './figures': { eager: 72, reason: 'the SVG figures, the model view (heads(), canvas maps: ~5 KiB) and the explorer\'s compute and stage code that pipeline() reuses' },
+  // Files in and out (npy, npz, safetensors, JSON): no wasm, no zip library (the platform inflates).
+  './io': { eager: 20, reason: 'four readers and two writers as commented sources (about 17 KiB): less than a thumbnail image' },
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
   './elements': { eager: 20, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
 };

@@ -18,6 +18,7 @@ const folder = process.argv[2] ?? fileURLToPath(new URL('../dist/site/', import.
 // What else fetches a file the default page does not, by the names Vite gives them.
 const NOTES = [
   [/^attention-scalar-/, 'wasm scalar build: the speed panel, engines without SIMD'],
+  [/^attention-relaxed-/, "wasm relaxed-SIMD build: only loadAttention({ simd: 'relaxed' }) (the explorer keeps the SIMD build)"],
   [/^worker-main-.*\.js$|^parallel-.*\.js$/, 'threaded API (not used by the page)'],
   [/^worker-.*\.js$/, 'the speed panel worker'],
 ];

@@ -1,19 +1,20 @@
 // Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
 // split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
-// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (node, browser, e2e, embed).
+// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (types, node, browser, e2e, embed).
 // Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
 // non-zero without a failed test) or a suite ran no test.
-// Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,node,browser,e2e,embed]
+// Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,types,node,browser,e2e,embed]
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [dir, only = 'native,asan,node,browser,e2e,embed'] = process.argv.slice(2);
+const [dir, only = 'native,asan,types,node,browser,e2e,embed'] = process.argv.slice(2);
 const wanted = new Set(only.split(','));
 const SUITES = [
   { name: 'native-simd', group: 'native', kind: 'ctest' },
   { name: 'native-scalar', group: 'native', kind: 'ctest' },
   { name: 'asan-simd', group: 'asan', kind: 'gtest' },
   { name: 'asan-scalar', group: 'asan', kind: 'gtest' },
+  { name: 'vitest-types', group: 'types', kind: 'vitest' },
   { name: 'vitest-node', group: 'node', kind: 'vitest' },
   { name: 'vitest-browser', group: 'browser', kind: 'vitest' },
   { name: 'vitest-e2e', group: 'e2e', kind: 'vitest' },

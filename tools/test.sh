@@ -5,18 +5,21 @@
 #   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer, each
 #               binary run once (not through ctest: ctest starts one process per test, and the
 #               ~0.3 s a sanitized process takes to start, times ~3000 tests, was most of the run)
-#   3. node     Vitest, project "node"    (both wasm builds)
-#   4. browser  Vitest, project "browser" (real Chromium, both wasm builds)
-#   5. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
+#   3. types    Vitest, project "types": tsc --strict over tests/types (a consumer of each package
+#               entry using its whole surface) and the .d.ts against the JS modules at runtime
+#   4. node     Vitest, project "node"    (both wasm builds)
+#   5. browser  Vitest, project "browser" (real Chromium, both wasm builds)
+#   6. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
 #               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
-#               backward and training, the speed panel, screenshots into tests/artifacts/site/
-#   6. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
+#               backward and training, the speed panel, accessibility (axe-core), screenshots into
+#               tests/artifacts/site/
+#   7. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
 #               into a fresh project used from Node, a Vite app (build and dev) and a plain page
 # Every suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
-# Usage: bash tools/test.sh [--no-setup] [--only native,asan,node,browser,e2e,embed]
+# Usage: bash tools/test.sh [--no-setup] [--only native,asan,types,node,browser,e2e,embed]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -24,7 +27,7 @@ results="$root/test-results"
 jobs=2   # the project's machines have 2 cores
 
 do_setup=1
-only="native,asan,node,browser,e2e,embed"
+only="native,asan,types,node,browser,e2e,embed"
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-setup) do_setup=0 ;;
@@ -50,7 +53,7 @@ fi
 banner "build"
 build_native=0; build_wasm=0
 if wants native; then bash tools/build.sh native || build_native=$?; fi
-if wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
+if wants types || wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
 # The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
 build_site=0
 if wants e2e || wants embed; then
@@ -113,6 +116,10 @@ run_vitest() {  # project
   status "vitest-$project" $?
 }
 
+if wants types; then
+  banner "type checks of the .d.ts (tsc --strict over tests/types; the declarations vs the JS)"
+  run_vitest types
+fi
 if wants node; then
   banner "JS tests in Node (Vitest, both wasm builds)"
   run_vitest node

@@ -6,16 +6,28 @@ namespace attnlab::binding {
 
 double count(double a, double b, double c, double d) { return a * b * c * d; }
 
+// 2^128 - 2^103, halfway between FLT_MAX and 2^128: doubles from there on round to infinity.
+bool finite_in_float32(double x) { return std::fabs(x) < 0x1.ffffffp+127; }
+// 2^-150, half the smallest subnormal: doubles up to it round to 0.
+bool positive_in_float32(double x) { return x > 0x1p-150 && finite_in_float32(x); }
+// 1 - 2^-25, halfway between the largest float below 1 and 1.
+bool float_below_one(double x) { return x < 1 - 0x1p-25; }
+
 namespace {
 
 constexpr double kMaxSafeInteger = 9007199254740992.0;  // 2^53: JS numbers are exact below it
 
 bool is_stride(double s) { return s >= 0 && s < 2147483648.0 && std::floor(s) == s; }
 
+void check_scale(Boundary& check, double scale) {
+  check.require(positive_in_float32(scale), "scale must be finite and > 0 in float32");
+}
+
 void check_options(Boundary& check, double scale, double softcap, double dropout, double seed) {
-  check.require(std::isfinite(scale) && scale > 0, "scale must be finite and > 0");
-  check.finite_in("softcap", softcap, 0, HUGE_VAL);
-  check.finite_in("dropout", dropout, 0, 1);
+  check_scale(check, scale);
+  check.require(finite_in_float32(softcap) && softcap >= 0, "softcap must be finite in float32 and >= 0");
+  // 1 - 1e-9 is 1 in float32, and the kept values are divided by 1 - dropout.
+  check.require(dropout >= 0 && float_below_one(dropout), "dropout must be in [0, 1) in float32");
   check.require(seed >= 0 && seed < kMaxSafeInteger && std::floor(seed) == seed,
                 "seed must be an integer in [0, 2^53)");
 }
@@ -28,7 +40,7 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   check.require(b.boolMask == 0 || b.floatMask == 0, "give at most one of boolMask and floatMask");
   check.require(is_stride(m.strideB) && is_stride(m.strideH) && is_stride(m.strideI) && is_stride(m.strideJ),
                 "mask strides must be integers in [0, 2^31)");
-  check.require(!m.useFill || std::isfinite(m.fill), "fill must be finite");
+  check.require(!m.useFill || finite_in_float32(m.fill), "fill must be finite in float32");
   auto is_window_side = [](double w) { return w >= -1 && w < 2147483648.0 && std::floor(w) == w; };
   check.require(is_window_side(m.windowLeft) && is_window_side(m.windowRight),
                 "window must be two integers >= -1 (-1: no limit on that side)");
@@ -65,7 +77,7 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   mask.mask_stride_i = std::size_t(m.strideI);
   mask.mask_stride_j = std::size_t(m.strideJ);
   mask.use_fill = m.useFill;
-  mask.fill = float(m.fill);
+  if (m.useFill) mask.fill = float(m.fill);  // checked above; an unused fill is never cast
   mask.window_left = int(m.windowLeft);
   mask.window_right = int(m.windowRight);
   mask.alibi_slopes = f32(b.alibiSlopes);
@@ -81,6 +93,7 @@ AttentionDims to_dims(Boundary& check, const SdpaArgs& a) {
 SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b) {
   SdpaOptions opt;
   check_options(check, a.scale, a.softcap, a.dropout, a.seed);
+  if (!check.ok()) return opt;  // no cast of an unchecked double to float: out of range it is undefined
   opt.scale = float(a.scale);
   opt.softcap = float(a.softcap);
   opt.dropout = float(a.dropout);
@@ -102,10 +115,11 @@ ScoringDims to_dims(Boundary& check, const ScoringArgs& a) {
 
 ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const Buffers& b) {
   ScoringOptions opt;
-  check.require(std::isfinite(a.scale) && a.scale > 0, "scale must be finite and > 0");
+  check_scale(check, a.scale);
+  if (!check.ok()) return opt;
   opt.scoring = Scoring(a.scoring);
   opt.scale = float(a.scale);
-  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
+  opt.mask = to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk);
   return opt;
 }
 
@@ -128,9 +142,10 @@ LayerDims to_dims(Boundary& check, const LayerArgs& a) {
 
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b) {
   SdpaOptions opt;
-  check.require(std::isfinite(a.scale) && a.scale > 0, "scale must be finite and > 0");
+  check_scale(check, a.scale);
+  if (!check.ok()) return opt;
   opt.scale = float(a.scale);
-  if (check.ok()) opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
   return opt;
 }
 
@@ -138,7 +153,7 @@ RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
   RopeOptions opt;
   if (!a.rope) return opt;
   check.require(a.dQ % 2 == 0, "rope needs an even dQ (it rotates pairs of features)");
-  check.require(std::isfinite(a.ropeBase) && a.ropeBase > 0, "rope base must be finite and > 0");
+  check.require(positive_in_float32(a.ropeBase), "rope base must be finite and > 0 in float32");
   check.require(a.ropeOffset >= 0 && a.ropeOffset < kMaxSafeInteger && std::floor(a.ropeOffset) == a.ropeOffset,
                 "rope offset must be an integer in [0, 2^53)");
   opt.base = a.ropeBase;
@@ -150,7 +165,7 @@ RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a) {
   check.positive({{"N", a.N}, {"T", a.T}, {"d", a.d}});
   check.require(a.d % 2 == 0, "rope needs an even d (it rotates pairs of features)");
-  check.require(std::isfinite(a.base) && a.base > 0, "base must be finite and > 0");
+  check.require(positive_in_float32(a.base), "base must be finite and > 0 in float32");
   check.require(a.offset >= 0 && a.offset < kMaxSafeInteger && std::floor(a.offset) == a.offset,
                 "offset must be an integer in [0, 2^53)");
   RopeOptions opt;

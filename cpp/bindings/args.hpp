@@ -1,5 +1,5 @@
-// What the JS API passes to the private binding: plain numbers only (value_objects on the JS
-// side), converted here to the core's structs after cheap re-validation.
+// What the JS API passes to the private binding: plain numbers only (one packed record of doubles,
+// packed.hpp), converted here to the core's structs after cheap re-validation.
 //   - one *Args struct per op family with the sizes and options,
 //   - one Buffers struct with the byte address of every tensor (0 = not given), named as in the
 //     JS memory arena, so the arena's address table is passed unchanged.
@@ -79,6 +79,18 @@ struct LayerArgs {
   double ropeOffset = 0;  // the position of row 0 (a KV cache's length)
 };
 
+// w (fanIn, fanOut): Xavier-uniform from (seed, stream). Buffers: w.
+struct InitArgs {
+  int fanIn = 1, fanOut = 1;
+  double seed = 0;
+  int stream = 0;
+};
+
+// w (n) -= learningRate * dw (n). Buffers: w, dw.
+struct StepArgs {
+  double n = 0, learningRate = 0;
+};
+
 // Each converter checks what it converts (sizes, options, and the mask buffers' extents) into
 // `check`; the caller raises before calling the core.
 MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, int H, int Tq, int Tk);
@@ -94,6 +106,12 @@ RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 
 // Element counts in double: products of valid dims can exceed wasm32's 32-bit size_t.
 double count(double a, double b, double c = 1, double d = 1);
+
+// What the conversion to float32 makes of a double option (as Math.fround on the JS side), decided
+// in double: a cast of a double beyond float's range is undefined behaviour in C++.
+bool finite_in_float32(double x);
+bool positive_in_float32(double x);
+bool float_below_one(double x);
 
 inline const float* f32(uintptr_t address) { return reinterpret_cast<const float*>(address); }
 inline float* f32_out(uintptr_t address) { return reinterpret_cast<float*>(address); }

@@ -47,11 +47,6 @@ void Boundary::positive(std::initializer_list<std::pair<const char*, int>> named
   for (const auto& [name, value] : named_values) positive(name, value);
 }
 
-void Boundary::finite_in(const char* name, double value, double low, double high_exclusive) {
-  if (!(std::isfinite(value) && value >= low && value < high_exclusive))
-    fail("%s must be finite and in [%g, %g), got %g", name, low, high_exclusive, value);
-}
-
 void Boundary::span(const char* name, uintptr_t address, double count, int element_bytes, bool optional) {
   if (address == 0) {
     if (!optional) fail("%s: null pointer for a required buffer of %.0f elements", name, count);

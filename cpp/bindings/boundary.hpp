@@ -26,7 +26,6 @@ class Boundary {
   void require(bool condition, const char* what);
   void positive(const char* name, int value);
   void positive(std::initializer_list<std::pair<const char*, int>> named_values);
-  void finite_in(const char* name, double value, double low, double high_exclusive);
 
   // `count` elements of `element_bytes` at byte address `address` lie inside wasm memory and are
   // aligned. `optional`: address 0 means "not given" and passes.

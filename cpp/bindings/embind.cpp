@@ -1,8 +1,9 @@
 // The private Embind layer: thin entry points over the core for web/src (the public JS API).
-// Every entry point takes an *Args value_object (sizes and options) and a Buffers value_object
-// (byte addresses of tensors the JS arena placed in wasm memory), re-validates sizes and buffer
-// extents cheaply, and calls the core. Bad input raises a JS RangeError, never a trap.
-// Users never see this module: no classes, nothing to .delete().
+// Every entry point takes the address of one packed record (packed.hpp): an *Args struct (sizes
+// and options) and, for entries that touch tensors, a Buffers struct (byte addresses of tensors the
+// JS arena placed in wasm memory). It re-validates sizes and buffer extents cheaply and calls the
+// core. Bad input raises a JS RangeError, never a trap. Users never see this module: no classes,
+// nothing to .delete(), and no Embind object conversion (one ABI: the packed records).
 #include <emscripten/bind.h>
 
 #include <algorithm>
@@ -22,12 +23,22 @@
 namespace attnlab::binding {
 namespace {
 
-// A scratch size for dims whose tensors could not fit one wasm allocation anyway: the core's
-// size_t arithmetic is 32-bit in wasm32 and might wrap, so answer "too big" before asking it.
-bool fits(std::initializer_list<double> counts) {
-  for (double c : counts)
-    if (!(c <= kMaxFloatsPerBuffer)) return false;
-  return true;
+// A scratch size in floats, or HUGE_VAL when it cannot fit one wasm allocation. The terms (the
+// tensors' sizes the scratch is made of) are checked first: each at most 2^29, so the core's 64-bit
+// sum of a few products of them cannot overflow; then the total, which alone can pass 2^32.
+template <class Total>
+double scratch_or_huge(std::initializer_list<double> terms, Total total) {
+  for (double c : terms)
+    if (!(c <= kMaxFloatsPerBuffer)) return HUGE_VAL;
+  const double floats = double(total());
+  return floats <= kMaxFloatsPerBuffer ? floats : HUGE_VAL;
+}
+
+// The scratch at `address` holds `floats` (HUGE_VAL: the sizes need more than wasm memory holds).
+void check_scratch(Boundary& check, uintptr_t address, double floats) {
+  if (!check.ok()) return;
+  check.require(floats < HUGE_VAL, "the scratch these sizes need does not fit one wasm allocation");
+  check.span("scratch", address, floats, 4);
 }
 
 // The optional (B, H, Tq, Tk) outputs a forward pass may write: weights, scores, masked, and
@@ -78,19 +89,26 @@ void rope_entry(const char* entry, const RopeArgs& a, const char* from_name, uin
   (backward ? rope_backward : rope_forward)(a.N, a.T, a.d, opt, f32(from), f32_out(to));
 }
 
-void rope_forward_entry(const RopeArgs& a, const Buffers& b) { rope_entry("ropeForward", a, "x", b.x, "y", b.y, false); }
+void rope_forward_entry(const RopeArgs& a, const Buffers& b) {
+  rope_entry("ropeForward", a, "x", b.x, "y", b.y, false);
+}
 void rope_backward_entry(const RopeArgs& a, const Buffers& b) {
   rope_entry("ropeBackward", a, "dy", b.dy, "dx", b.dx, true);
 }
 
 // ---- scaled dot-product attention ----
 
+double sdpa_scratch(const AttentionDims& dims) {
+  const double widest = std::max(dims.d, dims.dv);
+  return scratch_or_huge({count(dims.B, dims.H, dims.Tq, widest), count(dims.B, dims.Hkv, dims.Tk, widest)},
+                         [&] { return sdpa_scratch_floats(dims); });
+}
+
 double sdpa_scratch_entry(const SdpaArgs& a) {
   Boundary check("sdpaScratchFloats");
   const AttentionDims dims = to_dims(check, a);
   if (!check.ok()) return check.raise(), 0;
-  if (!fits({count(a.B, a.H, a.Tq, std::max(a.d, a.dv)), count(a.B, a.Hkv, a.Tk, std::max(a.d, a.dv))})) return HUGE_VAL;
-  return double(sdpa_scratch_floats(dims));
+  return sdpa_scratch(dims);
 }
 
 // Shared by forward and backward: q, k, v and scratch are read by both.
@@ -99,7 +117,7 @@ void check_sdpa_inputs(Boundary& check, const AttentionDims& dims, const Buffers
   check.span("q", b.q, count(dims.B, dims.H, dims.Tq, dims.d), 4);
   check.span("k", b.k, count(dims.B, dims.Hkv, dims.Tk, dims.d), 4);
   check.span("v", b.v, count(dims.B, dims.Hkv, dims.Tk, dims.dv), 4);
-  if (check.ok()) check.span("scratch", b.scratch, double(sdpa_scratch_floats(dims)), 4);
+  check_scratch(check, b.scratch, sdpa_scratch(dims));
 }
 
 void sdpa_forward_entry(const SdpaArgs& a, const Buffers& b) {
@@ -136,18 +154,22 @@ void sdpa_backward_entry(const SdpaArgs& a, const Buffers& b) {
 
 // ---- attention with a scoring function ----
 
-double scoring_scratch_entry(const ScoringArgs& a) {
-  Boundary check("scoringScratchFloats");
-  const ScoringDims dims = to_dims(check, a);
-  if (!check.ok()) return check.raise(), 0;
+// Only for sizes to_dims accepted.
+double scoring_scratch(const ScoringArgs& a, const ScoringDims& dims) {
   const double widest = std::max({a.dq, a.dk, a.dv, a.hidden});
   // additive and concat materialise the (B, H, Tq, Tk) scores in scratch; general streams like sdpa.
   const bool materialises = a.scoring == int(Scoring::additive) || a.scoring == int(Scoring::concat);
   const double scores = materialises ? count(a.B, a.H, a.Tq, a.Tk) : 0;
-  if (!fits({scores, count(a.B, a.H, a.Tq, widest), count(a.B, a.Hkv, a.Tk, widest), count(a.dq, a.dk),
-             count(a.dq + a.dk, a.hidden)}))
-    return HUGE_VAL;
-  return double(scoring_scratch_floats(dims, Scoring(a.scoring)));
+  return scratch_or_huge({scores, count(a.B, a.H, a.Tq, widest), count(a.B, a.Hkv, a.Tk, widest), count(a.dq, a.dk),
+                          count(double(a.dq) + a.dk, a.hidden)},
+                         [&] { return scoring_scratch_floats(dims, Scoring(a.scoring)); });
+}
+
+double scoring_scratch_entry(const ScoringArgs& a) {
+  Boundary check("scoringScratchFloats");
+  const ScoringDims dims = to_dims(check, a);
+  if (!check.ok()) return check.raise(), 0;
+  return scoring_scratch(a, dims);
 }
 
 // The parameters `scoring` reads (and whose gradients the backward writes), with their sizes.
@@ -172,10 +194,7 @@ void check_scoring_inputs(Boundary& check, const ScoringArgs& a, const ScoringDi
   check.span("q", b.q, count(a.B, a.H, a.Tq, a.dq), 4);
   check.span("k", b.k, count(a.B, a.Hkv, a.Tk, a.dk), 4);
   check.span("v", b.v, count(a.B, a.Hkv, a.Tk, a.dv), 4);
-  if (check.ok() && scoring_scratch_entry(a) < HUGE_VAL)
-    check.span("scratch", b.scratch, double(scoring_scratch_floats(dims, Scoring(a.scoring))), 4);
-  else
-    check.require(false, "the scratch these sizes need does not fit wasm memory");
+  if (check.ok()) check_scratch(check, b.scratch, scoring_scratch(a, dims));
 }
 
 ScoringParams scoring_params(const Buffers& b) { return {f32(b.w), f32(b.wq), f32(b.wk), f32(b.wv)}; }
@@ -211,17 +230,23 @@ void scoring_backward_entry(const ScoringArgs& a, const Buffers& b) {
 
 // ---- layers: x (B, T, dIn) ----
 
+// Only for sizes to_dims accepted.
+double layer_scratch(const LayerArgs& a, const LayerDims& dims) {
+  const double widest = std::max({double(a.dIn), a.heads * double(std::max(a.dQ, a.dV)), double(a.dOut)});
+  return scratch_or_huge({count(a.B, a.T, widest), count(a.dIn, widest), count(a.heads, a.dV, a.dOut),
+                          count(a.B, a.heads, a.T, std::max(a.dQ, a.dV))},
+                         [&] { return layer_scratch_floats(dims); });
+}
+
 double layer_scratch_entry(const LayerArgs& a) {
   Boundary check("layerScratchFloats");
   const LayerDims dims = to_dims(check, a);
   if (!check.ok()) return check.raise(), 0;
-  const double widest = std::max({double(a.dIn), a.heads * double(std::max(a.dQ, a.dV)), double(a.dOut)});
-  if (!fits({count(a.B, a.T, widest), count(a.dIn, widest), count(a.heads, a.dV, a.dOut)})) return HUGE_VAL;
-  return double(layer_scratch_floats(dims));
+  return layer_scratch(a, dims);
 }
 
 // Weights and the saved forward state, read by forward (weights) and backward (both).
-void check_layer_weights(Boundary& check, const LayerArgs& a, const Buffers& b) {
+void check_layer_weights(Boundary& check, const LayerArgs& a, const LayerDims& dims, const Buffers& b) {
   if (!check.ok()) return;
   check.span("wq", b.wq, count(a.dIn, a.heads, a.dQ), 4);
   check.span("wk", b.wk, count(a.dIn, a.kvHeads, a.dQ), 4);
@@ -232,11 +257,11 @@ void check_layer_weights(Boundary& check, const LayerArgs& a, const Buffers& b) 
   check.span("k", b.k, count(a.B, a.kvHeads, a.T, a.dQ), 4);
   check.span("v", b.v, count(a.B, a.kvHeads, a.T, a.dV), 4);
   check.span("heads", b.heads, count(a.B, a.T, a.heads, a.dV), 4, a.dOut == 0);
-  if (check.ok() && layer_scratch_entry(a) < HUGE_VAL)
-    check.span("scratch", b.scratch, double(layer_scratch_floats(to_dims(check, a))), 4);
-  else
-    check.require(false, "the scratch these sizes need does not fit wasm memory");
+  if (check.ok()) check_scratch(check, b.scratch, layer_scratch(a, dims));
 }
+
+// dims.out_width() in double: heads * dV may pass INT_MAX for sizes still to be rejected.
+double out_width(const LayerArgs& a) { return a.dOut > 0 ? double(a.dOut) : double(a.heads) * a.dV; }
 
 LayerWeights layer_weights(const Buffers& b) { return {f32(b.wq), f32(b.wk), f32(b.wv), f32(b.wo)}; }
 LayerSaved layer_saved(const Buffers& b) { return {f32_out(b.q), f32_out(b.k), f32_out(b.v), f32_out(b.heads)}; }
@@ -246,8 +271,8 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
   const RopeOptions rope = to_layer_rope(check, a);
-  check_layer_weights(check, a, b);
-  check.span("out", b.out, count(a.B, a.T, dims.out_width()), 4);
+  check_layer_weights(check, a, dims, b);
+  check.span("out", b.out, count(a.B, a.T, out_width(a)), 4);
   check_score_outputs(check, b, count(a.B, a.heads, a.T, a.T), false);
   if (!check.ok()) return check.raise();
   const SdpaForwardOutputs trace{nullptr, nullptr, f32_out(b.weights), f32_out(b.scores), nullptr, f32_out(b.masked)};
@@ -261,8 +286,8 @@ void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
   const RopeOptions rope = to_layer_rope(check, a);
-  check_layer_weights(check, a, b);
-  check.span("dout", b.dout, count(a.B, a.T, dims.out_width()), 4);
+  check_layer_weights(check, a, dims, b);
+  check.span("dout", b.dout, count(a.B, a.T, out_width(a)), 4);
   check.span("dx", b.dx, count(a.B, a.T, a.dIn), 4);
   check.span("dwq", b.dwq, count(a.dIn, a.heads, a.dQ), 4);
   check.span("dwk", b.dwk, count(a.dIn, a.kvHeads, a.dQ), 4);
@@ -275,32 +300,33 @@ void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
 }
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream), identical in every build.
-void init_weights_entry(uintptr_t w, int fan_in, int fan_out, double seed, int stream) {
+void init_weights_entry(const InitArgs& a, const Buffers& b) {
   Boundary check("initWeights");
-  check.positive("fanIn", fan_in);
-  check.positive("fanOut", fan_out);
-  check.require(seed >= 0 && seed < 9007199254740992.0 && std::floor(seed) == seed, "seed must be an integer in [0, 2^53)");
-  check.require(stream >= 0, "stream must be >= 0");
-  check.span("w", w, count(fan_in, fan_out), 4);
+  check.positive("fanIn", a.fanIn);
+  check.positive("fanOut", a.fanOut);
+  check.require(a.seed >= 0 && a.seed < 9007199254740992.0 && std::floor(a.seed) == a.seed,
+                "seed must be an integer in [0, 2^53)");
+  check.require(a.stream >= 0, "stream must be >= 0");
+  check.span("w", b.w, count(a.fanIn, a.fanOut), 4);
   if (!check.ok()) return check.raise();
-  init_weights(f32_out(w), fan_in, fan_out, uint64_t(seed), uint32_t(stream));
+  init_weights(f32_out(b.w), a.fanIn, a.fanOut, uint64_t(a.seed), uint32_t(a.stream));
 }
 
-// w (n) -= learningRate * g (n)
-void sgd_step_entry(uintptr_t w, uintptr_t g, double n, double learning_rate) {
+// w (n) -= learningRate * dw (n)
+void sgd_step_entry(const StepArgs& a, const Buffers& b) {
   Boundary check("sgdStep");
-  check.require(n >= 0 && std::floor(n) == n, "n must be a non-negative integer");
-  check.require(std::isfinite(learning_rate), "learningRate must be finite");
-  check.span("w", w, n, 4);
-  check.span("g", g, n, 4);
+  check.require(a.n >= 0 && a.n <= kMaxFloatsPerBuffer && std::floor(a.n) == a.n, "n must be an integer in [0, 2^29]");
+  check.require(finite_in_float32(a.learningRate), "learningRate must be finite in float32");
+  check.span("w", b.w, a.n, 4);
+  check.span("dw", b.dw, a.n, 4);
   if (!check.ok()) return check.raise();
-  sgd_step(f32_out(w), f32(g), std::size_t(n), float(learning_rate));
+  sgd_step(f32_out(b.w), f32(b.dw), std::size_t(a.n), float(a.learningRate));
 }
 
 std::string arch_name_entry() { return kernels::arch_name(); }
 
-// The packed twin of an entry point (packed.hpp): Args then Buffers read from one record of doubles
-// at `record`, then the same entry, with all its checks.
+// An entry point over a packed record at `record` (packed.hpp): its Args then the Buffers, read
+// after the record itself is checked to lie in wasm memory, then the entry with all its checks.
 template <class Args, void (*Entry)(const Args&, const Buffers&)>
 void packed_entry(uintptr_t record) {
   Boundary check("packed call");
@@ -314,6 +340,18 @@ void packed_entry(uintptr_t record) {
   Entry(a, b);
 }
 
+// A size query over a packed record that holds only its Args.
+template <class Args, double (*Query)(const Args&)>
+double packed_query(uintptr_t record) {
+  Boundary check("packed query");
+  check.span("record", record, double(kPackedDoubles<Args>), 8);
+  if (!check.ok()) return check.raise(), 0;
+  PackedReader reader(record);
+  Args a;
+  read_packed(reader, a);
+  return Query(a);
+}
+
 }  // namespace
 }  // namespace attnlab::binding
 
@@ -321,79 +359,23 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   using namespace emscripten;
   using namespace attnlab::binding;
 
-  value_object<Buffers>("Buffers")
-      .field("x", &Buffers::x).field("y", &Buffers::y).field("dy", &Buffers::dy).field("dx", &Buffers::dx)
-      .field("q", &Buffers::q).field("k", &Buffers::k).field("v", &Buffers::v).field("dout", &Buffers::dout)
-      .field("out", &Buffers::out).field("lse", &Buffers::lse).field("weights", &Buffers::weights)
-      .field("scores", &Buffers::scores).field("softcapped", &Buffers::softcapped).field("masked", &Buffers::masked)
-      .field("heads", &Buffers::heads)
-      .field("dq", &Buffers::dq).field("dk", &Buffers::dk).field("dv", &Buffers::dv)
-      .field("w", &Buffers::w).field("wq", &Buffers::wq).field("wk", &Buffers::wk).field("wv", &Buffers::wv)
-      .field("wo", &Buffers::wo)
-      .field("dw", &Buffers::dw).field("dwq", &Buffers::dwq).field("dwk", &Buffers::dwk).field("dwv", &Buffers::dwv)
-      .field("dwo", &Buffers::dwo)
-      .field("validLens", &Buffers::validLens).field("boolMask", &Buffers::boolMask)
-      .field("floatMask", &Buffers::floatMask).field("scratch", &Buffers::scratch)
-      .field("alibiSlopes", &Buffers::alibiSlopes);
-
-  value_object<MaskArgs>("MaskArgs")
-      .field("validLensPerRow", &MaskArgs::validLensPerRow).field("causal", &MaskArgs::causal)
-      .field("strideB", &MaskArgs::strideB).field("strideH", &MaskArgs::strideH)
-      .field("strideI", &MaskArgs::strideI).field("strideJ", &MaskArgs::strideJ)
-      .field("useFill", &MaskArgs::useFill).field("fill", &MaskArgs::fill)
-      .field("windowLeft", &MaskArgs::windowLeft).field("windowRight", &MaskArgs::windowRight);
-
-  value_object<SoftmaxArgs>("SoftmaxArgs")
-      .field("B", &SoftmaxArgs::B).field("H", &SoftmaxArgs::H).field("Tq", &SoftmaxArgs::Tq)
-      .field("Tk", &SoftmaxArgs::Tk).field("mask", &SoftmaxArgs::mask);
-
-  value_object<SdpaArgs>("SdpaArgs")
-      .field("B", &SdpaArgs::B).field("H", &SdpaArgs::H).field("Hkv", &SdpaArgs::Hkv).field("Tq", &SdpaArgs::Tq)
-      .field("Tk", &SdpaArgs::Tk).field("d", &SdpaArgs::d).field("dv", &SdpaArgs::dv)
-      .field("scale", &SdpaArgs::scale).field("softcap", &SdpaArgs::softcap).field("dropout", &SdpaArgs::dropout)
-      .field("seed", &SdpaArgs::seed).field("mask", &SdpaArgs::mask);
-
-  value_object<ScoringArgs>("ScoringArgs")
-      .field("B", &ScoringArgs::B).field("H", &ScoringArgs::H).field("Hkv", &ScoringArgs::Hkv)
-      .field("Tq", &ScoringArgs::Tq).field("Tk", &ScoringArgs::Tk).field("dq", &ScoringArgs::dq)
-      .field("dk", &ScoringArgs::dk).field("dv", &ScoringArgs::dv).field("hidden", &ScoringArgs::hidden)
-      .field("scoring", &ScoringArgs::scoring).field("scale", &ScoringArgs::scale).field("mask", &ScoringArgs::mask);
-
-  value_object<LayerArgs>("LayerArgs")
-      .field("B", &LayerArgs::B).field("T", &LayerArgs::T).field("dIn", &LayerArgs::dIn).field("dQ", &LayerArgs::dQ)
-      .field("dV", &LayerArgs::dV).field("heads", &LayerArgs::heads).field("kvHeads", &LayerArgs::kvHeads)
-      .field("dOut", &LayerArgs::dOut).field("scale", &LayerArgs::scale).field("mask", &LayerArgs::mask)
-      .field("rope", &LayerArgs::rope).field("ropeBase", &LayerArgs::ropeBase)
-      .field("ropeInterleaved", &LayerArgs::ropeInterleaved).field("ropeOffset", &LayerArgs::ropeOffset);
-
   function("archName", &arch_name_entry);
   function("vectorWidth", &attnlab::kernels::width);
-  function("maskedSoftmaxForward", &masked_softmax_forward_entry);
-  function("maskedSoftmaxBackward", &masked_softmax_backward_entry);
-  function("sdpaScratchFloats", &sdpa_scratch_entry);
-  function("sdpaForward", &sdpa_forward_entry);
-  function("sdpaBackward", &sdpa_backward_entry);
-  function("scoringScratchFloats", &scoring_scratch_entry);
-  function("scoringForward", &scoring_forward_entry);
-  function("scoringBackward", &scoring_backward_entry);
-  value_object<RopeArgs>("RopeArgs")
-      .field("N", &RopeArgs::N).field("T", &RopeArgs::T).field("d", &RopeArgs::d).field("base", &RopeArgs::base)
-      .field("offset", &RopeArgs::offset).field("interleaved", &RopeArgs::interleaved);
-
-  function("ropeForward", &rope_forward_entry);
-  function("ropeBackward", &rope_backward_entry);
-  function("layerScratchFloats", &layer_scratch_entry);
-  function("layerForward", &layer_forward_entry);
-  function("layerBackward", &layer_backward_entry);
-  function("initWeights", &init_weights_entry);
-  function("sgdStep", &sgd_step_entry);
-
-  // Packed twins (packed.hpp): for small calls, where Embind's value_object conversion dominates.
   function("packedLayout", &packed_layout);
-  function("maskedSoftmaxForwardPacked", &packed_entry<SoftmaxArgs, &masked_softmax_forward_entry>);
-  function("maskedSoftmaxBackwardPacked", &packed_entry<SoftmaxArgs, &masked_softmax_backward_entry>);
-  function("sdpaForwardPacked", &packed_entry<SdpaArgs, &sdpa_forward_entry>);
-  function("sdpaBackwardPacked", &packed_entry<SdpaArgs, &sdpa_backward_entry>);
-  function("scoringForwardPacked", &packed_entry<ScoringArgs, &scoring_forward_entry>);
-  function("scoringBackwardPacked", &packed_entry<ScoringArgs, &scoring_backward_entry>);
+  // Each takes the address of a packed record (packed.hpp); web/src/packed.js writes it.
+  function("maskedSoftmaxForward", &packed_entry<SoftmaxArgs, &masked_softmax_forward_entry>);
+  function("maskedSoftmaxBackward", &packed_entry<SoftmaxArgs, &masked_softmax_backward_entry>);
+  function("sdpaScratchFloats", &packed_query<SdpaArgs, &sdpa_scratch_entry>);
+  function("sdpaForward", &packed_entry<SdpaArgs, &sdpa_forward_entry>);
+  function("sdpaBackward", &packed_entry<SdpaArgs, &sdpa_backward_entry>);
+  function("scoringScratchFloats", &packed_query<ScoringArgs, &scoring_scratch_entry>);
+  function("scoringForward", &packed_entry<ScoringArgs, &scoring_forward_entry>);
+  function("scoringBackward", &packed_entry<ScoringArgs, &scoring_backward_entry>);
+  function("ropeForward", &packed_entry<RopeArgs, &rope_forward_entry>);
+  function("ropeBackward", &packed_entry<RopeArgs, &rope_backward_entry>);
+  function("layerScratchFloats", &packed_query<LayerArgs, &layer_scratch_entry>);
+  function("layerForward", &packed_entry<LayerArgs, &layer_forward_entry>);
+  function("layerBackward", &packed_entry<LayerArgs, &layer_backward_entry>);
+  function("initWeights", &packed_entry<InitArgs, &init_weights_entry>);
+  function("sgdStep", &packed_entry<StepArgs, &sgd_step_entry>);
 }

@@ -1,6 +1,8 @@
-# The two WebAssembly modules (included by CMakeLists.txt under emcmake):
-#   web/wasm/attention-simd.{js,wasm}    core with ATTNLAB_SIMD=1, -msimd128 (xsimd's wasm backend)
-#   web/wasm/attention-scalar.{js,wasm}  core with ATTNLAB_SIMD=0, plain loops, no SIMD opcodes
+# The three WebAssembly modules (included by CMakeLists.txt under emcmake):
+#   web/wasm/attention-simd.{js,wasm}     core with ATTNLAB_SIMD=1, -msimd128 (xsimd's wasm backend)
+#   web/wasm/attention-relaxed.{js,wasm}  the same plus ATTNLAB_RELAXED_SIMD=1, -mrelaxed-simd: the
+#                                         kernels' multiply-adds are f32x4.relaxed_madd (kernels_vec.hpp)
+#   web/wasm/attention-scalar.{js,wasm}   core with ATTNLAB_SIMD=0, plain loops, no SIMD opcodes
 # Each is linked under its final name: the name is baked into the glue (TOOLCHAIN.md).
 
 # Emscripten 3.1.6's link step runs acorn from Node; Debian ships it in /usr/share/nodejs.
@@ -22,11 +24,14 @@ set(ATTNLAB_WASM_LINK_OPTIONS
   -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
   -sFILESYSTEM=0)
 
-# variant: simd | scalar; export_name: the factory's name in the glue.
+# variant: simd | relaxed | scalar; export_name: the factory's name in the glue.
 function(attnlab_wasm_module variant simd export_name)
   attnlab_core(attnlab_${variant} ${simd})
   set(isa_flags "")
-  if(simd)
+  if(variant STREQUAL "relaxed")
+    set(isa_flags -msimd128 -mrelaxed-simd)
+    target_compile_definitions(attnlab_${variant} PUBLIC ATTNLAB_RELAXED_SIMD=1)
+  elseif(simd)
     set(isa_flags -msimd128)
   endif()
   target_compile_options(attnlab_${variant} PRIVATE -O3 -fno-exceptions ${isa_flags})
@@ -40,7 +45,15 @@ function(attnlab_wasm_module variant simd export_name)
     OUTPUT_NAME "attention-${variant}"
     SUFFIX ".js"
     RUNTIME_OUTPUT_DIRECTORY "${ATTNLAB_WASM_DIR}")
+  if(variant STREQUAL "relaxed")
+    # LLVM 14 writes relaxed_madd with its pre-standard opcode, which no engine accepts: rewritten
+    # in place after every link, by walking the code section (tools/wasm/relaxed-opcodes.mjs).
+    add_custom_command(TARGET attention_${variant} POST_BUILD
+      COMMAND node "${CMAKE_SOURCE_DIR}/tools/wasm/relaxed-opcodes.mjs" "${ATTNLAB_WASM_DIR}/attention-${variant}.wasm"
+      VERBATIM)
+  endif()
 endfunction()
 
 attnlab_wasm_module(simd 1 createAttentionSimd)
+attnlab_wasm_module(relaxed 1 createAttentionRelaxed)
 attnlab_wasm_module(scalar 0 createAttentionScalar)

@@ -15,13 +15,16 @@
 namespace attnlab::kernels {
 
 using vec::exp_nonpositive;
+using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
 using vec::lanes;
 using vec::over_vectors_then_tail;
 using vec::tanh_rational;
 using vec::Vec;
 
 const char* arch_name() {
-#if ATTNLAB_SIMD
+#if ATTNLAB_RELAXED_SIMD
+  return "wasm+relaxed";  // xsimd's wasm backend with relaxed_madd for fma (kernels_vec.hpp)
+#elif ATTNLAB_SIMD
   return xsimd::default_arch::name();
 #else
   return "scalar";

@@ -12,6 +12,7 @@
 namespace attnlab::kernels {
 namespace {
 
+using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
 using vec::lanes;
 using vec::over_vectors_then_tail;
 using vec::tanh_may_overshoot;

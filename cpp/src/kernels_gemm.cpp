@@ -5,8 +5,9 @@
 //   for k: b[v] = B[k][n0 + v W ...]              (NV vector loads)
 //          a    = broadcast A[r][k] (or A[k][r])   (one per row, MR of them)
 //          acc[r][v] += a * b[v]                    (MR * NV multiply-adds)
-// With MR = 4 and NV = 2 that is 8 accumulators, 2 loads of B and 4 broadcasts per 8 multiply-adds:
-// 14 of the 16 registers of wasm simd128 on x64 (V8) or of AVX2, so nothing spills. WebAssembly
+// With MR = 4 and NV = 2 (AVX2) that is 8 accumulators, 2 loads of B and 4 broadcasts per 8
+// multiply-adds, and with MR = 2, NV = 4 (wasm) 4 loads and 2 broadcasts: at most 14 of the 16
+// registers of AVX2 or of wasm simd128 on x64 (V8), so nothing spills. WebAssembly
 // SIMD has no FMA (without relaxed-simd), so each multiply-add is a mul and an add there; natively
 // xsimd's fma is one vfmadd. The tile is loaded from / stored to C once, not once per k.
 #include <algorithm>
@@ -18,12 +19,25 @@
 namespace attnlab::kernels {
 namespace {
 
+using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
 using vec::lanes;
 using vec::Lane1;
 using vec::Vec;
 
+// The tile shape per instruction set, measured with build/bench_passes (and its em++ build) on Zen 4,
+// the fused forward's 32 x 64 x 64 products, CPU time:
+//   wasm simd128 (V8): 2 x 4 (8 columns more per broadcast, half the splats of a scalar, which V8
+//     builds with a shuffle) 44.4 / 43.0 GFLOP/s for S / PV against 4 x 2's 40.7 / 38.7, the
+//     forward loop 66% of the mul+add ceiling against 62%; relaxed: 72% against 66%. 6 x 2, 4 x 3
+//     and 3 x 4 spill (34-38 GFLOP/s), 8 x 1 does 30.
+//   AVX2+FMA: 4 x 2, 101 / 92 GFLOP/s; 2 x 4 (32 columns of 8 lanes) falls to 79 / 56.
+#if defined(__wasm_simd128__)
+constexpr int kTileRows = 2;     // MR
+constexpr int kTileVectors = 4;  // NV
+#else
 constexpr int kTileRows = 4;     // MR
 constexpr int kTileVectors = 2;  // NV
+#endif
 
 // A[r][k] of op(A): A is (M, K) with stride lda, or (K, M) when transposed.
 template <bool kTransposedA>

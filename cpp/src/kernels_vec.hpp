@@ -40,6 +40,23 @@ using Vec = xsimd::batch<float>;
 using Vec = Lane1;
 #endif
 
+#if ATTNLAB_SIMD
+// The kernels' multiply-add, a * b + c, in one place. WebAssembly simd128 has no FMA, so xsimd's fma
+// is a mul and an add there (one vfmadd natively). The relaxed build (ATTNLAB_RELAXED_SIMD,
+// -mrelaxed-simd) uses f32x4.relaxed_madd instead: one rounding where the engine has an FMA unit,
+// mul+add elsewhere. LLVM 14 encodes the builtin with a pre-standard opcode that
+// tools/wasm/relaxed-opcodes.mjs rewrites after the link; the operands stay in stack order, and the
+// standard instruction computes a * b + c (tested on a hand-made module in relaxed-opcodes.test.js).
+#if ATTNLAB_RELAXED_SIMD
+inline Vec fma(Vec a, Vec b, Vec c) {
+  using f32x4 = float __attribute__((__vector_size__(16)));
+  return Vec(v128_t(__builtin_wasm_fma_f32x4(f32x4(v128_t(a)), f32x4(v128_t(b)), f32x4(v128_t(c)))));
+}
+#else
+inline Vec fma(Vec a, Vec b, Vec c) { return xsimd::fma(a, b, c); }
+#endif
+#endif
+
 template <class V>
 constexpr int lanes() { return int(V::size); }
 

@@ -38,7 +38,8 @@ void rearrange_heads(int B, int T, int heads, int width, Layout direction, const
 }
 
 // The widest flat projection or head concatenation: kv_heads <= heads, so H * d_q or H * d_v.
-int widest_projection(const LayerDims& d) { return std::max(d.heads * d.d_q, d.heads * d.d_v); }
+// 64-bit: H * d_q may pass INT_MAX for sizes the caller must be able to reject.
+std::uint64_t widest_projection(const LayerDims& d) { return std::uint64_t(d.heads) * std::max(d.d_q, d.d_v); }
 
 // Scratch: flat (B, T, widest) | head_out (B, H, T, d_v) | dq (B, H, T, d_q) | dk (B, Hkv, T, d_q) |
 // dv (B, Hkv, T, d_v) | sdpa scratch. The forward pass uses flat, head_out and the sdpa scratch.
@@ -50,7 +51,7 @@ LayerScratch layer_scratch(const LayerDims& d, float* scratch) {
   const AttentionDims a = d.attention();
   LayerScratch s;
   s.flat = scratch;
-  s.head_out = s.flat + std::size_t(d.B) * d.T * widest_projection(d);
+  s.head_out = s.flat + std::size_t(std::uint64_t(d.B) * d.T * widest_projection(d));
   s.dq = s.head_out + a.out_size();
   s.dk = s.dq + a.q_size();
   s.dv = s.dk + a.k_size();
@@ -154,9 +155,11 @@ void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions
   project_to_heads_backward(d, x, w.wv, d.kv_heads, d.d_v, s.dv, s.flat, grads.dwv, dx, false);
 }
 
-std::size_t layer_scratch_floats(const LayerDims& d) {
+std::uint64_t layer_scratch_floats(const LayerDims& d) {
+  using u64 = std::uint64_t;
   const AttentionDims a = d.attention();
-  return std::size_t(d.B) * d.T * widest_projection(d) + a.out_size() + a.q_size() + a.k_size() + a.v_size() +
+  const u64 rows = u64(d.B) * d.T;  // (b, t): the heads' rows of q and out are H of these each, k and v Hkv
+  return rows * widest_projection(d) + rows * d.heads * (u64(a.dv) + a.d) + rows * d.kv_heads * (u64(a.d) + a.dv) +
          sdpa_scratch_floats(a);
 }
 

@@ -155,9 +155,13 @@ class Additive {
  public:
   float *S, *dA, *keep;
 
-  static std::size_t scratch_floats(const ScoringDims& s) {
-    return 2 * score_count(s) + 2 * query_rows(s) * s.hidden + 2 * kv_heads(s) * block(s) + key_rows(s) * s.hidden +
-           kPlacement + std::size_t(s.hidden) * ld(s);
+  // 64-bit: at Tq = Tk = h = 23168 this is 2^32 + 194576 floats, which wasm32's size_t wrapped.
+  static std::uint64_t scratch_floats(const ScoringDims& s) {
+    using u64 = std::uint64_t;
+    const u64 scores = u64(s.B) * s.H * s.Tq * s.Tk, queries = u64(s.B) * s.H * s.Tq, keys = u64(s.B) * s.Hkv * s.Tk;
+    const u64 row_stride = ld(s);  // < 2^31 + 80: no wrap
+    return 2 * scores + 2 * queries * s.hidden + 2 * u64(s.B) * s.Hkv * s.hidden * row_stride + keys * s.hidden +
+           kPlacement + u64(s.hidden) * row_stride;
   }
 
   Additive(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& p, float* scratch)
@@ -236,7 +240,10 @@ class Concat {
  public:
   float *S, *dA, *keep = nullptr;
 
-  static std::size_t scratch_floats(const ScoringDims& s) { return 2 * (score_count(s) + query_rows(s) + key_rows(s)); }
+  static std::uint64_t scratch_floats(const ScoringDims& s) {
+    using u64 = std::uint64_t;
+    return 2 * (u64(s.B) * s.H * s.Tq * s.Tk + u64(s.B) * s.H * s.Tq + u64(s.B) * s.Hkv * s.Tk);
+  }
 
   Concat(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& p, float* scratch)
       : s_(s), scale_(opt.scale), p_(p) {
@@ -285,8 +292,8 @@ class Concat {
 // ---------------------------------------------------------------------------------------------
 // general: A = q W (B, H, Tq, dk), then sdpa(A, k, v). Scratch: A | dA | sdpa scratch.
 
-std::size_t general_scratch_floats(const ScoringDims& s) {
-  return 2 * query_rows(s) * s.dk + sdpa_scratch_floats(attention_dims(s, s.dk));
+std::uint64_t general_scratch_floats(const ScoringDims& s) {
+  return 2 * std::uint64_t(s.B) * s.H * s.Tq * s.dk + sdpa_scratch_floats(attention_dims(s, s.dk));
 }
 
 }  // namespace
@@ -349,7 +356,7 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
   }
 }
 
-std::size_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring) {
+std::uint64_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring) {
   switch (scoring) {
     case Scoring::dot:
     case Scoring::scaled_dot: return sdpa_scratch_floats(attention_dims(dims, dims.dq));

@@ -9,7 +9,7 @@
 
 namespace attnlab {
 
-std::size_t sdpa_scratch_floats(const AttentionDims& dims) {
+std::uint64_t sdpa_scratch_floats(const AttentionDims& dims) {
   // The two passes of a traced forward run one after the other, so they share the scratch.
   return std::max(detail::sdpa_rows_scratch_floats(dims), detail::sdpa_fused_scratch_floats(dims));
 }

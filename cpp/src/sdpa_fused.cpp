@@ -61,28 +61,28 @@ struct Scratch {
   float* dcap = nullptr;  // backward only: (Br, Bc) softcap derivative
   float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
                           // before the key loop starts, so it shares the floats of vt, dp and dcap
-  std::size_t floats = 0;
+  std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
       : rows(backward ? kBackwardRows : kForwardRows), keys(backward ? kBackwardKeys : kForwardKeys) {
-    auto take = [&](float*& at, std::size_t n) {
-      at = base != nullptr ? base + floats : nullptr;
+    auto take = [&](float*& at, std::uint64_t n) {
+      at = base != nullptr ? base + std::size_t(floats) : nullptr;
       floats += (n + 15) / 16 * 16;  // each block starts on a 64-byte boundary of the buffer
     };
-    take(qs, std::size_t(rows) * dims.d);
-    take(kt, std::size_t(dims.d) * keys);
-    take(s, std::size_t(rows) * keys);
+    take(qs, std::uint64_t(rows) * dims.d);
+    take(kt, std::uint64_t(dims.d) * keys);
+    take(s, std::uint64_t(rows) * keys);
     take(m, rows);
     take(l, rows);
     if (!backward) return;
     take(lse, rows);
     take(D, rows);
-    const std::size_t key_loop_start = floats;
-    take(vt, std::size_t(dims.dv) * keys);
-    take(dp, std::size_t(rows) * keys);
-    take(dcap, std::size_t(rows) * keys);
-    const std::size_t key_loop_floats = floats - key_loop_start, o_floats = std::size_t(rows) * dims.dv;
-    o = base != nullptr ? base + key_loop_start : nullptr;
+    const std::uint64_t key_loop_start = floats;
+    take(vt, std::uint64_t(dims.dv) * keys);
+    take(dp, std::uint64_t(rows) * keys);
+    take(dcap, std::uint64_t(rows) * keys);
+    const std::uint64_t key_loop_floats = floats - key_loop_start, o_floats = std::uint64_t(rows) * dims.dv;
+    o = base != nullptr ? base + std::size_t(key_loop_start) : nullptr;
     if (o_floats > key_loop_floats) floats += o_floats - key_loop_floats;
   }
 };
@@ -303,7 +303,7 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
 
 }  // namespace
 
-std::size_t sdpa_fused_scratch_floats(const AttentionDims& dims) {
+std::uint64_t sdpa_fused_scratch_floats(const AttentionDims& dims) {
   return std::max(Scratch(dims, false, nullptr).floats, Scratch(dims, true, nullptr).floats);
 }
 

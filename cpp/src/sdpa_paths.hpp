@@ -11,7 +11,7 @@
 
 namespace attnlab::detail {
 
-std::size_t sdpa_rows_scratch_floats(const AttentionDims& dims);
+std::uint64_t sdpa_rows_scratch_floats(const AttentionDims& dims);
 void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                        const float* v, const SdpaForwardOutputs& outputs, float* scratch);
 void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
@@ -21,7 +21,7 @@ void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const
 inline bool fused_supports(const SdpaOptions& opt) {
   return opt.kernel == SdpaKernel::automatic && !opt.mask.use_fill && opt.dropout <= 0.0f;
 }
-std::size_t sdpa_fused_scratch_floats(const AttentionDims& dims);
+std::uint64_t sdpa_fused_scratch_floats(const AttentionDims& dims);
 // out (B, H, Tq, dv) and lse (B, H, Tq, optional).
 void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                         const float* v, float* out, float* lse, float* scratch);

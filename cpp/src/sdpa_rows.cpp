@@ -77,8 +77,8 @@ float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const RowAt
 
 }  // namespace
 
-std::size_t sdpa_rows_scratch_floats(const AttentionDims& dims) {
-  return 3 * std::size_t(dims.Tk);  // backward: weights, dP, softcap derivative (forward uses the first)
+std::uint64_t sdpa_rows_scratch_floats(const AttentionDims& dims) {
+  return 3 * std::uint64_t(dims.Tk);  // backward: weights, dP, softcap derivative (forward uses the first)
 }
 
 void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,

@@ -66,7 +66,7 @@ function expectSeed004(numbers) {
 describe('the packed package in a fresh project', () => {
   it('holds every module its entries reach (relative paths only) and each entry\'s types', async () => {
     const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
-    expect(Object.keys(pkg.exports)).toEqual(['.', './worker', './figures', './figures.css', './elements', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './worker', './figures', './figures.css', './io', './elements', './package.json']);
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (typeof target === 'string') {
         expect(await stat(join(installed, target)).then(() => true, () => false), entry).toBe(true);
@@ -92,6 +92,7 @@ describe('the packed package in a fresh project', () => {
     expect(result.backend).toMatch(/^wasm-(simd|scalar)$/);
     expect(worstDifference(result.weights, SEED_004.weights.flat()).diff).toBeLessThan(FLOAT32);
     expect(worstDifference(result.output, SEED_004.output.flat()).diff).toBeLessThan(4 * FLOAT32);
+    expect(result.saved).toEqual(result.weights); // through writeNpy and readTensors, bit for bit
     const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     for (const [entry, names] of Object.entries(result.exports)) {
       // The hand-written declarations name exactly the values the module exports (types aside).

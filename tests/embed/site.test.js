@@ -111,6 +111,9 @@ describe('embedding, from the built site', () => {
     const counts = await page.evaluate(() => ({ examples: document.querySelectorAll('.guide-example').length, iframes: document.querySelectorAll('iframe').length }));
     expect(counts.examples).toBeGreaterThanOrEqual(15);
     expect(counts.iframes).toBe(1);
+    // The files section: the trained model's attentions from the site's own .safetensors asset.
+    await page.waitForFunction(() => document.querySelector('attn-heads')?.shadowRoot.querySelector('[data-stage="heads"]'));
+    expect(await page.evaluate(() => document.querySelector('attn-heads').shadowRoot.querySelectorAll('canvas[data-layer][data-head]').length)).toBe(2 * 4 + 4 + 2 * 3);
     expect(problems).toEqual([]);
   });
 

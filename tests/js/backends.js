@@ -1,12 +1,17 @@
-// The two wasm builds every suite runs against (not a test file).
+// The wasm builds every suite runs against (not a test file): SIMD, relaxed SIMD where the engine
+// has it (Chromium; Node 22+, or Node 20 with the flag vitest.config.js passes), and scalar.
 import { expect } from 'vitest';
-import { loadAttention } from '../../web/src/index.js';
+import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 
-/** Both wasm builds: every suite runs once per backend (describe.each). */
+/** Every wasm build this engine runs: every suite runs once per backend (describe.each). */
 export const BACKENDS = [
   { simd: true, backend: 'wasm-simd' },
+  ...(relaxedSimdSupported() ? [{ simd: 'relaxed', backend: 'wasm-relaxed' }] : []),
   { simd: false, backend: 'wasm-scalar' },
 ];
+
+/** The entry of BACKENDS of one backend name. */
+export const backendNamed = (name) => BACKENDS.find((b) => b.backend === name);
 
 /** Loads the requested build and checks that it is the one that answered. */
 export async function loadBackend({ simd, backend }) {

@@ -2,7 +2,7 @@
 // Their numbers are checked against PyTorch in golden.test.js and by finite differences in
 // gradients.test.js; this file checks the object behaviour.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from './backends.js';
+import { BACKENDS, backendNamed, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom, tensor } from './numeric.js';
 
 function meanSquaredError(output, target) {
@@ -181,7 +181,7 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
 
 describe('seeded initialisation is the same in both builds', () => {
   it('selfAttention and multiHeadAttention weights from seed 5 are bit-identical in SIMD and scalar', async () => {
-    const [simd, scalar] = await Promise.all(BACKENDS.map(loadBackend));
+    const [simd, scalar] = await Promise.all(['wasm-simd', 'wasm-scalar'].map((name) => loadBackend(backendNamed(name))));
     const pairs = [
       [simd.selfAttention({ dIn: 4, dQ: 3, dOut: 2, seed: 5 }), scalar.selfAttention({ dIn: 4, dQ: 3, dOut: 2, seed: 5 })],
       [simd.multiHeadAttention({ dModel: 4, heads: 2, seed: 5 }), scalar.multiHeadAttention({ dModel: 4, heads: 2, seed: 5 })],

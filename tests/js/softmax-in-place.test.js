@@ -6,50 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
+import { maskedSoftmaxBackwardReference, maskedSoftmaxReference } from './reference.js';
+
+/** The float64 references (reference.js) as tensors for expectClose. */
+const softmaxReference = (x, options) => ({ data: maskedSoftmaxReference(x, options).y, shape: x.shape });
+const backwardReference = (y, dy, options) => ({ data: maskedSoftmaxBackwardReference(y, dy, options).dx, shape: y.shape });
 
 const [B, H, Tq, Tk] = [2, 3, 5, 13]; // Tk: three vectors of 4 plus a tail, one of 8 plus a tail
-
-/** Row (b, h, i) of a (B, H, Tq, Tk) tensor: which keys are masked and what their scores become. */
-function maskedRow(x, b, h, i, { causal, validLens, attnMask, maskFill }) {
-  const row = [];
-  for (let j = 0; j < Tk; j++) {
-    const at = ((b * H + h) * Tq + i) * Tk + j;
-    const masked = (causal && j > i) || (validLens && j >= validLens[b]) || (attnMask && attnMask.data[at] === 0);
-    row.push({ masked, z: masked ? (maskFill ?? -Infinity) : x.data[at] });
-  }
-  return row;
-}
-
-/** float64 masked softmax: a row with nothing visible is zeros (SEMANTICS.md). */
-function softmaxReference(x, options) {
-  const y = new Float64Array(x.data.length);
-  for (let b = 0; b < B; b++)
-    for (let h = 0; h < H; h++)
-      for (let i = 0; i < Tq; i++) {
-        const row = maskedRow(x, b, h, i, options);
-        const m = Math.max(...row.map((r) => r.z));
-        if (m === -Infinity) continue;
-        const e = row.map((r) => Math.exp(r.z - m));
-        const sum = e.reduce((s, v) => s + v, 0);
-        e.forEach((v, j) => (y[((b * H + h) * Tq + i) * Tk + j] = v / sum));
-      }
-  return { data: y, shape: x.shape };
-}
-
-/** float64 dx = y (dy - sum y dy) per row, 0 at masked keys. */
-function backwardReference(y, dy, x, options) {
-  const dx = new Float64Array(y.data.length);
-  for (let b = 0; b < B; b++)
-    for (let h = 0; h < H; h++)
-      for (let i = 0; i < Tq; i++) {
-        const row = maskedRow(x, b, h, i, options);
-        const base = ((b * H + h) * Tq + i) * Tk;
-        let dot = 0;
-        for (let j = 0; j < Tk; j++) dot += y.data[base + j] * dy.data[base + j];
-        for (let j = 0; j < Tk; j++) dx[base + j] = row[j].masked ? 0 : y.data[base + j] * (dy.data[base + j] - dot);
-      }
-  return { data: dx, shape: y.shape };
-}
 
 const rand = seededRandom(2024);
 const boolMask = { data: Uint8Array.from({ length: B * H * Tq * Tk }, () => (rand() > -0.6 ? 1 : 0)), shape: [B, H, Tq, Tk] };
@@ -85,7 +48,7 @@ describe.each(BACKENDS)('$backend: masked softmax in place', (which) => {
     const dx = attn.maskedSoftmaxBackward(y, dy, options);
     expect(y.data).toEqual(yBefore);
     expect(dy.data).toEqual(dyBefore);
-    expectClose(dx, backwardReference(y, dy, x, options), { rtol: 1e-5, atol: 2e-6, label: 'dx' });
+    expectClose(dx, backwardReference(y, dy, options), { rtol: 1e-5, atol: 2e-6, label: 'dx' });
   });
 
   it('finds a NaN or an Infinity at every position of rows of 1 to 19 elements', () => {

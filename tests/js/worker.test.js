@@ -78,7 +78,7 @@ describe('the worker entry', () => {
   it('takes no threads option (it is one worker) and checks its options', async () => {
     await expect(createAttentionWorker({ threads: 2 })).rejects.toThrow(TypeError);
     await expect(createAttentionWorker(null)).rejects.toThrow('createAttentionWorker: options must be an object');
-    await expect(createAttentionWorker({ simd: 'yes' })).rejects.toThrow('loadAttention: simd must be true, false or undefined');
+    await expect(createAttentionWorker({ simd: 'yes' })).rejects.toThrow("loadAttention: simd must be 'relaxed', true, false or undefined");
   });
 
   it('after dispose(), calls reject', async () => {

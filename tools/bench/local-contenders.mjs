@@ -1,5 +1,5 @@
 // attention-lab's own builds (wasm-simd, wasm-scalar; one thread or a pool) and the plain-JS loops as benchmark
-// contenders of scaled dot-product attention. Shapes: q, k, v, dout (1, H, T, d).
+// contenders of scaled dot-product attention. Shapes: q, k, v, dout (B, H, T, d), B = 1 unless given.
 // pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does, keeping its
 // output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
@@ -9,8 +9,8 @@ import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
  * One contender per loaded module (its backend names the form): the synchronous API, or the
  * parallel one (loadAttention({ threads })), whose calls return Promises.
  */
-export function attentionLabContenders(modules, { pass, causal, H, T, d, inputs }) {
-  const shape = [1, H, T, d];
+export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, inputs }) {
+  const shape = [B, H, T, d];
   const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape }));
   const options = { causal };
   const forwardOptions = { causal, returnLse: true };

@@ -1,5 +1,5 @@
 // ONNX models of scaled dot-product attention for onnxruntime-web, built in code (onnx-model.mjs).
-// Shapes in the letters of SEMANTICS.md, B = 1: q, k, v, dout (1, H, T, d) unless said otherwise.
+// Shapes in the letters of SEMANTICS.md: q, k, v, dout (B, H, T, d) unless said otherwise (B = 1 by default).
 // Every graph is given its cheapest correct form, so the peer is measured at its best: the scale
 // multiplies q (T d work) rather than the (T, T) scores, and the backward's row sums use
 // D_i = dO_i . O_i, which equals sum_j P_ij dP_ij but costs T d instead of T^2.
@@ -25,8 +25,8 @@ function forwardInitializers({ T, d, causal }) {
 }
 
 /** (a) The op graph: Mul, Transpose, MatMul, [Add mask], Softmax, MatMul. */
-export function opGraphModel({ H, T, d, causal }) {
-  const shape = [1, H, T, d];
+export function opGraphModel({ B = 1, H, T, d, causal }) {
+  const shape = [B, H, T, d];
   return onnxModel({
     opsets: { '': 21 },
     inputs: [['q', shape], ['k', shape], ['v', shape]],
@@ -37,22 +37,22 @@ export function opGraphModel({ H, T, d, causal }) {
 }
 
 /**
- * (b) com.microsoft MultiHeadAttention: q (1, T, H d) and y (1, T, H d) in its "BSD" layout,
- * k and v (1, H, T, d) (the op accepts keys and values already split into heads).
+ * (b) com.microsoft MultiHeadAttention: q (B, T, H d) and y (B, T, H d) in its "BSD" layout,
+ * k and v (B, H, T, d) (the op accepts keys and values already split into heads).
  */
-export function multiHeadAttentionModel({ H, T, d, causal }) {
-  const headsShape = [1, H, T, d];
+export function multiHeadAttentionModel({ B = 1, H, T, d, causal }) {
+  const headsShape = [B, H, T, d];
   return onnxModel({
     opsets: { '': 21, 'com.microsoft': 1 },
-    inputs: [['q', [1, T, H * d]], ['k', headsShape], ['v', headsShape]],
-    outputs: [['y', [1, T, H * d]]],
+    inputs: [['q', [B, T, H * d]], ['k', headsShape], ['v', headsShape]],
+    outputs: [['y', [B, T, H * d]]],
     nodes: [node('MultiHeadAttention', ['q', 'k', 'v'], ['y'], { num_heads: H, unidirectional: causal ? 1 : 0 }, 'com.microsoft')],
   });
 }
 
 /** (c) The opset-23 Attention op (4-D q, k, v; default scale 1/sqrt(d)). */
-export function attentionOpModel({ H, T, d, causal }) {
-  const shape = [1, H, T, d];
+export function attentionOpModel({ B = 1, H, T, d, causal }) {
+  const shape = [B, H, T, d];
   return onnxModel({
     irVersion: 11, // opset 23 came with IR version 11
     opsets: { '': 23 },
@@ -68,8 +68,8 @@ export function attentionOpModel({ H, T, d, causal }) {
  *   dQ = scale dS K,  dK = dS^T (scale q)
  * (scale q was already formed by the forward, so dK needs no extra multiply).
  */
-export function gradientGraphModel({ H, T, d, causal }) {
-  const shape = [1, H, T, d];
+export function gradientGraphModel({ B = 1, H, T, d, causal }) {
+  const shape = [B, H, T, d];
   return onnxModel({
     opsets: { '': 21 },
     inputs: [['q', shape], ['k', shape], ['v', shape], ['dout', shape]],
@@ -89,6 +89,29 @@ export function gradientGraphModel({ H, T, d, causal }) {
       node('Mul', ['dq_unscaled', 'scale'], ['dq']),
       node('Transpose', ['ds'], ['ds_t'], SWAP_LAST_TWO),
       node('MatMul', ['ds_t', 'q_scaled'], ['dk']),
+    ],
+  });
+}
+
+/**
+ * A whole multi-head attention layer without biases, as attention-lab's multiHeadAttention:
+ * x (B, T, dModel) -> q, k, v = x Wq, x Wk, x Wv (B, T, dModel), com.microsoft MultiHeadAttention
+ * over H heads of width dModel / H (its BSD layout takes them unsplit), then y Wo. Weights
+ * { wq, wk, wv, wo } (dModel, dModel) Float32Arrays, initializers of the graph.
+ */
+export function multiHeadLayerModel({ B, T, dModel, H, weights }) {
+  const shape = [B, T, dModel];
+  return onnxModel({
+    opsets: { '': 21, 'com.microsoft': 1 },
+    inputs: [['x', shape]],
+    outputs: [['out', shape]],
+    initializers: ['wq', 'wk', 'wv', 'wo'].map((w) => floatTensor(w, [dModel, dModel], weights[w])),
+    nodes: [
+      node('MatMul', ['x', 'wq'], ['q']),
+      node('MatMul', ['x', 'wk'], ['k']),
+      node('MatMul', ['x', 'wv'], ['v']),
+      node('MultiHeadAttention', ['q', 'k', 'v'], ['y'], { num_heads: H }, 'com.microsoft'),
+      node('MatMul', ['y', 'wo'], ['out']),
     ],
   });
 }

@@ -1,16 +1,20 @@
 // onnxruntime-web (wasm backend) as benchmark contenders, one per model form (onnx-attention.mjs).
-// Shapes: q, k, v, dout (1, H, T, d). Input ort.Tensors wrap the Float32Arrays once; every
+// Shapes: q, k, v, dout (B, H, T, d) (B = 1 unless given). Input ort.Tensors wrap the Float32Arrays once; every
 // session.run copies them into wasm memory and the outputs out, as our own calls do.
 // The thread count is fixed per JS realm when the first session starts the wasm, so runs with
 // more than one thread are built inside a worker (worker-host.mjs), not here.
 import * as ort from 'onnxruntime-web';
 import { contender, unavailable } from './contender.mjs';
-import { attentionOpModel, gradientGraphModel, multiHeadAttentionModel, opGraphModel } from './onnx-attention.mjs';
+import { attentionOpModel, gradientGraphModel, multiHeadAttentionModel, multiHeadLayerModel, opGraphModel } from './onnx-attention.mjs';
 
-/** (1, H, T, d) <-> (1, T, H d), MultiHeadAttention's layout for q and y. */
-function swapHeadsAndTime(x, A, B, d) {
+/** (Bn, X, Y, d) -> (Bn, Y, X, d): (B, H, T, d) <-> (B, T, H d), MultiHeadAttention's layout for q and y. */
+function swapHeadsAndTime(x, X, Y, d) {
   const out = new Float32Array(x.length);
-  for (let a = 0; a < A; a++) for (let b = 0; b < B; b++) out.set(x.subarray((a * B + b) * d, (a * B + b + 1) * d), (b * A + a) * d);
+  const batch = X * Y * d;
+  for (let n = 0; n < x.length / batch; n++) {
+    const base = n * batch;
+    for (let a = 0; a < X; a++) for (let b = 0; b < Y; b++) out.set(x.subarray(base + (a * Y + b) * d, base + (a * Y + b + 1) * d), base + (b * X + a) * d);
+  }
   return out;
 }
 
@@ -24,17 +28,17 @@ function formsOf(pass) {
   ];
 }
 
-/** Contenders for { pass, causal, H, T, d, inputs } with the given thread count. */
-export async function onnxruntimeContenders({ pass, causal, H, T, d, inputs }, { threads = 1 } = {}) {
+/** Contenders for { pass, causal, B, H, T, d, inputs } with the given thread count. */
+export async function onnxruntimeContenders({ pass, causal, B = 1, H, T, d, inputs }, { threads = 1 } = {}) {
   ort.env.wasm.numThreads = threads; // read once, when the first session starts the wasm
-  const shape = [1, H, T, d];
+  const shape = [B, H, T, d];
   const contenders = [];
   for (const [form, build, bsd] of formsOf(pass)) {
     const meta = { library: 'onnxruntime-web', form, threads };
     try {
-      const session = await ort.InferenceSession.create(build({ H, T, d, causal }), { executionProviders: ['wasm'] });
+      const session = await ort.InferenceSession.create(build({ B, H, T, d, causal }), { executionProviders: ['wasm'] });
       const feeds = {
-        q: bsd ? new ort.Tensor('float32', swapHeadsAndTime(inputs.q, H, T, d), [1, T, H * d]) : new ort.Tensor('float32', inputs.q, shape),
+        q: bsd ? new ort.Tensor('float32', swapHeadsAndTime(inputs.q, H, T, d), [B, T, H * d]) : new ort.Tensor('float32', inputs.q, shape),
         k: new ort.Tensor('float32', inputs.k, shape),
         v: new ort.Tensor('float32', inputs.v, shape),
         ...(pass === 'forwardBackward' ? { dout: new ort.Tensor('float32', inputs.dout, shape) } : {}),
@@ -49,4 +53,22 @@ export async function onnxruntimeContenders({ pass, causal, H, T, d, inputs }, {
     }
   }
   return contenders;
+}
+
+/**
+ * The multi-head attention layer (onnx-attention.mjs multiHeadLayerModel) with the given weights:
+ * x (B, T, dModel) -> out (B, T, dModel), one thread.
+ */
+export async function onnxruntimeLayerContender({ B, T, dModel, H, weights, x }) {
+  ort.env.wasm.numThreads = 1;
+  const meta = { library: 'onnxruntime-web', form: 'MatMul + MultiHeadAttention + MatMul', threads: 1 };
+  try {
+    const session = await ort.InferenceSession.create(multiHeadLayerModel({ B, T, dModel, H, weights }), { executionProviders: ['wasm'] });
+    const feeds = { x: new ort.Tensor('float32', x, [B, T, dModel]) };
+    const c = contender(meta, () => session.run(feeds), (out) => [out.out.data], () => session.release());
+    await c.time();
+    return c;
+  } catch (error) {
+    return unavailable(meta, error);
+  }
 }

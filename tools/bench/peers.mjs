@@ -5,18 +5,30 @@
 //   --out DIR  where results.md and chart.svg go (default bench/)
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
-// alternating rounds (timing.mjs) and print median ms, the rate and how many times faster ours is.
-import { execFileSync } from 'node:child_process';
+// alternating rounds (timing.mjs) and print median ms, the rate, its efficiency (the rate over the
+// machine's wasm SIMD ceiling, measured first in this process: ceiling.mjs) and how many times
+// faster ours is. Node 20 is re-run with --experimental-wasm-relaxed-simd, so the relaxed build is
+// measured too.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAttention } from '../../web/src/index.js';
+import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
+import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
+import { bertConfigs } from './bert-configs.mjs';
 import { chartSvg } from './chart-svg.mjs';
+import { describeMachine } from './machine.mjs';
 import { opConfigs } from './op-configs.mjs';
 import { markdownTable, targetLines, textTable } from './report.mjs';
 import { overheadConfig, sdpaConfigs } from './sdpa-configs.mjs';
 import { median, timeAlternating } from './timing.mjs';
+
+const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
+if (!relaxedSimdSupported() && !process.execArgv.includes(RELAXED_FLAG) && Number(process.versions.node.split('.')[0]) < 22) {
+  const child = spawnSync(process.execPath, [...process.execArgv, RELAXED_FLAG, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -30,8 +42,10 @@ const timing = quick
   : { minSamples: 3, maxSamples: 21, budgetMs: 1500, warmupMs: 500, maxWarmup: 3, slowMs: 4000 };
 
 const loadText = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const described = describeMachine();
 const machine = {
   cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+  described: described.text,
   cores: os.cpus().length,
   node: process.version,
   date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
@@ -51,14 +65,18 @@ machine.ours = ourVersion();
 const versionOf = (pkg) => JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 const peers = ['onnxruntime-web', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'].map((p) => `${p} ${versionOf(p)}`).join(', ');
 
+const ceilings = await measureCeilings();
 const [simd, scalar] = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
+const relaxed = relaxedSimdSupported() ? await loadAttention({ simd: 'relaxed' }) : null;
 // The opt-in pool of workers (issue 3's "both cores"), as a line of its own next to the 2-thread peer.
 const pool = await loadAttention({ simd: true, threads: 2 }).catch((error) => console.log(`no parallel API: ${error.message}`));
-const modules = [simd, scalar];
-const sdpaModules = [simd, ...(pool ? [pool] : []), scalar];
+const modules = [simd, ...(relaxed ? [relaxed] : []), scalar];
+const sdpaModules = [simd, ...(relaxed ? [relaxed] : []), ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
 console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
 console.log(`attention-lab: ${machine.ours}`);
+console.log(`machine: ${machine.described}`);
+console.log(`${ceilingText(ceilings)}; "of ceiling" is a row's GFLOP/s over that (the relaxed build's over relaxed_madd's) per thread`);
 console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
 
 /** Largest |a - b| over lists of arrays; Infinity when the shapes differ or one side has a NaN. */
@@ -97,6 +115,7 @@ async function measure(config) {
     row.ms = median(samples[i]);
     row.samples = samples[i].length;
     row.rate = config.unit === 'us/call' ? (row.ms * 1000) / config.work : config.work / row.ms / 1e6;
+    if (config.unit === 'GFLOP/s') row.efficiency = row.rate / (ceilingOf(ceilings, row.form) * row.threads);
   });
   for (const row of rows) if (!row.error) row.ratio = row.ms / rows[0].ms;
   for (const c of contenders) await c.release?.();
@@ -104,7 +123,14 @@ async function measure(config) {
   return { ...config, rows, workText };
 }
 
-const configs = [...sdpaConfigs(sdpaModules, { sizes }), overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }), ...opConfigs(modules, { quick })].filter(
+// BERT-base shapes on the SIMD builds only (the scalar one would take tens of seconds a call).
+const simdModules = modules.filter((m) => m.backend !== 'wasm-scalar');
+const configs = [
+  ...sdpaConfigs(sdpaModules, { sizes }),
+  ...bertConfigs(simdModules, { quick }),
+  overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }),
+  ...opConfigs(modules, { quick }),
+].filter(
   (c) => !only || c.title.includes(only),
 );
 const measured = [];
@@ -114,6 +140,8 @@ for (const config of configs) {
   console.log(textTable(m) + '\n');
 }
 machine.loadEnd = loadText();
+const ceilingsEnd = await measureCeilings();
+console.log(`at the end: ${ceilingText(ceilingsEnd)}`);
 machine.minutes = (performance.now() / 60000).toFixed(1);
 console.log(`load average at end: ${machine.loadEnd}; ${machine.minutes} minutes`);
 
@@ -124,16 +152,29 @@ if (targets.length) {
     console.log(`  ${t.config}: ${t.ratio.toFixed(2)}x ${t.peer} (target >= ${t.target}x: ${t.met ? 'met' : 'NOT met'})`);
   }
 }
+const efficiencies = efficiencyLines(measured);
+if (efficiencies.length) {
+  console.log('\nissue 13 targets (ours wasm-simd over the mul+add ceiling, T >= 512):');
+  for (const e of efficiencies) console.log(`  ${e.config}: ${(100 * e.efficiency).toFixed(0)}% (target >= ${100 * e.target}%: ${e.met ? 'met' : 'NOT met'})`);
+}
+
+/** Issue 13's efficiency targets: forward >= 0.75 of the ceiling at T >= 512, forward+backward >= 0.65. */
+function efficiencyLines(measured) {
+  const targets = { forward: 0.75, forwardBackward: 0.65 };
+  return measured
+    .filter((m) => targets[m.passKey] && m.T >= 512 && Number.isFinite(m.rows[0].efficiency))
+    .map((m) => ({ config: m.title, efficiency: m.rows[0].efficiency, target: targets[m.passKey], met: m.rows[0].efficiency >= targets[m.passKey] }));
+}
 
 if (outDir) {
   mkdirSync(outDir, { recursive: true });
   const subtitle = `B=1 H=8 d=64; ${machine.cpu} (${machine.cores} cores, load average ${machine.loadStart.split(' ')[0]} to ${machine.loadEnd.split(' ')[0]}), node ${machine.node}, ${machine.date.slice(0, 10)}`;
   writeFileSync(path.join(outDir, 'chart.svg'), chartSvg(measured, { subtitle }));
-  writeFileSync(path.join(outDir, 'results.md'), resultsMarkdown(measured, targets));
+  writeFileSync(path.join(outDir, 'results.md'), resultsMarkdown(measured, targets, efficiencies));
   console.log(`\nwrote ${path.relative(process.cwd(), path.join(outDir, 'results.md'))} and chart.svg`);
 }
 
-function resultsMarkdown(measured, targets) {
+function resultsMarkdown(measured, targets, efficiencies) {
   const lines = [
     '# attention-lab against its peers',
     '',
@@ -141,6 +182,14 @@ function resultsMarkdown(measured, targets) {
     `Node ${machine.node}; load average ${machine.loadStart} at the start and ${machine.loadEnd} at the end (1, 5, 15 minutes); the run took ${machine.minutes} minutes.`,
     `attention-lab: ${machine.ours} (web/wasm/ built from that tree). Peers: ${peers}, from the npm registry, their .wasm files`,
     'loaded from node_modules.',
+    '',
+    `Machine: ${machine.described} (/proc/cpuinfo, /sys/devices/system/cpu/cpu0/cache).`,
+    '',
+    `Ceiling (tools/bench/ceiling.mjs, in this process before the tables): ${ceilingText(ceilings)}; after them: ${ceilingText(ceilingsEnd)}.`,
+    'A probe module runs 14 independent chains of f32x4 multiply-adds; "of ceiling" is a row\'s GFLOP/s over that rate per thread',
+    '(the relaxed build\'s over the relaxed_madd one). The ceiling is CPU time and the rows wall time: on a loaded machine the',
+    'efficiencies read low by about the wall/CPU ratio of the ceiling line. The native build\'s own ceiling (AVX2+FMA) and',
+    'efficiencies: build/bench_native.',
     '',
     'Method: every contender is first checked against attention-lab wasm-simd (max |diff|, the same inputs and outputs), then warmed up,',
     `then timed over separate calls in alternating rounds (at least ${timing.minSamples} calls each, more while under ${timing.budgetMs / 1000} s; one call for a contender`,
@@ -161,6 +210,11 @@ function resultsMarkdown(measured, targets) {
   if (targets.length) {
     lines.push('## Issue 3 targets, as measured', '', '| configuration | peer (fastest form) | ours GFLOP/s | peer GFLOP/s | ours faster by | target | met |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
     for (const t of targets) lines.push(`| ${t.config} | ${t.peer} | ${t.ours.toFixed(2)} | ${t.theirs.toFixed(2)} | ${t.ratio.toFixed(2)}x | ${t.target}x | ${t.met ? 'yes' : 'no'} |`);
+    lines.push('');
+  }
+  if (efficiencies.length) {
+    lines.push('## Issue 13 targets (efficiency of ours, wasm-simd)', '', '| configuration | of ceiling | target | met |', '| --- | ---: | ---: | --- |');
+    for (const e of efficiencies) lines.push(`| ${e.config} | ${(100 * e.efficiency).toFixed(0)}% | ${100 * e.target}% | ${e.met ? 'yes' : 'no'} |`);
     lines.push('');
   }
   lines.push('## Every configuration', '');

@@ -1,7 +1,8 @@
 // Tables of benchmark results: plain text for the terminal, markdown for bench/results.md.
 // A measured configuration: { title, unit, passKey?, chart?, rows } with rows
-// { library, form, threads, ms, rate, ratio, diff, samples, error? } (ours first; ratio = row ms /
-// ours ms, so 2.0 means attention-lab's wasm-simd is twice as fast as that row).
+// { library, form, threads, ms, rate, efficiency, ratio, diff, samples, error? } (ours first; ratio =
+// row ms / ours ms, so 2.0 means attention-lab's wasm-simd is twice as fast as that row; efficiency =
+// rate over the machine's wasm SIMD ceiling per thread (ceiling.mjs), GFLOP/s rows only).
 
 const ISSUE_TARGETS = [
   { passKey: 'forward', library: 'onnxruntime-web', threads: 1, target: 1.4 },
@@ -20,13 +21,14 @@ export function bestOf(rows, library, threads) {
 }
 
 function cells(row, unit) {
-  if (row.error) return [row.library, row.form, String(row.threads), '-', '-', '-', '-', '-', `not timed: ${row.error}`];
+  if (row.error) return [row.library, row.form, String(row.threads), '-', '-', '-', '-', '-', '-', `not timed: ${row.error}`];
   return [
     row.library,
     row.form,
     String(row.threads),
     fixed(row.ms, row.ms < 10 ? 3 : 1),
     fixed(row.rate, rateDigits(unit)),
+    Number.isFinite(row.efficiency) ? `${(100 * row.efficiency).toFixed(0)}%` : '-',
     row.ratio === 1 && row.library === 'attention-lab' && row.form === 'wasm-simd' ? '1 (ours)' : `${fixed(row.ratio, 2)}x`,
     row.diff === undefined ? 'reference' : row.diff.toExponential(1),
     String(row.samples),
@@ -34,13 +36,13 @@ function cells(row, unit) {
   ];
 }
 
-const HEAD = (unit) => ['library', 'form', 'threads', 'median ms', unit, 'ours faster by', 'max abs diff', 'calls', 'note'];
+const HEAD = (unit) => ['library', 'form', 'threads', 'median ms', unit, 'of ceiling', 'ours faster by', 'max abs diff', 'calls', 'note'];
 
 /** One configuration as aligned text. */
 export function textTable(m) {
   const lines = [HEAD(m.unit), ...m.rows.map((r) => cells(r, m.unit))];
   const widths = HEAD(m.unit).map((_, c) => Math.max(...lines.map((l) => l[c].length)));
-  const right = new Set([2, 3, 4, 5, 6, 7]);
+  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
   const fmt = (l) => l.map((x, c) => (right.has(c) ? x.padStart(widths[c]) : x.padEnd(widths[c]))).join('  ').trimEnd();
   return [`${m.title}  (${m.workText})`, fmt(lines[0]), ...lines.slice(1).map(fmt)].join('\n');
 }
@@ -50,7 +52,7 @@ export function markdownTable(m) {
   const withNotes = m.rows.some((r) => r.error);
   const keep = (l) => (withNotes ? l : l.slice(0, -1));
   const row = (l) => `| ${keep(l).join(' | ')} |`;
-  const align = keep(HEAD(m.unit).map((_, c) => (c >= 2 && c <= 7 ? '---:' : '---')));
+  const align = keep(HEAD(m.unit).map((_, c) => (c >= 2 && c <= 8 ? '---:' : '---')));
   return [`#### ${m.title}`, '', `${m.workText}`, '', row(HEAD(m.unit)), row(align), ...m.rows.map((r) => row(cells(r, m.unit)))].join('\n');
 }
 

@@ -42,6 +42,7 @@ export function sdpaConfigs(modules, { sizes, H = 8, d = 64, ortThreads = [1, 2]
       const config = { pass: p.pass, causal: p.causal, H, T, d, inputs };
       configs.push({
         title: `sdpa ${p.title}, B=1 H=${H} d=${d} Tq=Tk=${T}`,
+        T,
         chart: { panel: p.title, x: T },
         passKey: p.key,
         unit: 'GFLOP/s',

@@ -4,16 +4,17 @@
 // Usage: node tools/bench/sdpa-memory.mjs [T]     (prints the wasm memory size after each call)
 import { readFile } from 'node:fs/promises';
 import { createAttention } from '../../web/src/api.js';
+import { loadModule } from '../../web/src/loader.js';
 
 const T = Number(process.argv[2] ?? 16384);
 const d = 64;
 const MiB = 1024 * 1024;
 
-const { default: factory } = await import('../../web/wasm/attention-simd.js');
+// A module of its own (wasmBinary: not the cached one), so its memory is this script's alone.
 const wasmBinary = await readFile(new URL('../../web/wasm/attention-simd.wasm', import.meta.url));
-const module = await factory({ wasmBinary });
-const attn = createAttention(module, 'wasm-simd');
-const memory = () => module.HEAPU8.buffer.byteLength / MiB;
+const { runtime } = await loadModule({ simd: true, wasmBinary });
+const attn = createAttention(runtime);
+const memory = () => runtime.module.HEAPU8.buffer.byteLength / MiB;
 
 const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233));
 const shape = [1, 1, T, d];

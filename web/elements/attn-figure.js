@@ -21,6 +21,9 @@
 //   editable    X, the weights, the target (and given Q, K, V) can be typed or dragged; a click
 //               on a score masks it; everything downstream recomputes
 //   captions    a sentence under each matrix;  theme: light | dark | auto
+//   src         a .npy/.npz/.safetensors/JSON file holding x, wq, wk, wv (or q, k, v; PyTorch's
+//               q_proj.weight ... names too), over data;  transpose: the weights stored as
+//               nn.Linear's (out, in), e.g. "wq wk wv" (default: those that only fit transposed)
 import { causal, childJson, flag, integer, json, text, validLens, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
@@ -29,7 +32,7 @@ const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 
 export class AttnFigure extends FigureElement {
   static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
-    'heads', 'head', 'view', 'backward', 'editable', 'captions'];
+    'heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
 
   #near = false;
   #cancelNear = null;
@@ -83,6 +86,10 @@ export class AttnFigure extends FigureElement {
         this.scheduleRender();
       });
       return false;
+    }
+    if (this.hasAttribute('src')) {
+      const { fileState } = await import('./file-source.js');
+      spec.data = { ...(spec.data ?? {}), ...(await fileState(this)) };
     }
     this.#runtime = await figureRuntime();
     this.#spec = spec;

@@ -10,13 +10,16 @@
 // 0, for scores), numbers (draw the values), masked (JSON flags like weights, 1 = masked),
 // theme. A child <script type="application/json"> holds the same as an array (the weights) or an
 // object { weights, rowLabels, colLabels, masked, label }; attributes win over it.
+// From a file instead: src (a .npy, .npz, .safetensors or JSON file), tensor (its name), index
+// (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), tokens (labels of both axes;
+// default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
 import { heatmap } from '../figures/heatmap.js';
 import { toTensor } from '../src/tensor.js';
 import { childJson, flag, json, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
-  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked'];
+  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index', 'tokens'];
 
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
@@ -38,8 +41,27 @@ export class AttnHeatmap extends FigureElement {
     };
   }
 
-  render() {
-    const { weights, masked, ...options } = this.spec();
+  /** The spec with the weights and tokens of the src file (attributes still win for labels). */
+  async fileSpec() {
+    const { tensor, tokens: fileTokens } = await (await import('./file-source.js')).fileTensor(this, 3);
+    const tokens = words(this, 'tokens') ?? fileTokens;
+    const [Tq, Tk] = tensor.shape.slice(-2);
+    const fits = (n) => (tokens && tokens.length === n ? tokens : undefined);
+    return {
+      weights: tensor,
+      masked: null,
+      rowLabels: words(this, 'row-labels') ?? fits(Tq),
+      colLabels: words(this, 'col-labels') ?? fits(Tk),
+      title: text(this, 'label'),
+      xlabel: text(this, 'xlabel'),
+      ylabel: text(this, 'ylabel'),
+      colorScale: text(this, 'color-scale'),
+      numbers: flag(this, 'numbers'),
+    };
+  }
+
+  async render() {
+    const { weights, masked, ...options } = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
     if (weights.shape.length < 2 || weights.shape.length > 3) {
       throw new RangeError(`weights must have shape (Tq, Tk) or (B, Tq, Tk), got [${weights.shape.join(', ')}]`);
     }

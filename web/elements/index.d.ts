@@ -1,4 +1,4 @@
-// attention-lab/elements: importing it defines two custom elements (the package's only entry with
+// attention-lab/elements: importing it defines three custom elements (the package's only entry with
 // side effects). From a plain page, no bundler needed:
 //   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
 // or in an app: import 'attention-lab/elements';
@@ -15,40 +15,70 @@
 //   view        'matrix' | 'heatmap' | 'links'
 //   backward    show the backward pass too;  editable: cells of X, W, the target can be typed or dragged
 //   captions    a sentence under each matrix;  theme: 'light' | 'dark' | 'auto' (default: the page's color-scheme)
+//   src         a .npy/.npz/.safetensors/JSON file with x, wq, wk, wv (or q, k, v; q_proj.weight ... too);
+//               transpose: the weights stored as nn.Linear's (out, in), e.g. "wq wk wv"
 // The wasm core loads once per page, when the first figure nears the viewport.
 //
 // <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
 // ("the cat sat" or a JSON list), label (title), xlabel, ylabel, color-scale ('weights' | 'signed'),
 // numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
-// weights array or { weights, rowLabels, colLabels, masked, label }. No wasm.
+// weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
+// .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
+// "0 3" = layer 0, head 3), tokens (default: the file's). No wasm.
 //
-// Both render into an open shadow root (page styles do not reach in; theirs do not leak out),
+// <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
+// BertViz's list; tokens, layers and heads (indices shown), aggregates ("false" hides mean and max),
+// thumb-size (px), label; or a child <script type="application/json"> ({ attention, tokens }).
+// The model view of attention-lab/figures' heads(). No wasm.
+//
+// A file that cannot be fetched or read shows a message naming the attribute and the file
+// ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
+//
+// All three render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
-// buttons, and dispatch 'attn-render' (bubbles, composed) after each render. Matrices inside
-// keep the explorer's contract: svg[data-stage] with cells [data-row][data-col][data-value].
+// buttons (hidden on <attn-heads>, whose grid is canvases), and dispatch 'attn-render' (bubbles,
+// composed) after each render. Matrices inside keep the explorer's contract: svg[data-stage] with
+// cells [data-row][data-col][data-value].
 
-/** The common part: export and the render event. */
+/** The common part: export and the render event (not exported: see `export {}` below). */
 declare class FigureElement extends HTMLElement {
   /** Downloads the figure as one SVG or PNG file. */
   exportAs(kind: 'svg' | 'png'): Promise<void>;
 }
 
+/** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
+export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
+  | 'mask-fill' | 'heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
+export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
+  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
+export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
+  | 'thumb-size' | 'label';
+
 export declare class AttnFigure extends FigureElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: AttnFigureAttribute[];
   /** The explorer state shown (after edits), or null before the first render. */
   readonly state: Record<string, unknown> | null;
 }
 
 export declare class AttnHeatmap extends FigureElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: AttnHeatmapAttribute[];
+}
+
+export declare class AttnHeads extends FigureElement {
+  static readonly observedAttributes: AttnHeadsAttribute[];
 }
 
 declare global {
   interface HTMLElementTagNameMap {
     'attn-figure': AttnFigure;
     'attn-heatmap': AttnHeatmap;
+    'attn-heads': AttnHeads;
   }
   interface HTMLElementEventMap {
     'attn-render': CustomEvent<{ renders?: number; edited?: boolean }>;
   }
 }
+
+// Without an explicit export list, every top-level declaration of a .d.ts module counts as
+// exported, FigureElement too, which the module does not export.
+export {};

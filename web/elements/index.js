@@ -1,15 +1,16 @@
-// attention-lab/elements: defines <attn-figure> and <attn-heatmap> on import (the package's only
+// attention-lab/elements: defines <attn-figure>, <attn-heatmap> and <attn-heads> on import (the package's only
 // entry with side effects). Works from a plain page with no bundler and no import map:
 //   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
 // Everything it loads is reached by relative paths inside the package; the wasm core and the
 // figure code load only when an <attn-figure> nears the viewport (lazy.js).
 import { AttnFigure } from './attn-figure.js';
 import { AttnHeatmap } from './attn-heatmap.js';
+import { AttnHeads } from './attn-heads.js';
 
 // A page that loads two copies (say, the package and a CDN build) keeps the first definitions;
 // Node (server-side rendering) has no customElements and defines nothing.
-for (const [name, element] of [['attn-figure', AttnFigure], ['attn-heatmap', AttnHeatmap]]) {
+for (const [name, element] of [['attn-figure', AttnFigure], ['attn-heatmap', AttnHeatmap], ['attn-heads', AttnHeads]]) {
   if (globalThis.customElements && !customElements.get(name)) customElements.define(name, element);
 }
 
-export { AttnFigure, AttnHeatmap };
+export { AttnFigure, AttnHeads, AttnHeatmap };

@@ -15,7 +15,7 @@ const FIGURES_CSS = new URL('../figures/figures.css', import.meta.url);
 const PALETTE = [
   ['cell', '#ffffff', '#16171f'],
   ['ink', '#1b1a21', '#ecebf2'],
-  ['ink-muted', '#85828f', '#7d7c8f'],
+  ['ink-muted', '#686570', '#908fa4'],
   ['ink-strong', '#ffffff', '#0e0f14'],
   ['grid', '#e3dfd5', '#2a2c3a'],
   ['weight', '#4338ca', '#a5a1ff'],
@@ -146,13 +146,23 @@ function sheetOf(cssText) {
   return sheet;
 }
 
-/** -> Promise<CSSStyleSheet[]> for a shadow root's adoptedStyleSheets, built once per page. */
+/**
+ * -> Promise<CSSStyleSheet[]> for a shadow root's adoptedStyleSheets, built once per page. A failed
+ * fetch is not kept: the next element to ask fetches again (one network error must not leave every
+ * element of the page unstyled until a reload).
+ */
 export function elementSheets() {
-  sheets ??= fetch(FIGURES_CSS)
-    .then((response) => {
-      if (!response.ok) throw new Error(`attention-lab: ${FIGURES_CSS} answered HTTP ${response.status}`);
-      return response.text();
-    })
-    .then((figuresCss) => [sheetOf(figuresCss), sheetOf(ELEMENT_CSS)]);
+  if (sheets === null) {
+    const loading = fetch(FIGURES_CSS)
+      .then((response) => {
+        if (!response.ok) throw new Error(`attention-lab: ${FIGURES_CSS} answered HTTP ${response.status}`);
+        return response.text();
+      })
+      .then((figuresCss) => [sheetOf(figuresCss), sheetOf(ELEMENT_CSS)]);
+    sheets = loading;
+    loading.catch(() => {
+      if (sheets === loading) sheets = null;
+    });
+  }
   return sheets;
 }

@@ -29,3 +29,15 @@ export function formatNumber(value) {
 export function fullValue(value) {
   return String(value);
 }
+
+/**
+ * A cell's value as its accessible name says it: the text the cell shows, then the exact value
+ * when that differs ('0.0557 (exactly 0.0557166188955307)'; '2' stays '2'). The name must contain
+ * what a sighted reader sees (WCAG 2.5.3 Label in Name: speech control says what it sees, and a
+ * screen reader agrees with the screen) and still carries the full value data-value holds.
+ * shown: the cell's text when it is not formatNumber's (a heatmap's two decimals).
+ */
+export function spokenValue(value, shown = formatNumber(value)) {
+  const full = fullValue(value);
+  return shown.replace(MINUS, '-') === full ? full : `${shown} (exactly ${full})`;
+}

@@ -7,11 +7,12 @@
 //   'signed': diverging around 0, for scores or gradients), rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
 //   ylabel ('Queries'), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
 //   1 = masked: hatched), numbers (draw values, 2 decimals, in the cells; default false, as
-//   d2l; each cell has a <title> tooltip and an aria-label with the exact value), cellSize, attrs.
+//   d2l; a cell without its number drawn has a <title> tooltip instead; every cell has an
+//   aria-label with the number shown and the exact value), cellSize, attrs.
 // Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
 import { toTensor } from '../src/tensor.js';
 import { STRONG, colorScale, gradientStops } from './color.js';
-import { formatNumber, fullValue } from './format.js';
+import { formatNumber, fullValue, spokenValue } from './format.js';
 import { rovingGrid } from './roving.js';
 import { hatchPattern, svg, textWidth, uid } from './svg.js';
 
@@ -61,6 +62,11 @@ export function heatmap(input, options = {}) {
       const value = weights.data[k];
       const off = Boolean(masked && masked[k]);
       const t = off ? 0 : scale.t(value);
+      const shown = numbers ? value.toFixed(2) : formatNumber(value);
+      // The accessible name holds all the cell's visible text (Label in Name; axe counts an SVG
+      // <title> as visible): the drawn number, or else the tooltip, which is the name without
+      // the exact value. A cell with its number drawn needs no tooltip.
+      const said = `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${shown}${off ? ' (masked)' : ''}`;
       const cell = svg('g', {
         class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}`,
         role: 'gridcell',
@@ -70,11 +76,11 @@ export function heatmap(input, options = {}) {
         'data-row': i,
         'data-col': j,
         'data-value': fullValue(value),
-        'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${fullValue(value)}${off ? ' (masked)' : ''}`,
+        'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${spokenValue(value, shown)}${off ? ' (masked)' : ''}`,
       }, [
-        svg('title', {}, [`${rowLabels[r]} → ${colLabels[j]}: ${formatNumber(value)}${off ? ' (masked)' : ''}`]),
+        ...(numbers ? [] : [svg('title', {}, [said])]),
         svg('rect', { class: 'tile', width: size - 1, height: size - 1, rx: 2, fill: off ? `url(#${hatch.id})` : null }),
-        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [value.toFixed(2)])] : []),
+        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [shown])] : []),
       ]);
       row.append(cell);
       cells.push(cell);

@@ -70,6 +70,51 @@ export interface HeatmapOptions {
 /** Attention weights (Tq, Tk) or (B, Tq, Tk; batches stacked as rows) as a heatmap with a colour bar. */
 export function heatmap(weights: MatrixLike, options?: HeatmapOptions): SVGSVGElement;
 
+/** Attentions for the model view: (L, H, T, Tk), (H, T, Tk), or BertViz's list of per-layer (1, H, T, Tk). */
+export type AttentionsLike = MatrixLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
+
+export interface HeadsOptions {
+  /** Title above the grid (default 'Attention by layer and head'; '' for none). */
+  title?: string;
+  /** T labels (the queries; also the keys when Tk = T): drawn as buttons that highlight rows and columns. */
+  tokens?: string[] | null;
+  /** Indices of the layers / heads to show (default all). */
+  layers?: number[];
+  heads?: number[];
+  /** Rows for the mean and max over heads, a column for the mean over layers (default true). */
+  aggregates?: boolean;
+  /** CSS px of a thumbnail (default 64). */
+  thumbSize?: number;
+}
+
+/**
+ * The model view: a grid of canvas thumbnails, a column per layer (data-layer) and a row per head
+ * (data-head), plus data-layer="mean" and data-head="mean"/"max" aggregates. Click or Enter
+ * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,
+ * a canvas beyond); hover sets [data-role=readout] to the exact value; [data-token] buttons
+ * highlight tokens' rows and columns. Root: div[data-stage=heads].
+ */
+export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLDivElement;
+
+/**
+ * One (Tq, Tk) map of weights on [0, 1] as canvas pixels, for sizes SVG cells cannot carry
+ * (T = 2048 is 4 million weights): a scrolling canvas and a readout [data-role=readout] with the
+ * exact value under the pointer. Root: div[data-stage=weights][data-rows][data-cols].
+ */
+export function canvasHeatmap(weights: MatrixLike, options?: CanvasHeatmapOptions): HTMLDivElement;
+
+export interface CanvasHeatmapOptions {
+  /** Title above the map (default 'Attention weights'; '' for none). */
+  title?: string;
+  /** Tq / Tk labels, named in the readout. */
+  rowLabels?: string[] | null;
+  colLabels?: string[] | null;
+  /** CSS px per weight (default: what fits 640 px, at least 1). */
+  cellSize?: number;
+  /** Token indices: weights in none of their rows or columns are faded. */
+  highlight?: Set<number> | null;
+}
+
 export interface LinksOptions {
   stage?: string;
   title?: string;

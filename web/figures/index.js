@@ -5,6 +5,8 @@
 // figures.css (themable through the --attn-* custom properties).
 export { matrix } from './matrix.js';
 export { heatmap } from './heatmap.js';
+export { heads } from './heads.js';
+export { canvasHeatmap } from './canvas-map.js';
 export { links } from './links.js';
 export { legend } from './legend.js';
 export { lineChart } from './line-chart.js';

@@ -9,7 +9,8 @@
 //   rowLabels, colLabels   labels of the rows / columns of each block (e.g. tokens)
 //   batchLabel   (b) -> label above block b when B > 1 (default 'batch b+1')
 //   masked       per-element flags (1 = masked), drawn hatched and muted: never mistaken for 0
-//   cellLabel    (b, i, j, value) -> the aria-label of a cell (default: position and exact value)
+//   cellLabel    (b, i, j, value) -> the aria-label of a cell (default: position, the number shown
+//                and the exact value, format.js spokenValue)
 //   attrs        extra attributes of the root (e.g. { 'data-head': 0 })
 //   editable     marks cells as editable (the page handles 'attn-cell-activate')
 //   legend       draw the colour legend under the matrix (default true)
@@ -19,7 +20,7 @@
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
 import { toTensor } from '../src/tensor.js';
 import { STRONG, colorScale } from './color.js';
-import { formatNumber, fullValue } from './format.js';
+import { formatNumber, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';
 import { rovingGrid } from './roving.js';
 import { hatchPattern, svg, textWidth } from './svg.js';
@@ -53,7 +54,7 @@ export function matrix(input, options = {}) {
     attrs = {}, editable = false, legend: withLegend = true } = options;
   const [B, R, C] = shapeOf(tensor);
   const batchLabel = options.batchLabel ?? ((b) => `batch ${b + 1}`);
-  const cellLabel = options.cellLabel ?? ((b, i, j, v) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${fullValue(v)}`);
+  const cellLabel = options.cellLabel ?? ((b, i, j, v) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
   const scale = colorScale(kind, tensor.data, (k) => !isMasked(k));
   const texts = Array.from(tensor.data, formatNumber);

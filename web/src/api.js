@@ -1,7 +1,7 @@
-// The synchronous API object over one loaded wasm module: every operation bound to the module.
+// The synchronous API object over one loaded build (a loader.js Runtime): every operation runs on
+// the Runtime's live module, which a trap replaces (the layers run their methods the same way).
 // Used by loadAttention() on the calling thread and by each pool worker (worker-main.js).
 import { selfAttention, multiHeadAttention } from './layers.js';
-import { preparePacked } from './packed.js';
 import { rope, ropeBackward } from './rope.js';
 import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './scoring.js';
 import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './sdpa.js';
@@ -16,18 +16,17 @@ const OPERATIONS = {
   additiveAttentionBackward,
   attention,
   attentionBackward,
-  selfAttention,
-  multiHeadAttention,
   rope,
   ropeBackward,
 };
 
-/** The API object: every operation bound to `module`, plus which build answered. */
-export function createAttention(module, backend) {
-  preparePacked(module);
-  const api = { backend, arch: module.archName() };
+/** The API object: every operation on `runtime`'s live module, plus which build answered. */
+export function createAttention(runtime) {
+  const api = { backend: runtime.backend, arch: runtime.module.archName() };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
-    api[name] = (...args) => operation(module, ...args);
+    api[name] = (...args) => runtime.call(name, (module) => operation(module, ...args));
   }
+  api.selfAttention = (options) => selfAttention(runtime, options);
+  api.multiHeadAttention = (options) => multiHeadAttention(runtime, options);
   return Object.freeze(api);
 }

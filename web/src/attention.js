@@ -8,11 +8,11 @@ import { loadModule } from './loader.js';
  * With { threads } (and optionally inlineBelow): a ParallelAttention whose methods return Promises.
  */
 export async function loadAttention(options = {}) {
-  if (options !== null && typeof options === 'object' && options.threads !== undefined) {
+  if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'threads')) {
     // Loaded on demand: the default, single-threaded API never pulls in the pool and its worker.
     const { loadParallelAttention } = await import('./parallel.js');
     return loadParallelAttention(options);
   }
-  const { module, backend } = await loadModule(options);
-  return createAttention(module, backend);
+  const { runtime } = await loadModule(options);
+  return createAttention(runtime);
 }

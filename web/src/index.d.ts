@@ -9,8 +9,18 @@
 //   RangeError  wrong sizes or ranges: data length vs shape, ragged nested arrays, rank, mismatched
 //               axes (the message names the argument, the expected shape in letters and the actual
 //               one), H % Hkv != 0, validLens that are negative, fractional or of the wrong shape, an
-//               attnMask that does not broadcast, scale <= 0, softcap < 0, dropout outside [0, 1), a
-//               request larger than wasm memory can hold ("... needs N MiB ...").
+//               attnMask that does not broadcast, scale <= 0, softcap < 0, dropout outside [0, 1),
+//               a number option that is finite in float64 but not in float32, where the core
+//               computes (scale, softcap, maskFill or learningRate beyond ~3.4e38, a scale that
+//               rounds to 0, a dropout that rounds to 1), a request larger than wasm memory can
+//               hold ("... needs N MiB ...", scratch sizes included), and an input whose buffer
+//               was detached or resized during the call.
+// Options and tensors are read as own properties, each once: getters run once, and names
+// inherited from a polluted Object.prototype are never read (an unknown name is a TypeError).
+// Backward calls reject the forward-only options (returnWeights, trace, returnLse).
+// Should a call ever trap inside wasm (a WebAssembly.RuntimeError: a bug, not bad input), it
+// throws an Error saying the module was reset (the trap as its cause), and every later call,
+// also through a fresh loadAttention(), runs on a fresh instance of the module.
 
 /** A dense row-major float32 tensor. Results are always fresh arrays, never views into wasm memory. */
 export interface Tensor {
@@ -82,8 +92,9 @@ export interface RopeOptions {
   interleaved?: boolean;
 }
 
-export interface SdpaOptions extends MaskOptions {
-  /** Multiplies q k^T; default 1/sqrt(d). */
+/** The options of both directions of scaled dot-product attention. */
+export interface SdpaCommonOptions extends MaskOptions {
+  /** Multiplies q k^T; default 1/sqrt(d). Finite and > 0 in float32. */
   scale?: number;
   /** > 0: scores become softcap * tanh(scores / softcap) before the mask (ONNX). */
   softcap?: number;
@@ -91,6 +102,9 @@ export interface SdpaOptions extends MaskOptions {
   dropout?: number;
   /** Seed of the dropout keep mask: the same seed gives the same mask in forward and backward. */
   seed?: number;
+}
+
+export interface SdpaOptions extends SdpaCommonOptions {
   /** Return the softmax weights (B, H, Tq, Tk) (before dropout). */
   returnWeights?: boolean;
   /** Return the intermediate score tensors (B, H, Tq, Tk). */
@@ -99,7 +113,7 @@ export interface SdpaOptions extends MaskOptions {
   returnLse?: boolean;
 }
 
-export interface SdpaBackwardOptions extends SdpaOptions {
+export interface SdpaBackwardOptions extends SdpaCommonOptions {
   /**
    * The forward's result on the same inputs and options, computed with returnLse: true. Its
    * output and lse let the backward skip recomputing the forward (about a quarter of its work).
@@ -133,10 +147,13 @@ export interface SdpaGradients {
   dv: Tensor;
 }
 
-export interface AdditiveOptions extends MaskOptions {
+export interface AdditiveBackwardOptions extends MaskOptions {
   /** Wq (dq, h) */ wq: TensorLike;
   /** Wk (dk, h) */ wk: TensorLike;
   /** w_v (h) */ wv: TensorLike;
+}
+
+export interface AdditiveOptions extends AdditiveBackwardOptions {
   returnWeights?: boolean;
   trace?: boolean;
 }
@@ -158,16 +175,19 @@ export interface ScoringParams {
   wv?: TensorLike;
 }
 
-export interface AttentionOptions extends MaskOptions {
+export interface AttentionBackwardOptions extends MaskOptions {
   /** Default 'scaled-dot'. */
   scoring?: Scoring;
   params?: ScoringParams;
-  /** Multiplies the score; default 1/sqrt(d) for 'scaled-dot', 1 otherwise. */
+  /** Multiplies the score; default 1/sqrt(d) for 'scaled-dot', 1 otherwise. Finite and > 0 in float32. */
   scale?: number;
   /** Dot-product scorings only. */
   softcap?: number;
   dropout?: number;
   seed?: number;
+}
+
+export interface AttentionOptions extends AttentionBackwardOptions {
   returnWeights?: boolean;
   trace?: boolean;
 }
@@ -305,8 +325,8 @@ export interface MultiHeadAttentionOptions extends LayerPositionOptions {
 export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
 
 export interface Attention {
-  readonly backend: 'wasm-simd' | 'wasm-scalar';
-  /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd) or 'scalar'. */
+  readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
+  /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
   readonly arch: string;
 
   /**
@@ -324,10 +344,10 @@ export interface Attention {
 
   /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): AdditiveGradients;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
 
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): AttentionGradients;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
@@ -344,10 +364,14 @@ export interface Attention {
 
 export interface LoadOptions {
   /**
-   * Force the SIMD (true) or scalar (false) build; default: SIMD when WebAssembly.validate supports it.
-   * true on an engine without SIMD rejects with an Error.
+   * Force the SIMD (true), relaxed-SIMD ('relaxed') or scalar (false) build; default: SIMD when
+   * WebAssembly.validate supports it. The relaxed build is the SIMD build with its multiply-adds as
+   * f32x4.relaxed_madd (one rounding where the CPU has FMA, so results differ from the SIMD build in
+   * the last bits, and may differ between machines); engines: Chrome/Edge 114+, Firefox 145+,
+   * Node 22+ (Node 20 with --experimental-wasm-relaxed-simd). `backend` says which build was loaded.
+   * true or 'relaxed' on an engine without that feature rejects with an Error.
    */
-  simd?: boolean;
+  simd?: boolean | 'relaxed';
   /** Where to fetch the .wasm from (browsers). */
   wasmUrl?: string | URL;
   /** The .wasm bytes, if you already have them (of the build `simd` selects). Not cached. */
@@ -374,16 +398,23 @@ export interface ParallelOptions extends LoadOptions {
   inlineBelow?: number;
 }
 
-/** An AttentionLayer kept on one worker of the pool: the same methods, returning Promises. */
-export interface ParallelAttentionLayer {
-  forward(x: TensorLike, options?: LayerForwardOptions): Promise<{ output: Tensor; trace?: LayerTrace }>;
-  backward(gradOutput: TensorLike): Promise<LayerGradients>;
-  step(learningRate: number): Promise<void>;
-  parameters(): Promise<LayerParameters>;
-  setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): Promise<void>;
-  dispose(): Promise<void>;
-  readonly config: Readonly<Record<string, unknown>>;
-}
+/**
+ * The threaded form of a synchronous API: the same members, every method taking the same
+ * arguments and returning its result in a Promise (a layer it creates lives on a worker, so
+ * an AttentionLayer result becomes a ParallelAttentionLayer). Written as a mapping so the two
+ * APIs cannot drift apart.
+ */
+export type Threaded<T> = {
+  readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R>
+    : T[K];
+};
+
+/**
+ * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
+ * createCache (a KV cache lives with a synchronous layer).
+ */
+export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
 
 /**
  * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.
@@ -397,25 +428,9 @@ export interface ParallelAttentionLayer {
  * global (b, h, i, j)). The other methods run whole on the least busy worker. Inputs are copied,
  * never detached; results are fresh arrays.
  */
-export interface ParallelAttention {
-  readonly backend: 'wasm-simd' | 'wasm-scalar';
-  readonly arch: string;
+export interface ParallelAttention extends Threaded<Attention> {
   /** Workers in the pool. */
   readonly threads: number;
-
-  maskedSoftmax(x: TensorLike, options?: MaskOptions): Promise<Tensor>;
-  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Promise<Tensor>;
-  scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): Promise<AttentionResult>;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): Promise<SdpaGradients>;
-  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): Promise<AttentionResult>;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveOptions): Promise<AdditiveGradients>;
-  attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): Promise<AttentionResult>;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionOptions): Promise<AttentionGradients>;
-  selfAttention(options: SelfAttentionOptions): Promise<ParallelAttentionLayer>;
-  multiHeadAttention(options: MultiHeadAttentionOptions): Promise<ParallelAttentionLayer>;
-  rope(x: TensorLike, options?: RopeOptions): Promise<Tensor>;
-  ropeBackward(gradY: TensorLike, options?: RopeOptions): Promise<Tensor>;
-
   /**
    * Terminates the workers (in Node nothing of the pool keeps the process alive afterwards; idle
    * workers never do). Calls in flight and calls made afterwards reject with an Error.
@@ -433,3 +448,5 @@ export function loadAttention(options?: LoadOptions): Promise<Attention>;
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */
 export function simdSupported(): boolean;
+/** True when this JS engine validates WebAssembly relaxed SIMD (f32x4.relaxed_madd). */
+export function relaxedSimdSupported(): boolean;

@@ -5,6 +5,8 @@
 // The capacity starts small and doubles when rows would not fit; past maxLength a RangeError says so.
 // A cache belongs to the layer that made it and to the batch size of its first use.
 
+import { expectKnownOptions } from './validate.js';
+
 const DEFAULT_CAPACITY = 16;
 const DEFAULT_MAX_LENGTH = 2 ** 20;
 const STATES = new WeakMap(); // cache object -> its state: the object users hold has only getters
@@ -13,11 +15,7 @@ const isLength = (x) => Number.isSafeInteger(x) && x >= 1;
 
 /** A new, empty cache of `layer` (an identity), for kv heads of widths dQ and dV. */
 export function createCache(fn, layer, { kvHeads, dQ, dV }, options) {
-  const given = options ?? {};
-  if (typeof given !== 'object' || Array.isArray(given)) throw new TypeError(`${fn}: options must be an object`);
-  for (const key of Object.keys(given)) {
-    if (key !== 'maxLength') throw new TypeError(`${fn}: unknown option '${key}' (known: maxLength)`);
-  }
+  const given = expectKnownOptions(fn, options, ['maxLength']); // own properties only
   const maxLength = given.maxLength ?? DEFAULT_MAX_LENGTH;
   if (!isLength(maxLength)) throw new RangeError(`${fn}: maxLength must be an integer >= 1, got ${String(maxLength)}`);
   const state = { layer, kvHeads, dQ, dV, B: 0, length: 0, capacity: 0, maxLength, k: null, v: null };

@@ -6,16 +6,21 @@
 //                       Hkv kv heads, concatenated, then Wo
 import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from './masks.js';
-import { callBinding, withArena } from './memory.js';
+import { NO_BUFFERS, callBinding, withArena } from './memory.js';
+import { callEntry, callQuery } from './packed.js';
 import { scaledDotProductAttention } from './sdpa.js';
 import { formatShape, tensor } from './tensor.js';
+import { copyOf } from './typed.js';
 import {
   booleanOption,
   expectAxes,
   expectKnownOptions,
   expectSameShape,
   inputTensor,
+  learningRateOption,
   numberOption,
+  ropeBaseOption,
+  scaleOption,
 } from './validate.js';
 
 const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
@@ -55,13 +60,13 @@ function initialWeights(module, fn, axes, given, seed) {
     }
     const t = inputTensor(fn, name, given[name]);
     expectAxes(fn, name, t, nameAxes);
-    weights[name] = t.data.slice();
+    weights[name] = copyOf(t.data);
   }
   if (Object.keys(missing).length > 0) {
     withArena(module, fn, missing, (buffers, read) => {
       for (const name of Object.keys(missing)) {
-        const [rows, cols] = shapeOf(axes[name]);
-        module.initWeights(buffers[name], rows, cols, seed, STREAM[name]);
+        const [fanIn, fanOut] = shapeOf(axes[name]);
+        callEntry(module, 'initWeights', { fanIn, fanOut, seed, stream: STREAM[name] }, { ...NO_BUFFERS, w: buffers[name] });
         weights[name] = read(name);
       }
     });
@@ -79,7 +84,7 @@ function headTensor(data, cache, heads, width, showHeads) {
  * The layer object. dims: the binding's LayerArgs sizes { dIn, dQ, dV, heads, kvHeads, dOut };
  * config: what users see; scale and causal code are resolved.
  */
-function createLayer(module, kind, dims, config, weights, { scale, causal, positions }) {
+function createLayer(runtime, kind, dims, config, weights, { scale, causal, positions }) {
   const axes = weightAxes(dims);
   const shapes = Object.fromEntries(Object.entries(axes).map(([name, a]) => [name, shapeOf(a)]));
   const showHeads = kind === 'multiHeadAttention';
@@ -96,7 +101,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
 
   /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
   const forwardBlocks = (s, xt, B, T, scratch) => ({
-    x: xt.data,
+    x: xt,
     ...s.weights,
     out: B * T * outWidth,
     q: B * dims.heads * T * dims.dQ,
@@ -106,7 +111,13 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     scratch,
   });
 
-  function forward(x, options) {
+  // Each method runs on the runtime's live module (a fresh one after a trap: the layer's state is
+  // all in JS, so it carries on).
+  const forward = (x, options) => runtime.call(`${kind}.forward`, (module) => forwardOn(module, x, options));
+  const backward = (gradOutput) => runtime.call(`${kind}.backward`, (module) => backwardOn(module, gradOutput));
+  const step = (learningRate) => runtime.call(`${kind}.step`, (module) => stepOn(module, learningRate));
+
+  function forwardOn(module, x, options) {
     const fn = `${kind}.forward`;
     const s = alive('forward');
     const opts = expectKnownOptions(fn, options, ['validLens', 'trace', 'cache']);
@@ -117,20 +128,20 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     }
     const axes = rank === 3 ? [['B'], ['T'], ['d_in', dims.dIn]] : [['T'], ['d_in', dims.dIn]];
     const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
-    if (opts.cache !== undefined) return forwardWithCache(fn, s, xt, B, T, opts);
+    if (opts.cache !== undefined) return forwardWithCache(module, fn, s, xt, B, T, opts);
     const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
     const maskOptions = { validLens: opts.validLens, causal, window: positions.window, alibi: positions.alibi };
     const mask = resolveMask(fn, maskOptions, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, mask.args);
-    const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
     const scores = traced ? B * dims.heads * T * T : null;
     const blocks = { ...forwardBlocks(s, xt, B, T, scratch), ...mask.buffers, weights: scores, scores, masked: scores };
     return withArena(module, fn, blocks, (buffers, read) => {
-      module.layerForward(layerArgs, buffers);
+      callEntry(module, 'layerForward', layerArgs, buffers);
       const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
       const output = tensor(read('out'), outShape);
       // The cache owns its arrays (x copied too: the caller may reuse its own).
-      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: xt.data.slice() };
+      const cache = { B, T, rank, outShape, args: layerArgs, maskBuffers: mask.buffers, x: copyOf(xt.data) };
       for (const name of ['q', 'k', 'v']) cache[name] = read(name);
       if (dims.dOut > 0) cache.heads = read('heads');
       s.cache = cache;
@@ -155,7 +166,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
    * the matching rows of one forward over the whole sequence with a causal mask, up to float32
    * rounding (the output projection is summed in float64 here, in float32 by the core).
    */
-  function forwardWithCache(fn, s, xt, B, T, opts) {
+  function forwardWithCache(module, fn, s, xt, B, T, opts) {
     if (opts.validLens !== undefined) throw new TypeError(`${fn}: validLens cannot be combined with a cache`);
     if (opts.trace === true) throw new TypeError(`${fn}: trace is not available with a cache`);
     const state = cacheState(`${fn}: cache`, opts.cache, identity, B);
@@ -165,9 +176,9 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     // them is not used.
     const unmasked = resolveMask(fn, {}, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, unmasked.args, offset);
-    const scratch = callBinding(module, () => module.layerScratchFloats(layerArgs));
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
     const q = withArena(module, fn, forwardBlocks(s, xt, B, T, scratch), (buffers, read) => {
-      module.layerForward(layerArgs, buffers);
+      callEntry(module, 'layerForward', layerArgs, buffers);
       appendRows(state, read('k'), read('v'), T);
       return read('q');
     });
@@ -200,14 +211,14 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     return { output: tensor(out, outShape) };
   }
 
-  function backward(gradOutput) {
+  function backwardOn(module, gradOutput) {
     const fn = `${kind}.backward`;
     const s = alive('backward');
     const cache = s.cache;
     if (cache === null) throw new Error(`${fn}: call forward() first (again after step() or setParameters())`);
     const dout = inputTensor(fn, 'gradOutput', gradOutput);
     expectSameShape(fn, 'gradOutput', dout, cache.outShape, 'the output of the last forward()');
-    const scratch = callBinding(module, () => module.layerScratchFloats(cache.args));
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', cache.args));
     const gradBlocks = Object.fromEntries(Object.keys(shapes).map((name) => [`d${name}`, s.weights[name].length]));
     const blocks = {
       x: cache.x,
@@ -215,7 +226,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
       k: cache.k,
       v: cache.v,
       heads: cache.heads,
-      dout: dout.data,
+      dout,
       ...s.weights,
       ...cache.maskBuffers,
       dx: cache.x.length,
@@ -223,7 +234,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
       scratch,
     };
     return withArena(module, fn, blocks, (buffers, read) => {
-      module.layerBackward(cache.args, buffers);
+      callEntry(module, 'layerBackward', cache.args, buffers);
       const xShape = cache.rank === 3 ? [cache.B, cache.T, dims.dIn] : [cache.T, dims.dIn];
       const result = { dx: tensor(read('dx'), xShape) };
       const grads = {};
@@ -236,10 +247,10 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     });
   }
 
-  function step(learningRate) {
+  function stepOn(module, learningRate) {
     const fn = `${kind}.step`;
     const s = alive('step');
-    const lr = numberOption(fn, { learningRate }, 'learningRate', undefined, Number.isFinite, 'a finite number');
+    const lr = learningRateOption(fn, { learningRate });
     if (lr === undefined) throw new TypeError(`${fn}: learningRate is required`);
     if (s.grads === null) throw new Error(`${fn}: call backward() first`);
     const blocks = {};
@@ -249,7 +260,8 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     }
     withArena(module, fn, blocks, (buffers, read) => {
       for (const name of Object.keys(shapes)) {
-        module.sgdStep(buffers[name], buffers[`d${name}`], s.weights[name].length, lr);
+        const stepArgs = { n: s.weights[name].length, learningRate: lr };
+        callEntry(module, 'sgdStep', stepArgs, { ...NO_BUFFERS, w: buffers[name], dw: buffers[`d${name}`] });
         s.weights[name] = read(name);
       }
     });
@@ -269,7 +281,7 @@ function createLayer(module, kind, dims, config, weights, { scale, causal, posit
     for (const [name, value] of Object.entries(given)) {
       const t = inputTensor(fn, name, value);
       expectAxes(fn, name, t, axes[name]);
-      replaced[name] = t.data.slice();
+      replaced[name] = copyOf(t.data);
     }
     Object.assign(s.weights, replaced); // only after every given weight passed its checks
     s.grads = null;
@@ -307,22 +319,30 @@ const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk',
  * on q and k of every head, which needs an even dQ. -> { window, alibi, rope: LayerArgs' rope fields }.
  */
 function positionOptions(fn, opts, heads, dQ) {
-  const window = opts.window ?? undefined;
-  const alibi = opts.alibi ?? undefined;
-  resolveMask(fn, { window, alibi }, { B: 1, H: heads, Tq: 1, Tk: 1, axes: [0, 1, 2, 3] });
-  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false };  // LayerArgs' fields
+  const mask = resolveMask(fn, { window: opts.window, alibi: opts.alibi }, { B: 1, H: heads, Tq: 1, Tk: 1, axes: [0, 1, 2, 3] });
+  // Kept as checked (copies: a caller's array changed later changes nothing); forward re-checks
+  // the slopes against its own Tq + Tk.
+  const window = opts.window == null ? undefined : [mask.args.windowLeft, mask.args.windowRight];
+  const slopes = mask.buffers.alibiSlopes;
+  const alibi = slopes === undefined ? undefined : opts.alibi === true ? true : ownNumbers(opts.alibi, slopes.length);
+  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false }; // LayerArgs' fields
   if (opts.rope !== undefined && opts.rope !== null && opts.rope !== false) {
-    const given = opts.rope === true ? {} : opts.rope;
-    if (typeof given !== 'object' || Array.isArray(given)) {
+    const given = opts.rope === true ? undefined : opts.rope;
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
       throw new TypeError(`${fn}: rope must be true or { base, interleaved }, got ${typeof given} ${String(given)}`);
     }
     const ropeOpts = expectKnownOptions(`${fn}: rope`, given, ['base', 'interleaved']);
-    rope.ropeBase = numberOption(`${fn}: rope`, ropeOpts, 'base', 10000, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+    rope.ropeBase = ropeBaseOption(`${fn}: rope`, ropeOpts);
     rope.ropeInterleaved = booleanOption(`${fn}: rope`, ropeOpts, 'interleaved');
     if (dQ % 2 !== 0) throw new RangeError(`${fn}: rope needs an even query/key width per head, got dQ = ${dQ}`);
     rope.rope = true;
   }
   return { window, alibi, rope };
+}
+
+/** The slopes a caller gave (checked by resolveMask) as a plain array of their float64 values. */
+function ownNumbers(list, length) {
+  return Array.from({ length }, (_, h) => list[h]);
 }
 
 /** What config shows of the position options (only those given). */
@@ -339,10 +359,10 @@ function seedOption(fn, options) {
 }
 
 /** Single-head self-attention (seeds/000, seeds/004): sizes from the given weights or dIn, dQ, dOut. */
-export function selfAttention(module, options) {
+export function selfAttention(runtime, options) {
   const fn = 'selfAttention';
   const opts = expectKnownOptions(fn, options ?? {}, SELF_OPTIONS);
-  const given = {};
+  const given = Object.create(null);
   for (const name of ['wq', 'wk', 'wv']) {
     if (opts[name] !== undefined) given[name] = inputTensor(fn, name, opts[name]);
     if (given[name] && given[name].shape.length !== 2) {
@@ -357,16 +377,16 @@ export function selfAttention(module, options) {
   const seed = seedOption(fn, opts);
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
-  const scale = numberOption(fn, opts, 'scale', 1 / Math.sqrt(dQ), (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const scale = scaleOption(fn, opts, 1 / Math.sqrt(dQ));
   const positions = positionOptions(fn, opts, 1, dQ);
   const dims = { dIn, dQ, dV: dOut, heads: 1, kvHeads: 1, dOut: 0 };
-  const weights = initialWeights(module, fn, weightAxes(dims), given, seed);
+  const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), given, seed));
   const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed, ...positionConfig(positions) };
-  return createLayer(module, fn, dims, config, weights, { scale, causal, positions });
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal, positions });
 }
 
 /** Multi-head attention with grouped-query kv heads and an output projection Wo (dModel, dModel). */
-export function multiHeadAttention(module, options) {
+export function multiHeadAttention(runtime, options) {
   const fn = 'multiHeadAttention';
   if (options === undefined || options === null) throw new TypeError(`${fn}: options { dModel, heads } are required`);
   const opts = expectKnownOptions(fn, options, MHA_OPTIONS);
@@ -385,7 +405,7 @@ export function multiHeadAttention(module, options) {
   const scale = 1 / Math.sqrt(dHead);
   const positions = positionOptions(fn, opts, heads, dHead);
   const dims = { dIn: dModel, dQ: dHead, dV: dHead, heads, kvHeads, dOut: dModel };
-  const weights = initialWeights(module, fn, weightAxes(dims), opts, seed);
+  const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), opts, seed));
   const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed, ...positionConfig(positions) };
-  return createLayer(module, fn, dims, config, weights, { scale, causal, positions });
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal, positions });
 }

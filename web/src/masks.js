@@ -5,7 +5,8 @@
 // (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
 // (rank 4: [0, 1, 2, 3], rank 3: [0, 2, 3], rank 2: [2, 3], rank 1: [3]); attnMask broadcasts
 // numpy-style, right-aligned, against that shape.
-import { dataShape, formatShape, toTensor } from './tensor.js';
+import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
+import { sharedAs, typedKind, typedLength } from './typed.js';
 
 /** The option names of MaskOptions (index.d.ts). */
 export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill', 'window', 'alibi'];
@@ -66,19 +67,34 @@ function validLensBuffer(fn, validLens, { B, Tq, Tk }) {
   return { perRow, data: out };
 }
 
-/** attnMask data -> bool (Uint8Array, 1 = may attend) or float (Float32Array, added to the scores). */
+/** Index of the first NaN or +Infinity (by index: a caller's array may carry its own findIndex), or -1. */
+function firstNaNOrInfinity(values) {
+  for (let i = 0, n = typedLength(values); i < n; i++) if (Number.isNaN(values[i]) || values[i] === Infinity) return i;
+  return -1;
+}
+
+/**
+ * attnMask data -> bool (a Uint8Array, 1 = may attend) or float (a Float32Array, added to the
+ * scores); shared when it is a plain array of that type (typed.js), else copied.
+ */
 function maskData(fn, data) {
-  if (data instanceof Uint8Array || data instanceof Uint8ClampedArray) return { boolMask: data };
-  if (Array.isArray(data) && data.every((x) => typeof x === 'boolean')) return { boolMask: Uint8Array.from(data, Number) };
-  if (data instanceof Float32Array || data instanceof Float64Array) {
-    const values = data instanceof Float32Array ? data : Float32Array.from(data);
-    const bad = values.findIndex((x) => Number.isNaN(x) || x === Infinity);
+  const kind = typedKind(data);
+  if (kind === 'Uint8Array' || kind === 'Uint8ClampedArray') {
+    return { boolMask: sharedAs(data, Uint8Array) ? data : new Uint8Array(data) };
+  }
+  if (Array.isArray(data)) {
+    const values = Array.from({ length: data.length }, (_, i) => data[i]); // each element read once
+    if (values.every((x) => typeof x === 'boolean')) return { boolMask: Uint8Array.from(values, Number) };
+  }
+  if (kind === 'Float32Array' || kind === 'Float64Array') {
+    const values = sharedAs(data, Float32Array) ? data : new Float32Array(data);
+    const bad = firstNaNOrInfinity(values);
     if (bad >= 0) {
       throw new TypeError(`${fn}: a float attnMask must hold finite numbers or -Infinity, got ${values[bad]} at flat index ${bad}`);
     }
     return { floatMask: values };
   }
-  const got = ArrayBuffer.isView(data) ? data.constructor.name : Array.isArray(data) ? 'an array of non-booleans' : typeof data;
+  const got = kind ?? (Array.isArray(data) ? 'an array of non-booleans' : typeof data);
   throw new TypeError(
     `${fn}: attnMask.data must be a Uint8Array (boolean, 1 = may attend) or a Float32Array (added to the scores), got ${got}`,
   );
@@ -119,7 +135,8 @@ function windowSides(fn, window) {
   if (!Array.isArray(window) || window.length !== 2) {
     throw new TypeError(`${fn}: window must be [left, right] (integers >= -1, -1 = no limit), got ${describe(window)}`);
   }
-  const sides = [window[0], window[1]]; // read once: what is checked is what is used
+  // Read once (what is checked is what is used), as own elements: a hole never reads a prototype.
+  const sides = [0, 1].map((n) => (Object.hasOwn(window, n) ? window[n] : undefined));
   sides.forEach((side, n) => {
     if (!(Number.isInteger(side) && side >= -1 && side < 2 ** 31)) {
       throw new RangeError(
@@ -151,16 +168,18 @@ export function alibiSlopes(H) {
 function alibiBuffer(fn, alibi, { H, Tq, Tk }) {
   if (alibi === undefined || alibi === null || alibi === false) return undefined;
   const slopes = alibi === true ? alibiSlopes(H) : alibi;
-  const isList = Array.isArray(slopes) || slopes instanceof Float32Array || slopes instanceof Float64Array;
-  if (!isList) {
+  const kind = typedKind(slopes);
+  if (!(Array.isArray(slopes) || kind === 'Float32Array' || kind === 'Float64Array')) {
     throw new TypeError(`${fn}: alibi must be true or a list of H slopes (one per head), got ${describe(alibi)}`);
   }
-  if (slopes.length !== H) {
-    throw new RangeError(`${fn}: alibi must hold one slope per head, H = ${H}, got ${slopes.length}`);
+  // A typed array's length and elements through its intrinsics, an array's as own elements only.
+  const length = kind === undefined ? slopes.length : typedLength(slopes);
+  if (length !== H) {
+    throw new RangeError(`${fn}: alibi must hold one slope per head, H = ${H}, got ${length}`);
   }
   const out = new Float32Array(H);
   for (let h = 0; h < H; h++) {
-    const m = slopes[h];
+    const m = kind !== undefined || Object.hasOwn(slopes, h) ? slopes[h] : undefined;
     // -slope * distance must stay a float32 number for every distance up to Tq + Tk.
     if (!(typeof m === 'number' && Number.isFinite(m) && Math.abs(Math.fround(m)) * (Tq + Tk) < 3.4e38)) {
       throw new RangeError(`${fn}: alibi[${h}] must be a finite number with |slope| (Tq + Tk) within float32, got ${describe(m)}`);
@@ -171,8 +190,10 @@ function alibiBuffer(fn, alibi, { H, Tq, Tk }) {
 }
 
 /**
- * options: MaskOptions; scores: { B, H, Tq, Tk, axes }.
- * Returns { args: MaskArgs for the binding, buffers: { validLens?, boolMask?, floatMask?, alibiSlopes? } }.
+ * options: MaskOptions (own properties only, see validate.js); scores: { B, H, Tq, Tk, axes }.
+ * Returns { args: MaskArgs for the binding, buffers: { validLens? (Int32Array), boolMask?, floatMask?
+ * ({ data, shape } tensors: the arena checks their data against the shape again), alibiSlopes?
+ * (Float32Array (H)) } }.
  */
 export function resolveMask(fn, options, scores) {
   const args = {
@@ -201,16 +222,24 @@ export function resolveMask(fn, options, scores) {
     if (typeof mask !== 'object' || !('data' in mask) || !('shape' in mask)) {
       throw new TypeError(`${fn}: attnMask must be { data: Uint8Array | Float32Array, shape }`);
     }
-    const shape = dataShape(mask, `${fn}: attnMask`);
-    Object.assign(buffers, maskData(fn, mask.data));
+    const data = mask.data; // each read once
+    const shape = tensorShape(mask.shape, `${fn}: attnMask`);
+    const [[kind, values]] = Object.entries(maskData(fn, data));
+    expectDataFits(values, shape, `${fn}: attnMask`);
+    buffers[kind] = { data: values, shape };
     [args.strideB, args.strideH, args.strideI, args.strideJ] = maskStrides(fn, shape, scores);
   }
   if (options.maskFill !== undefined) {
-    if (typeof options.maskFill !== 'number' || !Number.isFinite(options.maskFill)) {
-      throw new TypeError(`${fn}: maskFill must be a finite number (d2l uses -1e6), got ${String(options.maskFill)}`);
+    const fill = options.maskFill;
+    if (typeof fill !== 'number' || !Number.isFinite(fill)) {
+      throw new TypeError(`${fn}: maskFill must be a finite number (d2l uses -1e6), got ${String(fill)}`);
+    }
+    // The core computes in float32: 1e39 would be Infinity there (NaN rows, or zeros for d2l's uniform row).
+    if (!Number.isFinite(Math.fround(fill))) {
+      throw new RangeError(`${fn}: maskFill must be finite in float32 (|maskFill| < 3.4e38; d2l uses -1e6), got ${fill}`);
     }
     args.useFill = true;
-    args.fill = options.maskFill;
+    args.fill = fill;
   }
   return { args, buffers };
 }

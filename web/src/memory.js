@@ -2,8 +2,11 @@
 // allocation, runs, copies the results out into fresh arrays and frees the allocation in a
 // finally block. Nothing stays in wasm memory between calls, so there is nothing to leak and
 // nothing for users to .delete().
+import { shapeSize } from './tensor.js';
+import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
+import { callQuery } from './packed.js';
 
-/** Every buffer name the binding's Buffers value_object declares (cpp/bindings/args.hpp). */
+/** Every buffer name of the binding's packed Buffers record (cpp/bindings/args.hpp, packed.hpp). */
 const BUFFER_NAMES = [
   'x', 'y', 'dy', 'dx', 'q', 'k', 'v', 'dout', 'out', 'lse', 'weights', 'scores', 'softcapped', 'masked',
   'heads', 'dq', 'dk', 'dv', 'w', 'wq', 'wk', 'wv', 'wo', 'dw', 'dwq', 'dwk', 'dwv', 'dwo',
@@ -24,7 +27,7 @@ const mib = (bytes) => (Number.isFinite(bytes) ? (bytes / MIB).toFixed(bytes < 1
 /** The RangeError for a request beyond one allocation, naming its largest block (built only on failure). */
 function tooLargeError(fn, blocks, total) {
   let largest = { name: '', bytes: 0 };
-  for (const name in blocks) {
+  for (const name of Object.keys(blocks)) {
     const bytes = blockBytes(blocks[name]);
     if (bytes > largest.bytes) largest = { name, bytes };
   }
@@ -35,20 +38,44 @@ function tooLargeError(fn, blocks, total) {
   );
 }
 
-// Bytes of a block: a typed array (input) or a number of floats (output, scratch); 0 when absent
-// or when the block is another block's name (an output written in place of that input).
-const blockBytes = (block) =>
-  block === undefined || block === null || typeof block === 'string' ? 0 : typeof block === 'number' ? block * 4 : block.byteLength;
+// A block is absent (undefined, null), another block's name (a string: an output written in place
+// of that input), a number of floats (output, scratch), an input tensor { data, shape } (checked
+// where it is copied in: its data must still hold the shape's elements), or a typed array this
+// library made itself.
+const isTensor = (block) => typeof block === 'object' && typedKind(block) === undefined;
+const ELEMENT_BYTES = { Float32Array: 4, Int32Array: 4, Uint8Array: 1, Uint8ClampedArray: 1 };
+
+// Bytes of a block; 0 when absent or an alias. Sizes of inputs come from their shapes, which this
+// library copied when it checked them; their data is checked against them in copyIn.
+function blockBytes(block) {
+  if (block === undefined || block === null || typeof block === 'string') return 0;
+  if (typeof block === 'number') return block * 4;
+  if (isTensor(block)) return shapeSize(block.shape) * ELEMENT_BYTES[typedKind(block.data)];
+  return typedByteLength(block);
+}
 const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
 
 // Copies an input into wasm memory at byte address `at` through the heap view of its own type, so
-// no temporary Uint8Array view is made. module.HEAP* are re-created by the glue whenever memory
+// no temporary Uint8Array view is made (set() reads a typed array source by its internal slots,
+// whatever its own properties claim). module.HEAP* are re-created by the glue whenever memory
 // grows, so reading them here (after the malloc) never sees a detached view.
-function copyIn(module, block, at) {
-  if (block instanceof Float32Array) module.HEAPF32.set(block, at >>> 2);
-  else if (block instanceof Int32Array) module.HEAP32.set(block, at >>> 2);
-  else if (block instanceof Uint8Array) module.HEAPU8.set(block, at);
-  else module.HEAPU8.set(new Uint8Array(block.buffer, block.byteOffset, block.byteLength), at);
+function copyIn(module, fn, name, block, at) {
+  let data = block;
+  if (isTensor(block)) {
+    data = block.data;
+    const wanted = shapeSize(block.shape);
+    const length = typedLength(data);
+    // The data was checked against the shape when it was converted; code that ran since (a getter
+    // of a later argument) may have detached or resized its buffer.
+    if (length !== wanted) {
+      throw new RangeError(`${fn}: ${name} holds ${length} elements now but its shape [${block.shape.join(', ')}] needs ${wanted} (was its buffer detached or resized during the call?)`);
+    }
+  }
+  const kind = typedKind(data);
+  if (kind === 'Float32Array') module.HEAPF32.set(data, at >>> 2);
+  else if (kind === 'Int32Array') module.HEAP32.set(data, at >>> 2);
+  else if (kind === 'Uint8Array') module.HEAPU8.set(data, at);
+  else module.HEAPU8.set(bytesOf(data), at);
 }
 
 // One Buffers object (all 33 addresses) kept between calls: building a fresh 32-field object per
@@ -61,8 +88,8 @@ function takeBuffers() {
   return buffers;
 }
 
-function returnBuffers(buffers, blocks) {
-  for (const name in blocks) buffers[name] = 0;
+function returnBuffers(buffers, names) {
+  for (let i = 0; i < names.length; i++) buffers[names[i]] = 0;
   spareBuffers = buffers;
 }
 
@@ -70,26 +97,29 @@ function returnBuffers(buffers, blocks) {
  * The bytes an arena for `blocks` takes; a RangeError when one wasm allocation cannot hold them.
  * Also used before a call is split across workers, so it fails exactly as the synchronous call would.
  */
-export function expectArenaFits(fn, blocks) {
+export function expectArenaFits(fn, blocks, names = Object.keys(blocks)) {
   let total = 0;
-  for (const name in blocks) total += aligned(blockBytes(blocks[name]));
+  for (let i = 0; i < names.length; i++) total += aligned(blockBytes(blocks[names[i]]));
   if (!(total <= MAX_ARENA_BYTES)) throw tooLargeError(fn, blocks, total);
   return total;
 }
 
 /**
  * Runs `run(buffers, read)` with the blocks placed in wasm memory.
- * blocks: { name: TypedArray (an input, copied in) | number (floats to reserve: output or scratch)
- *   | string (the name of an earlier block: an output the core writes in place of that input, for
- *   ops whose inputs and outputs may alias; it saves the memory and a pass of memory traffic) };
- *   names are the binding's Buffers fields; undefined or null blocks are skipped (address 0).
+ * blocks: { name: { data, shape } (an input tensor, copied in after its data is checked against
+ *   its shape) | TypedArray (an input this library made, copied in) | number (floats to reserve:
+ *   output or scratch) | string (the name of an earlier block: an output the core writes in place
+ *   of that input, for ops whose inputs and outputs may alias; it saves the memory and a pass of
+ *   memory traffic) }; names are the binding's Buffers fields (own properties only: a polluted
+ *   Object.prototype adds none); undefined or null blocks are skipped (address 0).
  * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
  *   float block out into a fresh Float32Array.
  * This is on the path of every call (a 4x4 attention spends much of its few microseconds here and
- * in Embind), so it allocates nothing but the read closure and the results.
+ * in the binding call), so it allocates nothing but the read closure and the results.
  */
 export function withArena(module, fn, blocks, run) {
-  const total = expectArenaFits(fn, blocks);
+  const names = Object.keys(blocks);
+  const total = expectArenaFits(fn, blocks, names);
   const base = module._malloc(Math.max(total, ALIGN)) >>> 0;
   if (base === 0) {
     throw new RangeError(
@@ -101,7 +131,8 @@ export function withArena(module, fn, blocks, run) {
   const buffers = takeBuffers();
   try {
     let offset = base;
-    for (const name in blocks) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
       const block = blocks[name];
       if (block === undefined || block === null) continue;
       if (typeof block === 'string') {
@@ -109,7 +140,7 @@ export function withArena(module, fn, blocks, run) {
         continue;
       }
       buffers[name] = offset;
-      if (typeof block !== 'number') copyIn(module, block, offset);
+      if (typeof block !== 'number') copyIn(module, fn, name, block, offset);
       offset += aligned(blockBytes(block));
     }
     // module.HEAPF32 again at read time: the call may have grown memory. slice() copies out of wasm memory.
@@ -125,22 +156,23 @@ export function withArena(module, fn, blocks, run) {
     module.stackRestore(stack);
     throw error;
   } finally {
-    returnBuffers(buffers, blocks);
+    returnBuffers(buffers, names);
     module._free(base);
   }
 }
 
 /**
  * The scratch size (floats) the binding's `entry` (e.g. 'sdpaScratchFloats') reports for `args`,
- * remembered per module for the last dims seen: it depends only on the sizes, and asking Embind
- * costs more than a small call's arithmetic. `sizeKeys` names the fields of args it depends on.
+ * remembered per module for the last dims seen: it depends only on the sizes, and asking the
+ * binding costs more than a small call's arithmetic. `sizeKeys` names the fields of args it depends on.
+ * Infinity: the sizes need more scratch than one wasm allocation holds (expectArenaFits says so).
  */
 export function scratchFloats(module, entry, args, sizeKeys) {
   let memo = scratchMemo.get(module);
   if (memo === undefined) scratchMemo.set(module, (memo = new Map()));
   const last = memo.get(entry);
   if (last !== undefined && sameSizes(last.args, args, sizeKeys)) return last.floats;
-  const floats = callBinding(module, () => module[entry](args));
+  const floats = callBinding(module, () => callQuery(module, entry, args));
   memo.set(entry, { args, floats });
   return floats;
 }

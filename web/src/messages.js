@@ -17,6 +17,24 @@ export function errorFromMessage({ name, message }) {
 }
 
 /**
+ * True when a structured clone of `value` keeps everything the API reads from it: primitives,
+ * typed arrays, arrays and plain objects (prototype Object.prototype or null) of data properties
+ * only. A class instance with getters or any other accessor clones as an object without them
+ * (a tensor { get data(), get shape() } arrives as {}), so such arguments must not cross.
+ */
+export function clonesWhole(value, seen = new Set()) {
+  if (value === null || typeof value !== 'object') return typeof value !== 'function';
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || seen.has(value)) return true;
+  seen.add(value);
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
+  for (const d of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in d) || !clonesWhole(d.value, seen)) return false;
+  }
+  return true;
+}
+
+/**
  * Every ArrayBuffer in `value`, and those of its typed arrays (plain objects and arrays, walked
  * deeply), each once. Only for values this library created: transferring detaches the buffers.
  */
@@ -36,6 +54,6 @@ function collectBuffers(value, found) {
   } else if (Array.isArray(value)) {
     for (const item of value) collectBuffers(item, found);
   } else if (value !== null && typeof value === 'object') {
-    for (const key in value) collectBuffers(value[key], found);
+    for (const key of Object.keys(value)) collectBuffers(value[key], found);
   }
 }

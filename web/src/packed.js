@@ -1,19 +1,29 @@
-// Calls into the binding through its packed entry points (cpp/bindings/packed.hpp): the *Args
+// Calls into the binding, whose one ABI is the packed record (cpp/bindings/packed.hpp): the *Args
 // object and the Buffers addresses are written as doubles into one record in wasm memory and the
-// entry gets the record's address. Embind's own conversion of the two value_objects (a call into
-// wasm per field, a malloc per object) cost about 3 us per call, most of a 4x4 attention's time.
+// entry gets the record's address. (Embind's own conversion of value_objects cost about 3 us per
+// call, leaked ~200 bytes when a check threw, and aborted on a failed new.)
 // The field order comes from the module (packedLayout()), so it is written once, in C++.
 
+/** Every entry point and the Args struct its record starts with. */
 const ARGS_OF_ENTRY = {
   maskedSoftmaxForward: 'SoftmaxArgs',
   maskedSoftmaxBackward: 'SoftmaxArgs',
+  sdpaScratchFloats: 'SdpaArgs',
   sdpaForward: 'SdpaArgs',
   sdpaBackward: 'SdpaArgs',
+  scoringScratchFloats: 'ScoringArgs',
   scoringForward: 'ScoringArgs',
   scoringBackward: 'ScoringArgs',
+  ropeForward: 'RopeArgs',
+  ropeBackward: 'RopeArgs',
+  layerScratchFloats: 'LayerArgs',
+  layerForward: 'LayerArgs',
+  layerBackward: 'LayerArgs',
+  initWeights: 'InitArgs',
+  sgdStep: 'StepArgs',
 };
 
-const packedByModule = new WeakMap(); // module -> { record, entries } | null (a build without packed entries)
+const packedByModule = new WeakMap(); // module -> { record, entries, maskFields, bufferFields }
 
 /** "MaskArgs=a,b;SdpaArgs=B,...,mask;Buffers=x,..." -> { MaskArgs: ['a', 'b'], ... } */
 function parseLayout(layout) {
@@ -29,25 +39,27 @@ function parseLayout(layout) {
  */
 export function preparePacked(module) {
   if (packedByModule.has(module)) return packedByModule.get(module);
-  let packed = null;
-  if (typeof module.packedLayout === 'function') {
-    const lists = parseLayout(module.packedLayout());
-    const entries = {};
-    let longest = 0;
-    for (const [entry, argsName] of Object.entries(ARGS_OF_ENTRY)) {
-      const fields = lists[argsName];
-      const doubles = fields.length - 1 + lists.MaskArgs.length + lists.Buffers.length; // mask counts its own fields
-      longest = Math.max(longest, doubles);
-      entries[entry] = { fields, call: module[`${entry}Packed`] };
-    }
-    packed = { record: module._malloc(longest * 8) >>> 0, entries, maskFields: lists.MaskArgs, bufferFields: lists.Buffers };
-    if (packed.record === 0) packed = null; // no memory even for the record: the value_object path still works
+  const lists = parseLayout(module.packedLayout());
+  const entries = {};
+  let longest = 0;
+  for (const [entry, argsName] of Object.entries(ARGS_OF_ENTRY)) {
+    const fields = lists[argsName];
+    const argDoubles = fields.includes('mask') ? fields.length - 1 + lists.MaskArgs.length : fields.length;
+    longest = Math.max(longest, argDoubles + lists.Buffers.length);
+    entries[entry] = { fields, call: module[entry] };
   }
+  const record = module._malloc(longest * 8) >>> 0;
+  if (record === 0) throw new RangeError('loadAttention: the module could not allocate its argument record (out of wasm memory)');
+  const packed = { record, entries, maskFields: lists.MaskArgs, bufferFields: lists.Buffers };
   packedByModule.set(module, packed);
   return packed;
 }
 
-/** Writes args (its mask field in place) and the buffer addresses at the record, in layout order. */
+/**
+ * Writes args (its mask field in place) and, when given, the buffer addresses at the record, in
+ * layout order. args and buffers are made by this library with every field of their lists (so no
+ * field is looked up on a prototype); buffers start from memory.js's NO_BUFFERS.
+ */
 function writeRecord(heap, at, packed, fields, args, buffers) {
   for (let i = 0; i < fields.length; i++) {
     const name = fields[i];
@@ -58,15 +70,20 @@ function writeRecord(heap, at, packed, fields, args, buffers) {
       heap[at++] = +args[name];
     }
   }
+  if (buffers === undefined) return;
   const names = packed.bufferFields;
   for (let i = 0; i < names.length; i++) heap[at++] = buffers[names[i]];
 }
 
-/** module[entry](args, buffers), through the packed twin when the build has one. */
+/** module[entry](record of args, buffers): an entry point that touches tensors. */
 export function callEntry(module, entry, args, buffers) {
   const packed = packedByModule.get(module) ?? preparePacked(module);
-  if (packed === null) return module[entry](args, buffers);
   const { fields, call } = packed.entries[entry];
   writeRecord(module.HEAPF64, packed.record >>> 3, packed, fields, args, buffers);
   return call(packed.record);
+}
+
+/** module[entry](record of args): a size query (the *ScratchFloats entries). */
+export function callQuery(module, entry, args) {
+  return callEntry(module, entry, args, undefined);
 }

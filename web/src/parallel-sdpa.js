@@ -14,6 +14,7 @@ import {
   sdpaForwardBlocks,
 } from './sdpa.js';
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
+import { shapeSize } from './tensor.js';
 
 /**
  * How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or
@@ -48,8 +49,8 @@ function subCallInputs(layout, setup, call, spans, dout) {
     placed.lse = place(setup.saved.lse.data, spans.rows(1));
   }
   if (maskBuffers.validLens) placed.validLens = place(maskBuffers.validLens, spans.validLens);
-  if (maskBuffers.boolMask) placed.boolMask = place(maskBuffers.boolMask, spans.attnMask);
-  if (maskBuffers.floatMask) placed.floatMask = place(maskBuffers.floatMask, spans.attnMask);
+  if (maskBuffers.boolMask) placed.boolMask = place(maskBuffers.boolMask.data, spans.attnMask);
+  if (maskBuffers.floatMask) placed.floatMask = place(maskBuffers.floatMask.data, spans.attnMask);
   if (maskBuffers.alibiSlopes) placed.alibiSlopes = place(maskBuffers.alibiSlopes, [call.h, call.nH]); // its heads' slopes
   return placed;
 }
@@ -142,7 +143,7 @@ export async function parallelSdpaForward(parallel, setup, flags) {
       if (whole.lse) whole.lse.fill(-Infinity, ...endsOf(spans.rows(1)));
       return;
     }
-    for (const name in result) {
+    for (const name of Object.keys(result)) {
       const width = name === 'out' ? dims.dv : name === 'lse' ? 1 : dims.Tk;
       whole[name].set(result[name], spans.rows(width)[0]);
     }
@@ -157,9 +158,9 @@ export async function parallelSdpaBackward(parallel, setup, dout) {
   expectArenaFits(setup.fn, sdpaBackwardBlocks(setup, dout));
   const { inputs, dims } = setup;
   const whole = {
-    dq: new Float32Array(inputs.q.data.length),
-    dk: new Float32Array(inputs.k.data.length),
-    dv: new Float32Array(inputs.v.data.length),
+    dq: new Float32Array(shapeSize(inputs.q.shape)),
+    dk: new Float32Array(shapeSize(inputs.k.shape)),
+    dv: new Float32Array(shapeSize(inputs.v.shape)),
   };
   await runPlan(parallel, setup, 'backward', {}, dout, ({ call, spans, shared, result }) => {
     if (call.skip) return; // fully masked rows: zero gradients everywhere

@@ -20,6 +20,7 @@
 // the other methods run whole on the least busy worker.
 import { createAttention } from './api.js';
 import { isNode, loadModule } from './loader.js';
+import { clonesWhole } from './messages.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from './scoring.js';
@@ -32,10 +33,12 @@ const DEFAULT_INLINE_BELOW = 2 ** 20;
 
 const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
 
-function parallelOptions(options) {
+function parallelOptions(given) {
   const fn = 'loadAttention';
-  for (const key of Object.keys(options)) {
+  const options = Object.create(null); // own options only: nothing read from a polluted prototype
+  for (const key of Object.keys(given)) {
     if (!PARALLEL_OPTIONS.includes(key)) throw new TypeError(`${fn}: unknown option '${key}' (known: ${PARALLEL_OPTIONS.join(', ')})`);
+    options[key] = given[key];
   }
   const { threads, inlineBelow = DEFAULT_INLINE_BELOW, ...load } = options;
   if (typeof threads !== 'number') throw new TypeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${typeof threads} ${String(threads)}`);
@@ -50,7 +53,8 @@ function parallelOptions(options) {
 
 /** Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone). */
 function workerLoadOptions(load, backend) {
-  const options = { ...load, simd: backend === 'wasm-simd' }; // every worker runs the build chosen here
+  const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
+  const options = { ...load, simd }; // every worker runs the build chosen here
   if (load.wasmUrl !== undefined) {
     const base = isNode() ? undefined : globalThis.location?.href;
     options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
@@ -61,16 +65,20 @@ function workerLoadOptions(load, backend) {
 /** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary? }) -> ParallelAttention. */
 export async function loadParallelAttention(options) {
   const { threads, inlineBelow, load } = parallelOptions(options);
-  const { module, backend } = await loadModule(load); // checks the load options before any worker starts
+  const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
   const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend));
-  return createParallelAttention(module, backend, pool, inlineBelow);
+  return createParallelAttention(runtime, pool, inlineBelow);
 }
 
 /** A layer kept on one worker: the AttentionLayer methods, each returning a Promise. */
 async function remoteLayer(pool, name, options) {
   const worker = pool.byLoad()[0];
   const { layer, config } = await pool.request(worker, { type: 'layer', name, options });
-  const call = (method) => (...args) => pool.request(worker, { type: 'layerCall', layer, method, args });
+  let disposed = false;
+  const call = (method) => async (...args) => {
+    if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
+    return pool.request(worker, { type: 'layerCall', layer, method, args });
+  };
   return Object.freeze({
     config: Object.freeze(config),
     forward: call('forward'),
@@ -78,30 +86,40 @@ async function remoteLayer(pool, name, options) {
     step: call('step'),
     parameters: call('parameters'),
     setParameters: call('setParameters'),
-    dispose: call('dispose'),
+    // Frees the layer on its worker (the worker drops it from its map); later calls reject here.
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await pool.request(worker, { type: 'layerCall', layer, method: 'dispose', args: [] });
+    },
   });
 }
 
-function createParallelAttention(module, backend, pool, inlineBelow) {
-  const inline = createAttention(module, backend);
+function createParallelAttention(runtime, pool, inlineBelow) {
+  const inline = createAttention(runtime);
+  const { backend } = runtime;
   const parallel = parallelContext(pool);
   let disposed = false;
   const alive = (fn) => {
     if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
   };
   const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
-  // Arguments a worker cannot receive (a function or a Proxy somewhere inside) cannot be valid
-  // input either: such a call runs inline, so it fails exactly as the synchronous call does.
-  const onWorker = (name, args) =>
-    pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
+  // Arguments a worker cannot receive whole (a getter, a class instance: a clone drops them) or
+  // at all (a function or a Proxy: DataCloneError) run inline, so they work or fail exactly as
+  // the synchronous call does.
+  const onWorker = async (name, args) => {
+    if (!clonesWhole(args)) return inline[name](...args);
+    return pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
       if (error?.name === 'DataCloneError') return inline[name](...args);
       throw error;
     });
+  };
 
-  const forward = (setup, flags) => (isSmall(setup.dims) ? sdpaForward(module, setup, flags) : parallelSdpaForward(parallel, setup, flags));
+  const forward = (setup, flags) =>
+    isSmall(setup.dims) ? runtime.call(setup.fn, (module) => sdpaForward(module, setup, flags)) : parallelSdpaForward(parallel, setup, flags);
   const backward = (setup, gradOutput) =>
     isSmall(setup.dims)
-      ? sdpaBackward(module, setup, gradOutput)
+      ? runtime.call(setup.fn, (module) => sdpaBackward(module, setup, gradOutput))
       : parallelSdpaBackward(parallel, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
 
   // Methods that run whole on one worker (the worker checks their arguments).
@@ -116,22 +134,22 @@ function createParallelAttention(module, backend, pool, inlineBelow) {
     threads: pool.size,
     async scaledDotProductAttention(q, k, v, options) {
       alive('scaledDotProductAttention');
-      const { setup, flags } = sdpaForwardCall(module, q, k, v, options);
+      const { setup, flags } = runtime.call('scaledDotProductAttention', (module) => sdpaForwardCall(module, q, k, v, options));
       return forward(setup, flags);
     },
     async scaledDotProductAttentionBackward(q, k, v, gradOutput, options) {
       alive('scaledDotProductAttentionBackward');
-      return backward(sdpaBackwardCall(module, q, k, v, options), gradOutput);
+      return backward(runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)), gradOutput);
     },
     async attention(q, k, v, options) {
       alive('attention');
-      const { viaSdpa, setup, flags } = attentionForwardCall(module, q, k, v, options);
+      const { viaSdpa, setup, flags } = runtime.call('attention', (module) => attentionForwardCall(module, q, k, v, options));
       if (viaSdpa) return forward(setup, flags);
       return isSmall(setup.dims) ? inline.attention(q, k, v, options) : onWorker('attention', [q, k, v, options]);
     },
     async attentionBackward(q, k, v, gradOutput, options) {
       alive('attentionBackward');
-      const { viaSdpa, setup } = attentionBackwardCall(module, q, k, v, options);
+      const { viaSdpa, setup } = runtime.call('attentionBackward', (module) => attentionBackwardCall(module, q, k, v, options));
       if (viaSdpa) return backward(setup, gradOutput);
       if (isSmall(setup.dims)) return inline.attentionBackward(q, k, v, gradOutput, options);
       return onWorker('attentionBackward', [q, k, v, gradOutput, options]);

@@ -1,17 +1,26 @@
-// A fixed set of workers (worker-main.js), each with its own wasm module instance, and the
+// A fixed number of worker slots (worker-main.js), each with its own wasm module instance, and the
 // request/response bookkeeping around them: every request gets an id, its Promise settles with
 // the worker's answer, and an error raised in the worker rejects it as the same TypeError or
 // RangeError with the same message.
+//
+// A worker that dies (a crash, a failed script load, an exit) is told to the caller once: the
+// requests it still owed reject with the error. Its slot is then empty, and the next request for
+// that slot starts a fresh worker there first, so one death never fails later calls (replacing on
+// demand, not at once, keeps a worker that cannot start from being respawned in a loop).
 import { errorFromMessage } from './messages.js';
 import { spawnWorker } from './worker-spawn.js';
 
+const disposedError = () => new Error('attention-lab: this parallel attention was disposed');
+
 export class WorkerPool {
-  /** Spawns `size` workers and loads the module in each: loadOptions { simd, wasmUrl, wasmBinary }. */
-  static async start(size, loadOptions) {
-    const endpoints = await Promise.all(Array.from({ length: size }, () => spawnWorker()));
-    const pool = new WorkerPool(endpoints);
+  /**
+   * Starts `size` workers and loads the module in each: loadOptions { simd, wasmUrl, wasmBinary }.
+   * spawn: () => Promise<endpoint> (worker-spawn.js), replaceable for tests.
+   */
+  static async start(size, loadOptions, spawn = spawnWorker) {
+    const pool = new WorkerPool(size, loadOptions, spawn);
     try {
-      await Promise.all(endpoints.map((_, index) => pool.request(index, { type: 'init', options: loadOptions })));
+      await Promise.all(pool.workers.map((worker) => pool.revive(worker)));
     } catch (error) {
       pool.dispose();
       throw error;
@@ -19,69 +28,122 @@ export class WorkerPool {
     return pool;
   }
 
-  constructor(endpoints) {
-    this.workers = endpoints.map((endpoint) => ({ endpoint, pending: new Map(), failure: null }));
+  constructor(size, loadOptions, spawn) {
+    this.loadOptions = loadOptions;
+    this.spawn = spawn;
+    // endpoint null: no live worker in the slot (not started yet, or dead).
+    this.workers = Array.from({ length: size }, () => ({ endpoint: null, pending: new Map(), reviving: null }));
     this.nextId = 1;
     this.disposed = false;
-    this.workers.forEach((worker) => {
-      worker.endpoint.onMessage((answer) => this.settle(worker, answer));
-      worker.endpoint.onFailure((error) => this.fail(worker, error));
-    });
   }
 
   get size() {
     return this.workers.length;
   }
 
-  /** Worker indices, the least busy first (fewest requests in flight). */
+  /** Worker indices, the least busy first (fewest requests in flight); empty slots last. */
   byLoad() {
-    return this.workers.map((worker, index) => index).sort((a, b) => this.workers[a].pending.size - this.workers[b].pending.size);
+    const load = (index) => (this.workers[index].endpoint === null ? Infinity : this.workers[index].pending.size);
+    return this.workers.map((worker, index) => index).sort((a, b) => load(a) - load(b));
   }
 
   /** -> Promise of the worker's result. `transfer`: buffers this library created, moved rather than copied. */
   request(index, message, transfer = []) {
+    if (this.disposed) return Promise.reject(disposedError());
     const worker = this.workers[index];
-    if (this.disposed) return Promise.reject(new Error('attention-lab: this parallel attention was disposed'));
-    if (worker.failure) return Promise.reject(worker.failure);
+    if (worker.endpoint === null) return this.revive(worker).then(() => this.request(index, message, transfer));
+    return this.post(worker, message, transfer);
+  }
+
+  /** A fresh worker in an empty slot, its module loaded (one start at a time per slot). */
+  revive(worker) {
+    worker.reviving ??= this.startWorker(worker).finally(() => {
+      worker.reviving = null;
+    });
+    return worker.reviving;
+  }
+
+  async startWorker(worker) {
+    const endpoint = await this.spawn();
+    if (this.disposed) {
+      endpoint.terminate();
+      throw disposedError();
+    }
+    worker.endpoint = endpoint;
+    endpoint.onMessage((answer) => {
+      if (worker.endpoint === endpoint) this.settle(worker, answer);
+    });
+    endpoint.onFailure((error) => this.fail(worker, endpoint, error));
+    endpoint.onMessageError((error) => {
+      if (worker.endpoint === endpoint) this.dropOldest(worker, error);
+    });
+    try {
+      await this.post(worker, { type: 'init', options: this.loadOptions });
+    } catch (error) {
+      this.fail(worker, endpoint, error); // a worker that cannot load the module is no worker
+      throw error;
+    }
+  }
+
+  post(worker, message, transfer = []) {
+    const { endpoint } = worker;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       worker.pending.set(id, { resolve, reject });
-      worker.endpoint.hold(true);
+      endpoint.hold(true);
       try {
-        worker.endpoint.post({ id, ...message }, transfer);
+        endpoint.post({ id, ...message }, transfer);
       } catch (error) {
         // A DataCloneError: an argument that cannot be sent (a function, a Proxy). Nothing was sent.
-        worker.pending.delete(id);
-        if (worker.pending.size === 0) worker.endpoint.hold(false);
+        this.forget(worker, id);
         reject(error);
       }
     });
   }
 
+  forget(worker, id) {
+    worker.pending.delete(id);
+    if (worker.pending.size === 0) worker.endpoint?.hold(false);
+  }
+
   settle(worker, { id, result, error }) {
     const waiting = worker.pending.get(id);
     if (waiting === undefined) return;
-    worker.pending.delete(id);
-    if (worker.pending.size === 0) worker.endpoint.hold(false);
+    this.forget(worker, id);
     if (error === undefined) waiting.resolve(result);
     else waiting.reject(errorFromMessage(error));
   }
 
-  /** A worker that died (crash, failed script load, terminate) fails everything it still owed. */
-  fail(worker, error) {
-    worker.failure ??= this.disposed ? new Error('attention-lab: this parallel attention was disposed') : error;
-    for (const { reject } of worker.pending.values()) reject(worker.failure);
+  /**
+   * An answer that could not be deserialised: the worker is alive and answers in the order it was
+   * asked (worker-main.js), so the answer lost is the oldest request's; only that one rejects.
+   */
+  dropOldest(worker, error) {
+    const oldest = worker.pending.keys().next();
+    if (oldest.done) return;
+    const { reject } = worker.pending.get(oldest.value);
+    this.forget(worker, oldest.value);
+    reject(new Error(`attention-lab: a worker's answer could not be deserialised (${error?.message ?? error})`, { cause: error }));
+  }
+
+  /** A worker that died fails everything it still owed, once; its slot is refilled on demand. */
+  fail(worker, endpoint, error) {
+    if (worker.endpoint !== endpoint) return; // an old endpoint's late event, or the slot was emptied already
+    worker.endpoint = null;
+    endpoint.hold(false);
+    endpoint.terminate();
+    const reason = this.disposed
+      ? disposedError()
+      : new Error(`attention-lab: a pool worker died (${error?.message ?? error}); the next call starts a fresh one`, { cause: error });
+    const owed = [...worker.pending.values()];
     worker.pending.clear();
-    worker.endpoint.hold(false);
+    for (const { reject } of owed) reject(reason);
   }
 
   /** Terminates every worker; requests still in flight reject. */
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
-    for (const worker of this.workers) {
-      this.fail(worker, null);
-      worker.endpoint.terminate();
-    }
+    for (const worker of this.workers) if (worker.endpoint !== null) this.fail(worker, worker.endpoint, null);
   }
 }

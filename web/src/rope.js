@@ -1,11 +1,11 @@
 // Rotary position embeddings (RoPE) and their backward: x (..., T, d) with d even, every leading
 // axis (B, H, ...) flattened into N rows of T positions. See cpp/include/attnlab/rope.hpp.
 import { withArena } from './memory.js';
+import { callEntry } from './packed.js';
 import { formatShape, shapeSize, tensor } from './tensor.js';
-import { booleanOption, expectKnownOptions, inputTensor, numberOption } from './validate.js';
+import { booleanOption, expectKnownOptions, inputTensor, numberOption, ropeBaseOption } from './validate.js';
 
 const ROPE_OPTIONS = ['base', 'offset', 'interleaved'];
-const positiveFinite = (x) => Number.isFinite(x) && x > 0;
 const position = (x) => Number.isSafeInteger(x) && x >= 0;
 
 /** options -> the binding's RopeArgs for x of `shape` (checked: rank >= 2, d even). */
@@ -24,7 +24,7 @@ function ropeArgs(fn, name, shape, options) {
     N: shapeSize(shape) / (T * d),
     T,
     d,
-    base: numberOption(fn, opts, 'base', 10000, positiveFinite, 'a finite number > 0'),
+    base: ropeBaseOption(fn, opts),
     offset: numberOption(fn, opts, 'offset', 0, position, 'an integer >= 0 (the position of the first row)'),
     interleaved: booleanOption(fn, opts, 'interleaved'),
   };
@@ -34,8 +34,8 @@ function rotate(module, fn, entry, name, value, options, [input, output]) {
   const t = inputTensor(fn, name, value);
   const args = ropeArgs(fn, name, t.shape, options);
   // The output is written over the input in wasm memory (the core allows it).
-  return withArena(module, fn, { [input]: t.data, [output]: input }, (buffers, read) => {
-    module[entry](args, buffers);
+  return withArena(module, fn, { [input]: t, [output]: input }, (buffers, read) => {
+    callEntry(module, entry, args, buffers);
     return tensor(read(output), t.shape);
   });
 }

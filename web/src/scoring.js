@@ -18,20 +18,21 @@ import {
   sdpaSetup,
 } from './sdpa.js';
 import { attentionDims, scoresOf } from './shapes.js';
-import { tensor } from './tensor.js';
+import { shapeSize, tensor } from './tensor.js';
 import {
   booleanOption,
   expectAxes,
   expectKnownOptions,
   inputTensor,
-  numberOption,
+  scaleOption,
 } from './validate.js';
 
-const SCORING_CODE = { dot: 0, 'scaled-dot': 1, general: 2, additive: 3, concat: 4 };
+const SCORING_CODE = Object.freeze({ __proto__: null, dot: 0, 'scaled-dot': 1, general: 2, additive: 3, concat: 4 });
 
 // The parameters each scoring reads: [name, shape in letters, expected axes given dims and the
 // parameters converted so far (additive's h is read from wq)].
 const PARAMETERS = {
+  __proto__: null,
   dot: [],
   'scaled-dot': [],
   general: [['w', '(dq, dk)', (d) => [['dq', d.dq], ['dk', d.dk]]]],
@@ -46,23 +47,29 @@ const PARAMETERS = {
 // The fields of ScoringArgs the scratch size depends on.
 const SCORING_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'dq', 'dk', 'dv', 'hidden', 'scoring'];
 
-const ADDITIVE_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv', ...RESULT_OPTIONS];
-const ATTENTION_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS];
+// The backward lists leave out the options that only choose the forward's outputs.
+const ADDITIVE_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv'];
+const ADDITIVE_OPTIONS = [...ADDITIVE_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
+const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed'];
+const ATTENTION_OPTIONS = [...ATTENTION_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
 
 /** Checks and converts the parameters `scoring` reads; `prefix` names them in messages ('params.'). */
 function scoringParameters(fn, scoring, given, prefix, dims) {
   const wanted = PARAMETERS[scoring];
+  const own = Object.create(null); // each own parameter read once; nothing inherited
   for (const key of Object.keys(given)) {
-    if (given[key] !== undefined && !wanted.some(([name]) => name === key)) {
+    const value = given[key];
+    if (value !== undefined && !wanted.some(([name]) => name === key)) {
       throw new TypeError(`${fn}: ${prefix}${key} is not used by scoring '${scoring}' (it reads: ${wanted.map(([n]) => n).join(', ') || 'nothing'})`);
     }
+    own[key] = value;
   }
   const params = {};
   for (const [name, letters, axesOf] of wanted) {
-    if (given[name] === undefined || given[name] === null) {
+    if (own[name] === undefined || own[name] === null) {
       throw new TypeError(`${fn}: scoring '${scoring}' needs ${prefix}${name} ${letters}`);
     }
-    params[name] = inputTensor(fn, `${prefix}${name}`, given[name]);
+    params[name] = inputTensor(fn, `${prefix}${name}`, own[name]);
     expectAxes(fn, `${prefix}${name}`, params[name], axesOf(dims, params));
   }
   return params;
@@ -72,7 +79,7 @@ function scoringParameters(fn, scoring, given, prefix, dims) {
 function scoringSetup(module, fn, inputs, scoring, givenParams, prefix, options) {
   const dims = attentionDims(fn, inputs.q, inputs.k, inputs.v, { sameWidth: false });
   const params = scoringParameters(fn, scoring, givenParams, prefix, dims);
-  const scale = numberOption(fn, options, 'scale', 1, (x) => Number.isFinite(x) && x > 0, 'a finite number > 0');
+  const scale = scaleOption(fn, options, 1);
   const mask = resolveMask(fn, options, scoresOf(dims));
   const { B, H, Hkv, Tq, Tk, dq, dk, dv } = dims;
   const hidden = params.wq ? params.wq.shape[1] : 0;
@@ -82,16 +89,16 @@ function scoringSetup(module, fn, inputs, scoring, givenParams, prefix, options)
 }
 
 function parameterBlocks(params) {
-  return Object.fromEntries(Object.entries(params).map(([name, t]) => [name, t.data]));
+  return { ...params };
 }
 
 function scoringForward(module, setup, { returnWeights, trace }) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
   const wanted = { returnWeights, trace, softcapped: false, returnLse: false };
   const blocks = {
-    q: inputs.q.data,
-    k: inputs.k.data,
-    v: inputs.v.data,
+    q: inputs.q,
+    k: inputs.k,
+    v: inputs.v,
     ...parameterBlocks(params),
     ...maskBuffers,
     ...resultBlocks(dims, wanted),
@@ -106,7 +113,7 @@ function scoringForward(module, setup, { returnWeights, trace }) {
 function scoringBackward(module, setup, gradOutput) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
   const dout = gradOutputTensor(fn, gradOutput, dims);
-  const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, t.data.length]));
+  const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, shapeSize(t.shape)]));
   const blocks = { ...gradientBlocks(inputs, dout), ...parameterBlocks(params), ...maskBuffers, ...gradBlocks, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
     callEntry(module, 'scoringBackward', args, buffers);
@@ -122,31 +129,34 @@ function resultFlags(fn, options) {
 
 // ---- additiveAttention: w_v . tanh(q Wq + k Wk) ----
 
-function additiveSetup(module, fn, q, k, v, options) {
+/** -> { setup, opts }: the options checked against `known` (the forward's or the backward's list). */
+function additiveSetup(module, fn, q, k, v, options, known) {
   if (options === undefined || options === null) {
     throw new TypeError(`${fn}: options { wq (dq, h), wk (dk, h), wv (h) } are required`);
   }
-  const opts = expectKnownOptions(fn, options, ADDITIVE_OPTIONS);
+  const opts = expectKnownOptions(fn, options, known);
   const { wq, wk, wv } = opts;
-  return scoringSetup(module, fn, attentionInputs(fn, q, k, v), 'additive', { wq, wk, wv }, '', opts);
+  return { setup: scoringSetup(module, fn, attentionInputs(fn, q, k, v), 'additive', { wq, wk, wv }, '', opts), opts };
 }
 
 export function additiveAttention(module, q, k, v, options) {
   const fn = 'additiveAttention';
-  return scoringForward(module, additiveSetup(module, fn, q, k, v, options), resultFlags(fn, options));
+  const { setup, opts } = additiveSetup(module, fn, q, k, v, options, ADDITIVE_OPTIONS);
+  return scoringForward(module, setup, resultFlags(fn, opts));
 }
 
 export function additiveAttentionBackward(module, q, k, v, gradOutput, options) {
-  return scoringBackward(module, additiveSetup(module, 'additiveAttentionBackward', q, k, v, options), gradOutput);
+  const fn = 'additiveAttentionBackward';
+  return scoringBackward(module, additiveSetup(module, fn, q, k, v, options, ADDITIVE_BACKWARD_OPTIONS).setup, gradOutput);
 }
 
 // ---- attention: any scoring ----
 
-/** -> { viaSdpa, setup }: the dot-product scorings go through sdpa, the others through scoring. */
-function attentionSetup(module, fn, q, k, v, options) {
-  const opts = expectKnownOptions(fn, options, ATTENTION_OPTIONS);
+/** -> { viaSdpa, setup, opts }: the dot-product scorings go through sdpa, the others through scoring. */
+function attentionSetup(module, fn, q, k, v, options, known) {
+  const opts = expectKnownOptions(fn, options, known);
   const scoring = opts.scoring ?? 'scaled-dot';
-  if (!(scoring in SCORING_CODE)) {
+  if (typeof scoring !== 'string' || !Object.hasOwn(SCORING_CODE, scoring)) {
     throw new TypeError(`${fn}: scoring must be one of ${Object.keys(SCORING_CODE).map((s) => `'${s}'`).join(', ')}, got ${String(scoring)}`);
   }
   const params = opts.params ?? {};
@@ -157,27 +167,27 @@ function attentionSetup(module, fn, q, k, v, options) {
   if (scoring === 'dot' || scoring === 'scaled-dot') {
     scoringParameters(fn, scoring, params, 'params.', null); // rejects parameters these scorings do not read
     const defaultScale = scoring === 'dot' ? () => 1 : (d) => 1 / Math.sqrt(d);
-    return { viaSdpa: true, setup: sdpaSetup(module, fn, inputs, opts, defaultScale) };
+    return { viaSdpa: true, setup: sdpaSetup(module, fn, inputs, opts, defaultScale), opts };
   }
   for (const key of ['softcap', 'dropout']) {
     if (opts[key] !== undefined && opts[key] !== 0) {
       throw new TypeError(`${fn}: ${key} applies to the dot-product scorings ('dot', 'scaled-dot') only, not to '${scoring}'`);
     }
   }
-  return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts) };
+  return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts), opts };
 }
 
 /** attention's arguments checked: -> { viaSdpa, setup, flags } (parallel.js runs them elsewhere). */
 export function attentionForwardCall(module, q, k, v, options = {}) {
   const fn = 'attention';
-  const { viaSdpa, setup } = attentionSetup(module, fn, q, k, v, options);
-  const flags = resultFlags(fn, options);
+  const { viaSdpa, setup, opts } = attentionSetup(module, fn, q, k, v, options, ATTENTION_OPTIONS);
+  const flags = resultFlags(fn, opts);
   return { viaSdpa, setup, flags: viaSdpa ? { ...flags, returnLse: false } : flags };
 }
 
 /** attentionBackward's arguments but gradOutput checked: -> { viaSdpa, setup }. */
 export function attentionBackwardCall(module, q, k, v, options = {}) {
-  return attentionSetup(module, 'attentionBackward', q, k, v, options);
+  return attentionSetup(module, 'attentionBackward', q, k, v, options, ATTENTION_BACKWARD_OPTIONS);
 }
 
 export function attention(module, q, k, v, options) {

@@ -5,7 +5,7 @@ import { MASK_OPTIONS, resolveMask } from './masks.js';
 import { scratchFloats, withArena } from './memory.js';
 import { callEntry } from './packed.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from './shapes.js';
-import { tensor } from './tensor.js';
+import { shapeSize, tensor } from './tensor.js';
 import {
   booleanOption,
   dotProductOptions,
@@ -15,6 +15,8 @@ import {
 } from './validate.js';
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
+// The backward takes the forward's options but those that only choose the forward's outputs.
+const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', 'saved'];
 const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse'];
 /** The fields of SdpaArgs the scratch size depends on. */
 export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
@@ -76,9 +78,9 @@ export function forwardOutputs(setup, { returnWeights, trace, returnLse }) {
 export function sdpaForwardBlocks(setup, wanted) {
   const { inputs, maskBuffers, scratch, dims } = setup;
   const blocks = resultBlocks(dims, wanted);
-  blocks.q = inputs.q.data;
-  blocks.k = inputs.k.data;
-  blocks.v = inputs.v.data;
+  blocks.q = inputs.q;
+  blocks.k = inputs.k;
+  blocks.v = inputs.v;
   Object.assign(blocks, maskBuffers);
   blocks.scratch = scratch;
   return blocks;
@@ -104,7 +106,7 @@ export function gradOutputTensor(fn, gradOutput, dims) {
 /** The blocks every attention backward shares: q, k, v, dout in; dq, dk, dv (shapes of q, k, v) out. */
 export function gradientBlocks(inputs, dout) {
   const { q, k, v } = inputs;
-  return { q: q.data, k: k.data, v: v.data, dout: dout.data, dq: q.data.length, dk: k.data.length, dv: v.data.length };
+  return { q, k, v, dout, dq: shapeSize(q.shape), dk: shapeSize(k.shape), dv: shapeSize(v.shape) };
 }
 
 export function readInputGradients(read, inputs) {
@@ -119,8 +121,8 @@ export function readInputGradients(read, inputs) {
 export function sdpaBackwardBlocks(setup, dout) {
   const blocks = { ...gradientBlocks(setup.inputs, dout), ...setup.maskBuffers, scratch: setup.scratch };
   if (setup.saved) {
-    blocks.out = setup.saved.output.data;
-    blocks.lse = setup.saved.lse.data;
+    blocks.out = setup.saved.output;
+    blocks.lse = setup.saved.lse;
   }
   return blocks;
 }
@@ -132,12 +134,13 @@ export function sdpaBackwardBlocks(setup, dout) {
  */
 function savedForward(fn, saved, dims) {
   if (saved === undefined) return null;
-  if (saved === null || typeof saved !== 'object' || saved.output === undefined || saved.lse === undefined) {
+  const given = saved !== null && typeof saved === 'object' ? { output: saved.output, lse: saved.lse } : {}; // each read once
+  if (given.output === undefined || given.lse === undefined) {
     throw new TypeError(`${fn}: saved must be the forward's result with output and lse (returnLse: true)`);
   }
-  const output = inputTensor(fn, 'saved.output', saved.output);
+  const output = inputTensor(fn, 'saved.output', given.output);
   expectSameShape(fn, 'saved.output', output, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
-  const lse = inputTensor(fn, 'saved.lse', saved.lse, { allowNegativeInfinity: true });
+  const lse = inputTensor(fn, 'saved.lse', given.lse, { allowNegativeInfinity: true });
   expectSameShape(fn, 'saved.lse', lse, rowsInQueryRank(dims), 'the log-sum-exp (B, H, Tq)');
   return { output, lse };
 }
@@ -170,7 +173,7 @@ export function sdpaForwardCall(module, q, k, v, options) {
 /** scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved). */
 export function sdpaBackwardCall(module, q, k, v, options) {
   const fn = 'scaledDotProductAttentionBackward';
-  const opts = expectKnownOptions(fn, options, [...SDPA_OPTIONS, 'saved']);
+  const opts = expectKnownOptions(fn, options, SDPA_BACKWARD_OPTIONS);
   const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
   setup.saved = savedForward(fn, opts.saved, setup.dims);
   return setup;

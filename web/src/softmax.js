@@ -6,13 +6,13 @@ import { callEntry } from './packed.js';
 import { formatShape, tensor } from './tensor.js';
 import { expectKnownOptions, expectSameShape, inputTensor } from './validate.js';
 
-/** x of rank 1..4 -> the binding's SoftmaxArgs sizes and the mask, for `options`. */
-function softmaxSetup(fn, x, options) {
+/** x of rank 1..4 (the argument `name`) -> the binding's SoftmaxArgs sizes and the mask, for `options`. */
+function softmaxSetup(fn, name, x, options) {
   const rank = x.shape.length;
   if (rank < 1 || rank > 4) {
-    throw new RangeError(`${fn}: x must have rank 1 to 4 (..., Tq, Tk), got rank ${rank} ${formatShape(x.shape)}`);
+    throw new RangeError(`${fn}: ${name} must have rank 1 to 4 (..., Tq, Tk), got rank ${rank} ${formatShape(x.shape)}`);
   }
-  if (x.shape.includes(0)) throw new RangeError(`${fn}: x must not have an empty axis, got ${formatShape(x.shape)}`);
+  if (x.shape.includes(0)) throw new RangeError(`${fn}: ${name} must not have an empty axis, got ${formatShape(x.shape)}`);
   const axes = axesOfRank(rank);
   const full = [1, 1, 1, 1];
   axes.forEach((a, r) => (full[a] = x.shape[r]));
@@ -27,9 +27,9 @@ export function maskedSoftmax(module, x, options) {
   const opts = expectKnownOptions(fn, options, MASK_OPTIONS);
   // -Infinity is a legitimate masked score (e.g. trace.masked of an attention call).
   const xt = inputTensor(fn, 'x', x, { allowNegativeInfinity: true });
-  const { args, maskBuffers } = softmaxSetup(fn, xt, opts);
+  const { args, maskBuffers } = softmaxSetup(fn, 'x', xt, opts);
   // y is written over x in wasm memory (the core allows it): half the memory, no second stream.
-  return withArena(module, fn, { x: xt.data, y: 'x', ...maskBuffers }, (buffers, read) => {
+  return withArena(module, fn, { x: xt, y: 'x', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxForward', args, buffers);
     return tensor(read('y'), xt.shape);
   });
@@ -41,9 +41,9 @@ export function maskedSoftmaxBackward(module, weights, gradWeights, options) {
   const opts = expectKnownOptions(fn, options, MASK_OPTIONS);
   const y = inputTensor(fn, 'weights', weights);
   const dy = inputTensor(fn, 'gradWeights', gradWeights);
-  const { args, maskBuffers } = softmaxSetup(fn, y, opts);
+  const { args, maskBuffers } = softmaxSetup(fn, 'weights', y, opts);
   expectSameShape(fn, 'gradWeights', dy, y.shape, 'weights');
-  return withArena(module, fn, { y: y.data, dy: dy.data, dx: 'dy', ...maskBuffers }, (buffers, read) => {
+  return withArena(module, fn, { y, dy, dx: 'dy', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxBackward', args, buffers);
     return tensor(read('dx'), y.shape);
   });

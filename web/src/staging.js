@@ -5,10 +5,13 @@
 // the outputs and keeps the buffer for the next call. Allocating fresh arrays instead cost as much
 // as the copies themselves (new pages), on the calling thread, outside the parallel part.
 
+import { subarrayOf, typedKind, typedLength } from './typed.js';
+
 const TYPES = { f32: Float32Array, i32: Int32Array, u8: Uint8Array };
 const ALIGN = 16; // bytes: keeps every view aligned for its element type
 
-const typeOf = (array) => (array instanceof Float32Array ? 'f32' : array instanceof Int32Array ? 'i32' : 'u8');
+const KINDS = { Float32Array: 'f32', Int32Array: 'i32' };
+const typeOf = (array) => KINDS[typedKind(array)] ?? 'u8';
 
 /** A view of a packed place { offset (bytes), length (elements), type } in `buffer`. */
 export function viewOf(buffer, { offset, length, type }) {
@@ -28,11 +31,17 @@ export class StagingLayout {
     return offset;
   }
 
-  /** array[start .. start + length) as an input: -> its place. */
+  /**
+   * array[start .. start + length) as an input: -> its place. The array's real length is checked
+   * (typed.js): a caller's buffer detached or shrunk since its check must not send a short slice.
+   */
   input(array, start, length) {
+    if (typedLength(array) < start + length) {
+      throw new RangeError(`attention-lab: an input holds ${typedLength(array)} elements now, fewer than its shape needs (was its buffer detached or resized during the call?)`);
+    }
     const type = typeOf(array);
     const place = { offset: this.reserve(length * TYPES[type].BYTES_PER_ELEMENT), length, type };
-    this.copies.push({ place, source: array.subarray(start, start + length) });
+    this.copies.push({ place, source: subarrayOf(array, start, start + length) });
     return place;
   }
 

@@ -2,6 +2,11 @@
 // Accepted: { data, shape } with any numeric typed array or number[] as data, a bare typed
 // array (rank 1), or nested number arrays (their nesting is the shape). Structure and element
 // types are checked here; value ranges (NaN, Infinity) are the caller's choice (validate.js).
+// Hostile input: `data` and `shape` are read once each (a getter or Proxy may answer differently
+// every time), a typed array is measured by its internal length (typed.js), and one is shared
+// rather than copied only when it is a plain array of the wanted type over a fixed-size buffer.
+// The arena (memory.js) checks the data against the shape again when it copies it in.
+import { sharedAs, typedKind, typedLength } from './typed.js';
 
 const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
 
@@ -31,24 +36,27 @@ function describe(value) {
   return `${typeof value} ${String(value)}`;
 }
 
+/** A real typed array of numbers (not a DataView, not a Proxy that claims to be one). */
 function isNumericView(value) {
-  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+  return typedKind(value) !== undefined;
 }
 
-/** data of `length` elements -> ArrayType; a Float32Array passes through uncopied when wanted. */
+/** data -> ArrayType; a plain array of ArrayType passes through uncopied (sharedAs). */
 function toArrayType(data, name, ArrayType) {
-  if (data instanceof ArrayType) return data;
-  if (isNumericView(data)) {
-    if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
-      throw new TypeError(`${name}: data must hold numbers, got a ${data.constructor.name} (convert the BigInts first)`);
+  if (sharedAs(data, ArrayType)) return data;
+  const kind = typedKind(data);
+  if (kind !== undefined) {
+    if (kind === 'BigInt64Array' || kind === 'BigUint64Array') {
+      throw new TypeError(`${name}: data must hold numbers, got a ${kind} (convert the BigInts first)`);
     }
-    return new ArrayType(data);
+    return new ArrayType(data); // reads the source by its internal slots
   }
   if (!Array.isArray(data)) {
     throw new TypeError(`${name}: data must be a typed array or an array of numbers, got ${describe(data)}`);
   }
-  const out = new ArrayType(data.length);
-  for (let i = 0; i < data.length; i++) {
+  const length = data.length; // once: a Proxy's length may change on every read
+  const out = new ArrayType(length);
+  for (let i = 0; i < length; i++) {
     const x = data[i];
     if (typeof x !== 'number') throw new TypeError(`${name}: data[${i}] must be a number, got ${describe(x)}`);
     out[i] = x;
@@ -99,17 +107,17 @@ function flatten(node, shape, depth, path, out, offset) {
   for (let i = 0; i < node.length; i++) flatten(node[i], shape, depth + 1, `${path}[${i}]`, out, offset + i * stride);
 }
 
-/** The checked shape of { data, shape }: sizes are non-negative integers and data has their product. */
-export function dataShape(value, name) {
-  const shape = checkShape(value.shape, name);
-  if (!Array.isArray(value.data) && !isNumericView(value.data)) {
-    throw new TypeError(`${name}: data must be a typed array or an array, got ${describe(value.data)}`);
-  }
-  const length = value.data.length;
+/** The checked shape (a copy) of `shape` read from a tensor: non-negative integers. */
+export function tensorShape(shape, name) {
+  return checkShape(shape, name);
+}
+
+/** Converted data (a typed array this module vetted) must hold the shape's elements. */
+export function expectDataFits(data, shape, name) {
+  const length = typedLength(data);
   if (length !== shapeSize(shape)) {
     throw new RangeError(`${name}: data has ${length} elements but shape ${formatShape(shape)} needs ${shapeSize(shape)}`);
   }
-  return shape;
 }
 
 /**
@@ -126,9 +134,16 @@ export function toTensor(value, name, ArrayType = Float32Array) {
     flatten(value, shape, 0, name, data, 0);
     return { data, shape };
   }
-  if (isNumericView(value)) return { data: toArrayType(value, name, ArrayType), shape: [value.length] };
+  if (isNumericView(value)) {
+    const data = toArrayType(value, name, ArrayType);
+    return { data, shape: [typedLength(data)] };
+  }
   if (typeof value === 'object' && 'data' in value && 'shape' in value) {
-    return { data: toArrayType(value.data, name, ArrayType), shape: dataShape(value, name) };
+    const given = value.data; // each read once
+    const shape = checkShape(value.shape, name);
+    const data = toArrayType(given, name, ArrayType);
+    expectDataFits(data, shape, name);
+    return { data, shape };
   }
   throw new TypeError(`${name} must be a tensor { data, shape } or nested arrays of numbers, got ${describe(value)}`);
 }

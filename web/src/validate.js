@@ -2,6 +2,7 @@
 // for shapes, gives the expected shape (in the letters of SEMANTICS.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
 import { formatShape, toTensor } from './tensor.js';
+import { typedLength } from './typed.js';
 
 /** Converts an input tensor and rejects NaN and infinities (one cheap pass over the data). */
 export function inputTensor(fn, name, value, { allowNegativeInfinity = false } = {}) {
@@ -25,7 +26,7 @@ export function inputTensor(fn, name, value, { allowNegativeInfinity = false } =
  * maskedSoftmax call's JS time.
  */
 function firstNonFinite(data, allowNegativeInfinity) {
-  const n = data.length;
+  const n = typedLength(data);
   const blocks = n - (n % 8);
   for (let i = 0; i < blocks; i += 8) {
     const s = data[i] + data[i + 1] + (data[i + 2] + data[i + 3]) + (data[i + 4] + data[i + 5] + (data[i + 6] + data[i + 7]));
@@ -83,9 +84,16 @@ export function expectSameShape(fn, name, t, shape, what) {
   }
 }
 
-/** Rejects option names the function does not know (a typo such as `casual` would otherwise be ignored). */
+const NO_OPTIONS = Object.freeze(Object.create(null));
+
+/**
+ * Rejects option names the function does not know (a typo such as `casual` would otherwise be
+ * ignored) and returns the options as a copy without a prototype: each own option read once (a
+ * getter runs once), and nothing inherited (a polluted Object.prototype) is ever read as an option.
+ */
 export function expectKnownOptions(fn, options, known) {
-  if (options === undefined) return {};
+  if (options === undefined) return NO_OPTIONS;
+  const own = Object.create(null);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an object, got ${options === null ? 'null' : typeof options}`);
   }
@@ -93,8 +101,9 @@ export function expectKnownOptions(fn, options, known) {
     if (!known.includes(key)) {
       throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
+    own[key] = options[key];
   }
-  return options;
+  return own;
 }
 
 /**
@@ -116,17 +125,35 @@ export function booleanOption(fn, options, key) {
   return x;
 }
 
-const positiveFinite = (x) => Number.isFinite(x) && x > 0;
-const nonNegativeFinite = (x) => Number.isFinite(x) && x >= 0;
-const probability = (x) => x >= 0 && x < 1;
+// The core computes in float32: an option must keep its meaning after Math.fround (1e39 becomes
+// Infinity, 1e-46 becomes 0, 1 - 1e-9 becomes 1), or the answer would be silently wrong.
+const finite32 = (x) => Number.isFinite(x) && Number.isFinite(Math.fround(x));
+const positiveFinite32 = (x) => finite32(x) && Math.fround(x) > 0;
+const nonNegativeFinite32 = (x) => finite32(x) && x >= 0;
+const probability32 = (x) => x >= 0 && Math.fround(x) < 1;
 const seedValue = (x) => Number.isSafeInteger(x) && x >= 0;
+
+/** A scale option: finite and > 0 after the conversion to float32. */
+export function scaleOption(fn, options, fallback) {
+  return numberOption(fn, options, 'scale', fallback, positiveFinite32, 'a finite number > 0 in float32');
+}
+
+/** rope's base (frequency i of the d/2 pairs is base^(-2i/d)): finite and > 0 in float32. */
+export function ropeBaseOption(fn, options) {
+  return numberOption(fn, options, 'base', 10000, positiveFinite32, 'a finite number > 0 in float32');
+}
+
+/** A learning rate: finite in float32. */
+export function learningRateOption(fn, options) {
+  return numberOption(fn, options, 'learningRate', undefined, finite32, 'a finite number in float32');
+}
 
 /** The options every dot-product attention shares: scale, softcap, dropout, seed. */
 export function dotProductOptions(fn, options, defaultScale) {
   return {
-    scale: numberOption(fn, options, 'scale', defaultScale, positiveFinite, 'a finite number > 0'),
-    softcap: numberOption(fn, options, 'softcap', 0, nonNegativeFinite, 'a finite number >= 0 (0: off)'),
-    dropout: numberOption(fn, options, 'dropout', 0, probability, 'a probability in [0, 1)'),
+    scale: scaleOption(fn, options, defaultScale),
+    softcap: numberOption(fn, options, 'softcap', 0, nonNegativeFinite32, 'a finite number >= 0 in float32 (0: off)'),
+    dropout: numberOption(fn, options, 'dropout', 0, probability32, 'a probability in [0, 1) in float32'),
     seed: numberOption(fn, options, 'seed', 0, seedValue, 'an integer in [0, 2^53)'),
   };
 }

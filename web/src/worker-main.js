@@ -15,7 +15,7 @@ import { SDPA_SIZES } from './sdpa.js';
 import { viewOf } from './staging.js';
 import { workerPort } from './worker-port.js';
 
-let loading = null; // Promise<{ module, api }>, from the init request
+let loading = null; // Promise<{ runtime, api }>, from the init request
 const layers = new Map(); // id -> AttentionLayer
 let nextLayer = 1;
 
@@ -26,11 +26,11 @@ let nextLayer = 1;
  */
 function runSubCall(module, fn, direction, staging, { args, inputs, outputs }) {
   const blocks = { scratch: scratchFloats(module, 'sdpaScratchFloats', args, SDPA_SIZES) };
-  for (const name in inputs) blocks[name] = viewOf(staging, inputs[name]);
-  for (const name in outputs) blocks[name] = outputs[name].length;
+  for (const name of Object.keys(inputs)) blocks[name] = viewOf(staging, inputs[name]);
+  for (const name of Object.keys(outputs)) blocks[name] = outputs[name].length;
   withArena(module, fn, blocks, (buffers) => {
     callEntry(module, direction === 'forward' ? 'sdpaForward' : 'sdpaBackward', args, buffers);
-    for (const name in outputs) {
+    for (const name of Object.keys(outputs)) {
       const start = buffers[name] >>> 2;
       viewOf(staging, outputs[name]).set(module.HEAPF32.subarray(start, start + outputs[name].length));
     }
@@ -39,19 +39,21 @@ function runSubCall(module, fn, direction, staging, { args, inputs, outputs }) {
 
 function layerOf(id) {
   const layer = layers.get(id);
-  if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker`);
+  if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker (disposed, or its worker was replaced)`);
   return layer;
 }
 
 const HANDLERS = {
   async init({ options }) {
-    loading = loadModule(options).then(({ module, backend }) => ({ module, api: createAttention(module, backend) }));
+    loading = loadModule(options).then(({ runtime }) => ({ runtime, api: createAttention(runtime) }));
     const { api } = await loading;
     return { backend: api.backend, arch: api.arch };
   },
   async sdpa({ fn, direction, calls, staging }) {
-    const { module } = await loading;
-    for (const call of calls) runSubCall(module, fn, direction, staging, call);
+    const { runtime } = await loading;
+    runtime.call(fn, (module) => {
+      for (const call of calls) runSubCall(module, fn, direction, staging, call);
+    });
     return { staging }; // moved back, outputs inside
   },
   async api({ name, args }) {
@@ -67,8 +69,9 @@ const HANDLERS = {
   },
   async layerCall({ layer, method, args }) {
     await loading;
-    // Disposed layers stay in the map, so a later call fails with the layer's own message.
-    return layerOf(layer)[method](...args);
+    const result = layerOf(layer)[method](...args);
+    if (method === 'dispose') layers.delete(layer); // later calls fail with "no layer"
+    return result;
   },
 };
 

@@ -1,6 +1,8 @@
 // Starting a pool worker (worker-main.js) on the calling thread, in browsers (a module Web Worker)
 // and in Node (worker_threads), behind one endpoint interface, so pool.js is the same code in both:
-//   { post(message, transfer), onMessage(fn), onFailure(fn), hold(busy), terminate() }
+//   { post(message, transfer), onMessage(fn), onFailure(fn), onMessageError(fn), hold(busy), terminate() }
+// onFailure: the worker is dead (an uncaught error, its script did not load, it exited);
+// onMessageError: one answer could not be deserialised, the worker lives on.
 // The worker's side of the channel is worker-port.js. (Kept apart so the worker's own module graph
 // never contains this file, whose new Worker(...) bundlers would follow again.)
 import { isNode } from './loader.js';
@@ -28,9 +30,9 @@ function nodeEndpoint(worker) {
     onMessage: (fn) => worker.on('message', fn),
     onFailure: (fn) => {
       worker.on('error', (error) => fn(error));
-      worker.on('messageerror', (error) => fn(error));
       worker.on('exit', (code) => fn(new Error(`attention-lab: a pool worker exited (code ${code})`)));
     },
+    onMessageError: (fn) => worker.on('messageerror', (error) => fn(error)),
     hold: (busy) => (busy ? worker.ref() : worker.unref()),
     terminate: () => worker.terminate(),
   };
@@ -45,8 +47,8 @@ function browserEndpoint(worker) {
       worker.addEventListener('error', (event) =>
         fn(event.error ?? new Error(`attention-lab: a pool worker failed: ${event.message || 'its script did not load'}`)),
       );
-      worker.addEventListener('messageerror', () => fn(new Error('attention-lab: a worker message could not be deserialised')));
     },
+    onMessageError: (fn) => worker.addEventListener('messageerror', () => fn(new Error('the message event carried no data'))),
     hold: () => {}, // a page's workers never keep anything alive
     terminate: () => worker.terminate(),
   };

@@ -7,7 +7,7 @@
 //
 // One module worker (a Web Worker in browsers, worker_threads in Node) with its own wasm module;
 // bundlers pick the worker script up from `new Worker(new URL('./worker-main.js', import.meta.url))`.
-import type { LoadOptions, ParallelAttention } from './index.js';
+import type { ParallelAttention, ParallelOptions } from './index.js';
 
 export type {
   ParallelAttention,
@@ -18,13 +18,8 @@ export type {
   TensorLike,
 } from './index.js';
 
-export interface AttentionWorkerOptions extends LoadOptions {
-  /**
-   * Calls smaller than this many multiply-adds (B * H * Tq * Tk * (d + dv)) run inline on the
-   * calling thread (a round trip would cost more). Default 2^20; 0 sends every call to the worker.
-   */
-  inlineBelow?: number;
-}
+/** loadAttention's options ({ simd, wasmUrl, wasmBinary }) and inlineBelow; the pool is one worker. */
+export type AttentionWorkerOptions = Omit<ParallelOptions, 'threads'>;
 
 /** The Attention API on one worker: every method returns a Promise; dispose() terminates it. */
 export function createAttentionWorker(options?: AttentionWorkerOptions): Promise<ParallelAttention>;

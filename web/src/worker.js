@@ -8,7 +8,7 @@ export async function createAttentionWorker(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`createAttentionWorker: options must be an object { simd, wasmUrl, wasmBinary, inlineBelow }, got ${options}`);
   }
-  if (options.threads !== undefined) {
+  if (Object.hasOwn(options, 'threads')) {
     throw new TypeError('createAttentionWorker: runs one worker; for more, use loadAttention({ threads })');
   }
   return loadParallelAttention({ ...options, threads: 1 });

@@ -8,7 +8,7 @@
 
 namespace attnlab::kernels {
 
-const char* arch_name();   // "wasm", "avx2", ... or "scalar"
+const char* arch_name();   // "wasm", "wasm+relaxed", "avx2", ... or "scalar"
 int width();               // floats per vector: 4 (wasm), 8 (avx2), 1 (scalar)
 
 float f32_dot(const float* a, const float* b, int n);                 // sum a[i] b[i]

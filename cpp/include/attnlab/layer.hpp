@@ -66,7 +66,7 @@ void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOpti
                     const float* x, const LayerSaved& saved, const float* dout, float* dx,
                     const LayerGrads& grads, float* scratch, const RopeOptions* rope = nullptr);
 
-std::size_t layer_scratch_floats(const LayerDims& dims);
+std::uint64_t layer_scratch_floats(const LayerDims& dims);
 
 // w -= learning_rate * g over n floats (the SGD step of seeds/004).
 void sgd_step(float* w, const float* g, std::size_t n, float learning_rate);

@@ -56,6 +56,6 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
                       const float* q, const float* k, const float* v, const float* dout,
                       float* dq, float* dk, float* dv, const ScoringGrads& grads, float* scratch);
 
-std::size_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring);
+std::uint64_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring);
 
 }  // namespace attnlab

@@ -58,7 +58,9 @@ void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const floa
                    float* dv, float* scratch, const SdpaSavedForward& saved = {});
 
 // Floats of scratch that sdpa_forward and sdpa_backward need: O(Tk + (Br + Bc) * (d + dv)) for
-// the block sizes Br, Bc of the fused path, never O(Tq * Tk) and independent of Tq.
-std::size_t sdpa_scratch_floats(const AttentionDims& dims);
+// the block sizes Br, Bc of the fused path, never O(Tq * Tk) and independent of Tq. Counted in 64
+// bits (as every *_scratch_floats): wasm32's 32-bit size_t would wrap for sizes the caller must
+// then reject, not allocate.
+std::uint64_t sdpa_scratch_floats(const AttentionDims& dims);
 
 }  // namespace attnlab

@@ -4,6 +4,7 @@
 import * as main from 'attention-lab';
 import * as elements from 'attention-lab/elements';
 import * as figures from 'attention-lab/figures';
+import * as io from 'attention-lab/io';
 import * as worker from 'attention-lab/worker';
 
 const { loadAttention } = main;
@@ -15,6 +16,8 @@ console.log(JSON.stringify({
   backend: attn.backend,
   weights: Array.from(trace.weights.data),
   output: Array.from(output.data),
-  exports: Object.fromEntries([['.', main], ['./worker', worker], ['./figures', figures], ['./elements', elements]]
+  // attention-lab/io in Node: the weights through a .npy and back.
+  saved: Array.from((await io.readTensors(io.writeNpy(trace.weights), { name: 'weights.npy' })).tensors.weights.data),
+  exports: Object.fromEntries([['.', main], ['./worker', worker], ['./figures', figures], ['./io', io], ['./elements', elements]]
     .map(([entry, module]) => [entry, Object.keys(module).sort()])),
 }));

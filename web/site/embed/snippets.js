@@ -7,6 +7,7 @@
 // options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl }.
 import { presetState } from '../presets/index.js';
 import { encodeState } from '../state/url.js';
+import { HEIGHT_LISTENER } from './height-listener.js';
 
 // Page state that no figure shows: left out of the snippets.
 const PAGE_ONLY = ['checks', 'speed'];
@@ -61,12 +62,7 @@ export function iframeSnippet(state, { stages = null, backward = false, embedUrl
   return `<iframe src="${escapeAttribute(src)}" title="Attention figure (attention-lab)" loading="lazy" style="width: 100%; height: 420px; border: 0"></iframe>
 <script>
   // Sizes attention-lab iframes to their figures (the embed page posts its height).
-  addEventListener('message', (event) => {
-    if (event.data?.type !== 'attention-lab:height') return;
-    for (const frame of document.querySelectorAll('iframe')) {
-      if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
-    }
-  });
+  ${HEIGHT_LISTENER}
 </script>
 `;
 }

@@ -2,6 +2,7 @@
 // as code and live, from the same string, so the code shown is always the code that runs.
 // Blocks: { p } prose (trusted HTML), { code } code shown only, { example } code shown and run,
 // { table } rows of [attribute, values, meaning], { post } the sample blog post (HTML, run).
+import { HEIGHT_LISTENER } from '../embed/height-listener.js';
 
 const SEED_004_DATA = `{
       "x": [[1, 2], [0, 1], [3, 1]],
@@ -43,7 +44,7 @@ export const HEATMAP_ATTRIBUTES = [
 export const THEME_PROPERTIES = ['--attn-cell', '--attn-ink', '--attn-ink-muted', '--attn-ink-strong', '--attn-grid', '--attn-weight', '--attn-pos', '--attn-neg', '--attn-hatch', '--attn-masked-bg', '--attn-focus', '--attn-font'];
 
 /** The guide for a site whose elements.js and embed.html are at these URLs. */
-export function guideSections({ elementsUrl, embedUrl }) {
+export function guideSections({ elementsUrl, embedUrl, inductionUrl = 'attention.safetensors' }) {
   return [
     {
       id: 'blank-page',
@@ -140,6 +141,25 @@ document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights
       ],
     },
     {
+      id: 'files',
+      title: 'Your own model: attentions from a file',
+      blocks: [
+        { p: 'Hugging Face models return their attentions with <code>output_attentions=True</code>: one <code>(1, H, T, T)</code> tensor per layer. Five lines of Python save them, with the tokens, as a <code>.safetensors</code> file (<code>numpy.save</code> to <code>.npy</code> works too, and so does BertViz’s JSON):' },
+        { code: `import json, torch; from transformers import AutoModel, AutoTokenizer; from safetensors.torch import save_file
+tokenizer, model = AutoTokenizer.from_pretrained('bert-base-uncased'), AutoModel.from_pretrained('bert-base-uncased', output_attentions=True)
+inputs = tokenizer('The cat sat on the mat.', return_tensors='pt')
+attention = torch.cat(model(**inputs).attentions).detach()        # (L, H, T, T)
+save_file({'attention': attention}, 'attention.safetensors', metadata={'tokens': json.dumps(tokenizer.convert_ids_to_tokens(inputs['input_ids'][0]))})` },
+        { p: 'Then one element shows every layer and head, with the mean and the maximum over heads and the mean over layers; click a head to enlarge it, point at a pixel to read its weight, pick tokens to follow their rows and columns. The file here holds a two-layer model trained on this site’s own machine to continue repeated letters: layer 2’s heads look at the letter after the earlier occurrence of the current one (induction heads).' },
+        { example: `<attn-heads src="${inductionUrl}"></attn-heads>` },
+        { p: 'One head as a heatmap: <code>index</code> picks the leading axes (layer 1, head 0, counted from 0), <code>tensor</code> names the tensor when the file holds several; the tokens come from the file unless a <code>tokens</code> attribute gives them. <code>&lt;attn-figure src="layer.safetensors" transpose="wq wk wv"&gt;</code> computes the whole pipeline from a file’s <code>x</code>, <code>wq</code>, <code>wk</code>, <code>wv</code> (PyTorch’s <code>nn.Linear</code> weights are <code>(out, in)</code>: list them in <code>transpose</code>) or <code>q</code>, <code>k</code>, <code>v</code>. A file that cannot be read says so in the figure, naming the attribute and the file.' },
+        { example: `<attn-heatmap src="${inductionUrl}" index="1 0" label="Layer 2, head 1"></attn-heatmap>` },
+        { code: `import { readTensors, writeSafetensors } from 'attention-lab/io';   // .npy, .npz, .safetensors, JSON
+const { tensors, tokens } = await readTensors(file, { name: file.name }); // a File from <input type="file">
+const bytes = writeSafetensors({ attention: tensors.attention }, { tokens });` },
+      ],
+    },
+    {
       id: 'theming',
       title: 'Colours and fonts',
       blocks: [
@@ -154,12 +174,7 @@ document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights
         { p: 'Some blog hosts remove <code>&lt;script&gt;</code>. The explorer’s <strong>Embed</strong> button gives an iframe of <code>embed.html</code> for its current state; the short script after it (optional) resizes the iframe to the figure.' },
         { example: `<iframe src="${embedUrl}?preset=d2l#view=heatmap" title="Attention figure (attention-lab)" loading="lazy" style="width: 100%; height: 420px; border: 0"></iframe>` },
         { code: `<script>
-  addEventListener('message', (event) => {
-    if (event.data?.type !== 'attention-lab:height') return;
-    for (const frame of document.querySelectorAll('iframe')) {
-      if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
-    }
-  });
+  ${HEIGHT_LISTENER}
 </script>` },
       ],
     },

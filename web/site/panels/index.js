@@ -11,9 +11,10 @@ import { sizesPanel } from './sizes.js';
 import { speedPanel } from './speed.js';
 import { trainPanel } from './train.js';
 import { viewsPanel } from './views.js';
+import { importPanels } from '../import/panels.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }

@@ -60,8 +60,10 @@ const theme = {
       if (choice === 'system') delete document.documentElement.dataset.theme;
       else document.documentElement.dataset.theme = choice;
       try { localStorage.setItem('attnlab-theme', choice); } catch { /* private mode: the choice lasts this visit */ }
-      button.textContent = { system: '◐ Auto', light: '☀ Light', dark: '☾ Dark' }[choice];
-      button.setAttribute('aria-label', `Theme: ${choice} (click to change)`);
+      const [icon, word] = { system: ['◐', 'Auto'], light: ['☀', 'Light'], dark: ['☾', 'Dark'] }[choice];
+      button.textContent = `${icon} ${word}`;
+      // The name holds the word shown (Label in Name: speech control says what it sees).
+      button.setAttribute('aria-label', `Theme: ${word}${choice === 'system' ? ', as the system' : ''} (click to change)`);
     }
     apply(saved());
     container.append(button);

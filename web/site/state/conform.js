@@ -8,6 +8,11 @@ import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from '.
 
 const oneOf = (x, allowed, fallback) => (allowed.includes(x) ? x : fallback);
 const positive = (x, fallback) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : fallback);
+// The core multiplies the scores by scale / temperature in float32, temperature in [0.05, 20]: a
+// scale must stay finite and > 0 there at every temperature (1e38 / 0.05 is Infinity in float32).
+const [MIN_TEMPERATURE, MAX_TEMPERATURE] = [0.05, 20];
+const scaleOf = (x) =>
+  typeof x === 'number' && x > 0 && Number.isFinite(Math.fround(x / MIN_TEMPERATURE)) && Math.fround(x / MAX_TEMPERATURE) > 0 ? x : null;
 const lengthOf = (a, limits, fallback) => clampInt(Array.isArray(a) ? a.length : NaN, limits, fallback);
 const firstLength = (a, limits, fallback) => lengthOf(Array.isArray(a) ? a[0] : undefined, limits, fallback);
 
@@ -102,8 +107,8 @@ export function conform(raw = {}) {
     seed: clampInt(raw.seed, [0, 2 ** 31 - 1], 1),
     scoring: oneOf(raw.scoring, SCORINGS, 'scaled-dot'),
     hidden: clampInt(raw.hidden, LIMITS.hidden, 4),
-    scale: raw.scale === null || raw.scale === undefined ? null : positive(raw.scale, null),
-    temperature: Math.min(20, Math.max(0.05, positive(raw.temperature, 1))),
+    scale: scaleOf(raw.scale),
+    temperature: Math.min(MAX_TEMPERATURE, Math.max(MIN_TEMPERATURE, positive(raw.temperature, 1))),
     causal: oneOf(raw.causal, CAUSAL_MODES, 'none'),
     maskFill: oneOf(raw.maskFill, MASK_FILLS, 'zero'),
     view: oneOf(raw.view, VIEWS, 'matrix'),

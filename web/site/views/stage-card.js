@@ -23,7 +23,8 @@ export function stageCard(stage, ctx, handlers) {
   const checkButton = editable ? null : h('button', {
     type: 'button', class: 'chip tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${stage.id}` },
     title: 'Check my hand calculation: type your numbers for this matrix',
-    'aria-label': `Check my calculation of ${stage.noun}`,
+    // The name starts with the word shown (Label in Name), pressed or not.
+    'aria-label': `${checking ? 'Checking' : 'Check'} my calculation of ${stage.noun}`,
     onclick: () => handlers.onToggleCheck(stage.id, [stackCount(first.tensor), ...matrixSize(first.tensor)]),
   }, checking ? 'Checking' : 'Check');
   const menu = figureMenu(stage, instances, svgs, ctx);

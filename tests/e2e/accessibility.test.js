@@ -1,0 +1,84 @@
+// Accessibility: axe-core (pinned, tests/e2e/axe.js) finds no serious or critical violation on the
+// explorer (every preset in every view), the guide (every live example drawn), embed.html and a
+// page of <attn-figure>/<attn-heatmap> from the raw sources, in the light and the dark theme.
+// Moderate and minor findings (best practices such as "all content in landmarks" on embed.html,
+// which is meant to sit inside another page's iframe) are not asserted.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { elementsPage, rendered, startPages } from '../embed/pages.js';
+import { axeViolations, blocking } from './axe.js';
+import { settle, VIEWPORTS } from './site.js';
+
+// ATTNLAB_SITE: another build of the site, as in tests/embed/site.test.js.
+const SITE = process.env.ATTNLAB_SITE ?? fileURLToPath(new URL('../../dist/site/', import.meta.url));
+const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
+const VIEWS = ['Matrix', 'Heatmap', 'Links'];
+
+// One origin for the built site (site/) and a page of elements loading the raw web/.
+let pages;
+beforeAll(async () => {
+  pages = await startPages({ links: { site: SITE } });
+  await pages.write('elements.html', elementsPage(`<main>
+    <h1>Figures on a page</h1>
+    <attn-figure preset="seed-004" backward captions></attn-figure>
+    <attn-figure preset="d2l" stages="masked weights output" compare="dot"></attn-figure>
+    <attn-figure preset="sentence" view="links"></attn-figure>
+    <attn-heatmap weights="[[0.25, 0.75], [1, 0]]" row-labels="the cat" col-labels="the cat" numbers masked="[[0, 0], [0, 1]]"></attn-heatmap>
+  </main>`, { head: '<title>attention-lab figures</title>' }));
+});
+afterAll(async () => { await pages?.close(); });
+
+/** Asserts axe finds nothing serious or critical on the page; `where` names it in the message. */
+async function expectAccessible(page, where) {
+  const found = blocking(await axeViolations(page));
+  expect(found, `${where}: ${found.map((v) => `${v.id} x${v.nodes}`).join(', ')}`).toEqual([]);
+}
+
+/** Scrolls through the page so every lazily drawn figure draws, then waits for all of them. */
+async function drawAll(page) {
+  for (let y = 0; y < await page.evaluate(() => document.body.scrollHeight); y += 500) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('attn-figure, attn-heatmap')].every((el) => el.shadowRoot?.querySelector('svg[data-stage]')));
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  describe(`accessibility (axe-core), ${colorScheme} theme`, () => {
+    // Every preset in light; in dark, where only colours change, one preset's views.
+    for (const preset of colorScheme === 'light' ? PRESETS : ['d2l']) {
+      it(`the explorer, preset ${preset}, in the ${VIEWS.join(', ')} views`, async () => {
+        const { page, problems } = await pages.open(`site/index.html?preset=${preset}`, { wait: false, colorScheme, viewport: VIEWPORTS.desktop });
+        await page.waitForFunction(() => window.attentionLab && document.querySelector('svg[data-stage="weights"]'));
+        for (const view of VIEWS) {
+          await page.getByRole('radio', { name: view, exact: true }).click();
+          await settle(page);
+          await expectAccessible(page, `${preset}, ${view}, ${colorScheme}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+
+    it('the guide, with every example drawn', async () => {
+      const { page, problems } = await pages.open('site/guide.html', { wait: false, colorScheme });
+      await drawAll(page);
+      await expectAccessible(page, `guide, ${colorScheme}`);
+      expect(problems).toEqual([]);
+    });
+
+    it('embed.html (the iframe embed), with the backward pass', async () => {
+      const { page, problems } = await pages.open('site/embed.html?preset=d2l&backward', { wait: false, colorScheme });
+      await drawAll(page);
+      await expectAccessible(page, `embed.html, ${colorScheme}`);
+      expect(problems).toEqual([]);
+    });
+
+    it('a page of <attn-figure> and <attn-heatmap> elements', async () => {
+      const { page, problems } = await pages.open('elements.html', { colorScheme });
+      await rendered(page, 'attn-figure', 'output');
+      await drawAll(page);
+      await expectAccessible(page, `elements, ${colorScheme}`);
+      expect(problems).toEqual([]);
+    });
+  });
+}

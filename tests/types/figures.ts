@@ -1,0 +1,178 @@
+// A consumer of 'attention-lab/figures' (web/figures/index.d.ts): every function with every option
+// (each options literal `satisfies Required<...>`), its result used as the DOM type declared.
+import {
+  canvasHeatmap,
+  colorScale,
+  formatNumber,
+  fullValue,
+  heads,
+  heatmap,
+  legend,
+  lineChart,
+  links,
+  matrix,
+  pipeline,
+  pipelineState,
+  stageIds,
+  type AttentionsLike,
+  type CanvasHeatmapOptions,
+  type ColorScale,
+  type HeadsOptions,
+  type HeatmapOptions,
+  type LineChartOptions,
+  type LinksOptions,
+  type MatrixLike,
+  type MatrixOptions,
+  type PipelineSpec,
+  type PipelineStateSpec,
+  type PresetId,
+  type Tensor,
+  type View,
+} from 'attention-lab/figures';
+import { loadAttention } from 'attention-lab';
+
+const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
+const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
+const masked = new Uint8Array([0, 1, 0, 0]);
+const attrs = { 'data-head': 0, 'data-run': 'dot' };
+// The options every figure takes.
+const common = { stage: 'weights', attrs };
+
+const matrixOptions = {
+  stage: 'weights',
+  title: 'The attention weights',
+  kind: 'weights',
+  rowLabels: ['a', 'b'],
+  colLabels: null,
+  batchLabel: (b: number) => `sentence ${b + 1}`,
+  masked,
+  cellLabel: (b: number, i: number, j: number, value: number) => `${b} ${i} ${j}: ${fullValue(value)}`,
+  attrs,
+  editable: true,
+  legend: false,
+} satisfies Required<MatrixOptions>;
+
+const heatmapOptions = {
+  ...common,
+  title: '',
+  rowLabels: ['the', 'cat'],
+  colLabels: ['the', 'cat'],
+  xlabel: 'Keys',
+  ylabel: 'Queries',
+  colorScale: 'signed',
+  batchLabel: (b: number) => `b${b + 1}`,
+  masked: [0, 1, 0, 0],
+  numbers: true,
+  cellSize: 24,
+} satisfies Required<HeatmapOptions>;
+
+const linksOptions = {
+  ...common,
+  title: 'Links',
+  queryTokens: ['the', 'cat'],
+  keyTokens: ['the', 'cat'],
+  masked: null,
+} satisfies Required<LinksOptions>;
+
+const chartOptions = {
+  ...common,
+  stage: 'loss',
+  title: 'Loss',
+  xlabel: 'step',
+  width: 320,
+  height: 120,
+} satisfies Required<LineChartOptions>;
+
+// Every layout of attentions the model view reads: (L, H, T, Tk), (H, T, Tk), BertViz's list.
+const attentions: AttentionsLike[] = [
+  [[[[1, 0], [0.5, 0.5]]]],
+  [[[1, 0], [0.5, 0.5]]],
+  [[[[[1, 0], [0.5, 0.5]]]]],
+  [{ data: new Float32Array([1, 0, 0.5, 0.5]), shape: [1, 1, 2, 2] }, { data: [1, 0, 0, 1], shape: [1, 1, 2, 2] as const }],
+  { data: new Float32Array(4), shape: [1, 2, 2] },
+];
+const headsOptions = {
+  title: '',
+  tokens: ['the', 'cat'],
+  layers: [0],
+  heads: [0],
+  aggregates: false,
+  thumbSize: 48,
+} satisfies Required<HeadsOptions>;
+const canvasOptions = {
+  title: 'Layer 1, head 1',
+  rowLabels: ['the', 'cat'],
+  colLabels: null,
+  cellSize: 2,
+  highlight: new Set([1]),
+} satisfies Required<CanvasHeatmapOptions>;
+
+const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
+const views: View[] = ['matrix', 'heatmap', 'links'];
+const stateSpec = {
+  preset: presets[2],
+  data: { x: [[1, 2], [0, 1]] },
+  scoring: 'additive',
+  compare: ['dot', 'general'],
+  causal: 'none',
+  validLens: [[1, 2]],
+  maskFill: 'd2l',
+  heads: 2,
+  head: 1,
+  view: views[1],
+} satisfies Required<PipelineStateSpec>;
+
+export async function useFigures(): Promise<number> {
+  const nodes: SVGSVGElement[] = [
+    matrix(weights, matrixOptions),
+    matrix(tensor),
+    heatmap(weights, heatmapOptions),
+    heatmap({ data: [1, 0], shape: [1, 2] }),
+    links(weights, linksOptions),
+    lineChart([3, 2, 1], chartOptions),
+    lineChart([1]),
+  ];
+  const divs: HTMLDivElement[] = [
+    ...attentions.map((a) => heads(a)),
+    heads(attentions[0], headsOptions),
+    heads(attentions[3], { tokens: null }),
+    canvasHeatmap(weights, canvasOptions),
+    canvasHeatmap(tensor, { highlight: null }),
+  ];
+  const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
+  const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
+  const intensity: number = scale.t(0.5) + scale.min + scale.max;
+  const kind: 'weights' | 'signed' = colorScale('weights', [0.5]).kind;
+  const key = legend(scale, { x: 4, y: 8, hatchId: null });
+  const keyNode: SVGGElement = key.node;
+  legend(scale);
+
+  const spec = {
+    ...stateSpec,
+    attn: await loadAttention(),
+    stages: stageIds().filter((id) => id !== 'params'),
+    backward: true,
+    editable: true,
+    captions: true,
+  } satisfies Required<PipelineSpec>;
+  const figure: HTMLDivElement = pipeline(spec);
+  const state: Record<string, unknown> = pipelineState(stateSpec);
+  pipelineState();
+  const text: string = formatNumber(0.0557) + fullValue(-Infinity);
+
+  return nodes.length + divs.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
+    + figure.childElementCount + Object.keys(state).length + text.length;
+}
+
+export function misuse(): void {
+  // @ts-expect-error kind is 'signed' or 'weights'
+  matrix(weights, { kind: 'diverging' });
+  // @ts-expect-error a pipeline computes through the module from loadAttention()
+  pipeline({ preset: 'd2l' });
+  // @ts-expect-error no such preset
+  pipelineState({ preset: 'seed-005' });
+  // @ts-expect-error thumbSize is a number of CSS px
+  heads(attentions[0], { thumbSize: '64px' });
+  // @ts-expect-error highlight is a Set of token indices, not a list
+  canvasHeatmap(weights, { highlight: [1] });
+}

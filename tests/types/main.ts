@@ -1,0 +1,304 @@
+// A consumer of 'attention-lab' (web/src/index.d.ts) using its whole surface: every export, every
+// option of every method (each options literal `satisfies Required<...>`, so an option the
+// declarations gain must be used here too), every result field, both loadAttention overloads.
+// Compiled only (`tsc -p tests/types`); tests/types/declarations.test.js checks at runtime that the
+// names declared here are the ones the JS exports and accepts.
+import {
+  loadAttention,
+  relaxedSimdSupported,
+  simdSupported,
+  type AdditiveBackwardOptions,
+  type AdditiveGradients,
+  type AdditiveOptions,
+  type Attention,
+  type AttentionBackwardOptions,
+  type AttentionGradients,
+  type AttentionLayer,
+  type AttentionOptions,
+  type AttentionResult,
+  type AttentionTrace,
+  type AttnMask,
+  type Causal,
+  type KVCache,
+  type LayerForwardOptions,
+  type LayerGradients,
+  type LayerParameters,
+  type LayerPositionOptions,
+  type LayerTrace,
+  type LoadOptions,
+  type MaskedSoftmaxBackwardOptions,
+  type MaskOptions,
+  type MultiHeadAttentionOptions,
+  type ParallelAttention,
+  type ParallelAttentionLayer,
+  type ParallelOptions,
+  type RopeOptions,
+  type Scoring,
+  type ScoringParams,
+  type SdpaBackwardOptions,
+  type SdpaCommonOptions,
+  type SdpaGradients,
+  type SdpaOptions,
+  type SelfAttentionOptions,
+  type Tensor,
+  type TensorLike,
+  type Threaded,
+  type ValidLens,
+} from 'attention-lab';
+import { expectType, type Equal } from './assert.js';
+
+const simd: boolean = simdSupported();
+const relaxedSimd: boolean = relaxedSimdSupported();
+
+// Every TensorLike form.
+const tensor: Tensor = { data: new Float32Array(4), shape: [2, 2] };
+const inputs: TensorLike[] = [
+  tensor,
+  { data: new Int32Array(4), shape: [2, 2] as const },
+  { data: [1, 2, 3, 4], shape: [4] },
+  [1, 2],
+  [[1, 2], [3, 4]],
+  [[[1, 2]]],
+  [[[[1, 2]]]],
+];
+const q: TensorLike = [[[1, 0], [0, 1]]]; // (B, T, d) = (1, 2, 2)
+const lens: ValidLens[] = [[2], [[1, 2]], new Int32Array([2]), { data: [2], shape: [1] }];
+const causals: Causal[] = [true, false, 'top-left', 'bottom-right'];
+const boolMask: AttnMask = { data: new Uint8Array([1, 1, 0, 1]), shape: [2, 2] };
+const floatMask: AttnMask = { data: new Float32Array([0, -Infinity, 0, 0]), shape: [2, 2] };
+
+const mask = {
+  validLens: lens[0],
+  causal: causals[3],
+  attnMask: boolMask,
+  maskFill: -1e6,
+  window: [2, 0],
+  alibi: true,
+} satisfies Required<MaskOptions>;
+// Every form of alibi: the paper's slopes, or one slope per head as numbers or a typed array.
+const alibis: MaskOptions['alibi'][] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const rope = { base: 500000, offset: 3, interleaved: true } satisfies Required<RopeOptions>;
+const backwardMask: MaskedSoftmaxBackwardOptions = { ...mask, attnMask: floatMask };
+
+// Each backward takes its own options type, without the forward-only ones (it rejects those).
+const sdpaCommon = {
+  ...mask,
+  scale: 0.5,
+  softcap: 30,
+  dropout: 0.1,
+  seed: 7,
+} satisfies Required<SdpaCommonOptions>;
+const sdpa = {
+  ...sdpaCommon,
+  returnWeights: true,
+  trace: true,
+  returnLse: true,
+} satisfies Required<SdpaOptions>;
+
+const additiveBackward = {
+  ...mask,
+  wq: [[1, 0], [0, 1]],
+  wk: [[1, 0], [0, 1]],
+  wv: [1, 1],
+} satisfies Required<AdditiveBackwardOptions>;
+const additive = {
+  ...additiveBackward,
+  returnWeights: true,
+  trace: true,
+} satisfies Required<AdditiveOptions>;
+
+const params = { w: [[1, 0], [0, 1]], wq: [[1]], wk: [[1]], wv: [1] } satisfies Required<ScoringParams>;
+const scorings: Scoring[] = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
+const generalBackward = {
+  ...mask,
+  scoring: scorings[2],
+  params,
+  scale: 1,
+  softcap: 0,
+  dropout: 0,
+  seed: 1,
+} satisfies Required<AttentionBackwardOptions>;
+const general = {
+  ...generalBackward,
+  returnWeights: true,
+  trace: true,
+} satisfies Required<AttentionOptions>;
+
+// A forward with a cache takes neither validLens nor a trace (it rejects both), so the options
+// every forward takes and the cache are written apart; together they are every option.
+const layerForward = { validLens: [2], trace: true } satisfies Required<Omit<LayerForwardOptions, 'cache'>>;
+const cachedForward = (cache: KVCache) => ({ cache }) satisfies Pick<Required<LayerForwardOptions>, 'cache'>;
+expectType<Equal<keyof LayerForwardOptions, keyof typeof layerForward | 'cache'>>(true);
+const positions = {
+  window: [4, 0],
+  alibi: [0.5, 0.25],
+  rope: { base: 10000, interleaved: false },
+} satisfies Required<LayerPositionOptions>;
+const selfOptions = {
+  wq: [[1, 0], [0, 1]],
+  wk: [[1, 1], [0, 1]],
+  wv: [[1, 0], [1, 1]],
+  dIn: 2,
+  dQ: 2,
+  dOut: 2,
+  seed: 4,
+  causal: true,
+  scale: 0.7,
+  ...positions,
+  alibi: true,
+} satisfies Required<SelfAttentionOptions>;
+const mhaOptions = {
+  dModel: 4,
+  heads: 2,
+  kvHeads: 1,
+  causal: 'bottom-right',
+  seed: 3,
+  wq: [[0]],
+  wk: [[0]],
+  wv: [[0]],
+  wo: [[0]],
+  ...positions,
+  rope: true,
+} satisfies Required<MultiHeadAttentionOptions>;
+
+const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8) } satisfies Required<LoadOptions>;
+const threaded = { ...load, wasmUrl: '/attention.wasm', threads: 2, inlineBelow: 0 } satisfies Required<ParallelOptions>;
+// simd picks one of three builds: true (simd128), 'relaxed' (relaxed_madd) or false (scalar).
+expectType<Equal<LoadOptions['simd'], boolean | 'relaxed' | undefined>>(true);
+const relaxedLoad = { ...load, simd: 'relaxed' } satisfies Required<LoadOptions>;
+const relaxedThreaded = { ...threaded, simd: 'relaxed' } satisfies Required<ParallelOptions>;
+
+/** Reads every field of a forward result. */
+function readResult(result: AttentionResult): number {
+  const trace: AttentionTrace | undefined = result.trace;
+  const fields: (Tensor | undefined)[] = [result.output, result.weights, result.lse, trace?.scores, trace?.softcapped, trace?.masked];
+  return fields.reduce((n, t) => n + (t ? t.data.length + t.shape.length : 0), 0);
+}
+
+function readLayer(layer: AttentionLayer, x: TensorLike): number {
+  const { output, trace }: { output: Tensor; trace?: LayerTrace } = layer.forward(x, layerForward);
+  const seen = [trace?.q, trace?.k, trace?.v, trace?.scores, trace?.masked, trace?.weights, trace?.output];
+  const grads: LayerGradients = layer.backward(output);
+  layer.step(0.1);
+  const weights: LayerParameters = layer.parameters();
+  layer.setParameters({ wq: weights.wq, wk: weights.wk, wv: weights.wv, wo: weights.wo ?? [[0]] });
+  layer.setParameters({});
+  // A decoder's steps: the first rows, then one more row at a time, against a KV cache.
+  const cache: KVCache = layer.createCache({ maxLength: 8 });
+  layer.forward(x, cachedForward(cache));
+  const held: number = cache.length + cache.capacity + cache.maxLength;
+  layer.createCache();
+  const config: Readonly<Record<string, unknown>> = layer.config;
+  layer.dispose();
+  return seen.length + grads.dx.data.length + grads.dwq.data.length + grads.dwk.data.length + grads.dwv.data.length
+    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held;
+}
+
+export async function useSync(): Promise<number> {
+  // Both overloads: no options / load options -> Attention; { threads } -> ParallelAttention.
+  const attn: Attention = await loadAttention();
+  const scalar = await loadAttention({ simd: false, wasmBinary: new ArrayBuffer(8) });
+  expectType<Equal<typeof scalar, Attention>>(true);
+  expectType<Equal<Attention['backend'], 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar'>>(true);
+  const backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar' = attn.backend;
+  // The relaxed build where the engine has relaxed SIMD (Node 22+, Chrome 114+), through both overloads.
+  if (relaxedSimd) {
+    const relaxed: Attention = await loadAttention(relaxedLoad);
+    const relaxedPool: ParallelAttention = await loadAttention(relaxedThreaded);
+    expectType<Equal<typeof relaxedPool.backend, typeof relaxed.backend>>(true);
+    relaxedPool.dispose();
+  }
+  const arch: string = attn.arch;
+
+  const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);
+  const dx: Tensor = attn.maskedSoftmaxBackward(weights, weights, backwardMask);
+  const forward = attn.scaledDotProductAttention(q, q, q, sdpa);
+  const { output, lse } = forward;
+  const saved = { output, lse: lse ?? [0] };
+  const backwardOptions = { ...sdpaCommon, saved } satisfies Required<SdpaBackwardOptions>;
+  const grads: SdpaGradients = attn.scaledDotProductAttentionBackward(q, q, q, output, backwardOptions);
+  const add: AttentionResult = attn.additiveAttention(q, q, q, additive);
+  const addGrads: AdditiveGradients = attn.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const gen = attn.attention(q, q, q, general);
+  const genGrads: AttentionGradients = attn.attentionBackward(q, q, q, gen.output, generalBackward);
+  attn.attention(q, q, q);
+  attn.maskedSoftmax(q);
+  const rotated: Tensor = attn.rope(q, rope);
+  const unrotated: Tensor = attn.ropeBackward(rotated, rope);
+  attn.rope(q);
+  attn.ropeBackward(q);
+  alibis.forEach((alibi) => attn.scaledDotProductAttention(q, q, q, { alibi }));
+
+  return [weights, dx, rotated, unrotated, grads.dq, grads.dk, grads.dv, addGrads.dwq, addGrads.dwk, addGrads.dwv,
+    genGrads.dw, genGrads.dwq, genGrads.dwk, genGrads.dwv].length
+    + readResult(forward) + readResult(add) + readResult(gen)
+    + readLayer(attn.selfAttention(selfOptions), [[1, 2], [0, 1]])
+    + readLayer(attn.selfAttention({ dIn: 2 }), [[[1, 2]]])
+    + readLayer(attn.multiHeadAttention(mhaOptions), [[1, 2, 3, 4]])
+    + backend.length + arch.length + Number(simd) + inputs.length + scorings.length;
+}
+
+export async function useThreads(): Promise<number> {
+  const pool: ParallelAttention = await loadAttention(threaded);
+  const threads: number = pool.threads;
+  // The threaded API is the synchronous one with every result in a Promise (and layers on a worker).
+  expectType<Equal<ReturnType<ParallelAttention['maskedSoftmax']>, Promise<Tensor>>>(true);
+  expectType<Equal<Parameters<ParallelAttention['attentionBackward']>, Parameters<Attention['attentionBackward']>>>(true);
+  expectType<Equal<ReturnType<ParallelAttention['selfAttention']>, Promise<ParallelAttentionLayer>>>(true);
+  expectType<Equal<ReturnType<ParallelAttentionLayer['step']>, Promise<void>>>(true);
+  expectType<Equal<ParallelAttentionLayer['config'], AttentionLayer['config']>>(true);
+  expectType<Equal<ParallelAttention['backend'], Attention['backend']>>(true);
+  expectType<Equal<Threaded<Pick<Attention, 'arch' | 'maskedSoftmax'>>, Readonly<Pick<ParallelAttention, 'arch' | 'maskedSoftmax'>>>>(true);
+
+  const weights: Tensor = await pool.maskedSoftmax([1, 2], mask);
+  const dx: Tensor = await pool.maskedSoftmaxBackward(weights, weights, backwardMask);
+  const forward: AttentionResult = await pool.scaledDotProductAttention(q, q, q, sdpa);
+  const grads: SdpaGradients = await pool.scaledDotProductAttentionBackward(q, q, q, forward.output, sdpaCommon);
+  const add: AttentionResult = await pool.additiveAttention(q, q, q, additive);
+  const addGrads: AdditiveGradients = await pool.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const gen: AttentionResult = await pool.attention(q, q, q, general);
+  const genGrads: AttentionGradients = await pool.attentionBackward(q, q, q, gen.output, generalBackward);
+  const rotated: Tensor = await pool.rope(q, rope);
+  await pool.ropeBackward(rotated, rope);
+
+  const layer: ParallelAttentionLayer = await pool.multiHeadAttention(mhaOptions);
+  const { output, trace } = await layer.forward([[1, 2, 3, 4]], layerForward);
+  const layerGrads: LayerGradients = await layer.backward(output);
+  await layer.step(0.1);
+  const parameters: LayerParameters = await layer.parameters();
+  await layer.setParameters({ wo: parameters.wo ?? [[0]] });
+  await layer.dispose();
+  const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
+  await single.dispose();
+  pool.dispose();
+  return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
+    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length;
+}
+
+// What the declarations must reject.
+export async function misuse(attn: Attention, pool: ParallelAttention): Promise<void> {
+  // @ts-expect-error a typo of an option name
+  attn.maskedSoftmax([1], { casual: true });
+  // @ts-expect-error causal takes 'top-left' or 'bottom-right', not 'left'
+  attn.scaledDotProductAttention(q, q, q, { causal: 'left' });
+  // @ts-expect-error additive attention needs its weights
+  attn.additiveAttention(q, q, q, {});
+  // @ts-expect-error no such scoring
+  attn.attention(q, q, q, { scoring: 'cosine' });
+  // @ts-expect-error a multi-head layer needs dModel and heads
+  attn.multiHeadAttention({ heads: 2 });
+  // @ts-expect-error the synchronous API returns no Promise
+  await attn.maskedSoftmax([1]).then;
+  // @ts-expect-error the threaded API's results are Promises
+  pool.maskedSoftmax([1]).data;
+  // @ts-expect-error threads is the threaded overload's, and must be a number
+  await loadAttention({ threads: '2' });
+  // @ts-expect-error simd is true, false or 'relaxed'
+  await loadAttention({ simd: 'relaxed-simd' });
+  // @ts-expect-error a window has two sides
+  attn.maskedSoftmax([1], { window: [1] });
+  // @ts-expect-error a layer on a worker has no KV cache
+  (await pool.selfAttention({ dIn: 2 })).createCache();
+  // @ts-expect-error the backend is one of the three builds
+  if (attn.backend === 'wasm-fma') return;
+}

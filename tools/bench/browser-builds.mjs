@@ -1,0 +1,78 @@
+// Our SIMD and relaxed-SIMD builds in Chromium (Debian's /usr/bin/chromium through playwright-core),
+// with the ceilings of ceiling.mjs measured in the same page: the measurement that decides whether
+// the relaxed build may become loadAttention()'s default (web/src/loader.js, RELAXED_BY_DEFAULT).
+// Usage: node tools/bench/browser-builds.mjs [--rounds N]
+// sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
+// B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
+// CPU clock, so on a loaded machine only the ratio between the builds means much).
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
+
+const args = process.argv.slice(2);
+const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Runs in the page: every shape and pass, both builds alternating. */
+async function inPage(rounds) {
+  const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
+  const { measureCeilings } = await import('/tools/bench/ceiling.mjs');
+  const ceilings = await measureCeilings();
+  if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
+  const builds = [await loadAttention({ simd: true }), await loadAttention({ simd: 'relaxed' })];
+  const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);
+  const rows = [];
+  for (const [B, H, T] of [[1, 8, 512], [1, 8, 1024], [8, 12, 128]]) {
+    const d = 64;
+    const shape = [B, H, T, d];
+    const [q, k, v, dout] = [1, 2, 3, 4].map((s) => ({ data: fill(B * H * T * d, s), shape }));
+    const passes = {
+      forward: [4, (attn) => attn.scaledDotProductAttention(q, k, v)],
+      'fwd+bwd (saved)': [14, (attn) => attn.scaledDotProductAttentionBackward(q, k, v, dout, { saved: attn.scaledDotProductAttention(q, k, v, { returnLse: true }) })],
+    };
+    for (const [pass, [perEntry, run]] of Object.entries(passes)) {
+      const times = builds.map(() => []);
+      for (const attn of builds) for (let w = 0; w < 3; w++) run(attn); // warm-up (tier-up)
+      for (let r = 0; r < rounds; r++) {
+        const order = r % 2 ? [1, 0] : [0, 1];
+        for (const i of order) {
+          const t0 = performance.now();
+          run(builds[i]);
+          times[i].push(performance.now() - t0);
+        }
+      }
+      const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      const flops = perEntry * B * H * T * T * d;
+      const ms = times.map(median);
+      rows.push({ shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6 });
+    }
+  }
+  return { ceilings, rows, userAgent: navigator.userAgent };
+}
+
+// The repository served from disk to a made-up origin (no server, no network): playwright answers
+// every request of the page itself, with the content type of the file's extension.
+const ORIGIN = 'http://attention-lab.bench';
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  const page = await browser.newPage();
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const file = path.join(root, decodeURIComponent(new URL(route.request().url()).pathname));
+    return file.startsWith(root + path.sep) ? route.fulfill({ path: file }) : route.abort();
+  });
+  await page.goto(`${ORIGIN}/package.json`);
+  const { ceilings, rows, note, userAgent } = await page.evaluate(inPage, rounds);
+  console.log(userAgent ?? note);
+  const c = (x) => (x ? `${x.gflops.toFixed(1)} GFLOP/s` : 'unsupported');
+  console.log(`ceilings (wall clock, in the page): mul+add ${c(ceilings.simd)}, relaxed_madd ${c(ceilings.relaxed)}`);
+  console.log('\nshape                  pass              simd ms  relaxed ms  simd GFLOP/s  relaxed GFLOP/s  relaxed gain');
+  for (const r of rows) {
+    console.log(
+      `${r.shape.padEnd(23)}${r.pass.padEnd(16)}${r.simdMs.toFixed(2).padStart(9)}${r.relaxedMs.toFixed(2).padStart(12)}` +
+        `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x`,
+    );
+  }
+} finally {
+  await browser.close();
+}

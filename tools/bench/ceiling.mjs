@@ -1,0 +1,116 @@
+// The machine's WebAssembly SIMD ceiling for the kernels' work, measured in the bench's own process:
+// a probe module whose loop runs `chains` independent f32x4 multiply-add chains,
+//   acc[i] = acc[i] * m + c      (f32x4.mul then f32x4.add; or one f32x4.relaxed_madd)
+// and nothing else but a counter. Each step of a chain waits for the one before (mul and add
+// latencies, 3 + 3 cycles on Zen 3/4, or the FMA's 4), so enough chains keep every FP pipe busy:
+// 12 cover two mul and two add pipes at 6 cycles, or two FMA pipes at 4, and 14 (the default) is
+// the most that fit x64's 16 vector registers beside m and c. Measured on Zen 4 under V8 12 (Node
+// 20), GFLOP/s by chains: mul+add 10: 42.0, 12: 47.5, 13: 49.0, 14: 50.9, 16: 29.0 (spilled);
+// relaxed_madd 10-14: 58, 16: 33. The issue's Zen 3 figure (46.2) was 12 chains.
+// The rate is the best of a few calls after V8 has tiered the function up to TurboFan.
+//
+// The module is written as bytes (tools/wasm/module-bytes.mjs) rather than compiled from C++: a
+// compiler is free to merge, reorder or vectorise the chains, and our clang would emit relaxed_madd
+// only with its pre-standard opcode; bytes say exactly which instructions V8 sees, in any engine.
+import { f32x4Const, I32, F32, moduleBytes, op, s32, simd, V128 } from '../wasm/module-bytes.mjs';
+
+const F32X4_ADD = 0xe4;
+const F32X4_MUL = 0xe6;
+const F32X4_EXTRACT_LANE = 0x1f;
+const F32X4_RELAXED_MADD = 0x105;
+
+/** The probe: f(n) runs n steps of every chain and returns a lane of their sum (n >= 1). */
+export function probeBytes({ relaxed = false, chains = 14 } = {}) {
+  const n = 0; // local 0: the parameter; 1..chains: the accumulators; then m and c
+  const acc = (i) => 1 + i;
+  const m = chains + 1;
+  const c = chains + 2;
+  const get = (x) => [op.local_get, x];
+  const set = (x) => [op.local_set, x];
+  // acc = acc * 0.5 + 0.5 goes to 1 and stays there: no subnormals, no overflow, whatever n is.
+  // The chains start apart, so that no compiler may merge them as one computation.
+  const init = [...f32x4Const([0.5, 0.5, 0.5, 0.5]), ...set(m), ...f32x4Const([0.5, 0.5, 0.5, 0.5]), ...set(c)];
+  for (let i = 0; i < chains; i++) init.push(...f32x4Const([i + 2, i + 2, i + 2, i + 2]), ...set(acc(i)));
+  const step = [];
+  for (let i = 0; i < chains; i++) {
+    if (relaxed) step.push(...get(acc(i)), ...get(m), ...get(c), ...simd(F32X4_RELAXED_MADD), ...set(acc(i)));
+    else step.push(...get(acc(i)), ...get(m), ...simd(F32X4_MUL), ...get(c), ...simd(F32X4_ADD), ...set(acc(i)));
+  }
+  const count = [...get(n), op.i32_const, ...s32(1), op.i32_sub, op.local_tee, n, op.br_if, 0];
+  const sum = [...get(acc(0))];
+  for (let i = 1; i < chains; i++) sum.push(...get(acc(i)), ...simd(F32X4_ADD));
+  sum.push(...simd(F32X4_EXTRACT_LANE), 0);
+  return moduleBytes({
+    params: [I32],
+    results: [F32],
+    locals: [[chains + 2, V128]],
+    body: [...init, op.block, op.void, op.loop, op.void, ...step, ...count, op.end, op.end, ...sum],
+  });
+}
+
+// CPU time of this process where the engine has it (Node): on a machine shared with other jobs, wall
+// time counts their time slices too (at a load average of 10 on 2 cores, 5 times over); a browser
+// page has only wall time.
+const hasCpuClock = typeof process === 'object' && typeof process?.cpuUsage === 'function';
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const wallNow = () => performance.now();
+
+/** Flops of one step: every chain does a multiply and an add on 4 lanes. */
+const flopsPerStep = (chains) => chains * 4 * 2;
+
+/**
+ * -> { gflops, chains, relaxed, clock } (the best of `samples` calls of about `targetMs` each), or null
+ * when the engine does not validate the probe (relaxed SIMD off). clock 'cpu' (where the engine
+ * has it, else 'wall') or 'wall'.
+ */
+export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 20, samples = 5, clock = 'cpu' } = {}) {
+  const cpu = clock === 'cpu' && hasCpuClock;
+  const cpuMs = cpu ? cpuNow : wallNow;
+  const bytes = probeBytes({ relaxed, chains });
+  if (!WebAssembly.validate(bytes)) return null;
+  const { instance } = await WebAssembly.instantiate(bytes);
+  const f = instance.exports.f;
+  // Warm-up: V8 first runs Liftoff code and compiles TurboFan code in the background; a call
+  // already running stays in Liftoff, so the timed calls come after many short ones and a pause.
+  for (let i = 0; i < 50; i++) f(20000);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 10; i++) f(20000);
+  let steps = 100000;
+  const t0 = cpuMs();
+  f(steps);
+  const first = cpuMs() - t0;
+  steps = Math.max(10000, Math.round((steps * targetMs) / Math.max(first, 0.05)));
+  let best = 0;
+  for (let s = 0; s < samples; s++) {
+    const start = cpuMs();
+    f(steps);
+    best = Math.max(best, (flopsPerStep(chains) * steps) / ((cpuMs() - start) * 1e6));
+  }
+  return { gflops: best, chains, relaxed, clock: cpu ? 'cpu' : 'wall' };
+}
+
+/**
+ * Both ceilings of this engine by both clocks: { simd, relaxed, simdWall, relaxedWall } (the relaxed
+ * ones null where unsupported). The CPU-time ones are the machine's; wall time over CPU time shows
+ * how much of the core other jobs took during the probe.
+ */
+export async function measureCeilings(options = {}) {
+  return {
+    simd: await measureCeiling(options),
+    relaxed: await measureCeiling({ ...options, relaxed: true }),
+    simdWall: await measureCeiling({ ...options, clock: 'wall' }),
+    relaxedWall: await measureCeiling({ ...options, relaxed: true, clock: 'wall' }),
+  };
+}
+
+/** The ceiling a row of the bench is measured against: relaxed_madd for our relaxed build, else mul+add. */
+export const ceilingOf = (ceilings, form) => (form === 'wasm-relaxed' ? ceilings.relaxed : ceilings.simd)?.gflops;
+
+/** One line about the ceilings, for the terminal and results.md. */
+export function ceilingText(c) {
+  const one = (x, wall) => (x ? `${x.gflops.toFixed(1)} GFLOP/s (${wall ? `wall clock ${wall.gflops.toFixed(1)}` : ''})` : 'not supported by this engine');
+  return `wasm SIMD ceiling, ${c.simd.chains} chains, CPU time: f32x4 mul+add ${one(c.simd, c.simdWall)}, f32x4.relaxed_madd ${one(c.relaxed, c.relaxedWall)}`;
+}

@@ -1,0 +1,65 @@
+// Our wasm builds against the machine's ceiling, in CPU time: usable on a machine shared with other
+// jobs, where npm run bench's wall-clock rates (and so its efficiencies) read low. One thread.
+// Usage: node [--experimental-wasm-relaxed-simd] tools/bench/efficiency.mjs [--sizes 512,1024] [--rounds N]
+// Per size: sdpa forward and forward+backward given the saved forward (out, lse), B=1 H=8 d=64
+// (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
+// CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed).
+import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
+import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
+import { fill } from './contender.mjs';
+import { describeMachine } from './machine.mjs';
+import { median, timeAlternating } from './timing.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const sizes = option('--sizes')?.split(',').map(Number) ?? [512, 1024];
+const rounds = Number(option('--rounds') ?? 9);
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const timeCpu = (fn) => {
+  const t0 = cpuMs();
+  fn();
+  return cpuMs() - t0;
+};
+
+console.log(describeMachine().text);
+const ceilings = await measureCeilings();
+console.log(ceilingText(ceilings));
+const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? [await loadAttention({ simd: 'relaxed' })] : [])];
+
+const shapes = [...sizes.map((T) => ({ B: 1, H: 8, T, d: 64 })), { B: 8, H: 12, T: 128, d: 64 }];
+console.log('\nshape                     pass              build          CPU ms  GFLOP/s  of ceiling');
+for (const { B, H, T, d } of shapes) {
+  const shape = [B, H, T, d];
+  const n = B * H * T * d;
+  const [q, k, v, dout] = [1, 2, 3, 4].map((seed) => ({ data: fill(n, seed), shape }));
+  const passes = [
+    ['forward', 4, (attn) => () => attn.scaledDotProductAttention(q, k, v)],
+    [
+      'fwd+bwd (saved)',
+      14,
+      (attn) => () => {
+        const saved = attn.scaledDotProductAttention(q, k, v, { returnLse: true });
+        attn.scaledDotProductAttentionBackward(q, k, v, dout, { saved });
+      },
+    ],
+  ];
+  for (const [pass, perEntry, make] of passes) {
+    const flops = perEntry * B * H * T * T * d;
+    const runs = builds.map(make);
+    const samples = await timeAlternating(
+      runs.map((run) => ({ time: async () => timeCpu(run) })),
+      { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 },
+    );
+    builds.forEach((attn, i) => {
+      const ms = median(samples[i]);
+      const gflops = flops / ms / 1e6;
+      const eff = gflops / ceilingOf(ceilings, attn.backend);
+      const name = `B=${B} H=${H} T=${T} d=${d}`;
+      console.log(`${name.padEnd(26)}${pass.padEnd(18)}${attn.backend.padEnd(13)}${ms.toFixed(2).padStart(8)}${gflops.toFixed(1).padStart(9)}${(100 * eff).toFixed(0).padStart(11)}%`);
+    });
+  }
+}

@@ -1,0 +1,214 @@
+// heads(attentions, options) -> HTMLDivElement[data-stage=heads]: the model view. One canvas
+// thumbnail per layer and head, with aggregates, for attentions of shape (L, H, T, Tk), (H, T, Tk)
+// or BertViz's list of per-layer (1, H, T, Tk) (nested arrays or tensors).
+//
+// Layout: a column per layer and a last column for the mean over layers; a row per head, then a
+// row for the mean and a row for the max over heads. Every thumbnail is a canvas with
+// data-layer (0.. or 'mean') and data-head (0.., 'mean' or 'max'), focusable, a button:
+// click (or Enter/Space) enlarges it into [data-role=detail] (the SVG heatmap with its
+// data-row/data-col/data-value cells while T <= 64, a canvas beyond). Hovering any map sets the
+// readout [data-role=readout] to the exact value (data-layer, data-head, data-row, data-col,
+// data-value). Tokens are buttons [data-token=i]: selecting some highlights their rows and
+// columns everywhere (aria-pressed; root data-selected="i j").
+// Options: tokens (T labels; Tk for keys when T = Tk), layers, heads (the indices to show),
+// aggregates (default true), thumbSize (CSS px, default 64), title.
+import { toTensor } from '../src/tensor.js';
+import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
+import { heatmap } from './heatmap.js';
+
+const SVG_LIMIT = 64; // the largest T whose enlarged map is SVG cells (4,096 of them)
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(node.dataset, v);
+    else if (k === 'style') node.style.cssText = v;
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** (L, H, T, Tk) float32 from any accepted layout. */
+export function toAttentions(input, fn = 'heads') {
+  let t;
+  if (Array.isArray(input) && input.length > 0 && !Array.isArray(input[0]) && typeof input[0] === 'object') {
+    // BertViz as tensors: a list of (1, H, T, Tk) or (H, T, Tk), one per layer.
+    const layers = input.map((layer, l) => toTensor(layer, `${fn}: attentions[${l}]`));
+    const shape = layers[0].shape.slice(-3);
+    for (const [l, layer] of layers.entries()) {
+      const ok = (layer.shape.length === 3 || (layer.shape.length === 4 && layer.shape[0] === 1)) && layer.shape.slice(-3).every((s, k) => s === shape[k]);
+      if (!ok) throw new RangeError(`${fn}: attentions[${l}] must have shape (1, H, T, Tk) like attentions[0], [1, ${shape.join(', ')}], got [${layer.shape.join(', ')}]`);
+    }
+    const data = new Float32Array(layers.length * layers[0].data.length);
+    layers.forEach((layer, l) => data.set(layer.data, l * layer.data.length));
+    t = { data, shape: [layers.length, ...shape] };
+  } else {
+    t = toTensor(input, `${fn}: attentions`);
+    if (t.shape.length === 5 && t.shape[1] === 1) t = { data: t.data, shape: [t.shape[0], ...t.shape.slice(2)] };
+    else if (t.shape.length === 3) t = { data: t.data, shape: [1, ...t.shape] };
+  }
+  if (t.shape.length !== 4 || t.shape.some((s) => s === 0)) {
+    throw new RangeError(`${fn}: attentions must have shape (L, H, T, Tk), (H, T, Tk) or be a list of (1, H, T, Tk), got [${t.shape.join(', ')}]`);
+  }
+  return t;
+}
+
+/** Mean and max over heads per layer, mean over layers per head, and the two corners. */
+function aggregates(data, L, H, size) {
+  const meanHeads = new Float32Array(L * size);
+  const maxHeads = new Float32Array(L * size).fill(-Infinity);
+  const meanLayers = new Float32Array(H * size);
+  for (let l = 0; l < L; l++) {
+    for (let h = 0; h < H; h++) {
+      const at = (l * H + h) * size;
+      for (let k = 0; k < size; k++) {
+        const v = data[at + k];
+        meanHeads[l * size + k] += v / H;
+        if (v > maxHeads[l * size + k]) maxHeads[l * size + k] = v;
+        meanLayers[h * size + k] += v / L;
+      }
+    }
+  }
+  const meanAll = new Float32Array(size);
+  const maxMean = new Float32Array(size);
+  for (let l = 0; l < L; l++) {
+    for (let k = 0; k < size; k++) {
+      meanAll[k] += meanHeads[l * size + k] / L;
+      maxMean[k] += maxHeads[l * size + k] / L;
+    }
+  }
+  return { meanHeads, maxHeads, meanLayers, meanAll, maxMean };
+}
+
+function pickIndices(given, n, name) {
+  if (given === undefined || given === null) return Array.from({ length: n }, (_, i) => i);
+  if (!Array.isArray(given) || given.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
+    throw new RangeError(`heads: ${name} must be a list of indices in 0..${n - 1}, got ${JSON.stringify(given)}`);
+  }
+  return given;
+}
+
+export function heads(input, options = {}) {
+  const att = toAttentions(input);
+  const [L, H, T, Tk] = att.shape;
+  const size = T * Tk;
+  const { title = 'Attention by layer and head', aggregates: showAggregates = true } = options;
+  const thumb = options.thumbSize ?? 64;
+  const tokens = options.tokens ?? null;
+  if (tokens !== null && (!Array.isArray(tokens) || (tokens.length !== T && tokens.length !== Tk))) {
+    throw new RangeError(`heads: tokens must be a list of ${T} labels (T), got ${Array.isArray(tokens) ? tokens.length : typeof tokens}`);
+  }
+  const rowLabels = tokens && tokens.length === T ? tokens.map(String) : null;
+  const colLabels = tokens && tokens.length === Tk ? tokens.map(String) : null;
+  const layers = pickIndices(options.layers, L, 'layers');
+  const headIndices = pickIndices(options.heads, H, 'heads');
+  const agg = showAggregates ? aggregates(att.data, L, H, size) : null;
+
+  // Each map: where its T x Tk weights live, and how it is named.
+  const maps = [];
+  const map = (layer, head, data, offset, name) => {
+    const canvas = el('canvas', {
+      class: 'attn-thumb', tabindex: '0', role: 'button', 'aria-pressed': 'false',
+      'aria-label': `${name}: enlarge`, title: name,
+      dataset: { layer: String(layer), head: String(head) },
+      style: `width:${thumb}px;height:${Math.round((thumb * T) / Tk)}px;image-rendering:pixelated;cursor:pointer;border:1px solid var(--attn-grid, #d4d4d8);display:block`,
+    });
+    const entry = { canvas, data, offset, name, layer, head };
+    maps.push(entry);
+    return canvas;
+  };
+  const label = (text, extra = '') => el('div', { class: 'attn-axis', style: `font-size:11px;align-self:center;${extra}`, text });
+
+  // Grid: column 1 the head labels, then layers, then the mean over layers.
+  const columns = layers.length + (agg ? 1 : 0);
+  const grid = el('div', { class: 'attn-heads-grid', role: 'group', 'aria-label': `${L} layers by ${H} heads`, style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%` });
+  grid.append(el('div'));
+  for (const l of layers) grid.append(label(`L${l + 1}`, 'text-align:center'));
+  if (agg) grid.append(label('mean', 'text-align:center'));
+  for (const h of headIndices) {
+    grid.append(label(`H${h + 1}`));
+    for (const l of layers) grid.append(map(l, h, att.data, (l * H + h) * size, `layer ${l + 1}, head ${h + 1}`));
+    if (agg) grid.append(map('mean', h, agg.meanLayers, h * size, `head ${h + 1}, mean over layers`));
+  }
+  if (agg) {
+    for (const [kind, per, corner] of [['mean', agg.meanHeads, agg.meanAll], ['max', agg.maxHeads, agg.maxMean]]) {
+      grid.append(label(kind));
+      for (const l of layers) grid.append(map(l, kind, per, l * size, `layer ${l + 1}, ${kind} over heads`));
+      grid.append(map('mean', kind, corner, 0, `${kind} over heads, mean over layers`));
+    }
+  }
+
+  const readout = el('p', { class: 'attn-readout', 'aria-live': 'polite', dataset: { role: 'readout' }, style: 'font-size:12px;min-height:1.4em;margin:4px 0', text: 'Point at a map to read a weight; click to enlarge.' });
+  const detail = el('div', { class: 'attn-heads-detail', dataset: { role: 'detail' } });
+  const selected = new Set();
+  let current = null;
+
+  const paintAll = () => {
+    for (const m of maps) paintWeights(m.canvas, m.data, m.offset, T, Tk, selected);
+  };
+  const enlarge = (entry) => {
+    if (current) current.canvas.setAttribute('aria-pressed', 'false');
+    current = entry;
+    entry.canvas.setAttribute('aria-pressed', 'true');
+    detail.dataset.layer = String(entry.layer);
+    detail.dataset.head = String(entry.head);
+    const weights = { data: entry.data.subarray(entry.offset, entry.offset + size), shape: [T, Tk] };
+    const figure = T <= SVG_LIMIT && Tk <= SVG_LIMIT
+      ? heatmap(weights, { title: entry.name, rowLabels: rowLabels ?? undefined, colLabels: colLabels ?? undefined, attrs: { 'data-layer': entry.layer, 'data-head': entry.head } })
+      : canvasHeatmap(weights, { title: entry.name, rowLabels, colLabels, highlight: selected });
+    detail.replaceChildren(figure);
+    markSelection();
+  };
+  const markSelection = () => {
+    for (const cell of detail.querySelectorAll('[data-row][data-col]')) {
+      const on = selected.has(Number(cell.dataset.row)) || selected.has(Number(cell.dataset.col));
+      cell.classList.toggle('selected', selected.size > 0 && on);
+      cell.style.opacity = selected.size > 0 && !on ? '0.3' : '';
+    }
+  };
+
+  grid.addEventListener('pointermove', (event) => {
+    const entry = maps.find((m) => m.canvas === event.target);
+    if (!entry) return;
+    const at = cellAt(event, entry.canvas, T, Tk);
+    if (!at) return;
+    readout.dataset.layer = String(entry.layer);
+    readout.dataset.head = String(entry.head);
+    showValue(readout, `${entry.name}: `, at[0], at[1], entry.data[entry.offset + at[0] * Tk + at[1]], rowLabels, colLabels);
+  });
+  const activate = (event) => {
+    const entry = maps.find((m) => m.canvas === event.target);
+    if (entry && (event.type === 'click' || event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault();
+      enlarge(entry);
+    }
+  };
+  grid.addEventListener('click', activate);
+  grid.addEventListener('keydown', activate);
+
+  const root = el('div', { class: 'attn-figure attn-heads', role: 'figure', 'aria-label': `${title}: ${L} layers, ${H} heads, ${T} queries by ${Tk} keys`, dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) } });
+  if (title) root.append(el('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px', text: title }));
+  if (rowLabels || colLabels) {
+    const labels = rowLabels ?? colLabels;
+    const strip = el('div', { class: 'attn-tokens', role: 'group', 'aria-label': 'Select tokens to highlight their rows and columns', style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto' });
+    labels.forEach((text, i) => {
+      const button = el('button', { type: 'button', 'aria-pressed': 'false', dataset: { token: String(i) }, title: `token ${i + 1}`, style: 'font:inherit;font-size:11px;padding:0 4px', text });
+      button.addEventListener('click', () => {
+        if (selected.has(i)) selected.delete(i);
+        else selected.add(i);
+        button.setAttribute('aria-pressed', String(selected.has(i)));
+        root.dataset.selected = [...selected].sort((a, b) => a - b).join(' ');
+        paintAll();
+        if (current && !(T <= SVG_LIMIT && Tk <= SVG_LIMIT)) enlarge(current);
+        else markSelection();
+      });
+      strip.append(button);
+    });
+    root.append(strip);
+  }
+  root.append(grid, readout, detail);
+  paintAll();
+  return root;
+}
