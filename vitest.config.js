@@ -13,19 +13,15 @@
 //   types    environment node: tsc --strict over tests/types (a consumer per package entry) and
 //            the declarations against the JS modules' exports and accepted options.
 // Data files (golden.json, the ONNX conformance vectors) are imported through Vite (JSON imports,
-// import.meta.glob), never read with fs, so one file works in both environments. The shared folder
-// is ../shared beside the repository (ATTNLAB_SHARED overrides it); tests import it as '@shared/...'.
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+// import.meta.glob), never read with fs, so one file works in both environments; all of them are
+// inside the repository (tests/golden, tests/conformance).
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
-const root = path.dirname(fileURLToPath(import.meta.url));
 // Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
 // workers get so that the suites also run on the relaxed build (tests/js/backends.js).
 const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
-const shared = path.resolve(process.env.ATTNLAB_SHARED || path.join(root, '..', 'shared'));
 
 // The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.
 const fuzz = {
@@ -33,13 +29,7 @@ const fuzz = {
   ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
 };
 
-const common = {
-  resolve: { alias: { '@shared': shared } },
-  server: { fs: { allow: [root, shared] } },
-};
-
 export default defineConfig({
-  ...common,
   test: {
     include: ['tests/js/**/*.test.js'],
     // Data-heavy suites (76 ONNX cases x 2 backends) are quick per case; wasm instantiation is the slow part.
@@ -47,7 +37,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
-        ...common,
         test: {
           name: 'node',
           environment: 'node',
@@ -59,7 +48,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'types',
           environment: 'node',
@@ -69,7 +57,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'e2e',
           environment: 'node',
@@ -80,7 +67,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'embed',
           environment: 'node',
@@ -91,7 +77,6 @@ export default defineConfig({
         },
       },
       {
-        ...common,
         test: {
           name: 'browser',
           include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],

@@ -1,4 +1,4 @@
-// The worked example of seeds/004 (SEMANTICS.md): X = [[1,2],[0,1],[3,1]], Wq = I,
+// The worked example of seed 004 (docs/semantics.md): X = [[1,2],[0,1],[3,1]], Wq = I,
 // Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2); once without a mask and once with the
 // causal mask its Java code applies. Run: node examples/seed-004.mjs
 import { loadAttention } from 'attention-lab';

@@ -26,7 +26,7 @@ build_native() {
 }
 
 build_wasm() {
-  # Every em++ link runs acorn from Node; Debian installs it in /usr/share/nodejs (TOOLCHAIN.md).
+  # Every em++ link runs acorn from Node; Debian installs it in /usr/share/nodejs (docs/toolchain.md).
   export NODE_PATH=/usr/share/nodejs
   if [ ! -f "$wasm_dir/CMakeCache.txt" ]; then
     emcmake cmake -S "$root" -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -20,14 +20,18 @@ const KB = 1024;
 // Budgets in gzipped KiB, and why.
 const BUDGETS = {
   // A page that imports the API pays for its JS glue before any call: keep it under a small image.
-  '.': { eager: 30, reason: 'the API wrapper (no wasm yet) should cost less than a small image' },
-  './worker': { eager: 40, reason: 'the API wrapper plus the pool and worker plumbing' },
+  // 30 -> 34 KiB for issue 8's checks (own-property option copies, typed arrays measured through the
+  // engine's getters, float32 overflow scans, the healing runtime) and the relaxed build's loader.
+  '.': { eager: 34, reason: 'the API wrapper (no wasm yet) should cost less than a small image' },
+  // 40 -> 48 KiB: the API's growth above plus the pool's dead-worker replacement.
+  './worker': { eager: 48, reason: 'the API wrapper plus the pool and worker plumbing' },
   // The figure functions are drawn without wasm; pipeline() brings the explorer's state and stages.
   './figures': { eager: 72, reason: 'the SVG figures, the model view (heads(), canvas maps: ~5 KiB) and the explorer\'s compute and stage code that pipeline() reuses' },
   // Files in and out (npy, npz, safetensors, JSON): no wasm, no zip library (the platform inflates).
   './io': { eager: 20, reason: 'four readers and two writers as commented sources (about 17 KiB): less than a thumbnail image' },
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
-  './elements': { eager: 20, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
+  // 20 -> 23 KiB: <attn-heads> and the src/tensor/index attributes (their readers load on use).
+  './elements': { eager: 23, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
 };
 const WASM_BUDGET = { kib: 45, reason: 'the SIMD core is about 100 KB raw; a code size regression (a template blow-up) shows here first' };
 
@@ -39,7 +43,7 @@ const SCENARIOS = [
     name: 'first <attn-figure>',
     modules: ['web/elements/index.js', 'web/src/index.js', 'web/elements/runtime.js', 'web/wasm/attention-simd.js'],
     assets: ['web/figures/figures.css', 'web/wasm/attention-simd.wasm'],
-    budget: 150,
+    budget: 155, // 150 -> 155 KiB with issue 8's API checks (above)
     reason: 'elements, API, the explorer\'s figure code, styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page\'s worst case; a bundler\'s minified build is smaller): about one photo of a blog post',
   },
   {

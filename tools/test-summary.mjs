@@ -1,6 +1,7 @@
 // Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
 // split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
-// Reports: ctest JUnit (native), GoogleTest XML (asan), Vitest JSON (types, node, browser, e2e, embed).
+// Reports: GoogleTest's XML (native, asan: one process per binary), Vitest JSON (types, node,
+// browser, e2e, embed).
 // Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
 // non-zero without a failed test) or a suite ran no test.
 // Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,types,node,browser,e2e,embed]
@@ -10,8 +11,8 @@ import path from 'node:path';
 const [dir, only = 'native,asan,types,node,browser,e2e,embed'] = process.argv.slice(2);
 const wanted = new Set(only.split(','));
 const SUITES = [
-  { name: 'native-simd', group: 'native', kind: 'ctest' },
-  { name: 'native-scalar', group: 'native', kind: 'ctest' },
+  { name: 'native-simd', group: 'native', kind: 'gtest' },
+  { name: 'native-scalar', group: 'native', kind: 'gtest' },
   { name: 'asan-simd', group: 'asan', kind: 'gtest' },
   { name: 'asan-scalar', group: 'asan', kind: 'gtest' },
   { name: 'vitest-types', group: 'types', kind: 'vitest' },
@@ -22,17 +23,6 @@ const SUITES = [
 ];
 
 const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
-
-/** ctest's JUnit: <testcase ... status="run|fail|disabled|notrun">. */
-function ctestCounts(xml) {
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const m of xml.matchAll(/<testcase\b[^>]*\bstatus="([a-z]+)"/g)) {
-    if (m[1] === 'run') counts.passed++;
-    else if (m[1] === 'fail') counts.failed++;
-    else counts.skipped++;
-  }
-  return counts;
-}
 
 /** GoogleTest's XML: every <testcase> ran unless result="skipped"; failed when it holds a <failure>. */
 function gtestCounts(xml) {
@@ -78,7 +68,6 @@ for (const suite of SUITES) {
   if (!wanted.has(suite.group)) continue;
   const exit = Number((read(path.join(dir, `${suite.name}.status`)) ?? '1').trim());
   const reader = {
-    ctest: { file: `${suite.name}.xml`, count: ctestCounts },
     gtest: { file: `${suite.name}.gtest.xml`, count: gtestCounts },
     vitest: { file: `${suite.name}.json`, count: (text) => vitestCounts(JSON.parse(text)) },
   }[suite.kind];

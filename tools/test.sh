@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # attention-lab's whole test run (`npm test`, and CI through .ci/run):
 #   setup (apt packages, xsimd headers, npm ci) and build (native + both wasm variants), then
-#   1. native   ctest on the Release build: simd.* (tests_simd) and scalar.* (tests_scalar)
-#   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer, each
-#               binary run once (not through ctest: ctest starts one process per test, and the
-#               ~0.3 s a sanitized process takes to start, times ~3000 tests, was most of the run)
+#   1. native   the GoogleTest binaries of the Release build, build/tests_simd and build/tests_scalar,
+#               each run once, both at the same time (not through ctest: ctest starts one process
+#               per test case, ~3400 of them, which took ~250 s of a ~20 s suite)
+#   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#               (build-asan/, or ATTNLAB_ASAN_BUILD_DIR), run the same way; built and run in the
+#               background during 3, 4 and 5 (its log: test-results/asan.log, shown after 5)
 #   3. types    Vitest, project "types": tsc --strict over tests/types (a consumer of each package
 #               entry using its whole surface) and the .d.ts against the JS modules at runtime
-#   4. node     Vitest, project "node"    (both wasm builds)
-#   5. browser  Vitest, project "browser" (real Chromium, both wasm builds)
+#   4. node     Vitest, project "node"    (every wasm build)
+#   5. browser  Vitest, project "browser" (real Chromium, every wasm build)
 #   6. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
 #               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
 #               backward and training, the speed panel, accessibility (axe-core), screenshots into
@@ -16,7 +18,8 @@
 #   7. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
 #               into a fresh project used from Node, a Vite app (build and dev) and a plain page
-# Every suite runs even when an earlier one fails. Reports go to test-results/; the last line is
+# e2e and embed start only once nothing else runs (they time the page). Every suite runs even when
+# an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
 # Usage: bash tools/test.sh [--no-setup] [--only native,asan,types,node,browser,e2e,embed]
@@ -64,48 +67,60 @@ if wants e2e || wants embed; then
   fi
 fi
 
-# ctest over one build directory and one test-name prefix, JUnit report in test-results/.
-run_ctest() {  # suite-name build-dir prefix
-  local suite=$1 dir=$2 prefix=$3
-  if [ ! -f "$dir/CTestTestfile.cmake" ]; then status "$suite" 1; return; fi
-  # Thousands of passing tests: show only failures (with their output) and ctest's summary.
-  ctest --test-dir "$dir" -R "^${prefix}\\." -j"$jobs" --output-on-failure --timeout 600 \
-    --output-junit "$results/$suite.xml" | grep -vE '^ +Start +[0-9]+: |Passed +[0-9.]+ sec$'
-  status "$suite" "${PIPESTATUS[0]}"
-}
-
-# One GoogleTest binary in one process, JUnit-style XML report; prints only failures.
+# One GoogleTest binary in one process (not through ctest, which starts one process per test case:
+# ~2000 processes per binary, most of the native suites' time), JUnit-style XML report in
+# test-results/; prints only failures. A crash or a hang (killed after 20 min) leaves no report,
+# which the summary counts as a failure.
 run_gtest() {  # suite-name binary
   local suite=$1 bin=$2
   if [ ! -x "$bin" ]; then status "$suite" 1; return; fi
-  "$bin" --gtest_brief=1 --gtest_output="xml:$results/$suite.gtest.xml"
+  timeout --kill-after=10 1200 "$bin" --gtest_brief=1 --gtest_output="xml:$results/$suite.gtest.xml"
   status "$suite" $?
+}
+
+# Both builds' binaries at once (one core each), then the reports of both.
+run_gtest_pair() {  # suite-prefix build-dir
+  run_gtest "$1-simd" "$2/tests_simd" & local simd=$!
+  run_gtest "$1-scalar" "$2/tests_scalar"
+  wait "$simd"
 }
 
 if wants native; then
   banner "native C++ tests (Release)"
   if [ "$build_native" = 0 ]; then
-    run_ctest native-simd "$root/build" simd
-    run_ctest native-scalar "$root/build" scalar
+    run_gtest_pair native "$root/build"
   else
     status native-simd "$build_native"; status native-scalar "$build_native"
   fi
 fi
 
-if wants asan; then
-  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-  asan_dir="$root/build-asan"
-  if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON >/dev/null &&
-     cmake --build "$asan_dir" -j"$jobs"; then
+# The sanitized build and its tests, started in the background before the Vitest projects node and
+# browser: the browser project runs its files one after another on about one core, and the C++
+# compiles fill the other. Its output goes to test-results/asan.log, shown (without the build's
+# progress lines) once the browser project is done; e2e and embed, which time the page, start after.
+run_asan() {
+  local asan_dir=${ATTNLAB_ASAN_BUILD_DIR:-$root/build-asan} t0
+  t0=$(date +%s)
+  # -g1: line tables only (a sanitizer report still names file:line), ~30% less compile time than -g.
+  if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON \
+       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null &&
+     cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
+    echo "asan: built in $(( $(date +%s) - t0 )) s"
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    run_gtest asan-simd "$asan_dir/tests_simd"
-    run_gtest asan-scalar "$asan_dir/tests_scalar"
-    unset ASAN_OPTIONS UBSAN_OPTIONS
+    run_gtest_pair asan "$asan_dir"
+    echo "asan: built and ran in $(( $(date +%s) - t0 )) s"
   else
     status asan-simd 1; status asan-scalar 1
   fi
+}
+
+asan_pid=
+if wants asan; then
+  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: started in the background"
+  run_asan > "$results/asan.log" 2>&1 &
+  asan_pid=$!
 fi
 
 # Vitest project, default reporter on the console, JSON report for the summary.
@@ -121,12 +136,17 @@ if wants types; then
   run_vitest types
 fi
 if wants node; then
-  banner "JS tests in Node (Vitest, both wasm builds)"
+  banner "JS tests in Node (Vitest, every wasm build)"
   run_vitest node
 fi
 if wants browser; then
-  banner "JS tests in Chromium (Vitest browser mode, both wasm builds)"
+  banner "JS tests in Chromium (Vitest browser mode, every wasm build)"
   run_vitest browser
+fi
+if [ -n "$asan_pid" ]; then
+  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: waiting for the background run"
+  wait "$asan_pid"
+  grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
 fi
 if wants e2e; then
   banner "explorer end-to-end tests in Chromium (Vitest project e2e, dist/site)"

@@ -3,7 +3,7 @@
 #   web/wasm/attention-relaxed.{js,wasm}  the same plus ATTNLAB_RELAXED_SIMD=1, -mrelaxed-simd: the
 #                                         kernels' multiply-adds are f32x4.relaxed_madd (kernels_vec.hpp)
 #   web/wasm/attention-scalar.{js,wasm}   core with ATTNLAB_SIMD=0, plain loops, no SIMD opcodes
-# Each is linked under its final name: the name is baked into the glue (TOOLCHAIN.md).
+# Each is linked under its final name: the name is baked into the glue (docs/toolchain.md).
 
 # Emscripten 3.1.6's link step runs acorn from Node; Debian ships it in /usr/share/nodejs.
 set_property(GLOBAL PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs")

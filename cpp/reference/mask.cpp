@@ -1,4 +1,4 @@
-// Reference visibility of one (query, key) pair, straight from the rules of SEMANTICS.md.
+// Reference visibility of one (query, key) pair, straight from the rules of docs/semantics.md.
 #include <cmath>
 
 #include "attnlab/reference.hpp"

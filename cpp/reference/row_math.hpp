@@ -20,7 +20,7 @@ inline double masked_score(const MaskSpec& mask, int Tq, int Tk, int b, int h, i
 }
 
 // p (n) = softmax(z (n)) with the max subtracted; returns log(sum exp z). A row of -inf only
-// (nothing visible) gives p = 0 and returns -inf, as SEMANTICS.md requires.
+// (nothing visible) gives p = 0 and returns -inf, as docs/semantics.md requires.
 inline double softmax_row(const double* z, double* p, int n) {
   double m = -std::numeric_limits<double>::infinity();
   for (int j = 0; j < n; ++j) m = std::max(m, z[j]);

@@ -1,6 +1,6 @@
 // Reference attention with a choice of scoring function, in float64, one (query, key) pair at a
 // time: a(q_i, k_j) and its gradient are written out per pair exactly as the formulas of
-// SEMANTICS.md read, with none of the core's factoring (no q Wq precomputation, no shared
+// docs/semantics.md read, with none of the core's factoring (no q Wq precomputation, no shared
 // matrix products). Masks are resolved element by element with ref::visible.
 #include <algorithm>
 #include <cmath>

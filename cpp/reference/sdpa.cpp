@@ -1,5 +1,5 @@
 // Reference scaled dot-product attention in double, every (B, H, Tq, Tk) intermediate
-// materialised, written as the formulas of SEMANTICS.md read.
+// materialised, written as the formulas of docs/semantics.md read.
 #include <cmath>
 #include <vector>
 

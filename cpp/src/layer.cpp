@@ -1,5 +1,5 @@
 // Attention layers (layer.hpp): projections around sdpa, forward and backward, plus the
-// deterministic initialisation and the SGD step of seeds/004.
+// deterministic initialisation and the SGD step of seed 004.
 //
 //   Q = X Wq (B, T, H * d_q)    -> head layout q (B, H, T, d_q)     (same for K, V with Hkv)
 //   q, k = rope(q), rope(k)      when asked for, per head (positions 0 .. T - 1)

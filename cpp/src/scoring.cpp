@@ -1,4 +1,4 @@
-// Attention with a choice of scoring function (scoring.hpp, SEMANTICS.md "Scoring functions").
+// Attention with a choice of scoring function (scoring.hpp, docs/semantics.md "Scoring functions").
 //
 // dot and scaled-dot are sdpa itself. general is sdpa on (q W, k, v): a(q, k) = (q W) . k, so
 // the row-streaming kernels do all the work and only the projection is added around them.

@@ -1,6 +1,6 @@
 // Attention layers: the core against the float64 reference and against finite differences over a
 // table of configurations (single head, grouped heads with an output projection, masks); the worked
-// examples of seeds/004 and seeds/002 (corrected, SEMANTICS.md); the SGD step; init_weights.
+// examples of seed 004 and seed 002 (corrected, docs/semantics.md); the SGD step; init_weights.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -177,7 +177,7 @@ TEST_P(LayerTable, BackwardMatchesFiniteDifferencesOfTheForward) {
 INSTANTIATE_TEST_SUITE_P(LayerConfigurations, LayerTable, ::testing::ValuesIn(layer_cases()),
                          [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
-// ---- seeds/004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2) ----
+// ---- seed 004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2) ----
 
 LayerProblem seed004(Causal causal) {
   LayerProblem p;
@@ -206,7 +206,7 @@ TracedRun run_with_weights(const LayerProblem& p) {
   return r;
 }
 
-// SEMANTICS.md prints P to 4 decimals and out to 3: the tolerance is half a unit in the last
+// docs/semantics.md prints P to 4 decimals and out to 3: the tolerance is half a unit in the last
 // printed digit (float32 error is far below it).
 TEST(Seed004, TheLayerReproducesTheWeightsAndOutputOfTheWorkedExample) {
   const TracedRun r = run_with_weights(seed004(Causal::none));
@@ -235,7 +235,7 @@ TEST(Seed004, BackwardMatchesFiniteDifferencesWithAndWithoutTheCausalMask) {
   }
 }
 
-// seeds/004 trains with w -= lr * g. A small step along the exact gradient of
+// seed 004 trains with w -= lr * g. A small step along the exact gradient of
 // L = 1/2 |out - target|^2 must lower L (first-order decrease lr |g|^2 dominates for small lr).
 TEST(Seed004, AnSgdStepAfterBackwardLowersASquaredErrorLoss) {
   LayerProblem p = seed004(Causal::top_left);
@@ -265,7 +265,7 @@ TEST(Seed004, AnSgdStepAfterBackwardLowersASquaredErrorLoss) {
   test::expect_close(p.wq, expected, 2.5e-7, 2.5e-7, "wq after the step");
 }
 
-// ---- seeds/002, corrected: its printed Q, K, V and everything after them are wrong ----
+// ---- seed 002, corrected: its printed Q, K, V and everything after them are wrong ----
 
 TEST(Seed002, TheLayerGivesTheCorrectedNumbersNotTheOnesPrintedInTheText) {
   LayerProblem p;
@@ -285,7 +285,7 @@ TEST(Seed002, TheLayerGivesTheCorrectedNumbersNotTheOnesPrintedInTheText) {
   // The text prints Q row 1 as [1, 0, 1]; x_1 W^Q = W^Q row 0 + W^Q row 2 = [1, 1, 1].
   EXPECT_NE(std::vector<float>(saved.q.begin(), saved.q.begin() + 3), (std::vector<float>{1, 0, 1}));
 
-  // Printed to 3 decimals in SEMANTICS.md: half a unit in the last digit.
+  // Printed to 3 decimals in docs/semantics.md: half a unit in the last digit.
   test::expect_close(r.weights, {0.081f, 0.459f, 0.459f, 0.015f, 0.492f, 0.492f, 0.015f, 0.492f, 0.492f}, 5e-4, 0, "P");
   test::expect_close(r.out, {2.756f, 1.919f, 1.919f, 2.954f, 1.985f, 1.985f, 2.954f, 1.985f, 1.985f}, 5e-4, 0, "out");
 }

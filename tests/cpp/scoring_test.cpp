@@ -1,6 +1,6 @@
 // Scoring functions (dot, scaled-dot, general, additive, concat): the core against the float64
 // reference, forward and backward, over a table of shapes and masks; the core's backward against
-// central finite differences of its own forward; and the d2l example of seeds/001.
+// central finite differences of its own forward; and the d2l example of seed 001.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -287,7 +287,7 @@ TEST_P(ScoringTable, FullyMaskedRowsAreZeroAndNothingIsNaN) {
 INSTANTIATE_TEST_SUITE_P(EveryScoringOnEveryShape, ScoringTable, ::testing::ValuesIn(every_scoring_on_every_shape()),
                          [](const ::testing::TestParamInfo<Case>& info) { return case_name(info.param); });
 
-// ---- seeds/001 (d2l): identical keys make the weights uniform over the valid keys ----
+// ---- seed 001 (d2l): identical keys make the weights uniform over the valid keys ----
 
 // keys all ones (2, 10, 2), values arange(40) as (1, 10, 4) repeated twice, valid lens [2, 6]:
 // the output is the mean of the first 2 (resp. 6) value rows whatever the queries and weights.

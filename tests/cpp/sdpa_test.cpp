@@ -1,6 +1,6 @@
 // Scaled dot-product attention: the streaming core against the float64 reference over the case
 // table (forward, trace, backward), both backwards against finite differences, the fully masked
-// row, d2l fill mode, dropout, large scores and the worked example of seeds/004.
+// row, d2l fill mode, dropout, large scores and the worked example of seed 004.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -191,8 +191,8 @@ INSTANTIATE_TEST_SUITE_P(WidthSweep, SdpaTable, ::testing::ValuesIn(test::width_
 
 // ---- single behaviours ----
 
-// seeds/004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2):
-// Q = X, K = X Wk, V = X Wv. The expected numbers are SEMANTICS.md's (4 and 3 decimals).
+// seed 004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2):
+// Q = X, K = X Wk, V = X Wv. The expected numbers are docs/semantics.md's (4 and 3 decimals).
 TEST(Sdpa, SeedExample004GivesTheWorkedWeightsAndOutputWithAndWithoutItsCausalMask) {
   const AttentionDims dims{1, 1, 1, 3, 3, 2, 2};
   AttentionInputs in(test::AttentionCase{"seed004", dims});

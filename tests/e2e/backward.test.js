@@ -33,7 +33,7 @@ describe('backward', () => {
     expect(y).toEqual([[3, 2], [1, 1], [4, 1]]);
     // L = 1/2 sum (O - Y)^2, so dL/dO = O - Y.
     expectClose(m['d-output'], m.output.map((row, i) => row.map((o, c) => o - y[i][c])), 'dO');
-    // The intermediates, from the formulas of SEMANTICS.md in float64.
+    // The intermediates, from the formulas of docs/semantics.md in float64.
     const dP = matmul(m['d-output'], transpose(m.v));
     expectClose(m['d-weights'], dP, 'dP');
     const dS = m.weights.map((p, i) => {
@@ -80,7 +80,7 @@ describe('backward', () => {
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await settle(page);
     const after = await lossOnPage();
-    // SGD at the preset's rate takes seeds/004 from L = 3.99 to about 0.3 in 30 steps.
+    // SGD at the preset's rate takes seed 004 from L = 3.99 to about 0.3 in 30 steps.
     expect(after).toBeLessThan(before / 4);
     const curve = page.locator('svg[data-stage="loss-curve"]');
     expect(Math.abs(Number(await curve.getAttribute('data-last')) - after)).toBeLessThan(1e-5 * before);

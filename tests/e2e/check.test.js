@@ -8,7 +8,7 @@ let site;
 beforeAll(async () => { site = await startSite(); });
 afterAll(async () => { await site?.close(); });
 
-// seeds/002 as printed in its text (Step 1 to Step 4), digits as printed.
+// seed 002 as printed in its text (Step 1 to Step 4), digits as printed.
 const PRINTED = {
   q: [['1', '0', '1'], ['2', '2', '2'], ['2', '1', '2']],
   k: [['0', '1', '1'], ['4', '0', '2'], ['2', '2', '1']],
@@ -53,7 +53,7 @@ describe('check my hand calculation', () => {
       const summary = await page.locator(`[data-check-stage="${stage}"] .check-summary`).textContent();
       expect(summary).toContain(`${wrong} of 9 cells differ`);
     }
-    // The text is wrong from Q on (SEMANTICS.md): most of its 63 numbers are flagged, not all.
+    // The text is wrong from Q on (docs/semantics.md): most of its 63 numbers are flagged, not all.
     expect(wrongTotal).toBeGreaterThan(30);
     expect(wrongTotal).toBeLessThan(63);
     expect(problems).toEqual([]);

@@ -49,7 +49,7 @@ describe('editing', () => {
     expect(masked).toEqual([[0, 1], [0, 2], [1, 2]]);
     const expected = selfAttention(SEED_004, { causal: 'top-left' });
     expect(worstDifference(weights, expected.weights).diff).toBeLessThanOrEqual(tolerance(expected.weights));
-    // SEMANTICS.md: the causal output of seeds/004 is [[3, 2], [2.609, 1.804], [3.992, 1.007]].
+    // docs/semantics.md: the causal output of seed 004 is [[3, 2], [2.609, 1.804], [3.992, 1.007]].
     expect(worstDifference((await stageValues(page, 'output'))[0], [[3, 2], [2.609, 1.804], [3.992, 1.007]]).diff).toBeLessThanOrEqual(0.0005);
     expect(problems).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// The presets reproduce the seeds' worked examples exactly (SEMANTICS.md), and no preset or view
+// The presets reproduce the seeds' worked examples exactly (docs/semantics.md), and no preset or view
 // logs a console error or throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from './reference.js';
@@ -8,7 +8,7 @@ let site;
 beforeAll(async () => { site = await startSite(); });
 afterAll(async () => { await site?.close(); });
 
-// seeds/004 as SEMANTICS.md prints it: weights to 4 decimals, the output to 3.
+// seed 004 as docs/semantics.md prints it: weights to 4 decimals, the output to 3.
 const SEED_004 = {
   weights: [[0.0557, 0.0016, 0.9427], [0.3057, 0.0743, 0.6200], [0.0070, 0.0002, 0.9928]],
   output: [[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]],

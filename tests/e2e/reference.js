@@ -1,4 +1,4 @@
-// A float64 self-attention written from SEMANTICS.md, independent of the page and of the core,
+// A float64 self-attention written from docs/semantics.md, independent of the page and of the core,
 // for the end-to-end tests: Q = X Wq, K = X Wk, V = X Wv, S = Q K^T, scaled by 1/sqrt(d),
 // a top-left causal mask if asked, a stable softmax per row, O = P V; the half-sum squared error
 // against a target; central finite differences of any scalar function of a matrix.

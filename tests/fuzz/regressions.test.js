@@ -12,13 +12,14 @@ import { loadedBuild } from './suite.js';
 const t = (values, shape) => ({ data: Float32Array.from(values), shape });
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-/** What the contract allows for finite inputs whose float32 intermediates overflow: a RangeError or TypeError naming one of `names`, or the float64 answer (finite here). */
+/** What the contract allows for finite inputs whose float32 intermediates overflow: the RangeError saying so (web/src/overflow.js) naming one of `names`, or the float64 answer (finite here). */
 function expectFiniteOrNamedError(call, expected, names) {
   let result;
   try {
     result = call();
   } catch (error) {
-    expect(error instanceof RangeError || error instanceof TypeError, String(error)).toBe(true);
+    expect(error instanceof RangeError, String(error)).toBe(true);
+    expect(error.message).toMatch(/: an intermediate overflowed float32 \(\|value\| > 3\.4e38\) for these /);
     expect(names.some((n) => new RegExp(`\\b${n}\\b`).test(error.message)), error.message).toBe(true);
     return;
   }
@@ -61,32 +62,73 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
     expect(() => b.attn.maskedSoftmaxBackward(t([1], [1, 1, 1, 1, 1]), t([1], [1, 1, 1, 1, 1]))).toThrow(/maskedSoftmaxBackward: weights must have rank 1 to 4/);
   });
 
-  // Open (found by the extreme-values property): the fused forward accumulates sum_j e_j v_j
-  // before dividing by sum_j e_j, so two values of 2e38 overflow although their mean fits.
-  it.fails('scaledDotProductAttention averaging v = [2e38, 2e38] gives 2e38, not Infinity', () => {
+  // Found by the extreme-values property: the fused forward accumulates sum_j e_j v_j before
+  // dividing by sum_j e_j, so two values of 2e38 overflow although their mean fits.
+  it('scaledDotProductAttention averaging v = [2e38, 2e38] gives 2e38, not Infinity', () => {
     expectFiniteOrNamedError(() => b.attn.scaledDotProductAttention(t([0, 0], [1, 2]), t([0, 0, 0, 0], [2, 2]), t([2e38, 2e38], [2, 1])).output, [2e38], ['v']);
   });
 
-  // Open: scores beyond float32 (1e30 * 1e30) become Infinity and the softmax NaN; float64 gives
-  // the one-hot answer. Either that answer or a RangeError naming q or k is the contract.
-  it.fails('scaledDotProductAttention with q = k = 1e30 (scores beyond float32) is not a silent NaN', () => {
+  // Scores beyond float32 (1e30 * 1e30) become Infinity and the softmax NaN; float64 gives the
+  // one-hot answer. Either that answer or a RangeError naming q or k is the contract.
+  it('scaledDotProductAttention with q = k = 1e30 (scores beyond float32) is not a silent NaN', () => {
     const [q, k, v] = [t([1e30, 1], [2, 1]), t([1e30, 2], [2, 1]), t([1, 2], [2, 1])];
     const expected = attentionReference(q, k, v, { scoring: 'scaled-dot' }).out;
     expectFiniteOrNamedError(() => b.attn.scaledDotProductAttention(q, k, v).output, expected, ['q', 'k']);
   });
 
-  it.fails("attention with 'general' scoring, q = k = W = 1e20 (scores beyond float32), is not a silent NaN", () => {
+  it("attention with 'general' scoring, q = k = W = 1e20 (scores beyond float32), is not a silent NaN", () => {
     const [q, k, v, w] = [t([1e20], [1, 1]), t([1e20, 1], [2, 1]), t([1, 2], [2, 1]), t([1e20], [1, 1])];
     const expected = attentionReference(q, k, v, { scoring: 'general', params: { w } }).out;
     expectFiniteOrNamedError(() => b.attn.attention(q, k, v, { scoring: 'general', params: { w } }).output, expected, ['q', 'k', 'params.w']);
   });
 
-  // Open: dy - sum(y dy) overflows to -Infinity at a key of weight 0, and 0 * -Infinity is NaN;
-  // the exact dx there is 0.
-  it.fails('maskedSoftmaxBackward with weights [1, 0] and gradWeights [3e38, -3e38] gives [0, 0], not NaN', () => {
+  // dy - sum(y dy) overflows to -Infinity at a key of weight 0, and 0 * -Infinity is NaN; the
+  // exact dx there is 0 (the kernel would need y dy - y sum, one more multiply per element).
+  it('maskedSoftmaxBackward with weights [1, 0] and gradWeights [3e38, -3e38] gives [0, 0], not NaN', () => {
     const [y, dy] = [t([1, 0], [2]), t([3e38, -3e38], [2])];
     expect(FLOAT32_MAX).toBeGreaterThan(3e38);
     expectFiniteOrNamedError(() => b.attn.maskedSoftmaxBackward(y, dy), maskedSoftmaxBackwardReference(y, dy).dx, ['gradWeights']);
+  });
+
+  it('scaledDotProductAttention with scale 1 on q = k = [1e20, 1] throws the overflow, not [NaN, 1], and the module keeps working', () => {
+    const [q, v] = [t([1e20, 1], [2, 1]), t([1, 2], [2, 1])];
+    expect(() => b.attn.scaledDotProductAttention(q, q, v, { scale: 1 })).toThrow(
+      new RangeError('scaledDotProductAttention: an intermediate overflowed float32 (|value| > 3.4e38) for these q, k and v; scale the inputs down'),
+    );
+    expect(Array.from(b.attn.scaledDotProductAttention(t([0, 0], [2, 1]), t([0, 0], [2, 1]), v).output.data)).toEqual([1.5, 1.5]);
+  });
+
+  // lse is -Infinity for a row that sees no key and trace.masked where masked: by contract, not overflow.
+  it('a fully masked row keeps its lse of -Infinity and masked scores of -Infinity without an overflow error', () => {
+    const r = b.attn.scaledDotProductAttention(t([1], [1, 1]), t([1], [1, 1]), t([2], [1, 1]), { validLens: [0], returnLse: true, returnWeights: true, trace: true });
+    expect([r.output.data[0], r.weights.data[0], r.lse.data[0], r.trace.masked.data[0]]).toEqual([0, 0, -Infinity, -Infinity]);
+  });
+
+  it('a selfAttention layer whose scores overflow throws from forward, and backward names gradOutput', () => {
+    const layer = b.attn.selfAttention({ dIn: 2, seed: 1 });
+    try {
+      expect(() => layer.forward(t([3e38, 3e38, -3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.forward: an intermediate overflowed float32 .* for these x and the layer's parameters;/);
+      const x = t([1, 2, 3, 4], [2, 2]);
+      expect(layer.forward(x).output.data.every(Number.isFinite)).toBe(true);
+      expect(() => layer.backward(t([3e38, 3e38, 3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.backward: an intermediate overflowed float32 .* for these gradOutput and the layer's parameters;/);
+    } finally {
+      layer.dispose();
+    }
+  });
+
+  it("a selfAttention layer's step that would overflow a weight throws and leaves every weight as it was", () => {
+    const layer = b.attn.selfAttention({ dIn: 2, seed: 1 });
+    try {
+      layer.forward(t([10, 20, 30, 40], [2, 2]));
+      layer.backward(t([100, 100, 100, 100], [2, 2]));
+      const before = layer.parameters();
+      expect(() => layer.step(3e38)).toThrow(/selfAttention\.step: an intermediate overflowed float32 .* for these learningRate and the layer's parameters;/);
+      expect(layer.parameters()).toEqual(before);
+      layer.step(1e-3);
+      expect(Object.values(layer.parameters()).every((w) => w.data.every(Number.isFinite))).toBe(true);
+    } finally {
+      layer.dispose();
+    }
   });
 
   describe('the worker pool', () => {
@@ -106,6 +148,31 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
     // "x must be a tensor", where the synchronous call works.
     it('maskedSoftmax on the pool takes a tensor whose data and shape are getters, as the synchronous call does', async () => {
       expect((await pool.maskedSoftmax(held([3]))).data).toEqual(b.attn.maskedSoftmax(held([3])).data);
+    });
+
+    // inlineBelow 0 splits the call across both workers (parallel-sdpa.js): the assembled result is checked too.
+    it('scaledDotProductAttention split across the pool throws the same overflow error as the synchronous call', async () => {
+      const [q, v] = [t([1e20, 1, 1, 1], [2, 2, 1]), t([1, 2, 3, 4], [2, 2, 1])];
+      const message = 'scaledDotProductAttention: an intermediate overflowed float32 (|value| > 3.4e38) for these q, k and v; scale the inputs down';
+      expect(() => b.attn.scaledDotProductAttention(q, q, v, { scale: 1 })).toThrow(new RangeError(message));
+      await expect(pool.scaledDotProductAttention(q, q, v, { scale: 1 })).rejects.toThrow(new RangeError(message));
+      const fine = t([1, 2, 3, 4], [2, 2, 1]);
+      expect((await pool.scaledDotProductAttention(fine, fine, v)).output.data).toEqual(b.attn.scaledDotProductAttention(fine, fine, v).output.data);
+    });
+
+    it('scaledDotProductAttentionBackward split across the pool throws the overflow where dk partials of two workers sum past float32', async () => {
+      // Each query row alone gives a finite dv (weight 1 x 3e38); the two rows, split between workers, sum to 6e38.
+      const [q, k, v, dout] = [t([0, 0], [1, 2, 1]), t([0], [1, 1, 1]), t([1], [1, 1, 1]), t([3e38, 3e38], [1, 2, 1])];
+      const message = /scaledDotProductAttentionBackward: an intermediate overflowed float32 .* for these q, k, v and gradOutput;/;
+      expect(() => b.attn.scaledDotProductAttentionBackward(q, k, v, dout)).toThrow(message);
+      await expect(pool.scaledDotProductAttentionBackward(q, k, v, dout)).rejects.toThrow(message);
+    });
+
+    it('a pool layer whose scores overflow rejects with the RangeError and keeps working', async () => {
+      const layer = await pool.selfAttention({ dIn: 2, seed: 1 });
+      await expect(layer.forward(t([3e38, 3e38, -3e38, 3e38], [2, 2]))).rejects.toThrow(/selfAttention\.forward: an intermediate overflowed float32/);
+      expect((await layer.forward(t([1, 2, 3, 4], [2, 2]))).output.data.every(Number.isFinite)).toBe(true);
+      await layer.dispose();
     });
 
     // Open: a pool layer lives on its worker, so its calls cannot fall back to the calling thread;

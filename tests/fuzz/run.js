@@ -175,6 +175,26 @@ export function runExtremeCase(attn, module, c) {
   return [r.data ? r : null, r.output, r.weights, r.lse, r.dq, r.dk, r.dv, r.dw, r.dwq, r.dwk, r.dwv].filter(Boolean);
 }
 
+/**
+ * runExtremeCase's contract plus the answer: a valid call either matches float64 (checkResult's
+ * tolerances) or throws the RangeError saying an intermediate overflowed float32 (overflow.js).
+ * Returns what happened ('error' | 'overflow' | 'result').
+ */
+export function runExtremeCaseAgainstFloat64(attn, module, c) {
+  const outcome = guardedCall(module, inputsOf(c), () => invoke(attn, c));
+  if (c.expect) {
+    expectNamedError(outcome, c.expect.names, c.fn);
+    return 'error';
+  }
+  if (outcome.error) {
+    expect(outcome.error, String(outcome.error)).toBeInstanceOf(RangeError);
+    expect(outcome.error.message).toMatch(new RegExp(`^${c.fn}: an intermediate overflowed float32 \\(\\|value\\| > 3\\.4e38\\) for these `));
+    return 'overflow';
+  }
+  checkResult(attn, module, c, outcome.result);
+  return 'result';
+}
+
 /** Dropout's keep mask is the core's own hash: its results are only checked finite and repeatable. */
 function checkDeterministic(attn, module, c, result, names) {
   const again = guardedCall(module, inputsOf(c), () => invoke(attn, c));

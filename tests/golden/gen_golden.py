@@ -5,7 +5,7 @@ Run with Debian's interpreter (tools/gen-golden.sh does): /usr/bin/python3 tests
 It writes tests/golden/golden.json, read by tests/js/golden.test.js.
 
 Everything is composed from matmul / softmax in float64 with autograd gradients, following
-../shared/SEMANTICS.md, independently of the C++ core:
+docs/semantics.md, independently of the C++ core:
   S  = scale * q k^T ;  S' = softcap * tanh(S / softcap) ;  Z = S' + float mask, -inf where masked
   P  = softmax(Z) per row, and a row with no visible key is all zeros (zero output, zero gradient)
   out = P v
@@ -71,7 +71,7 @@ def enc_float_mask(t):
 # ---------------------------------------------------------------- the reference math
 
 def as_rank4(t):
-    """(T, d) -> (1, 1, T, d); (B, T, d) -> (B, 1, T, d); rank 4 unchanged (SEMANTICS.md)."""
+    """(T, d) -> (1, 1, T, d); (B, T, d) -> (B, 1, T, d); rank 4 unchanged (docs/semantics.md)."""
     while t.dim() < 4:
         t = t.unsqueeze(0) if t.dim() == 2 else t.unsqueeze(1)
     return t
@@ -158,7 +158,7 @@ def masked_softmax(scores, vis, float_mask=None, fill=None):
 
 def sdpa(q, k, v, scale=None, softcap=None, valid_lens=None, causal=None, bool_mask=None,
          float_mask=None, fill=None, window=None, alibi=None):
-    """Scaled dot-product attention of SEMANTICS.md in any rank 2..4, with GQA."""
+    """Scaled dot-product attention of docs/semantics.md in any rank 2..4, with GQA."""
     rank = q.dim()
     q4, k4, v4 = as_rank4(q), as_rank4(k), as_rank4(v)
     B, H, Tq, d = q4.shape

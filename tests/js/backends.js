@@ -19,3 +19,13 @@ export async function loadBackend({ simd, backend }) {
   expect(attn.backend).toBe(backend);
   return attn;
 }
+
+/**
+ * What a leak in wasm memory would change: the heap size, where the next allocation lands, and
+ * the C stack pointer. Equal before and after a loop of calls means not one byte stayed behind.
+ */
+export function heapState(module) {
+  const probe = module._malloc(64);
+  module._free(probe);
+  return { heapBytes: module.HEAPU8.length, nextMalloc: probe, stackPointer: module.stackSave() };
+}

@@ -1,8 +1,9 @@
 // Bad input (issue 2, "Bad input"): every listed mistake gets a RangeError or TypeError whose message
 // names the argument and gives the expected and the actual shape (or value); never an abort, a hang
-// or a bare number; and the module computes correctly afterwards, also after 1000 failing calls.
+// or a bare number; and the module computes correctly afterwards, also after 200 failing calls.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from './backends.js';
+import { loadModule } from '../../web/src/loader.js';
+import { BACKENDS, heapState, loadBackend } from './backends.js';
 import { expectClose, tensor } from './numeric.js';
 
 // A valid rank-2 problem: q (Tq 3, d 4), k (Tk 5, d 4), v (Tk 5, dv 2).
@@ -244,20 +245,22 @@ const BAD_INPUTS = [
   },
 ];
 
-// seeds/004: the reference computation that must still work after every failure.
+// seed 004: the reference computation that must still work after every failure.
 const x004 = tensor([[1, 2], [0, 1], [3, 1]]);
 const k004 = tensor([[1, 3], [0, 1], [3, 4]]);
 const v004 = tensor([[3, 2], [1, 1], [4, 1]]);
 const out004 = tensor([[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]]);
 function expectStillWorks(attn) {
-  // SEMANTICS.md quotes 3 decimals: half a unit of the last digit.
-  expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seeds/004 after an error' });
+  // docs/semantics.md quotes 3 decimals: half a unit of the last digit.
+  expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seed 004 after an error' });
 }
 
 describe.each(BACKENDS)('bad input ($backend)', (build) => {
   let attn;
+  let module; // the cached module instance attn uses, to compare wasm memory before and after
   beforeAll(async () => {
     attn = await loadBackend(build);
+    ({ module } = await loadModule({ simd: build.simd }));
   });
 
   it.each(BAD_INPUTS.map((c) => [c.name, c]))('%s: a clear error, then the module still works', (name, c) => {
@@ -276,40 +279,48 @@ describe.each(BACKENDS)('bad input ($backend)', (build) => {
     expectStillWorks(attn);
   });
 
-  it('1000 failing calls with large valid inputs leak nothing: a large valid call works afterwards', () => {
-    // Each failing call passes a valid 1 MiB q and 1 MiB v, then a k of the wrong width. If the
-    // failure path leaked its copies in wasm memory, 1000 calls would need ~2 GiB, past wasm32's
-    // limit, and the valid call below would fail.
+  it('200 failing calls with large valid inputs leak nothing: wasm memory as before, a large valid call works afterwards', () => {
+    // Each failing call passes a valid 1 MiB q and 1 MiB v, then a k of the wrong width. Had the
+    // failure path kept its copies, wasm memory would differ after the loop (compared exactly), and
+    // in Node resident memory would grow by ~400 MiB (the bound below is 256).
     const T = 512;
     const bigQ = zeros(T, T);
     const badK = zeros(T, T - 1);
     const bigV = zeros(T, T);
     const rssBefore = typeof process !== 'undefined' && process.memoryUsage ? process.memoryUsage().rss : null;
-    for (let i = 0; i < 1000; i++) {
+    // One of each first, so that the heap has grown to what these calls need before it is compared.
+    expect(() => attn.scaledDotProductAttention(bigQ, badK, bigV)).toThrow(RangeError);
+    expect(() => attn.scaledDotProductAttentionBackward(bigQ, badK, bigV, zeros(T, T))).toThrow(RangeError);
+    const heapBefore = heapState(module);
+    for (let i = 0; i < 200; i++) {
       expect(() => attn.scaledDotProductAttention(bigQ, badK, bigV)).toThrow(RangeError);
-      if (i % 250 === 0) expect(() => attn.scaledDotProductAttentionBackward(bigQ, badK, bigV, zeros(T, T))).toThrow(RangeError);
+      if (i % 50 === 0) expect(() => attn.scaledDotProductAttentionBackward(bigQ, badK, bigV, zeros(T, T))).toThrow(RangeError);
     }
+    expect(heapState(module)).toEqual(heapBefore);
     const good = attn.scaledDotProductAttention(bigQ, zeros(T, T), bigV);
     expect(good.output.shape).toEqual([T, T]);
     expect(good.output.data.every((x) => x === 0)).toBe(true); // zeros in, zeros out
     if (rssBefore !== null) {
-      // In Node, resident memory grows by far less than the 2 GiB a leak would take (slack for GC timing).
+      // In Node, resident memory grows by far less than the 400 MiB a leak would take (slack for GC timing).
       expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
     }
     expectStillWorks(attn);
   });
 
-  it('1000 successful calls with a 4 MiB key tensor leak nothing: memory would run out by call ~1000 otherwise', () => {
+  it('100 successful calls with a 4 MiB key tensor leak nothing: wasm memory as before', () => {
     // One query against 16384 keys of width 64: 4 MiB of k per call but little arithmetic. Had a call
-    // kept its copy of k in wasm memory, 1000 calls would take ~4 GiB, past wasm32's limit, and fail.
+    // kept its copy of k, wasm memory would differ after the loop (compared exactly), and in Node
+    // resident memory would grow by ~400 MiB (the bound below is 256).
     const Tk = 16384;
     const rand = new Float32Array(Tk * 64).map((_, i) => ((i * 2654435761) % 1000) / 1000 - 0.5);
     const bigK = { data: rand, shape: [Tk, 64] };
     const oneHot = { data: new Float32Array(Tk).map((_, j) => (j === 7 ? 1 : 0)), shape: [Tk, 1] };
     const query = { data: new Float32Array(64), shape: [1, 64] }; // zero query: uniform weights
     const rssBefore = typeof process !== 'undefined' && process.memoryUsage ? process.memoryUsage().rss : null;
-    let last;
-    for (let i = 0; i < 1000; i++) last = attn.scaledDotProductAttention(query, bigK, oneHot).output;
+    let last = attn.scaledDotProductAttention(query, bigK, oneHot).output; // the arena at its size
+    const heapBefore = heapState(module);
+    for (let i = 0; i < 100; i++) last = attn.scaledDotProductAttention(query, bigK, oneHot).output;
+    expect(heapState(module)).toEqual(heapBefore);
     // Uniform weights over Tk keys average the one-hot values: 1 / Tk (float32 sum of 16384 terms).
     expect(last.data[0]).toBeCloseTo(1 / Tk, 9);
     if (rssBefore !== null) expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);

@@ -1,7 +1,7 @@
 // Scaled dot-product attention at sizes around and beyond the kernels' query/key blocks and vector
 // widths (the fused path the kernels take when neither weights nor trace are requested, and the
 // row-streaming path otherwise), forward, lse and backward, against a float64 reference written
-// here from SEMANTICS.md (reference.js). This is the only place the wasm simd128 kernels are
+// here from docs/semantics.md (reference.js). This is the only place the wasm simd128 kernels are
 // exercised at sizes with several blocks and ragged tails.
 import { beforeAll, describe, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';

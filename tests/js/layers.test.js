@@ -92,7 +92,7 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
       }
     });
 
-    it("20 SGD steps lower seeds/004's loss (its X and weights, a fixed target)", () => {
+    it("20 SGD steps lower seed 004's loss (its X and weights, a fixed target)", () => {
       const layer = attn.selfAttention({
         wq: tensor([[1, 0], [0, 1]]),
         wk: tensor([[1, 1], [0, 1]]),

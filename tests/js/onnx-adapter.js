@@ -1,4 +1,4 @@
-// Maps an ONNX backend test case (../shared/conformance, see its README) onto attention-lab's
+// Maps an ONNX backend test case (tests/conformance, see its README) onto attention-lab's
 // public API, following the ONNX reference implementation's semantics:
 //   - 3D inputs (B, T, H*d) with q_num_heads / kv_num_heads -> (B, H, T, d), Y back to (B, Tq, H*dv);
 //   - past_key / past_value concatenated in front of K / V (present_key / present_value);

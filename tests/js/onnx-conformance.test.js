@@ -1,5 +1,5 @@
 // ONNX conformance: all 76 Attention backend test cases (opsets 23/24) and the 7 Softmax cases of
-// ../shared/conformance, through the public API, against the outputs computed by ONNX's own numpy
+// tests/conformance, through the public API, against the outputs computed by ONNX's own numpy
 // reference. The mapping (3D heads, past key/value, masks, causal offsets, qk_matmul_output_mode)
 // lives in onnx-adapter.js.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,12 +7,12 @@ import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose } from './numeric.js';
 import { decodeValue, runOnnxAttention, runOnnxSoftmax } from './onnx-adapter.js';
 
-// Through Vite, so the same file runs in Node and in Chromium ('@shared' is set in vitest.config.js).
-const attentionFiles = import.meta.glob('@shared/conformance/onnx-attention/test_*.json', {
+// Through Vite, so the same file runs in Node and in Chromium.
+const attentionFiles = import.meta.glob('../conformance/onnx-attention/test_*.json', {
   eager: true,
   import: 'default',
 });
-const softmaxFiles = import.meta.glob('@shared/conformance/onnx-softmax/test_*.json', {
+const softmaxFiles = import.meta.glob('../conformance/onnx-softmax/test_*.json', {
   eager: true,
   import: 'default',
 });

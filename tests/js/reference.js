@@ -1,4 +1,4 @@
-// Float64 references for every public operation, written from SEMANTICS.md row by row,
+// Float64 references for every public operation, written from docs/semantics.md row by row,
 // independently of the C++ core and of web/src (not a test file):
 //   maskedSoftmaxReference / maskedSoftmaxBackwardReference   x of rank 1..4
 //   attentionReference    q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) in rank 2..4,
@@ -171,7 +171,7 @@ export function maskedSoftmaxBackwardReference(y, dy, options = {}) {
 }
 
 /**
- * The scoring functions a(q, k) of SEMANTICS.md, each with its gradient: score(...) -> [a, the
+ * The scoring functions a(q, k) of docs/semantics.md, each with its gradient: score(...) -> [a, the
  * sum of its terms' magnitudes], backward(..., g, gAbs) adds g * da/d(q, k, params) into the
  * gradients. q and k come as flat data, its magnitudes (qa, ka) and the row's offset.
  */

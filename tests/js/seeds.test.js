@@ -1,17 +1,17 @@
-// The seeds' worked examples with the exact values of ../shared/SEMANTICS.md ("The seeds' worked
+// The seeds' worked examples with the exact values of docs/semantics.md ("The seeds' worked
 // examples, computed exactly"), through the public API, on both builds.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, seededRandom, randomTensor, tensor } from './numeric.js';
 
-// SEMANTICS.md quotes weights to 4 decimals and outputs to 3: half a unit of the last quoted digit,
+// docs/semantics.md quotes weights to 4 decimals and outputs to 3: half a unit of the last quoted digit,
 // plus float32 rounding (far smaller), is the most a correct result can differ from the quote.
 const FOUR_DECIMALS = { rtol: 0, atol: 5e-5 + 1e-6 };
 const THREE_DECIMALS = { rtol: 0, atol: 5e-4 + 1e-6 };
 // Exact small-integer products (Q = X Wq with integer X and W) are exact in float32.
 const EXACT = { rtol: 0, atol: 0 };
 
-// seeds/004: X, Wq = I, Wk, Wv; K = X Wk and V = X Wv as the seed computes them (those are right).
+// seed 004: X, Wq = I, Wk, Wv; K = X Wk and V = X Wv as the seed computes them (those are right).
 const seed004 = {
   x: tensor([[1, 2], [0, 1], [3, 1]]),
   wq: tensor([[1, 0], [0, 1]]),
@@ -27,7 +27,7 @@ const seed004 = {
   causalOutput: tensor([[3, 2], [2.609, 1.804], [3.992, 1.007]]),
 };
 
-// seeds/002, corrected (its text multiplies X row 1 by W^Q wrongly; SEMANTICS.md has the right values).
+// seed 002, corrected (its text multiplies X row 1 by W^Q wrongly; docs/semantics.md has the right values).
 const seed002 = {
   x: tensor([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]]),
   wq: tensor([[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]]),
@@ -40,7 +40,7 @@ const seed002 = {
   output: tensor([[2.756, 1.919, 1.919], [2.954, 1.985, 1.985], [2.954, 1.985, 1.985]]),
 };
 
-// seeds/001 (d2l): keys all ones (2, 10, 2), values arange(40) as (1, 10, 4) repeated twice,
+// seed 001 (d2l): keys all ones (2, 10, 2), values arange(40) as (1, 10, 4) repeated twice,
 // valid lengths [2, 6]. Identical keys give uniform weights over the valid keys, so the output is the
 // mean of the first 2 (resp. 6) value rows whatever the queries: [2, 3, 4, 5] and [10, 11, 12, 13].
 function d2lKeysValues() {
@@ -59,8 +59,8 @@ describe.each(BACKENDS)('the seeds worked examples ($backend)', (build) => {
     attn = await loadBackend(build);
   });
 
-  describe('seeds/004 (X = [[1,2],[0,1],[3,1]], scale 1/sqrt 2)', () => {
-    it('scaledDotProductAttention gives the weights and output of SEMANTICS.md', () => {
+  describe('seed 004 (X = [[1,2],[0,1],[3,1]], scale 1/sqrt 2)', () => {
+    it('scaledDotProductAttention gives the weights and output of docs/semantics.md', () => {
       const { output, weights } = attn.scaledDotProductAttention(seed004.x, seed004.k, seed004.v, {
         returnWeights: true,
       });
@@ -93,7 +93,7 @@ describe.each(BACKENDS)('the seeds worked examples ($backend)', (build) => {
     }
   });
 
-  describe('seeds/002 corrected', () => {
+  describe('seed 002 corrected', () => {
     it('selfAttention traces the correct Q, K, V, weights and output (not the text\'s)', () => {
       const layer = attn.selfAttention({ wq: seed002.wq, wk: seed002.wk, wv: seed002.wv });
       const { output, trace } = layer.forward(seed002.x);
@@ -108,7 +108,7 @@ describe.each(BACKENDS)('the seeds worked examples ($backend)', (build) => {
     });
   });
 
-  describe('seeds/001 (d2l): valid lengths [2, 6] over identical keys', () => {
+  describe('seed 001 (d2l): valid lengths [2, 6] over identical keys', () => {
     const { keys, values } = d2lKeysValues();
     const validLens = [2, 6];
 

@@ -1,5 +1,5 @@
 // ONNX models of scaled dot-product attention for onnxruntime-web, built in code (onnx-model.mjs).
-// Shapes in the letters of SEMANTICS.md: q, k, v, dout (B, H, T, d) unless said otherwise (B = 1 by default).
+// Shapes in the letters of docs/semantics.md: q, k, v, dout (B, H, T, d) unless said otherwise (B = 1 by default).
 // Every graph is given its cheapest correct form, so the peer is measured at its best: the scale
 // multiplies q (T d work) rather than the (T, T) scores, and the backward's row sums use
 // D_i = dO_i . O_i, which equals sum_j P_ij dP_ij but costs T d instead of T^2.

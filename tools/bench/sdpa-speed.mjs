@@ -4,7 +4,7 @@
 // Usage: node tools/bench/sdpa-speed.mjs [--sizes 512,1024,2048] [--rounds 7]
 //                                        [--baseline path/to/web/src/index.js] [--no-scalar]
 // Rounds alternate between contenders so drift cancels; each contender gets warm-up calls first
-// (V8 tiers wasm up only between calls, TOOLCHAIN.md). Each call is timed twice: wall clock, and
+// (V8 tiers wasm up only between calls, docs/toolchain.md). Each call is timed twice: wall clock, and
 // the CPU time of this process (process.cpuUsage), which stays meaningful on a machine shared with
 // other jobs (wall time there includes the slices other processes ran). Medians of whole API calls
 // (copies in and out of wasm memory included); GFLOP/s and ratios use the CPU time.

@@ -1,7 +1,7 @@
 // SIMD vs scalar wasm builds (and a plain-JS loop) on 512 x 512 scaled dot-product attention.
 // Usage: node tools/bench/simd-vs-scalar.mjs [--rounds N] [--quick]
 // Each round times one call per contender, alternating, after a warm-up: V8 tiers wasm up only
-// between calls (TOOLCHAIN.md), so many short calls measure the optimised code. Medians printed.
+// between calls (docs/toolchain.md), so many short calls measure the optimised code. Medians printed.
 import { loadAttention } from '../../web/src/index.js';
 import { fill } from './contender.mjs';
 import { attentionBackward, attentionForward } from './plain-js-attention.mjs';

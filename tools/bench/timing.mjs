@@ -1,5 +1,5 @@
 // Alternating-round timing shared by the benchmarks.
-// V8 tiers wasm up only between calls (TOOLCHAIN.md), so each contender is warmed up with a few
+// V8 tiers wasm up only between calls (docs/toolchain.md), so each contender is warmed up with a few
 // calls and then timed over many separate calls. Rounds alternate the contenders (forward, then
 // backward order) so that drift from other jobs on the machine falls on all of them alike.
 

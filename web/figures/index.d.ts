@@ -10,7 +10,7 @@
 //   cells  [data-row][data-col][data-value] (and data-batch), data-value = String(float32 value),
 //          each a focusable role="gridcell" with an aria-label holding the exact value; arrow keys
 //          move between cells, Enter/Space/click dispatch 'attn-cell-activate' (bubbling).
-// Shapes use the letters of SEMANTICS.md: B batch, Tq queries, Tk keys, R x C a matrix.
+// Shapes use the letters of docs/semantics.md: B batch, Tq queries, Tk keys, R x C a matrix.
 import type { Attention, Causal, Scoring, Tensor, TensorLike } from '../src/index.js';
 
 /** A matrix input: a Tensor, { data, shape } with any numeric array, or nested arrays. */

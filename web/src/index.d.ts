@@ -1,4 +1,4 @@
-// attention-lab public API. Shapes use the letters of SEMANTICS.md:
+// attention-lab public API. Shapes use the letters of docs/semantics.md:
 // B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
 // d query/key width, dv value width, h hidden width of additive attention.
 //
@@ -13,8 +13,13 @@
 //               a number option that is finite in float64 but not in float32, where the core
 //               computes (scale, softcap, maskFill or learningRate beyond ~3.4e38, a scale that
 //               rounds to 0, a dropout that rounds to 1), a request larger than wasm memory can
-//               hold ("... needs N MiB ...", scratch sizes included), and an input whose buffer
-//               was detached or resized during the call.
+//               hold ("... needs N MiB ...", scratch sizes included), an input whose buffer
+//               was detached or resized during the call, and finite inputs whose float32
+//               intermediates overflow (|value| > 3.4e38, e.g. q k^T of two 1e20 vectors, or the
+//               sum of two 2e38 values): "fn: an intermediate overflowed float32 (|value| > 3.4e38)
+//               for these q, k, v; scale the inputs down", never a NaN or Infinity in a result
+//               (output, weights, dx, dq, dk, dv, parameter gradients; lse and trace keep their
+//               -Infinity for masked entries). The same holds on the worker pool and for layers.
 // Options and tensors are read as own properties, each once: getters run once, and names
 // inherited from a polluted Object.prototype are never read (an unknown name is a TypeError).
 // Backward calls reject the forward-only options (returnWeights, trace, returnLse).

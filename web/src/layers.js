@@ -7,6 +7,7 @@
 import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from './masks.js';
 import { NO_BUFFERS, callBinding, withArena } from './memory.js';
+import { expectNoOverflow } from './overflow.js';
 import { callEntry, callQuery } from './packed.js';
 import { scaledDotProductAttention } from './sdpa.js';
 import { formatShape, tensor } from './tensor.js';
@@ -206,6 +207,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
           out[r * dims.dOut + o] = sum;
         }
     }
+    expectNoOverflow(fn, { x: xt }, 'out', out); // the projection above is stored in float32 too
     s.cache = null; // backward() needs a forward over whole sequences
     const outShape = xt.shape.length === 3 ? [B, T, outWidth] : [T, outWidth];
     return { output: tensor(out, outShape) };
@@ -258,13 +260,15 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
       blocks[name] = s.weights[name];
       blocks[`d${name}`] = s.grads[name];
     }
-    withArena(module, fn, blocks, (buffers, read) => {
+    const stepped = withArena(module, fn, blocks, (buffers, read) => {
       for (const name of Object.keys(shapes)) {
         const stepArgs = { n: s.weights[name].length, learningRate: lr };
         callEntry(module, 'sgdStep', stepArgs, { ...NO_BUFFERS, w: buffers[name], dw: buffers[`d${name}`] });
-        s.weights[name] = read(name);
       }
+      // All read (and checked for overflow) before any is kept: a failed step changes no weight.
+      return Object.keys(shapes).map((name) => [name, read(name)]);
     });
+    for (const [name, w] of stepped) s.weights[name] = w;
     s.cache = null; // the saved forward state belongs to the old weights
   }
 
@@ -358,7 +362,7 @@ function seedOption(fn, options) {
   return numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)');
 }
 
-/** Single-head self-attention (seeds/000, seeds/004): sizes from the given weights or dIn, dQ, dOut. */
+/** Single-head self-attention (seed 000, seed 004): sizes from the given weights or dIn, dQ, dOut. */
 export function selfAttention(runtime, options) {
   const fn = 'selfAttention';
   const opts = expectKnownOptions(fn, options ?? {}, SELF_OPTIONS);

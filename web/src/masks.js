@@ -1,5 +1,5 @@
 // MaskOptions (validLens, causal, attnMask, maskFill, window, alibi) -> the binding's MaskArgs and
-// the mask buffers to place in wasm memory. See SEMANTICS.md "Scores, masks, softmax".
+// the mask buffers to place in wasm memory. See docs/semantics.md "Scores, masks, softmax".
 //
 // The scores an op masks are (B, H, Tq, Tk); the caller sees them in its own rank, e.g.
 // (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
@@ -31,7 +31,7 @@ const AXES_OF_RANK = Object.freeze({
   4: Object.freeze([0, 1, 2, 3]),
 });
 
-/** Which of (B, H, Tq, Tk) a tensor of `rank` shows: the shape conventions of SEMANTICS.md. Shared: do not modify. */
+/** Which of (B, H, Tq, Tk) a tensor of `rank` shows: the shape conventions of docs/semantics.md. Shared: do not modify. */
 export function axesOfRank(rank) {
   return AXES_OF_RANK[rank];
 }

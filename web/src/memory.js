@@ -5,6 +5,7 @@
 import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { callQuery } from './packed.js';
+import { expectNoOverflow } from './overflow.js';
 
 /** Every buffer name of the binding's packed Buffers record (cpp/bindings/args.hpp, packed.hpp). */
 const BUFFER_NAMES = [
@@ -113,7 +114,8 @@ export function expectArenaFits(fn, blocks, names = Object.keys(blocks)) {
  *   memory traffic) }; names are the binding's Buffers fields (own properties only: a polluted
  *   Object.prototype adds none); undefined or null blocks are skipped (address 0).
  * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
- *   float block out into a fresh Float32Array.
+ *   float block out into a fresh Float32Array, and throws overflow.js's RangeError when a main
+ *   result holds NaN or an infinity (an intermediate overflowed float32).
  * This is on the path of every call (a 4x4 attention spends much of its few microseconds here and
  * in the binding call), so it allocates nothing but the read closure and the results.
  */
@@ -147,7 +149,9 @@ export function withArena(module, fn, blocks, run) {
     const read = (name) => {
       const start = buffers[name] >>> 2;
       const block = typeof blocks[name] === 'string' ? blocks[blocks[name]] : blocks[name];
-      return module.HEAPF32.slice(start, start + blockBytes(block) / 4);
+      const data = module.HEAPF32.slice(start, start + blockBytes(block) / 4);
+      expectNoOverflow(fn, blocks, name, data); // a main result's NaN or infinity: overflow.js
+      return data;
     };
     return run(buffers, read);
   } catch (error) {

@@ -4,6 +4,7 @@
 //   forward   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), lse, weights, trace
 //   backward  + dout (B, H, Tq, dv) -> dq (B, H, Tq, d), dk (B, Hkv, Tk, d), dv (B, Hkv, Tk, dv)
 import { expectArenaFits } from './memory.js';
+import { expectNoOverflow } from './overflow.js';
 import { planSdpa, subCallSpans } from './parallel-plan.js';
 import {
   forwardOutputs,
@@ -133,7 +134,8 @@ export function parallelContext(pool) {
 /** Forward on the pool: -> the AttentionResult sdpaForward would return. */
 export async function parallelSdpaForward(parallel, setup, flags) {
   const wanted = forwardOutputs(setup, flags);
-  expectArenaFits(setup.fn, sdpaForwardBlocks(setup, wanted)); // the synchronous call's own limit and message
+  const blocks = sdpaForwardBlocks(setup, wanted);
+  expectArenaFits(setup.fn, blocks); // the synchronous call's own limit and message
   const { dims } = setup;
   const whole = {};
   for (const [name, floats] of Object.entries(pruned(resultBlocks(dims, wanted)))) whole[name] = new Float32Array(floats);
@@ -148,14 +150,15 @@ export async function parallelSdpaForward(parallel, setup, flags) {
       whole[name].set(result[name], spans.rows(width)[0]);
     }
   });
-  return readResult((name) => whole[name], dims, wanted);
+  return readResult(checkedRead(setup.fn, blocks, whole), dims, wanted);
 }
 
 const endsOf = ([offset, length]) => [offset, offset + length];
 
 /** Backward on the pool: dq placed, dk and dv partials summed where sub-calls share a kv head. */
 export async function parallelSdpaBackward(parallel, setup, dout) {
-  expectArenaFits(setup.fn, sdpaBackwardBlocks(setup, dout));
+  const blocks = sdpaBackwardBlocks(setup, dout);
+  expectArenaFits(setup.fn, blocks);
   const { inputs, dims } = setup;
   const whole = {
     dq: new Float32Array(shapeSize(inputs.q.shape)),
@@ -170,8 +173,14 @@ export async function parallelSdpaBackward(parallel, setup, dout) {
     write(whole.dk, result.dk, spans.keys(dims.dq)[0]);
     write(whole.dv, result.dv, spans.keys(dims.dv)[0]);
   });
-  return readInputGradients((name) => whole[name], inputs);
+  return readInputGradients(checkedRead(setup.fn, blocks, whole), inputs);
 }
+
+/** read(name) of the assembled results, with the synchronous call's overflow check (memory.js). */
+const checkedRead = (fn, blocks, whole) => (name) => {
+  expectNoOverflow(fn, blocks, name, whole[name]);
+  return whole[name];
+};
 
 function addInto(target, part, offset) {
   for (let i = 0; i < part.length; i++) target[offset + i] += part[i];

@@ -1,4 +1,4 @@
-// Attention with a scoring function a(q, k) (SEMANTICS.md "Scoring functions"):
+// Attention with a scoring function a(q, k) (docs/semantics.md "Scoring functions"):
 //   q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
 // 'dot' and 'scaled-dot' run through sdpa.js (they take softcap and dropout); 'general',
 // 'additive' and 'concat' through the core's scoring functions, with parameter gradients.

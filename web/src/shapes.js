@@ -1,4 +1,4 @@
-// The shape conventions of SEMANTICS.md for attention inputs:
+// The shape conventions of docs/semantics.md for attention inputs:
 //   rank 4: q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv)
 //   rank 3: q (B, Tq, dq),    k (B, Tk, dk),      v (B, Tk, dv)        H = Hkv = 1
 //   rank 2: q (Tq, dq),       k (Tk, dk),         v (Tk, dv)           B = H = Hkv = 1

@@ -1,5 +1,5 @@
 // Boundary checks of the public API. Every message names the function and the argument and,
-// for shapes, gives the expected shape (in the letters of SEMANTICS.md) and the actual one.
+// for shapes, gives the expected shape (in the letters of docs/semantics.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
 import { formatShape, toTensor } from './tensor.js';
 import { typedLength } from './typed.js';
@@ -25,7 +25,7 @@ export function inputTensor(fn, name, value, { allowNegativeInfinity = false } =
  * per element (node 20: 8M floats in ~2.5 ms instead of ~7 ms), which is most of a large
  * maskedSoftmax call's JS time.
  */
-function firstNonFinite(data, allowNegativeInfinity) {
+export function firstNonFinite(data, allowNegativeInfinity = false) {
   const n = typedLength(data);
   const blocks = n - (n % 8);
   for (let i = 0; i < blocks; i += 8) {

@@ -1,4 +1,4 @@
-// Shapes and mask description shared by every op of the core (see SEMANTICS.md).
+// Shapes and mask description shared by every op of the core (see docs/semantics.md).
 //
 // Letters, used in every shape comment of the project:
 //   B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,

@@ -1,8 +1,8 @@
 // Attention layers as stateless functions: the caller (the JS layer object) owns the weights,
 // the gradients and what the forward pass saves for the backward pass.
-//   selfAttention       = heads 1, no output projection   (seeds/000, seeds/004)
+//   selfAttention       = heads 1, no output projection   (seed 000, seed 004)
 //   multiHeadAttention  = heads H, kv heads Hkv, output projection Wo
-// Weights are applied row-vector style (SEMANTICS.md): Q = X Wq.
+// Weights are applied row-vector style (docs/semantics.md): Q = X Wq.
 #pragma once
 
 #include <cstdint>
@@ -68,7 +68,7 @@ void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOpti
 
 std::uint64_t layer_scratch_floats(const LayerDims& dims);
 
-// w -= learning_rate * g over n floats (the SGD step of seeds/004).
+// w -= learning_rate * g over n floats (the SGD step of seed 004).
 void sgd_step(float* w, const float* g, std::size_t n, float learning_rate);
 
 }  // namespace attnlab

@@ -1,4 +1,4 @@
-// Attention with a choice of scoring function a(q, k) (seeds/003, SEMANTICS.md "Scoring functions"):
+// Attention with a choice of scoring function a(q, k) (seed 003, docs/semantics.md "Scoring functions"):
 //   dot         q . k                       (scale 1 by default)
 //   scaled-dot  q . k / sqrt(d)             (the default scoring)
 //   general     q^T W k                     W (dq, dk)

@@ -1,5 +1,5 @@
 // Scaled dot-product attention, forward and backward, without materialising the (Tq, Tk) matrix
-// unless the caller asks for it (weights or trace). See SEMANTICS.md for the formulas.
+// unless the caller asks for it (weights or trace). See docs/semantics.md for the formulas.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Small matrix products over stacks of matrices, in float64 (stored as float32, as every tensor
 // the page shows). The page uses them for the chain rule around the core's gradients (dP, dS,
-// dW = X^T dQ) and for checking the core's dQ, dK, dV against the formulas of SEMANTICS.md.
+// dW = X^T dQ) and for checking the core's dQ, dK, dV against the formulas of docs/semantics.md.
 // A rank-2 operand is shared by every matrix of the other's stack (broadcast over B).
 import { matrixSize, stackCount } from './tensors.js';
 

@@ -1,4 +1,4 @@
-// dQ and dK from dS through each scoring function a(q, k) of SEMANTICS.md, in float64 JS: the
+// dQ and dK from dS through each scoring function a(q, k) of docs/semantics.md, in float64 JS: the
 // page's independent check of the core's attentionBackward (they are never shown in its place).
 // s is the scale, dS (B, Tq, Tk) the gradient of the scaled scores (0 where masked).
 //   dot, scaled-dot  dQ = s dS K,              dK = s dS^T Q

@@ -1,4 +1,4 @@
-// Explanations of the backward stages, term by term with the numbers (SEMANTICS.md "Backward"):
+// Explanations of the backward stages, term by term with the numbers (docs/semantics.md "Backward"):
 // dO from the loss, dP = dO V^T, dS = P (dP - D), dQ = s dS K, dK = s dS^T Q, dV = P^T dO,
 // dW = X^T dQ. Scorings other than the dot products name their chain rule and its result.
 import { at, columnOf, rowOf } from '../compute/tensors.js';

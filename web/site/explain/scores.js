@@ -1,4 +1,4 @@
-// One raw score a(q_i, k_j) of each scoring function, term by term (SEMANTICS.md table).
+// One raw score a(q_i, k_j) of each scoring function, term by term (docs/semantics.md table).
 import { at, rowOf } from '../compute/tensors.js';
 import { dotTerms, factor, joinTerms, num, ij } from './tex.js';
 

@@ -15,7 +15,7 @@ const SLOTS = { weights: [['weights', 'Weights']], self: [['x', 'X'], ['wq', 'Wq
 export function importDialog(apply) {
   const body = h('div', { class: 'import-body' });
   const message = h('p', { class: 'import-message', role: 'alert', dataset: { role: 'import-message' } });
-  const dialog = h('dialog', { class: 'embed-dialog import-dialog', 'aria-labelledby': 'import-title', dataset: { role: 'import-dialog' } });
+  const dialog = h('dialog', { class: 'import-dialog', 'aria-labelledby': 'import-title', dataset: { role: 'import-dialog' } });
   let current = null;
 
   function choose(role) {

@@ -1,5 +1,5 @@
 // Above the pipeline: the page's title, the preset's summary and, for a preset whose source
-// text has wrong numbers (seeds/002), what the text says against what is exact, computed live.
+// text has wrong numbers (seed 002), what the text says against what is exact, computed live.
 import { h } from '../controls/dom.js';
 import { errata, formatRow } from '../notes/errata.js';
 import { presetById } from '../presets/index.js';

@@ -1,6 +1,6 @@
 // The training panel: a loss (half-sum or mean squared error against the target Y), a learning
 // rate and a speed, and Train / Step / Reset. Each step is SGD on the trained matrices (as
-// seeds/004's Java code: W <- W - lr dL/dW); the pipeline above, the heatmap and the loss curve
+// seed 004's Java code: W <- W - lr dL/dW); the pipeline above, the heatmap and the loss curve
 // here follow every step.
 import { heatmap, lineChart, matrix } from '../../figures/index.js';
 import { fromNested } from '../compute/tensors.js';
@@ -23,7 +23,7 @@ const LEAF_TITLES = { wq: 'Wq', wk: 'Wk', wv: 'Wv', q: 'Q', k: 'K', v: 'V' };
 
 function trainedText(state) {
   return state.source === 'self'
-    ? `SGD on Wq, Wk and Wv${state.heads > 1 ? ` of head ${state.head + 1}` : ''}, as seeds/004’s Java code does: W ← W − η ∂L/∂W.`
+    ? `SGD on Wq, Wk and Wv${state.heads > 1 ? ` of head ${state.head + 1}` : ''}, as seed 004’s Java code does: W ← W − η ∂L/∂W.`
     : 'This example has no weights: SGD moves Q, K and V themselves (Q ← Q − η ∂L/∂Q, …).';
 }
 

@@ -1,4 +1,4 @@
-// seeds/001 (d2l, "attention scoring functions"): keys all ones (2, 10, 2), values arange(40)
+// seed 001 (d2l, "attention scoring functions"): keys all ones (2, 10, 2), values arange(40)
 // as (1, 10, 4) repeated twice, valid lengths [2, 6]. Identical keys give uniform weights over
 // the visible keys, so additive and dot-product attention both output [[2, 3, 4, 5]] and
 // [[10, 11, 12, 13]] whatever the queries. d2l's additive example uses queries of width 20;

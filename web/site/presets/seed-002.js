@@ -1,4 +1,4 @@
-// seeds/002 (a Chinese self-attention tutorial): X (3, 4), W^Q, W^K, W^V (4, 3). Its text gets
+// seed 002 (a Chinese self-attention tutorial): X (3, 4), W^Q, W^K, W^V (4, 3). Its text gets
 // Q wrong (row 1 of X times W^Q is [1, 1, 1], the text says [1, 0, 1]) and K, V and everything
 // after them too. `printed` keeps the text's numbers as printed, for the note that compares them
 // with the exact ones, and the preset opens in check mode with them typed in. Strings: '0.20' and

@@ -1,5 +1,5 @@
-// seeds/004 (a Java walk-through of self-attention): 3 tokens of width 2, Wq = I, and the
-// causal mask its code applies (the Causal control shows both: SEMANTICS.md has both outputs).
+// seed 004 (a Java walk-through of self-attention): 3 tokens of width 2, Wq = I, and the
+// causal mask its code applies (the Causal control shows both: docs/semantics.md has both outputs).
 // Its code also trains the weights by SGD; the target below gives the Train button a goal.
 export default {
   id: 'seed-004',

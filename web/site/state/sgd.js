@@ -1,4 +1,4 @@
-// One SGD step on the state, as seeds/004's Java code does it (weights -= learningRate * grad):
+// One SGD step on the state, as seed 004's Java code does it (weights -= learningRate * grad):
 // 'self' states train the shown head's Wq, Wk, Wv; 'qkv' states (no weights) train Q, K, V
 // themselves. The gradients come from compute/backward.js, i.e. from the core.
 
