@@ -41,6 +41,9 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   check.require(is_stride(m.strideB) && is_stride(m.strideH) && is_stride(m.strideI) && is_stride(m.strideJ),
                 "mask strides must be integers in [0, 2^31)");
   check.require(!m.useFill || finite_in_float32(m.fill), "fill must be finite in float32");
+  auto is_window_side = [](double w) { return w >= -1 && w < 2147483648.0 && std::floor(w) == w; };
+  check.require(is_window_side(m.windowLeft) && is_window_side(m.windowRight),
+                "window must be two integers >= -1 (-1: no limit on that side)");
 
   const double lens = m.validLensPerRow ? count(B, Tq) : double(B);
   check.span("validLens", b.validLens, lens, 4, true);
@@ -48,7 +51,16 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   const double extent = (B - 1) * m.strideB + (H - 1) * m.strideH + (Tq - 1) * m.strideI + (Tk - 1) * m.strideJ + 1;
   check.span("boolMask", b.boolMask, extent, 1, true);
   check.span("floatMask", b.floatMask, extent, 4, true);
+  check.span("alibiSlopes", b.alibiSlopes, H, 4, true);
   if (!check.ok()) return mask;
+
+  if (b.alibiSlopes != 0) {
+    // -slope * distance must stay a float32 number for distances up to Tq + Tk.
+    const float* slopes = f32(b.alibiSlopes);
+    for (int h = 0; h < H; ++h)
+      check.require(std::isfinite(slopes[h]) && std::fabs(double(slopes[h])) * (double(Tq) + Tk) < 3.4e38,
+                    "alibi slopes must be finite and |slope| (Tq + Tk) within float32");
+  }
 
   if (b.validLens != 0) {
     // The core trusts lengths to be non-negative; one pass over (B) or (B, Tq) ints is cheap.
@@ -66,6 +78,9 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   mask.mask_stride_j = std::size_t(m.strideJ);
   mask.use_fill = m.useFill;
   if (m.useFill) mask.fill = float(m.fill);  // checked above; an unused fill is never cast
+  mask.window_left = int(m.windowLeft);
+  mask.window_right = int(m.windowRight);
+  mask.alibi_slopes = f32(b.alibiSlopes);
   return mask;
 }
 
@@ -131,6 +146,32 @@ SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers&
   if (!check.ok()) return opt;
   opt.scale = float(a.scale);
   opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  return opt;
+}
+
+RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
+  RopeOptions opt;
+  if (!a.rope) return opt;
+  check.require(a.dQ % 2 == 0, "rope needs an even dQ (it rotates pairs of features)");
+  check.require(positive_in_float32(a.ropeBase), "rope base must be finite and > 0 in float32");
+  check.require(a.ropeOffset >= 0 && a.ropeOffset < kMaxSafeInteger && std::floor(a.ropeOffset) == a.ropeOffset,
+                "rope offset must be an integer in [0, 2^53)");
+  opt.base = a.ropeBase;
+  opt.offset = a.ropeOffset;
+  opt.interleaved = a.ropeInterleaved;
+  return opt;
+}
+
+RopeOptions to_rope_options(Boundary& check, const RopeArgs& a) {
+  check.positive({{"N", a.N}, {"T", a.T}, {"d", a.d}});
+  check.require(a.d % 2 == 0, "rope needs an even d (it rotates pairs of features)");
+  check.require(positive_in_float32(a.base), "base must be finite and > 0 in float32");
+  check.require(a.offset >= 0 && a.offset < kMaxSafeInteger && std::floor(a.offset) == a.offset,
+                "offset must be an integer in [0, 2^53)");
+  RopeOptions opt;
+  opt.base = a.base;
+  opt.offset = a.offset;
+  opt.interleaved = a.interleaved;
   return opt;
 }
 

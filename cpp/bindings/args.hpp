@@ -9,6 +9,7 @@
 
 #include "attnlab/dims.hpp"
 #include "attnlab/layer.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
 #include "boundary.hpp"
@@ -25,6 +26,7 @@ struct Buffers {
   uintptr_t dw = 0, dwq = 0, dwk = 0, dwv = 0, dwo = 0;
   uintptr_t validLens = 0, boolMask = 0, floatMask = 0;         // int32, uint8, float32
   uintptr_t scratch = 0;
+  uintptr_t alibiSlopes = 0;                                    // float32 (H)
 };
 
 // MaskSpec without its pointers (those are Buffers::validLens/boolMask/floatMask).
@@ -35,6 +37,7 @@ struct MaskArgs {
   double strideB = 0, strideH = 0, strideI = 0, strideJ = 0;
   bool useFill = false;
   double fill = -1e6;
+  double windowLeft = -1, windowRight = -1;  // integers >= -1 (-1: that side open)
 };
 
 // x, y, dy, dx (B, H, Tq, Tk)
@@ -58,11 +61,22 @@ struct ScoringArgs {
   MaskArgs mask;
 };
 
+// x, y, dy, dx (N, T, d); see rope.hpp
+struct RopeArgs {
+  int N = 1, T = 1, d = 2;
+  double base = 10000, offset = 0;
+  bool interleaved = false;
+};
+
 // x (B, T, dIn); see layer.hpp
 struct LayerArgs {
   int B = 1, T = 1, dIn = 1, dQ = 1, dV = 1, heads = 1, kvHeads = 1, dOut = 0;
   double scale = 1;
   MaskArgs mask;
+  bool rope = false;  // rotary positions on q and k, with these two options
+  double ropeBase = 10000;
+  bool ropeInterleaved = false;
+  double ropeOffset = 0;  // the position of row 0 (a KV cache's length)
 };
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream). Buffers: w.
@@ -85,7 +99,10 @@ SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b
 ScoringDims to_dims(Boundary& check, const ScoringArgs& a);
 ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const Buffers& b);
 LayerDims to_dims(Boundary& check, const LayerArgs& a);
+RopeOptions to_rope_options(Boundary& check, const RopeArgs& a);
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b);
+// The layer's rotary options (positions from ropeOffset); checks dQ even, the base and the offset.
+RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 
 // Element counts in double: products of valid dims can exceed wasm32's 32-bit size_t.
 double count(double a, double b, double c = 1, double d = 1);

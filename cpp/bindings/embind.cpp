@@ -15,6 +15,7 @@
 #include "attnlab/kernels.hpp"
 #include "packed.hpp"
 #include "attnlab/layer.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
 #include "attnlab/softmax.hpp"
@@ -72,6 +73,27 @@ void masked_softmax_backward_entry(const SoftmaxArgs& a, const Buffers& b) {
   MaskSpec mask = check.ok() ? to_mask(check, a.mask, b, a.B, a.H, a.Tq, a.Tk) : MaskSpec{};
   if (!check.ok()) return check.raise();
   masked_softmax_backward(a.B, a.H, a.Tq, a.Tk, mask, f32(b.y), f32(b.dy), f32_out(b.dx));
+}
+
+// ---- rotary position embeddings: x, y, dy, dx (N, T, d) ----
+
+// Both directions: `from` (x or dy) rotated into `to` (y or dx), by +angle forward, -angle backward.
+void rope_entry(const char* entry, const RopeArgs& a, const char* from_name, uintptr_t from, const char* to_name,
+                uintptr_t to, bool backward) {
+  Boundary check(entry);
+  const RopeOptions opt = to_rope_options(check, a);
+  const double n = count(a.N, a.T, a.d);
+  check.span(from_name, from, n, 4);
+  check.span(to_name, to, n, 4);
+  if (!check.ok()) return check.raise();
+  (backward ? rope_backward : rope_forward)(a.N, a.T, a.d, opt, f32(from), f32_out(to));
+}
+
+void rope_forward_entry(const RopeArgs& a, const Buffers& b) {
+  rope_entry("ropeForward", a, "x", b.x, "y", b.y, false);
+}
+void rope_backward_entry(const RopeArgs& a, const Buffers& b) {
+  rope_entry("ropeBackward", a, "dy", b.dy, "dx", b.dx, true);
 }
 
 // ---- scaled dot-product attention ----
@@ -248,6 +270,7 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerForward");
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
+  const RopeOptions rope = to_layer_rope(check, a);
   check_layer_weights(check, a, dims, b);
   check.span("out", b.out, count(a.B, a.T, out_width(a)), 4);
   check_score_outputs(check, b, count(a.B, a.heads, a.T, a.T), false);
@@ -255,13 +278,14 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const SdpaForwardOutputs trace{nullptr, nullptr, f32_out(b.weights), f32_out(b.scores), nullptr, f32_out(b.masked)};
   const bool traced = b.weights || b.scores || b.masked;
   layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
-                f32_out(b.scratch));
+                f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerBackward");
   const LayerDims dims = to_dims(check, a);
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b) : SdpaOptions{};
+  const RopeOptions rope = to_layer_rope(check, a);
   check_layer_weights(check, a, dims, b);
   check.span("dout", b.dout, count(a.B, a.T, out_width(a)), 4);
   check.span("dx", b.dx, count(a.B, a.T, a.dIn), 4);
@@ -272,7 +296,7 @@ void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
   if (!check.ok()) return check.raise();
   const LayerGrads grads{f32_out(b.dwq), f32_out(b.dwk), f32_out(b.dwv), f32_out(b.dwo)};
   layer_backward(dims, layer_weights(b), opt, f32(b.x), layer_saved(b), f32(b.dout), f32_out(b.dx), grads,
-                 f32_out(b.scratch));
+                 f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream), identical in every build.
@@ -347,6 +371,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("scoringScratchFloats", &packed_query<ScoringArgs, &scoring_scratch_entry>);
   function("scoringForward", &packed_entry<ScoringArgs, &scoring_forward_entry>);
   function("scoringBackward", &packed_entry<ScoringArgs, &scoring_backward_entry>);
+  function("ropeForward", &packed_entry<RopeArgs, &rope_forward_entry>);
+  function("ropeBackward", &packed_entry<RopeArgs, &rope_backward_entry>);
   function("layerScratchFloats", &packed_query<LayerArgs, &layer_scratch_entry>);
   function("layerForward", &packed_entry<LayerArgs, &layer_forward_entry>);
   function("layerBackward", &packed_entry<LayerArgs, &layer_backward_entry>);

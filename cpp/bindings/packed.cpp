@@ -16,6 +16,7 @@ std::string packed_layout() {
          ";SdpaArgs=" + names(ATTNLAB_SDPA_ARGS(ATTNLAB_NAME)) +
          ";ScoringArgs=" + names(ATTNLAB_SCORING_ARGS(ATTNLAB_NAME)) +
          ";LayerArgs=" + names(ATTNLAB_LAYER_ARGS(ATTNLAB_NAME)) +
+         ";RopeArgs=" + names(ATTNLAB_ROPE_ARGS(ATTNLAB_NAME)) +
          ";InitArgs=" + names(ATTNLAB_INIT_ARGS(ATTNLAB_NAME)) +
          ";StepArgs=" + names(ATTNLAB_STEP_ARGS(ATTNLAB_NAME)) +
          ";Buffers=" + names(ATTNLAB_BUFFERS(ATTNLAB_NAME));

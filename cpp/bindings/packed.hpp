@@ -14,18 +14,23 @@
 #include "args.hpp"
 
 // X-lists of the fields, in record order. A nested MaskArgs is written in place, in its own order.
-#define ATTNLAB_MASK_ARGS(X) X(validLensPerRow) X(causal) X(strideB) X(strideH) X(strideI) X(strideJ) X(useFill) X(fill)
+#define ATTNLAB_MASK_ARGS(X)                                                                   \
+  X(validLensPerRow) X(causal) X(strideB) X(strideH) X(strideI) X(strideJ) X(useFill) X(fill) \
+  X(windowLeft) X(windowRight)
 #define ATTNLAB_SOFTMAX_ARGS(X) X(B) X(H) X(Tq) X(Tk) X(mask)
 #define ATTNLAB_SDPA_ARGS(X) X(B) X(H) X(Hkv) X(Tq) X(Tk) X(d) X(dv) X(scale) X(softcap) X(dropout) X(seed) X(mask)
 #define ATTNLAB_SCORING_ARGS(X) \
   X(B) X(H) X(Hkv) X(Tq) X(Tk) X(dq) X(dk) X(dv) X(hidden) X(scoring) X(scale) X(mask)
-#define ATTNLAB_LAYER_ARGS(X) X(B) X(T) X(dIn) X(dQ) X(dV) X(heads) X(kvHeads) X(dOut) X(scale) X(mask)
+#define ATTNLAB_LAYER_ARGS(X)                                                   \
+  X(B) X(T) X(dIn) X(dQ) X(dV) X(heads) X(kvHeads) X(dOut) X(scale) X(mask) \
+  X(rope) X(ropeBase) X(ropeInterleaved) X(ropeOffset)
+#define ATTNLAB_ROPE_ARGS(X) X(N) X(T) X(d) X(base) X(offset) X(interleaved)
 #define ATTNLAB_INIT_ARGS(X) X(fanIn) X(fanOut) X(seed) X(stream)
 #define ATTNLAB_STEP_ARGS(X) X(n) X(learningRate)
 #define ATTNLAB_BUFFERS(X)                                                                              \
   X(x) X(y) X(dy) X(dx) X(q) X(k) X(v) X(dout) X(out) X(lse) X(weights) X(scores) X(softcapped) X(masked) \
   X(heads) X(dq) X(dk) X(dv) X(w) X(wq) X(wk) X(wv) X(wo) X(dw) X(dwq) X(dwk) X(dwv) X(dwo) X(validLens)  \
-  X(boolMask) X(floatMask) X(scratch)
+  X(boolMask) X(floatMask) X(scratch) X(alibiSlopes)
 
 namespace attnlab::binding {
 
@@ -77,12 +82,14 @@ inline constexpr int kPackedDoubles<Buffers> = 0 ATTNLAB_BUFFERS(ATTNLAB_COUNT);
 #define ATTNLAB_COUNT_FIELD_OF_SdpaArgs(field) +kPackedDoubles<decltype(SdpaArgs::field)>
 #define ATTNLAB_COUNT_FIELD_OF_ScoringArgs(field) +kPackedDoubles<decltype(ScoringArgs::field)>
 #define ATTNLAB_COUNT_FIELD_OF_LayerArgs(field) +kPackedDoubles<decltype(LayerArgs::field)>
+#define ATTNLAB_COUNT_FIELD_OF_RopeArgs(field) +kPackedDoubles<decltype(RopeArgs::field)>
 #define ATTNLAB_COUNT_FIELD_OF_InitArgs(field) +kPackedDoubles<decltype(InitArgs::field)>
 #define ATTNLAB_COUNT_FIELD_OF_StepArgs(field) +kPackedDoubles<decltype(StepArgs::field)>
 ATTNLAB_PACKED_ARGS(SoftmaxArgs, ATTNLAB_SOFTMAX_ARGS)
 ATTNLAB_PACKED_ARGS(SdpaArgs, ATTNLAB_SDPA_ARGS)
 ATTNLAB_PACKED_ARGS(ScoringArgs, ATTNLAB_SCORING_ARGS)
 ATTNLAB_PACKED_ARGS(LayerArgs, ATTNLAB_LAYER_ARGS)
+ATTNLAB_PACKED_ARGS(RopeArgs, ATTNLAB_ROPE_ARGS)
 ATTNLAB_PACKED_ARGS(InitArgs, ATTNLAB_INIT_ARGS)
 ATTNLAB_PACKED_ARGS(StepArgs, ATTNLAB_STEP_ARGS)
 inline void read_packed(PackedReader& reader, Buffers& a) { ATTNLAB_BUFFERS(ATTNLAB_READ_FIELD) }
@@ -92,6 +99,7 @@ inline void read_packed(PackedReader& reader, Buffers& a) { ATTNLAB_BUFFERS(ATTN
 #undef ATTNLAB_COUNT_FIELD_OF_SdpaArgs
 #undef ATTNLAB_COUNT_FIELD_OF_ScoringArgs
 #undef ATTNLAB_COUNT_FIELD_OF_LayerArgs
+#undef ATTNLAB_COUNT_FIELD_OF_RopeArgs
 #undef ATTNLAB_COUNT_FIELD_OF_InitArgs
 #undef ATTNLAB_COUNT_FIELD_OF_StepArgs
 

@@ -54,10 +54,15 @@ struct Projected {
   std::vector<float> q, k, v, heads;  // heads: attention output (B, H, T, d_v)
 };
 
-Projected forward_pass(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x) {
+Projected forward_pass(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                       const RopeOptions* rope) {
   Projected p;
   p.q = project_to_heads(d, x, w.wq, d.heads, d.d_q);
   p.k = project_to_heads(d, x, w.wk, d.kv_heads, d.d_q);
+  if (rope != nullptr) {  // the reference rotation matrices, per head
+    ref::rope_forward(d.B * d.heads, d.T, d.d_q, *rope, p.q.data(), p.q.data());
+    ref::rope_forward(d.B * d.kv_heads, d.T, d.d_q, *rope, p.k.data(), p.k.data());
+  }
   p.v = project_to_heads(d, x, w.wv, d.kv_heads, d.d_v);
   p.heads.resize(std::size_t(d.B) * d.heads * d.T * d.d_v);
   SdpaForwardOutputs outs;
@@ -70,8 +75,8 @@ Projected forward_pass(const LayerDims& d, const LayerWeights& w, const SdpaOpti
 
 // x (B, T, d_in) -> out (B, T, out_width).
 void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                   float* out) {
-  const Projected p = forward_pass(d, w, opt, x);
+                   float* out, const RopeOptions* rope) {
+  const Projected p = forward_pass(d, w, opt, x, rope);
   const int F = d.heads * d.d_v;
   for (int b = 0; b < d.B; ++b)
     for (int t = 0; t < d.T; ++t)
@@ -88,8 +93,8 @@ void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions&
 
 // dout (B, T, out_width) -> dx (B, T, d_in) and every weight gradient.
 void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                    const float* dout, float* dx, const LayerGrads& grads) {
-  const Projected p = forward_pass(d, w, opt, x);
+                    const float* dout, float* dx, const LayerGrads& grads, const RopeOptions* rope) {
+  const Projected p = forward_pass(d, w, opt, x, rope);
   const int F = d.heads * d.d_v, W = d.out_width();
 
   // Output projection: dWo = concat^T dout; d(concat) = dout Wo^T, stored in head layout.
@@ -121,6 +126,10 @@ void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions
   std::vector<float> dq(p.q.size()), dk(p.k.size()), dv(p.v.size());
   sdpa_backward(d.attention(), opt, p.q.data(), p.k.data(), p.v.data(), dheads.data(), dq.data(), dk.data(),
                 dv.data());
+  if (rope != nullptr) {
+    ref::rope_backward(d.B * d.heads, d.T, d.d_q, *rope, dq.data(), dq.data());
+    ref::rope_backward(d.B * d.kv_heads, d.T, d.d_q, *rope, dk.data(), dk.data());
+  }
   std::vector<double> gx(std::size_t(d.B) * d.T * d.d_in, 0.0);
   project_to_heads_backward(d, x, w.wq, d.heads, d.d_q, dq, grads.dwq, gx);
   project_to_heads_backward(d, x, w.wk, d.kv_heads, d.d_q, dk, grads.dwk, gx);

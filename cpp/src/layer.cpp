@@ -2,6 +2,7 @@
 // deterministic initialisation and the SGD step of seed 004.
 //
 //   Q = X Wq (B, T, H * d_q)    -> head layout q (B, H, T, d_q)     (same for K, V with Hkv)
+//   q, k = rope(q), rope(k)      when asked for, per head (positions 0 .. T - 1)
 //   O = sdpa(q, k, v)            (B, H, T, d_v)
 //   C = concat of the heads      (B, T, H * d_v)
 //   out = C Wo (B, T, d_out), or C itself when d_out == 0
@@ -104,12 +105,17 @@ void init_weights(float* w, int fan_in, int fan_out, uint64_t seed, uint32_t str
 // x (B, T, d_in) -> out (B, T, out_width); saved.q, saved.k, saved.v (head layout) always, and
 // saved.heads (B, T, H * d_v) when d_out > 0, are written for layer_backward.
 void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                   float* out, const LayerSaved& saved, const SdpaForwardOutputs* trace, float* scratch) {
+                   float* out, const LayerSaved& saved, const SdpaForwardOutputs* trace, float* scratch,
+                   const RopeOptions* rope) {
   const LayerScratch s = layer_scratch(d, scratch);
-  // pass 1: projections into head layout
+  // pass 1: projections into head layout, then the rotary positions of q and k
   project_to_heads(d, x, w.wq, d.heads, d.d_q, s.flat, saved.q);
   project_to_heads(d, x, w.wk, d.kv_heads, d.d_q, s.flat, saved.k);
   project_to_heads(d, x, w.wv, d.kv_heads, d.d_v, s.flat, saved.v);
+  if (rope != nullptr) {
+    rope_forward(d.B * d.heads, d.T, d.d_q, *rope, saved.q, saved.q);
+    rope_forward(d.B * d.kv_heads, d.T, d.d_q, *rope, saved.k, saved.k);
+  }
   // pass 2: attention per head (trace outputs, when asked for, come straight from sdpa)
   SdpaForwardOutputs so = trace ? *trace : SdpaForwardOutputs{};
   so.out = s.head_out;
@@ -121,11 +127,12 @@ void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions&
 }
 
 // The forward passes in reverse: dout (B, T, out_width) -> dWo = C^T dout, dC = dout Wo^T;
-// dO = head split of dC; sdpa backward gives dq, dk, dv (GQA sums included); each projection
-// gives dW = X^T dY and adds dY W^T to dx.
+// dO = head split of dC; sdpa backward gives dq, dk, dv (GQA sums included) of the rotated q, k;
+// q = rope(X Wq) -> d(X Wq) = ropeBackward(dq) (same for k); each projection gives dW = X^T dY and
+// adds dY W^T to dx.
 void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
                     const LayerSaved& saved, const float* dout, float* dx, const LayerGrads& grads,
-                    float* scratch) {
+                    float* scratch, const RopeOptions* rope) {
   const LayerScratch s = layer_scratch(d, scratch);
   const int rows = d.B * d.T, concat_width = d.heads * d.d_v;
   // pass 3 backward: output projection
@@ -138,7 +145,11 @@ void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions
   // pass 2 backward: attention
   rearrange_heads(d.B, d.T, d.heads, d.d_v, Layout::flat_to_heads, dconcat, s.head_out);
   sdpa_backward(d.attention(), opt, saved.q, saved.k, saved.v, s.head_out, s.dq, s.dk, s.dv, s.sdpa);
-  // pass 1 backward: projections (s.flat is free again)
+  // pass 1 backward: the rotations, then the projections (s.flat is free again)
+  if (rope != nullptr) {
+    rope_backward(d.B * d.heads, d.T, d.d_q, *rope, s.dq, s.dq);
+    rope_backward(d.B * d.kv_heads, d.T, d.d_q, *rope, s.dk, s.dk);
+  }
   project_to_heads_backward(d, x, w.wq, d.heads, d.d_q, s.dq, s.flat, grads.dwq, dx, true);
   project_to_heads_backward(d, x, w.wk, d.kv_heads, d.d_q, s.dk, s.flat, grads.dwk, dx, false);
   project_to_heads_backward(d, x, w.wv, d.kv_heads, d.d_v, s.dv, s.flat, grads.dwv, dx, false);

@@ -1,5 +1,5 @@
 // mask_row(): resolves the mask options of one query row once, so the row loops that follow only
-// compare j with a limit and read at most one mask row.
+// compare j with a start and a limit and read at most one mask row.
 #include <algorithm>
 
 #include "attnlab/dims.hpp"
@@ -16,7 +16,17 @@ MaskRow mask_row(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i) {
   }
   if (mask.causal == Causal::top_left) limit = std::min(limit, i + 1);                  // j <= i
   if (mask.causal == Causal::bottom_right) limit = std::min(limit, i + Tk - Tq + 1);    // j <= i + Tk - Tq
+  // The window, in 64-bit: a diagonal offset plus a width near INT_MAX must not wrap.
+  const long long diagonal = (long long)i + Tk - Tq;
+  if (mask.window_right >= 0) limit = int(std::min<long long>(limit, diagonal + mask.window_right + 1));
   row.limit = std::max(limit, 0);  // bottom-right with Tq > Tk gives rows that see nothing
+  if (mask.window_left >= 0)
+    row.start = int(std::min<long long>(std::max<long long>(diagonal - mask.window_left, 0), row.limit));
+  if (mask.alibi_slopes != nullptr) {
+    row.alibi = true;
+    row.alibi_slope = mask.alibi_slopes[h];
+    row.alibi_center = int(diagonal);
+  }
 
   if (mask.has_attn_mask()) {
     const std::size_t offset = std::size_t(b) * mask.mask_stride_b + std::size_t(h) * mask.mask_stride_h +

@@ -1,6 +1,7 @@
 #include "score_row.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "attnlab/kernels.hpp"
 
@@ -10,12 +11,16 @@ void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n) {
   const float masked = masked_value(mask);
   std::fill(z + std::min(row.limit, n), z + n, masked);  // fill mode: keys beyond the limit
   const int within = std::min(row.limit, n);
+  std::fill(z, z + std::min(row.start, n), masked);      // keys before the window
+  if (row.alibi) {  // first, so that the passes below still replace what they mask (fill mode)
+    for (int j = row.start; j < within; ++j) z[j] -= row.alibi_slope * float(std::abs(row.alibi_center - j));
+  }
   if (row.bool_row != nullptr) {
-    for (int j = 0; j < within; ++j)
+    for (int j = row.start; j < within; ++j)
       if (row.bool_row[std::size_t(j) * row.stride_j] == 0) z[j] = masked;
   }
   if (row.float_row != nullptr) {
-    for (int j = 0; j < within; ++j) {
+    for (int j = row.start; j < within; ++j) {
       const float bias = row.float_row[std::size_t(j) * row.stride_j];
       z[j] = bias == -std::numeric_limits<float>::infinity() ? masked : z[j] + bias;
     }

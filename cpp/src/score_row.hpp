@@ -12,7 +12,7 @@
 namespace attnlab::detail {
 
 inline bool key_visible(const MaskRow& row, int j) {
-  if (j >= row.limit) return false;
+  if (j < row.start || j >= row.limit) return false;
   if (row.bool_row != nullptr && row.bool_row[std::size_t(j) * row.stride_j] == 0) return false;
   if (row.float_row != nullptr && row.float_row[std::size_t(j) * row.stride_j] == -std::numeric_limits<float>::infinity())
     return false;
@@ -28,7 +28,8 @@ inline float masked_value(const MaskSpec& mask) {
   return mask.use_fill ? mask.fill : -std::numeric_limits<float>::infinity();
 }
 
-// z (n): adds the float mask to visible keys and replaces masked keys by masked_value().
+// z (n): adds the ALiBi bias and the float mask to visible keys and replaces masked keys by
+// masked_value().
 void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n);
 
 // z (n) -> y (n) = softmax(z), the row max subtracted first; returns log(sum exp z). y may alias z.
@@ -36,10 +37,10 @@ void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n);
 float softmax(const float* z, float* y, int n);
 inline float softmax_in_place(float* z, int n) { return softmax(z, z, n); }
 
-// True when the row's mask is more than its limit in the softmax: an elementwise mask, or fill-mode
-// keys past the limit that take the fill.
+// True when the row's mask is more than its limit in the softmax: an elementwise mask, a window's
+// start, an ALiBi bias, or fill-mode keys past the limit that take the fill.
 inline bool masks_within_softmax(const MaskRow& row, int n) {
-  return row.bool_row != nullptr || row.float_row != nullptr || row.limit < n;
+  return row.bool_row != nullptr || row.float_row != nullptr || row.limit < n || row.start > 0 || row.alibi;
 }
 
 // One row of the masked softmax, x (Tk) -> y (Tk): softmax over the keys_in_softmax() keys, masked

@@ -9,9 +9,10 @@
 //                                                   attnMask pay for per-element masking
 //   pass 3: m' = max(m, rowmax S); P = exp(S - m'); l = l e^(m - m') + rowsum P; O *= e^(m - m')
 //   pass 4: O += P V_blk
-// Key blocks at or past every row's limit (validLens, causal) are skipped: causal does half the work.
-// A key block that some row's limit cuts (the causal diagonal) runs in groups of 8 rows, each on
-// the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing visible
+// Key blocks at or past every row's limit (validLens, causal, window) or before every row's start (the
+// window's left side) are skipped: causal does half the work, a window of w keys O(Tq w) instead of
+// O(Tq Tk). A key block that some row's limit or start cuts (the diagonal) runs in groups of 8 rows,
+// each on the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing visible
 // keeps O = 0 and lse = -inf.
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
@@ -94,9 +95,11 @@ struct QueryBlock {
   const float* kh = nullptr;  // the kv head's keys (Tk, d) and values (Tk, dv)
   const float* vh = nullptr;
   MaskRow mask[kMaxRows];
+  int keys_from = 0;          // min start: no row sees a key before it (those blocks are skipped)
   int keys_seen = 0;          // max limit: no row sees a key at or past it (those blocks are skipped)
-  int keys_all = 0;           // min limit: below it only an attnMask can hide a key
-  bool attn_mask = false;
+  int keys_all_from = 0;      // max start and min limit: in between only an attnMask can hide a key
+  int keys_all = 0;
+  bool elementwise = false;   // an attnMask or ALiBi: every block is masked element by element
 };
 
 QueryBlock query_block(const AttentionDims& dims, const SdpaOptions& opt, const float* k, const float* v, int b,
@@ -108,19 +111,24 @@ QueryBlock query_block(const AttentionDims& dims, const SdpaOptions& opt, const 
   qb.kh = k + qb.first_key * dims.d;
   qb.vh = v + qb.first_key * dims.dv;
   qb.keys_all = dims.Tk;
+  qb.keys_from = dims.Tk;
   for (int r = 0; r < rows; ++r) {
     qb.mask[r] = mask_row(opt.mask, dims.Tq, dims.Tk, b, h, i0 + r);
+    qb.keys_from = std::min(qb.keys_from, qb.mask[r].start);
     qb.keys_seen = std::max(qb.keys_seen, qb.mask[r].limit);
+    qb.keys_all_from = std::max(qb.keys_all_from, qb.mask[r].start);
     qb.keys_all = std::min(qb.keys_all, qb.mask[r].limit);
   }
-  qb.attn_mask = opt.mask.has_attn_mask();
+  qb.elementwise = opt.mask.has_attn_mask() || opt.mask.alibi_slopes != nullptr;
   return qb;
 }
 
 // The mask of `row` seen from key j0 on, for apply_mask on a block that starts at key j0.
 MaskRow from_key(const MaskRow& row, int j0) {
   MaskRow shifted = row;
+  shifted.start = std::max(row.start - j0, 0);
   shifted.limit = std::max(row.limit - j0, 0);
+  shifted.alibi_center = row.alibi_center - j0;
   const std::size_t offset = std::size_t(j0) * row.stride_j;
   if (shifted.bool_row != nullptr) shifted.bool_row += offset;
   if (shifted.float_row != nullptr) shifted.float_row += offset;
@@ -141,13 +149,18 @@ struct RowRange {
   int count() const { return r1 - r0; }
 };
 
-// The rows of qb that may see a key at or past j0: the smallest range holding every row whose limit
-// is past j0 (for causal masks, whose limits grow with the row, that is exactly those rows; rows
-// inside the range that see none of the block's keys are masked like any other key).
-RowRange rows_reaching(const QueryBlock& qb, int j0) {
+// Whether row r of qb may see one of the keys j0 .. j0 + nk - 1.
+bool row_reaches(const QueryBlock& qb, int r, int j0, int nk) {
+  return qb.mask[r].limit > j0 && qb.mask[r].start < j0 + nk;
+}
+
+// The rows of qb that may see one of the keys j0 .. j0 + nk - 1: the smallest range holding every
+// such row (for causal masks and windows, whose limits and starts grow with the row, that is exactly
+// those rows; rows inside the range that see none of the block's keys are masked like any other key).
+RowRange rows_reaching(const QueryBlock& qb, int j0, int nk) {
   RowRange range{0, qb.rows};
-  while (range.r0 < range.r1 && qb.mask[range.r0].limit <= j0) ++range.r0;
-  while (range.r1 > range.r0 && qb.mask[range.r1 - 1].limit <= j0) --range.r1;
+  while (range.r0 < range.r1 && !row_reaches(qb, range.r0, j0, nk)) ++range.r0;
+  while (range.r1 > range.r0 && !row_reaches(qb, range.r1 - 1, j0, nk)) --range.r1;
   return range;
 }
 
@@ -167,7 +180,7 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
     for (int r = rr.r0; r < rr.r1; ++r)
       kernels::f32_softcap(sc.s + r * sc.keys, opt.softcap, nk, dcap != nullptr ? dcap + r * sc.keys : nullptr);
   }
-  if (qb.attn_mask || j0 + nk > qb.keys_all) {
+  if (qb.elementwise || j0 < qb.keys_all_from || j0 + nk > qb.keys_all) {
     for (int r = rr.r0; r < rr.r1; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * sc.keys, nk);
   }
 }
@@ -200,8 +213,9 @@ void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const 
                                true);
 }
 
-// Rows per group on key blocks that some row's limit cuts (the diagonal of a causal mask): each
-// group computes only the keys its last-reaching row can see, so masked corners cost little.
+// Rows per group on key blocks that some row's limit or start cuts (the diagonal of a causal mask,
+// the edges of a window): each group computes only up to the keys its last-reaching row can see and
+// skips the block when none of its rows sees a key of it, so masked corners cost little.
 constexpr int kRowGroup = 8;
 
 // o (rows, dv) and lse (rows) of one query block (sc.qs already holds its scaled queries).
@@ -212,18 +226,22 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(o, o + std::size_t(qb.rows) * dims.dv, 0.0f);
   std::fill(m, m + qb.rows, -kInf);
   std::fill(l, l + qb.rows, 0.0f);
-  for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
+  for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
     transpose_keys(dims, qb, sc, j0, nk);
-    if (j0 + nk <= qb.keys_all) {  // every row sees every key of the block (up to an attnMask)
+    if (j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) {  // every row sees every key (up to an attnMask)
       forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, o);
       continue;
     }
     for (int g0 = 0; g0 < qb.rows; g0 += kRowGroup) {
       const RowRange group{g0, std::min(g0 + kRowGroup, qb.rows)};
-      int reach = 0;  // keys of the block any row of the group may see
-      for (int r = group.r0; r < group.r1; ++r) reach = std::max(reach, std::min(qb.mask[r].limit - j0, nk));
-      if (reach > 0) forward_key_block(dims, opt, qb, sc, group, j0, reach, o);
+      int reach = 0;  // keys of the block any row of the group may see: up to reach, from key `from` on
+      int from = nk;
+      for (int r = group.r0; r < group.r1; ++r) {
+        reach = std::max(reach, std::min(qb.mask[r].limit - j0, nk));
+        from = std::min(from, std::max(qb.mask[r].start - j0, 0));
+      }
+      if (reach > from) forward_key_block(dims, opt, qb, sc, group, j0, reach, o);
     }
   }
   for (int r = 0; r < qb.rows; ++r) {
@@ -325,9 +343,10 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
       D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
 
     std::fill(dq + qb.first_row * dims.d, dq + (qb.first_row + rows) * dims.d, 0.0f);
-    for (int j0 = 0; j0 < qb.keys_seen; j0 += sc.keys) {
+    for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
       const int nk = std::min(sc.keys, qb.keys_seen - j0);
-      backward_key_block(dims, opt, qb, sc, rows_reaching(qb, j0), j0, nk, q, dout, dq, dk, dv);
+      const RowRange rr = rows_reaching(qb, j0, nk);
+      if (rr.count() > 0) backward_key_block(dims, opt, qb, sc, rr, j0, nk, q, dout, dq, dk, dv);
     }
   });
 }

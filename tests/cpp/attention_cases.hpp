@@ -115,6 +115,26 @@ inline std::vector<AttentionCase> attention_cases() {
   add("scale_one_is_plain_dot", {2, 2, 2, 3, 4, 3, 3}).scale = 1.0f;
   add("scale_custom", {1, 3, 3, 4, 5, 7, 2}, MaskSetup().lens({3})).scale = 0.37f;
 
+  // Sliding windows (left, right; -1 = open) and ALiBi, alone and intersecting the other masks.
+  add("window_left_only_square", {1, 2, 2, 7, 7, 4, 3}, MaskSetup().with_window(2, -1));
+  add("window_both_sides_fewer_queries", {2, 1, 1, 3, 8, 5, 3}, MaskSetup().with_window(1, 2));
+  add("window_both_sides_more_queries", {1, 2, 1, 8, 3, 4, 2}, MaskSetup().with_window(1, 0));
+  add("window_right_only_with_causal_top_left", {1, 1, 1, 5, 7, 3, 3},
+      MaskSetup().with_window(-1, 1).with_causal(C::top_left));
+  add("window_zero_sees_only_the_diagonal", {1, 1, 1, 4, 6, 3, 2}, MaskSetup().with_window(0, 0));
+  add("window_with_valid_lens_and_bool_mask", {2, 2, 2, 5, 7, 3, 4},
+      MaskSetup().with_window(3, 1).lens({4, 0, 7, 2, 5, 6, 1, 3, 7, 7}, true).random_bool({1, 2, 5, 7}, 21));
+  add("window_with_d2l_fill", {1, 2, 2, 4, 6, 5, 3}, MaskSetup().with_window(1, 1).with_fill());
+  add("alibi_alone", {2, 2, 2, 4, 6, 5, 3}, MaskSetup().with_alibi({0.5f, 0.25f}));
+  add("alibi_fewer_queries_with_causal", {1, 4, 2, 3, 7, 4, 3},
+      MaskSetup().with_alibi({0.7f, 0.3f, 1.1f, 0.05f}).with_causal(C::bottom_right));
+  add("alibi_with_window_and_float_mask", {1, 2, 1, 6, 5, 4, 4},
+      MaskSetup().with_alibi({0.6f, -0.2f}).with_window(2, 1).random_float({6, 5}, 22));
+  add("alibi_with_d2l_fill_and_valid_lens", {2, 1, 1, 3, 5, 4, 2},
+      MaskSetup().with_alibi({0.4f}).lens({0, 3}).with_fill());
+  add("alibi_window_and_softcap", {1, 2, 2, 5, 5, 6, 4}, MaskSetup().with_alibi({0.3f, 0.9f}).with_window(1, -1))
+      .softcap = 2.0f;
+
   add("dropout_with_valid_lens", {2, 2, 2, 4, 6, 4, 3}, MaskSetup().lens({6, 3})).dropout = 0.3f;
   t.back().seed = 7;
   add("dropout_with_grouped_heads_and_causal", {1, 4, 2, 5, 5, 3, 4}, MaskSetup().with_causal(C::top_left)).dropout = 0.5f;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct LayerCase {
   std::string name;
   LayerDims dims;
   MaskSetup mask;
+  std::optional<RopeOptions> rope = std::nullopt;  // rotary positions on q and k
 };
 
 void PrintTo(const LayerCase& c, std::ostream* os) { *os << c.name; }
@@ -35,7 +37,9 @@ struct LayerProblem {
   MaskSetup mask;
   float scale = 1.0f;
   std::vector<float> x, wq, wk, wv, wo, dout;
+  std::optional<RopeOptions> rope = std::nullopt;
 
+  const RopeOptions* rope_options() const { return rope ? &*rope : nullptr; }
   SdpaOptions options() const {
     SdpaOptions o;
     o.scale = scale;
@@ -48,7 +52,7 @@ struct LayerProblem {
 
 LayerProblem make_problem(const LayerCase& c, uint32_t seed) {
   const LayerDims& d = c.dims;
-  LayerProblem p{d, c.mask, 1.0f / std::sqrt(float(d.d_q)), {}, {}, {}, {}, {}, {}};
+  LayerProblem p{d, c.mask, 1.0f / std::sqrt(float(d.d_q)), {}, {}, {}, {}, {}, {}, c.rope};
   p.x = test::random_uniform(std::size_t(d.B) * d.T * d.d_in, seed + 1);
   p.wq = test::random_uniform(std::size_t(d.d_in) * d.heads * d.d_q, seed + 2);
   p.wk = test::random_uniform(std::size_t(d.d_in) * d.kv_heads * d.d_q, seed + 3);
@@ -74,7 +78,8 @@ struct Saved {
 // Outputs and scratch start as NaN, so anything not written (or read before written) shows.
 std::vector<float> core_forward(const LayerProblem& p, Saved& saved, const SdpaForwardOutputs* trace = nullptr) {
   std::vector<float> out(p.out_size(), kNaN), scratch(layer_scratch_floats(p.d), kNaN);
-  layer_forward(p.d, p.weights(), p.options(), p.x.data(), out.data(), saved.pointers(), trace, scratch.data());
+  layer_forward(p.d, p.weights(), p.options(), p.x.data(), out.data(), saved.pointers(), trace, scratch.data(),
+                p.rope_options());
   return out;
 }
 
@@ -97,13 +102,14 @@ LayerGradients core_backward(const LayerProblem& p) {
   LayerGradients g(p);
   std::vector<float> scratch(layer_scratch_floats(p.d), kNaN);
   layer_backward(p.d, p.weights(), p.options(), p.x.data(), saved.pointers(), p.dout.data(), g.dx.data(),
-                 g.pointers(), scratch.data());
+                 g.pointers(), scratch.data(), p.rope_options());
   return g;
 }
 
 LayerGradients ref_backward(const LayerProblem& p) {
   LayerGradients g(p);
-  ref::layer_backward(p.d, p.weights(), p.options(), p.x.data(), p.dout.data(), g.dx.data(), g.pointers());
+  ref::layer_backward(p.d, p.weights(), p.options(), p.x.data(), p.dout.data(), g.dx.data(), g.pointers(),
+                      p.rope_options());
   return g;
 }
 
@@ -126,6 +132,12 @@ std::vector<LayerCase> layer_cases() {
        MaskSetup{}.lens({0, 2, 3}, true)},
       {"multi_query_three_heads_over_one_kv_head_without_projection", {1, 4, 5, 3, 2, 3, 1, 0},
        MaskSetup{}.with_causal(Causal::top_left)},
+      {"sliding_window_and_alibi_on_four_heads_over_two", {2, 6, 4, 3, 2, 4, 2, 3},
+       MaskSetup{}.with_window(2, 0).with_alibi({0.25f, 0.0625f, 0.015625f, 0.00390625f})},
+      {"rope_halves_on_four_heads_over_two_with_causal", {2, 5, 6, 4, 3, 4, 2, 5},
+       MaskSetup{}.with_causal(Causal::top_left), RopeOptions{10000.0, 0.0, false}},
+      {"rope_pairs_multi_query_with_a_window", {1, 6, 4, 6, 2, 3, 1, 0},
+       MaskSetup{}.with_window(3, 0), RopeOptions{100.0, 0.0, true}},
   };
 }
 
@@ -142,7 +154,7 @@ constexpr double kLayerTol = 5e-6;
 TEST_P(LayerTable, ForwardMatchesTheFloat64Reference) {
   const LayerProblem p = problem();
   std::vector<float> ref(p.out_size());
-  ref::layer_forward(p.d, p.weights(), p.options(), p.x.data(), ref.data());
+  ref::layer_forward(p.d, p.weights(), p.options(), p.x.data(), ref.data(), p.rope_options());
   test::expect_close(core_output(p), ref, kLayerTol, kLayerTol, "out");
 }
 

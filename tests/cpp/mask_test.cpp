@@ -13,17 +13,18 @@
 namespace attnlab {
 namespace {
 
-// The MaskRow contract of dims.hpp, read literally: visible when j < limit, the bool row allows it
-// and the float row is not -inf; *bias receives the float row's value.
+// The MaskRow contract of dims.hpp, read literally: visible when start <= j < limit, the bool row
+// allows it and the float row is not -inf; *bias receives the float row's value and the ALiBi bias.
 bool row_allows(const MaskRow& row, int j, double* bias) {
   *bias = 0.0;
-  if (j >= row.limit) return false;
+  if (j < row.start || j >= row.limit) return false;
   if (row.bool_row != nullptr && row.bool_row[j * row.stride_j] == 0) return false;
   if (row.float_row != nullptr) {
     const float value = row.float_row[j * row.stride_j];
     if (std::isinf(value) && value < 0) return false;
     *bias = value;
   }
+  if (row.alibi) *bias -= double(row.alibi_slope) * std::abs(row.alibi_center - j);
   return true;
 }
 
@@ -70,6 +71,36 @@ TEST(MaskRow, CausalAlignmentsMatchHandWrittenPatternsInBothCoreAndReference) {
     MaskSpec mask;
     mask.causal = p.causal;
     const std::string what = "causal " + std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) + " Tk=" + std::to_string(p.Tk);
+    EXPECT_EQ(pattern_by_mask_row(mask, p.Tq, p.Tk), p.expected) << what;
+    EXPECT_EQ(pattern_by_reference(mask, p.Tq, p.Tk), p.expected) << what;
+  }
+}
+
+struct WindowPattern {
+  int left, right;
+  Causal causal;
+  int Tq, Tk;
+  std::vector<std::string> expected;
+};
+
+TEST(MaskRow, SlidingWindowsMatchHandWrittenPatternsInBothCoreAndReference) {
+  // FlashAttention: visible when i + Tk - Tq - left <= j <= i + Tk - Tq + right, -1 = open side.
+  const std::vector<WindowPattern> table = {
+      {1, 0, Causal::none, 4, 4, {"1000", "1100", "0110", "0011"}},
+      {0, 1, Causal::none, 3, 3, {"110", "011", "001"}},
+      {1, -1, Causal::none, 3, 3, {"111", "111", "011"}},
+      {-1, 0, Causal::none, 2, 4, {"1110", "1111"}},             // = bottom-right causal
+      {1, 1, Causal::none, 2, 5, {"00111", "00011"}},            // the diagonal is i + 3: keys i + 2 .. i + 4
+      {0, 0, Causal::none, 4, 2, {"00", "00", "10", "01"}},      // the diagonal is i - 2
+      {2, 2, Causal::top_left, 3, 5, {"10000", "01000", "00100"}},  // i <= j <= i + 4, and j <= i
+  };
+  for (const WindowPattern& p : table) {
+    MaskSpec mask;
+    mask.window_left = p.left;
+    mask.window_right = p.right;
+    mask.causal = p.causal;
+    const std::string what = "window " + std::to_string(p.left) + "," + std::to_string(p.right) + " causal " +
+                             std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) + " Tk=" + std::to_string(p.Tk);
     EXPECT_EQ(pattern_by_mask_row(mask, p.Tq, p.Tk), p.expected) << what;
     EXPECT_EQ(pattern_by_reference(mask, p.Tq, p.Tk), p.expected) << what;
   }

@@ -189,6 +189,12 @@ std::vector<ShapeCase> shape_cases() {
   c.push_back({"bool_mask_valid_lens_and_causal_intersect", 2, 2, 1, 5, 5, 3, 3, 3, 3,
                MaskSetup{}.lens({4, 5}).with_causal(Causal::top_left).random_bool({5, 5}, 13, 0.8)});
   c.push_back({"explicit_scale_multiplies_every_score", 1, 2, 1, 4, 3, 3, 5, 2, 6, MaskSetup{}, 0.37f});
+  c.push_back({"sliding_window_with_grouped_heads_and_valid_lens", 2, 4, 2, 5, 6, 3, 3, 2, 4,
+               MaskSetup{}.with_window(2, 1).lens({6, 3})});
+  c.push_back({"alibi_with_a_window_and_a_bool_mask", 1, 2, 1, 4, 6, 3, 4, 3, 3,
+               MaskSetup{}.with_alibi({0.5f, 0.125f}).with_window(-1, 0).random_bool({4, 6}, 15, 0.8)});
+  c.push_back({"alibi_with_d2l_fill_and_a_zero_valid_length", 2, 1, 1, 3, 5, 3, 4, 2, 4,
+               MaskSetup{}.with_alibi({0.3f}).lens({0, 4}).with_fill()});
   // Key counts past the vector width W, so the additive kernels' vector loops (lanes over keys)
   // run, with rows cut inside, at and past a vector by the valid lengths and the causal limit.
   const int W = kernels::width();

@@ -122,13 +122,23 @@ std::vector<AttentionCase> large_cases() {
   t.push_back(make("grouped_query_4_over_2_softcap_1000", {1, 4, 2, 1000, 1000, 16, 16}, MaskSetup().with_causal(C::top_left), 2.0f));
   t.push_back(make("softcap_float_mask_odd_widths_257", {1, 2, 1, 257, 300, 9, 11}, MaskSetup().random_float({257, 300}, 8), 1.5f));
   t.push_back(make("head_width_64_1000",                {1, 1, 1, 1000, 1000, 64, 64}, MaskSetup().with_causal(C::top_left)));
+  t.push_back(make("window_causal_100_1000",            {1, 2, 2, 1000, 1000, 16, 16}, MaskSetup().with_window(100, 0)));
+  t.push_back(make("window_both_sides_gqa_1000",        {1, 4, 2, 1000, 1000, 16, 16}, MaskSetup().with_window(70, 37)));
+  t.push_back(make("window_fewer_queries_257_1000",     {1, 2, 2, 257, 1000, 16, 16}, MaskSetup().with_window(50, -1)));
+  t.push_back(make("window_more_queries_1000_257",      {1, 2, 2, 1000, 257, 16, 16}, MaskSetup().with_window(90, 3)));
+  t.push_back(make("window_softcap_valid_lens_257",     {2, 2, 2, 257, 257, 16, 16},
+                   MaskSetup().with_window(40, 40).lens(lens_per_row(2, 257, 257, 4), true), 1.5f));
+  t.push_back(make("alibi_causal_1000",                 {1, 2, 2, 1000, 1000, 16, 16},
+                   MaskSetup().with_alibi({0.0625f, 0.00390625f}).with_causal(C::bottom_right)));
+  t.push_back(make("alibi_window_float_mask_257",       {1, 2, 1, 257, 300, 9, 11},
+                   MaskSetup().with_alibi({0.03f, 0.2f}).with_window(60, 5).random_float({257, 300}, 9)));
   return t;
 }
 
 // Sizes around the block edges (forward blocks of 32 queries by 64 keys, backward blocks of 64
 // queries by 32 keys: one less, equal, one more, and two blocks and a bit), under a bottom-right
-// causal mask so the rows' limits cross the key blocks at every offset, and GQA so heads share
-// key blocks.
+// causal mask and sliding windows so the rows' limits and starts cross the key blocks at every
+// offset, and GQA so heads share key blocks.
 std::vector<AttentionCase> block_edge_cases() {
   std::vector<AttentionCase> t;
   for (int Tq : {1, 31, 32, 33, 63, 64, 65, 129})
@@ -136,6 +146,10 @@ std::vector<AttentionCase> block_edge_cases() {
       const std::string name = "tq_" + std::to_string(Tq) + "_tk_" + std::to_string(Tk);
       t.push_back(make(name, {1, 2, 1, Tq, Tk, 5, 3}, MaskSetup().with_causal(Causal::bottom_right)));
       t.push_back(make(name + "_valid_lens", {2, 1, 1, Tq, Tk, 6, 9}, MaskSetup().lens({Tk / 2 + 1, Tk})));
+      // A window whose edges cross the key blocks at every offset, and ALiBi on both sides of it.
+      t.push_back(make(name + "_window", {1, 2, 1, Tq, Tk, 5, 3}, MaskSetup().with_window(Tk / 3, 2)));
+      t.push_back(make(name + "_alibi_window", {1, 2, 2, Tq, Tk, 4, 5},
+                       MaskSetup().with_alibi({0.125f, 0.5f}).with_window(33, 31)));
     }
   return t;
 }

@@ -195,6 +195,8 @@ struct MaskSetup {
   std::vector<float> float_mask;
   bool use_fill = false;
   float fill = -1e6f;
+  int window_left = -1, window_right = -1;
+  std::vector<float> alibi_slopes;    // empty or (H)
 
   MaskSpec spec() const {
     MaskSpec m;
@@ -209,6 +211,9 @@ struct MaskSetup {
     }
     m.use_fill = use_fill;
     m.fill = fill;
+    m.window_left = window_left;
+    m.window_right = window_right;
+    if (!alibi_slopes.empty()) m.alibi_slopes = alibi_slopes.data();
     return m;
   }
 
@@ -237,6 +242,8 @@ struct MaskSetup {
     return *this;
   }
   MaskSetup& with_fill(float f = -1e6f) { use_fill = true; fill = f; return *this; }
+  MaskSetup& with_window(int left, int right) { window_left = left; window_right = right; return *this; }
+  MaskSetup& with_alibi(std::vector<float> slopes) { alibi_slopes = std::move(slopes); return *this; }
 };
 
 }  // namespace attnlab::test

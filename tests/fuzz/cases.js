@@ -4,7 +4,8 @@
 //
 // A spec draws sizes (1, the simd128 width 4 and 4 +- 1, 8 +- 1, 16 +- 1, some across the fused
 // kernel's blocks), grouped-query head ratios, ranks 1..4, every mask kind (validLens (B) and
-// (B, Tq), causal corners, bool and float attnMask broadcast from any subset of the axes, maskFill),
+// (B, Tq), causal corners, bool and float attnMask broadcast from any subset of the axes, maskFill,
+// sliding windows and ALiBi slopes),
 // options, element styles (values.js) and input forms, and at most one fault: a single thing wrong
 // (a tensor, a size, an option, a mask) whose error must name the argument it broke.
 import fc from 'fast-check';
@@ -33,6 +34,10 @@ const maskSpec = fc.record({
     { freq: 2 },
   ),
   maskFill: fc.constantFrom(undefined, undefined, undefined, -1e6, 0, -3.5, 2),
+  // Sliding window sides (-1: open) and ALiBi: the slope of head h is alibi 2^-h (exact in float32,
+  // so the float64 reference adds the same bias), given as an array or a Float32Array.
+  window: fc.option(fc.tuple(fc.integer({ min: -1, max: 5 }), fc.integer({ min: -1, max: 5 })), { freq: 3 }),
+  alibi: fc.option(fc.record({ slope: fc.constantFrom(1, 0.5, 0.0625), typed: fc.boolean() }), { freq: 3 }),
 });
 
 /** Faults: the kind, and a number that picks the target and the bad value among the applicable. */
@@ -127,6 +132,13 @@ const PARAM_SHAPES = {
   concat: (s) => ({ w: [s.dq + s.dk] }),
 };
 
+/** One slope per head (H of the scores: 1 below rank 4), halving from head to head. */
+function alibiOf(spec, s) {
+  if (!spec) return undefined;
+  const slopes = Array.from({ length: s.H }, (_, h) => spec.slope * 2 ** -h);
+  return spec.typed ? Float32Array.from(slopes) : slopes;
+}
+
 /** The visible axes of the scores (B, H, Tq, Tk) in rank r. */
 const SCORE_AXES = { 1: [3], 2: [2, 3], 3: [0, 2, 3], 4: [0, 1, 2, 3] };
 
@@ -202,6 +214,8 @@ export function build(s) {
     causal: s.mask.causal,
     attnMask: attnMaskOf(s.mask.attnMask, s, shapes.scores),
     maskFill: s.mask.maskFill,
+    window: s.mask.window ?? undefined,
+    alibi: alibiOf(s.mask.alibi, s),
   };
   if (tensors.weights === null) {
     const y = maskedSoftmaxReference(makeTensor(shapes.weights, 'unit', s.x.seed), mask).y;
@@ -443,7 +457,7 @@ function applyFault(call, s) {
     }
     case 'inherited-option': {
       // Issue 8, finding 5: an option on the options' prototype is not the caller's option.
-      const proto = { causal: true, maskFill: 1e3, scale: 1e-3, validLens: Array(s.B).fill(0) };
+      const proto = { causal: true, maskFill: 1e3, scale: 1e-3, validLens: Array(s.B).fill(0), window: [0, 0], alibi: [1e3] };
       const key = pickOf(Object.keys(proto), pick);
       call.options = Object.assign(Object.create({ [key]: proto[key] }), call.options);
       call.expect = { sameAsValid: true, known: kind };
@@ -451,7 +465,7 @@ function applyFault(call, s) {
     }
     case 'polluted-prototype': {
       // Issue 8, finding 5: Object.prototype polluted by the host page during the call.
-      const pollution = { boolMask: 1, causal: true, floatMask: 1, scale: 1e-3, maskFill: 1e3, trace: true };
+      const pollution = { boolMask: 1, causal: true, floatMask: 1, scale: 1e-3, maskFill: 1e3, trace: true, window: [0, 0], alibi: true };
       const key = pickOf(Object.keys(pollution), pick);
       call.pollute = { key, value: pollution[key] };
       call.expect = { sameAsValid: true, known: kind };

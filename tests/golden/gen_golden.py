@@ -17,11 +17,16 @@ the numbers the float64 reference used. Each case draws from its own seeded gene
 
 Case format (all tensors {"shape": [...], "data": [...]}, -inf written as the string "-inf"):
   {"name", "fn": "scaledDotProductAttention" | "maskedSoftmax" | "additiveAttention" | "attention"
-                 | "selfAttention" | "multiHeadAttention",
+                 | "selfAttention" | "multiHeadAttention" | "rope",
    "inputs": {...}, "options": {...}, "gradOutput": tensor,
    "expected": {"output", "weights"?, "lse"?, "dq", "dk", "dv", "dw"?, "dwq"?, ... }}
 Layers: "layer" holds the constructor options (given weights), "inputs" {"x"}, "forward" the
 forward options; expected holds output, dx, dwq, dwk, dwv (and dwo).
+rope: "inputs" {"x"}, "options" {base, offset, interleaved}; expected output and dx (through ropeBackward).
+
+The modern options are written out as their papers and Hugging Face's code state them, not from
+the core: the sliding window as FlashAttention's bounds on j - i, ALiBi as Press et al.'s bias with
+the slopes of their get_slopes(), RoPE as Llama's rotate_half and GPT-J's rotate_every_two.
 """
 import json
 import math
@@ -81,7 +86,7 @@ def from_rank4(t, rank):
     return t
 
 
-def visibility(B, H, Tq, Tk, valid_lens=None, causal=None, bool_mask=None, float_mask=None):
+def visibility(B, H, Tq, Tk, valid_lens=None, causal=None, bool_mask=None, float_mask=None, window=None):
     """(B, H, Tq, Tk) bool: key j visible from query i under every constraint (they intersect)."""
     vis = torch.ones(B, H, Tq, Tk, dtype=torch.bool)
     j = torch.arange(Tk).view(1, 1, 1, Tk)
@@ -98,7 +103,35 @@ def visibility(B, H, Tq, Tk, valid_lens=None, causal=None, bool_mask=None, float
         vis = vis & bool_mask.expand(B, H, Tq, Tk)
     if float_mask is not None:
         vis = vis & (float_mask.expand(B, H, Tq, Tk) > -math.inf)
+    if window is not None:
+        # FlashAttention's local window: i + Tk - Tq - left <= j <= i + Tk - Tq + right, -1 = unbounded.
+        left, right = window
+        if left >= 0:
+            vis = vis & (j >= i + Tk - Tq - left)
+        if right >= 0:
+            vis = vis & (j <= i + Tk - Tq + right)
     return vis
+
+
+def alibi_paper_slopes(n):
+    """get_slopes(n) of Press et al.'s reference code (github.com/ofirpress/attention_with_linear_biases)."""
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-2 ** -(math.log2(n) - 3))
+        ratio = start
+        return [start * ratio ** i for i in range(n)]
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return (get_slopes_power_of_2(closest_power_of_2)
+            + alibi_paper_slopes(2 * closest_power_of_2)[0::2][:n - closest_power_of_2])
+
+
+def alibi_bias(slopes, Tq, Tk):
+    """(1, H, Tq, Tk): -m_h |i + Tk - Tq - j|, the distance measured from the bottom-right diagonal."""
+    j = torch.arange(Tk).view(1, 1, 1, Tk)
+    i = torch.arange(Tq).view(1, 1, Tq, 1)
+    m = torch.tensor(slopes, dtype=torch.float64).view(1, -1, 1, 1)
+    return -m * (i + Tk - Tq - j).abs()
 
 
 def masked_softmax(scores, vis, float_mask=None, fill=None):
@@ -124,7 +157,7 @@ def masked_softmax(scores, vis, float_mask=None, fill=None):
 
 
 def sdpa(q, k, v, scale=None, softcap=None, valid_lens=None, causal=None, bool_mask=None,
-         float_mask=None, fill=None):
+         float_mask=None, fill=None, window=None, alibi=None):
     """Scaled dot-product attention of docs/semantics.md in any rank 2..4, with GQA."""
     rank = q.dim()
     q4, k4, v4 = as_rank4(q), as_rank4(k), as_rank4(v)
@@ -135,7 +168,9 @@ def sdpa(q, k, v, scale=None, softcap=None, valid_lens=None, causal=None, bool_m
     s = (1.0 / math.sqrt(d) if scale is None else scale) * q4 @ k4.transpose(-1, -2)
     if softcap:
         s = softcap * torch.tanh(s / softcap)
-    vis = visibility(B, H, Tq, Tk, valid_lens, causal, bool_mask, float_mask)
+    if alibi is not None:  # after the scale (and softcap), before the masks
+        s = s + alibi_bias(alibi, Tq, Tk)
+    vis = visibility(B, H, Tq, Tk, valid_lens, causal, bool_mask, float_mask, window)
     p, lse = masked_softmax(s, vis, float_mask, fill)
     out = p @ v4
     return from_rank4(out, rank), from_rank4(p, rank), lse
@@ -147,11 +182,13 @@ def additive_scores(q, k, wq, wk, wv):
     return feat @ wv
 
 
-def scored_attention(scores3, v, valid_lens=None, causal=None, fill=None):
+def scored_attention(scores3, v, valid_lens=None, causal=None, fill=None, window=None, alibi=None):
     """Masked softmax of ready scores (B, Tq, Tk) (H = 1), then weights @ v."""
     s = scores3.unsqueeze(1)
     B, _, Tq, Tk = s.shape
-    vis = visibility(B, 1, Tq, Tk, valid_lens, causal)
+    if alibi is not None:
+        s = s + alibi_bias(alibi, Tq, Tk)
+    vis = visibility(B, 1, Tq, Tk, valid_lens, causal, window=window)
     p, _ = masked_softmax(s, vis, fill=fill)
     return (p @ v.unsqueeze(1)).squeeze(1), p.squeeze(1)
 
@@ -167,8 +204,14 @@ def grads_of(output, grad_out, tensors):
     return [torch.zeros_like(t) if g is None else g for t, g in zip(tensors, gs)]
 
 
-def mask_options(valid_lens=None, causal=None, bool_mask=None, float_mask=None, fill=None):
+def mask_options(valid_lens=None, causal=None, bool_mask=None, float_mask=None, fill=None, window=None,
+                 alibi=None, alibi_option=None):
+    """The API's mask options; alibi_option is what the case passes (true or the slopes)."""
     opts = {}
+    if window is not None:
+        opts["window"] = list(window)
+    if alibi is not None:
+        opts["alibi"] = alibi_option if alibi_option is not None else [enc_num(m) for m in alibi]
     if valid_lens is not None:
         opts["validLens"] = valid_lens
     if causal is not None:
@@ -183,49 +226,55 @@ def mask_options(valid_lens=None, causal=None, bool_mask=None, float_mask=None, 
 
 
 def sdpa_case(name, seed, q_shape, k_shape, v_shape, scale=None, softcap=None, valid_lens=None,
-              causal=None, bool_mask=None, float_mask=None, fill=None):
+              causal=None, bool_mask=None, float_mask=None, fill=None, window=None, alibi=None,
+              alibi_option=None, fn="scaledDotProductAttention"):
     gen = torch.Generator().manual_seed(seed)
     q, k, v = draw(gen, *q_shape), draw(gen, *k_shape), draw(gen, *v_shape)
-    out, p, lse = sdpa(q, k, v, scale, softcap, valid_lens, causal, bool_mask, float_mask, fill)
+    out, p, lse = sdpa(q, k, v, scale, softcap, valid_lens, causal, bool_mask, float_mask, fill, window, alibi)
     g = draw(gen, *out.shape).detach()
     dq, dk, dv = grads_of(out, g, [q, k, v])
-    options = mask_options(valid_lens, causal, bool_mask, float_mask, fill)
+    options = mask_options(valid_lens, causal, bool_mask, float_mask, fill, window, alibi, alibi_option)
+    if fn == "attention":
+        options["scoring"] = "scaled-dot"
     if scale is not None:
         options["scale"] = scale
     if softcap is not None:
         options["softcap"] = softcap
     expected = {"output": enc(out), "weights": enc(p), "dq": enc(dq), "dk": enc(dk), "dv": enc(dv)}
-    if fill is None:  # d2l mode's lse is of the filled scores, not part of the contract
+    if fill is None and fn == "scaledDotProductAttention":  # d2l mode's lse is of the filled scores
         expected["lse"] = enc(lse.reshape(out.shape[:-1]))
-    CASES.append({"name": name, "fn": "scaledDotProductAttention",
+    CASES.append({"name": name, "fn": fn,
                   "inputs": {"q": enc(q), "k": enc(k), "v": enc(v)}, "options": options,
                   "gradOutput": enc(g), "expected": expected})
 
 
-def softmax_case(name, seed, shape, valid_lens=None, causal=None, fill=None):
+def softmax_case(name, seed, shape, valid_lens=None, causal=None, fill=None, window=None, alibi=None):
     """maskedSoftmax of x (B, Tq, Tk) and maskedSoftmaxBackward through the same mask."""
     gen = torch.Generator().manual_seed(seed)
     x = draw(gen, *shape, spread=2.0)
     x4 = as_rank4(x)
     B, H, Tq, Tk = x4.shape
-    vis = visibility(B, H, Tq, Tk, valid_lens, causal)
-    p4, _ = masked_softmax(x4, vis, fill=fill)
+    vis = visibility(B, H, Tq, Tk, valid_lens, causal, window=window)
+    z4 = x4 + alibi_bias(alibi, Tq, Tk) if alibi is not None else x4
+    p4, _ = masked_softmax(z4, vis, fill=fill)
     p = from_rank4(p4, x.dim())
     g = draw(gen, *shape).detach()
     (dx,) = grads_of(p, g, [x])
     CASES.append({"name": name, "fn": "maskedSoftmax", "inputs": {"x": enc(x)},
-                  "options": mask_options(valid_lens, causal, fill=fill), "gradOutput": enc(g),
+                  "options": mask_options(valid_lens, causal, fill=fill, window=window, alibi=alibi),
+                  "gradOutput": enc(g),
                   "expected": {"output": enc(p), "dx": enc(dx)}})
 
 
-def additive_case(name, seed, B, Tq, Tk, dq, dk, dv, h, valid_lens=None, causal=None, via_attention=False):
+def additive_case(name, seed, B, Tq, Tk, dq, dk, dv, h, valid_lens=None, causal=None, via_attention=False,
+                  window=None, alibi=None):
     gen = torch.Generator().manual_seed(seed)
     q, k, v = draw(gen, B, Tq, dq), draw(gen, B, Tk, dk), draw(gen, B, Tk, dv)
     wq, wk, wv = draw(gen, dq, h), draw(gen, dk, h), draw(gen, h)
-    out, p = scored_attention(additive_scores(q, k, wq, wk, wv), v, valid_lens, causal)
+    out, p = scored_attention(additive_scores(q, k, wq, wk, wv), v, valid_lens, causal, window=window, alibi=alibi)
     g = draw(gen, *out.shape).detach()
     dq_, dk_, dv_, dwq, dwk, dwv = grads_of(out, g, [q, k, v, wq, wk, wv])
-    options = mask_options(valid_lens, causal)
+    options = mask_options(valid_lens, causal, window=window, alibi=alibi)
     weights = {"wq": enc(wq), "wk": enc(wk), "wv": enc(wv)}
     if via_attention:
         options.update({"scoring": "additive", "params": weights})
@@ -275,6 +324,50 @@ def scoring_case(name, seed, scoring, B, Tq, Tk, dq, dk, dv, scale=None, valid_l
                   "options": options, "gradOutput": enc(g), "expected": expected})
 
 
+def rotate_half(x):
+    """Hugging Face Llama (modeling_llama.py): rotates half the hidden dims of the input."""
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def rotate_every_two(x):
+    """GPT-J (modeling_gptj.py): the pairs (2c, 2c + 1)."""
+    x1 = x[..., ::2]
+    x2 = x[..., 1::2]
+    return torch.stack((-x2, x1), dim=-1).flatten(-2)
+
+
+def rope_ref(x, base=10000.0, offset=0, interleaved=False):
+    """x (..., T, d): Llama's apply_rotary_pos_emb (x cos + rotate_half(x) sin) or GPT-J's, in float64."""
+    T, d = x.shape[-2], x.shape[-1]
+    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.float64) / d))
+    t = torch.arange(offset, offset + T, dtype=torch.float64)
+    freqs = torch.outer(t, inv_freq)                      # (T, d/2)
+    if interleaved:
+        emb = freqs.repeat_interleave(2, dim=-1)          # GPT-J's duplicate_interleave
+        return x * emb.cos() + rotate_every_two(x) * emb.sin()
+    emb = torch.cat((freqs, freqs), dim=-1)               # Llama's rotary embedding
+    return x * emb.cos() + rotate_half(x) * emb.sin()
+
+
+def rope_case(name, seed, shape, base=None, offset=None, interleaved=None):
+    gen = torch.Generator().manual_seed(seed)
+    x = draw(gen, *shape)
+    options = {}
+    if base is not None:
+        options["base"] = base
+    if offset is not None:
+        options["offset"] = offset
+    if interleaved is not None:
+        options["interleaved"] = interleaved
+    y = rope_ref(x, base or 10000.0, offset or 0, bool(interleaved))
+    g = draw(gen, *shape).detach()
+    (dx,) = grads_of(y, g, [x])
+    CASES.append({"name": name, "fn": "rope", "inputs": {"x": enc(x)}, "options": options,
+                  "gradOutput": enc(g), "expected": {"output": enc(y), "dx": enc(dx)}})
+
+
 def split_heads(t, heads):
     """(B, T, heads * w) -> (B, heads, T, w): head h owns columns h*w .. (h+1)*w - 1."""
     B, T, n = t.shape
@@ -282,7 +375,7 @@ def split_heads(t, heads):
 
 
 def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=None, valid_lens=None,
-               use_wo=False):
+               use_wo=False, window=None, alibi=None, alibi_option=None, rope=None):
     """selfAttention (heads 1, no Wo) or multiHeadAttention (Wo) with given weights."""
     gen = torch.Generator().manual_seed(seed)
     x = draw(gen, *x_shape)
@@ -295,7 +388,11 @@ def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=
     q = split_heads(x3 @ wq, heads)
     k = split_heads(x3 @ wk, kv_heads)
     v = split_heads(x3 @ wv, kv_heads)
-    o, _, _ = sdpa(q, k, v, scale=1.0 / math.sqrt(d_q), valid_lens=valid_lens, causal=causal)
+    if rope is not None:  # Llama: rotary positions on q and k per head, after the projections
+        q = rope_ref(q, rope.get("base", 10000.0), 0, rope.get("interleaved", False))
+        k = rope_ref(k, rope.get("base", 10000.0), 0, rope.get("interleaved", False))
+    o, _, _ = sdpa(q, k, v, scale=1.0 / math.sqrt(d_q), valid_lens=valid_lens, causal=causal, window=window,
+                   alibi=alibi)
     B, _, T, _ = o.shape
     out = o.transpose(1, 2).reshape(B, T, heads * d_out)
     if use_wo:
@@ -310,6 +407,9 @@ def layer_case(name, seed, fn, x_shape, d_q, d_out, heads=1, kv_heads=1, causal=
         layer.update({"wo": enc(wo), "dModel": d_in, "heads": heads, "kvHeads": kv_heads})
     if causal is not None:
         layer["causal"] = causal
+    layer.update(mask_options(window=window, alibi=alibi, alibi_option=alibi_option))
+    if rope is not None:
+        layer["rope"] = rope
     forward = {"validLens": valid_lens} if valid_lens is not None else {}
     expected = {"output": enc(out), "dx": enc(grads[0]), "dwq": enc(grads[1]), "dwk": enc(grads[2]),
                 "dwv": enc(grads[3])}
@@ -387,8 +487,56 @@ def build_cases():
                heads=4, kv_heads=2, causal="top-left", use_wo=True)
 
 
+def build_modern_cases():
+    """Sliding window, ALiBi and RoPE (issue 12)."""
+    # sliding window
+    sdpa_case("sdpa window [2, 0] (Mistral's causal band)", 200, (1, 2, 6, 4), (1, 2, 6, 4), (1, 2, 6, 3),
+              window=(2, 0))
+    sdpa_case("sdpa window [1, 2], Tq 3 < Tk 7, GQA", 201, (2, 4, 3, 4), (2, 2, 7, 4), (2, 2, 7, 3),
+              window=(1, 2))
+    sdpa_case("sdpa window [0, 1], Tq 6 > Tk 3: rows before the diagonal empty", 202, (1, 1, 6, 4), (1, 1, 3, 4),
+              (1, 1, 3, 2), window=(0, 1))
+    sdpa_case("sdpa window [-1, 1] with causal top-left and validLens", 203, (2, 5, 4), (2, 6, 4), (2, 6, 3),
+              window=(-1, 1), causal="top-left", valid_lens=[[5, 1, 0, 3, 6], [2, 2, 6, 6, 4]])
+    sdpa_case("sdpa window [1, 1] with softcap 2 and d2l fill", 204, (2, 4, 4), (2, 5, 4), (2, 5, 3),
+              window=(1, 1), softcap=2.0, fill=-1e6)
+    softmax_case("maskedSoftmax window [1, 0]", 205, (2, 4, 6), window=(1, 0))
+    additive_case("additiveAttention window [1, 1] with validLens", 206, 2, 3, 5, 3, 4, 2, 4,
+                  valid_lens=[5, 3], window=(1, 1))
+    sdpa_case("attention scaled-dot window [2, -1]", 207, (2, 4, 4), (2, 6, 4), (2, 6, 3), window=(2, -1),
+              fn="attention")
+    # ALiBi
+    sdpa_case("sdpa alibi true, H 4 (slopes 1/4 .. 1/256), causal", 210, (1, 4, 5, 4), (1, 4, 5, 4), (1, 4, 5, 3),
+              alibi=alibi_paper_slopes(4), alibi_option=True, causal="bottom-right")
+    sdpa_case("sdpa alibi true, H 6 (the paper's rule for H not a power of two), Tq 3 < Tk 6, GQA", 211,
+              (1, 6, 3, 4), (1, 3, 6, 4), (1, 3, 6, 2), alibi=alibi_paper_slopes(6), alibi_option=True)
+    sdpa_case("sdpa alibi slopes given, with window [2, 1], float mask and softcap", 212, (1, 2, 4, 4), (1, 2, 5, 4),
+              (1, 2, 5, 3), alibi=[0.75, -0.25], window=(2, 1), softcap=1.5,
+              float_mask=torch.tensor([[0.5, -0.25, 0.0, -math.inf, 1.0]]))
+    softmax_case("maskedSoftmax alibi [0.5] with validLens", 213, (2, 3, 5), valid_lens=[4, 2], alibi=[0.5])
+    additive_case("attention scoring additive with alibi [0.375] and causal", 214, 2, 4, 4, 3, 3, 2, 5,
+                  causal="top-left", via_attention=True, alibi=[0.375])
+    # RoPE
+    rope_case("rope rotate_half (Llama), (B, H, T, d)", 220, (2, 2, 5, 8))
+    rope_case("rope interleaved (GPT-J), (T, d)", 221, (6, 4), interleaved=True)
+    rope_case("rope base 500000 (Llama 3), offset 37, (B, T, d)", 222, (2, 3, 6), base=500000.0, offset=37)
+    rope_case("rope interleaved, base 100, offset 1000, d 2", 223, (1, 4, 2), base=100.0, offset=1000,
+              interleaved=True)
+    # the layers
+    layer_case("multiHeadAttention heads 4, kvHeads 2, rope (rotate_half), causal", 230, "multiHeadAttention",
+               (2, 5, 8), 2, 2, heads=4, kv_heads=2, causal="top-left", use_wo=True, rope={})
+    layer_case("multiHeadAttention heads 4, kvHeads 1 (multi-query), rope interleaved base 100, window [2, 0]",
+               231, "multiHeadAttention", (1, 6, 16), 4, 4, heads=4, kv_heads=1, use_wo=True,
+               rope={"base": 100.0, "interleaved": True}, window=(2, 0))
+    layer_case("multiHeadAttention heads 2, alibi true, validLens", 232, "multiHeadAttention", (2, 4, 4), 2, 2,
+               heads=2, kv_heads=2, use_wo=True, valid_lens=[4, 3], alibi=alibi_paper_slopes(2), alibi_option=True)
+    layer_case("selfAttention window [1, 1] and alibi [0.5]", 233, "selfAttention", (5, 3), 2, 3, window=(1, 1),
+               alibi=[0.5])
+
+
 def main():
     build_cases()
+    build_modern_cases()
     doc = {
         "about": "Golden vectors for attention-lab, generated by tests/golden/gen_golden.py with PyTorch "
                  + torch.__version__ + " in float64 (autograd gradients). Do not edit by hand.",

@@ -55,7 +55,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
 
   it('a RangeError raised inside wasm by the binding restores the C stack pointer', () => {
     const before = heapState(module);
-    const args = { B: 1, H: 3, Tq: 2, Tk: 2, mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 } };
+    const args = { B: 1, H: 3, Tq: 2, Tk: 2, mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
     for (let i = 0; i < CALLS; i++) {
       // causal 7 is no Causal value: only the binding's own check can catch it here.
       expect(() =>
@@ -89,7 +89,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
   });
 
   it('the binding rejects a buffer that runs past the end of wasm memory', () => {
-    const args = { B: 1, H: 1, Tq: 1, Tk: 4, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 } };
+    const args = { B: 1, H: 1, Tq: 1, Tk: 4, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
     const end = module.HEAPU8.length - 8; // room for 2 floats, 4 wanted
     const stack = module.stackSave();
     let error;

@@ -170,6 +170,79 @@ const BAD_INPUTS = [
     errors: [RangeError],
     mentions: [/memory|too large/i],
   },
+  // Sliding window, ALiBi and RoPE (issue 12).
+  {
+    name: 'a window side that is not an integer',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { window: [1.5, 0] }),
+    errors: [RangeError],
+    mentions: [word('window'), /left/, /1\.5/],
+  },
+  {
+    name: 'a window side below -1',
+    call: (a) => a.maskedSoftmax(zeros(3, 5), { window: [0, -2] }),
+    errors: [RangeError],
+    mentions: [word('window'), /right/, /-2\b/, />= -1/],
+  },
+  {
+    name: 'a window that is not a pair',
+    call: (a) => a.attention(q, k, v, { window: 3 }),
+    errors: [TypeError],
+    mentions: [word('window'), /\[left, right\]/, /number 3/],
+  },
+  {
+    name: 'ALiBi slopes of the wrong length',
+    call: (a) => a.scaledDotProductAttention(zeros(1, 2, 3, 4), zeros(1, 1, 5, 4), zeros(1, 1, 5, 2), { alibi: [0.5] }),
+    errors: [RangeError],
+    mentions: [word('alibi'), /H = 2/, /got 1\b/],
+  },
+  {
+    name: 'an ALiBi slope that is not finite',
+    call: (a) => a.maskedSoftmax(zeros(3, 5), { alibi: [NaN] }),
+    errors: [RangeError],
+    mentions: [word('alibi'), /NaN/, /finite/],
+  },
+  {
+    name: 'ALiBi given as a string',
+    call: (a) => a.scaledDotProductAttention(q, k, v, { alibi: 'paper' }),
+    errors: [TypeError],
+    mentions: [word('alibi'), /paper/],
+  },
+  {
+    name: 'rope on an odd head width',
+    call: (a) => a.rope(zeros(2, 3, 5)),
+    errors: [RangeError],
+    mentions: [word('rope'), /even/, /d = 5/, shapeText([2, 3, 5])],
+  },
+  {
+    name: 'rope with a fractional offset',
+    call: (a) => a.rope(zeros(3, 4), { offset: 0.5 }),
+    errors: [RangeError],
+    mentions: [word('offset'), /0\.5/],
+  },
+  {
+    name: 'ropeBackward with a base that is not positive',
+    call: (a) => a.ropeBackward(zeros(3, 4), { base: 0 }),
+    errors: [RangeError],
+    mentions: [word('base'), /> 0/],
+  },
+  {
+    name: 'a layer with rope on an odd head width',
+    call: (a) => a.selfAttention({ dIn: 4, dQ: 3, dOut: 2, rope: true }),
+    errors: [RangeError],
+    mentions: [word('rope'), /even/, /dQ = 3/],
+  },
+  {
+    name: 'a layer with ALiBi slopes for the wrong number of heads',
+    call: (a) => a.multiHeadAttention({ dModel: 8, heads: 4, alibi: [1, 2] }),
+    errors: [RangeError],
+    mentions: [word('alibi'), /H = 4/, /got 2\b/],
+  },
+  {
+    name: 'rope on a rank-1 input',
+    call: (a) => a.rope(zeros(4)),
+    errors: [RangeError],
+    mentions: [word('x'), /rank 2/, shapeText([4])],
+  },
 ];
 
 // seed 004: the reference computation that must still work after every failure.

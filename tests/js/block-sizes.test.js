@@ -29,6 +29,10 @@ const CASES = [
   { Tq: 65, Tk: 129, d: 24, dv: 20, masks: { causal: 'bottom-right', validLens: 'per row' } },
   { Tq: 130, Tk: 67, d: 17, dv: 9, masks: { causal: 'top-left', attnMask: true } },
   { Tq: 33, Tk: 257, d: 64, dv: 64, masks: { validLens: 'per batch', softcap: 2 } },
+  // Sliding windows whose edges cross the key blocks, and ALiBi (one slope per query head).
+  { Tq: 129, Tk: 129, d: 16, dv: 8, masks: { window: [40, 0] } },
+  { Tq: 65, Tk: 200, d: 12, dv: 12, masks: { window: [33, 31], alibi: [0.125, 0.03125] } },
+  { Tq: 150, Tk: 70, d: 8, dv: 5, masks: { window: [-1, 2], causal: 'top-left', alibi: [0.5, -0.25] } },
 ];
 
 function describeCase(c) {
@@ -48,6 +52,8 @@ function makeCase(c, seed) {
   const options = {};
   if (c.masks.causal) options.causal = c.masks.causal;
   if (c.masks.softcap) options.softcap = c.masks.softcap;
+  if (c.masks.window) options.window = c.masks.window;
+  if (c.masks.alibi) options.alibi = c.masks.alibi;
   if (c.masks.attnMask) options.attnMask = boolMask(rand, c.Tq, c.Tk);
   if (c.masks.validLens === 'per batch') options.validLens = [c.Tk - 3, Math.ceil(c.Tk / 2)];
   if (c.masks.validLens === 'per row') {

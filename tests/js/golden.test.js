@@ -60,6 +60,12 @@ const RUNNERS = {
     const dx = attn.maskedSoftmaxBackward(output, tensorFromJson(c.gradOutput), options);
     return { output, dx };
   },
+  rope(attn, c) {
+    const { x } = inputsOf(c);
+    const output = attn.rope(x, c.options);
+    const dx = attn.ropeBackward(tensorFromJson(c.gradOutput), c.options);
+    return { output, dx };
+  },
   selfAttention(attn, c) {
     return runLayer(attn.selfAttention(apiOptions(c.layer)), c);
   },

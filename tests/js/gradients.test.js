@@ -85,6 +85,16 @@ const SDPA_CASES = [
     options: { dropout: 0.3, seed: 11 },
   },
   {
+    name: 'window [1, 0] with ALiBi slopes, rank 4 GQA (H 2, Hkv 1), Tq 3 < Tk 5',
+    shapes: { q: [1, 2, 3, 4], k: [1, 1, 5, 4], v: [1, 1, 5, 3] },
+    options: { window: [1, 0], alibi: [0.5, 0.125] },
+  },
+  {
+    name: 'window [0, 1] with alibi true and validLens, Tq 4 > Tk 3 (rows before the diagonal empty)',
+    shapes: { q: [2, 4, 4], k: [2, 3, 4], v: [2, 3, 2] },
+    options: { window: [0, 1], alibi: true, validLens: [3, 2] },
+  },
+  {
     name: 'd2l maskFill -1e6 with a row of valid length 0',
     shapes: { q: [2, 3, 4], k: [2, 5, 4], v: [2, 5, 3] },
     options: { validLens: [[2, 0, 5], [1, 3, 4]], maskFill: -1e6 },
@@ -96,6 +106,8 @@ const SCORING_CASES = [
   { scoring: 'general', shapes: { q: [2, 3, 4], k: [2, 4, 3], v: [2, 4, 2] }, params: { w: [4, 3] }, extra: { validLens: [4, 2] } },
   { scoring: 'concat', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { w: [5] }, extra: { causal: 'bottom-right' } },
   { scoring: 'additive', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { wq: [3, 5], wk: [2, 5], wv: [5] }, extra: { validLens: [3, 4] } },
+  { scoring: 'additive', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { wq: [3, 5], wk: [2, 5], wv: [5] }, extra: { window: [1, 1], alibi: [0.5] } },
+  { scoring: 'concat', shapes: { q: [2, 4, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { w: [5] }, extra: { window: [1, -1], alibi: true } },
 ];
 
 describe.each(BACKENDS)('backward functions agree with finite differences ($backend)', (build) => {
@@ -124,6 +136,14 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     );
   });
 
+  it('maskedSoftmaxBackward with a window and ALiBi', () => {
+    const options = { window: [2, 1], alibi: [0.75, 0.25] };
+    const { x } = randomInputs(13, { x: [1, 2, 4, 6] }, 2);
+    const g = randomTensor(seededRandom(14), [1, 2, 4, 6]);
+    const dx = attn.maskedSoftmaxBackward(attn.maskedSoftmax(x, options), g, options);
+    checkGradients('maskedSoftmax window alibi', { x }, { x: dx }, (inp) => dot64(attn.maskedSoftmax(inp.x, options), g));
+  });
+
   it('additiveAttentionBackward (validLens, causal) including dwq, dwk, dwv', () => {
     const inputs = randomInputs(5, { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 3], wq: [3, 4], wk: [2, 4], wv: [4] });
     const options = (inp) => ({ wq: inp.wq, wk: inp.wk, wv: inp.wv, validLens: [3, 2], causal: 'bottom-right' });
@@ -138,7 +158,8 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     );
   });
 
-  it.each(SCORING_CASES.map((c) => [c.scoring, c]))('attentionBackward with scoring %s, parameters included', (scoring, c) => {
+  it.each(SCORING_CASES.map((c) => [c.extra.window ? `${c.scoring} with a window and ALiBi` : c.scoring, c]))('attentionBackward with scoring %s, parameters included', (label, c) => {
+    const { scoring } = c;
     const inputs = randomInputs(7, { ...c.shapes, ...c.params });
     const paramNames = Object.keys(c.params);
     const options = (inp) => ({ scoring, params: Object.fromEntries(paramNames.map((n) => [n, inp[n]])), ...c.extra });
@@ -147,7 +168,7 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     const grads = attn.attentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
     const analytic = { q: grads.dq, k: grads.dk, v: grads.dv };
     for (const n of paramNames) analytic[n] = grads[`d${n}`];
-    checkGradients(`attention ${scoring}`, inputs, analytic, (inp) =>
+    checkGradients(`attention ${label}`, inputs, analytic, (inp) =>
       dot64(attn.attention(inp.q, inp.k, inp.v, options(inp)).output, g),
     );
   });
@@ -163,6 +184,12 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
       name: 'multiHeadAttention (heads 4, kvHeads 2, causal bottom-right)',
       make: () => attn.multiHeadAttention({ dModel: 8, heads: 4, kvHeads: 2, causal: 'bottom-right', seed: 6 }),
       x: [2, 3, 8],
+      forward: {},
+    },
+    {
+      name: 'multiHeadAttention (heads 4, kvHeads 1, rope interleaved, window [1, 0], alibi true)',
+      make: () => attn.multiHeadAttention({ dModel: 8, heads: 4, kvHeads: 1, rope: { interleaved: true }, window: [1, 0], alibi: true, seed: 7 }),
+      x: [1, 4, 8],
       forward: {},
     },
   ];

@@ -176,7 +176,7 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
 
   describe('a polluted Object.prototype', () => {
     afterEach(() => {
-      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow']) {
+      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow', 'window', 'alibi', 'rope', 'base', 'offset', 'maxLength']) {
         delete Object.prototype[key];
       }
     });
@@ -198,6 +198,32 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       expect(layer.forward({ data: q.data, shape: [3, 4] }).output.shape).toEqual([3, 4]);
       expect(polluted.output.data).toEqual(clean.output.data);
       expect(pollutedSoftmax.data).toEqual(cleanSoftmax.data);
+    });
+
+    it('Object.prototype.window, .alibi, .rope and their fields change no result', () => {
+      const rand = seededRandom(10);
+      const q = randomTensor(rand, [1, 2, 4, 4]);
+      const x = { data: q.data, shape: [8, 4] };
+      const layerOptions = { dModel: 4, heads: 2, causal: true, seed: 1 };
+      const clean = attn.scaledDotProductAttention(q, q, q);
+      const cleanSoftmax = attn.maskedSoftmax(q, { window: [1, -1] });
+      const cleanRope = attn.rope(q);
+      const cleanLayer = attn.multiHeadAttention(layerOptions).forward(x).output;
+      const cleanCache = attn.multiHeadAttention(layerOptions).createCache();
+      Object.prototype.window = [0, 0];
+      Object.prototype.alibi = true;
+      Object.prototype.rope = true;
+      Object.prototype.base = 2;
+      Object.prototype.offset = 5;
+      Object.prototype.maxLength = 1;
+      expect(attn.scaledDotProductAttention(q, q, q).output.data).toEqual(clean.output.data);
+      expect(attn.maskedSoftmax(q, { window: [1, -1] }).data).toEqual(cleanSoftmax.data);
+      expect(attn.rope(q).data).toEqual(cleanRope.data);
+      expect(attn.multiHeadAttention(layerOptions).forward(x).output.data).toEqual(cleanLayer.data);
+      expect(attn.multiHeadAttention(layerOptions).createCache().maxLength).toBe(cleanCache.maxLength);
+      const hole = [1];
+      hole.length = 2; // [1, <empty>]: a missing side, not one read from a prototype
+      expect(thrown(() => attn.maskedSoftmax(q, { window: hole }))?.message).toMatch(/window\[1\] \(right\) must be an integer >= -1/);
     });
 
     it('a polluted threads, simd or inlineBelow does not change what loadAttention loads', async () => {

@@ -10,11 +10,11 @@ import { callEntry, callQuery } from '../../web/src/packed.js';
 import { BACKENDS } from './backends.js';
 import { randomTensor, seededRandom } from './numeric.js';
 
-const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0 };
+const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 };
 const [B, H, Tq, Tk, d] = [2, 2, 3, 5, 4];
 const SDPA = { B, H, Hkv: 1, Tq, Tk, d, dv: d, scale: 0.5, softcap: 0, dropout: 0, seed: 0, mask: MASK };
 const SCORING = { B, H, Hkv: 1, Tq, Tk, dq: d, dk: d, dv: d, hidden: 0, scoring: 2, scale: 1, mask: MASK };
-const LAYER = { B: 1, T: 3, dIn: 4, dQ: 4, dV: 4, heads: 1, kvHeads: 1, dOut: 0, scale: 0.5, mask: MASK };
+const LAYER = { B: 1, T: 3, dIn: 4, dQ: 4, dV: 4, heads: 1, kvHeads: 1, dOut: 0, scale: 0.5, mask: MASK, rope: false, ropeBase: 10000, ropeInterleaved: false, ropeOffset: 0 };
 
 // [entry, args with one bad size, that size's name]: each entry's own check must name it.
 const BAD_SIZES = [
@@ -26,6 +26,8 @@ const BAD_SIZES = [
   ['scoringBackward', { ...SCORING, dk: 0 }, 'dk'],
   ['layerForward', { ...LAYER, T: 0 }, 'T'],
   ['layerBackward', { ...LAYER, dIn: 0 }, 'dIn'],
+  ['ropeForward', { N: 0, T: 3, d: 4, base: 10000, offset: 0, interleaved: false }, 'N'],
+  ['ropeBackward', { N: 1, T: 0, d: 4, base: 10000, offset: 0, interleaved: false }, 'T'],
   ['initWeights', { fanIn: 0, fanOut: 2, seed: 0, stream: 0 }, 'fanIn'],
 ];
 
@@ -39,14 +41,16 @@ describe.each(BACKENDS)('packed entry points ($backend)', ({ simd }) => {
 
   it('list every field the JS side sends, Buffers in the order of its own list', () => {
     const lists = Object.fromEntries(module.packedLayout().split(';').map((list) => list.split('=')));
-    expect(Object.keys(lists)).toEqual(['MaskArgs', 'SoftmaxArgs', 'SdpaArgs', 'ScoringArgs', 'LayerArgs', 'InitArgs', 'StepArgs', 'Buffers']);
+    expect(Object.keys(lists)).toEqual(['MaskArgs', 'SoftmaxArgs', 'SdpaArgs', 'ScoringArgs', 'LayerArgs', 'RopeArgs', 'InitArgs', 'StepArgs', 'Buffers']);
     expect(lists.Buffers.split(',')).toEqual(Object.keys(NO_BUFFERS));
     expect(lists.MaskArgs.split(',').sort()).toEqual(Object.keys(MASK).sort());
     expect(lists.StepArgs.split(',')).toEqual(['n', 'learningRate']);
+    expect(lists.LayerArgs.split(',').sort()).toEqual(Object.keys(LAYER).sort());
   });
 
   it('leave no Embind value_object entry point: one ABI', () => {
     for (const name of ['sdpaForwardPacked', 'maskedSoftmaxForwardPacked', 'scoringForwardPacked']) expect(module[name]).toBeUndefined();
+    expect(() => module.ropeForward({ N: 1, T: 1, d: 2 }, NO_BUFFERS)).toThrow();
     // An object where a record's address is wanted is no valid call.
     expect(() => module.sdpaForward(SDPA, NO_BUFFERS)).toThrow();
   });

@@ -8,7 +8,10 @@
 // Masks: validLens (B) or (B, Tq) (nested arrays, typed arrays or { data, shape }), causal
 // true | 'top-left' | 'bottom-right', attnMask bool (Uint8Array, 1 = may attend) or float
 // (Float32Array, added; -Infinity masks) broadcast right-aligned to the scores in the caller's rank,
-// maskFill (d2l: masked scores become this value instead of -Infinity).
+// maskFill (d2l: masked scores become this value instead of -Infinity), window [left, right]
+// (-1 = that side open) and alibi: a list of H slopes (not `true`: the reference takes the slopes
+// it is given), added like a float mask.
+//   ropeReference         rope / ropeBackward on (..., T, d) from the rotation of each pair
 //
 // Every result tensor comes with its "abs" companion: the same sums taken over the absolute values
 // of their terms. Float32 rounding of a sum is bounded by (terms) * eps * (sum of |terms|), so the
@@ -21,7 +24,7 @@ const flatNumbers = (t) => (t.data ? Array.from(t.data) : Array.isArray(t) ? t.f
 
 /** (b, h, i, j) -> { visible, bias } for the mask options, the scores (B, H, Tq, Tk) seen in `rank`. */
 export function maskOf(options, [B, H, Tq, Tk], rank) {
-  const { validLens, causal, attnMask } = options;
+  const { validLens, causal, attnMask, window, alibi } = options;
   let lens = null;
   let perRow = false;
   if (validLens !== undefined && validLens !== null) {
@@ -50,11 +53,38 @@ export function maskOf(options, [B, H, Tq, Tk], rank) {
     if (lens && j >= (perRow ? lens[b * Tq + i] : lens[b])) return { visible: false, bias: 0 };
     if (corner === 'top-left' && j > i) return { visible: false, bias: 0 };
     if (corner === 'bottom-right' && j > i + Tk - Tq) return { visible: false, bias: 0 };
-    if (!attnMask) return { visible: true, bias: 0 };
+    // The window and ALiBi are measured from the bottom-right diagonal j = i + Tk - Tq.
+    if (window && window[0] >= 0 && j < i + Tk - Tq - window[0]) return { visible: false, bias: 0 };
+    if (window && window[1] >= 0 && j > i + Tk - Tq + window[1]) return { visible: false, bias: 0 };
+    const slope = alibi ? -alibi[h] * Math.abs(i + Tk - Tq - j) : 0;
+    if (!attnMask) return { visible: true, bias: slope };
     const m = attnMask.data[b * strides[0] + h * strides[1] + i * strides[2] + j * strides[3]];
-    if (!isFloat) return { visible: m !== 0 && m !== false, bias: 0 };
-    return m === -Infinity ? { visible: false, bias: 0 } : { visible: true, bias: m };
+    if (!isFloat) return { visible: m !== 0 && m !== false, bias: slope };
+    return m === -Infinity ? { visible: false, bias: 0 } : { visible: true, bias: m + slope };
   };
+}
+
+/**
+ * x (..., T, d) as { data, shape } -> Float64Array: pair (a, b) of row t turned by
+ * (offset + t) base^(-2c/d), pairs (c, c + d/2) or, interleaved, (2c, 2c + 1). sign -1 turns back
+ * (the backward).
+ */
+export function ropeReference(x, { base = 10000, offset = 0, interleaved = false } = {}, sign = 1) {
+  const d = x.shape[x.shape.length - 1];
+  const T = x.shape[x.shape.length - 2];
+  const y = new Float64Array(x.data.length);
+  for (let row = 0; row < x.data.length / d; row++) {
+    const t = row % T;
+    for (let c = 0; c < d / 2; c++) {
+      const angle = sign * (offset + t) * base ** ((-2 * c) / d);
+      const [ia, ib] = interleaved ? [2 * c, 2 * c + 1] : [c, c + d / 2];
+      const a = x.data[row * d + ia];
+      const b = x.data[row * d + ib];
+      y[row * d + ia] = a * Math.cos(angle) - b * Math.sin(angle);
+      y[row * d + ib] = b * Math.cos(angle) + a * Math.sin(angle);
+    }
+  }
+  return y;
 }
 
 /** p = softmax(z) over one row, max subtracted; returns the row's log-sum-exp (-Infinity: p = 0). */

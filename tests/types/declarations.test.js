@@ -168,6 +168,8 @@ describe('the declarations match the JS at runtime', () => {
       attentionBackward: (o) => attn.attentionBackward(x, x, x, x, o),
       selfAttention: (o) => attn.selfAttention({ dIn: 2, ...o }),
       multiHeadAttention: (o) => attn.multiHeadAttention({ dModel: 2, heads: 1, ...o }),
+      rope: (o) => attn.rope(x, o),
+      ropeBackward: (o) => attn.ropeBackward(x, o),
     };
     for (const [method, call] of Object.entries(calls)) {
       it(`Attention.${method} accepts exactly the options its declaration names`, async () => {
@@ -175,10 +177,11 @@ describe('the declarations match the JS at runtime', () => {
       });
     }
 
-    it('layer.forward, loadAttention and loadAttention({ threads }) accept exactly the declared options', async () => {
+    it('layer.forward, layer.createCache, loadAttention and loadAttention({ threads }) accept exactly the declared options', async () => {
       const { loadAttention } = await import('attention-lab');
       const layer = attn.selfAttention({ dIn: 2 });
       expect(await acceptedOptions((o) => layer.forward(x, o))).toEqual(optionNames('AttentionLayer', 'forward'));
+      expect(await acceptedOptions((o) => layer.createCache(o))).toEqual(optionNames('AttentionLayer', 'createCache'));
       expect(await acceptedOptions((o) => loadAttention(o))).toEqual(names(declaredMembers('.', 'LoadOptions')));
       expect(await acceptedOptions((o) => loadAttention({ threads: 1, ...o }))).toEqual(names(declaredMembers('.', 'ParallelOptions')));
     });

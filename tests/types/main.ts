@@ -19,9 +19,11 @@ import {
   type AttentionTrace,
   type AttnMask,
   type Causal,
+  type KVCache,
   type LayerForwardOptions,
   type LayerGradients,
   type LayerParameters,
+  type LayerPositionOptions,
   type LayerTrace,
   type LoadOptions,
   type MaskedSoftmaxBackwardOptions,
@@ -30,6 +32,7 @@ import {
   type ParallelAttention,
   type ParallelAttentionLayer,
   type ParallelOptions,
+  type RopeOptions,
   type Scoring,
   type ScoringParams,
   type SdpaBackwardOptions,
@@ -69,7 +72,12 @@ const mask = {
   causal: causals[3],
   attnMask: boolMask,
   maskFill: -1e6,
+  window: [2, 0],
+  alibi: true,
 } satisfies Required<MaskOptions>;
+// Every form of alibi: the paper's slopes, or one slope per head as numbers or a typed array.
+const alibis: MaskOptions['alibi'][] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const rope = { base: 500000, offset: 3, interleaved: true } satisfies Required<RopeOptions>;
 const backwardMask: MaskedSoftmaxBackwardOptions = { ...mask, attnMask: floatMask };
 
 // Each backward takes its own options type, without the forward-only ones (it rejects those).
@@ -116,7 +124,16 @@ const general = {
   trace: true,
 } satisfies Required<AttentionOptions>;
 
-const layerForward = { validLens: [2], trace: true } satisfies Required<LayerForwardOptions>;
+// A forward with a cache takes neither validLens nor a trace (it rejects both), so the options
+// every forward takes and the cache are written apart; together they are every option.
+const layerForward = { validLens: [2], trace: true } satisfies Required<Omit<LayerForwardOptions, 'cache'>>;
+const cachedForward = (cache: KVCache) => ({ cache }) satisfies Pick<Required<LayerForwardOptions>, 'cache'>;
+expectType<Equal<keyof LayerForwardOptions, keyof typeof layerForward | 'cache'>>(true);
+const positions = {
+  window: [4, 0],
+  alibi: [0.5, 0.25],
+  rope: { base: 10000, interleaved: false },
+} satisfies Required<LayerPositionOptions>;
 const selfOptions = {
   wq: [[1, 0], [0, 1]],
   wk: [[1, 1], [0, 1]],
@@ -127,6 +144,8 @@ const selfOptions = {
   seed: 4,
   causal: true,
   scale: 0.7,
+  ...positions,
+  alibi: true,
 } satisfies Required<SelfAttentionOptions>;
 const mhaOptions = {
   dModel: 4,
@@ -138,6 +157,8 @@ const mhaOptions = {
   wk: [[0]],
   wv: [[0]],
   wo: [[0]],
+  ...positions,
+  rope: true,
 } satisfies Required<MultiHeadAttentionOptions>;
 
 const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8) } satisfies Required<LoadOptions>;
@@ -162,10 +183,15 @@ function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const weights: LayerParameters = layer.parameters();
   layer.setParameters({ wq: weights.wq, wk: weights.wk, wv: weights.wv, wo: weights.wo ?? [[0]] });
   layer.setParameters({});
+  // A decoder's steps: the first rows, then one more row at a time, against a KV cache.
+  const cache: KVCache = layer.createCache({ maxLength: 8 });
+  layer.forward(x, cachedForward(cache));
+  const held: number = cache.length + cache.capacity + cache.maxLength;
+  layer.createCache();
   const config: Readonly<Record<string, unknown>> = layer.config;
   layer.dispose();
   return seen.length + grads.dx.data.length + grads.dwq.data.length + grads.dwk.data.length + grads.dwv.data.length
-    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length;
+    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held;
 }
 
 export async function useSync(): Promise<number> {
@@ -197,8 +223,13 @@ export async function useSync(): Promise<number> {
   const genGrads: AttentionGradients = attn.attentionBackward(q, q, q, gen.output, generalBackward);
   attn.attention(q, q, q);
   attn.maskedSoftmax(q);
+  const rotated: Tensor = attn.rope(q, rope);
+  const unrotated: Tensor = attn.ropeBackward(rotated, rope);
+  attn.rope(q);
+  attn.ropeBackward(q);
+  alibis.forEach((alibi) => attn.scaledDotProductAttention(q, q, q, { alibi }));
 
-  return [weights, dx, grads.dq, grads.dk, grads.dv, addGrads.dwq, addGrads.dwk, addGrads.dwv,
+  return [weights, dx, rotated, unrotated, grads.dq, grads.dk, grads.dv, addGrads.dwq, addGrads.dwk, addGrads.dwv,
     genGrads.dw, genGrads.dwq, genGrads.dwk, genGrads.dwv].length
     + readResult(forward) + readResult(add) + readResult(gen)
     + readLayer(attn.selfAttention(selfOptions), [[1, 2], [0, 1]])
@@ -227,6 +258,8 @@ export async function useThreads(): Promise<number> {
   const addGrads: AdditiveGradients = await pool.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
   const gen: AttentionResult = await pool.attention(q, q, q, general);
   const genGrads: AttentionGradients = await pool.attentionBackward(q, q, q, gen.output, generalBackward);
+  const rotated: Tensor = await pool.rope(q, rope);
+  await pool.ropeBackward(rotated, rope);
 
   const layer: ParallelAttentionLayer = await pool.multiHeadAttention(mhaOptions);
   const { output, trace } = await layer.forward([[1, 2, 3, 4]], layerForward);
@@ -262,6 +295,10 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   await loadAttention({ threads: '2' });
   // @ts-expect-error simd is true, false or 'relaxed'
   await loadAttention({ simd: 'relaxed-simd' });
+  // @ts-expect-error a window has two sides
+  attn.maskedSoftmax([1], { window: [1] });
+  // @ts-expect-error a layer on a worker has no KV cache
+  (await pool.selfAttention({ dIn: 2 })).createCache();
   // @ts-expect-error the backend is one of the three builds
   if (attn.backend === 'wasm-fma') return;
 }

@@ -1,6 +1,8 @@
 // Native benchmark of sdpa (built by CMake as bench_native on the SIMD core, AVX2+FMA): the fused
 // path against row streaming, forward and forward+backward, B=1, H=8, d=dv=64, causal or not.
 // Usage: build/bench_native [T ...]   (default 512 1024 2048)
+//        build/bench_native --window w [T ...]   (fused, causal sliding window [w, 0] against plain
+//        causal, default T 1024 .. 8192: a window of w keys should cost O(T w), so ms / T stays flat)
 // Each rate is followed by its efficiency: the percentage of the machine's AVX2+FMA ceiling, measured
 // first by fma_ceiling_gflops() in the same process.
 //
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -88,12 +91,29 @@ __attribute__((target("avx2,fma"))) double fma_ceiling_gflops() {
 
 double ceiling = 0;  // GFLOP/s, measured once in main (x86-64)
 
+// The benchmark's problem at sequence length T (B=1, H=8, d=dv=64): inputs, outputs and scratch.
+struct Problem {
+  explicit Problem(int T)
+      : dims{1, 8, 8, T, T, 64, 64},
+        q(fill(dims.q_size(), 1)), k(fill(dims.k_size(), 2)), v(fill(dims.v_size(), 3)),
+        dout(fill(dims.out_size(), 4)), out(dims.out_size()), lse(dims.rows()), dq(dims.q_size()),
+        dk(dims.k_size()), dv(dims.v_size()), scratch(attnlab::sdpa_scratch_floats(dims)) {}
+  AttentionDims dims;
+  std::vector<float> q, k, v, dout, out, lse, dq, dk, dv, scratch;
+
+  void forward(const SdpaOptions& opt) {
+    attnlab::sdpa_forward(dims, opt, q.data(), k.data(), v.data(), {out.data(), lse.data()}, scratch.data());
+  }
+  // saved: pass the forward's out and lse (the backward then skips recomputing them)
+  void backward(const SdpaOptions& opt, bool saved) {
+    attnlab::sdpa_backward(dims, opt, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data(),
+                           scratch.data(), saved ? attnlab::SdpaSavedForward{out.data(), lse.data()} : attnlab::SdpaSavedForward{});
+  }
+};
+
 void run(int T, bool causal) {
-  const AttentionDims dims{1, 8, 8, T, T, 64, 64};
-  const auto q = fill(dims.q_size(), 1), k = fill(dims.k_size(), 2), v = fill(dims.v_size(), 3),
-             dout = fill(dims.out_size(), 4);
-  std::vector<float> out(dims.out_size()), lse(dims.rows()), dq(dims.q_size()), dk(dims.k_size()),
-      dv(dims.v_size()), scratch(attnlab::sdpa_scratch_floats(dims));
+  Problem p(T);
+  const AttentionDims& dims = p.dims;
   const double pairs = double(dims.B) * dims.H * (causal ? (double(T) * T + T) / 2 : double(T) * T);
   const int calls = std::max(3, int(2e9 / (pairs * dims.d * 12)));  // about a second per configuration
 
@@ -102,17 +122,9 @@ void run(int T, bool causal) {
     opt.scale = 1.0f / std::sqrt(float(dims.d));
     opt.mask.causal = causal ? Causal::top_left : Causal::none;
     opt.kernel = kernel;
-    const double fwd = median_seconds(calls, [&] {
-      attnlab::sdpa_forward(dims, opt, q.data(), k.data(), v.data(), {out.data(), lse.data()}, scratch.data());
-    });
-    const double bwd = median_seconds(calls, [&] {
-      attnlab::sdpa_backward(dims, opt, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data(),
-                             scratch.data());
-    });
-    const double bwd_saved = median_seconds(calls, [&] {
-      attnlab::sdpa_backward(dims, opt, q.data(), k.data(), v.data(), dout.data(), dq.data(), dk.data(), dv.data(),
-                             scratch.data(), {out.data(), lse.data()});
-    });
+    const double fwd = median_seconds(calls, [&] { p.forward(opt); });
+    const double bwd = median_seconds(calls, [&] { p.backward(opt, false); });
+    const double bwd_saved = median_seconds(calls, [&] { p.backward(opt, true); });
     const char* name = kernel == SdpaKernel::automatic ? "fused" : "rows";
     const double fwd_flops = 4 * pairs * dims.d, all_flops = 12 * pairs * dims.d;
     const auto rate = [](double flops, double seconds) { return flops / seconds / 1e9; };
@@ -125,10 +137,38 @@ void run(int T, bool causal) {
   }
 }
 
+// The fused path under a causal sliding window [w, 0] and under the plain causal mask, at one T.
+void run_window(int T, int w) {
+  Problem p(T);
+  const AttentionDims& dims = p.dims;
+  for (int window : {w, -1}) {
+    SdpaOptions opt;
+    opt.scale = 1.0f / std::sqrt(float(dims.d));
+    opt.mask.causal = Causal::top_left;
+    opt.mask.window_left = window;
+    const double pairs = double(dims.H) * T * std::min(T, window < 0 ? T / 2 : window + 1);
+    const int calls = std::max(3, int(1e9 / (pairs * dims.d * 12)));
+    const double fwd = median_seconds(calls, [&] { p.forward(opt); });
+    const double bwd = median_seconds(calls, [&] { p.backward(opt, true); });
+    std::printf("T=%-5d %-14s forward %8.2f ms (%6.2f us per query row) | fwd+bwd %8.2f ms (%6.2f us per row)\n", T,
+                window < 0 ? "causal" : ("window " + std::to_string(window)).c_str(), fwd * 1e3, fwd * 1e6 / T,
+                (fwd + bwd) * 1e3, (fwd + bwd) * 1e6 / T);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
+  if (argc >= 3 && std::string(argv[1]) == "--window") {
+    const int w = std::atoi(argv[2]);
+    for (int a = 3; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
+    if (sizes.empty()) sizes = {1024, 2048, 4096, 8192};
+    std::printf("sdpa native fused, kernels '%s', B=1 H=8 d=dv=64, causal window [%d, 0] vs causal, median CPU time\n",
+                attnlab::kernels::arch_name(), w);
+    for (int T : sizes) run_window(T, w);
+    return 0;
+  }
   for (int a = 1; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
   if (sizes.empty()) sizes = {512, 1024, 2048};
   std::printf("sdpa native, kernels '%s' (width %d), B=1 H=8 d=dv=64, median CPU time of calls after a warm-up\n",

@@ -2,6 +2,7 @@
 // the Runtime's live module, which a trap replaces (the layers run their methods the same way).
 // Used by loadAttention() on the calling thread and by each pool worker (worker-main.js).
 import { selfAttention, multiHeadAttention } from './layers.js';
+import { rope, ropeBackward } from './rope.js';
 import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './scoring.js';
 import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './sdpa.js';
 import { maskedSoftmax, maskedSoftmaxBackward } from './softmax.js';
@@ -15,6 +16,8 @@ const OPERATIONS = {
   additiveAttentionBackward,
   attention,
   attentionBackward,
+  rope,
+  ropeBackward,
 };
 
 /** The API object: every operation on `runtime`'s live module, plus which build answered. */

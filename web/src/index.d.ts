@@ -68,6 +68,33 @@ export interface MaskOptions {
    * visible key becomes uniform. By default masked keys get -Infinity and such a row is all zeros.
    */
   maskFill?: number;
+  /**
+   * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
+   * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
+   * bottom-right causal mask). Integers >= -1. Intersects every other mask.
+   */
+  window?: readonly [number, number];
+  /**
+   * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
+   * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
+   * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
+   * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
+   * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
+   */
+  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+}
+
+/** Options of rope and ropeBackward (Su et al. 2021, as in Hugging Face's Llama and GPT-J). */
+export interface RopeOptions {
+  /** Pair i of the d/2 pairs turns at the frequency base^(-2i/d); default 10000. */
+  base?: number;
+  /** The position of the first row (e.g. the length of a KV cache); an integer >= 0, default 0. */
+  offset?: number;
+  /**
+   * false (default): pairs (c, c + d/2), Hugging Face Llama's rotate_half; true: pairs (2c, 2c + 1),
+   * GPT-J's rotate_every_two.
+   */
+  interleaved?: boolean;
 }
 
 /** The options of both directions of scaled dot-product attention. */
@@ -198,6 +225,26 @@ export interface LayerForwardOptions {
   validLens?: ValidLens;
   /** Default true; false returns no trace (and allocates no (T, T) tensors). */
   trace?: boolean;
+  /**
+   * A cache from this layer's createCache(): x holds the rows after the cached ones; their k and v
+   * (rotated from position cache.length) are appended, and they attend to every cached row with
+   * bottom-right causal alignment (and the layer's window and ALiBi). The output equals the
+   * matching rows of one causal forward over the whole sequence, up to float32 rounding. No trace,
+   * no validLens; backward() needs a forward without a cache. Synchronous layers only (a
+   * ParallelAttentionLayer has no createCache).
+   */
+  cache?: KVCache;
+}
+
+/**
+ * The keys and values a layer has seen: k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v),
+ * rows 0 .. length - 1 held. The capacity doubles as rows arrive; past maxLength a RangeError.
+ * Belongs to the layer that made it and to the batch size of its first use.
+ */
+export interface KVCache {
+  readonly length: number;
+  readonly capacity: number;
+  readonly maxLength: number;
 }
 
 export interface LayerGradients {
@@ -228,11 +275,27 @@ export interface AttentionLayer {
   parameters(): LayerParameters;
   /** Replace weights (same shapes). */
   setParameters(params: Partial<Record<'wq' | 'wk' | 'wv' | 'wo', TensorLike>>): void;
+  /** An empty KV cache for forward(x, { cache }); maxLength default 2^20 rows. */
+  createCache(options?: { maxLength?: number }): KVCache;
   dispose(): void;
   readonly config: Readonly<Record<string, unknown>>;
 }
 
-export interface SelfAttentionOptions {
+/** Position options of the layers (issue 12), on top of causal: as in MaskOptions, plus RoPE. */
+export interface LayerPositionOptions {
+  /** Sliding window [left, right] over the layer's (T, T) scores; see MaskOptions.window. */
+  window?: readonly [number, number];
+  /** ALiBi: true (the paper's slopes for the layer's heads) or one slope per query head. */
+  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  /**
+   * Rotary positions applied to q and k of every head after the projections (Llama's order), at
+   * positions 0 .. T - 1: true or { base (default 10000), interleaved (default false) }. Needs an
+   * even query/key width per head. A traced forward shows the rotated q and k.
+   */
+  rope?: boolean | { base?: number; interleaved?: boolean };
+}
+
+export interface SelfAttentionOptions extends LayerPositionOptions {
   /** Given weights: Wq (d_in, d_q), Wk (d_in, d_q), Wv (d_in, d_out). */
   wq?: TensorLike;
   wk?: TensorLike;
@@ -250,7 +313,7 @@ export interface SelfAttentionOptions {
   scale?: number;
 }
 
-export interface MultiHeadAttentionOptions {
+export interface MultiHeadAttentionOptions extends LayerPositionOptions {
   dModel: number;
   heads: number;
   /** Default heads; must divide heads (grouped-query attention). */
@@ -293,6 +356,15 @@ export interface Attention {
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
+
+  /**
+   * x (..., T, d), d even -> y of x's shape: each pair (a, b) of row t rotated by the angle
+   * (offset + t) base^(-2i/d), a' = a cos - b sin, b' = b cos + a sin. Angles, cosines and sines
+   * are computed in float64 and rounded once to float32. Leading axes (B, H, ...) are independent.
+   */
+  rope(x: TensorLike, options?: RopeOptions): Tensor;
+  /** gradY (..., T, d) -> gradX of the same shape: the rotation by the opposite angles. */
+  ropeBackward(gradY: TensorLike, options?: RopeOptions): Tensor;
 }
 
 export interface LoadOptions {
@@ -343,8 +415,11 @@ export type Threaded<T> = {
     : T[K];
 };
 
-/** An AttentionLayer kept on one worker of the pool: the same methods, returning Promises. */
-export interface ParallelAttentionLayer extends Threaded<AttentionLayer> {}
+/**
+ * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
+ * createCache (a KV cache lives with a synchronous layer).
+ */
+export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
 
 /**
  * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.

@@ -4,9 +4,12 @@
 //   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
+import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from './masks.js';
 import { NO_BUFFERS, callBinding, withArena } from './memory.js';
+import { expectNoOverflow } from './overflow.js';
 import { callEntry, callQuery } from './packed.js';
+import { scaledDotProductAttention } from './sdpa.js';
 import { formatShape, tensor } from './tensor.js';
 import { copyOf } from './typed.js';
 import {
@@ -17,6 +20,7 @@ import {
   inputTensor,
   learningRateOption,
   numberOption,
+  ropeBaseOption,
   scaleOption,
 } from './validate.js';
 
@@ -81,7 +85,7 @@ function headTensor(data, cache, heads, width, showHeads) {
  * The layer object. dims: the binding's LayerArgs sizes { dIn, dQ, dV, heads, kvHeads, dOut };
  * config: what users see; scale and causal code are resolved.
  */
-function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
+function createLayer(runtime, kind, dims, config, weights, { scale, causal, positions }) {
   const axes = weightAxes(dims);
   const shapes = Object.fromEntries(Object.entries(axes).map(([name, a]) => [name, shapeOf(a)]));
   const showHeads = kind === 'multiHeadAttention';
@@ -93,7 +97,20 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
     return state;
   };
 
-  const args = (B, T, mask) => ({ B, T, ...dims, scale, mask });
+  const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset });
+  const identity = {}; // what a KV cache remembers of the layer that made it
+
+  /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
+  const forwardBlocks = (s, xt, B, T, scratch) => ({
+    x: xt,
+    ...s.weights,
+    out: B * T * outWidth,
+    q: B * dims.heads * T * dims.dQ,
+    k: B * dims.kvHeads * T * dims.dQ,
+    v: B * dims.kvHeads * T * dims.dV,
+    heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
+    scratch,
+  });
 
   // Each method runs on the runtime's live module (a fresh one after a trap: the layer's state is
   // all in JS, so it carries on).
@@ -104,8 +121,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
   function forwardOn(module, x, options) {
     const fn = `${kind}.forward`;
     const s = alive('forward');
-    const opts = expectKnownOptions(fn, options, ['validLens', 'trace']);
-    const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
+    const opts = expectKnownOptions(fn, options, ['validLens', 'trace', 'cache']);
     const xt = inputTensor(fn, 'x', x);
     const rank = xt.shape.length;
     if (rank !== 2 && rank !== 3) {
@@ -113,24 +129,14 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
     }
     const axes = rank === 3 ? [['B'], ['T'], ['d_in', dims.dIn]] : [['T'], ['d_in', dims.dIn]];
     const { B = 1, T } = expectAxes(fn, 'x', xt, axes);
-    const mask = resolveMask(fn, { validLens: opts.validLens, causal }, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
+    if (opts.cache !== undefined) return forwardWithCache(module, fn, s, xt, B, T, opts);
+    const traced = opts.trace === undefined ? true : booleanOption(fn, opts, 'trace');
+    const maskOptions = { validLens: opts.validLens, causal, window: positions.window, alibi: positions.alibi };
+    const mask = resolveMask(fn, maskOptions, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
     const layerArgs = args(B, T, mask.args);
     const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
     const scores = traced ? B * dims.heads * T * T : null;
-    const blocks = {
-      x: xt,
-      ...s.weights,
-      ...mask.buffers,
-      out: B * T * outWidth,
-      q: B * dims.heads * T * dims.dQ,
-      k: B * dims.kvHeads * T * dims.dQ,
-      v: B * dims.kvHeads * T * dims.dV,
-      heads: dims.dOut > 0 ? B * T * dims.heads * dims.dV : null,
-      weights: scores,
-      scores,
-      masked: scores,
-      scratch,
-    };
+    const blocks = { ...forwardBlocks(s, xt, B, T, scratch), ...mask.buffers, weights: scores, scores, masked: scores };
     return withArena(module, fn, blocks, (buffers, read) => {
       callEntry(module, 'layerForward', layerArgs, buffers);
       const outShape = rank === 3 ? [B, T, outWidth] : [T, outWidth];
@@ -152,6 +158,59 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
       };
       return { output, trace };
     });
+  }
+
+  /**
+   * The rows x (B, T, d_in) after the cache's rows: their q, k, v (rotary positions from the cache's
+   * length), k and v appended, then attention of the new rows to every held row with bottom-right
+   * causal alignment (and the layer's window and ALiBi), concatenation and Wo. The output equals
+   * the matching rows of one forward over the whole sequence with a causal mask, up to float32
+   * rounding (the output projection is summed in float64 here, in float32 by the core).
+   */
+  function forwardWithCache(module, fn, s, xt, B, T, opts) {
+    if (opts.validLens !== undefined) throw new TypeError(`${fn}: validLens cannot be combined with a cache`);
+    if (opts.trace === true) throw new TypeError(`${fn}: trace is not available with a cache`);
+    const state = cacheState(`${fn}: cache`, opts.cache, identity, B);
+    reserveRows(`${fn}: cache`, state, B, T);
+    const offset = state.length;
+    // pass 1: projections (and rotations) of the new rows; the layer call's own attention among
+    // them is not used.
+    const unmasked = resolveMask(fn, {}, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
+    const layerArgs = args(B, T, unmasked.args, offset);
+    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
+    const q = withArena(module, fn, forwardBlocks(s, xt, B, T, scratch), (buffers, read) => {
+      callEntry(module, 'layerForward', layerArgs, buffers);
+      appendRows(state, read('k'), read('v'), T);
+      return read('q');
+    });
+    // pass 2: the new rows against every held row.
+    const held = heldRows(state);
+    const options = { scale, causal: 'bottom-right', window: positions.window, alibi: positions.alibi };
+    const attended = scaledDotProductAttention(module, { data: q, shape: [B, dims.heads, T, dims.dQ] }, held.k, held.v, options);
+    // pass 3: concatenate the heads (B, T, H d_v), then Wo.
+    const width = dims.heads * dims.dV;
+    const concat = new Float32Array(B * T * width);
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < dims.heads; h++)
+        for (let t = 0; t < T; t++) {
+          const from = ((b * dims.heads + h) * T + t) * dims.dV;
+          concat.set(attended.output.data.subarray(from, from + dims.dV), (b * T + t) * width + h * dims.dV);
+        }
+    let out = concat;
+    if (dims.dOut > 0) {
+      out = new Float32Array(B * T * dims.dOut);
+      const wo = s.weights.wo;
+      for (let r = 0; r < B * T; r++)
+        for (let o = 0; o < dims.dOut; o++) {
+          let sum = 0;
+          for (let f = 0; f < width; f++) sum += concat[r * width + f] * wo[f * dims.dOut + o];
+          out[r * dims.dOut + o] = sum;
+        }
+    }
+    expectNoOverflow(fn, { x: xt }, 'out', out); // the projection above is stored in float32 too
+    s.cache = null; // backward() needs a forward over whole sequences
+    const outShape = xt.shape.length === 3 ? [B, T, outWidth] : [T, outWidth];
+    return { output: tensor(out, outShape) };
   }
 
   function backwardOn(module, gradOutput) {
@@ -237,11 +296,67 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal }) {
     state = null;
   }
 
-  return Object.freeze({ forward, backward, step, parameters, setParameters, dispose, config: Object.freeze(config) });
+  function makeCache(options) {
+    alive('createCache');
+    return createCache(`${kind}.createCache`, identity, dims, options);
+  }
+
+  return Object.freeze({
+    forward,
+    backward,
+    step,
+    parameters,
+    setParameters,
+    dispose,
+    createCache: makeCache,
+    config: Object.freeze(config),
+  });
 }
 
-const SELF_OPTIONS = ['wq', 'wk', 'wv', 'dIn', 'dQ', 'dOut', 'seed', 'causal', 'scale'];
-const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk', 'wv', 'wo'];
+const POSITION_OPTIONS = ['window', 'alibi', 'rope'];
+const SELF_OPTIONS = ['wq', 'wk', 'wv', 'dIn', 'dQ', 'dOut', 'seed', 'causal', 'scale', ...POSITION_OPTIONS];
+const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk', 'wv', 'wo', ...POSITION_OPTIONS];
+
+/**
+ * The layer's window, alibi and rope options, checked now rather than at the first forward():
+ * window and alibi as for the attention functions (masks.js), rope true or { base, interleaved }
+ * on q and k of every head, which needs an even dQ. -> { window, alibi, rope: LayerArgs' rope fields }.
+ */
+function positionOptions(fn, opts, heads, dQ) {
+  const mask = resolveMask(fn, { window: opts.window, alibi: opts.alibi }, { B: 1, H: heads, Tq: 1, Tk: 1, axes: [0, 1, 2, 3] });
+  // Kept as checked (copies: a caller's array changed later changes nothing); forward re-checks
+  // the slopes against its own Tq + Tk.
+  const window = opts.window == null ? undefined : [mask.args.windowLeft, mask.args.windowRight];
+  const slopes = mask.buffers.alibiSlopes;
+  const alibi = slopes === undefined ? undefined : opts.alibi === true ? true : ownNumbers(opts.alibi, slopes.length);
+  const rope = { rope: false, ropeBase: 10000, ropeInterleaved: false }; // LayerArgs' fields
+  if (opts.rope !== undefined && opts.rope !== null && opts.rope !== false) {
+    const given = opts.rope === true ? undefined : opts.rope;
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+      throw new TypeError(`${fn}: rope must be true or { base, interleaved }, got ${typeof given} ${String(given)}`);
+    }
+    const ropeOpts = expectKnownOptions(`${fn}: rope`, given, ['base', 'interleaved']);
+    rope.ropeBase = ropeBaseOption(`${fn}: rope`, ropeOpts);
+    rope.ropeInterleaved = booleanOption(`${fn}: rope`, ropeOpts, 'interleaved');
+    if (dQ % 2 !== 0) throw new RangeError(`${fn}: rope needs an even query/key width per head, got dQ = ${dQ}`);
+    rope.rope = true;
+  }
+  return { window, alibi, rope };
+}
+
+/** The slopes a caller gave (checked by resolveMask) as a plain array of their float64 values. */
+function ownNumbers(list, length) {
+  return Array.from({ length }, (_, h) => list[h]);
+}
+
+/** What config shows of the position options (only those given). */
+function positionConfig({ window, alibi, rope }) {
+  const shown = {};
+  if (window !== undefined) shown.window = [...window];
+  if (alibi !== undefined) shown.alibi = alibi === true || alibi === false ? alibi : [...alibi];
+  if (rope.rope) shown.rope = { base: rope.ropeBase, interleaved: rope.ropeInterleaved };
+  return shown;
+}
 
 function seedOption(fn, options) {
   return numberOption(fn, options, 'seed', 0, (x) => Number.isSafeInteger(x) && x >= 0, 'an integer in [0, 2^53)');
@@ -267,10 +382,11 @@ export function selfAttention(runtime, options) {
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
   const scale = scaleOption(fn, opts, 1 / Math.sqrt(dQ));
+  const positions = positionOptions(fn, opts, 1, dQ);
   const dims = { dIn, dQ, dV: dOut, heads: 1, kvHeads: 1, dOut: 0 };
   const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), given, seed));
-  const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed };
-  return createLayer(runtime, fn, dims, config, weights, { scale, causal });
+  const config = { kind: fn, dIn, dQ, dOut, causal, scale, seed, ...positionConfig(positions) };
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal, positions });
 }
 
 /** Multi-head attention with grouped-query kv heads and an output projection Wo (dModel, dModel). */
@@ -291,8 +407,9 @@ export function multiHeadAttention(runtime, options) {
   const causal = opts.causal ?? false;
   causalCode(fn, causal); // checked now rather than at the first forward()
   const scale = 1 / Math.sqrt(dHead);
+  const positions = positionOptions(fn, opts, heads, dHead);
   const dims = { dIn: dModel, dQ: dHead, dV: dHead, heads, kvHeads, dOut: dModel };
   const weights = runtime.call(fn, (module) => initialWeights(module, fn, weightAxes(dims), opts, seed));
-  const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed };
-  return createLayer(runtime, fn, dims, config, weights, { scale, causal });
+  const config = { kind: fn, dModel, heads, kvHeads, dHead, causal, scale, seed, ...positionConfig(positions) };
+  return createLayer(runtime, fn, dims, config, weights, { scale, causal, positions });
 }

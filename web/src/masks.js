@@ -1,5 +1,5 @@
-// MaskOptions (validLens, causal, attnMask, maskFill) -> the binding's MaskArgs and the mask
-// buffers to place in wasm memory. See docs/semantics.md "Scores, masks, softmax".
+// MaskOptions (validLens, causal, attnMask, maskFill, window, alibi) -> the binding's MaskArgs and
+// the mask buffers to place in wasm memory. See docs/semantics.md "Scores, masks, softmax".
 //
 // The scores an op masks are (B, H, Tq, Tk); the caller sees them in its own rank, e.g.
 // (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
@@ -9,7 +9,7 @@ import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js'
 import { sharedAs, typedKind, typedLength } from './typed.js';
 
 /** The option names of MaskOptions (index.d.ts). */
-export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill'];
+export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill', 'window', 'alibi'];
 
 const CAUSAL = new Map([
   [false, 0],
@@ -126,9 +126,74 @@ function maskStrides(fn, maskShape, scores) {
 }
 
 /**
+ * window [left, right] -> the binding's windowLeft, windowRight: FlashAttention's sliding window,
+ * key j visible from query i when i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves a
+ * side open. Integers only, and below 2^31 (the core's int).
+ */
+function windowSides(fn, window) {
+  if (window === undefined || window === null) return [-1, -1];
+  if (!Array.isArray(window) || window.length !== 2) {
+    throw new TypeError(`${fn}: window must be [left, right] (integers >= -1, -1 = no limit), got ${describe(window)}`);
+  }
+  // Read once (what is checked is what is used), as own elements: a hole never reads a prototype.
+  const sides = [0, 1].map((n) => (Object.hasOwn(window, n) ? window[n] : undefined));
+  sides.forEach((side, n) => {
+    if (!(Number.isInteger(side) && side >= -1 && side < 2 ** 31)) {
+      throw new RangeError(
+        `${fn}: window[${n}] (${n === 0 ? 'left' : 'right'}) must be an integer >= -1 and < 2^31, got ${describe(side)}`,
+      );
+    }
+  });
+  return sides;
+}
+
+function describe(x) {
+  if (Array.isArray(x)) return `an array of length ${x.length}`;
+  return typeof x === 'string' ? `'${x}'` : `${typeof x} ${String(x)}`;
+}
+
+/**
+ * The ALiBi slopes of Press et al. (2022) for H heads, as their reference code computes them:
+ * 2^(-8/n), 2^(-16/n), ... for n = H a power of two; otherwise those of the closest power of two
+ * n < H, then every other slope of 2n (its odd-indexed ones, 1-based) until there are H.
+ */
+export function alibiSlopes(H) {
+  const geometric = (n) => Array.from({ length: n }, (_, i) => 2 ** ((-8 * (i + 1)) / n));
+  const n = 2 ** Math.floor(Math.log2(H));
+  if (n === H) return geometric(H);
+  return [...geometric(n), ...geometric(2 * n).filter((_, i) => i % 2 === 0).slice(0, H - n)];
+}
+
+/** alibi option -> Float32Array (H) of slopes, or undefined. */
+function alibiBuffer(fn, alibi, { H, Tq, Tk }) {
+  if (alibi === undefined || alibi === null || alibi === false) return undefined;
+  const slopes = alibi === true ? alibiSlopes(H) : alibi;
+  const kind = typedKind(slopes);
+  if (!(Array.isArray(slopes) || kind === 'Float32Array' || kind === 'Float64Array')) {
+    throw new TypeError(`${fn}: alibi must be true or a list of H slopes (one per head), got ${describe(alibi)}`);
+  }
+  // A typed array's length and elements through its intrinsics, an array's as own elements only.
+  const length = kind === undefined ? slopes.length : typedLength(slopes);
+  if (length !== H) {
+    throw new RangeError(`${fn}: alibi must hold one slope per head, H = ${H}, got ${length}`);
+  }
+  const out = new Float32Array(H);
+  for (let h = 0; h < H; h++) {
+    const m = kind !== undefined || Object.hasOwn(slopes, h) ? slopes[h] : undefined;
+    // -slope * distance must stay a float32 number for every distance up to Tq + Tk.
+    if (!(typeof m === 'number' && Number.isFinite(m) && Math.abs(Math.fround(m)) * (Tq + Tk) < 3.4e38)) {
+      throw new RangeError(`${fn}: alibi[${h}] must be a finite number with |slope| (Tq + Tk) within float32, got ${describe(m)}`);
+    }
+    out[h] = m;
+  }
+  return out;
+}
+
+/**
  * options: MaskOptions (own properties only, see validate.js); scores: { B, H, Tq, Tk, axes }.
  * Returns { args: MaskArgs for the binding, buffers: { validLens? (Int32Array), boolMask?, floatMask?
- * ({ data, shape } tensors: the arena checks their data against the shape again) } }.
+ * ({ data, shape } tensors: the arena checks their data against the shape again), alibiSlopes?
+ * (Float32Array (H)) } }.
  */
 export function resolveMask(fn, options, scores) {
   const args = {
@@ -140,8 +205,13 @@ export function resolveMask(fn, options, scores) {
     strideJ: 0,
     useFill: false,
     fill: 0,
+    windowLeft: -1,
+    windowRight: -1,
   };
   const buffers = {};
+  [args.windowLeft, args.windowRight] = windowSides(fn, options.window);
+  const slopes = alibiBuffer(fn, options.alibi, scores);
+  if (slopes !== undefined) buffers.alibiSlopes = slopes;
   if (options.validLens !== undefined && options.validLens !== null) {
     const lens = validLensBuffer(fn, options.validLens, scores);
     args.validLensPerRow = lens.perRow;

@@ -11,7 +11,7 @@ import { expectNoOverflow } from './overflow.js';
 const BUFFER_NAMES = [
   'x', 'y', 'dy', 'dx', 'q', 'k', 'v', 'dout', 'out', 'lse', 'weights', 'scores', 'softcapped', 'masked',
   'heads', 'dq', 'dk', 'dv', 'w', 'wq', 'wk', 'wv', 'wo', 'dw', 'dwq', 'dwk', 'dwv', 'dwo',
-  'validLens', 'boolMask', 'floatMask', 'scratch',
+  'validLens', 'boolMask', 'floatMask', 'scratch', 'alibiSlopes',
 ];
 export const NO_BUFFERS = Object.freeze(Object.fromEntries(BUFFER_NAMES.map((name) => [name, 0])));
 
@@ -79,7 +79,7 @@ function copyIn(module, fn, name, block, at) {
   else module.HEAPU8.set(bytesOf(data), at);
 }
 
-// One Buffers object (all 32 addresses) kept between calls: building a fresh 32-field object per
+// One Buffers object (all 33 addresses) kept between calls: building a fresh 32-field object per
 // call was a visible part of a small call's time. A nested arena (none today) gets its own.
 let spareBuffers = null;
 

@@ -14,6 +14,8 @@ const ARGS_OF_ENTRY = {
   scoringScratchFloats: 'ScoringArgs',
   scoringForward: 'ScoringArgs',
   scoringBackward: 'ScoringArgs',
+  ropeForward: 'RopeArgs',
+  ropeBackward: 'RopeArgs',
   layerScratchFloats: 'LayerArgs',
   layerForward: 'LayerArgs',
   layerBackward: 'LayerArgs',

@@ -17,10 +17,15 @@ import {
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 import { shapeSize } from './tensor.js';
 
-/** How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or maskFill by heads. */
-function splitRule(args, flags) {
+/**
+ * How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or
+ * maskFill by heads; a sliding window or ALiBi by heads too, since both are measured from the
+ * diagonal i + Tk - Tq, which a block of rows with its own (Tq', Tk') would move.
+ */
+function splitRule(args, flags, maskBuffers) {
   const causal = args.mask.causal !== 0;
-  const wholeHeads = causal && (Boolean(flags.returnWeights || flags.trace) || args.mask.useFill);
+  const diagonal = args.mask.windowLeft >= 0 || args.mask.windowRight >= 0 || maskBuffers.alibiSlopes !== undefined;
+  const wholeHeads = diagonal || (causal && (Boolean(flags.returnWeights || flags.trace) || args.mask.useFill));
   return { wholeCall: args.dropout > 0, wholeHeads };
 }
 
@@ -29,8 +34,8 @@ function subCallArgs(args, call) {
   return { ...args, B: call.nB, H: call.nH, Hkv: call.nKv, Tq: call.rows, Tk: call.keys, mask: { ...args.mask, causal: call.causal } };
 }
 
-/** Places a sub-call's input slices in `layout`: q, k, v (and dout), validLens and the attnMask from its offset. */
-function subCallInputs(layout, setup, spans, dout) {
+/** Places a sub-call's input slices in `layout`: q, k, v (and dout), validLens, the attnMask from its offset, its heads' ALiBi slopes. */
+function subCallInputs(layout, setup, call, spans, dout) {
   const { inputs, dims, maskBuffers } = setup;
   const place = (array, [offset, length]) => layout.input(array, offset, length);
   const placed = {
@@ -47,6 +52,7 @@ function subCallInputs(layout, setup, spans, dout) {
   if (maskBuffers.validLens) placed.validLens = place(maskBuffers.validLens, spans.validLens);
   if (maskBuffers.boolMask) placed.boolMask = place(maskBuffers.boolMask.data, spans.attnMask);
   if (maskBuffers.floatMask) placed.floatMask = place(maskBuffers.floatMask.data, spans.attnMask);
+  if (maskBuffers.alibiSlopes) placed.alibiSlopes = place(maskBuffers.alibiSlopes, [call.h, call.nH]); // its heads' slopes
   return placed;
 }
 
@@ -61,7 +67,7 @@ function subCallInputs(layout, setup, spans, dout) {
 async function runPlan(parallel, setup, direction, wanted, dout, place) {
   const { pool, staging } = parallel;
   const { args, dims } = setup;
-  const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, wanted));
+  const plan = planSdpa(dims, args.mask.causal, pool.size, splitRule(args, wanted, setup.maskBuffers));
   const writers = kvWriters(plan, dims);
   const workers = pool.byLoad();
   const answers = plan.map(async (calls, w) => {
@@ -71,7 +77,7 @@ async function runPlan(parallel, setup, direction, wanted, dout, place) {
       const layout = new StagingLayout();
       const messages = running.map(({ call, spans }) => ({
         args: subCallArgs(args, call),
-        inputs: subCallInputs(layout, setup, spans, dout),
+        inputs: subCallInputs(layout, setup, call, spans, dout),
         outputs: mapValues(direction === 'forward' ? forwardFloats(dims, call, wanted) : backwardFloats(dims, spans), (floats) => layout.output(floats)),
       }));
       const buffer = staging.take(layout.bytes);

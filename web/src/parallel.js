@@ -178,6 +178,8 @@ function createParallelAttention(runtime, pool, inlineBelow) {
     maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
     additiveAttention: whole('additiveAttention'),
     additiveAttentionBackward: whole('additiveAttentionBackward'),
+    rope: whole('rope'),
+    ropeBackward: whole('ropeBackward'),
     async selfAttention(options) {
       alive('selfAttention');
       return remoteLayer(pool, 'selfAttention', options);

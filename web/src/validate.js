@@ -138,6 +138,11 @@ export function scaleOption(fn, options, fallback) {
   return numberOption(fn, options, 'scale', fallback, positiveFinite32, 'a finite number > 0 in float32');
 }
 
+/** rope's base (frequency i of the d/2 pairs is base^(-2i/d)): finite and > 0 in float32. */
+export function ropeBaseOption(fn, options) {
+  return numberOption(fn, options, 'base', 10000, positiveFinite32, 'a finite number > 0 in float32');
+}
+
 /** A learning rate: finite in float32. */
 export function learningRateOption(fn, options) {
   return numberOption(fn, options, 'learningRate', undefined, finite32, 'a finite number in float32');

@@ -55,17 +55,33 @@ struct MaskSpec {
   bool use_fill = false;
   float fill = -1e6f;
 
+  // Sliding window (FlashAttention's convention): key j is visible from query i when
+  // i + (Tk - Tq) - window_left <= j <= i + (Tk - Tq) + window_right; -1 leaves that side open.
+  // Checked at the boundary: each is an integer >= -1.
+  int window_left = -1, window_right = -1;
+
+  // ALiBi: null, or (H) slopes; the score of key j in row (b, h, i) gets
+  // -alibi_slopes[h] * |i + (Tk - Tq) - j| added where visible (with the float mask, after any
+  // softcap), before the softmax. Finite (checked at the boundary); gradients treat it as a constant.
+  const float* alibi_slopes = nullptr;
+
   bool has_attn_mask() const { return bool_mask != nullptr || float_mask != nullptr; }
+  bool has_window() const { return window_left >= 0 || window_right >= 0; }
 };
 
 // The mask of one query row (b, h, i), resolved once per row so kernels loop without branches
-// on the options. Visible keys: j < limit, and bool_row[j * stride_j] != 0 when bool_row,
+// on the options. Visible keys: start <= j < limit, and bool_row[j * stride_j] != 0 when bool_row,
 // and float_row[j * stride_j] != -inf when float_row (whose value is then added to the score).
+// With alibi, visible key j's score also gets -alibi_slope * |alibi_center - j|.
 struct MaskRow {
-  int limit = 0;                    // keys at and beyond limit are masked (validLens and causal)
+  int start = 0;                    // keys before start are masked (the window's left side); start <= limit
+  int limit = 0;                    // keys at and beyond limit are masked (validLens, causal, window's right side)
   const uint8_t* bool_row = nullptr;
   const float* float_row = nullptr;
   std::size_t stride_j = 0;
+  bool alibi = false;
+  float alibi_slope = 0.0f;
+  int alibi_center = 0;             // i + Tk - Tq: the key at distance 0
 };
 
 // Resolves the mask of row (b, h, i) for a (B, H, Tq, Tk) score tensor.

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "attnlab/dims.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/sdpa.hpp"
 
 namespace attnlab {
@@ -51,17 +52,19 @@ struct LayerSaved {
 // from (seed, stream): the same seed gives the same weights in every build.
 void init_weights(float* w, int fan_in, int fan_out, uint64_t seed, uint32_t stream);
 
-// opt.mask may hold validLens and causal for (B, H, T, T); opt.scale is resolved by the caller.
+// opt.mask may hold any mask for (B, H, T, T); opt.scale is resolved by the caller.
 // trace: optional (nullable fields) per-head weights/scores/masked (B, H, T, T).
+// rope (optional, d_q even): q and k are rotated per head after the projections (Llama's order);
+// saved.q and saved.k then hold the rotated heads.
 void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt,
                    const float* x, float* out, const LayerSaved& saved,
-                   const SdpaForwardOutputs* trace, float* scratch);
+                   const SdpaForwardOutputs* trace, float* scratch, const RopeOptions* rope = nullptr);
 
 // Given the saved forward state and dout (B, T, out_width): dx (B, T, d_in) and every weight
 // gradient, all overwritten.
 void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt,
                     const float* x, const LayerSaved& saved, const float* dout, float* dx,
-                    const LayerGrads& grads, float* scratch);
+                    const LayerGrads& grads, float* scratch, const RopeOptions* rope = nullptr);
 
 std::uint64_t layer_scratch_floats(const LayerDims& dims);
 

@@ -5,6 +5,7 @@
 
 #include "attnlab/dims.hpp"
 #include "attnlab/layer.hpp"
+#include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
 
@@ -29,8 +30,12 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
                       float* dk, float* dv, const ScoringGrads& grads);
 
 void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                   float* out);
+                   float* out, const RopeOptions* rope = nullptr);
 void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                    const float* dout, float* dx, const LayerGrads& grads);
+                    const float* dout, float* dx, const LayerGrads& grads, const RopeOptions* rope = nullptr);
+
+// x (N, T, d) -> y (N, T, d), and its backward dy -> dx: the rotation matrix of each position.
+void rope_forward(int N, int T, int d, const RopeOptions& opt, const float* x, float* y);
+void rope_backward(int N, int T, int d, const RopeOptions& opt, const float* dy, float* dx);
 
 }  // namespace attnlab::ref
