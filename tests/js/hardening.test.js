@@ -176,9 +176,19 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
 
   describe('a polluted Object.prototype', () => {
     afterEach(() => {
-      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow', 'window', 'alibi', 'rope', 'base', 'offset', 'maxLength']) {
+      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow', 'window', 'alibi', 'rope', 'base', 'offset', 'maxLength', '1']) {
         delete Object.prototype[key];
       }
+    });
+
+    it('a numeric Object.prototype[1] changes no shape check (a free axis has no size to read)', () => {
+      const rand = seededRandom(11);
+      const q = randomTensor(rand, [1, 2, 4, 4]);
+      const clean = attn.scaledDotProductAttention(q, q, q);
+      Object.prototype[1] = 0;
+      const polluted = attn.scaledDotProductAttention(q, q, q);
+      delete Object.prototype[1];
+      expect(Array.from(polluted.output.data)).toEqual(Array.from(clean.output.data));
     });
 
     it('Object.prototype.boolMask (and other option names) change no result', () => {

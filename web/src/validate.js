@@ -61,7 +61,7 @@ export function expectAxes(fn, name, t, axes) {
   let fits = shape.length === axes.length;
   let empty = false;
   for (let a = 0; fits && a < axes.length; a++) {
-    const size = axes[a][1];
+    const size = axes[a].length > 1 ? axes[a][1] : undefined; // a free axis has no element 1 (never read it through a polluted prototype)
     fits = size === undefined || shape[a] === size;
     empty ||= shape[a] === 0;
   }
@@ -71,7 +71,7 @@ export function expectAxes(fn, name, t, axes) {
   if (empty) {
     throw new RangeError(`${fn}: ${name} ${describeAxes(axes)} must not have an empty axis, got ${formatShape(shape)}`);
   }
-  const sizes = {};
+  const sizes = Object.create(null);
   for (let a = 0; a < axes.length; a++) sizes[axes[a][0]] = shape[a];
   return sizes;
 }
