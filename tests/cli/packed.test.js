@@ -1,15 +1,13 @@
 // The command as a stranger gets it: `npm pack`, the tarball installed (offline: no dependencies)
 // into a fresh project, then run through the bin link npm made (node_modules/.bin/attention-lab).
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packAndInstall } from '../embed/pack.js';
 import { INDUCTION, induction } from './expected.js';
 import { REPO } from './run.js';
 
-const run = promisify(execFile);
 let work;
 let project;
 
@@ -23,13 +21,7 @@ function installed(args) {
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'attnlab-cli-packed-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO });
-  const tarball = join(work, JSON.parse(stdout.slice(stdout.indexOf('[')))[0].filename);
-  project = join(work, 'app');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
-  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project });
+  ({ work, project } = await packAndInstall('attnlab-cli-packed-'));
   await copyFile(join(REPO, INDUCTION), join(project, 'attention.safetensors'));
 }, 120_000);
 
