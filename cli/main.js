@@ -24,6 +24,10 @@ export function describeFile(file, { tensors, tokens, metadata }) {
   return lines;
 }
 
+// About 100 bytes of SVG per cell: 2^20 cells is a 100 MB file, already more than a viewer opens
+// comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
+export const MAX_CELLS = 2 ** 20;
+
 /** -> { svg, title } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
@@ -31,6 +35,9 @@ export function figureSvg(file, loaded, options, { titles }) {
   const keep = options.view === 'heatmap' ? [2] : [3, 4];
   const block = selectBlock(where, tensor, options.index, keep);
   const [Tq, Tk] = block.shape.slice(-2);
+  if (block.data.length > MAX_CELLS) {
+    throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
+  }
   const { rows, cols } = axisLabels(where, Tq, Tk, options.tokens, loaded.tokens);
   const title = options.title ?? `${name}${block.index.length ? `[${block.index.join(', ')}]` : ''}`;
   if (options.view === 'heatmap') return { title, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
@@ -50,7 +57,7 @@ async function figure(options) {
   } catch (error) {
     throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
   }
-  return `wrote ${options.out} (${options.view}, ${options.format}, ${bytes.length} bytes)`;
+  return `wrote ${options.out} (${options.view}, ${options.format}, ${Buffer.byteLength(bytes)} bytes)`;
 }
 
 /** Runs the command line `argv` (without node and the script); -> the exit code. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNpy } from '../../web/io/index.js';
 import { INDUCTION, fixtureTensor, induction, manifest } from './expected.js';
 import { runCli } from './run.js';
 import { findAll, parseXml } from './xml.js';
@@ -93,6 +94,12 @@ describe('attention-lab figure --format svg', () => {
     expect(cells[1].title).toBe(`query ${tokens[0]} → key ${tokens[1]}: ${cells[1].value === '0' ? '0' : cells[1].title.split(': ')[1]}`);
     const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
     for (const token of new Set(tokens)) expect(labels).toContain(token);
+  });
+
+  it('tokens with markup characters are escaped and read back as written', async () => {
+    const tokens = ['<b>', '&amp', '"q"'];
+    const { root } = cellsOf(await figure([`${FIXTURES}/bertviz.json`, '--index', '1,0', '--tokens', tokens.join(' ')], 'escaped.svg'));
+    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(tokens));
   });
 
   it('a rectangular (3, 4) .npy draws 12 cells with its values and numbers its axes', async () => {
@@ -216,6 +223,14 @@ describe('attention-lab errors', () => {
       expect(stderr).toContain(message);
     });
   }
+
+  it('a map of more than 2^20 cells exits 1 asking for fewer with --index', async () => {
+    const file = join(dir, 'big.npy');
+    await writeFile(file, writeNpy({ data: new Float32Array(1025 * 1024), shape: [1, 1025, 1024] }));
+    const { code, stderr } = await runCli(['figure', file, '-o', join(dir, 'big.svg')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file}: tensor 'big': the heatmap of shape [1025, 1024] has 1049600 cells, more than an SVG figure holds (1048576); choose fewer with --index`);
+  });
 
   it('an OUT that cannot be written exits 1 naming -o', async () => {
     const { code, stderr } = await runCli(['figure', INDUCTION, '--index', '0,0', '-o', join(dir, 'no', 'such', 'x.svg')]);
