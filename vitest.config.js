@@ -1,4 +1,4 @@
-// Vitest: the same test files (tests/js, tests/io, and the fuzz suite tests/fuzz) run in two projects, the explorer's end-to-end tests in a third, the embedding tests in a fourth,
+// Vitest: the same test files (tests/js, tests/io, and the fuzz suite tests/fuzz) run in two projects (the command line's tests/cli in node only), the explorer's end-to-end tests in a third, the embedding tests in a fourth,
 // the type checks in a fifth.
 //   node     environment node: web/src/index.js reads the .wasm bytes itself (Node 20: with
 //            --experimental-wasm-relaxed-simd, so the relaxed build runs too).
@@ -41,7 +41,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           execArgv: RELAXED_SIMD_ARGS,
-          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
+          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js', 'tests/cli/**/*.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -3,8 +3,7 @@
 // (production build and dev server, with the repository's Vite) and from a plain static page.
 // Each browser check reads the exact seed-004 weights from inside <attn-figure>'s shadow root.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,10 +14,10 @@ import { moduleGraph } from '../../tools/module-graph.mjs';
 import { measure, table } from '../../tools/package-size.mjs';
 import { selfAttention } from '../e2e/reference.js';
 import { worstDifference } from '../e2e/site.js';
+import { packAndInstall } from './pack.js';
 import { rendered, shadowStageValues, startPages } from './pages.js';
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./consumer/', import.meta.url));
 const SEED_004 = selfAttention({ x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] });
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
@@ -29,15 +28,8 @@ let project;
 let installed;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'attnlab-consumer-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO });
-  const tarball = join(work, JSON.parse(stdout.slice(stdout.indexOf('[')))[0].filename);
-  project = join(work, 'app');
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
-  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project });
+  ({ work, project, installed } = await packAndInstall('attnlab-consumer-'));
   await cp(FIXTURES, project, { recursive: true });
-  installed = join(project, 'node_modules', 'attention-lab');
 }, 120_000);
 
 afterAll(async () => {

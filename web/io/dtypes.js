@@ -36,7 +36,9 @@ export function float16Value(h) {
  */
 export function decode(bytes, offset, count, dtype, littleEndian) {
   const { size, Array: View } = DTYPES[dtype];
-  const copy = bytes.slice(offset, offset + count * size);
+  // Uint8Array's own slice: a Node Buffer's slice() is a view, which would read from the start of
+  // its pool (wrong numbers) and swap the caller's bytes in place.
+  const copy = Uint8Array.prototype.slice.call(bytes, offset, offset + count * size);
   if (!littleEndian && size > 1) {
     for (let i = 0; i < copy.length; i += size) copy.subarray(i, i + size).reverse();
   }

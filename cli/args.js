@@ -1,0 +1,106 @@
+// The command line: node:util's parseArgs (strict: an unknown flag or a missing value is a usage
+// error), then each value checked against its choices. USAGE documents every flag.
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+export const USAGE = `attention-lab: attention tensors from files, as figures without a browser.
+
+Usage:
+  attention-lab info FILE
+  attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
+                            [--view heatmap|heads] [--format svg|html|png] -o OUT
+  attention-lab --help
+
+Commands:
+  info     List the tensors of FILE (.npy, .npz, .safetensors or JSON): name, dtype, shape,
+           and the file's tokens and metadata.
+  figure   Draw one tensor of FILE into OUT.
+
+Options of figure:
+  --tensor NAME    The tensor to draw (default: the file's only tensor).
+  --index I,J,...  Fix the leading axes: for a (L, H, T, T) tensor, "--index 0,3" is layer 0, head 3.
+                   heatmap needs 2 axes left, heads 3 (H, T, T) or 4 (L, H, T, T). Default: 0 for
+                   every axis in front of those.
+  --tokens "a b"   Labels of the queries and keys, separated by spaces (default: the file's
+                   tokens when their count fits, else 1, 2, 3...).
+  --view V         heatmap (default): one (Tq, Tk) map with labelled axes and a colour bar.
+                   heads: a grid of small maps, a row per layer and a column per head.
+  --format F       svg: a static SVG (every cell has data-value, its exact float32 value, and a
+                   tooltip); html: one self-contained page (no network, opens from file://) that
+                   shows the exact value under the pointer; png: the SVG drawn by the system
+                   Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size.
+                   Default: the extension of OUT, else svg.
+  --title TEXT     The figure's title (default: the tensor's name and index).
+  -o, --out OUT    The file to write.
+  -h, --help       This text.
+
+Colours: weights (every value in [0, 1]) on the fixed sequential scale [0, 1]; any other tensor
+on a diverging scale symmetric around 0.
+
+Exit codes: 0 done, 1 bad input (a file that cannot be read, no such tensor, an index out of
+range, a token count that does not fit, PNG without Chromium), 2 usage (unknown command or flag,
+a missing FILE or -o, a value outside a flag's choices).
+`;
+
+const OPTIONS = {
+  tensor: { type: 'string' },
+  index: { type: 'string' },
+  tokens: { type: 'string' },
+  view: { type: 'string' },
+  format: { type: 'string' },
+  title: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' },
+};
+const VIEWS = ['heatmap', 'heads'];
+const FORMATS = ['svg', 'html', 'png'];
+
+function choice(flag, value, choices) {
+  if (!choices.includes(value)) throw new UsageError(`--${flag} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function indices(text) {
+  const parts = text.split(',').map((s) => s.trim());
+  if (parts.some((p) => !/^\d+$/.test(p) || !Number.isSafeInteger(Number(p)))) {
+    throw new UsageError(`--index must be non-negative integers separated by commas (like 0,3), got ${JSON.stringify(text)}`);
+  }
+  return parts.map(Number);
+}
+
+/** argv (after node and the script) -> { help } or { command, file, ...options }; a UsageError when it does not parse. */
+export function parseCommand(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  const [command, file, ...extra] = positionals;
+  if (!command) throw new UsageError('a command is needed: info or figure');
+  if (command !== 'info' && command !== 'figure') throw new UsageError(`unknown command '${command}' (known: info, figure)`);
+  if (!file) throw new UsageError(`${command}: FILE is missing`);
+  if (extra.length) throw new UsageError(`${command}: one FILE only, got also ${extra.map((e) => `'${e}'`).join(', ')}`);
+  if (command === 'info') {
+    const used = Object.keys(values).filter((k) => k !== 'help');
+    if (used.length) throw new UsageError(`info takes no options, got --${used[0]}`);
+    return { command, file };
+  }
+  if (!values.out) throw new UsageError('figure: -o OUT is missing');
+  const fromName = values.out.match(/\.(svg|html|png)$/i)?.[1].toLowerCase();
+  const tokens = values.tokens === undefined ? undefined : values.tokens.split(/\s+/).filter(Boolean);
+  if (tokens && tokens.length === 0) throw new UsageError('--tokens is empty');
+  return {
+    command,
+    file,
+    out: values.out,
+    tensor: values.tensor,
+    index: values.index === undefined ? undefined : indices(values.index),
+    tokens,
+    view: choice('view', values.view ?? 'heatmap', VIEWS),
+    format: choice('format', values.format ?? fromName ?? 'svg', FORMATS),
+    title: values.title,
+  };
+}

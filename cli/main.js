@@ -1,0 +1,88 @@
+// attention-lab's command line: run(argv) -> exit code, writing to stdout and stderr.
+//   info FILE                 the tensors of a file
+//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG
+import { writeFile } from 'node:fs/promises';
+import { USAGE, parseCommand } from './args.js';
+import { InputError, UsageError } from './errors.js';
+import { headsSvg, heatmapSvg } from './figure-svg.js';
+import { standalonePage } from './html.js';
+import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+
+/** The lines `info` prints: one per tensor, then tokens and metadata. */
+export function describeFile(file, { tensors, tokens, metadata }) {
+  const names = Object.keys(tensors);
+  const width = Math.max(...names.map((n) => n.length), 4);
+  const lines = [`${file}: ${names.length} tensor${names.length === 1 ? '' : 's'}`];
+  for (const name of names) {
+    const t = tensors[name];
+    lines.push(`  ${name.padEnd(width)}  ${t.dtype.padEnd(8)}  [${t.shape.join(', ')}]`);
+  }
+  if (tokens) lines.push(`tokens (${tokens.length}): ${tokens.join(' ')}`);
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (key !== 'tokens') lines.push(`metadata ${key}: ${value.length > 120 ? `${value.slice(0, 117)}...` : value}`);
+  }
+  return lines;
+}
+
+// About 100 bytes of SVG per cell: 2^20 cells is a 100 MB file, already more than a viewer opens
+// comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
+export const MAX_CELLS = 2 ** 20;
+
+/** -> { svg, title } of the figure the options ask for. */
+export function figureSvg(file, loaded, options, { titles }) {
+  const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
+  const where = `${file}: tensor '${name}'`;
+  const keep = options.view === 'heatmap' ? [2] : [3, 4];
+  const block = selectBlock(where, tensor, options.index, keep);
+  const [Tq, Tk] = block.shape.slice(-2);
+  if (block.data.length > MAX_CELLS) {
+    throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
+  }
+  const { rows, cols } = axisLabels(where, Tq, Tk, options.tokens, loaded.tokens);
+  const title = options.title ?? `${name}${block.index.length ? `[${block.index.join(', ')}]` : ''}`;
+  if (options.view === 'heatmap') return { title, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
+  const [L, H] = block.shape.length === 4 ? block.shape : [1, block.shape[0]];
+  return { title, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
+}
+
+async function figure(options) {
+  const loaded = await loadFile(options.file);
+  // The HTML page shows values on hover; per-cell tooltips would only double its size.
+  const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
+  let bytes = svg;
+  if (options.format === 'html') bytes = standalonePage(svg, { title, caption: `${title} from ${options.file}` });
+  if (options.format === 'png') bytes = await (await import('./png.js')).renderPng(svg);
+  try {
+    await writeFile(options.out, bytes);
+  } catch (error) {
+    throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
+  }
+  return `wrote ${options.out} (${options.view}, ${options.format}, ${Buffer.byteLength(bytes)} bytes)`;
+}
+
+/** Runs the command line `argv` (without node and the script); -> the exit code. */
+export async function run(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  try {
+    const options = parseCommand(argv);
+    if (options.help) {
+      stdout.write(USAGE);
+      return 0;
+    }
+    if (options.command === 'info') {
+      stdout.write(`${describeFile(options.file, await loadFile(options.file)).join('\n')}\n`);
+      return 0;
+    }
+    stdout.write(`${await figure(options)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      stderr.write(`attention-lab: ${error.message}\nRun 'attention-lab --help' for the flags.\n`);
+      return 2;
+    }
+    if (error instanceof InputError) {
+      stderr.write(`attention-lab: ${error.message}\n`);
+      return 1;
+    }
+    throw error; // a bug of the command itself: its stack, and Node's exit code 1
+  }
+}

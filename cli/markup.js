@@ -1,0 +1,15 @@
+// SVG and HTML as strings, for files written without a DOM: one element builder, escaping in one place.
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** Text or an attribute value, escaped. */
+export const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+/**
+ * <tag a="v">inner</tag>: attributes escaped (null, undefined and false left out); `inner` is
+ * markup (el() output, or escape() of a text), joined when it is a list.
+ */
+export function el(tag, attrs = {}, inner = '') {
+  const list = Object.entries(attrs).filter(([, v]) => v !== null && v !== undefined && v !== false).map(([k, v]) => ` ${k}="${escape(v)}"`).join('');
+  const body = Array.isArray(inner) ? inner.join('') : inner;
+  return body === '' ? `<${tag}${list}/>` : `<${tag}${list}>${body}</${tag}>`;
+}

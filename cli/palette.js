@@ -1,0 +1,62 @@
+// The colours of a static figure. The figure functions leave colour to figures.css (color-mix() in
+// oklab of a tone into the cell colour, by intensity t); a file written without a browser has no
+// CSS engine, so the same mix is computed here into plain #rrggbb. The tones are figures.css's own
+// defaults, read from that file so the two cannot drift. Oklab: Björn Ottosson's matrices
+// (bottosson.github.io/posts/oklab, as CSS Color 4 defines oklab).
+import { readFileSync } from 'node:fs';
+
+const CSS = readFileSync(new URL('../web/figures/figures.css', import.meta.url), 'utf8');
+
+/** The fallback of var(--attn-NAME, #hex) in figures.css. */
+function cssDefault(name) {
+  const m = CSS.match(new RegExp(`var\\(--attn-${name}, #([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\\)`));
+  if (!m) throw new Error(`figures.css has no default for --attn-${name}`);
+  return `#${m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1]}`.toLowerCase();
+}
+
+export const INK = {
+  cell: cssDefault('cell'),
+  text: cssDefault('ink'),
+  muted: cssDefault('ink-muted'),
+  strong: cssDefault('ink-strong'),
+  grid: cssDefault('grid'),
+};
+const TONES = { pos: cssDefault('pos'), neg: cssDefault('neg'), seq: cssDefault('weight') };
+const SHARE = 0.85; // figures.css: color-mix(in oklab, tone calc(t * 85%), cell)
+export const NAN_FILL = '#a0a0a0'; // as canvas maps draw NaN: grey, never mistaken for a weight
+
+const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+const toGamma = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+
+function hexToOklab(hex) {
+  const [r, g, b] = [1, 3, 5].map((k) => toLinear(parseInt(hex.slice(k, k + 2), 16) / 255));
+  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+  return [
+    0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s,
+  ];
+}
+
+function oklabToHex([L, a, b]) {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3;
+  const rgb = [
+    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s,
+  ];
+  return `#${rgb.map((c) => Math.round(255 * Math.min(1, Math.max(0, toGamma(c)))).toString(16).padStart(2, '0')).join('')}`;
+}
+
+const CELL_LAB = hexToOklab(INK.cell);
+const TONE_LAB = Object.fromEntries(Object.entries(TONES).map(([k, hex]) => [k, hexToOklab(hex)]));
+
+/** The fill of a cell of tone ('pos', 'neg', 'seq') at intensity t in [0, 1], as figures.css draws it. */
+export function toneColor(tone, t) {
+  const p = t * SHARE;
+  return oklabToHex(TONE_LAB[tone].map((v, k) => p * v + (1 - p) * CELL_LAB[k]));
+}

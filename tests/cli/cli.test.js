@@ -1,0 +1,248 @@
+// The command line run as a user runs it (node bin/attention-lab.mjs) on the committed fixtures:
+// info lists what make_fixtures.py wrote; figure's SVG is well-formed XML with one cell per value,
+// each cell's data-value the tensor's float32 value as String() prints it (decoded here without
+// the package's readers); HTML and PNG are written; usage errors exit 2, bad input exits 1 naming
+// the file, the tensor and the flag.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNpy } from '../../web/io/index.js';
+import { INDUCTION, fixtureTensor, induction, manifest } from './expected.js';
+import { runCli } from './run.js';
+import { findAll, parseXml } from './xml.js';
+
+const FIXTURES = 'tests/io/fixtures';
+const KIB = 1024;
+let dir;
+
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-')); });
+afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+
+/** Runs `figure` into a temp file and returns the file's text (or bytes for PNG) after checking exit 0. */
+async function figure(args, out) {
+  const path = join(dir, out);
+  const result = await runCli(['figure', ...args, '-o', path]);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return out.endsWith('.png') ? readFile(path) : readFile(path, 'utf8');
+}
+
+/** The cells of an SVG text: [{ layer, head, row, col, value (the attribute text) }] in document order. */
+function cellsOf(svgText) {
+  const root = parseXml(svgText);
+  const cells = [];
+  for (const panel of findAll(root, (n) => n.tag === 'svg' || n.attrs.class === 'panel')) {
+    if (panel.tag === 'svg' && findAll(root, (n) => n.attrs.class === 'panel').length) continue;
+    for (const row of panel.children.filter((n) => n.attrs.class === 'row')) {
+      for (const rect of row.children) {
+        cells.push({ layer: panel.attrs['data-layer'], head: panel.attrs['data-head'], row: Number(row.attrs['data-row']), col: Number(rect.attrs['data-col']), value: rect.attrs['data-value'], title: rect.children.find((c) => c.tag === 'title')?.text });
+      }
+    }
+  }
+  expect(findAll(root, (n) => 'data-value' in n.attrs)).toHaveLength(cells.length); // no cell outside a row
+  return { root, cells };
+}
+
+/**
+ * Every cell k holds String(data[offset + k]) exactly, which reads back to the same float32 (NaN as
+ * 'NaN'; -0 as '0', as String prints it and the figure functions write it); -> the first mismatch or null.
+ */
+function firstWrongCell(cells, data, offset = 0) {
+  for (const [k, cell] of cells.entries()) {
+    const want = data[offset + k];
+    if (cell.value !== String(want) || (Number.isNaN(want) ? cell.value !== 'NaN' : Math.fround(Number(cell.value)) !== want)) return { k, cell, want };
+  }
+  return null;
+}
+
+describe('attention-lab info', () => {
+  const files = ['float32_le.npy', 'float64_be.npy', 'stored.npz', 'every_dtype.safetensors', 'bertviz.json', 'nested.json'];
+  for (const name of files) {
+    it(`info ${name} lists every tensor with its dtype and shape as the fixture was written`, async () => {
+      const { code, stdout, stderr } = await runCli(['info', `${FIXTURES}/${name}`]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const want = manifest.files[name];
+      expect(stdout).toContain(`${FIXTURES}/${name}: ${Object.keys(want.tensors).length} tensor`);
+      for (const [tensor, entry] of Object.entries(want.tensors)) {
+        expect(stdout).toMatch(new RegExp(`^  ${tensor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${entry.dtype} +\\[${entry.shape.join(', ')}\\]$`, 'm'));
+      }
+      if (want.tokens) expect(stdout).toContain(`tokens (${want.tokens.length}): ${want.tokens.join(' ')}`);
+    });
+  }
+
+  it('info on the induction example lists its (L, H, T, T) attention and its 24 tokens', async () => {
+    const { stdout, code } = await runCli(['info', INDUCTION]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ {2}attention +float32 +\[2, 4, 24, 24\]$/m);
+    expect(stdout).toContain(`tokens (24): ${induction().tokens.join(' ')}`);
+  });
+});
+
+describe('attention-lab figure --format svg', () => {
+  it('a heatmap of layer 1, head 2 of the induction example has T*T cells holding the exact float32 values', async () => {
+    const { data, shape, tokens } = induction();
+    const [, H, T] = shape;
+    const { root, cells } = cellsOf(await figure([INDUCTION, '--index', '1,2'], 'h.svg'));
+    expect(root.attrs['data-stage']).toBe('weights');
+    expect(cells).toHaveLength(T * T);
+    expect(cells.map((c) => [c.row, c.col])).toEqual(Array.from({ length: T * T }, (_, k) => [Math.floor(k / T), k % T]));
+    expect(firstWrongCell(cells, data, (1 * H + 2) * T * T)).toBeNull();
+    // Tooltips name the tokens (the file's own) and show the number.
+    expect(cells[1].title).toBe(`query ${tokens[0]} → key ${tokens[1]}: ${cells[1].value === '0' ? '0' : cells[1].title.split(': ')[1]}`);
+    const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
+    for (const token of new Set(tokens)) expect(labels).toContain(token);
+  });
+
+  it('tokens with markup characters are escaped and read back as written', async () => {
+    const tokens = ['<b>', '&amp', '"q"'];
+    const { root } = cellsOf(await figure([`${FIXTURES}/bertviz.json`, '--index', '1,0', '--tokens', tokens.join(' ')], 'escaped.svg'));
+    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(tokens));
+  });
+
+  it('a rectangular (3, 4) .npy draws 12 cells with its values and numbers its axes', async () => {
+    const { data } = fixtureTensor('float32_le.npy', 'float32_le');
+    const { root, cells } = cellsOf(await figure([`${FIXTURES}/float32_le.npy`], 'rect.svg'));
+    expect(cells).toHaveLength(12);
+    expect(firstWrongCell(cells, data)).toBeNull();
+    const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
+    for (const l of ['1', '2', '3', '4']) expect(labels).toContain(l);
+  });
+
+  it('--tokens labels the axes and --tensor picks a tensor of a file with several', async () => {
+    const { data } = fixtureTensor('stored.npz', 'weights');
+    const { root, cells } = cellsOf(await figure([`${FIXTURES}/stored.npz`, '--tensor', 'weights', '--tokens', 'p q r'], 'tok.svg'));
+    expect(firstWrongCell(cells, data)).toBeNull();
+    expect(cells[4].title.startsWith('query q → key')).toBe(true);
+    // The file's own 4 tokens fit the keys.
+    expect(cells[1].title.startsWith('query p → key cat:')).toBe(true);
+    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(['p', 'q', 'r', 'été']));
+  });
+
+  it('the heads view of the induction example has L*H*T*T cells, each map in its layer and head', async () => {
+    const { data, shape } = induction();
+    const [L, H, T] = shape;
+    const { root, cells } = cellsOf(await figure([INDUCTION, '--view', 'heads'], 'heads.svg'));
+    expect(root.attrs['data-stage']).toBe('heads');
+    expect(cells).toHaveLength(L * H * T * T);
+    expect(cells.map((c) => `${c.layer},${c.head}`).filter((_, k) => k % (T * T) === 0)).toEqual(
+      Array.from({ length: L * H }, (_, m) => `${Math.floor(m / H)},${m % H}`));
+    expect(firstWrongCell(cells, data)).toBeNull();
+  });
+
+  it('the heads view with --index 1 draws the four heads of layer 1', async () => {
+    const { data, shape } = induction();
+    const [, H, T] = shape;
+    const { cells } = cellsOf(await figure([INDUCTION, '--view', 'heads', '--index', '1'], 'heads1.svg'));
+    expect(cells).toHaveLength(H * T * T);
+    expect(firstWrongCell(cells, data, H * T * T)).toBeNull();
+  });
+
+  it('a tensor outside [0, 1] gets the diverging scale, its colour bar labelled with the largest magnitude', async () => {
+    const { data } = fixtureTensor('every_dtype.safetensors', 'int16');
+    const max = Math.max(...data.map(Math.abs));
+    const { root, cells } = cellsOf(await figure([`${FIXTURES}/every_dtype.safetensors`, '--tensor', 'int16'], 'signed.svg'));
+    expect(firstWrongCell(cells, data)).toBeNull();
+    const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text.replace('\u2212', '-'));
+    expect(labels).toEqual(expect.arrayContaining([String(max), `-${max}`]));
+  });
+});
+
+describe('attention-lab figure --format html and png', () => {
+  it('the HTML page holds the same SVG cells (without tooltips), no external reference, and is under 60 KiB for 24 x 24', async () => {
+    const { data, shape } = induction();
+    const [, H, T] = shape;
+    const html = await figure([INDUCTION, '--index', '1,2'], 'h.html');
+    const { cells } = cellsOf(html.slice(html.indexOf('<svg'), html.indexOf('</svg>') + 6));
+    expect(cells).toHaveLength(T * T);
+    expect(firstWrongCell(cells, data, (1 * H + 2) * T * T)).toBeNull();
+    expect(cells.every((c) => c.title === undefined)).toBe(true);
+    expect(html).not.toMatch(/\b(src|href)="(?!#|data:)/); // nothing to fetch: file:// with no network
+    const bytes = Buffer.byteLength(html);
+    console.log(`standalone heatmap HTML, 24 x 24: ${(bytes / KIB).toFixed(1)} KiB raw, ${(gzipSync(html, { level: 9 }).length / KIB).toFixed(1)} KiB gzipped`);
+    expect(bytes).toBeLessThan(60 * KIB);
+  });
+
+  it('--format is taken from the extension of OUT, and --format overrides it', async () => {
+    const svg = await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'named.html');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1'], 'page.html')).startsWith('<!doctype html>')).toBe(true);
+  });
+
+  it('PNG through the system Chromium is an image twice the SVG\'s size', async () => {
+    const svg = parseXml(await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.svg'));
+    const png = await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.png');
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([2 * Number(svg.attrs.width), 2 * Number(svg.attrs.height)]);
+  }, 60_000);
+});
+
+describe('attention-lab errors', () => {
+  const usage = [
+    [[], 'a command is needed'],
+    [['draw', INDUCTION], "unknown command 'draw'"],
+    [['info'], 'FILE is missing'],
+    [['figure', INDUCTION], '-o OUT is missing'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--colour', 'red'], "'--colour'"],
+    [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pie'], '--view must be one of heatmap, heads, got "pie"'],
+    [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, got "gif"'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
+    [['figure', INDUCTION, '-o'], "'-o, --out <value>' argument missing"],
+    [['info', INDUCTION, '--view', 'heads'], 'info takes no options'],
+  ];
+  for (const [args, message] of usage) {
+    it(`usage: attention-lab ${args.join(' ')} exits 2 saying ${JSON.stringify(message)}`, async () => {
+      const { code, stderr, stdout } = await runCli(args);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(message);
+      expect(stderr).toContain("Run 'attention-lab --help'");
+    });
+  }
+
+  const bad = [
+    [['info', `${FIXTURES}/missing.npy`], `${FIXTURES}/missing.npy: cannot be read (no such file)`],
+    [['info', `${FIXTURES}/truncated.npy`], `readTensors(${FIXTURES}/truncated.npy)`],
+    [['info', `${FIXTURES}/model.pt`], 'is a pickle'],
+    [['figure', `${FIXTURES}/stored.npz`, '-o', 'x.svg'], `${FIXTURES}/stored.npz: holds 3 tensors ('weights', 'counts', 'half'); choose one with --tensor NAME`],
+    [['figure', INDUCTION, '--tensor', 'attn', '-o', 'x.svg'], `${INDUCTION}: no tensor 'attn' (--tensor); it holds 'attention'`],
+    [['figure', INDUCTION, '--index', '2,0', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 2,0 is out of range on axis 0 (size 2)`],
+    [['figure', INDUCTION, '--index', '1', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 1 leaves 3 axes, this view needs 2 (give 2 indices)`],
+    [['figure', INDUCTION, '--index', '1,2', '--tokens', 'a b c', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --tokens has 3 tokens, the figure has 24 queries and 24 keys`],
+    [['figure', `${FIXTURES}/vector.npy`, '-o', 'x.svg'], `${FIXTURES}/vector.npy: tensor 'vector' has shape`],
+  ];
+  for (const [args, message] of bad) {
+    it(`bad input: attention-lab ${args.join(' ')} exits 1 naming the file`, async () => {
+      const out = args.indexOf('-o');
+      if (out > 0) args[out + 1] = join(dir, args[out + 1]);
+      const { code, stderr } = await runCli(args);
+      expect(code).toBe(1);
+      expect(stderr).toContain(message);
+    });
+  }
+
+  it('a map of more than 2^20 cells exits 1 asking for fewer with --index', async () => {
+    const file = join(dir, 'big.npy');
+    await writeFile(file, writeNpy({ data: new Float32Array(1025 * 1024), shape: [1, 1025, 1024] }));
+    const { code, stderr } = await runCli(['figure', file, '-o', join(dir, 'big.svg')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file}: tensor 'big': the heatmap of shape [1025, 1024] has 1049600 cells, more than an SVG figure holds (1048576); choose fewer with --index`);
+  });
+
+  it('an OUT that cannot be written exits 1 naming -o', async () => {
+    const { code, stderr } = await runCli(['figure', INDUCTION, '--index', '0,0', '-o', join(dir, 'no', 'such', 'x.svg')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`-o ${join(dir, 'no', 'such', 'x.svg')}: cannot be written`);
+  });
+
+  it('--help exits 0 and documents every flag and both exit codes', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
+    expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
+    await writeFile(join(dir, 'help.txt'), stdout);
+  });
+});
