@@ -2,7 +2,7 @@
 // edit, a link typed by hand): known values only, rectangular arrays of finite numbers whose
 // sizes agree, parameters for every scoring computed, masks within range. Pure: returns a new
 // object. Everything downstream trusts its output.
-import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, scoringsOf } from './model.js';
+import { ALIBI_MODES, CAUSAL_MODES, LIMITS, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS, scoringsOf } from './model.js';
 import { conformBackward, conformChecks, conformSpeed } from './conform-panels.js';
 import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from './resize.js';
 
@@ -98,6 +98,16 @@ function conformCells(raw, { B, Tq, Tk }) {
   return cells;
 }
 
+/** window, alibi, rope, ropeBase: RoPE only on 'self' states of even d (the core needs pairs). */
+function conformPositions(raw, s, { d }) {
+  const side = (x) => clampInt(x, LIMITS.window, -1);
+  s.window = Array.isArray(raw.window) ? [side(raw.window[0]), side(raw.window[1])] : [-1, -1];
+  s.alibi = oneOf(raw.alibi, ALIBI_MODES, 'off');
+  s.rope = s.source === 'self' && d % 2 === 0 ? oneOf(raw.rope, ROPE_MODES, 'off') : 'off';
+  const base = positive(raw.ropeBase, 10000);
+  s.ropeBase = Math.min(LIMITS.ropeBase[1], Math.max(LIMITS.ropeBase[0], base));
+}
+
 /** A complete, consistent state from any object (unknown keys dropped). */
 export function conform(raw = {}) {
   const s = {
@@ -119,6 +129,7 @@ export function conform(raw = {}) {
   s.params = conformParams(raw, s, dims.d);
   s.validLens = conformValidLens(raw.validLens, dims);
   s.maskedCells = conformCells(raw.maskedCells, dims);
+  conformPositions(raw, s, dims);
   s.backward = conformBackward(raw.backward, s, dims);
   s.checks = conformChecks(raw.checks);
   s.speed = conformSpeed(raw.speed);
