@@ -55,7 +55,8 @@ export function registerInputStages() {
       kind: 'signed',
       editable: (ctx) => !isSelf(ctx),
       formula: (ctx) => (isSelf(ctx) ? `${symbol} = X ${weightTex}` : `${symbol}\\ \\text{given}`),
-      instances: (ctx) => headInstance(ctx, id, id === 'q' ? tokenLabels(ctx.state).queries : tokenLabels(ctx.state).keys),
+      // With RoPE on, Q and K here are the projections; the rope stage shows them rotated.
+      instances: (ctx) => headInstance(ctx, id, id === 'q' ? tokenLabels(ctx.state).queries : tokenLabels(ctx.state).keys, { projected: true }),
       explain: (ctx, cell) => (isSelf(ctx)
         ? explainProjection(id, weight, ctx, cell)
         : explainInput(ctx, cell, `${noun}: row ${cell.row + 1}, feature ${cell.col + 1}${ctx.result.sizes.B > 1 ? ` (batch ${cell.batch + 1})` : ''}`)),
