@@ -16,6 +16,9 @@
 //   causal      present: top-left; or "bottom-right", "none"
 //   valid-lens  "2 6" per batch, or JSON [[1, 2, 3]] per query row
 //   mask-fill   zero | d2l;  heads: number of heads;  head: the head shown (0-based)
+//   window      "2 0": sliding window [left, right] (-1: no limit);  alibi: present for the paper's slopes
+//   rope        present (or "halves"): rotary positions as Llama; "interleaved" as GPT-J;
+//               JSON { "base": 500, "interleaved": true } for another base
 //   view        matrix | heatmap | links
 //   backward    also the backward pass (loss, dO ... dW)
 //   editable    X, the weights, the target (and given Q, K, V) can be typed or dragged; a click
@@ -24,7 +27,7 @@
 //   src         a .npy/.npz/.safetensors/JSON file holding x, wq, wk, wv (or q, k, v; PyTorch's
 //               q_proj.weight ... names too), over data;  transpose: the weights stored as
 //               nn.Linear's (out, in), e.g. "wq wk wv" (default: those that only fit transposed)
-import { causal, childJson, flag, integer, json, text, validLens, words } from './attributes.js';
+import { alibi, causal, childJson, flag, integer, json, rope, slidingWindow, text, validLens, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
@@ -32,7 +35,7 @@ const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 
 export class AttnFigure extends FigureElement {
   static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
-    'heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
+    'window', 'alibi', 'rope', 'heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
 
   #near = false;
   #cancelNear = null;
@@ -64,6 +67,9 @@ export class AttnFigure extends FigureElement {
       causal: causal(this),
       validLens: validLens(this),
       maskFill: text(this, 'mask-fill'),
+      window: slidingWindow(this),
+      alibi: alibi(this),
+      rope: rope(this),
       heads: integer(this, 'heads'),
       head: integer(this, 'head'),
       view: text(this, 'view'),
