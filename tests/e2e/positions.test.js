@@ -104,4 +104,22 @@ describe('positions', () => {
     expect((await stageValues(copy.page, 'weights'))[0]).toEqual(weights);
     expect([...problems, ...copy.problems]).toEqual([]);
   });
+
+  it('the KV heads control makes the heads share K and V: head 2 attends with kv head 1’s keys and values', async () => {
+    const { page, problems } = await site.open('?preset=sentence');
+    expect((await pageState(page)).kvHeads).toBe(2);
+    await page.getByRole('combobox', { name: 'KV heads' }).selectOption('1');
+    await settle(page);
+    const state = await pageState(page);
+    expect(state.kvHeads).toBe(1);
+    await page.getByRole('tab', { name: 'head 2' }).click();
+    await settle(page);
+    // Head 2 keeps its own Wq and takes head 1's Wk and Wv (the state copies them into head 2).
+    expect(state.wk[1]).toEqual(state.wk[0]);
+    const exact = selfAttention({ x: state.x, wq: state.wq[1], wk: state.wk[0], wv: state.wv[0] }, { causal: 'top-left' }); // the preset's mask
+    expect(worstDifference((await stageValues(page, 'k', { head: 1 }))[0], exact.k).diff).toBeLessThan(4 * FLOAT32);
+    expect(worstDifference((await stageValues(page, 'weights', { head: 1 }))[0], exact.weights).diff).toBeLessThan(4 * FLOAT32);
+    expect(await page.locator('.stage-caption', { hasText: 'Shared by heads 1–2 (kv head 1 of 1).' }).count()).toBe(2); // K and V
+    expect(problems).toEqual([]);
+  });
 });

@@ -25,6 +25,7 @@ const figureAttributes = {
   alibi: '',
   rope: 'interleaved',
   heads: '2',
+  'kv-heads': '1',
   head: '1',
   view: 'heatmap',
   backward: '',

@@ -19,6 +19,7 @@
 //   window      "2 0": sliding window [left, right] (-1: no limit);  alibi: present for the paper's slopes
 //   rope        present (or "halves"): rotary positions as Llama; "interleaved" as GPT-J;
 //               JSON { "base": 500, "interleaved": true } for another base
+//   kv-heads    grouped heads: the K, V heads the query heads share (a divisor of heads)
 //   view        matrix | heatmap | links
 //   backward    also the backward pass (loss, dO ... dW)
 //   editable    X, the weights, the target (and given Q, K, V) can be typed or dragged; a click
@@ -35,7 +36,7 @@ const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 
 export class AttnFigure extends FigureElement {
   static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
-    'window', 'alibi', 'rope', 'heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
+    'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
 
   #near = false;
   #cancelNear = null;
@@ -71,6 +72,7 @@ export class AttnFigure extends FigureElement {
       alibi: alibi(this),
       rope: rope(this),
       heads: integer(this, 'heads'),
+      kvHeads: integer(this, 'kv-heads'),
       head: integer(this, 'head'),
       view: text(this, 'view'),
       backward: flag(this, 'backward'),

@@ -12,6 +12,7 @@
 //   validLens   (B) per batch or (B, Tq) per query row, as d2l; null: none
 //   maskFill    'zero' | 'd2l'
 //   heads       number of heads H (states with X only; new heads get seeded weights)
+//   kvHeads     grouped heads: how many K, V heads the H query heads share (a divisor of H)
 //   head        the head the matrix view shows (0-based)
 //   view        'matrix' | 'heatmap' | 'links'
 //   window      [left, right] sliding window (integers >= -1, -1: no limit); null: none
@@ -115,6 +116,13 @@ export function pipelineState(spec = {}) {
     if (!isIntegerIn(spec.heads, LIMITS.heads)) throw new RangeError(`heads must be an integer in [${LIMITS.heads.join(', ')}], got ${JSON.stringify(spec.heads)}`);
     if (state.source !== 'self') throw new TypeError('heads applies to examples with X and projection weights, not to given Q, K, V');
     state = setSize(state, 'heads', spec.heads);
+  }
+  if (spec.kvHeads !== undefined) {
+    if (state.source !== 'self') throw new TypeError('kvHeads applies to examples with X and projection weights, not to given Q, K, V');
+    if (!isIntegerIn(spec.kvHeads, [1, state.heads]) || state.heads % spec.kvHeads !== 0) {
+      throw new RangeError(`kvHeads must be a divisor of the number of heads H=${state.heads}, got ${JSON.stringify(spec.kvHeads)}`);
+    }
+    state = conform({ ...state, kvHeads: spec.kvHeads });
   }
   if (spec.validLens !== undefined) state = conform({ ...state, validLens: validLensOf(spec.validLens, sizesOf(state)) });
   if (spec.rope !== undefined && spec.rope !== false && state.rope === 'off') {

@@ -1,6 +1,7 @@
 // Positions (issue 12): the sliding window [left, right] (-1: open on that side), ALiBi's biases
 // (off or the paper's slopes) and rotary positions (off, rotating halves as Llama does, or
-// adjacent pairs as GPT-J does) with their base.
+// adjacent pairs as GPT-J does) with their base; and grouped heads: how many K, V heads the
+// query heads share (a divisor of H: 1 is multi-query, H is plain multi-head).
 import { h } from '../controls/dom.js';
 import { fieldset, segmented, stepper } from '../controls/widgets.js';
 import { LIMITS } from '../state/model.js';
@@ -21,13 +22,17 @@ function mount(container, { store }) {
     if (Number.isFinite(value) && value > 0) store.update({ ropeBase: value });
   });
   const ropeHint = h('p', { class: 'hint-line' });
+  const kvHeads = h('select', { 'aria-label': 'KV heads', onchange: () => store.update({ kvHeads: Number(kvHeads.value) }) },
+    Array.from({ length: LIMITS.heads[1] }, (_, k) => h('option', { value: k + 1 }, String(k + 1))));
+  const kvField = h('div', { class: 'field' }, h('label', { class: 'field-label' }, 'KV heads (shared K, V)', kvHeads));
   container.append(fieldset('Positions',
     left.node,
     right.node,
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'ALiBi'), alibi.node),
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'RoPE'), rope.node),
     h('div', { class: 'field' }, h('label', { class: 'field-label' }, 'RoPE base', base)),
-    ropeHint));
+    ropeHint,
+    kvField));
   return {
     update(state) {
       left.set(state.window[0]);
@@ -35,6 +40,9 @@ function mount(container, { store }) {
       alibi.set(state.alibi);
       rope.set(state.rope);
       if (document.activeElement !== base) base.value = String(state.ropeBase);
+      kvField.hidden = state.source !== 'self';
+      for (const option of kvHeads.options) option.disabled = state.heads % Number(option.value) !== 0;
+      kvHeads.value = String(state.kvHeads);
       ropeHint.textContent = state.source === 'self' ? 'RoPE needs an even query width.' : 'RoPE applies to states made from X.';
     },
   };

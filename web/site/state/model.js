@@ -26,6 +26,9 @@
 //   alibi: 'off' | 'paper',        ALiBi biases with the paper's slopes for the state's heads
 //   rope: 'off' | 'halves' | 'interleaved',   rotary positions on Q and K ('self' states, even d)
 //   ropeBase: number,              RoPE's base (10000 in the paper)
+//   kvHeads: number,               grouped heads ('self'): a divisor of H; head h uses the K, V
+//                                  weights of kv head floor(h kvHeads / H) (wk, wv stay per head,
+//                                  equal within a group, so every head reads as before)
 //   view: 'matrix' | 'heatmap' | 'links',
 //   head: number,                  the head the pipeline shows
 //   seed: number,                  seeds values made up for new cells and missing parameters
@@ -92,6 +95,12 @@ export function sizesOf(state) {
     H: state.wq.length,
     h: state.hidden,
   };
+}
+
+/** The first head of the group (kv head) that head h belongs to, with kvHeads of H heads. */
+export function groupLeader(h, H, kvHeads) {
+  const size = H / kvHeads;
+  return Math.floor(h / size) * size;
 }
 
 /** The scorings a state computes: the chosen one first, then the compared ones. */
