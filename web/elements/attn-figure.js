@@ -9,7 +9,7 @@
 //   </attn-figure>
 //
 // Attributes (figures/pipeline-state.js and figures/pipeline.js say what each value means):
-//   preset      seed-004 | seed-002 | d2l | sentence | random
+//   preset      seed-004 | seed-002 | d2l | sentence | sliding-window | alibi | rotary | random
 //   data        JSON of a partial explorer state (or a child <script type="application/json">)
 //   stages      stage ids, e.g. "q k v scores weights output" (default: the whole forward pass)
 //   scoring     dot | scaled-dot | general | additive | concat;  compare: more scorings beside it
