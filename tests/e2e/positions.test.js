@@ -33,6 +33,8 @@ describe('positions', () => {
     // A band of width 3: exactly zero before i - 2 and after i.
     weights.forEach((row, i) => row.forEach((p, j) => expect(p > 0, `(${i}, ${j})`).toBe(j >= i - 2 && j <= i)));
     expect((await pageState(page)).window).toEqual([2, 0]);
+    await page.locator('svg[data-stage="masked"] .cell[data-row="4"][data-col="0"]').focus();
+    await expect.poll(() => page.locator('.explain-card').textContent()).toContain('window [2, 0]: key 1 is more than 2 before query 5');
     expect(problems).toEqual([]);
   });
 
@@ -53,6 +55,11 @@ describe('positions', () => {
       expect((await stageValues(page, 'alibi'))[0], `head ${head}`).toEqual(alibiBias(5, 5, slopes[head]).map((row) => row.map((b) => b + 0)));
       expect(worstDifference((await stageValues(page, 'weights'))[0], exact.weights).diff, `head ${head}`).toBeLessThan(FLOAT32);
       expect(worstDifference((await stageValues(page, 'output'))[0], exact.output).diff, `head ${head}`).toBeLessThan(4 * FLOAT32);
+      // Z = S̃ + B where visible: the masked stage holds the biased scores.
+      const scaled = (await stageValues(page, 'scaled'))[0];
+      expect((await stageValues(page, 'masked'))[0][4][0]).toBeCloseTo(scaled[4][0] - 4 * slopes[head], 6);
+      await page.locator('svg[data-stage="masked"] .cell[data-row="4"][data-col="0"]').focus();
+      await expect.poll(() => page.locator('.explain-card').textContent()).toContain('Visible: the scaled score passes with its ALiBi bias');
       expect(problems).toEqual([]);
     }
   });
