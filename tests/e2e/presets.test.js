@@ -44,7 +44,7 @@ describe('presets', () => {
   });
 
   it('no preset logs a console error or throws, in any view', async () => {
-    for (const preset of ['seed-004', 'seed-002', 'd2l', 'sentence', 'random']) {
+    for (const preset of ['seed-004', 'seed-002', 'd2l', 'sentence', 'sliding-window', 'alibi', 'rotary', 'random']) {
       const { page, problems } = await site.open(`?preset=${preset}`);
       for (const view of ['Heatmap', 'Links', 'Matrix']) {
         await page.getByRole('radio', { name: view, exact: true }).click();

@@ -2,7 +2,7 @@
 // (no bundler, no import map): exact numbers, attributes, one wasm module per page, shadow DOM
 // isolation both ways, lazy loading, exports, keyboard access, and no console errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attention, selfAttention } from '../e2e/reference.js';
+import { alibiBias, attention, rotate, selfAttention } from '../e2e/reference.js';
 import { worstDifference } from '../e2e/site.js';
 import { elementsPage, rendered, shadowStageValues, startPages, wasmRequests } from './pages.js';
 
@@ -95,6 +95,56 @@ describe('<attn-figure>', () => {
     expect(messages[0]).toMatch(/preset must be one of 'seed-004'.*got "seed-005"/);
     expect(messages[1]).toMatch(/unknown stage "softmax"/);
     expect(messages[2]).toMatch(/validLens must have B=2 entries/);
+    expect(problems).toEqual([]);
+  });
+
+  it('window, alibi, rope and kv-heads attributes change the figure as the float64 reference does', async () => {
+    const { page, problems } = await show('positions.html', `
+      <attn-figure id="w" preset="seed-004" stages="weights" window="1 0"></attn-figure>
+      <attn-figure id="a" preset="seed-004" stages="alibi weights" alibi></attn-figure>
+      <attn-figure id="r" preset="seed-004" stages="rope weights" rope='{"base": 10, "interleaved": true}'></attn-figure>`, ['#w', '#a', '#r']);
+    const weights = async (id) => (await shadowStageValues(page, id, 'weights'))[0];
+    expect(worstDifference(await weights('#w'), selfAttention(SEED_004, { window: [1, 0] }).weights).diff).toBeLessThan(FLOAT32);
+    // One head: the paper's slope for H = 1 is 2^-8; the bias is exact in float32.
+    expect((await shadowStageValues(page, '#a', 'alibi'))[0]).toEqual(alibiBias(3, 3, 2 ** -8).map((row) => row.map((b) => b + 0)));
+    expect(worstDifference(await weights('#a'), selfAttention(SEED_004, { slope: 2 ** -8 }).weights).diff).toBeLessThan(FLOAT32);
+    const rope = { base: 10, interleaved: true };
+    const rotated = (await page.evaluate(() => [...document.querySelector('#r').shadowRoot.querySelectorAll('svg[data-stage="rope"]')].map((s) => s.dataset.part)));
+    expect(rotated).toEqual(['q', 'q-rotated', 'k', 'k-rotated']);
+    // float32 cos and sin of angles up to 2 rad: within 2e-6 of float64.
+    expect(worstDifference(await weights('#r'), selfAttention({ ...SEED_004, rope }).weights).diff).toBeLessThan(2e-6);
+    expect(rotate([[1, 2]], rope)).toEqual([[1, 2]]); // position 0 does not turn
+    // kv-heads="1" with 2 heads: head 2 keeps its Wq and attends with head 1's Wk and Wv.
+    await page.evaluate(() => { document.querySelector('#w').setAttribute('heads', '2'); document.querySelector('#w').setAttribute('kv-heads', '1'); document.querySelector('#w').setAttribute('head', '1'); });
+    await page.waitForFunction(() => document.querySelector('#w').state?.kvHeads === 1 && document.querySelector('#w').shadowRoot.querySelector('svg[data-stage="weights"][data-head="1"]'));
+    const state = await page.evaluate(() => document.querySelector('#w').state);
+    expect(state.wk[1]).toEqual(state.wk[0]);
+    const grouped = selfAttention({ x: state.x, wq: state.wq[1], wk: state.wk[0], wv: state.wv[0] }, { window: [1, 0] });
+    expect(worstDifference((await shadowStageValues(page, '#w', 'weights'))[0], grouped.weights).diff).toBeLessThan(4 * FLOAT32);
+    expect(problems).toEqual([]);
+  });
+
+  it('a wrong window, alibi, rope or kv-heads attribute shows a message naming it', async () => {
+    const { page, problems } = await show('position-errors.html', `
+      <attn-figure id="a" preset="seed-004" window="2"></attn-figure>
+      <attn-figure id="b" preset="seed-004" window="-2 0"></attn-figure>
+      <attn-figure id="c" preset="seed-004" alibi="yes"></attn-figure>
+      <attn-figure id="d" preset="seed-004" rope="sideways"></attn-figure>
+      <attn-figure id="e" preset="d2l" rope></attn-figure>
+      <attn-figure id="f" preset="seed-004" rope='{"base": -1}'></attn-figure>
+      <attn-figure id="g" preset="sentence" kv-heads="3"></attn-figure>`);
+    const ids = ['#a', '#b', '#c', '#d', '#e', '#f', '#g'];
+    const messages = await page.waitForFunction((list) => {
+      const texts = list.map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }, ids).then((handle) => handle.jsonValue());
+    expect(messages[0]).toMatch(/window: expected two integers >= -1/);
+    expect(messages[1]).toMatch(/window: expected two integers >= -1/);
+    expect(messages[2]).toMatch(/alibi: expected present, "paper" or "off", got "yes"/);
+    expect(messages[3]).toMatch(/rope: expected present, "halves", "interleaved"/);
+    expect(messages[4]).toMatch(/rope needs an example with X and an even query width, got given Q, K, V/);
+    expect(messages[5]).toMatch(/rope.base must be a number in \[1, 1000000\], got -1/);
+    expect(messages[6]).toMatch(/kvHeads must be a divisor of the number of heads H=2, got 3/);
     expect(problems).toEqual([]);
   });
 

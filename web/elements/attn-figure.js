@@ -9,13 +9,17 @@
 //   </attn-figure>
 //
 // Attributes (figures/pipeline-state.js and figures/pipeline.js say what each value means):
-//   preset      seed-004 | seed-002 | d2l | sentence | random
+//   preset      seed-004 | seed-002 | d2l | sentence | sliding-window | alibi | rotary | random
 //   data        JSON of a partial explorer state (or a child <script type="application/json">)
 //   stages      stage ids, e.g. "q k v scores weights output" (default: the whole forward pass)
 //   scoring     dot | scaled-dot | general | additive | concat;  compare: more scorings beside it
 //   causal      present: top-left; or "bottom-right", "none"
 //   valid-lens  "2 6" per batch, or JSON [[1, 2, 3]] per query row
 //   mask-fill   zero | d2l;  heads: number of heads;  head: the head shown (0-based)
+//   window      "2 0": sliding window [left, right] (-1: no limit);  alibi: present for the paper's slopes
+//   rope        present (or "halves"): rotary positions as Llama; "interleaved" as GPT-J;
+//               JSON { "base": 500, "interleaved": true } for another base
+//   kv-heads    grouped heads: the K, V heads the query heads share (a divisor of heads)
 //   view        matrix | heatmap | links
 //   backward    also the backward pass (loss, dO ... dW)
 //   editable    X, the weights, the target (and given Q, K, V) can be typed or dragged; a click
@@ -24,7 +28,7 @@
 //   src         a .npy/.npz/.safetensors/JSON file holding x, wq, wk, wv (or q, k, v; PyTorch's
 //               q_proj.weight ... names too), over data;  transpose: the weights stored as
 //               nn.Linear's (out, in), e.g. "wq wk wv" (default: those that only fit transposed)
-import { causal, childJson, flag, integer, json, text, validLens, words } from './attributes.js';
+import { alibi, causal, childJson, flag, integer, json, rope, slidingWindow, text, validLens, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
@@ -32,7 +36,7 @@ const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 
 export class AttnFigure extends FigureElement {
   static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
-    'heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
+    'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
 
   #near = false;
   #cancelNear = null;
@@ -64,7 +68,11 @@ export class AttnFigure extends FigureElement {
       causal: causal(this),
       validLens: validLens(this),
       maskFill: text(this, 'mask-fill'),
+      window: slidingWindow(this),
+      alibi: alibi(this),
+      rope: rope(this),
       heads: integer(this, 'heads'),
+      kvHeads: integer(this, 'kv-heads'),
       head: integer(this, 'head'),
       view: text(this, 'view'),
       backward: flag(this, 'backward'),

@@ -79,3 +79,41 @@ export function causal(element, name = 'causal') {
   if (value === 'false') return false;
   return value;
 }
+
+/** window: "2 0" or "[2, 0]" -> [left, right] (integers >= -1; -1: no limit); "none" -> null. */
+export function slidingWindow(element, name = 'window') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const trimmed = raw.trim();
+  if (trimmed === '' || trimmed === 'none') return null;
+  const value = trimmed.startsWith('[') ? json(element, name) : trimmed.split(/[\s,]+/).map(Number);
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((x) => Number.isInteger(x) && x >= -1)) {
+    throw new TypeError(`${name}: expected two integers >= -1 like "2 0" (left, right; -1 = no limit), got "${raw}"`);
+  }
+  return value;
+}
+
+/** alibi: present/"true"/"paper" -> true (the paper's slopes), "false"/"off" -> false. */
+export function alibi(element, name = 'alibi') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (['', 'true', 'paper', name].includes(value)) return true;
+  if (value === 'false' || value === 'off') return false;
+  throw new TypeError(`${name}: expected present, "paper" or "off", got "${raw}"`);
+}
+
+/**
+ * rope: present/"true"/"halves" -> { interleaved: false }, "interleaved" -> { interleaved: true },
+ * "false"/"off" -> false; JSON { "base": 500, "interleaved": true } for another base.
+ */
+export function rope(element, name = 'rope') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (['', 'true', 'halves', name].includes(value)) return { interleaved: false };
+  if (value === 'interleaved') return { interleaved: true };
+  if (value === 'false' || value === 'off') return false;
+  if (value.startsWith('{')) return json(element, name);
+  throw new TypeError(`${name}: expected present, "halves", "interleaved", "off" or JSON { "base", "interleaved" }, got "${raw}"`);
+}

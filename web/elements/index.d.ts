@@ -48,7 +48,7 @@ declare class FigureElement extends HTMLElement {
 
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
 export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
-  | 'mask-fill' | 'heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
+  | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
 export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
   | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
 export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'

@@ -7,6 +7,7 @@
 // numpy-style, right-aligned, against that shape.
 import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
 import { sharedAs, typedKind, typedLength } from './typed.js';
+import { alibiSlopes } from './alibi-slopes.js';
 
 /** The option names of MaskOptions (index.d.ts). */
 export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill', 'window', 'alibi'];
@@ -150,18 +151,6 @@ function windowSides(fn, window) {
 function describe(x) {
   if (Array.isArray(x)) return `an array of length ${x.length}`;
   return typeof x === 'string' ? `'${x}'` : `${typeof x} ${String(x)}`;
-}
-
-/**
- * The ALiBi slopes of Press et al. (2022) for H heads, as their reference code computes them:
- * 2^(-8/n), 2^(-16/n), ... for n = H a power of two; otherwise those of the closest power of two
- * n < H, then every other slope of 2n (its odd-indexed ones, 1-based) until there are H.
- */
-export function alibiSlopes(H) {
-  const geometric = (n) => Array.from({ length: n }, (_, i) => 2 ** ((-8 * (i + 1)) / n));
-  const n = 2 ** Math.floor(Math.log2(H));
-  if (n === H) return geometric(H);
-  return [...geometric(n), ...geometric(2 * n).filter((_, i) => i % 2 === 0).slice(0, H - n)];
 }
 
 /** alibi option -> Float32Array (H) of slopes, or undefined. */

@@ -3,7 +3,8 @@
 //   dQ, dK, dV  from the core: attn.attentionBackward(q, k, v, dO, the forward's options)
 //   dP = dO V^T, D_i = sum_j P_ij dP_ij, dS = P * (dP - D)    the intermediates, in JS, shown
 //               (dS is the gradient of the scaled scores: 0 where a key is masked)
-//   dWq = X^T dQ, dWk = X^T dK, dWv = X^T dV   ('self' states: Q = X Wq, so the chain rule)
+//   dWq = X^T dQ, dWk = X^T dK, dWv = X^T dV   ('self' states: Q = X Wq, so the chain rule;
+//               with RoPE, Q = rope(X Wq): dQ goes back through ropeBackward first)
 // and how well the pieces agree: the core's dQ, dK against the chain rule through dS
 // (score-grads.js), dV against P^T dO, and dW against a selfAttention layer's own backward()
 // whenever the state is such a layer (dot-product scoring, no hand-masked cells, zero rows).
@@ -11,6 +12,7 @@ import { largestDifference, largestMagnitude, product } from './linear.js';
 import { squaredError } from './loss.js';
 import { scoringOptions } from './run.js';
 import { fromNested } from './tensors.js';
+import { ropeOptions, windowOption } from './positions.js';
 import { scoreGradients } from './score-grads.js';
 
 /** D (B, Tq) and dS (B, Tq, Tk) from P, dP and which keys are visible. */
@@ -40,12 +42,19 @@ function agreement(what, against, ours, theirs) {
 }
 
 /** The state as a selfAttention layer's options, or null when no layer computes it. */
-function layerSetup(state, run) {
+function layerSetup(state, head, run) {
   const dotProduct = run.scoring === 'dot' || run.scoring === 'scaled-dot';
   if (state.source !== 'self' || !dotProduct || state.maskedCells.length > 0 || state.maskFill !== 'zero') return null;
   const lens = state.validLens;
+  const window = windowOption(state);
+  const rope = ropeOptions(state);
+  const positions = {
+    ...(window ? { window } : {}),
+    ...(head.slope === undefined ? {} : { alibi: [head.slope] }),
+    ...(rope ? { rope } : {}),
+  };
   return {
-    options: { scale: run.scale, ...(state.causal === 'none' ? {} : { causal: state.causal }) },
+    options: { scale: run.scale, ...(state.causal === 'none' ? {} : { causal: state.causal }), ...positions },
     forward: { trace: false, ...(lens ? { validLens: lens.lens } : {}) },
   };
 }
@@ -69,7 +78,7 @@ export function backwardPass(attn, state, result) {
   const { loss, dO } = squaredError(run.output, target, state.backward.loss);
   const d = head.q.shape.at(-1);
   const { scale, options } = scoringOptions(state, run.scoring, d);
-  const masks = result.masks;
+  const { masks } = head;
   const core = attn.attentionBackward(head.q, head.k, head.v, dO, { ...options, ...masks });
   const dP = product(dO, head.v, { opB: 't' });
   const { D, dS } = scoreGradient(run.weights, dP, result.visible);
@@ -82,11 +91,13 @@ export function backwardPass(attn, state, result) {
   const record = { loss, lossKind: state.backward.loss, target, dO, dP, D, dS, dq: core.dq, dk: core.dk, dv: core.dv, scale, scoring: run.scoring, agreements };
   if (state.source === 'self') {
     const x = result.x;
-    record.dwq = product(x, core.dq, { opA: 't' });
-    record.dwk = product(x, core.dk, { opA: 't' });
+    const rope = ropeOptions(state);
+    const unrotate = (grad) => (rope ? attn.ropeBackward(grad, rope) : grad);
+    record.dwq = product(x, unrotate(core.dq), { opA: 't' });
+    record.dwk = product(x, unrotate(core.dk), { opA: 't' });
     record.dwv = product(x, core.dv, { opA: 't' });
     for (const t of [record.dwq, record.dwk, record.dwv]) t.shape = t.shape.slice(-2);
-    const setup = layerSetup(state, run);
+    const setup = layerSetup(state, head, run);
     if (setup) {
       const layer = layerGradients(attn, state, head, setup, dO);
       for (const [name, what] of [['dwq', 'dW^Q'], ['dwk', 'dW^K'], ['dwv', 'dW^V']]) {

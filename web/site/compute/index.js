@@ -2,7 +2,9 @@
 //   {
 //     sizes,                    sizesOf(state)
 //     x: Tensor | null          (1, T, d_in) for 'self' states
-//     heads: [{ wq?, wk?, wv?, q, k, v, runs: [run per scoring] }]   (run.js)
+//     heads: [{ wq?, wk?, wv?, q, k, v, runs: [run per scoring], masks, slope?, bias?, projected? }]
+//                               (run.js; q, k rotated when RoPE is on, projected: before it;
+//                               masks: the mask options with this head's ALiBi slope; bias: its ALiBi bias)
 //     visible: Uint8Array       (B, Tq, Tk): 1 where key j is visible from query i
 //     masks                     the API's mask options of the state (mask-options.js)
 //     backward                  the backward pass of the shown head (backward.js), or { error }
@@ -12,6 +14,7 @@
 import { scoringsOf, sizesOf } from '../state/model.js';
 import { backwardPass } from './backward.js';
 import { maskOptions, visibilityOptions } from './mask-options.js';
+import { alibiBias, alibiOf, rotateHead } from './positions.js';
 import { givenHead, projectHeads } from './projections.js';
 import { attentionRun } from './run.js';
 import { fromNested, zeros } from './tensors.js';
@@ -27,9 +30,17 @@ export function compute(attn, state) {
   const sizes = sizesOf(state);
   const masks = maskOptions(state);
   const heads = state.source === 'qkv' ? [givenHead(state)] : projectHeads(attn, state);
-  for (const head of heads) {
-    head.runs = scoringsOf(state).map((scoring) => attentionRun(attn, state, head, scoring, masks));
-  }
+  const slopes = alibiOf(state);
+  heads.forEach((head, h) => {
+    rotateHead(attn, state, head);
+    head.masks = masks;
+    if (slopes) {
+      head.slope = slopes[h];
+      head.masks = { ...masks, alibi: [slopes[h]] };
+      head.bias = alibiBias(attn, sizes, slopes[h]);
+    }
+    head.runs = scoringsOf(state).map((scoring) => attentionRun(attn, state, head, scoring, head.masks));
+  });
   const result = {
     sizes,
     x: state.source === 'self' ? fromNested([state.x]) : null,

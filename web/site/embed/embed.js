@@ -7,7 +7,7 @@
 import '../../elements/index.js';
 import { decodeState } from '../state/url.js';
 
-const ATTRIBUTES = ['preset', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill', 'heads', 'head', 'view', 'backward', 'editable', 'captions', 'theme'];
+const ATTRIBUTES = ['preset', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill', 'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'theme'];
 
 /** The element's attributes from the query (?preset=) and the hash (#s=...&name=value&flag). */
 function attributesFrom(location) {

@@ -15,7 +15,7 @@ export function explainProjection(letter, weightStage, ctx, cell) {
     lines: [
       `${letter}_{${sub(cell.row, cell.col)}} = \\sum_t x_{${cell.row + 1},t}\\, ${W}_{t,${cell.col + 1}}`,
       `= ${dotTerms(x, column)}`,
-      `= ${num(at(head[letter], cell.batch, cell.row, cell.col))}`,
+      `= ${num(at(head.projected?.[letter] ?? head[letter], cell.batch, cell.row, cell.col))}`,
     ],
     sources: [
       { stage: 'x', batch: 0, row: cell.row },

@@ -23,10 +23,12 @@ export function runInstances(ctx, pick, extra = {}) {
   }));
 }
 
-/** The shown head's tensor `name` (q, k, v, wq, ...) as a single instance. */
-export function headInstance(ctx, name, rowLabels = null) {
+/** The shown head's tensor `name` (q, k, v, wq, ...) as a single instance; projected: q, k before RoPE. */
+export function headInstance(ctx, name, rowLabels = null, { projected = false } = {}) {
   const { result, head } = ctx;
-  return [{ tensor: result.heads[head][name], rowLabels, attrs: { 'data-head': head, 'data-run': 0 } }];
+  const tensors = result.heads[head];
+  const tensor = (projected && tensors.projected?.[name]) || tensors[name];
+  return [{ tensor, rowLabels, attrs: { 'data-head': head, 'data-run': 0 } }];
 }
 
 /** Per-element masked flags (B, Tq, Tk) from the visibility the core decided. */

@@ -4,6 +4,7 @@ import { registerAttentionStages } from './attention.js';
 import { registerBackwardStages } from './backward.js';
 import { registerInputStages } from './inputs.js';
 import { registerParamStage } from './params.js';
+import { registerPositionStages } from './positions.js';
 import { registerScoreStages } from './scores.js';
 
 export function registerCoreStages() {
@@ -12,5 +13,6 @@ export function registerCoreStages() {
   registerParamStage();
   registerScoreStages();
   registerAttentionStages();
+  registerPositionStages();
   registerBackwardStages();
 }

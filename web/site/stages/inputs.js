@@ -2,6 +2,7 @@
 // given inputs of a 'qkv' state, then editable).
 import { registerStage } from '../registry/stages.js';
 import { explainInput, explainProjection } from '../explain/projection.js';
+import { groupLeader } from '../state/model.js';
 import { headInstance, isSelf, tokenLabels } from './common.js';
 
 const WEIGHTS = [
@@ -15,6 +16,14 @@ const PROJECTIONS = [
   ['k', 'K', 'keys', 'wk', 'W^K'],
   ['v', 'V', 'values', 'wv', 'W^V'],
 ];
+
+/** 'Shared by heads 1–2 (kv head 1).' when the shown head's K and V serve a group of heads. */
+function sharedBy({ state, head }) {
+  if (!isSelf({ state }) || state.kvHeads === state.heads) return null;
+  const size = state.heads / state.kvHeads;
+  const leader = groupLeader(head, state.heads, state.kvHeads);
+  return `Shared by heads ${leader + 1}–${leader + size} (kv head ${leader / size + 1} of ${state.kvHeads}).`;
+}
 
 export function registerInputStages() {
   registerStage({
@@ -55,7 +64,9 @@ export function registerInputStages() {
       kind: 'signed',
       editable: (ctx) => !isSelf(ctx),
       formula: (ctx) => (isSelf(ctx) ? `${symbol} = X ${weightTex}` : `${symbol}\\ \\text{given}`),
-      instances: (ctx) => headInstance(ctx, id, id === 'q' ? tokenLabels(ctx.state).queries : tokenLabels(ctx.state).keys),
+      caption: (ctx) => (id === 'q' ? null : sharedBy(ctx)),
+      // With RoPE on, Q and K here are the projections; the rope stage shows them rotated.
+      instances: (ctx) => headInstance(ctx, id, id === 'q' ? tokenLabels(ctx.state).queries : tokenLabels(ctx.state).keys, { projected: true }),
       explain: (ctx, cell) => (isSelf(ctx)
         ? explainProjection(id, weight, ctx, cell)
         : explainInput(ctx, cell, `${noun}: row ${cell.row + 1}, feature ${cell.col + 1}${ctx.result.sizes.B > 1 ? ` (batch ${cell.batch + 1})` : ''}`)),

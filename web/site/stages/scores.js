@@ -46,7 +46,7 @@ export function registerScoreStages() {
     title: 'Z',
     noun: 'masked scores',
     kind: 'signed',
-    formula: () => 'Z = \\tilde S + M,\\quad M_{ij} \\in \\{0, -\\infty\\}',
+    formula: (ctx) => (ctx.state.alibi === 'paper' ? 'Z = \\tilde S + B + M,\\quad M_{ij} \\in \\{0, -\\infty\\}' : 'Z = \\tilde S + M,\\quad M_{ij} \\in \\{0, -\\infty\\}'),
     caption: (ctx) => (ctx.state.maskFill === 'd2l' ? 'Hidden keys get d2l’s −10⁶, so an all-hidden row turns uniform.' : 'Hidden keys get −∞: their weight will be exactly 0.'),
     instances: (ctx) => runInstances(ctx, (run) => run.masked, { masked: maskedFlags(ctx.result) }),
     explain: explainMasked,

@@ -2,7 +2,7 @@
 // edit, a link typed by hand): known values only, rectangular arrays of finite numbers whose
 // sizes agree, parameters for every scoring computed, masks within range. Pure: returns a new
 // object. Everything downstream trusts its output.
-import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, scoringsOf } from './model.js';
+import { ALIBI_MODES, CAUSAL_MODES, LIMITS, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS, groupLeader, scoringsOf } from './model.js';
 import { conformBackward, conformChecks, conformSpeed } from './conform-panels.js';
 import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from './resize.js';
 
@@ -35,6 +35,16 @@ function conformSelf(raw, s) {
   s.wk = seededStack(s, 'wk', raw.wk, H, dIn, dQ);
   s.wv = seededStack(s, 'wv', raw.wv, H, dIn, dV);
   s.heads = H;
+  // Grouped heads: the largest divisor of H up to the one asked for; each group shares its
+  // first head's Wk and Wv.
+  let kv = clampInt(raw.kvHeads, [1, H], H);
+  while (H % kv !== 0) kv -= 1;
+  s.kvHeads = kv;
+  for (let h = 0; h < H; h++) {
+    const leader = groupLeader(h, H, kv);
+    s.wk[h] = structuredClone(s.wk[leader]);
+    s.wv[h] = structuredClone(s.wv[leader]);
+  }
   s.tokens = labels(raw.tokens, T, 't');
   s.keyTokens = null;
   return { B: 1, Tq: T, Tk: T, d: dQ, dv: dV };
@@ -50,6 +60,7 @@ function conformQkv(raw, s) {
   s.k = seededStack(s, 'k', raw.k, B, Tk, d);
   s.v = seededStack(s, 'v', raw.v, B, Tk, dv);
   s.heads = 1;
+  s.kvHeads = 1;
   s.tokens = labels(raw.tokens, Tq, 'q');
   s.keyTokens = labels(raw.keyTokens, Tk, 'k');
   return { B, Tq, Tk, d, dv };
@@ -98,6 +109,16 @@ function conformCells(raw, { B, Tq, Tk }) {
   return cells;
 }
 
+/** window, alibi, rope, ropeBase: RoPE only on 'self' states of even d (the core needs pairs). */
+function conformPositions(raw, s, { d }) {
+  const side = (x) => clampInt(x, LIMITS.window, -1);
+  s.window = Array.isArray(raw.window) ? [side(raw.window[0]), side(raw.window[1])] : [-1, -1];
+  s.alibi = oneOf(raw.alibi, ALIBI_MODES, 'off');
+  s.rope = s.source === 'self' && d % 2 === 0 ? oneOf(raw.rope, ROPE_MODES, 'off') : 'off';
+  const base = positive(raw.ropeBase, 10000);
+  s.ropeBase = Math.min(LIMITS.ropeBase[1], Math.max(LIMITS.ropeBase[0], base));
+}
+
 /** A complete, consistent state from any object (unknown keys dropped). */
 export function conform(raw = {}) {
   const s = {
@@ -119,6 +140,7 @@ export function conform(raw = {}) {
   s.params = conformParams(raw, s, dims.d);
   s.validLens = conformValidLens(raw.validLens, dims);
   s.maskedCells = conformCells(raw.maskedCells, dims);
+  conformPositions(raw, s, dims);
   s.backward = conformBackward(raw.backward, s, dims);
   s.checks = conformChecks(raw.checks);
   s.speed = conformSpeed(raw.speed);

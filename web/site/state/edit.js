@@ -1,12 +1,18 @@
 // Edits of single values: typing or scrubbing a cell, clicking a score to mask it.
 // A cell is named as the figures name it: { stage, head, batch, row, col, scoring, param }.
+import { groupLeader } from './model.js';
 
 /** A copy of `state` with the value of an editable cell replaced. */
 export function setCell(state, cell, value) {
   const next = structuredClone(state);
   const { stage, head = 0, batch = 0, row, col } = cell;
   if (stage === 'x') next.x[row][col] = value;
-  else if (['wq', 'wk', 'wv'].includes(stage)) next[stage][head][row][col] = value;
+  else if (stage === 'wq') next.wq[head][row][col] = value;
+  else if (stage === 'wk' || stage === 'wv') {
+    // Grouped heads share Wk and Wv: the edit reaches every head of the group.
+    const leader = groupLeader(head, state.heads, state.kvHeads);
+    for (let h = leader; h < leader + state.heads / state.kvHeads; h++) next[stage][h][row][col] = value;
+  }
   else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
   else if (stage === 'target') next.backward.target[batch][row][col] = value;
   else if (stage === 'params') {

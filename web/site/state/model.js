@@ -22,6 +22,13 @@
 //   validLens: null | { per: 'batch', lens: number[] (B) } | { per: 'row', lens: number[][] (B, Tq) },
 //   maskedCells: [b, i, j][],      single score cells masked by clicking them
 //   maskFill: 'zero' | 'd2l',      a fully masked row: zero weights (default) or d2l's -1e6 fill
+//   window: [left, right],         sliding window (FlashAttention's convention), -1 = no limit
+//   alibi: 'off' | 'paper',        ALiBi biases with the paper's slopes for the state's heads
+//   rope: 'off' | 'halves' | 'interleaved',   rotary positions on Q and K ('self' states, even d)
+//   ropeBase: number,              RoPE's base (10000 in the paper)
+//   kvHeads: number,               grouped heads ('self'): a divisor of H; head h uses the K, V
+//                                  weights of kv head floor(h kvHeads / H) (wk, wv stay per head,
+//                                  equal within a group, so every head reads as before)
 //   view: 'matrix' | 'heatmap' | 'links',
 //   head: number,                  the head the pipeline shows
 //   seed: number,                  seeds values made up for new cells and missing parameters
@@ -43,6 +50,8 @@ export const CAUSAL_MODES = ['none', 'top-left', 'bottom-right'];
 export const VIEWS = ['matrix', 'heatmap', 'links'];
 export const MASK_FILLS = ['zero', 'd2l'];
 export const LOSSES = ['half-sum', 'mean'];
+export const ALIBI_MODES = ['off', 'paper'];
+export const ROPE_MODES = ['off', 'halves', 'interleaved'];
 
 /** d2l's masked_softmax fill value: a fully masked row becomes uniform instead of zero. */
 export const D2L_FILL = -1e6;
@@ -58,6 +67,8 @@ export const LIMITS = {
   speedT: [16, 1024],
   speedD: [8, 128],
   speedHeads: [1, 8],
+  window: [-1, 16],
+  ropeBase: [1, 1e6],
 };
 
 /** The sizes a state's arrays imply (conform.js keeps them consistent). */
@@ -84,6 +95,12 @@ export function sizesOf(state) {
     H: state.wq.length,
     h: state.hidden,
   };
+}
+
+/** The first head of the group (kv head) that head h belongs to, with kvHeads of H heads. */
+export function groupLeader(h, H, kvHeads) {
+  const size = H / kvHeads;
+  return Math.floor(h / size) * size;
 }
 
 /** The scorings a state computes: the chosen one first, then the compared ones. */
