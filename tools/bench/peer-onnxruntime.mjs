@@ -8,7 +8,7 @@ import { contender, unavailable } from './contender.mjs';
 import { attentionOpModel, gradientGraphModel, multiHeadAttentionModel, multiHeadLayerModel, opGraphModel } from './onnx-attention.mjs';
 
 /** (Bn, X, Y, d) -> (Bn, Y, X, d): (B, H, T, d) <-> (B, T, H d), MultiHeadAttention's layout for q and y. */
-function swapHeadsAndTime(x, X, Y, d) {
+export function swapHeadsAndTime(x, X, Y, d) {
   const out = new Float32Array(x.length);
   const batch = X * Y * d;
   for (let n = 0; n < x.length / batch; n++) {
