@@ -28,14 +28,14 @@ export function rotaryCaches({ d, maxLength, base = 10000 }) {
 }
 
 /**
- * The model bytes. P: cached rows (0: no past inputs); window: local_window_size (-1: none);
- * rotary: false, or { interleaved, base } (the caches become initializers); present: whether
- * present_key and present_value are graph outputs too (the bench leaves them out: one copy less).
+ * The op's node and its initializers, for a graph of its own or one with projections around it.
+ * P: cached rows (0: no past inputs); window: local_window_size (-1: none); rotary: false, or
+ * { interleaved, base } (the caches become initializers); names of the query, key, value inputs
+ * and of the output.
  */
-export function groupQueryAttentionModel({ B = 1, H, Hkv, S, P = 0, d, window = -1, rotary = false, scale, present = false }) {
+export function groupQueryAttentionNode({ B = 1, H, Hkv, S, P = 0, d, window = -1, rotary = false, scale }, names = {}) {
+  const { query = 'query', key = 'key', value = 'value', output = 'output' } = names;
   const total = P + S;
-  const inputs = [['query', [B, S, H * d]], ['key', [B, S, Hkv * d]], ['value', [B, S, Hkv * d]]];
-  if (P > 0) inputs.push(['past_key', [B, Hkv, P, d]], ['past_value', [B, Hkv, P, d]]);
   const initializers = [int32Tensor('seqlens_k', [B], Array(B).fill(total - 1)), int32Tensor('total_sequence_length', [], [total])];
   if (rotary) {
     const { cos, sin } = rotaryCaches({ d, maxLength: total, base: rotary.base });
@@ -51,19 +51,25 @@ export function groupQueryAttentionModel({ B = 1, H, Hkv, S, P = 0, d, window = 
   };
   const past = P > 0 ? ['past_key', 'past_value'] : ['', ''];
   const rotaryInputs = rotary ? ['cos_cache', 'sin_cache'] : [];
+  const inputs = [query, key, value, ...past, 'seqlens_k', 'total_sequence_length', ...rotaryInputs];
+  return { node: node('GroupQueryAttention', inputs, [output, 'present_key', 'present_value'], attrs, 'com.microsoft'), initializers };
+}
+
+/**
+ * The op alone: inputs query, key, value (and past_key, past_value when P > 0), output; present:
+ * whether present_key and present_value are graph outputs too (the bench leaves them out: one copy less).
+ */
+export function groupQueryAttentionModel(shape) {
+  const { B = 1, H, Hkv, S, P = 0, d, present = false } = shape;
+  const total = P + S;
+  const inputs = [['query', [B, S, H * d]], ['key', [B, S, Hkv * d]], ['value', [B, S, Hkv * d]]];
+  if (P > 0) inputs.push(['past_key', [B, Hkv, P, d]], ['past_value', [B, Hkv, P, d]]);
+  const gqa = groupQueryAttentionNode(shape);
   return onnxModel({
     opsets: { '': 21, 'com.microsoft': 1 },
     inputs,
     outputs: [['output', [B, S, H * d]], ...(present ? ['present_key', 'present_value'].map((n) => [n, [B, Hkv, total, d]]) : [])],
-    initializers,
-    nodes: [
-      node(
-        'GroupQueryAttention',
-        ['query', 'key', 'value', ...past, 'seqlens_k', 'total_sequence_length', ...rotaryInputs],
-        ['output', 'present_key', 'present_value'],
-        attrs,
-        'com.microsoft',
-      ),
-    ],
+    initializers: gqa.initializers,
+    nodes: [gqa.node],
   });
 }
