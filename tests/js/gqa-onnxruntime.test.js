@@ -9,6 +9,7 @@
 //                            sin caches it is given: = rope(q, { offset: P }) and rope of every key, as
 //                            long as past_key holds keys already rotated (the op's present_key does)
 //   rotary_interleaved 0 / 1 = rope's interleaved false (halves) / true (adjacent pairs)
+//   scale, softcap           the same: softcap * tanh(scale q k^T / softcap) before the masks
 //   head size                the op wants d a multiple of 8; ours takes any d (even d for rope)
 // Not in the op: a right window > 0, a non-causal or top-left mask, ALiBi; not compared.
 // Node only: the browser project would have to serve onnxruntime-web's own .wasm and .mjs through
@@ -50,6 +51,7 @@ const CASES = [
   { name: 'heads 2 over 2, rotary halves, window 5, past 9', B: 1, H: 2, Hkv: 2, S: 6, P: 9, d: 16, window: 5, rotary: { interleaved: false } },
   { name: 'grouped 6 over 3, rotary interleaved, past 10, one new row', B: 2, H: 6, Hkv: 3, S: 1, P: 10, d: 16, window: -1, rotary: { interleaved: true } },
   { name: 'grouped 8 over 2, rotary halves, window 4, decode step against past 31', B: 1, H: 8, Hkv: 2, S: 1, P: 31, d: 32, window: 4, rotary: { interleaved: false } },
+  { name: 'grouped 4 over 2, window 6, past 7, scale 0.5, softcap 1.5', B: 1, H: 4, Hkv: 2, S: 5, P: 7, d: 8, window: 6, rotary: false, scale: 0.5, softcap: 1.5 },
   { name: 'grouped 4 over 2, rotary interleaved, window 2, past 5, base 500', B: 1, H: 4, Hkv: 2, S: 4, P: 5, d: 16, window: 2, rotary: { interleaved: true, base: 500 } },
 ];
 
@@ -67,7 +69,7 @@ function ours(attn, c, { q, k, v }, left = leftOf(c.window)) {
   const ropeOptions = c.rotary && { interleaved: c.rotary.interleaved, base: c.rotary.base ?? 10000 };
   const qr = c.rotary ? attn.rope(q, { ...ropeOptions, offset: c.P }) : q;
   const kr = c.rotary ? attn.rope(k, ropeOptions) : k;
-  const options = { causal: 'bottom-right', ...(left >= 0 ? { window: [left, 0] } : {}) };
+  const options = { causal: 'bottom-right', ...(left >= 0 ? { window: [left, 0] } : {}), ...(c.scale ? { scale: c.scale } : {}), ...(c.softcap ? { softcap: c.softcap } : {}) };
   return { output: attn.scaledDotProductAttention(qr, kr, v, options).output, keys: kr };
 }
 

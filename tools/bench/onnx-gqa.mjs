@@ -30,10 +30,11 @@ export function rotaryCaches({ d, maxLength, base = 10000 }) {
 /**
  * The op's node and its initializers, for a graph of its own or one with projections around it.
  * P: cached rows (0: no past inputs); window: local_window_size (-1: none); rotary: false, or
- * { interleaved, base } (the caches become initializers); names of the query, key, value inputs
+ * { interleaved, base } (the caches become initializers); scale, softcap: the op's attributes when
+ * given; names of the query, key, value inputs
  * and of the output.
  */
-export function groupQueryAttentionNode({ B = 1, H, Hkv, S, P = 0, d, window = -1, rotary = false, scale }, names = {}) {
+export function groupQueryAttentionNode({ B = 1, H, Hkv, S, P = 0, d, window = -1, rotary = false, scale, softcap }, names = {}) {
   const { query = 'query', key = 'key', value = 'value', output = 'output' } = names;
   const total = P + S;
   const initializers = [int32Tensor('seqlens_k', [B], Array(B).fill(total - 1)), int32Tensor('total_sequence_length', [], [total])];
@@ -48,6 +49,7 @@ export function groupQueryAttentionNode({ B = 1, H, Hkv, S, P = 0, d, window = -
     do_rotary: rotary ? 1 : 0,
     rotary_interleaved: rotary?.interleaved ? 1 : 0,
     ...(scale !== undefined ? { scale: { float: scale } } : {}),
+    ...(softcap !== undefined ? { softcap: { float: softcap } } : {}),
   };
   const past = P > 0 ? ['past_key', 'past_value'] : ['', ''];
   const rotaryInputs = rotary ? ['cos_cache', 'sin_cache'] : [];
