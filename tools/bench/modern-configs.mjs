@@ -2,7 +2,7 @@
 // ours against onnxruntime-web's fastest equivalents (com.microsoft GroupQueryAttention, which has a
 // window and a past KV, and MultiHeadAttention). Run them alone with `--only "issue 12"`
 // (npm run bench:modern).
-//   sliding window  sdpa forward, T = 4096, 256 keys per row (window [255, 0], so causal too):
+//   sliding window  sdpa forward, T = 1024, 2048, 4096 (O(T w): the time should double with T), 256 keys per row (window [255, 0], so causal too):
 //                   GroupQueryAttention's local_window_size 256 counts the query's own key
 //                   (docs/semantics.md); and MultiHeadAttention with a (T, T) band of -Infinity as its
 //                   attention_bias (dense: it pays for every pair). Flops: 4 H d per visible pair,
@@ -37,13 +37,13 @@ function timeRows(x, X, Tx, t0, t1) {
 }
 
 /** The (T, T) additive mask of W keys per row, the query's own and W - 1 before it: 0 visible, -Infinity hidden. */
-function bandBias() {
+function bandBias(T) {
   const bias = new Float32Array(T * T).fill(-Infinity);
   for (let i = 0; i < T; i++) bias.fill(0, i * T + Math.max(0, i - W + 1), i * T + i + 1);
   return bias;
 }
 
-function windowConfig(modules) {
+function windowConfig(modules, T) {
   const n = H * T * d;
   const inputs = { q: fill(n, 1), k: fill(n, 2), v: fill(n, 3) };
   const config = { pass: 'forward', causal: false, H, T, d, inputs, sdpaOptions: { window: [W - 1, 0] } };
@@ -58,7 +58,7 @@ function windowConfig(modules) {
       await onnxruntimeSessionContender(
         'MultiHeadAttention + band attention_bias',
         multiHeadAttentionBiasModel({ H, T, d }),
-        { q: [bsd(inputs.q), [1, T, H * d]], k: [inputs.k, [1, H, T, d]], v: [inputs.v, [1, H, T, d]], attention_bias: [bandBias(), [1, 1, T, T]] },
+        { q: [bsd(inputs.q), [1, T, H * d]], k: [inputs.k, [1, H, T, d]], v: [inputs.v, [1, H, T, d]], attention_bias: [bandBias(T), [1, 1, T, T]] },
         (out) => [swapHeadsAndTime(out.y.data, T, H, d)],
       ),
       await onnxruntimeSessionContender(
@@ -174,9 +174,11 @@ function layerDecodeConfig(modules) {
 }
 
 /**
- * The issue 12 configurations: sdpaModules (ours, wasm-simd first; a pool's async calls are fine),
+ * The issue 12 configurations (the window at T = 1024, 2048 and 4096 to show its O(T w) scaling;
+ * 4096 only with --quick): sdpaModules (ours, wasm-simd first; a pool's async calls are fine),
  * layerModules (synchronous builds only: a pool's layers have no createCache).
  */
-export function modernConfigs(sdpaModules, layerModules) {
-  return [windowConfig(sdpaModules), sdpaDecodeConfig(sdpaModules), layerDecodeConfig(layerModules)];
+export function modernConfigs(sdpaModules, layerModules, { quick }) {
+  const windowSizes = quick ? [T] : [T / 4, T / 2, T];
+  return [...windowSizes.map((t) => windowConfig(sdpaModules, t)), sdpaDecodeConfig(sdpaModules), layerDecodeConfig(layerModules)];
 }

@@ -132,7 +132,7 @@ const configs = [
   ...bertConfigs(simdModules, { quick }),
   overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }),
   ...opConfigs(modules, { quick }),
-  ...modernConfigs(sdpaModules, simdModules),
+  ...modernConfigs(sdpaModules, simdModules, { quick }),
 ].filter(
   (c) => !only || c.title.includes(only),
 );
