@@ -1,5 +1,6 @@
 // attention-lab's own builds (wasm-simd, wasm-scalar; one thread or a pool) and the plain-JS loops as benchmark
-// contenders of scaled dot-product attention. Shapes: q, k, v, dout (B, H, T, d), B = 1 unless given.
+// contenders of scaled dot-product attention. Shapes: q, dout (B, H, T, d), k, v (B, Hkv, Tk, d); B = 1,
+// Hkv = H, Tk = T unless given; sdpaOptions (a window, ...) join the forward's options.
 // pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does, keeping its
 // output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
@@ -9,10 +10,10 @@ import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
  * One contender per loaded module (its backend names the form): the synchronous API, or the
  * parallel one (loadAttention({ threads })), whose calls return Promises.
  */
-export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, inputs }) {
-  const shape = [B, H, T, d];
-  const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape }));
-  const options = { causal };
+export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, inputs, Tk = T, Hkv = H, sdpaOptions = {} }) {
+  const shapes = { q: [B, H, T, d], k: [B, Hkv, Tk, d], v: [B, Hkv, Tk, d], dout: [B, H, T, d] };
+  const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((name) => ({ data: inputs[name], shape: shapes[name] }));
+  const options = { causal, ...sdpaOptions };
   const forwardOptions = { causal, returnLse: true };
   const gradients = (g) => [g.dq.data, g.dk.data, g.dv.data];
   return modules.map((attn) => {

@@ -38,15 +38,29 @@ export function opGraphModel({ B = 1, H, T, d, causal }) {
 
 /**
  * (b) com.microsoft MultiHeadAttention: q (B, T, H d) and y (B, T, H d) in its "BSD" layout,
- * k and v (B, H, T, d) (the op accepts keys and values already split into heads).
+ * k and v (B, H, Tk, d) (the op accepts keys and values already split into heads); Tk = T unless given.
  */
-export function multiHeadAttentionModel({ B = 1, H, T, d, causal }) {
-  const headsShape = [B, H, T, d];
+export function multiHeadAttentionModel({ B = 1, H, T, Tk = T, d, causal }) {
+  const headsShape = [B, H, Tk, d];
   return onnxModel({
     opsets: { '': 21, 'com.microsoft': 1 },
     inputs: [['q', [B, T, H * d]], ['k', headsShape], ['v', headsShape]],
     outputs: [['y', [B, T, H * d]]],
     nodes: [node('MultiHeadAttention', ['q', 'k', 'v'], ['y'], { num_heads: H, unidirectional: causal ? 1 : 0 }, 'com.microsoft')],
+  });
+}
+
+/**
+ * (b') MultiHeadAttention with an additive attention_bias (1, 1, T, Tk) graph input (0 visible, -Infinity
+ * hidden): a mask the op has no attribute for, such as a sliding window, at the dense op's cost.
+ */
+export function multiHeadAttentionBiasModel({ B = 1, H, T, Tk = T, d }) {
+  const headsShape = [B, H, Tk, d];
+  return onnxModel({
+    opsets: { '': 21, 'com.microsoft': 1 },
+    inputs: [['q', [B, T, H * d]], ['k', headsShape], ['v', headsShape], ['attention_bias', [1, 1, T, Tk]]],
+    outputs: [['y', [B, T, H * d]]],
+    nodes: [node('MultiHeadAttention', ['q', 'k', 'v', '', '', 'attention_bias'], ['y'], { num_heads: H }, 'com.microsoft')],
   });
 }
 

@@ -12,6 +12,7 @@
 //   await ort.InferenceSession.create(bytes)
 
 const FLOAT = 1; // TensorProto.DataType
+const INT32 = 6;
 const INT64 = 7;
 const WIRE_VARINT = 0;
 const WIRE_FIXED32 = 5;
@@ -79,6 +80,11 @@ export function floatTensor(name, dims, values) {
 /** An int64 initializer (shapes for Reshape, axes for ReduceSum). */
 export function int64Tensor(name, dims, values) {
   return tensorProto(name, dims, INT64, new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer));
+}
+
+/** An int32 initializer (GroupQueryAttention's seqlens_k and total_sequence_length). */
+export function int32Tensor(name, dims, values) {
+  return tensorProto(name, dims, INT32, new Uint8Array(Int32Array.from(values).buffer));
 }
 
 /** AttributeProto: integers become INT, other numbers FLOAT, integer arrays INTS. */

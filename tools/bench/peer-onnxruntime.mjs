@@ -8,7 +8,7 @@ import { contender, unavailable } from './contender.mjs';
 import { attentionOpModel, gradientGraphModel, multiHeadAttentionModel, multiHeadLayerModel, opGraphModel } from './onnx-attention.mjs';
 
 /** (Bn, X, Y, d) -> (Bn, Y, X, d): (B, H, T, d) <-> (B, T, H d), MultiHeadAttention's layout for q and y. */
-function swapHeadsAndTime(x, X, Y, d) {
+export function swapHeadsAndTime(x, X, Y, d) {
   const out = new Float32Array(x.length);
   const batch = X * Y * d;
   for (let n = 0; n < x.length / batch; n++) {
@@ -56,19 +56,29 @@ export async function onnxruntimeContenders({ pass, causal, B = 1, H, T, d, inpu
 }
 
 /**
- * The multi-head attention layer (onnx-attention.mjs multiHeadLayerModel) with the given weights:
- * x (B, T, dModel) -> out (B, T, dModel), one thread.
+ * One single-thread session of the given model bytes as a contender: feeds are built once (ort.Tensors
+ * over Float32Arrays), toOurs(outputs) gives the check's Float32Arrays. A first run happens here, so a
+ * model the wasm backend cannot execute is a row that says why, not a failure of the whole bench.
  */
-export async function onnxruntimeLayerContender({ B, T, dModel, H, weights, x }) {
+export async function onnxruntimeSessionContender(form, bytes, feeds, toOurs) {
   ort.env.wasm.numThreads = 1;
-  const meta = { library: 'onnxruntime-web', form: 'MatMul + MultiHeadAttention + MatMul', threads: 1 };
+  const meta = { library: 'onnxruntime-web', form, threads: 1 };
   try {
-    const session = await ort.InferenceSession.create(multiHeadLayerModel({ B, T, dModel, H, weights }), { executionProviders: ['wasm'] });
-    const feeds = { x: new ort.Tensor('float32', x, [B, T, dModel]) };
-    const c = contender(meta, () => session.run(feeds), (out) => [out.out.data], () => session.release());
+    const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+    const tensors = Object.fromEntries(Object.entries(feeds).map(([name, [data, dims]]) => [name, new ort.Tensor('float32', data, dims)]));
+    const c = contender(meta, () => session.run(tensors), toOurs, () => session.release());
     await c.time();
     return c;
   } catch (error) {
     return unavailable(meta, error);
   }
+}
+
+/**
+ * The multi-head attention layer (onnx-attention.mjs multiHeadLayerModel) with the given weights:
+ * x (B, T, dModel) -> out (B, T, dModel), one thread.
+ */
+export function onnxruntimeLayerContender({ B, T, dModel, H, weights, x }) {
+  const bytes = multiHeadLayerModel({ B, T, dModel, H, weights });
+  return onnxruntimeSessionContender('MatMul + MultiHeadAttention + MatMul', bytes, { x: [x, [B, T, dModel]] }, (out) => [out.out.data]);
 }

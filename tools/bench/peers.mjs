@@ -1,7 +1,8 @@
 // npm run bench: attention-lab against its peers (issue 3, "The benchmark").
 // Usage: node tools/bench/peers.mjs [--quick] [--sizes 512,1024] [--only TEXT] [--out DIR | --no-write]
 //   --quick    T = 512 only, smaller op sizes, few samples; writes nothing unless --out is given
-//   --only     only the configurations whose title contains TEXT
+//   --only     only the configurations whose title contains TEXT (--only "issue 12": the sliding
+//              window and decode steps alone, npm run bench:modern)
 //   --out DIR  where results.md and chart.svg go (default bench/)
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
@@ -19,6 +20,7 @@ import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
 import { bertConfigs } from './bert-configs.mjs';
 import { chartSvg } from './chart-svg.mjs';
 import { describeMachine } from './machine.mjs';
+import { modernConfigs } from './modern-configs.mjs';
 import { opConfigs } from './op-configs.mjs';
 import { markdownTable, targetLines, textTable } from './report.mjs';
 import { overheadConfig, sdpaConfigs } from './sdpa-configs.mjs';
@@ -130,6 +132,7 @@ const configs = [
   ...bertConfigs(simdModules, { quick }),
   overheadConfig(sdpaModules, { calls: quick ? 500 : 5000 }),
   ...opConfigs(modules, { quick }),
+  ...modernConfigs(sdpaModules, simdModules, { quick }),
 ].filter(
   (c) => !only || c.title.includes(only),
 );
