@@ -2,6 +2,7 @@
 // Each dtype: bytes per element and the typed array that reads its little-endian bytes; float16
 // and bfloat16 (no typed array in every engine) are decoded from their bits; bool bytes are 0 or 1.
 // int64 and uint64 values beyond 2**24 round to the nearest float32, as any float32 view must.
+import { copyOf } from '../src/typed.js';
 
 export const DTYPES = {
   float16: { size: 2, Array: Uint16Array },
@@ -36,9 +37,9 @@ export function float16Value(h) {
  */
 export function decode(bytes, offset, count, dtype, littleEndian) {
   const { size, Array: View } = DTYPES[dtype];
-  // Uint8Array's own slice: a Node Buffer's slice() is a view, which would read from the start of
-  // its pool (wrong numbers) and swap the caller's bytes in place.
-  const copy = Uint8Array.prototype.slice.call(bytes, offset, offset + count * size);
+  // A real copy (copyOf never calls the caller's slice: a Node Buffer's is a view, which would read
+  // from the start of its pool and swap the caller's bytes in place).
+  const copy = copyOf(bytes, offset, offset + count * size);
   if (!littleEndian && size > 1) {
     for (let i = 0; i < copy.length; i += size) copy.subarray(i, i + size).reverse();
   }

@@ -57,9 +57,12 @@ export function sharedAs(value, ArrayType) {
   return typedKind(value) === ArrayType.name && fixedArrayBuffer(bufferGetter.call(value));
 }
 
-/** A fresh copy of a real typed array (its own `slice`, if any, is not called). */
-export function copyOf(array) {
-  return intrinsicSlice.call(array);
+/**
+ * A fresh copy of a real typed array, or of its [start, end) (its own `slice`, if any, is not
+ * called: a Node Buffer's slice(), for one, returns a view).
+ */
+export function copyOf(array, start, end) {
+  return intrinsicSlice.call(array, start, end);
 }
 
 /** array[start .. end) as a view (its own `subarray`, if any, is not called). */
