@@ -362,7 +362,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("archName", &arch_name_entry);
   function("vectorWidth", &attnlab::kernels::width);
   function("packedLayout", &packed_layout);
-  // Each takes the address of a packed record (packed.hpp); web/src/packed.js writes it.
+  // Each takes the address of a packed record (packed.hpp); web/src/boundary/packed.js writes it.
   function("maskedSoftmaxForward", &packed_entry<SoftmaxArgs, &masked_softmax_forward_entry>);
   function("maskedSoftmaxBackward", &packed_entry<SoftmaxArgs, &masked_softmax_backward_entry>);
   function("sdpaScratchFloats", &packed_query<SdpaArgs, &sdpa_scratch_entry>);

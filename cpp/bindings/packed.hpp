@@ -104,7 +104,7 @@ inline void read_packed(PackedReader& reader, Buffers& a) { ATTNLAB_BUFFERS(ATTN
 #undef ATTNLAB_COUNT_FIELD_OF_StepArgs
 
 // "MaskArgs=validLensPerRow,...;SoftmaxArgs=B,...,mask;...;Buffers=x,y,...": the lists above, for
-// web/src/packed.js to build its record writers from (a field named mask is a MaskArgs).
+// web/src/boundary/packed.js to build its record writers from (a field named mask is a MaskArgs).
 std::string packed_layout();
 
 }  // namespace attnlab::binding

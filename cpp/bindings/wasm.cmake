@@ -14,7 +14,7 @@ set(ATTNLAB_WASM_DIR "${CMAKE_SOURCE_DIR}/web/wasm")
 set(ATTNLAB_WASM_LINK_OPTIONS
   -O3 --bind -fno-exceptions
   -sMODULARIZE=1 -sEXPORT_ES6=1
-  # Node is handled by web/src/loader.js (it passes wasmBinary): 3.1.6's node glue breaks under ESM.
+  # Node is handled by web/src/boundary/loader.js (it passes wasmBinary): 3.1.6's node glue breaks under ESM.
   -sENVIRONMENT=web,worker
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
   # malloc returns 0 instead of aborting, so the JS API can raise a RangeError and carry on.

@@ -2,7 +2,7 @@
 // kernels' running sums can leave float32's range although inputs are finite. Always: a result or
 // a TypeError/RangeError (named where a fault was planted), no trap, inputs and wasm memory
 // unchanged; and a valid call returns float64's answer or a RangeError saying an intermediate
-// overflowed float32 (web/src/overflow.js), never a silent NaN or Infinity.
+// overflowed float32 (web/src/boundary/overflow.js), never a silent NaN or Infinity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../js/backends.js';

@@ -12,7 +12,7 @@ import { loadedBuild } from './suite.js';
 const t = (values, shape) => ({ data: Float32Array.from(values), shape });
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-/** What the contract allows for finite inputs whose float32 intermediates overflow: the RangeError saying so (web/src/overflow.js) naming one of `names`, or the float64 answer (finite here). */
+/** What the contract allows for finite inputs whose float32 intermediates overflow: the RangeError saying so (web/src/boundary/overflow.js) naming one of `names`, or the float64 answer (finite here). */
 function expectFiniteOrNamedError(call, expected, names) {
   let result;
   try {

@@ -2,7 +2,7 @@
 // describe block, and a property run that also checks both outcomes were common.
 import fc from 'fast-check';
 import { beforeAll, expect } from 'vitest';
-import { loadModule } from '../../web/src/loader.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
 import { loadBackend } from '../js/backends.js';
 import { fuzzParams } from './settings.js';
 

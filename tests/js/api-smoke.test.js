@@ -1,12 +1,12 @@
-// The wasm boundary itself (web/src/memory.js, loader.js, cpp/bindings/): after thousands of calls,
+// The wasm boundary itself (web/src/boundary/memory.js, loader.js, cpp/bindings/): after thousands of calls,
 // good and failing, wasm memory holds exactly what it held before (same heap size, same next
 // malloc address, same C stack pointer), and the private binding's own checks raise RangeErrors.
 // The public behaviour (values, messages) is specified in the other suites.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { loadModule } from '../../web/src/loader.js';
-import { NO_BUFFERS, withArena } from '../../web/src/memory.js';
-import { callEntry, callQuery } from '../../web/src/packed.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
+import { NO_BUFFERS, withArena } from '../../web/src/boundary/memory.js';
+import { callEntry, callQuery } from '../../web/src/boundary/packed.js';
 import { BACKENDS, heapState } from './backends.js';
 
 // Heap state is compared exactly: a block kept per call moves the next allocation or grows the heap

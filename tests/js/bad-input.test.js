@@ -2,7 +2,7 @@
 // names the argument and gives the expected and the actual shape (or value); never an abort, a hang
 // or a bare number; and the module computes correctly afterwards, also after 200 failing calls.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadModule } from '../../web/src/loader.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
 import { BACKENDS, heapState, loadBackend } from './backends.js';
 import { expectClose, tensor } from './numeric.js';
 

@@ -3,9 +3,9 @@
 // RangeError naming the argument, or the right answer, and the module keeps computing correctly.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { loadModule } from '../../web/src/loader.js';
-import { withArena } from '../../web/src/memory.js';
-import { callEntry } from '../../web/src/packed.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
+import { withArena } from '../../web/src/boundary/memory.js';
+import { callEntry } from '../../web/src/boundary/packed.js';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
 import { sdpaReference } from './reference.js';

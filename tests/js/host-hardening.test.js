@@ -3,10 +3,10 @@
 // not finite numbers >= 0, and a link's scale that overflows float32 is refused.
 import { afterEach, describe, expect, it } from 'vitest';
 import { elementSheets } from '../../web/elements/styles.js';
-import { frameHeight } from '../../web/site/embed/height-listener.js';
-import { iframeSnippet } from '../../web/site/embed/snippets.js';
-import { conform } from '../../web/site/state/conform.js';
-import { decodeState, encodeState } from '../../web/site/state/url.js';
+import { frameHeight } from '../../web/site/features/embed/height-listener.js';
+import { iframeSnippet } from '../../web/site/features/embed/snippets.js';
+import { conform } from '../../web/model/state/conform.js';
+import { decodeState, encodeState } from '../../web/site/url.js';
 
 describe('the elements\' stylesheet', () => {
   const realFetch = globalThis.fetch;

@@ -1,12 +1,12 @@
-// The binding's one ABI, the packed record (cpp/bindings/packed.hpp, web/src/packed.js): every entry
+// The binding's one ABI, the packed record (cpp/bindings/packed.hpp, web/src/boundary/packed.js): every entry
 // point reads its own record (a bad size in it is that entry's own RangeError), computes what the
 // public API computes, rejects a record that does not lie in wasm memory, and no Embind
 // value_object entry point is left.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { loadModule } from '../../web/src/loader.js';
-import { NO_BUFFERS, withArena } from '../../web/src/memory.js';
-import { callEntry, callQuery } from '../../web/src/packed.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
+import { NO_BUFFERS, withArena } from '../../web/src/boundary/memory.js';
+import { callEntry, callQuery } from '../../web/src/boundary/packed.js';
 import { BACKENDS } from './backends.js';
 import { randomTensor, seededRandom } from './numeric.js';
 

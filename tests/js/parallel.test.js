@@ -4,7 +4,7 @@
 // (inlineBelow: 0); the last describe checks the pure split plan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { planSdpa, rowRanges, subCallSpans } from '../../web/src/parallel-plan.js';
+import { planSdpa, rowRanges, subCallSpans } from '../../web/src/threads/plan.js';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
 

@@ -1,11 +1,11 @@
-// The worker pool (web/src/pool.js) when workers die or answers get lost: a dead worker fails what
+// The worker pool (web/src/threads/pool.js) when workers die or answers get lost: a dead worker fails what
 // it owed once and is replaced on demand, a message that cannot be deserialised rejects only its
 // own request, and a disposed remote layer is dropped from its worker's map. The bookkeeping runs
 // against fake endpoints (so a death can be staged in Node and Chromium alike); the layer map and a
 // real exit against real workers.
 import { describe, expect, it } from 'vitest';
-import { isNode } from '../../web/src/loader.js';
-import { WorkerPool } from '../../web/src/pool.js';
+import { isNode } from '../../web/src/boundary/loader.js';
+import { WorkerPool } from '../../web/src/threads/pool.js';
 
 /** An endpoint that answers { type: 'echo', value } with value, 'init' with {}, and keeps 'hold' requests until release(). */
 function fakeEndpoint() {

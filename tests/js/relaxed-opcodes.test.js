@@ -3,7 +3,7 @@
 // code section, leaves every other byte alone, and refuses what it cannot decode. Node only (it
 // reads the built modules from disk; the relaxed build itself runs in every suite in Chromium).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isNode, relaxedSimdSupported } from '../../web/src/loader.js';
+import { isNode, relaxedSimdSupported } from '../../web/src/boundary/loader.js';
 
 // 1 + 2^-12 squared is 1 + 2^-11 + 2^-24: the product alone rounds (a tie, to even) to 1 + 2^-11,
 // so mul then add of -(1 + 2^-11) gives 0, and a fused multiply-add, rounding once, gives 2^-24.

@@ -1,9 +1,9 @@
 // The explorer state's issue-12 fields: conform keeps them in range, grouped heads share Wk and
 // Wv, and an edit of a shared weight reaches every head of its group.
 import { describe, expect, it } from 'vitest';
-import { conform } from '../../web/site/state/conform.js';
-import { setCell } from '../../web/site/state/edit.js';
-import { presetState } from '../../web/site/presets/index.js';
+import { conform } from '../../web/model/state/conform.js';
+import { setCell } from '../../web/model/state/edit.js';
+import { presetState } from '../../web/model/presets/index.js';
 
 describe('explorer positions state', () => {
   it('conform clamps the window to integers in [-1, 16], and drops RoPE on an odd width or given Q, K, V', () => {

@@ -4,7 +4,7 @@
 // Usage: node tools/bench/sdpa-memory.mjs [T]     (prints the wasm memory size after each call)
 import { readFile } from 'node:fs/promises';
 import { createAttention } from '../../web/src/api.js';
-import { loadModule } from '../../web/src/loader.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
 
 const T = Number(process.argv[2] ?? 16384);
 const d = 64;

@@ -4,7 +4,7 @@
 // between calls (docs/toolchain.md), so many short calls measure the optimised code. Medians printed.
 import { loadAttention } from '../../web/src/index.js';
 import { fill } from './contender.mjs';
-import { attentionBackward, attentionForward } from './plain-js-attention.mjs';
+import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
 import { median, timeAlternating, timeCall } from './timing.mjs';
 
 const args = process.argv.slice(2);

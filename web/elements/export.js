@@ -2,9 +2,9 @@
 // (web/site/export): each figure becomes a standalone SVG (styles and colours inlined, data-*
 // kept), and a figure made of several matrices is composed into one SVG at the places the page
 // lays them out, with the headings and captions as SVG text, line by line as they wrap.
-import { download, fileName } from '../site/export/download.js';
-import { svgToPng } from '../site/export/raster.js';
-import { plainColor, standaloneSvg } from '../site/export/standalone-svg.js';
+import { download, fileName } from '../figures/export/download.js';
+import { svgToPng } from '../figures/export/raster.js';
+import { plainColor, standaloneSvg } from '../figures/export/standalone-svg.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const MARGIN = 12;

@@ -5,7 +5,7 @@
 //
 // After every successful render the element dispatches 'attn-render' (bubbles, composed), which
 // the iframe embed uses to report its height and tests use to wait.
-import { h } from '../site/controls/dom.js';
+import { h } from '../figures/dom.js';
 import { elementSheets } from './styles.js';
 
 // Server-side rendering imports modules in Node, where there is no HTMLElement: the classes are

@@ -45,7 +45,7 @@ async function fetchTensors(src) {
 export async function fileState(element) {
   const src = text(element, 'src');
   const file = await fetchTensors(src);
-  const { guessRoles, qkvRole, selfRole } = await import('../site/import/roles.js');
+  const { guessRoles, qkvRole, selfRole } = await import('../model/roles.js');
   const { role, pick, transpose } = guessRoles(file.tensors);
   if (role === 'weights') {
     throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);

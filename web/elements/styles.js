@@ -109,7 +109,7 @@ const ELEMENT_CSS = `
 .attn-card-caption { max-width: 38ch; margin: 6px 0 0; color: var(--attn-ink-muted); font-size: 12px; }
 .figure-scroll { position: relative; max-width: 100%; overflow-x: auto; padding: 2px; scrollbar-width: thin; }
 
-/* The explorer's heatmap and link views (web/site/views/gallery.js). */
+/* The explorer's heatmap and link views (web/figures/pipeline/gallery.js). */
 .gallery .band-title { margin: 0; font-size: 13px; font-weight: 600; }
 .gallery .band-lede { margin: 2px 0 10px; color: var(--attn-ink-muted); font-size: 12px; }
 .gallery-grid { display: flex; flex-wrap: wrap; gap: 16px; }
@@ -118,7 +118,7 @@ const ELEMENT_CSS = `
 /* The explorer's per-figure menus: the element has its own export buttons. */
 .figure-menu { display: none; }
 
-/* Typing a number into an editable cell (web/site/controls/cell-editor.js). */
+/* Typing a number into an editable cell (web/figures/interact/cell-editor.js). */
 .cell-editor {
   position: absolute;
   z-index: 2;

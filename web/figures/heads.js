@@ -12,7 +12,7 @@
 // columns everywhere (aria-pressed; root data-selected="i j").
 // Options: tokens (T labels; Tk for keys when T = Tk), layers, heads (the indices to show),
 // aggregates (default true), thumbSize (CSS px, default 64), title.
-import { toTensor } from '../src/tensor.js';
+import { toTensor } from '../src/boundary/tensor.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
 import { heatmap } from './heatmap.js';
 

@@ -12,5 +12,5 @@ export { legend } from './legend.js';
 export { lineChart } from './line-chart.js';
 export { colorScale } from './color.js';
 export { formatNumber, fullValue } from './format.js';
-export { pipeline, stageIds } from './pipeline.js';
-export { pipelineState } from './pipeline-state.js';
+export { pipeline, stageIds } from './pipeline/pipeline.js';
+export { pipelineState } from './pipeline/state.js';

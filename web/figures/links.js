@@ -6,9 +6,9 @@
 // options: stage ('weights'), title, queryTokens (Tq), keyTokens (Tk), masked (per element),
 //   attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
-import { toTensor } from '../src/tensor.js';
+import { toTensor } from '../src/boundary/tensor.js';
 import { formatNumber, fullValue } from './format.js';
-import { rovingGrid } from './roving.js';
+import { rovingGrid } from './interact/roving.js';
 import { svg, textWidth } from './svg.js';
 
 const ROW = 26;

@@ -18,11 +18,11 @@
 // Every cell is a focusable <g role="gridcell"> with data-batch, data-row, data-col and
 // data-value (String(value), full float32 precision); the root has data-stage. Arrow keys move
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
-import { toTensor } from '../src/tensor.js';
+import { toTensor } from '../src/boundary/tensor.js';
 import { STRONG, colorScale } from './color.js';
 import { formatNumber, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';
-import { rovingGrid } from './roving.js';
+import { rovingGrid } from './interact/roving.js';
 import { hatchPattern, svg, textWidth } from './svg.js';
 
 const CELL = { height: 28, gap: 3, minWidth: 40, pad: 16, font: 12.5 };

@@ -2,7 +2,7 @@
 // Each dtype: bytes per element and the typed array that reads its little-endian bytes; float16
 // and bfloat16 (no typed array in every engine) are decoded from their bits; bool bytes are 0 or 1.
 // int64 and uint64 values beyond 2**24 round to the nearest float32, as any float32 view must.
-import { copyOf } from '../src/typed.js';
+import { copyOf } from '../src/boundary/typed.js';
 
 export const DTYPES = {
   float16: { size: 2, Array: Uint16Array },

@@ -1,11 +1,11 @@
 // Boots the explorer: mounts every registered panel into its slot, recomputes the state through
 // the API once per frame with edits, and keeps the URL in step with the state.
-import { compute } from './compute/index.js';
-import { h } from './controls/dom.js';
-import { DEFAULT_PRESET, presetState } from './presets/index.js';
-import { panelsIn } from './registry/panels.js';
-import { createStore } from './state/store.js';
-import { decodeState, readLocation, shareUrl } from './state/url.js';
+import { compute } from '../model/compute/index.js';
+import { h } from '../figures/dom.js';
+import { DEFAULT_PRESET, presetState } from '../model/presets/index.js';
+import { panelsIn } from './panels/registry.js';
+import { createStore } from './store.js';
+import { decodeState, readLocation, shareUrl } from './url.js';
 
 const SLOTS = ['masthead', 'controls', 'notes', 'main', 'aside', 'footer'];
 

@@ -6,13 +6,13 @@ import './styles/layout.css';
 import './styles/controls.css';
 import './styles/pipeline.css';
 import './styles/panel-card.css';
-import './styles/train.css';
-import './styles/speed.css';
+import './features/train/train.css';
+import './features/speed/speed.css';
 import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';
 import { startApp } from './app.js';
 import { registerCorePanels } from './panels/index.js';
-import { registerCoreStages } from './stages/index.js';
+import { registerCoreStages } from '../model/stages/index.js';
 
 const byId = (id) => document.getElementById(id);
 

@@ -1,11 +1,11 @@
 // The synchronous API object over one loaded build (a loader.js Runtime): every operation runs on
 // the Runtime's live module, which a trap replaces (the layers run their methods the same way).
 // Used by loadAttention() on the calling thread and by each pool worker (worker-main.js).
-import { selfAttention, multiHeadAttention } from './layers.js';
-import { rope, ropeBackward } from './rope.js';
-import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './scoring.js';
-import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './sdpa.js';
-import { maskedSoftmax, maskedSoftmaxBackward } from './softmax.js';
+import { selfAttention, multiHeadAttention } from './ops/layers.js';
+import { rope, ropeBackward } from './ops/rope.js';
+import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './ops/scoring.js';
+import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './ops/sdpa.js';
+import { maskedSoftmax, maskedSoftmaxBackward } from './ops/softmax.js';
 
 const OPERATIONS = {
   maskedSoftmax,

@@ -6,7 +6,7 @@
 //   attn.dispose();
 //
 // One module worker (a Web Worker in browsers, worker_threads in Node) with its own wasm module;
-// bundlers pick the worker script up from `new Worker(new URL('./worker-main.js', import.meta.url))`.
+// bundlers pick the worker script up from `new Worker(new URL('./threads/worker-main.js', import.meta.url))`.
 import type { ParallelAttention, ParallelOptions } from './index.js';
 
 export type {

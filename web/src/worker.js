@@ -1,7 +1,7 @@
 // 'attention-lab/worker': large attention off the main thread. createAttentionWorker() is the
 // parallel API (parallel.js) over a pool of one worker: the same methods as loadAttention(),
 // returning Promises; small calls still run inline, where a round trip would cost more.
-import { loadParallelAttention } from './parallel.js';
+import { loadParallelAttention } from './threads/parallel.js';
 
 /** Options as loadAttention's ({ simd, wasmUrl, wasmBinary }) plus inlineBelow; -> ParallelAttention. */
 export async function createAttentionWorker(options = {}) {

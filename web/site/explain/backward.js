@@ -1,7 +1,7 @@
 // Explanations of the backward stages, term by term with the numbers (docs/semantics.md "Backward"):
 // dO from the loss, dP = dO V^T, dS = P (dP - D), dQ = s dS K, dK = s dS^T Q, dV = P^T dO,
 // dW = X^T dQ. Scorings other than the dot products name their chain rule and its result.
-import { at, columnOf, rowOf } from '../compute/tensors.js';
+import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, factor, num, sub } from './tex.js';
 
 const ofRun = (ctx, cell) => {

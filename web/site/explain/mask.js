@@ -1,7 +1,7 @@
 // Why a score is masked (or not): the constraints of the state that hide key j from query i.
 // Visibility itself comes from the core (compute/index.js); this only names the reasons.
-import { at } from '../compute/tensors.js';
-import { D2L_FILL } from '../state/model.js';
+import { at } from '../../model/compute/tensors.js';
+import { D2L_FILL } from '../../model/state/model.js';
 import { ij, num } from './tex.js';
 
 /** The reasons key j is hidden from query i in batch b ([] when visible). */

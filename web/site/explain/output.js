@@ -1,5 +1,5 @@
 // An output entry o_ic = sum_j p_ij v_jc: the weighted sum of column c of V.
-import { at, columnOf, rowOf } from '../compute/tensors.js';
+import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, num, sub } from './tex.js';
 
 export function explainOutput(ctx, cell) {

@@ -1,5 +1,5 @@
 // One entry of the ALiBi bias, and one entry of a rotated query or key with its pair's angle.
-import { at } from '../compute/tensors.js';
+import { at } from '../../model/compute/tensors.js';
 import { num } from './tex.js';
 
 /** bias_ij = -m |i + (Tk - Tq) - j| of the shown head. */

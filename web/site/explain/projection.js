@@ -1,5 +1,5 @@
 // Q = X Wq (and K, V): one entry as the sum over the input features.
-import { at, columnOf, rowOf } from '../compute/tensors.js';
+import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, num, sub } from './tex.js';
 
 /** stage 'q' | 'k' | 'v' of a 'self' state: the entry's row of X times a column of the weight. */

@@ -1,5 +1,5 @@
 // One raw score a(q_i, k_j) of each scoring function, term by term (docs/semantics.md table).
-import { at, rowOf } from '../compute/tensors.js';
+import { at, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, factor, joinTerms, num, ij } from './tex.js';
 
 const matVec = (m, v) => m.map((row) => row.reduce((s, x, c) => s + x * v[c], 0));

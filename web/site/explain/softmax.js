@@ -1,6 +1,6 @@
 // A softmax weight p_ij = exp(z_ij - m) / sum_j' exp(z_ij' - m), m the row's maximum (the stable
 // form the core uses), with the row's numbers.
-import { at, rowOf } from '../compute/tensors.js';
+import { at, rowOf } from '../../model/compute/tensors.js';
 import { joinTerms, num, ij } from './tex.js';
 
 export function explainWeight(ctx, cell) {

@@ -1,12 +1,12 @@
 // The explanation panel: hovering or focusing a number shows how it was computed (the stage's
 // explain()), typeset, and highlights the rows and columns it came from. It follows the same
 // cell across edits, so scrubbing an input shows the explanation changing live.
-import { cellIdentity } from '../controls/cell-identity.js';
-import { h } from '../controls/dom.js';
-import { stageById } from '../registry/stages.js';
+import { cellIdentity } from '../../figures/interact/cell-identity.js';
+import { h } from '../../figures/dom.js';
+import { stageById } from '../../model/stages/registry.js';
 import { formatNumber } from '../../figures/index.js';
-import { clearHighlights, highlight, sourceSelector } from '../views/highlight.js';
-import { texNode } from '../views/tex.js';
+import { clearHighlights, highlight, sourceSelector } from '../../figures/interact/highlight.js';
+import { texNode } from '../explain/typeset.js';
 
 function placeholder() {
   return h('div', { class: 'explain-empty' },

@@ -1,5 +1,5 @@
 // The status line: which core computed the page and how long the last recompute took.
-import { h } from '../controls/dom.js';
+import { h } from '../../figures/dom.js';
 
 function mount(container, { attn }) {
   const status = h('p', { class: 'status' });

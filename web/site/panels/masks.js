@@ -1,8 +1,8 @@
 // Masks: causal (none / top-left / bottom-right), valid lengths (off, per batch, per query row),
 // what a fully masked row becomes (zero row or d2l's fill), and the cells masked by hand.
-import { h } from '../controls/dom.js';
-import { fieldset, segmented } from '../controls/widgets.js';
-import { sizesOf } from '../state/model.js';
+import { h } from '../../figures/dom.js';
+import { fieldset, segmented } from './widgets.js';
+import { sizesOf } from '../../model/state/model.js';
 
 function lensEditor(state, store) {
   const { B, Tq, Tk } = sizesOf(state);

@@ -1,10 +1,10 @@
 // The masthead: brand, presets, the view switch, the theme toggle and the share button.
-import { h } from '../controls/dom.js';
-import { segmented } from '../controls/widgets.js';
-import { PRESETS, presetState } from '../presets/index.js';
-import { shareUrl } from '../state/url.js';
-import { download, fileName } from '../export/download.js';
-import { stagesJson } from '../export/tables.js';
+import { h } from '../../figures/dom.js';
+import { segmented } from './widgets.js';
+import { PRESETS, presetState } from '../../model/presets/index.js';
+import { shareUrl } from '../url.js';
+import { download, fileName } from '../../figures/export/download.js';
+import { stagesJson } from '../../figures/export/tables.js';
 
 const brand = {
   id: 'brand',

@@ -2,9 +2,9 @@
 // (off or the paper's slopes) and rotary positions (off, rotating halves as Llama does, or
 // adjacent pairs as GPT-J does) with their base; and grouped heads: how many K, V heads the
 // query heads share (a divisor of H: 1 is multi-query, H is plain multi-head).
-import { h } from '../controls/dom.js';
-import { fieldset, segmented, stepper } from '../controls/widgets.js';
-import { LIMITS } from '../state/model.js';
+import { h } from '../../figures/dom.js';
+import { fieldset, segmented, stepper } from './widgets.js';
+import { LIMITS } from '../../model/state/model.js';
 
 function mount(container, { store }) {
   const side = (k, label) => stepper(label, LIMITS.window, (n) => store.update((s) => {

@@ -1,7 +1,7 @@
 // Scoring function, additive's hidden width, scale and temperature.
-import { h } from '../controls/dom.js';
-import { fieldset, segmented, slider, stepper } from '../controls/widgets.js';
-import { LIMITS } from '../state/model.js';
+import { h } from '../../figures/dom.js';
+import { fieldset, segmented, slider, stepper } from './widgets.js';
+import { LIMITS } from '../../model/state/model.js';
 
 const SCORING_OPTIONS = [
   ['dot', 'dot', 'q · k'],

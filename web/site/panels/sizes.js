@@ -1,8 +1,8 @@
 // Sizes: tokens, widths and heads ('self'), or batch, queries, keys and widths ('qkv').
 // Every change reshapes the state at once (new cells get seeded values).
-import { stepper, fieldset } from '../controls/widgets.js';
-import { LIMITS } from '../state/model.js';
-import { setSize, sizeControls } from '../state/sizes.js';
+import { stepper, fieldset } from './widgets.js';
+import { LIMITS } from '../../model/state/model.js';
+import { setSize, sizeControls } from '../../model/state/sizes.js';
 
 const LABELS = {
   tokens: ['Tokens', 'T', LIMITS.tokens],

@@ -1,14 +1,14 @@
 // The main view: the pipeline (matrix view), or the heatmaps or links of every head. Also where
 // cells are edited: typing (Enter), scrubbing (drag), and masking a score by clicking it.
-import { cellIdentity } from '../controls/cell-identity.js';
-import { editCell } from '../controls/cell-editor.js';
-import { h } from '../controls/dom.js';
-import { scrubCell } from '../controls/scrub.js';
-import { stageById } from '../registry/stages.js';
-import { cellValue, setCell, setCheckEntry, toggleCheck, toggleMaskedCell } from '../state/edit.js';
-import { galleryView } from '../views/gallery.js';
-import { focusedCell, restoreFocus } from '../views/focus.js';
-import { pipelineView } from '../views/pipeline.js';
+import { cellIdentity } from '../../figures/interact/cell-identity.js';
+import { editCell } from '../../figures/interact/cell-editor.js';
+import { h } from '../../figures/dom.js';
+import { scrubCell } from '../../figures/interact/scrub.js';
+import { stageById } from '../../model/stages/registry.js';
+import { cellValue, setCell, setCheckEntry, toggleCheck, toggleMaskedCell } from '../../model/state/edit.js';
+import { galleryView } from '../../figures/pipeline/gallery.js';
+import { focusedCell, restoreFocus } from '../../figures/interact/focus.js';
+import { pipelineView } from '../pipeline/pipeline.js';
 
 const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 

@@ -1,0 +1,48 @@
+// The heatmap and link views: the attention weights of every head (and every compared
+// scoring), one figure each, like d2l's show_heatmaps grid or BertViz's head view.
+// The figures' own modules, not figures/index.js: that one re-exports pipeline(), which draws this view.
+import { heatmap } from '../heatmap.js';
+import { links } from '../links.js';
+import { h } from '../dom.js';
+import { maskedFlags, tokenLabels } from '../../model/stages/common.js';
+import { figureMenu } from '../export/menu.js';
+
+function panelTitle(ctx, head, run) {
+  const parts = [];
+  if (ctx.result.heads.length > 1) parts.push(`head ${head + 1}`);
+  if (ctx.result.heads[head].runs.length > 1) parts.push(run.scoring);
+  return parts.join(' · ') || run.scoring;
+}
+
+/** First batch's (Tq, Tk) slice of a (B, Tq, Tk) tensor. */
+function firstBatch(t) {
+  const [Tq, Tk] = t.shape.slice(-2);
+  return { data: t.data.subarray(0, Tq * Tk), shape: [Tq, Tk] };
+}
+
+export function galleryView(ctx, kind) {
+  const { queries, keys } = tokenLabels(ctx.state);
+  const masked = maskedFlags(ctx.result);
+  const figures = [];
+  ctx.result.heads.forEach((head, k) => head.runs.forEach((run, r) => {
+    const attrs = { 'data-head': k, 'data-run': r, 'data-scoring': run.scoring };
+    const title = panelTitle(ctx, k, run);
+    const figure = kind === 'heatmap'
+      ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
+      : links(firstBatch(run.weights), { title, queryTokens: queries, keyTokens: keys, masked, attrs });
+    const stage = { id: kind === 'heatmap' ? 'heatmap' : 'links', title: title.replace(/^./, (c) => c.toUpperCase()), noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links' };
+    const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
+    figures.push(h('div', { class: 'gallery-item' },
+      h('div', { class: 'gallery-tools' }, figureMenu(stage, [instance], [figure], { ...ctx, head: k })),
+      h('div', { class: 'figure-scroll' }, figure)));
+  }));
+  const note = kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;
+  return h('section', { class: 'gallery', 'aria-label': kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links' },
+    h('header', { class: 'band-head' },
+      h('h2', { class: 'band-title' }, kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links'),
+      h('p', { class: 'band-lede' }, kind === 'heatmap'
+        ? 'Rows are queries, columns are keys: the weights P, one map per head.'
+        : 'Each query token (left) sends lines to the keys (right), as strong as its weight. Hover a token.')),
+    note,
+    h('div', { class: 'gallery-grid' }, figures));
+}

@@ -1,0 +1,136 @@
+// pipelineState(spec): the explorer's state (web/model/state/model.js) that a figure spec asks for.
+// The figure functions and the <attn-figure> element describe a figure with a small spec; the
+// state is the explorer's own, so compute() and the stage definitions are reused as they are.
+//
+// spec (every field optional):
+//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'random' (default 'seed-004' when no data)
+//   data        a partial or whole explorer state, e.g. { x (T, d_in), wq, wk, wv (H, d_in, .), tokens }
+//               or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens, keyTokens }; merged over the preset
+//   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat'
+//   compare     more scorings computed side by side (Scoring[])
+//   causal      true | false | 'none' | 'top-left' | 'bottom-right'
+//   validLens   (B) per batch or (B, Tq) per query row, as d2l; null: none
+//   maskFill    'zero' | 'd2l'
+//   heads       number of heads H (states with X only; new heads get seeded weights)
+//   kvHeads     grouped heads: how many K, V heads the H query heads share (a divisor of H)
+//   head        the head the matrix view shows (0-based)
+//   view        'matrix' | 'heatmap' | 'links'
+//   window      [left, right] sliding window (integers >= -1, -1: no limit); null: none
+//   alibi       true: ALiBi with the paper's slopes for the state's heads; false: off
+//   rope        true | { base?, interleaved? }: rotary positions on Q and K (X states, even d); false: off
+// Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
+// so an author sees the mistake instead of a silently different figure.
+import { PRESETS, presetById, presetState } from '../../model/presets/index.js';
+import { conform } from '../../model/state/conform.js';
+import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, sizesOf } from '../../model/state/model.js';
+import { setSize } from '../../model/state/sizes.js';
+
+const list = (values) => values.map((v) => `'${v}'`).join(', ');
+
+function oneOf(name, value, allowed) {
+  if (!allowed.includes(value)) throw new TypeError(`${name} must be one of ${list(allowed)}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function causalMode(value) {
+  if (value === true) return 'top-left';
+  if (value === false) return 'none';
+  return oneOf('causal', value, CAUSAL_MODES);
+}
+
+function isIntegerIn(x, [lo, hi]) {
+  return Number.isInteger(x) && x >= lo && x <= hi;
+}
+
+/** validLens (B) or (B, Tq) checked against the state's sizes -> the state's { per, lens }. */
+function validLensOf(value, { B, Tq, Tk }) {
+  if (value === null) return null;
+  if (!Array.isArray(value)) throw new TypeError(`validLens must be an array (B) or (B, Tq), got ${JSON.stringify(value)}`);
+  if (value.length !== B) throw new RangeError(`validLens must have B=${B} entries (one per batch), got ${value.length}`);
+  const perRow = Array.isArray(value[0]);
+  const rows = perRow ? value : [value];
+  for (const row of rows) {
+    if (perRow && (!Array.isArray(row) || row.length !== Tq)) throw new RangeError(`validLens per row must have shape (B=${B}, Tq=${Tq}), got ${JSON.stringify(value)}`);
+    for (const len of row) {
+      if (!isIntegerIn(len, [0, Tk])) throw new RangeError(`validLens entries must be integers in [0, Tk=${Tk}], got ${JSON.stringify(len)}`);
+    }
+  }
+  return { per: perRow ? 'row' : 'batch', lens: value };
+}
+
+/** The preset's or the data's raw state, before the spec's overrides. */
+function baseState({ preset, data }) {
+  if (preset !== undefined && !presetById(preset)) {
+    throw new TypeError(`preset must be one of ${list(PRESETS.map((p) => p.id))}, got ${JSON.stringify(preset)}`);
+  }
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) {
+    throw new TypeError(`data must be an object (a partial explorer state such as { x, wq, wk, wv } or { q, k, v }), got ${JSON.stringify(data)}`);
+  }
+  if (!data) return presetState(preset);
+  // Data alone is its own example; with a preset it edits that preset. Given Q, K, V (and no X)
+  // make a 'qkv' example, X makes a 'self' one, unless the data names its source.
+  const base = preset ? presetState(preset) : { preset: 'custom' };
+  const source = data.source ?? (data.q && !data.x ? 'qkv' : data.x ? 'self' : base.source);
+  return conform({ ...base, ...data, source });
+}
+
+/** window, alibi and rope of a spec -> the state's window, alibi, rope and ropeBase. */
+function positionOverrides({ window, alibi, rope }) {
+  const overrides = {};
+  if (window !== undefined) {
+    const ok = window === null || (Array.isArray(window) && window.length === 2 && window.every((x) => isIntegerIn(x, LIMITS.window)));
+    if (!ok) throw new RangeError(`window must be null or [left, right], integers in [${LIMITS.window.join(', ')}] (-1: no limit), got ${JSON.stringify(window)}`);
+    overrides.window = window ?? [-1, -1];
+  }
+  if (alibi !== undefined) {
+    if (typeof alibi !== 'boolean') throw new TypeError(`alibi must be true (the paper's slopes) or false, got ${JSON.stringify(alibi)}`);
+    overrides.alibi = alibi ? 'paper' : 'off';
+  }
+  if (rope !== undefined) {
+    const given = rope === true ? {} : rope;
+    if (given === false) return { ...overrides, rope: 'off' };
+    if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new TypeError(`rope must be true, false or { base, interleaved }, got ${JSON.stringify(rope)}`);
+    const { base = 10000, interleaved = false } = given;
+    if (typeof base !== 'number' || !(base >= LIMITS.ropeBase[0] && base <= LIMITS.ropeBase[1])) throw new RangeError(`rope.base must be a number in [${LIMITS.ropeBase.join(', ')}], got ${JSON.stringify(base)}`);
+    if (typeof interleaved !== 'boolean') throw new TypeError(`rope.interleaved must be a boolean, got ${JSON.stringify(interleaved)}`);
+    Object.assign(overrides, { rope: interleaved ? 'interleaved' : 'halves', ropeBase: base });
+  }
+  return overrides;
+}
+
+/** -> a conformed explorer state for spec (see the top of this file). */
+export function pipelineState(spec = {}) {
+  let state = baseState(spec);
+  const overrides = {};
+  if (spec.scoring !== undefined) overrides.scoring = oneOf('scoring', spec.scoring, SCORINGS);
+  if (spec.compare !== undefined) {
+    if (!Array.isArray(spec.compare)) throw new TypeError(`compare must be an array of scorings, got ${JSON.stringify(spec.compare)}`);
+    overrides.compare = spec.compare.map((s) => oneOf('compare', s, SCORINGS));
+  }
+  if (spec.causal !== undefined) overrides.causal = causalMode(spec.causal);
+  if (spec.maskFill !== undefined) overrides.maskFill = oneOf('maskFill', spec.maskFill, MASK_FILLS);
+  if (spec.view !== undefined) overrides.view = oneOf('view', spec.view, VIEWS);
+  Object.assign(overrides, positionOverrides(spec));
+  if (Object.keys(overrides).length > 0) state = conform({ ...state, ...overrides });
+  if (spec.heads !== undefined) {
+    if (!isIntegerIn(spec.heads, LIMITS.heads)) throw new RangeError(`heads must be an integer in [${LIMITS.heads.join(', ')}], got ${JSON.stringify(spec.heads)}`);
+    if (state.source !== 'self') throw new TypeError('heads applies to examples with X and projection weights, not to given Q, K, V');
+    state = setSize(state, 'heads', spec.heads);
+  }
+  if (spec.kvHeads !== undefined) {
+    if (state.source !== 'self') throw new TypeError('kvHeads applies to examples with X and projection weights, not to given Q, K, V');
+    if (!isIntegerIn(spec.kvHeads, [1, state.heads]) || state.heads % spec.kvHeads !== 0) {
+      throw new RangeError(`kvHeads must be a divisor of the number of heads H=${state.heads}, got ${JSON.stringify(spec.kvHeads)}`);
+    }
+    state = conform({ ...state, kvHeads: spec.kvHeads });
+  }
+  if (spec.validLens !== undefined) state = conform({ ...state, validLens: validLensOf(spec.validLens, sizesOf(state)) });
+  if (spec.rope !== undefined && spec.rope !== false && state.rope === 'off') {
+    throw new RangeError(`rope needs an example with X and an even query width, got ${state.source === 'self' ? `d = ${sizesOf(state).d}` : 'given Q, K, V'}`);
+  }
+  if (spec.head !== undefined) {
+    if (!isIntegerIn(spec.head, [0, state.heads - 1])) throw new RangeError(`head must be an integer in [0, H-1=${state.heads - 1}], got ${JSON.stringify(spec.head)}`);
+    state = { ...state, head: spec.head };
+  }
+  return state;
+}

@@ -1,0 +1,43 @@
+// The scoring functions' own parameters (general: W; additive: W_q, W_k, w_v; concat: w), shown
+// and editable when a computed scoring has them.
+import { fromNested } from '../compute/tensors.js';
+import { registerStage } from './registry.js';
+import { explainInput } from '../../site/explain/projection.js';
+import { scoringsOf } from '../state/model.js';
+
+const NAMES = { w: 'W', wq: 'W_q', wk: 'W_k', wv: 'w_v' };
+const SHAPES = {
+  general: { w: '(d, d)' },
+  additive: { wq: '(d, h)', wk: '(d, h)', wv: '(h)' },
+  concat: { w: '(2d)' },
+};
+
+function instances(ctx) {
+  const list = [];
+  scoringsOf(ctx.state).forEach((scoring, run) => {
+    for (const [param, value] of Object.entries(ctx.state.params[scoring] ?? {})) {
+      list.push({
+        tensor: fromNested(value),
+        label: `${scoring} · ${param === 'w' && scoring === 'concat' ? 'w' : NAMES[param]} ${SHAPES[scoring][param]}`,
+        attrs: { 'data-head': 0, 'data-run': run, 'data-scoring': scoring, 'data-param': param },
+      });
+    }
+  });
+  return list;
+}
+
+export function registerParamStage() {
+  registerStage({
+    id: 'params',
+    group: 'scores',
+    title: 'θ',
+    noun: 'scoring parameters',
+    kind: 'signed',
+    available: (ctx) => instances(ctx).length > 0,
+    editable: () => true,
+    formula: () => '\\theta \\text{ of } a(q, k)',
+    caption: () => 'Seeded values; edit them like any input.',
+    instances,
+    explain: (ctx, cell) => explainInput(ctx, cell, `${cell.scoring} parameter ${NAMES[cell.param] ?? cell.param}, entry ${cell.row + 1}, ${cell.col + 1}`),
+  });
+}

@@ -1,0 +1,87 @@
+// Files in the explorer: the Open button (first in the controls; the masthead is full at 390 px) ([data-action="import"], holding an
+// <input type="file">) and drag-and-drop anywhere on the page read .npy, .npz, .safetensors or
+// JSON with attention-lab/io (loaded on first use) into the import dialog; attention weights go
+// to the model view ([data-view="heads"], figures' heads()), X/W or Q/K/V into the state.
+import { h } from '../../../figures/dom.js';
+import { fieldset } from '../../panels/widgets.js';
+import { importDialog } from './dialog.js';
+import { registerSaveActions } from './save.js';
+// The model view's preset: the attentions of the induction model trained by tools/model/train_induction.py.
+import inductionUrl from '../../../../examples/induction/attention.safetensors?url';
+
+const SHOW = 'attnlab-show-heads'; // document event: { attentions, tokens, name } for the model view
+
+async function openFile(file, dialog) {
+  try {
+    const { readTensors } = await import('../../../io/index.js');
+    dialog.open(file.name, await readTensors(file, { name: file.name }));
+  } catch (error) {
+    dialog.showError(file.name, error);
+  }
+}
+
+function mountOpen(container, { store, announce }) {
+  registerSaveActions();
+  const dialog = importDialog((choice) => {
+    if (choice.role === 'weights') {
+      document.dispatchEvent(new CustomEvent(SHOW, { detail: choice }));
+      announce(`${choice.name}: attention weights shown in the model view`);
+      return;
+    }
+    store.update((state) => ({ ...state, ...choice.patch, ...(choice.tokens ? { tokens: choice.tokens } : {}), preset: 'file', head: 0, checks: {} }));
+    announce(`${choice.name}: ${choice.role === 'self' ? 'X, Wq, Wk, Wv' : 'Q, K, V'} loaded`);
+  });
+  const input = h('input', { type: 'file', accept: '.npy,.npz,.safetensors,.json', class: 'visually-hidden', style: 'position:absolute;width:1px;height:1px;opacity:0', onchange: () => {
+    if (input.files[0]) openFile(input.files[0], dialog);
+    input.value = '';
+  } });
+  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: 'Open a .npy, .npz, .safetensors or JSON file (or drop one on the page)' }, '⤒ Open a file', input);
+  const dragging = (on) => document.documentElement.classList.toggle('dropping-file', on);
+  document.addEventListener('dragover', (event) => {
+    if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
+    event.preventDefault();
+    dragging(true);
+  });
+  document.addEventListener('dragleave', (event) => { if (!event.relatedTarget) dragging(false); });
+  document.addEventListener('drop', (event) => {
+    const file = event.dataTransfer?.files?.[0];
+    dragging(false);
+    if (!file) return;
+    event.preventDefault();
+    openFile(file, dialog);
+  });
+  const example = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'example-heads' }, title: 'The attentions of a 2-layer model trained here to continue repeated letters: previous-token heads in layer 1, induction heads in layer 2', onclick: async () => {
+    try {
+      const { readTensors } = await import('../../../io/index.js');
+      const bytes = new Uint8Array(await (await fetch(inductionUrl)).arrayBuffer());
+      const file = await readTensors(bytes, { name: 'induction-model.safetensors' });
+      document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: 'an induction model trained here' } }));
+    } catch (error) {
+      dialog.showError('induction-model.safetensors', error);
+    }
+  } }, 'Induction model');
+  container.append(fieldset('Your tensors', h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, 'A .npy, .npz, .safetensors or JSON file: attention weights, X with Wq/Wk/Wv, or Q/K/V. Or drop it on the page.'), h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example)), dialog.node);
+  return { update() {} };
+}
+
+function mountHeads(container) {
+  container.dataset.view = 'heads';
+  container.hidden = true;
+  const title = h('h2', {}, 'Model view');
+  const figure = h('div', { class: 'model-view-figure' });
+  const close = h('button', { type: 'button', class: 'icon-button', onclick: () => { container.hidden = true; figure.replaceChildren(); } }, 'Close');
+  container.append(h('div', { class: 'model-view-head' }, title, close), figure);
+  document.addEventListener(SHOW, async ({ detail }) => {
+    const { heads } = await import('../../../figures/heads.js');
+    title.textContent = `Model view: ${detail.name}`;
+    figure.replaceChildren(heads(detail.attentions, { tokens: detail.tokens, title: '' }));
+    container.hidden = false;
+    container.scrollIntoView?.({ block: 'start' });
+  });
+  return { update() {} };
+}
+
+export const importPanels = [
+  { id: 'import', slot: 'controls', order: 5, mount: mountOpen },
+  { id: 'model-view', slot: 'main', order: 50, mount: mountHeads },
+];

@@ -1,0 +1,197 @@
+// The opt-in multi-threaded API: loadAttention({ threads }) -> ParallelAttention (index.d.ts),
+// whose methods return Promises.
+//
+// Why a pool of workers, each with its own module, and not Emscripten pthreads: pthreads need
+// SharedArrayBuffer, which browsers give only to cross-origin isolated pages (COOP + COEP
+// headers), and a second (-pthread) build of both modules; the default must keep working on any
+// page. Plain workers run everywhere (Web Workers in browsers, worker_threads in Node, the same
+// code through worker-spawn.js / worker-port.js), need no special headers or build, and
+// attention splits cleanly: query heads and query-row blocks are independent in the forward,
+// and in the backward dk, dv only need a sum where workers share a kv head (parallel-plan.js).
+// The price is copying each worker's slices in and its results out (through recycled staging
+// buffers, staging.js: about 1 ms for H=8, Tq=Tk=1024, d=64, against ~50 ms of arithmetic) and one
+// module's memory per worker. Measured (tools/bench/threads.mjs, 2 cores): 2 threads run that
+// forward and forward+backward about 1.75x faster than the synchronous API.
+//
+// Calls are checked here, on the calling thread, by the same code as the synchronous API, so
+// almost every error is thrown before anything is sent (and is the same error). Small calls run
+// inline on this thread's module (a round trip to a worker costs more than their arithmetic);
+// large scaledDotProductAttention and dot-product attention calls are split across the workers;
+// the other methods run whole on the least busy worker.
+import { createAttention } from '../api.js';
+import { isNode, loadModule } from '../boundary/loader.js';
+import { clonesWhole } from './messages.js';
+import { toTensor } from '../boundary/tensor.js';
+import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
+import { WorkerPool } from './pool.js';
+import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
+import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa.js';
+
+const MAX_THREADS = 64;
+// Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 50 us of arithmetic,
+// the cost of a round trip to a worker (measured 40-100 us in Node).
+const DEFAULT_INLINE_BELOW = 2 ** 20;
+
+const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
+
+function parallelOptions(given) {
+  const fn = 'loadAttention';
+  const options = Object.create(null); // own options only: nothing read from a polluted prototype
+  for (const key of Object.keys(given)) {
+    if (!PARALLEL_OPTIONS.includes(key)) throw new TypeError(`${fn}: unknown option '${key}' (known: ${PARALLEL_OPTIONS.join(', ')})`);
+    options[key] = given[key];
+  }
+  const { threads, inlineBelow = DEFAULT_INLINE_BELOW, ...load } = options;
+  if (typeof threads !== 'number') throw new TypeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${typeof threads} ${String(threads)}`);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new RangeError(`${fn}: threads must be an integer in [1, ${MAX_THREADS}], got ${threads}`);
+  }
+  if (typeof inlineBelow !== 'number' || !(inlineBelow >= 0)) {
+    throw new TypeError(`${fn}: inlineBelow must be a number >= 0 (multiply-adds; 0: never inline), got ${String(inlineBelow)}`);
+  }
+  return { threads, inlineBelow, load };
+}
+
+/** Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone). */
+function workerLoadOptions(load, backend) {
+  const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
+  const options = { ...load, simd }; // every worker runs the build chosen here
+  if (load.wasmUrl !== undefined) {
+    const base = isNode() ? undefined : globalThis.location?.href;
+    options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
+  }
+  return options;
+}
+
+/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary? }) -> ParallelAttention. */
+export async function loadParallelAttention(options) {
+  const { threads, inlineBelow, load } = parallelOptions(options);
+  const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
+  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend));
+  return createParallelAttention(runtime, pool, inlineBelow);
+}
+
+// The tensor arguments of a layer's methods, by position. A layer lives on its worker, so it cannot
+// fall back to the calling thread as the API's methods do (onWorker below).
+const LAYER_TENSOR_ARGS = { forward: ['x'], backward: ['gradOutput'] };
+
+/**
+ * A layer call's arguments as a worker can receive them: a tensor that a structured clone would
+ * drop (data and shape as getters, a class instance) is read here, once, into a plain tensor,
+ * with the synchronous layer's argument name in its errors; setParameters' tensors likewise.
+ */
+function postable(name, method, args) {
+  if (clonesWhole(args)) return args;
+  const plain = (value, argName) => (clonesWhole(value) ? value : toTensor(value, `${name}.${method}: ${argName}`));
+  if (method === 'setParameters' && args[0] !== null && typeof args[0] === 'object') {
+    const params = args[0];
+    return [Object.fromEntries(Object.keys(params).map((key) => [key, plain(params[key], key)])), ...args.slice(1)];
+  }
+  return args.map((arg, i) => (LAYER_TENSOR_ARGS[method]?.[i] ? plain(arg, LAYER_TENSOR_ARGS[method][i]) : arg));
+}
+
+/** A layer kept on one worker: the AttentionLayer methods, each returning a Promise. */
+async function remoteLayer(pool, name, options) {
+  const worker = pool.byLoad()[0];
+  const { layer, config } = await pool.request(worker, { type: 'layer', name, options });
+  let disposed = false;
+  const call = (method) => async (...args) => {
+    if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
+    return pool.request(worker, { type: 'layerCall', layer, method, args: postable(name, method, args) });
+  };
+  return Object.freeze({
+    config: Object.freeze(config),
+    forward: call('forward'),
+    backward: call('backward'),
+    step: call('step'),
+    parameters: call('parameters'),
+    setParameters: call('setParameters'),
+    // Frees the layer on its worker (the worker drops it from its map); later calls reject here.
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await pool.request(worker, { type: 'layerCall', layer, method: 'dispose', args: [] });
+    },
+  });
+}
+
+function createParallelAttention(runtime, pool, inlineBelow) {
+  const inline = createAttention(runtime);
+  const { backend } = runtime;
+  const parallel = parallelContext(pool);
+  let disposed = false;
+  const alive = (fn) => {
+    if (disposed) throw new Error(`${fn}: this parallel attention was disposed`);
+  };
+  const isSmall = ({ B, H, Tq, Tk, dq, dv }) => B * H * Tq * Tk * (dq + dv) < inlineBelow;
+  // Arguments a worker cannot receive whole (a getter, a class instance: a clone drops them) or
+  // at all (a function or a Proxy: DataCloneError) run inline, so they work or fail exactly as
+  // the synchronous call does.
+  const onWorker = async (name, args) => {
+    if (!clonesWhole(args)) return inline[name](...args);
+    return pool.request(pool.byLoad()[0], { type: 'api', name, args }).catch((error) => {
+      if (error?.name === 'DataCloneError') return inline[name](...args);
+      throw error;
+    });
+  };
+
+  const forward = (setup, flags) =>
+    isSmall(setup.dims) ? runtime.call(setup.fn, (module) => sdpaForward(module, setup, flags)) : parallelSdpaForward(parallel, setup, flags);
+  const backward = (setup, gradOutput) =>
+    isSmall(setup.dims)
+      ? runtime.call(setup.fn, (module) => sdpaBackward(module, setup, gradOutput))
+      : parallelSdpaBackward(parallel, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
+
+  // Methods that run whole on one worker (the worker checks their arguments).
+  const whole = (name) => async (...args) => {
+    alive(name);
+    return onWorker(name, args);
+  };
+
+  return Object.freeze({
+    backend,
+    arch: inline.arch,
+    threads: pool.size,
+    async scaledDotProductAttention(q, k, v, options) {
+      alive('scaledDotProductAttention');
+      const { setup, flags } = runtime.call('scaledDotProductAttention', (module) => sdpaForwardCall(module, q, k, v, options));
+      return forward(setup, flags);
+    },
+    async scaledDotProductAttentionBackward(q, k, v, gradOutput, options) {
+      alive('scaledDotProductAttentionBackward');
+      return backward(runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)), gradOutput);
+    },
+    async attention(q, k, v, options) {
+      alive('attention');
+      const { viaSdpa, setup, flags } = runtime.call('attention', (module) => attentionForwardCall(module, q, k, v, options));
+      if (viaSdpa) return forward(setup, flags);
+      return isSmall(setup.dims) ? inline.attention(q, k, v, options) : onWorker('attention', [q, k, v, options]);
+    },
+    async attentionBackward(q, k, v, gradOutput, options) {
+      alive('attentionBackward');
+      const { viaSdpa, setup } = runtime.call('attentionBackward', (module) => attentionBackwardCall(module, q, k, v, options));
+      if (viaSdpa) return backward(setup, gradOutput);
+      if (isSmall(setup.dims)) return inline.attentionBackward(q, k, v, gradOutput, options);
+      return onWorker('attentionBackward', [q, k, v, gradOutput, options]);
+    },
+    maskedSoftmax: whole('maskedSoftmax'),
+    maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
+    additiveAttention: whole('additiveAttention'),
+    additiveAttentionBackward: whole('additiveAttentionBackward'),
+    rope: whole('rope'),
+    ropeBackward: whole('ropeBackward'),
+    async selfAttention(options) {
+      alive('selfAttention');
+      return remoteLayer(pool, 'selfAttention', options);
+    },
+    async multiHeadAttention(options) {
+      alive('multiHeadAttention');
+      return remoteLayer(pool, 'multiHeadAttention', options);
+    },
+    /** Terminates the workers; calls made afterwards reject. */
+    dispose() {
+      disposed = true;
+      pool.dispose();
+    },
+  });
+}
