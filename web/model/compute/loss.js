@@ -15,10 +15,3 @@ export function squaredError(output, target, kind) {
   }
   return { loss: kind === 'mean' ? sum / n : sum / 2, dO: { data: dO, shape: output.shape.slice() } };
 }
-
-/** The loss as TeX, with its derivative: what the d-output card shows. */
-export function lossTex(kind) {
-  return kind === 'mean'
-    ? 'L = \\tfrac{1}{n}\\sum (O - Y)^2,\\quad \\partial L/\\partial O = \\tfrac{2}{n}(O - Y)'
-    : 'L = \\tfrac12\\sum (O - Y)^2,\\quad \\partial L/\\partial O = O - Y';
-}

@@ -1,7 +1,5 @@
 // Stages weights (softmax of each masked row) and output (weights times V).
 import { registerStage } from './registry.js';
-import { explainOutput } from '../../site/explain/output.js';
-import { explainWeight } from '../../site/explain/softmax.js';
 import { maskedFlags, runInstances } from './common.js';
 
 export function registerAttentionStages() {
@@ -11,10 +9,8 @@ export function registerAttentionStages() {
     title: 'P',
     noun: 'attention weights',
     kind: 'weights',
-    formula: () => 'P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j\'} e^{Z_{ij\'}}}',
     caption: () => 'Each row sums to 1 (or is all zero when every key is hidden).',
     instances: (ctx) => runInstances(ctx, (run) => run.weights, { masked: maskedFlags(ctx.result) }),
-    explain: explainWeight,
   });
   registerStage({
     id: 'output',
@@ -22,9 +18,7 @@ export function registerAttentionStages() {
     title: 'O',
     noun: 'output',
     kind: 'signed',
-    formula: () => 'O = P V',
     caption: () => 'Row i is a mix of the value rows, weighted by row i of P.',
     instances: (ctx) => runInstances(ctx, (run) => run.output, { colLabels: null }),
-    explain: explainOutput,
   });
 }

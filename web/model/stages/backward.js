@@ -2,10 +2,7 @@
 // "Gradients"), and dW^Q, dW^K, dW^V for 'self' states (band "Weight gradients"). The tensors
 // come from compute/backward.js (the core's attentionBackward, with dP and dS in JS); each
 // card's caption says how far the core's numbers are from the chain rule worked out in JS.
-import { lossTex } from '../compute/loss.js';
 import { registerGroup, registerStage } from './registry.js';
-import * as explain from '../../site/explain/backward.js';
-import { explainInput } from '../../site/explain/projection.js';
 import { isSelf, maskedFlags, tokenLabels } from './common.js';
 
 const hasBackward = (ctx) => Boolean(ctx.result.backward && !ctx.result.backward.error);
@@ -31,14 +28,6 @@ function agreementCaption(ctx, what, lead) {
   return `${lead} ${ok ? 'Checked' : 'MISMATCH'}: ${a.against} gives the same numbers to ${a.diff === 0 ? 'the last bit' : a.diff.toExponential(1)}.`;
 }
 
-const DQ_TEX = {
-  dot: ['dQ = s\\, dS\\, K', 'dK = s\\, dS^{\\top} Q'],
-  general: ['dQ = s\\, dS\\, K W^{\\top}', 'dK = s\\, dS^{\\top} Q W'],
-  additive: ['dQ_i = s \\textstyle\\sum_j dS_{ij}\\, W_q u_{ij}', 'dK_j = s \\textstyle\\sum_i dS_{ij}\\, W_k u_{ij}'],
-  concat: ['dQ_i = s \\big(\\textstyle\\sum_j dS_{ij}\\big) w_q = 0', 'dK_j = s \\big(\\textstyle\\sum_i dS_{ij}\\big) w_k'],
-};
-DQ_TEX['scaled-dot'] = DQ_TEX.dot;
-
 function registerLossStages() {
   registerStage({
     id: 'target',
@@ -48,10 +37,8 @@ function registerLossStages() {
     kind: 'signed',
     available: hasBackward,
     editable: () => true,
-    formula: () => 'Y \\in \\mathbb{R}^{T_q \\times d_v}',
     caption: () => 'What the output should be. Edit any number; Train fits the output to it.',
     instances: (ctx) => instance(ctx, 'target'),
-    explain: (ctx, cell) => explainInput(ctx, cell, `Target for output row ${cell.row + 1}, column ${cell.col + 1}`),
   });
   registerStage({
     id: 'd-output',
@@ -60,39 +47,38 @@ function registerLossStages() {
     noun: 'output gradient',
     kind: 'signed',
     available: hasBackward,
-    formula: (ctx) => lossTex(ctx.state.backward.loss),
     caption: (ctx) => `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors).`,
     instances: (ctx) => instance(ctx, 'dO'),
-    explain: explain.explainDOutput,
   });
 }
 
 const checkedByChainRule = (what) => (ctx) => agreementCaption(ctx, what, 'From the core’s attentionBackward.');
 
-// [id, title, noun, formula(ctx), caption(ctx), which tensor and labels, explain]
+// [id, title, noun, caption(ctx), which tensor and labels]
 const GRADIENTS = [
-  ['d-weights', 'dP', 'weight gradient', () => 'dP = dO\\, V^{\\top}',
+  ['d-weights', 'dP', 'weight gradient',
     () => 'How the loss changes with each attention weight (masked ones do not matter: their P is 0).',
-    ['dP', { cols: 'keys', masked: true }], explain.explainDWeights],
-  ['d-scores', 'dS', 'score gradient', () => 'dS = P \\odot (dP - D),\\ \\ D_i = \\textstyle\\sum_j P_{ij}\\, dP_{ij}',
+    ['dP', { cols: 'keys', masked: true }]],
+  ['d-scores', 'dS', 'score gradient',
     () => 'The softmax backward, row by row. Each row sums to 0; masked scores get 0.',
-    ['dS', { cols: 'keys', masked: true }], explain.explainDScores],
-  ['dq', 'dQ', 'query gradient', (ctx) => DQ_TEX[ctx.result.backward.scoring][0], checkedByChainRule('dQ'), ['dq', {}], explain.explainDQuery],
-  ['dk', 'dK', 'key gradient', (ctx) => DQ_TEX[ctx.result.backward.scoring][1], checkedByChainRule('dK'), ['dk', { rows: 'keys' }], explain.explainDKey],
-  ['dv', 'dV', 'value gradient', () => 'dV = P^{\\top} dO', checkedByChainRule('dV'), ['dv', { rows: 'keys' }], explain.explainDValue],
+    ['dS', { cols: 'keys', masked: true }]],
+  ['dq', 'dQ', 'query gradient', checkedByChainRule('dQ'), ['dq', {}]],
+  ['dk', 'dK', 'key gradient', checkedByChainRule('dK'), ['dk', { rows: 'keys' }]],
+  ['dv', 'dV', 'value gradient', checkedByChainRule('dV'), ['dv', { rows: 'keys' }]],
 ];
 
 function registerGradientStages() {
-  for (const [id, title, noun, formula, caption, [tensor, labels], explainCell] of GRADIENTS) {
+  for (const [id, title, noun, caption, [tensor, labels]] of GRADIENTS) {
     registerStage({
-      id, group: 'gradients', title, noun, kind: 'signed', available: hasBackward, formula, caption,
+      id, group: 'gradients', title, noun, kind: 'signed', available: hasBackward, caption,
       instances: (ctx) => instance(ctx, tensor, labels),
-      explain: explainCell,
     });
   }
 }
 
-const WEIGHT_GRADIENTS = [['dwq', 'dW^Q', 'dq', 'dQ', 'query weight gradient'], ['dwk', 'dW^K', 'dk', 'dK', 'key weight gradient'], ['dwv', 'dW^V', 'dv', 'dV', 'value weight gradient']];
+// [id, symbol, the gradient it comes from (stage id, symbol), noun]: exported for the explorer's
+// formulas and explanations of these cards.
+export const WEIGHT_GRADIENTS = [['dwq', 'dW^Q', 'dq', 'dQ', 'query weight gradient'], ['dwk', 'dW^K', 'dk', 'dK', 'key weight gradient'], ['dwv', 'dW^V', 'dv', 'dV', 'value weight gradient']];
 
 function registerWeightGradientStages() {
   for (const [id, tex, from, fromTex, noun] of WEIGHT_GRADIENTS) {
@@ -104,10 +90,8 @@ function registerWeightGradientStages() {
       noun,
       kind: 'signed',
       available: (ctx) => hasBackward(ctx) && isSelf(ctx),
-      formula: () => `${tex} = X^{\\top} ${fromTex}`,
       caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.`),
       instances: (ctx) => instance(ctx, id, { rows: null }),
-      explain: (ctx, cell) => explain.explainDWeight(ctx, cell, { id, tex, from, fromTex }),
     });
   }
 }

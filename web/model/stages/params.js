@@ -2,10 +2,10 @@
 // and editable when a computed scoring has them.
 import { fromNested } from '../compute/tensors.js';
 import { registerStage } from './registry.js';
-import { explainInput } from '../../site/explain/projection.js';
 import { scoringsOf } from '../state/model.js';
 
-const NAMES = { w: 'W', wq: 'W_q', wk: 'W_k', wv: 'w_v' };
+/** The parameters' names as the papers write them (labels here, explanations in the explorer). */
+export const NAMES = { w: 'W', wq: 'W_q', wk: 'W_k', wv: 'w_v' };
 const SHAPES = {
   general: { w: '(d, d)' },
   additive: { wq: '(d, h)', wk: '(d, h)', wv: '(h)' },
@@ -35,9 +35,7 @@ export function registerParamStage() {
     kind: 'signed',
     available: (ctx) => instances(ctx).length > 0,
     editable: () => true,
-    formula: () => '\\theta \\text{ of } a(q, k)',
     caption: () => 'Seeded values; edit them like any input.',
     instances,
-    explain: (ctx, cell) => explainInput(ctx, cell, `${cell.scoring} parameter ${NAMES[cell.param] ?? cell.param}, entry ${cell.row + 1}, ${cell.col + 1}`),
   });
 }

@@ -1,12 +1,10 @@
 // Stages of issue 12's positions: the ALiBi bias of the shown head (when ALiBi is on), and Q, K
 // before and after the rotary rotation (when RoPE is on).
 import { registerStage } from './registry.js';
-import { explainInput } from '../../site/explain/projection.js';
-import { explainBias, explainRotation } from '../../site/explain/positions.js';
 import { tokenLabels } from './common.js';
 
 // The rope stage's four matrices, in order: [letter, rotated?, label].
-const ROPE_PARTS = [['q', false, 'Q'], ['q', true, 'RoPE(Q)'], ['k', false, 'K'], ['k', true, 'RoPE(K)']];
+export const ROPE_PARTS = [['q', false, 'Q'], ['q', true, 'RoPE(Q)'], ['k', false, 'K'], ['k', true, 'RoPE(K)']];
 
 export function registerPositionStages() {
   registerStage({
@@ -16,9 +14,6 @@ export function registerPositionStages() {
     noun: 'rotated queries and keys',
     kind: 'signed',
     available: (ctx) => ctx.state.rope !== 'off',
-    formula: (ctx) => (ctx.state.rope === 'interleaved'
-      ? '(x_{2c}, x_{2c+1}) \\mapsto R(i\\,\\theta_c)\\,(x_{2c}, x_{2c+1}),\\ \\theta_c = \\text{base}^{-2c/d}'
-      : '(x_c, x_{c+d/2}) \\mapsto R(i\\,\\theta_c)\\,(x_c, x_{c+d/2}),\\ \\theta_c = \\text{base}^{-2c/d}'),
     caption: () => 'Row i turns each pair of features by i θ: hover a rotated entry for its angle.',
     instances: (ctx) => {
       const head = ctx.result.heads[ctx.head];
@@ -30,10 +25,6 @@ export function registerPositionStages() {
         attrs: { 'data-head': ctx.head, 'data-run': r, 'data-part': rotated ? `${letter}-rotated` : letter },
       }));
     },
-    explain: (ctx, cell) => {
-      const [letter, rotated, label] = ROPE_PARTS[cell.run];
-      return rotated ? explainRotation(letter, ctx, cell) : explainInput(ctx, cell, `${label}[${cell.row + 1}, ${cell.col + 1}] before the rotation`);
-    },
   }, { after: 'v' });
   registerStage({
     id: 'alibi',
@@ -42,12 +33,10 @@ export function registerPositionStages() {
     noun: 'ALiBi bias',
     kind: 'signed',
     available: (ctx) => ctx.state.alibi === 'paper',
-    formula: () => 'B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad m_h = 2^{-8(h+1)/H}',
     caption: (ctx) => `Head ${ctx.head + 1}’s slope m = ${ctx.result.heads[ctx.head].slope}: the farther the key, the lower its score.`,
     instances: (ctx) => {
       const { queries, keys } = tokenLabels(ctx.state);
       return [{ tensor: ctx.result.heads[ctx.head].bias, rowLabels: queries, colLabels: keys, attrs: { 'data-head': ctx.head, 'data-run': 0 } }];
     },
-    explain: explainBias,
   }, { after: 'scaled' });
 }

@@ -1,17 +1,18 @@
 // The stage registry: the pipeline, the explanations and the tests all walk this one ordered list.
+// Stages are data (no DOM, no TeX): the explorer keys its formulas and explanations by stage id
+// (web/site/explain/stages.js), the figures draw the instances.
 // A stage is
 //   {
 //     id,            the data-stage name ('q', 'weights', 'dq', ...)
 //     group,         the id of a group below (where its card goes)
 //     title,         short name ('Q'); noun: what it is ('queries')
+//     tex,           (optional) the symbol with a superscript, 'W^Q': figures draw it as W<sup>Q</sup>
 //     kind,          colour scale: 'signed' or 'weights'
 //     available(ctx) -> boolean          (optional: e.g. X only for 'self' states)
-//     formula(ctx) -> TeX                typeset beside the matrix
 //     caption(ctx) -> string             one sentence under it (optional)
 //     instances(ctx) -> [{ tensor, label?, masked?, rowLabels?, colLabels?, attrs }]
 //                                        one matrix per head/run shown in the card
 //     editable(ctx) -> boolean           (optional) cells can be typed and scrubbed
-//     explain(ctx, cell) -> { heading, lines: [TeX], note?, sources: [{ stage, head?, run?, batch, row?, col? }] }
 //   }
 // ctx = { state, result, head } (head: the head index the pipeline shows); cell = { head, run,
 // batch, row, col, value }. Adding a stage (the backward pass, for instance) is one

@@ -6,6 +6,7 @@ import { h } from '../../figures/dom.js';
 import { stageById } from '../../model/stages/registry.js';
 import { formatNumber } from '../../figures/index.js';
 import { clearHighlights, highlight, sourceSelector } from '../../figures/interact/highlight.js';
+import { explainCell, explainable } from '../explain/stages.js';
 import { texNode } from '../explain/typeset.js';
 
 function placeholder() {
@@ -33,13 +34,13 @@ function mount(container, app) {
     }
     const node = nodeOf(selection);
     const stage = stageById(selection.stage);
-    if (!node || !stage?.explain) {
+    if (!node || !explainable(stage)) {
       selection = null;
       render();
       return;
     }
     const cell = cellIdentity(node);
-    const ex = stage.explain({ state: last.state, result: last.result, head: cell.head }, cell);
+    const ex = explainCell(stage, { state: last.state, result: last.result, head: cell.head }, cell);
     container.replaceChildren(h('div', { class: 'explain-card' },
       h('button', { type: 'button', class: 'explain-close', 'aria-label': 'Close the explanation', onclick: close }, '×'),
       h('p', { class: 'explain-kicker' }, `${stage.noun} · row ${cell.row + 1}, col ${cell.col + 1}${last.result.sizes.B > 1 ? ` · batch ${cell.batch + 1}` : ''}`),

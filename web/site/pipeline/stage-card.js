@@ -7,6 +7,7 @@ import { sizeText } from '../../model/stages/common.js';
 import { stageFigure as figureOf } from '../../figures/pipeline/stage-figure.js';
 import { checkGrid } from '../features/check/check-grid.js';
 import { figureMenu } from '../../figures/export/menu.js';
+import { formulaOf } from '../explain/stages.js';
 import { texNode } from '../explain/typeset.js';
 
 /** handlers: { onToggleCheck(stageId, [B, R, C]), onCheckEntry(stageId, cell, text) }. */
@@ -36,7 +37,7 @@ export function stageCard(stage, ctx, handlers) {
         h('span', { class: 'stage-noun' }, stage.noun),
         h('span', { class: 'stage-size' }, sizeText(first.tensor)),
         editable ? h('span', { class: 'badge' }, 'editable') : null),
-      texNode(stage.formula(ctx), { className: 'stage-formula' })),
+      texNode(formulaOf(stage, ctx), { className: 'stage-formula' })),
     h('div', { class: 'stage-figures' }, figures),
     checking ? checkGrid(stage, first.tensor, entries, (cell, text) => handlers.onCheckEntry(stage.id, cell, text), { rowLabels: first.rowLabels }) : null,
     caption ? h('p', { class: 'stage-caption' }, caption) : null,
