@@ -89,8 +89,8 @@ const ELEMENT_CSS = `
 .status:empty { display: none; }
 .status.error { color: var(--attn-pos); }
 
-.attn-band + .attn-band { margin-top: 14px; }
-.attn-band-title {
+.band + .band { margin-top: 14px; }
+.band-title {
   margin: 0 0 8px;
   font-size: 11.5px;
   font-weight: 650;
@@ -98,15 +98,15 @@ const ELEMENT_CSS = `
   text-transform: uppercase;
   color: var(--attn-ink-muted);
 }
-.attn-cards { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 14px 26px; }
-.attn-card { min-width: 0; max-width: 100%; }
-.attn-card-title { display: flex; flex-wrap: wrap; align-items: baseline; gap: 7px; margin: 0 0 6px; font-size: 13px; font-weight: 500; }
-.attn-card-symbol { font-family: var(--attn-math-font, 'Iowan Old Style', 'Source Serif 4', Georgia, serif); font-style: italic; font-size: 16px; font-weight: 600; }
-.attn-card-size { color: var(--attn-ink-muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
-.attn-card-figure { margin: 0; }
-.attn-card-figure + .attn-card-figure { margin-top: 8px; }
-.attn-card-label { margin-bottom: 2px; color: var(--attn-ink-muted); font-size: 11.5px; }
-.attn-card-caption { max-width: 38ch; margin: 6px 0 0; color: var(--attn-ink-muted); font-size: 12px; }
+.band-cards { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 14px 26px; }
+.stage-card { min-width: 0; max-width: 100%; }
+.stage-title { display: flex; flex-wrap: wrap; align-items: baseline; gap: 7px; margin: 0 0 6px; font-size: 13px; font-weight: 500; }
+.stage-symbol { font-family: var(--attn-math-font, 'Iowan Old Style', 'Source Serif 4', Georgia, serif); font-style: italic; font-size: 16px; font-weight: 600; }
+.stage-size { color: var(--attn-ink-muted); font-size: 11.5px; font-variant-numeric: tabular-nums; }
+.figure { margin: 0; }
+.figure + .figure { margin-top: 8px; }
+.figure-label { margin-bottom: 2px; color: var(--attn-ink-muted); font-size: 11.5px; }
+.stage-caption { max-width: 38ch; margin: 6px 0 0; color: var(--attn-ink-muted); font-size: 12px; }
 .figure-scroll { position: relative; max-width: 100%; overflow-x: auto; padding: 2px; scrollbar-width: thin; }
 
 /* The explorer's heatmap and link views (web/figures/pipeline/gallery.js). */

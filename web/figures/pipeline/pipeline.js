@@ -14,11 +14,10 @@
 //   captions   one sentence under each matrix, as in the explorer
 import { compute } from '../../model/compute/index.js';
 import { h } from '../dom.js';
-import { allGroups, allStages, stagesOf } from '../../model/stages/registry.js';
-import { sizeText } from '../../model/stages/common.js';
+import { allStages } from '../../model/stages/registry.js';
 import { registerCoreStages } from '../../model/stages/index.js';
 import { galleryView } from './gallery.js';
-import { stageFigure } from './stage-figure.js';
+import { stageBands, stageCard } from './render.js';
 import { pipelineState } from './state.js';
 
 // The bands the backward pass adds (web/model/stages/backward.js); every other band is forward.
@@ -47,41 +46,12 @@ export function stageFilter({ stages, backward = false } = {}) {
   return (stage) => chosen.has(stage.id) || (backward && BACKWARD_GROUPS.has(stage.group));
 }
 
-/** The stage's symbol without KaTeX: its TeX when that is a letter with a superscript (W^Q, dW^K), else its title. */
-function symbol(stage) {
-  const parts = /^([A-Za-z]+)\^([A-Za-z])$/.exec(stage.tex ?? '');
-  return parts ? [parts[1], h('sup', {}, parts[2])] : stage.title;
-}
-
-function stageCard(stage, ctx, { editable, captions }) {
-  const instances = stage.instances(ctx);
-  const canEdit = Boolean(editable && stage.editable?.(ctx));
-  const caption = captions ? stage.caption?.(ctx) : null;
-  return h('section', { class: `attn-card${canEdit ? ' is-editable' : ''}`, dataset: { card: stage.id } },
-    h('h3', { class: 'attn-card-title' },
-      h('span', { class: 'attn-card-symbol' }, symbol(stage)),
-      h('span', { class: 'attn-card-noun' }, stage.noun),
-      h('span', { class: 'attn-card-size' }, sizeText(instances[0].tensor))),
-    instances.map((inst) => h('figure', { class: 'attn-card-figure' },
-      inst.label ? h('figcaption', { class: 'attn-card-label' }, inst.label) : null,
-      h('div', { class: 'figure-scroll' }, stageFigure(stage, { ...inst, editable: canEdit })))),
-    caption ? h('p', { class: 'attn-card-caption' }, caption) : null);
-}
-
 function matrixView(ctx, options) {
-  const show = stageFilter(options);
-  const bands = [];
-  for (const group of allGroups()) {
-    const stages = stagesOf(group.id, ctx).filter(show);
-    if (stages.length > 0) bands.push({ group, cards: stages.map((stage) => stageCard(stage, ctx, options)) });
-  }
+  const bands = stageBands(ctx, { show: stageFilter(options), card: (stage) => stageCard(stage, ctx, { editable: options.editable, captions: Boolean(options.captions) }) });
   if (bands.length === 0) {
     throw new RangeError(`stages: none of ${JSON.stringify(options.stages)} exists for this example (a given-Q, K, V example has no x or projection weights; the backward stages need a computable backward pass)`);
   }
-  // Band titles only help when the figure spans several bands.
-  return bands.map(({ group, cards }) => h('section', { class: 'attn-band', dataset: { band: group.id } },
-    bands.length > 1 ? h('h2', { class: 'attn-band-title' }, group.title) : null,
-    h('div', { class: 'attn-cards' }, cards)));
+  return bands;
 }
 
 /**
@@ -95,11 +65,24 @@ export function renderPipeline(state, result, options = {}) {
   return h('div', { class: 'attn-pipeline', dataset: { view: state.view, preset: state.preset } }, body);
 }
 
+/** Whether the figure shows a backward stage: only then is the backward pass computed. */
+export function wantsBackward({ stages, backward = false } = {}) {
+  if (backward) return true;
+  if (!Array.isArray(stages)) return false;
+  ensureStages();
+  return stages.some((id) => BACKWARD_GROUPS.has(allStages().find((s) => s.id === id)?.group));
+}
+
+/** compute() for a figure: forward always, backward when the options show it. */
+export function computeFigure(attn, state, options = {}) {
+  return compute(attn, state, { backward: wantsBackward(options) });
+}
+
 /** -> HTMLDivElement: the figure spec asks for (see the top of this file). */
 export function pipeline(spec = {}) {
   if (!spec.attn || typeof spec.attn.attention !== 'function') {
     throw new TypeError('pipeline: spec.attn must be the module from loadAttention()');
   }
   const state = pipelineState(spec);
-  return renderPipeline(state, compute(spec.attn, state), spec);
+  return renderPipeline(state, computeFigure(spec.attn, state, spec), spec);
 }
