@@ -106,9 +106,9 @@ export class AttnFigure extends FigureElement {
   }
 
   #draw() {
-    const { attn, compute, renderPipeline, focusedCell, restoreFocus } = this.#runtime;
+    const { attn, computeFigure, renderPipeline, focusedCell, restoreFocus } = this.#runtime;
     const remembered = focusedCell(this.body);
-    this.show(renderPipeline(this.#state, compute(attn, this.#state), this.#spec));
+    this.show(renderPipeline(this.#state, computeFigure(attn, this.#state, this.#spec), this.#spec));
     restoreFocus(this.body, remembered);
   }
 

@@ -42,7 +42,7 @@ export function startApp(attn, dom) {
     let result = null;
     let error = null;
     try {
-      result = compute(attn, state);
+      result = compute(attn, state, { backward: true });
     } catch (e) {
       error = e;
       console.warn('attention-lab explorer: compute failed', e);

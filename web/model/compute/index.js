@@ -7,7 +7,7 @@
 //                               masks: the mask options with this head's ALiBi slope; bias: its ALiBi bias)
 //     visible: Uint8Array       (B, Tq, Tk): 1 where key j is visible from query i
 //     masks                     the API's mask options of the state (mask-options.js)
-//     backward                  the backward pass of the shown head (backward.js), or { error }
+//     backward                  when asked: the backward pass of the shown head (backward.js), or { error }
 //     ms: number                time taken
 //   }
 // The stages registry (registry/stages.js) picks tensors out of this object.
@@ -25,7 +25,8 @@ function visibility(attn, state, { B, Tq, Tk }) {
   return Uint8Array.from(uniform.data, (p) => (p > 0 ? 1 : 0));
 }
 
-export function compute(attn, state) {
+/** options.backward: also run the backward pass (the explorer's gradient bands; figures only when they show them). */
+export function compute(attn, state, { backward = false } = {}) {
   const started = performance.now();
   const sizes = sizesOf(state);
   const masks = maskOptions(state);
@@ -48,11 +49,13 @@ export function compute(attn, state) {
     visible: visibility(attn, state, sizes),
     masks,
   };
-  try {
-    result.backward = backwardPass(attn, state, result);
-  } catch (error) {
-    // The forward pass stands on its own: a failed backward is reported in its band only.
-    result.backward = { error };
+  if (backward) {
+    try {
+      result.backward = backwardPass(attn, state, result);
+    } catch (error) {
+      // The forward pass stands on its own: a failed backward is reported in its band only.
+      result.backward = { error };
+    }
   }
   result.ms = performance.now() - started;
   return result;
