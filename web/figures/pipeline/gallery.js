@@ -5,7 +5,6 @@ import { heatmap } from '../heatmap.js';
 import { links } from '../links.js';
 import { h } from '../dom.js';
 import { maskedFlags, tokenLabels } from '../../model/stages/common.js';
-import { figureMenu } from '../export/menu.js';
 
 function panelTitle(ctx, head, run) {
   const parts = [];
@@ -20,7 +19,11 @@ function firstBatch(t) {
   return { data: t.data.subarray(0, Tq * Tk), shape: [Tq, Tk] };
 }
 
-export function galleryView(ctx, kind) {
+/**
+ * kind: 'heatmap' | 'links'. tools(stage, instances, figures, ctx) -> Node: what the explorer puts
+ * above each figure (its figure menu); figures have none.
+ */
+export function galleryView(ctx, kind, { tools } = {}) {
   const { queries, keys } = tokenLabels(ctx.state);
   const masked = maskedFlags(ctx.result);
   const figures = [];
@@ -33,7 +36,7 @@ export function galleryView(ctx, kind) {
     const stage = { id: kind === 'heatmap' ? 'heatmap' : 'links', title: title.replace(/^./, (c) => c.toUpperCase()), noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links' };
     const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
     figures.push(h('div', { class: 'gallery-item' },
-      h('div', { class: 'gallery-tools' }, figureMenu(stage, [instance], [figure], { ...ctx, head: k })),
+      tools ? h('div', { class: 'gallery-tools' }, tools(stage, [instance], [figure], { ...ctx, head: k })) : null,
       h('div', { class: 'figure-scroll' }, figure)));
   }));
   const note = kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;

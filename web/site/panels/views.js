@@ -7,6 +7,7 @@ import { scrubCell } from '../../figures/interact/scrub.js';
 import { stageById } from '../../model/stages/registry.js';
 import { cellValue, setCell, setCheckEntry, toggleCheck, toggleMaskedCell } from '../../model/state/edit.js';
 import { galleryView } from '../../figures/pipeline/gallery.js';
+import { figureMenu } from '../../figures/export/menu.js';
 import { focusedCell, restoreFocus } from '../../figures/interact/focus.js';
 import { pipelineView } from '../pipeline/pipeline.js';
 
@@ -62,7 +63,7 @@ function mount(container, app) {
           onToggleCheck: (stage, shape) => store.update((s) => toggleCheck(s, stage, shape)),
           onCheckEntry: (stage, cell, text) => store.update((s) => setCheckEntry(s, stage, cell, text)),
         })
-        : galleryView(ctx, state.view);
+        : galleryView(ctx, state.view, { tools: figureMenu });
       container.replaceChildren(view);
       restoreFocus(container, remembered);
     },
