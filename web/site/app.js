@@ -2,7 +2,8 @@
 // the API once per frame with edits, and keeps the URL in step with the state.
 import { compute } from '../model/compute/index.js';
 import { h } from '../figures/dom.js';
-import { DEFAULT_PRESET, presetState } from '../model/presets/index.js';
+import { DEFAULT_PRESET } from '../model/presets/index.js';
+import { presetPage } from './page-state.js';
 import { panelsIn } from './panels/registry.js';
 import { createStore } from './store.js';
 import { decodeState, readLocation, shareUrl } from './url.js';
@@ -13,10 +14,10 @@ const SLOTS = ['masthead', 'controls', 'notes', 'main', 'aside', 'footer'];
 function initialState(location, warnings) {
   try {
     const { state, preset } = readLocation(location);
-    return state ?? presetState(preset ?? DEFAULT_PRESET);
+    return state ?? presetPage(preset ?? DEFAULT_PRESET);
   } catch (error) {
     warnings.push(`The link's state could not be read (${error.message}); showing the default example.`);
-    return presetState(DEFAULT_PRESET);
+    return presetPage(DEFAULT_PRESET);
   }
 }
 

@@ -1,10 +1,10 @@
 // The store: holds the current state, applies edits, and tells subscribers once per animation
 // frame (several edits in one frame cost one recompute). Edits are functions state -> state
 // (or a partial object merged in); the result is conformed, so no edit can break the shapes.
-import { conform } from '../model/state/conform.js';
+import { conformPage } from './page-state.js';
 
 export function createStore(initial) {
-  let state = conform(initial);
+  let state = conformPage(initial);
   let scheduled = false;
   const listeners = new Set();
 
@@ -19,7 +19,7 @@ export function createStore(initial) {
     update(edit) {
       const next = typeof edit === 'function' ? edit(state) : { ...state, ...edit };
       if (next === state) return;
-      state = conform(next);
+      state = conformPage(next);
       if (!scheduled) {
         scheduled = true;
         requestAnimationFrame(notify);

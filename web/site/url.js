@@ -2,7 +2,7 @@
 // and the page restores it exactly); `?preset=seed-004` (seed-002, d2l, sentence, sliding-window, alibi, rotary, random) picks
 // a preset when there is no state in the hash. JSON keeps every number as typed; base64url
 // keeps the hash free of characters that chat apps and markdown mangle.
-import { conform } from '../model/state/conform.js';
+import { conformPage } from './page-state.js';
 
 const PREFIX = 's=';
 
@@ -29,7 +29,7 @@ export function decodeState(hash) {
   if (!body.startsWith(PREFIX)) return null;
   const raw = JSON.parse(fromBase64Url(body.slice(PREFIX.length)));
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError('the state in the link is not an object');
-  return conform(raw);
+  return conformPage(raw);
 }
 
 /** What a location asks for: { state } from the hash, or { preset } from ?preset=, or {}. */

@@ -17,8 +17,11 @@ export function presetById(id) {
   return PRESETS.find((p) => p.id === id) ?? null;
 }
 
-/** The conformed state of preset `id` (unknown ids give the default preset). */
-export function presetState(id, options) {
+/** The raw state of preset `id` (unknown ids give the default preset), with any page-only parts it has (seed-002's checks). */
+export function presetRaw(id, options) {
   const preset = presetById(id) ?? presetById(DEFAULT_PRESET);
-  return conform({ ...preset.make(options), preset: preset.id });
+  return { ...preset.make(options), preset: preset.id };
 }
+
+/** The conformed example state of preset `id`. */
+export const presetState = (id, options) => conform(presetRaw(id, options));

@@ -3,7 +3,7 @@
 // sizes agree, parameters for every scoring computed, masks within range. Pure: returns a new
 // object. Everything downstream trusts its output.
 import { ALIBI_MODES, CAUSAL_MODES, LIMITS, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS, groupLeader, scoringsOf } from './model.js';
-import { conformBackward, conformChecks, conformSpeed } from './conform-panels.js';
+import { conformBackward } from './conform-backward.js';
 import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from './resize.js';
 
 const oneOf = (x, allowed, fallback) => (allowed.includes(x) ? x : fallback);
@@ -142,7 +142,5 @@ export function conform(raw = {}) {
   s.maskedCells = conformCells(raw.maskedCells, dims);
   conformPositions(raw, s, dims);
   s.backward = conformBackward(raw.backward, s, dims);
-  s.checks = conformChecks(raw.checks);
-  s.speed = conformSpeed(raw.speed);
   return s;
 }

@@ -38,10 +38,8 @@
 //     learningRate: number,        SGD step size
 //     stepsPerSecond: number,      how fast Train steps
 //   },
-//   checks: { [stage]: string[][][] },   check mode: the numbers a user typed for a stage (B, R, C),
-//                                  as typed ('' = not filled); compared with the stage's first matrix
-//   speed: { T, d, heads },        the size the speed panel times
 // }
+// The explorer adds its page-only parts (checks, speed) in web/site/page-state.js.
 //
 // Numbers are kept as typed (0.1 stays 0.1 in the URL); the core sees them as float32.
 
@@ -64,9 +62,6 @@ export const LIMITS = {
   batch: [1, 4],
   hidden: [1, 16],
   stepsPerSecond: [1, 60],
-  speedT: [16, 1024],
-  speedD: [8, 128],
-  speedHeads: [1, 8],
   window: [-1, 16],
   ropeBase: [1, 1e6],
 };

@@ -1,7 +1,8 @@
 // The masthead: brand, presets, the view switch, the theme toggle and the share button.
 import { h } from '../../figures/dom.js';
 import { segmented } from './widgets.js';
-import { PRESETS, presetState } from '../../model/presets/index.js';
+import { PRESETS } from '../../model/presets/index.js';
+import { presetPage } from '../page-state.js';
 import { shareUrl } from '../url.js';
 import { download, fileName } from '../../figures/export/download.js';
 import { stagesJson } from '../../figures/export/tables.js';
@@ -28,7 +29,7 @@ const presets = {
     const pick = (id) => {
       // Picking "random" again draws a new example; the seed goes into the state (and the link).
       draws = id === 'random' && store.get().preset === 'random' ? draws + 1 : 0;
-      store.update(() => presetState(id, { seed: 7 + draws }));
+      store.update(() => presetPage(id, { seed: 7 + draws }));
     };
     const control = segmented('preset', PRESETS.map((p) => [p.id, p.title, p.summary]), pick, { label: 'Preset' });
     container.className = 'masthead-presets';

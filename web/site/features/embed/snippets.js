@@ -5,7 +5,7 @@
 //                                    lines that size it to its content (embed.js posts its height)
 //   embedHash(state, options)       that hash
 // options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl }.
-import { presetState } from '../../../model/presets/index.js';
+import { presetPage } from '../../page-state.js';
 import { encodeState } from '../../url.js';
 import { HEIGHT_LISTENER } from './height-listener.js';
 
@@ -22,7 +22,7 @@ function figureState(state) {
 /** True when state is its preset as the preset makes it (only the view and head may differ). */
 function isPlainPreset(state) {
   const plain = (s) => JSON.stringify({ ...figureState(s), view: 'matrix', head: 0 });
-  return state.preset !== 'custom' && plain(state) === plain(presetState(state.preset));
+  return state.preset !== 'custom' && plain(state) === plain(presetPage(state.preset));
 }
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');

@@ -1,0 +1,79 @@
+// The shipped model layer (web/model): compute() runs the backward pass only when asked, the
+// figures ask only when they show a backward stage, and the example state holds no page-only
+// parts (check mode, the speed panel), which the explorer adds in web/site/page-state.js.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAttention } from '../../web/src/index.js';
+import { compute } from '../../web/model/compute/index.js';
+import { presetState } from '../../web/model/presets/index.js';
+import { conform } from '../../web/model/state/conform.js';
+import { computeFigure, wantsBackward } from '../../web/figures/pipeline/pipeline.js';
+import { conformPage, presetPage } from '../../web/site/page-state.js';
+
+let attn;
+beforeAll(async () => {
+  attn = await loadAttention();
+});
+
+// A copy of the (frozen) module whose named methods count their calls.
+function counted(names) {
+  const calls = Object.fromEntries(names.map((n) => [n, 0]));
+  const module = { ...attn };
+  for (const name of names) {
+    module[name] = (...args) => {
+      calls[name] += 1;
+      return attn[name](...args);
+    };
+  }
+  return { module, calls };
+}
+
+describe('compute() and the backward pass', () => {
+  it('a forward-only compute runs neither the backward pass nor the layer that checks it', () => {
+    const { module, calls } = counted(['attention', 'attentionBackward', 'selfAttention']);
+    const result = compute(module, presetState('seed-004'));
+    expect(result.backward).toBeUndefined();
+    expect(calls.attention).toBeGreaterThan(0);
+    expect(calls.attentionBackward).toBe(0);
+    // The forward projects X through one selfAttention layer per head; the backward adds one more
+    // (the layer whose backward() checks dW), so the same count from the backward call can fail.
+    const forwardLayers = calls.selfAttention;
+    compute(module, presetState('seed-004'), { backward: true });
+    expect(calls.attentionBackward).toBe(1);
+    expect(calls.selfAttention).toBe(2 * forwardLayers + 1);
+  });
+
+  it('compute with { backward: true } runs the backward pass and checks it against a layer', () => {
+    const result = compute(attn, presetState('seed-004'), { backward: true });
+    expect(result.backward.error).toBeUndefined();
+    expect(result.backward.dq.shape).toEqual(result.heads[0].q.shape);
+    expect(result.backward.agreements.length).toBeGreaterThan(0);
+  });
+
+  it('a figure asks for the backward pass exactly when it shows a backward stage', () => {
+    expect(wantsBackward({})).toBe(false);
+    expect(wantsBackward({ stages: ['weights', 'output'] })).toBe(false);
+    expect(wantsBackward({ stages: ['weights', 'dq'] })).toBe(true);
+    expect(wantsBackward({ backward: true })).toBe(true);
+    const state = presetState('seed-004');
+    expect(computeFigure(attn, state, { stages: ['weights'] }).backward).toBeUndefined();
+    expect(computeFigure(attn, state, { stages: ['d-scores'] }).backward.dS).toBeDefined();
+  });
+});
+
+describe('the example state and the page state', () => {
+  it('conform drops the page-only parts; conformPage keeps them, conformed', () => {
+    const raw = { ...presetState('seed-004'), checks: { weights: [[['0.5']]] }, speed: { T: 1e9, d: 64, heads: 2 } };
+    const example = conform(raw);
+    expect(example).not.toHaveProperty('checks');
+    expect(example).not.toHaveProperty('speed');
+    const page = conformPage(raw);
+    expect(page.checks).toEqual({ weights: [[['0.5']]] });
+    expect(page.speed).toEqual({ T: 1024, d: 64, heads: 2 });
+    expect({ ...page, checks: undefined, speed: undefined }).toEqual({ ...example, checks: undefined, speed: undefined });
+  });
+
+  it('the seed-002 preset brings the text\'s printed numbers to check mode in the page only', () => {
+    expect(presetState('seed-002')).not.toHaveProperty('checks');
+    expect(Object.keys(presetPage('seed-002').checks).length).toBeGreaterThan(0);
+  });
+});
