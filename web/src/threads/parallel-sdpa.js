@@ -1,4 +1,4 @@
-// One checked scaled dot-product attention call (sdpa.js's setup) run on the worker pool: the plan
+// One checked scaled dot-product attention call (sdpa-call.js's setup) run on the worker pool: the plan
 // (parallel-plan.js), a message per worker with the slices its sub-calls read (in one staging
 // buffer, staging.js), and the answers assembled into the same result the synchronous call returns.
 //   forward   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), lse, weights, trace
@@ -13,7 +13,7 @@ import {
   resultBlocks,
   sdpaBackwardBlocks,
   sdpaForwardBlocks,
-} from '../ops/sdpa.js';
+} from '../ops/sdpa-call.js';
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 import { shapeSize } from '../boundary/tensor.js';
 
@@ -45,7 +45,7 @@ function subCallInputs(layout, setup, call, spans, dout) {
   };
   if (dout) placed.dout = place(dout.data, spans.rows(dims.dv));
   if (dout && setup.saved) {
-    // The saved forward (sdpa.js): each row's output and lse do not depend on how the call is cut.
+    // The saved forward (sdpa-call.js): each row's output and lse do not depend on how the call is cut.
     placed.out = place(setup.saved.output.data, spans.rows(dims.dv));
     placed.lse = place(setup.saved.lse.data, spans.rows(1));
   }

@@ -25,7 +25,7 @@ import { toTensor } from '../boundary/tensor.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
-import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa.js';
+import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
 const MAX_THREADS = 64;
 // Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 50 us of arithmetic,
