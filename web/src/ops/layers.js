@@ -6,7 +6,8 @@
 //                       Hkv kv heads, concatenated, then Wo
 import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from '../boundary/masks.js';
-import { NO_BUFFERS, callBinding, withArena } from '../boundary/memory.js';
+import { NO_BUFFERS } from '../boundary/buffers.js';
+import { callBinding, withArena } from '../boundary/memory.js';
 import { expectNoOverflow } from '../boundary/overflow.js';
 import { callEntry, callQuery } from '../boundary/packed.js';
 import { scaledDotProductAttention } from './sdpa.js';
