@@ -177,7 +177,7 @@ function attentionSetup(module, fn, q, k, v, options, known) {
   return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts), opts };
 }
 
-/** attention's arguments checked: -> { viaSdpa, setup, flags } (parallel.js runs them elsewhere). */
+/** attention's arguments checked: -> { viaSdpa, setup, flags } (threads/parallel.js runs them elsewhere). */
 export function attentionForwardCall(module, q, k, v, options = {}) {
   const fn = 'attention';
   const { viaSdpa, setup, opts } = attentionSetup(module, fn, q, k, v, options, ATTENTION_OPTIONS);
