@@ -26,6 +26,16 @@ describe('the layout check', () => {
   };
   const pkg = (files) =>
     write('package.json', JSON.stringify({ exports: { '.': './web/src/index.js', './figures': { default: './web/figures/index.js' } }, files }));
+  const SHIPPED = ['web/src', 'web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements'];
+  // The check's problems with package.json files set to `files`, then the tree's own files again.
+  const withFiles = (files, expectations) => {
+    pkg(files);
+    try {
+      expectations(checkLayout(root));
+    } finally {
+      pkg(SHIPPED);
+    }
+  };
   // A tree that obeys every rule: each test adds one breach and looks for its line.
   write('web/src/index.js', "export { run } from './api.js';\nexport { pool } from './threads/pool.js';\n");
   write('web/src/api.js', "import { op } from './ops/op.js';\nexport const run = op;\n");
@@ -38,7 +48,7 @@ describe('the layout check', () => {
   write('web/elements/index.js', "import { draw } from '../figures/index.js';\nexport { draw };\n");
   write('web/site/app.js', "import { draw } from '../elements/index.js';\nimport '../../examples/data.bin?url';\ndraw();\n");
   write('tools/bench.mjs', "import { run } from '../web/src/api.js';\nrun();\n");
-  pkg(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements']);
+  pkg(SHIPPED);
 
   const breach = (path, text, expected) => {
     write(path, text);
@@ -85,29 +95,20 @@ describe('the layout check', () => {
   });
 
   it('names a package entry that reaches a file the package does not ship', () => {
-    pkg(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/elements']); // web/figures left out: the entry itself
-    try {
-      expect(checkLayout(root)).toContain('package.json exports -> ./figures (web/figures/index.js: package.json files does not ship it)');
-    } finally {
-      pkg(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements']);
-    }
-    pkg(['web/src', 'web/model', 'web/figures', 'web/elements']); // the wasm left out
-    try {
+    withFiles(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/elements'], (problems) => {
+      expect(problems).toContain('package.json exports -> ./figures (web/figures/index.js: package.json files does not ship it)');
+    });
+    withFiles(['web/src', 'web/model', 'web/figures', 'web/elements'], (problems) => {
       // Both entries reach the loader (figures through the model and the API).
-      expect(checkLayout(root)).toContain('web/src/boundary/check.js -> ../../wasm/core.wasm (package entry ., ./figures reaches a file package.json files does not ship)');
-    } finally {
-      pkg(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements']);
-    }
+      expect(problems).toContain('web/src/boundary/check.js -> ../../wasm/core.wasm (package entry ., ./figures reaches a file package.json files does not ship)');
+    });
   });
 
   it('names files entries that ship web/site', () => {
-    for (const files of [['web/src', 'web/site'], ['web'], ['web/site/app.js'], ['web/**/*.js']]) {
-      pkg(['web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements', ...files]);
-      try {
-        expect(checkLayout(root).some((line) => line.startsWith('package.json files -> ')), JSON.stringify(files)).toBe(true);
-      } finally {
-        pkg(['web/src', 'web/wasm/*.wasm', 'web/model', 'web/figures', 'web/elements']);
-      }
+    for (const files of [['web/site'], ['web'], ['web/site/app.js'], ['web/**/*.js']]) {
+      withFiles([...SHIPPED, ...files], (problems) => {
+        expect(problems.some((line) => line.startsWith('package.json files -> ')), JSON.stringify(files)).toBe(true);
+      });
     }
   });
 });
