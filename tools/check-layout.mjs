@@ -17,15 +17,15 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeOf, moduleGraph, specifiers } from './module-graph.mjs';
 
-// Each web folder and the folders it may import from (web/wasm holds the Emscripten glue the
-// loader fetches). web/io sits beside web/src: it may use the API's helpers, the API never reads
+// Each web folder and the folders it may import from (web/wasm holds the Emscripten glue that only
+// the loader fetches). web/io sits beside web/src: it may use the API's helpers, the API never reads
 // files. The app may import any web folder and the examples' data, never tools/.
 const MAY_IMPORT = {
   'web/src': ['web/src', 'web/wasm'],
   'web/io': ['web/io', 'web/src'],
   'web/model': ['web/model', 'web/src', 'web/io'],
   'web/figures': ['web/figures', 'web/model', 'web/src', 'web/io'],
-  'web/elements': ['web/elements', 'web/figures', 'web/model', 'web/src', 'web/io', 'web/wasm'],
+  'web/elements': ['web/elements', 'web/figures', 'web/model', 'web/src', 'web/io'],
   'web/site': ['web', 'examples'],
 };
 // Inside web/src, bottom to top: a file imports only from its own rank and those below. api.js
