@@ -9,7 +9,7 @@ import { callQuery } from './packed.js';
 import { expectNoOverflow } from './overflow.js';
 
 // The (B, H, Tq, Tk) blocks: when one of them is the largest, turning off returnWeights / trace helps.
-const SCORES_BLOCKS = new Set(buffersWith('scores'));
+const SCORES_BLOCKS = new Set(buffersWith('s'));
 
 const MIB = 2 ** 20;
 // One wasm allocation holds less than 2 GiB: Emscripten 3.1.6's malloc takes the size through a

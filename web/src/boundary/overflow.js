@@ -15,8 +15,8 @@ import { firstNonFinite } from './validate.js';
 
 // The results buffers.js marks (wq ... wo are read back only by a layer's step and its seeded
 // initialisation, always finite).
-const CHECKED = new Set(buffersWith('result'));
-const SCORING_PARAMETERS = new Set(buffersWith('parameter'));
+const CHECKED = new Set(buffersWith('r'));
+const SCORING_PARAMETERS = new Set(buffersWith('p'));
 
 /** "q, k and v": the public names of a call's inputs, from its arena blocks (user tensors { data, shape }). */
 function inputNames(fn, blocks) {

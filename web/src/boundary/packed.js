@@ -3,8 +3,7 @@
 // entry gets the record's address. (Embind's own conversion of value_objects cost about 3 us per
 // call, leaked ~200 bytes when a check threw, and aborted on a failed new.)
 // The field order comes from the module (packedLayout()), so it is written once, in C++; the
-// buffer names JS places blocks under are buffers.js's, checked against the module's at load.
-import { BUFFER_NAMES } from './buffers.js';
+// names JS fills Buffers by are buffers.js's (packed.test.js checks both lists agree).
 
 /** Every entry point and the Args struct its record starts with. */
 const ARGS_OF_ENTRY = {
@@ -25,7 +24,7 @@ const ARGS_OF_ENTRY = {
   sgdStep: 'StepArgs',
 };
 
-const packedByModule = new WeakMap(); // module -> { record, entries, maskFields }
+const packedByModule = new WeakMap(); // module -> { record, entries, maskFields, bufferFields }
 
 /** "MaskArgs=a,b;SdpaArgs=B,...,mask;Buffers=x,..." -> { MaskArgs: ['a', 'b'], ... } */
 function parseLayout(layout) {
@@ -42,10 +41,6 @@ function parseLayout(layout) {
 export function preparePacked(module) {
   if (packedByModule.has(module)) return packedByModule.get(module);
   const lists = parseLayout(module.packedLayout());
-  if (lists.Buffers.join() !== BUFFER_NAMES.join()) {
-    // A module built from other sources than this JS (a stale web/wasm): its addresses would land in the wrong fields.
-    throw new Error(`loadAttention: the module's Buffers record (${lists.Buffers.join(', ')}) is not the one web/src/boundary/buffers.js lists: rebuild web/wasm`);
-  }
   const entries = {};
   let longest = 0;
   for (const [entry, argsName] of Object.entries(ARGS_OF_ENTRY)) {
@@ -56,7 +51,7 @@ export function preparePacked(module) {
   }
   const record = module._malloc(longest * 8) >>> 0;
   if (record === 0) throw new RangeError('loadAttention: the module could not allocate its argument record (out of wasm memory)');
-  const packed = { record, entries, maskFields: lists.MaskArgs };
+  const packed = { record, entries, maskFields: lists.MaskArgs, bufferFields: lists.Buffers };
   packedByModule.set(module, packed);
   return packed;
 }
@@ -77,7 +72,8 @@ function writeRecord(heap, at, packed, fields, args, buffers) {
     }
   }
   if (buffers === undefined) return;
-  for (let i = 0; i < BUFFER_NAMES.length; i++) heap[at++] = buffers[BUFFER_NAMES[i]];
+  const names = packed.bufferFields;
+  for (let i = 0; i < names.length; i++) heap[at++] = buffers[names[i]];
 }
 
 /** module[entry](record of args, buffers): an entry point that touches tensors. */

@@ -1,11 +1,6 @@
-// One scaled dot-product attention call, checked and laid out but not yet run:
+// One scaled dot-product attention call checked and laid out (sdpa*Call, *Blocks, read*), run
+// here in one arena (sdpaForward, sdpaBackward) or by the pool (threads/) on workers:
 //   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
-// sdpa.js's ops check and run it here on the calling thread; scoring.js routes 'dot' and
-// 'scaled-dot' through it; the pool (threads/) checks it here, then places its blocks on workers:
-//   check     sdpaForwardCall, sdpaBackwardCall (-> setup), gradOutputTensor; sdpaSetup for scoring
-//   lay out   forwardOutputs, sdpaForwardBlocks, resultBlocks, sdpaBackwardBlocks, gradientBlocks
-//   read      readResult, readInputGradients
-//   run       sdpaForward, sdpaBackward (one arena, this thread)
 // The (Tq, Tk) matrices are only allocated when returnWeights or trace ask for them.
 import { MASK_OPTIONS, resolveMask } from '../boundary/masks.js';
 import { scratchFloats, withArena } from '../boundary/memory.js';
