@@ -3,7 +3,10 @@
 // and new URL('<literal>', import.meta.url) assets: .wasm, .css, worker scripts (on demand, since
 // they are fetched when used). Bare specifiers ('katex') are listed apart: a package entry must
 // have none, or a plain page could not load it.
-//   moduleGraph(entry) -> { eager: Set<path>, lazy: Set<path>, bare: Set<'spec (from file)'> }
+//   moduleGraph(entry) -> { eager: Set<path>, lazy: Set<path>, bare: Set<'spec (from file)'>,
+//                           edges: Map<'from\0spec', { from, spec, to }> (the relative ones) }
+//   specifiers(file)   -> [{ spec, kind }] of one file, codeOf(file) its source without comments
+//                         (tools/check-layout.mjs checks each file against the layers)
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -11,10 +14,14 @@ const STATIC = /(?:^|[;\s])(?:import|export)\s+(?:[\w*${}\s,]+?\s+from\s+)?['"](
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const ASSET = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
 
+/** The source of one file without its comments, which may quote imports (examples in headers). */
+export function codeOf(file) {
+  return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
 /** The specifiers of one file: [{ spec, kind: 'static' | 'dynamic' | 'asset' }]. */
-function specifiers(file) {
-  // Comments may quote imports (examples in headers): drop them first.
-  const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+export function specifiers(file) {
+  const source = codeOf(file);
   const found = [];
   for (const [pattern, kind] of [[STATIC, 'static'], [DYNAMIC, 'dynamic'], [ASSET, 'asset']]) {
     for (const match of source.matchAll(pattern)) found.push({ spec: match[1], kind });
@@ -26,6 +33,7 @@ export function moduleGraph(entry) {
   const eager = new Set();
   const lazy = new Set();
   const bare = new Set();
+  const edges = new Map();
   const visit = (file, onDemand) => {
     if (eager.has(file) || (onDemand && lazy.has(file))) return;
     if (onDemand) lazy.add(file);
@@ -41,9 +49,11 @@ export function moduleGraph(entry) {
         bare.add(`${spec} (from ${file})`);
         continue;
       }
-      visit(resolve(dirname(file), spec), onDemand || kind !== 'static');
+      const to = resolve(dirname(file), spec);
+      edges.set(`${file}\0${spec}`, { from: file, spec, to });
+      visit(to, onDemand || kind !== 'static');
     }
   };
   visit(resolve(entry), false);
-  return { eager, lazy, bare };
+  return { eager, lazy, bare, edges };
 }

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { NO_BUFFERS, withArena } from '../../web/src/boundary/memory.js';
+import { NO_BUFFERS } from '../../web/src/boundary/buffers.js';
+import { withArena } from '../../web/src/boundary/memory.js';
 import { callEntry, callQuery } from '../../web/src/boundary/packed.js';
 import { BACKENDS } from './backends.js';
 import { randomTensor, seededRandom } from './numeric.js';

@@ -1,6 +1,6 @@
-// The synchronous API object over one loaded build (a loader.js Runtime): every operation runs on
+// The synchronous API object over one loaded build (a boundary/loader.js Runtime): every operation runs on
 // the Runtime's live module, which a trap replaces (the layers run their methods the same way).
-// Used by loadAttention() on the calling thread and by each pool worker (worker-main.js).
+// Used by loadAttention() on the calling thread and by each pool worker (threads/worker-main.js).
 import { selfAttention, multiHeadAttention } from './ops/layers.js';
 import { rope, ropeBackward } from './ops/rope.js';
 import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './ops/scoring.js';

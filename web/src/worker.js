@@ -1,5 +1,5 @@
 // 'attention-lab/worker': large attention off the main thread. createAttentionWorker() is the
-// parallel API (parallel.js) over a pool of one worker: the same methods as loadAttention(),
+// parallel API (threads/parallel.js) over a pool of one worker: the same methods as loadAttention(),
 // returning Promises; small calls still run inline, where a round trip would cost more.
 import { loadParallelAttention } from './threads/parallel.js';
 

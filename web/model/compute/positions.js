@@ -2,7 +2,7 @@
 // mask-options.js), ALiBi (one slope per head: the explorer runs each head on its own, so head h
 // gets [slope_h] of the paper's slopes for all H heads) and RoPE (Q and K rotated after the
 // projections, at positions 0 .. T - 1, as the layers do).
-import { alibiSlopes } from '../../src/ops/alibi-slopes.js';
+import { alibiSlopes } from '../../src/boundary/alibi-slopes.js';
 import { sizesOf } from '../state/model.js';
 import { zeros } from './tensors.js';
 

@@ -7,7 +7,7 @@
 // numpy-style, right-aligned, against that shape.
 import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
 import { sharedAs, typedKind, typedLength } from './typed.js';
-import { alibiSlopes } from '../ops/alibi-slopes.js';
+import { alibiSlopes } from './alibi-slopes.js';
 
 /** The option names of MaskOptions (index.d.ts). */
 export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill', 'window', 'alibi'];

@@ -4,16 +4,12 @@
 // nothing for users to .delete().
 import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
+import { NO_BUFFERS, buffersWith } from './buffers.js';
 import { callQuery } from './packed.js';
 import { expectNoOverflow } from './overflow.js';
 
-/** Every buffer name of the binding's packed Buffers record (cpp/bindings/args.hpp, packed.hpp). */
-const BUFFER_NAMES = [
-  'x', 'y', 'dy', 'dx', 'q', 'k', 'v', 'dout', 'out', 'lse', 'weights', 'scores', 'softcapped', 'masked',
-  'heads', 'dq', 'dk', 'dv', 'w', 'wq', 'wk', 'wv', 'wo', 'dw', 'dwq', 'dwk', 'dwv', 'dwo',
-  'validLens', 'boolMask', 'floatMask', 'scratch', 'alibiSlopes',
-];
-export const NO_BUFFERS = Object.freeze(Object.fromEntries(BUFFER_NAMES.map((name) => [name, 0])));
+// The (B, H, Tq, Tk) blocks: when one of them is the largest, turning off returnWeights / trace helps.
+const SCORES_BLOCKS = new Set(buffersWith('s'));
 
 const MIB = 2 ** 20;
 // One wasm allocation holds less than 2 GiB: Emscripten 3.1.6's malloc takes the size through a
@@ -35,7 +31,7 @@ function tooLargeError(fn, blocks, total) {
   return new RangeError(
     `${fn} needs ${mib(total)} MiB of wasm memory (${largest.name} alone ${mib(largest.bytes)} MiB), ` +
       `more than the ${mib(MAX_ARENA_BYTES)} MiB one call can use: use smaller inputs` +
-      (['weights', 'scores', 'masked', 'softcapped'].includes(largest.name) ? ' or turn off returnWeights / trace' : ''),
+      (SCORES_BLOCKS.has(largest.name) ? ' or turn off returnWeights / trace' : ''),
   );
 }
 
@@ -79,7 +75,7 @@ function copyIn(module, fn, name, block, at) {
   else module.HEAPU8.set(bytesOf(data), at);
 }
 
-// One Buffers object (all 33 addresses) kept between calls: building a fresh 32-field object per
+// One Buffers object (all 33 addresses) kept between calls: building a fresh 33-field object per
 // call was a visible part of a small call's time. A nested arena (none today) gets its own.
 let spareBuffers = null;
 

@@ -10,13 +10,13 @@
 // The scan costs one pass over the outputs (validate.js's 8-at-a-time test), which are much
 // smaller than the work that made them: 0.26 ms of a 146 ms 1x8x1024x64 attention forward (node,
 // simd build, 2 loaded cores), 0.8 ms of its 504 ms backward.
+import { argumentOf, buffersWith } from './buffers.js';
 import { firstNonFinite } from './validate.js';
 
-// wq ... wo are read back only by a layer's step (and its seeded initialisation, always finite).
-const CHECKED = new Set(['out', 'weights', 'y', 'dx', 'dq', 'dk', 'dv', 'dw', 'dwq', 'dwk', 'dwv', 'dwo', 'wq', 'wk', 'wv', 'wo']);
-// Buffer names whose public argument has another name.
-const ARGUMENT = { dout: 'gradOutput', dy: 'gradWeights', y: 'weights', out: 'saved.output', lse: 'saved.lse', boolMask: 'attnMask', floatMask: 'attnMask' };
-const SCORING_PARAMETERS = new Set(['w', 'wq', 'wk', 'wv']);
+// The results buffers.js marks (wq ... wo are read back only by a layer's step and its seeded
+// initialisation, always finite).
+const CHECKED = new Set(buffersWith('r'));
+const SCORING_PARAMETERS = new Set(buffersWith('p'));
 
 /** "q, k and v": the public names of a call's inputs, from its arena blocks (user tensors { data, shape }). */
 function inputNames(fn, blocks) {
@@ -25,7 +25,7 @@ function inputNames(fn, blocks) {
     const block = blocks[name];
     if (block === null || typeof block !== 'object' || ArrayBuffer.isView(block)) continue;
     if ((fn === 'attention' || fn === 'attentionBackward') && SCORING_PARAMETERS.has(name)) names.push(`params.${name}`);
-    else names.push(ARGUMENT[name] ?? name);
+    else names.push(argumentOf(name));
   }
   if (fn.endsWith('.step')) names.push('learningRate');
   if (fn.includes('.')) names.push("the layer's parameters"); // selfAttention.forward etc.

@@ -2,7 +2,8 @@
 // object and the Buffers addresses are written as doubles into one record in wasm memory and the
 // entry gets the record's address. (Embind's own conversion of value_objects cost about 3 us per
 // call, leaked ~200 bytes when a check threw, and aborted on a failed new.)
-// The field order comes from the module (packedLayout()), so it is written once, in C++.
+// The field order comes from the module (packedLayout()), so it is written once, in C++; the
+// names JS fills Buffers by are buffers.js's (packed.test.js checks both lists agree).
 
 /** Every entry point and the Args struct its record starts with. */
 const ARGS_OF_ENTRY = {
@@ -58,7 +59,7 @@ export function preparePacked(module) {
 /**
  * Writes args (its mask field in place) and, when given, the buffer addresses at the record, in
  * layout order. args and buffers are made by this library with every field of their lists (so no
- * field is looked up on a prototype); buffers start from memory.js's NO_BUFFERS.
+ * field is looked up on a prototype); buffers start from buffers.js's NO_BUFFERS.
  */
 function writeRecord(heap, at, packed, fields, args, buffers) {
   for (let i = 0; i < fields.length; i++) {

@@ -6,7 +6,8 @@
 //                       Hkv kv heads, concatenated, then Wo
 import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from '../boundary/masks.js';
-import { NO_BUFFERS, callBinding, withArena } from '../boundary/memory.js';
+import { NO_BUFFERS } from '../boundary/buffers.js';
+import { callBinding, withArena } from '../boundary/memory.js';
 import { expectNoOverflow } from '../boundary/overflow.js';
 import { callEntry, callQuery } from '../boundary/packed.js';
 import { scaledDotProductAttention } from './sdpa.js';
@@ -319,7 +320,7 @@ const MHA_OPTIONS = ['dModel', 'heads', 'kvHeads', 'causal', 'seed', 'wq', 'wk',
 
 /**
  * The layer's window, alibi and rope options, checked now rather than at the first forward():
- * window and alibi as for the attention functions (masks.js), rope true or { base, interleaved }
+ * window and alibi as for the attention functions (boundary/masks.js), rope true or { base, interleaved }
  * on q and k of every head, which needs an even dQ. -> { window, alibi, rope: LayerArgs' rope fields }.
  */
 function positionOptions(fn, opts, heads, dQ) {

@@ -1,6 +1,6 @@
 // Attention with a scoring function a(q, k) (docs/semantics.md "Scoring functions"):
 //   q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), in q's rank.
-// 'dot' and 'scaled-dot' run through sdpa.js (they take softcap and dropout); 'general',
+// 'dot' and 'scaled-dot' run through sdpa-call.js (they take softcap and dropout); 'general',
 // 'additive' and 'concat' through the core's scoring functions, with parameter gradients.
 import { MASK_OPTIONS, resolveMask } from '../boundary/masks.js';
 import { scratchFloats, withArena } from '../boundary/memory.js';
@@ -16,7 +16,7 @@ import {
   sdpaBackward,
   sdpaForward,
   sdpaSetup,
-} from './sdpa.js';
+} from './sdpa-call.js';
 import { attentionDims, scoresOf } from '../boundary/shapes.js';
 import { shapeSize, tensor } from '../boundary/tensor.js';
 import {
@@ -177,7 +177,7 @@ function attentionSetup(module, fn, q, k, v, options, known) {
   return { viaSdpa: false, setup: scoringSetup(module, fn, inputs, scoring, params, 'params.', opts), opts };
 }
 
-/** attention's arguments checked: -> { viaSdpa, setup, flags } (parallel.js runs them elsewhere). */
+/** attention's arguments checked: -> { viaSdpa, setup, flags } (threads/parallel.js runs them elsewhere). */
 export function attentionForwardCall(module, q, k, v, options = {}) {
   const fn = 'attention';
   const { viaSdpa, setup, opts } = attentionSetup(module, fn, q, k, v, options, ATTENTION_OPTIONS);

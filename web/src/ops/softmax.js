@@ -1,5 +1,5 @@
 // maskedSoftmax and its backward: x (B, H, Tq, Tk) of rank 1 to 4, where rank 3 is (B, Tq, Tk)
-// (H = 1, as for q), rank 2 (Tq, Tk) and rank 1 (Tk). Masks as in masks.js.
+// (H = 1, as for q), rank 2 (Tq, Tk) and rank 1 (Tk). Masks as in boundary/masks.js.
 import { MASK_OPTIONS, axesOfRank, resolveMask } from '../boundary/masks.js';
 import { withArena } from '../boundary/memory.js';
 import { callEntry } from '../boundary/packed.js';

@@ -1,5 +1,5 @@
-// One checked scaled dot-product attention call (sdpa.js's setup) run on the worker pool: the plan
-// (parallel-plan.js), a message per worker with the slices its sub-calls read (in one staging
+// One checked scaled dot-product attention call (sdpa-call.js's setup) run on the worker pool: the plan
+// (plan.js), a message per worker with the slices its sub-calls read (in one staging
 // buffer, staging.js), and the answers assembled into the same result the synchronous call returns.
 //   forward   q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv) -> out (B, H, Tq, dv), lse, weights, trace
 //   backward  + dout (B, H, Tq, dv) -> dq (B, H, Tq, d), dk (B, Hkv, Tk, d), dv (B, Hkv, Tk, dv)
@@ -13,12 +13,12 @@ import {
   resultBlocks,
   sdpaBackwardBlocks,
   sdpaForwardBlocks,
-} from '../ops/sdpa.js';
+} from '../ops/sdpa-call.js';
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 import { shapeSize } from '../boundary/tensor.js';
 
 /**
- * How far a call may be cut (see parallel-plan.js): dropout whole, causal with (T, T) outputs or
+ * How far a call may be cut (see plan.js): dropout whole, causal with (T, T) outputs or
  * maskFill by heads; a sliding window or ALiBi by heads too, since both are measured from the
  * diagonal i + Tk - Tq, which a block of rows with its own (Tq', Tk') would move.
  */
@@ -45,7 +45,7 @@ function subCallInputs(layout, setup, call, spans, dout) {
   };
   if (dout) placed.dout = place(dout.data, spans.rows(dims.dv));
   if (dout && setup.saved) {
-    // The saved forward (sdpa.js): each row's output and lse do not depend on how the call is cut.
+    // The saved forward (sdpa-call.js): each row's output and lse do not depend on how the call is cut.
     placed.out = place(setup.saved.output.data, spans.rows(dims.dv));
     placed.lse = place(setup.saved.lse.data, spans.rows(1));
   }
@@ -176,7 +176,7 @@ export async function parallelSdpaBackward(parallel, setup, dout) {
   return readInputGradients(checkedRead(setup.fn, blocks, whole), inputs);
 }
 
-/** read(name) of the assembled results, with the synchronous call's overflow check (memory.js). */
+/** read(name) of the assembled results, with the synchronous call's overflow check (boundary/memory.js). */
 const checkedRead = (fn, blocks, whole) => (name) => {
   expectNoOverflow(fn, blocks, name, whole[name]);
   return whole[name];

@@ -7,7 +7,7 @@
 // page. Plain workers run everywhere (Web Workers in browsers, worker_threads in Node, the same
 // code through worker-spawn.js / worker-port.js), need no special headers or build, and
 // attention splits cleanly: query heads and query-row blocks are independent in the forward,
-// and in the backward dk, dv only need a sum where workers share a kv head (parallel-plan.js).
+// and in the backward dk, dv only need a sum where workers share a kv head (plan.js).
 // The price is copying each worker's slices in and its results out (through recycled staging
 // buffers, staging.js: about 1 ms for H=8, Tq=Tk=1024, d=64, against ~50 ms of arithmetic) and one
 // module's memory per worker. Measured (tools/bench/threads.mjs, 2 cores): 2 threads run that
@@ -25,7 +25,7 @@ import { toTensor } from '../boundary/tensor.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
-import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa.js';
+import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
 const MAX_THREADS = 64;
 // Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 50 us of arithmetic,

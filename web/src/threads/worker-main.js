@@ -11,7 +11,7 @@ import { loadModule } from '../boundary/loader.js';
 import { scratchFloats, withArena } from '../boundary/memory.js';
 import { errorToMessage, transferablesOf } from './messages.js';
 import { callEntry } from '../boundary/packed.js';
-import { SDPA_SIZES } from '../ops/sdpa.js';
+import { SDPA_SIZES } from '../ops/sdpa-call.js';
 import { viewOf } from './staging.js';
 import { workerPort } from './worker-port.js';
 

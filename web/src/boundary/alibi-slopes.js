@@ -1,5 +1,6 @@
-// ALiBi's slopes in a file of their own: the explorer's compute (web/site) uses them without
-// pulling the mask validation into the figures' eager code.
+// ALiBi's slopes in a file of their own: masks.js resolves { alibi: true } with them, and the
+// model's compute (web/model/compute) uses them without pulling the mask validation into the
+// figures' eager code.
 
 /**
  * The ALiBi slopes of Press et al. (2022) for H heads, as their reference code computes them:
