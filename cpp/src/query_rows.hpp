@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "attnlab/dims.hpp"
-#include "score_row.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab::detail {
 

@@ -15,7 +15,7 @@
 #include "attnlab/sdpa.hpp"
 #include "attnlab/softmax.hpp"
 #include "query_rows.hpp"
-#include "score_row.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab {
 namespace {

@@ -29,8 +29,8 @@
 #include <limits>
 
 #include "attnlab/kernels.hpp"
-#include "score_row.hpp"
 #include "sdpa_paths.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab::detail {
 namespace {

@@ -15,7 +15,7 @@
 #include "attnlab/dropout.hpp"
 #include "attnlab/kernels.hpp"
 #include "query_rows.hpp"
-#include "score_row.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab::detail {
 namespace {

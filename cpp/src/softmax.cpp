@@ -2,7 +2,7 @@
 #include "attnlab/softmax.hpp"
 
 #include "query_rows.hpp"
-#include "score_row.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab {
 

@@ -1,4 +1,5 @@
-// Internal: the per-row steps that masked softmax and sdpa share, in the order they run:
+// Internal: the masked-softmax row toolkit, the per-row steps that the masked softmax, the
+// row-streaming and fused sdpa and the score-matrix scorings share, in the order they run:
 //   z = raw scores of row (b, h, i)  ->  apply_mask  ->  softmax_in_place  ->  (backward) zero_masked
 // A row's softmax only looks at its first keys_in_softmax() keys: in the default mode every key at
 // or beyond MaskRow::limit is -inf (weight 0), so it is skipped; in d2l fill mode every key takes part.
