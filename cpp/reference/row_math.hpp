@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref::detail {
 

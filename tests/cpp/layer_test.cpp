@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "attnlab/layer.hpp"
-#include "attnlab/reference.hpp"
 #include "gradient_check.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "attnlab/kernels.hpp"
-#include "attnlab/reference.hpp"
 #include "attnlab/scoring.hpp"
 #include "gradient_check.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {
