@@ -53,8 +53,8 @@ std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 //   finish(q, k, dq, dk, grads)      the gradients of q, k and the parameters from those sums
 
 // pass 1: S = scale * a(q, k), for every key when the scores are returned, else only the keys
-// before each row's mask limit (validLens, causal): the masked softmax never reads a score at or
-// beyond it (fill mode overwrites those with the fill).
+// before each row's mask limit (validLens, causal, a window's right side): the masked softmax never
+// reads a score at or beyond it (fill mode overwrites those with the fill).
 // pass 2: P = masked softmax of S, in place; out (B, H, Tq, dv) = P v, query head h reading kv
 // head h / (H / Hkv). Optional trace outputs are copied on the way.
 template <class Model>
