@@ -1,8 +1,7 @@
 // What the JS API passes to the private binding: plain numbers only (one packed record of doubles,
 // packed.hpp), converted here to the core's structs after cheap re-validation.
 //   - one *Args struct per op family with the sizes and options,
-//   - one Buffers struct with the byte address of every tensor (0 = not given), named as in the
-//     JS memory arena, so the arena's address table is passed unchanged.
+//   - one Buffers struct with the byte address of every tensor (0 = not given).
 #pragma once
 
 #include <cstdint>
@@ -16,80 +15,99 @@
 
 namespace attnlab::binding {
 
-// Byte addresses in wasm memory. Which ones an entry point reads is listed at the entry point.
+// Each struct below is generated from its list, in record order: X(type, name, default) for the
+// *Args, X(name) for the Buffers. packed.hpp reads a record and names the fields to JS
+// (packedLayout()) from the same lists, so every field and buffer name is written once, here.
+#define ATTNLAB_FIELD(type, name, init) type name = init;
+#define ATTNLAB_ADDRESS(name) uintptr_t name = 0;
+
+// Byte addresses in wasm memory (0 = not given), named as the JS memory arena's blocks
+// (web/src/memory.js). Which ones an entry point reads is listed at the entry point.
+#define ATTNLAB_BUFFERS(X)                                                                         \
+  X(x) X(y) X(dy) X(dx)                  /* softmax; layer input and its gradient */              \
+  X(q) X(k) X(v) X(dout)                 /* attention inputs (layer: saved q, k, v) */            \
+  X(out) X(lse) X(weights) X(scores) X(softcapped) X(masked) X(heads)                             \
+  X(dq) X(dk) X(dv)                                                                               \
+  X(w) X(wq) X(wk) X(wv) X(wo)           /* scoring parameters / layer weights */                 \
+  X(dw) X(dwq) X(dwk) X(dwv) X(dwo)                                                               \
+  X(validLens) X(boolMask) X(floatMask)  /* int32, uint8, float32 */                              \
+  X(scratch)                                                                                      \
+  X(alibiSlopes)                         /* float32 (H) */
 struct Buffers {
-  uintptr_t x = 0, y = 0, dy = 0, dx = 0;                       // softmax; layer input and its gradient
-  uintptr_t q = 0, k = 0, v = 0, dout = 0;                      // attention inputs (layer: saved q, k, v)
-  uintptr_t out = 0, lse = 0, weights = 0, scores = 0, softcapped = 0, masked = 0, heads = 0;
-  uintptr_t dq = 0, dk = 0, dv = 0;
-  uintptr_t w = 0, wq = 0, wk = 0, wv = 0, wo = 0;              // scoring parameters / layer weights
-  uintptr_t dw = 0, dwq = 0, dwk = 0, dwv = 0, dwo = 0;
-  uintptr_t validLens = 0, boolMask = 0, floatMask = 0;         // int32, uint8, float32
-  uintptr_t scratch = 0;
-  uintptr_t alibiSlopes = 0;                                    // float32 (H)
+  ATTNLAB_BUFFERS(ATTNLAB_ADDRESS)
 };
 
-// MaskSpec without its pointers (those are Buffers::validLens/boolMask/floatMask).
+// MaskSpec without its pointers (those are Buffers::validLens/boolMask/floatMask/alibiSlopes).
 // Strides are element strides of the attnMask for the b, h, i, j axes of (B, H, Tq, Tk).
+#define ATTNLAB_MASK_ARGS(X)                                                                       \
+  X(bool, validLensPerRow, false)                                                                 \
+  X(int, causal, 0)                      /* attnlab::Causal */                                    \
+  X(double, strideB, 0) X(double, strideH, 0) X(double, strideI, 0) X(double, strideJ, 0)         \
+  X(bool, useFill, false) X(double, fill, -1e6)                                                   \
+  X(double, windowLeft, -1) X(double, windowRight, -1)  /* integers >= -1 (-1: that side open) */
 struct MaskArgs {
-  bool validLensPerRow = false;
-  int causal = 0;  // attnlab::Causal
-  double strideB = 0, strideH = 0, strideI = 0, strideJ = 0;
-  bool useFill = false;
-  double fill = -1e6;
-  double windowLeft = -1, windowRight = -1;  // integers >= -1 (-1: that side open)
+  ATTNLAB_MASK_ARGS(ATTNLAB_FIELD)
 };
 
 // x, y, dy, dx (B, H, Tq, Tk)
+#define ATTNLAB_SOFTMAX_ARGS(X) X(int, B, 1) X(int, H, 1) X(int, Tq, 1) X(int, Tk, 1) X(MaskArgs, mask, {})
 struct SoftmaxArgs {
-  int B = 1, H = 1, Tq = 1, Tk = 1;
-  MaskArgs mask;
+  ATTNLAB_SOFTMAX_ARGS(ATTNLAB_FIELD)
 };
 
 // q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv)
+#define ATTNLAB_SDPA_ARGS(X)                                                                       \
+  X(int, B, 1) X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1) X(int, d, 1) X(int, dv, 1) \
+  X(double, scale, 1) X(double, softcap, 0) X(double, dropout, 0) X(double, seed, 0)              \
+  X(MaskArgs, mask, {})
 struct SdpaArgs {
-  int B = 1, H = 1, Hkv = 1, Tq = 1, Tk = 1, d = 1, dv = 1;
-  double scale = 1, softcap = 0, dropout = 0, seed = 0;
-  MaskArgs mask;
+  ATTNLAB_SDPA_ARGS(ATTNLAB_FIELD)
 };
 
 // q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv); hidden h for additive
+#define ATTNLAB_SCORING_ARGS(X)                                                                    \
+  X(int, B, 1) X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1)                            \
+  X(int, dq, 1) X(int, dk, 1) X(int, dv, 1) X(int, hidden, 0)                                     \
+  X(int, scoring, 1)                     /* attnlab::Scoring */                                   \
+  X(double, scale, 1) X(MaskArgs, mask, {})
 struct ScoringArgs {
-  int B = 1, H = 1, Hkv = 1, Tq = 1, Tk = 1, dq = 1, dk = 1, dv = 1, hidden = 0;
-  int scoring = 1;  // attnlab::Scoring
-  double scale = 1;
-  MaskArgs mask;
-};
-
-// x, y, dy, dx (N, T, d); see rope.hpp
-struct RopeArgs {
-  int N = 1, T = 1, d = 2;
-  double base = 10000, offset = 0;
-  bool interleaved = false;
+  ATTNLAB_SCORING_ARGS(ATTNLAB_FIELD)
 };
 
 // x (B, T, dIn); see layer.hpp
+#define ATTNLAB_LAYER_ARGS(X)                                                                      \
+  X(int, B, 1) X(int, T, 1) X(int, dIn, 1) X(int, dQ, 1) X(int, dV, 1)                            \
+  X(int, heads, 1) X(int, kvHeads, 1) X(int, dOut, 0)                                             \
+  X(double, scale, 1) X(MaskArgs, mask, {})                                                       \
+  X(bool, rope, false)                   /* rotary positions on q and k, with these options: */   \
+  X(double, ropeBase, 10000) X(bool, ropeInterleaved, false)                                      \
+  X(double, ropeOffset, 0)               /* the position of row 0 (a KV cache's length) */
 struct LayerArgs {
-  int B = 1, T = 1, dIn = 1, dQ = 1, dV = 1, heads = 1, kvHeads = 1, dOut = 0;
-  double scale = 1;
-  MaskArgs mask;
-  bool rope = false;  // rotary positions on q and k, with these two options
-  double ropeBase = 10000;
-  bool ropeInterleaved = false;
-  double ropeOffset = 0;  // the position of row 0 (a KV cache's length)
+  ATTNLAB_LAYER_ARGS(ATTNLAB_FIELD)
+};
+
+// x, y, dy, dx (N, T, d); see rope.hpp
+#define ATTNLAB_ROPE_ARGS(X)                                                                       \
+  X(int, N, 1) X(int, T, 1) X(int, d, 2) X(double, base, 10000) X(double, offset, 0)              \
+  X(bool, interleaved, false)
+struct RopeArgs {
+  ATTNLAB_ROPE_ARGS(ATTNLAB_FIELD)
 };
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream). Buffers: w.
+#define ATTNLAB_INIT_ARGS(X) X(int, fanIn, 1) X(int, fanOut, 1) X(double, seed, 0) X(int, stream, 0)
 struct InitArgs {
-  int fanIn = 1, fanOut = 1;
-  double seed = 0;
-  int stream = 0;
+  ATTNLAB_INIT_ARGS(ATTNLAB_FIELD)
 };
 
 // w (n) -= learningRate * dw (n). Buffers: w, dw.
+#define ATTNLAB_STEP_ARGS(X) X(double, n, 0) X(double, learningRate, 0)
 struct StepArgs {
-  double n = 0, learningRate = 0;
+  ATTNLAB_STEP_ARGS(ATTNLAB_FIELD)
 };
+
+#undef ATTNLAB_FIELD
+#undef ATTNLAB_ADDRESS
 
 // Each converter checks what it converts (sizes, options, and the mask buffers' extents) into
 // `check`; the caller raises before calling the core.

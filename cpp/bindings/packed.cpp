@@ -10,7 +10,8 @@ std::string names(std::string joined) {
 }  // namespace
 
 std::string packed_layout() {
-#define ATTNLAB_NAME(field) #field ","
+#define ATTNLAB_NAME(type, field, init) #field ","
+#define ATTNLAB_ADDRESS_NAME(field) #field ","
   return "MaskArgs=" + names(ATTNLAB_MASK_ARGS(ATTNLAB_NAME)) +
          ";SoftmaxArgs=" + names(ATTNLAB_SOFTMAX_ARGS(ATTNLAB_NAME)) +
          ";SdpaArgs=" + names(ATTNLAB_SDPA_ARGS(ATTNLAB_NAME)) +
@@ -19,7 +20,8 @@ std::string packed_layout() {
          ";RopeArgs=" + names(ATTNLAB_ROPE_ARGS(ATTNLAB_NAME)) +
          ";InitArgs=" + names(ATTNLAB_INIT_ARGS(ATTNLAB_NAME)) +
          ";StepArgs=" + names(ATTNLAB_STEP_ARGS(ATTNLAB_NAME)) +
-         ";Buffers=" + names(ATTNLAB_BUFFERS(ATTNLAB_NAME));
+         ";Buffers=" + names(ATTNLAB_BUFFERS(ATTNLAB_ADDRESS_NAME));
+#undef ATTNLAB_ADDRESS_NAME
 #undef ATTNLAB_NAME
 }
 

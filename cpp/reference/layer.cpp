@@ -5,7 +5,7 @@
 // float32 core stores them.
 #include <vector>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref {
 namespace {

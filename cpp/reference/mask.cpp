@@ -1,7 +1,7 @@
 // Reference visibility of one (query, key) pair, straight from the rules of docs/semantics.md.
 #include <cmath>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref {
 

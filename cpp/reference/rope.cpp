@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref {
 namespace {

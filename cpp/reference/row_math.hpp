@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref::detail {
 
-// z of key j in row (b, h, i): the score plus the float mask where visible; -inf (or the fill in
-// d2l mode) where masked. *is_visible receives ref::visible's answer.
+// z of key j in row (b, h, i): the score plus the bias (float mask, ALiBi) where visible; -inf (or
+// the fill in d2l mode) where masked. *is_visible receives ref::visible's answer.
 inline double masked_score(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i, int j, double score,
                            bool* is_visible) {
   double bias = 0.0;

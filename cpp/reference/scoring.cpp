@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab::ref {
 namespace {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "attnlab/dropout.hpp"
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 #include "row_math.hpp"
 
 namespace attnlab::ref {

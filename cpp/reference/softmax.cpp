@@ -1,7 +1,7 @@
 // Reference masked softmax in double, one (B, H, Tq) row at a time.
 #include <vector>
 
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 #include "row_math.hpp"
 
 namespace attnlab::ref {

@@ -2,7 +2,7 @@
 // deterministic initialisation and the SGD step of seed 004.
 //
 //   Q = X Wq (B, T, H * d_q)    -> head layout q (B, H, T, d_q)     (same for K, V with Hkv)
-//   q, k = rope(q), rope(k)      when asked for, per head (positions 0 .. T - 1)
+//   q, k = rope(q), rope(k)      when asked for, per head (positions offset .. offset + T - 1)
 //   O = sdpa(q, k, v)            (B, H, T, d_v)
 //   C = concat of the heads      (B, T, H * d_v)
 //   out = C Wo (B, T, d_out), or C itself when d_out == 0

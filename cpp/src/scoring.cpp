@@ -14,7 +14,8 @@
 #include "attnlab/kernels.hpp"
 #include "attnlab/sdpa.hpp"
 #include "attnlab/softmax.hpp"
-#include "score_row.hpp"
+#include "query_rows.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab {
 namespace {
@@ -23,6 +24,8 @@ using kernels::f32_axpy;
 using kernels::f32_gemm_nn;
 using kernels::f32_gemm_nt;
 using kernels::f32_gemm_tn;
+using detail::for_each_query_row;
+using detail::QueryRow;
 
 AttentionDims attention_dims(const ScoringDims& s, int key_width) {
   return {s.B, s.H, s.Hkv, s.Tq, s.Tk, key_width, s.dv};
@@ -43,32 +46,15 @@ std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 // The shared path from a score matrix S (B, H, Tq, Tk) = scale * a(q, k). A scoring (Additive,
 // Concat below) is a Model with its scratch layout and these steps:
 //   prepare(q, k)                    per-row projections, once per call
-//   score_row(row, n, S_r, keep)     S_r[j] for the keys j < n of a query row (keep: scratch for
+//   score_row(row, n, S_r, keep)     S_r[j] for the keys j < n of a QueryRow (keep: scratch for
 //                                    values its chain rule may reuse, or nullptr in the forward)
 //   clear_sums(grads)                zero what chain_row accumulates
 //   chain_row(row, dA_r, keep, grads) accumulate from dA_r = d loss / d a(q_r, k_j)
 //   finish(q, k, dq, dk, grads)      the gradients of q, k and the parameters from those sums
 
-// Where query row (b, h, i) is: r indexes the rows of S (B, H, Tq), kv the kv head (b, h / group)
-// whose keys it reads, mask its resolved mask.
-struct QueryRow {
-  std::size_t r, kv;
-  MaskRow mask;
-};
-
-template <class Fn>
-void for_each_query_row(const ScoringDims& s, const MaskSpec& mask, Fn fn) {
-  const int group = s.H / s.Hkv;
-  for (int b = 0; b < s.B; ++b)
-    for (int h = 0; h < s.H; ++h)
-      for (int i = 0; i < s.Tq; ++i)
-        fn(QueryRow{(std::size_t(b) * s.H + h) * s.Tq + i, std::size_t(b) * s.Hkv + h / group,
-                    mask_row(mask, s.Tq, s.Tk, b, h, i)});
-}
-
 // pass 1: S = scale * a(q, k), for every key when the scores are returned, else only the keys
-// before each row's mask limit (validLens, causal): the masked softmax never reads a score at or
-// beyond it (fill mode overwrites those with the fill).
+// before each row's mask limit (validLens, causal, a window's right side): the masked softmax never
+// reads a score at or beyond it (fill mode overwrites those with the fill).
 // pass 2: P = masked softmax of S, in place; out (B, H, Tq, dv) = P v, query head h reading kv
 // head h / (H / Hkv). Optional trace outputs are copied on the way.
 template <class Model>
@@ -80,7 +66,7 @@ void score_matrix_forward(const ScoringDims& s, const ScoringOptions& opt, const
   const bool all_keys = outputs.scores != nullptr;
   float* S = sc.S;
   const std::size_t n = score_count(s);
-  for_each_query_row(s, opt.mask, [&](const QueryRow& row) {
+  for_each_query_row(s.B, s.H, s.Hkv, s.Tq, s.Tk, opt.mask, [&](const QueryRow& row) {
     sc.score_row(row, all_keys ? s.Tk : row.mask.limit, S + row.r * s.Tk, nullptr);
     if (outputs.masked) {  // what enters the softmax: S + bias where visible, -inf (or fill) where masked
       float* masked = outputs.masked + row.r * s.Tk;
@@ -121,7 +107,7 @@ void score_matrix_backward(const ScoringDims& s, const ScoringOptions& opt, cons
       const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
       f32_gemm_nt(s.Tq, s.Tk, s.dv, dout + bh * s.Tq * s.dv, v + bkv * s.Tk * s.dv, dA + bh * s.Tq * s.Tk, false);
     }
-  for_each_query_row(s, opt.mask, [&](const QueryRow& row) {
+  for_each_query_row(s.B, s.H, s.Hkv, s.Tq, s.Tk, opt.mask, [&](const QueryRow& row) {
     float *S_r = S + row.r * s.Tk, *dA_r = dA + row.r * s.Tk;
     sc.score_row(row, row.mask.limit, S_r, sc.keep);
     detail::masked_softmax_row(row.mask, opt.mask, S_r, S_r, s.Tk);

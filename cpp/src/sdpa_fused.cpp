@@ -5,8 +5,9 @@
 //
 // Forward, per query block (online softmax: m running max, l running sum, both per row):
 //   pass 1: S = (scale Q) K_blk^T                  K_blk transposed into scratch, then a gemm
-//   pass 2: S = softcap(S); S = -inf where masked   only blocks that reach a row's limit or an
-//                                                   attnMask pay for per-element masking
+//   pass 2: S = softcap(S), then + bias            element by element only in the blocks
+//           where visible, -inf where masked       that a row's start or limit cuts, or in
+//                                                  all of them with an attnMask or ALiBi
 //   pass 3: m' = max(m, rowmax S); P = exp(S - m'); l = l e^(m - m') + rowsum P; O *= e^(m - m')
 //   pass 4: O += P V_blk
 // Key blocks at or past every row's limit (validLens, causal, window) or before every row's start (the
@@ -18,7 +19,7 @@
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
 //           forward above on the block (its O lands in scratch)
-//   per key block, on the rows whose limit reaches it:
+//   per key block, on the rows that may see one of its keys:
 //           S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
 //           dP = dO V_blk^T;  dS = scale P (dP - D) (* softcap derivative)
 //           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
@@ -29,8 +30,8 @@
 #include <limits>
 
 #include "attnlab/kernels.hpp"
-#include "score_row.hpp"
 #include "sdpa_paths.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab::detail {
 namespace {

@@ -14,22 +14,11 @@
 
 #include "attnlab/dropout.hpp"
 #include "attnlab/kernels.hpp"
-#include "score_row.hpp"
+#include "query_rows.hpp"
+#include "softmax_row.hpp"
 
 namespace attnlab::detail {
 namespace {
-
-// Where the rows of one query row (b, h, i) live in the dense tensors.
-struct RowAt {
-  std::size_t q, out, scores;   // q (B, H, Tq, d), out (B, H, Tq, dv), scores (B, H, Tq, Tk)
-  std::size_t k, v;             // first key/value row of the kv head: k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv)
-};
-
-RowAt row_at(const AttentionDims& dims, int b, int h, int i) {
-  const std::size_t row = (std::size_t(b) * dims.H + h) * dims.Tq + i;
-  const std::size_t kv_head = std::size_t(b) * dims.Hkv + dims.kv_head_of(h);
-  return {row * dims.d, row * dims.dv, row * dims.Tk, kv_head * dims.Tk * dims.d, kv_head * dims.Tk * dims.dv};
-}
 
 // s (n): s_j = scale * q_i . k_j, then the softcap; dcap (n, optional) receives d s_j / d (scale q_i . k_j)
 // divided by scale, i.e. 1 - tanh^2(S_j / softcap) (1 without softcap).
@@ -56,19 +45,21 @@ float dropout_multiplier(const SdpaOptions& opt, int b, int h, int i, int j) {
              : 0.0f;
 }
 
-// p (n): the softmax weights of row (b, h, i), recomputed the way the forward pass did.
+// p (n): the softmax weights of the row, recomputed the way the forward pass did.
 // Returns the log-sum-exp (-inf when nothing is visible). trace (optional) gets the forward's trace rows.
-float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const RowAt& at, const MaskRow& row, int n,
-                  const float* q, const float* k, float* p, float* dcap, const SdpaForwardOutputs* trace) {
+float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const QueryRow& row, const float* q,
+                  const float* k, float* p, float* dcap, const SdpaForwardOutputs* trace) {
+  const int n = row.n;
+  const std::size_t scores = row.r * dims.Tk;
   const bool all_scores = trace != nullptr && (trace->scores != nullptr || trace->softcapped != nullptr);
   const int computed = all_scores ? dims.Tk : n;  // the trace shows raw scores of masked keys too
-  row_scores(dims, opt, q + at.q, k + at.k, computed, p,
-             trace != nullptr && trace->scores != nullptr ? trace->scores + at.scores : nullptr, dcap);
-  if (trace != nullptr && trace->softcapped != nullptr) std::copy(p, p + computed, trace->softcapped + at.scores);
+  row_scores(dims, opt, q + row.r * dims.d, k + row.kv * dims.Tk * dims.d, computed, p,
+             trace != nullptr && trace->scores != nullptr ? trace->scores + scores : nullptr, dcap);
+  if (trace != nullptr && trace->softcapped != nullptr) std::copy(p, p + computed, trace->softcapped + scores);
 
-  apply_mask(row, opt.mask, p, n);
+  apply_mask(row.mask, opt.mask, p, n);
   if (trace != nullptr && trace->masked != nullptr) {
-    float* masked = trace->masked + at.scores;
+    float* masked = trace->masked + scores;
     std::copy(p, p + n, masked);
     std::fill(masked + n, masked + dims.Tk, masked_value(opt.mask));
   }
@@ -85,21 +76,22 @@ void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const 
                   const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
   const bool tracing = outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
   float* p = scratch;
-  for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
-                       [&](int b, int h, int i, std::size_t r, const MaskRow& row, int n) {
-    const RowAt at = row_at(dims, b, h, i);
-    const float lse = row_weights(dims, opt, at, row, n, q, k, p, nullptr, tracing ? &outputs : nullptr);
-    if (outputs.lse != nullptr) outputs.lse[r] = lse;
+  for_each_query_row(dims.B, dims.H, dims.Hkv, dims.Tq, dims.Tk, opt.mask, [&](const QueryRow& row) {
+    const int n = row.n;
+    const float lse = row_weights(dims, opt, row, q, k, p, nullptr, tracing ? &outputs : nullptr);
+    if (outputs.lse != nullptr) outputs.lse[row.r] = lse;
     if (outputs.weights != nullptr) {
-      std::copy(p, p + n, outputs.weights + at.scores);
-      std::fill(outputs.weights + at.scores + n, outputs.weights + at.scores + dims.Tk, 0.0f);
+      float* weights = outputs.weights + row.r * dims.Tk;
+      std::copy(p, p + n, weights);
+      std::fill(weights + n, weights + dims.Tk, 0.0f);
     }
 
-    float* out = outputs.out + at.out;
+    float* out = outputs.out + row.r * dims.dv;
+    const float* vh = v + row.kv * dims.Tk * dims.dv;
     std::fill(out, out + dims.dv, 0.0f);
     for (int j = 0; j < n; ++j) {
-      const float weight = p[j] * dropout_multiplier(opt, b, h, i, j);
-      if (weight != 0.0f) kernels::f32_axpy(out, weight, v + at.v + std::size_t(j) * dims.dv, dims.dv);
+      const float weight = p[j] * dropout_multiplier(opt, row.b, row.h, row.i, j);
+      if (weight != 0.0f) kernels::f32_axpy(out, weight, vh + std::size_t(j) * dims.dv, dims.dv);
     }
   });
 }
@@ -118,30 +110,29 @@ void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const
   float* dcap = scratch + 2 * std::size_t(dims.Tk);
   std::fill(dk, dk + dims.k_size(), 0.0f);
   std::fill(dv, dv + dims.v_size(), 0.0f);
-  for_each_row(dims.B, dims.H, dims.Tq, dims.Tk, opt.mask,
-                       [&](int b, int h, int i, std::size_t, const MaskRow& row, int n) {
-    const RowAt at = row_at(dims, b, h, i);
-    float* dqi = dq + at.q;
+  for_each_query_row(dims.B, dims.H, dims.Hkv, dims.Tq, dims.Tk, opt.mask, [&](const QueryRow& row) {
+    const int n = row.n;
+    float* dqi = dq + row.r * dims.d;
     std::fill(dqi, dqi + dims.d, 0.0f);
-    const float lse = row_weights(dims, opt, at, row, n, q, k, p, dcap, nullptr);
+    const float lse = row_weights(dims, opt, row, q, k, p, dcap, nullptr);
     if (lse == -std::numeric_limits<float>::infinity()) return;  // nothing visible: zero gradient
 
-    const float* doi = dout + at.out;
+    const float* doi = dout + row.r * dims.dv;
     for (int j = 0; j < n; ++j) {
-      const float m = dropout_multiplier(opt, b, h, i, j);
+      const float m = dropout_multiplier(opt, row.b, row.h, row.i, j);
       if (p[j] == 0.0f || m == 0.0f) { g[j] = 0.0f; continue; }  // contributes nothing below
-      const std::size_t vj = at.v + std::size_t(j) * dims.dv;
+      const std::size_t vj = (row.kv * dims.Tk + j) * dims.dv;
       g[j] = m * kernels::f32_dot(doi, v + vj, dims.dv);
       kernels::f32_axpy(dv + vj, p[j] * m, doi, dims.dv);
     }
     const float D = kernels::f32_dot(p, g, n);
     for (int j = 0; j < n; ++j) g[j] = p[j] * (g[j] - D) * dcap[j];  // g becomes dS
-    if (opt.mask.use_fill) zero_masked(row, g, n);  // filled keys carry weight but no gradient
+    if (opt.mask.use_fill) zero_masked(row.mask, g, n);  // filled keys carry weight but no gradient
 
-    const float* qi = q + at.q;
+    const float* qi = q + row.r * dims.d;
     for (int j = 0; j < n; ++j) {
       if (g[j] == 0.0f) continue;
-      const std::size_t kj = at.k + std::size_t(j) * dims.d;
+      const std::size_t kj = (row.kv * dims.Tk + j) * dims.d;
       kernels::f32_axpy(dqi, opt.scale * g[j], k + kj, dims.d);
       kernels::f32_axpy(dk + kj, opt.scale * g[j], qi, dims.d);
     }

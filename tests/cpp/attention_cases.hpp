@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "attnlab/kernels.hpp"
-#include "attnlab/reference.hpp"
 #include "attnlab/sdpa.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab::test {

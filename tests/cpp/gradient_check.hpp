@@ -38,4 +38,33 @@ inline void expect_gradients_match_finite_differences(const std::vector<NamedGra
   }
 }
 
+// An op's backward as its test table sees it: the core's gradients, the float64 reference's, the
+// gradients paired with the inputs they differentiate, and the core's output (the loss is
+// sum(out * p.dout)). The two checks below are what every table runs on each of its problems.
+template <class Problem, class Grads>
+struct BackwardUnderTest {
+  Grads (*core)(const Problem&);
+  Grads (*reference)(const Problem&);
+  std::vector<NamedGrad> (*named)(Problem&, const Grads&);
+  std::vector<float> (*output)(const Problem&);
+};
+
+// Every gradient of the core against the reference's, element-wise.
+template <class Problem, class Grads>
+void expect_backward_matches_reference(Problem p, const BackwardUnderTest<Problem, Grads>& op, double atol,
+                                       double rtol, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const Grads core = op.core(p), ref = op.reference(p);
+  expect_gradients_close(op.named(p, core), op.named(p, ref), atol, rtol, file, line);
+}
+
+// Every gradient of the core against central differences (step eps) of the core's own forward.
+template <class Problem, class Grads>
+void expect_backward_matches_finite_differences(Problem p, const BackwardUnderTest<Problem, Grads>& op, double eps,
+                                                double atol, double rtol, const char* file = __builtin_FILE(),
+                                                int line = __builtin_LINE()) {
+  const Grads g = op.core(p);
+  expect_gradients_match_finite_differences(
+      op.named(p, g), eps, [&] { return dot_loss(op.output(p), p.dout); }, atol, rtol, file, line);
+}
+
 }  // namespace attnlab::test

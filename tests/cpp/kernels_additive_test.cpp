@@ -94,12 +94,7 @@ TEST(KernelsTanh, NeverLeavesMinusOneToOneAndMayWorkInPlace) {
 
 // ---- one query row of additive scores ----
 
-std::vector<int> key_counts() {
-  std::vector<int> n;
-  for (int i = 1; i <= 3 * kernels::width() + 1; ++i) n.push_back(i);
-  for (int big : {64, 127, 515}) n.push_back(big);
-  return n;
-}
+std::vector<int> key_counts() { return test::lengths_around(kernels::width(), {64, 127, 515}); }
 
 // A row's inputs: qw, wv (h), kwT (h, ldk) with ldk = n + 3 (a stride wider than the row).
 struct Row {

@@ -22,12 +22,7 @@ namespace {
 using test::dyadic;
 using test::expect_close;
 
-std::vector<int> lengths() {
-  std::vector<int> n;
-  for (int i = 1; i <= 3 * kernels::width() + 1; ++i) n.push_back(i);
-  for (int big : {127, 1000, 4099}) n.push_back(big);
-  return n;
-}
+std::vector<int> lengths() { return test::lengths_around(kernels::width(), {127, 1000, 4099}); }
 
 constexpr int kOffsets[] = {0, 1, 3};  // floats past an allocation: aligned, then two misalignments
 

@@ -20,11 +20,7 @@ namespace {
 using test::dyadic;
 using test::expect_close;
 
-std::vector<int> column_counts() {
-  std::vector<int> n;
-  for (int i = 1; i <= 3 * 2 * kernels::width() + 1; ++i) n.push_back(i);
-  return n;
-}
+std::vector<int> column_counts() { return test::lengths_around(2 * kernels::width()); }  // a tile is 2 vectors wide
 
 constexpr float kGap = 99.0f;  // fills the stride gaps of C: a write outside the matrix changes it
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "attnlab/layer.hpp"
-#include "attnlab/reference.hpp"
 #include "gradient_check.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {
@@ -120,6 +120,9 @@ std::vector<test::NamedGrad> named_grads(LayerProblem& p, const LayerGradients& 
   return all;
 }
 
+const test::BackwardUnderTest<LayerProblem, LayerGradients> kLayerBackward{core_backward, ref_backward, named_grads,
+                                                                           core_output};
+
 // ---- the table ----
 
 std::vector<LayerCase> layer_cases() {
@@ -159,19 +162,14 @@ TEST_P(LayerTable, ForwardMatchesTheFloat64Reference) {
 }
 
 TEST_P(LayerTable, BackwardMatchesTheFloat64Reference) {
-  LayerProblem p = problem();
-  const LayerGradients core = core_backward(p), ref = ref_backward(p);
-  test::expect_gradients_close(named_grads(p, core), named_grads(p, ref), kLayerTol, kLayerTol);
+  test::expect_backward_matches_reference(problem(), kLayerBackward, kLayerTol, kLayerTol);
 }
 
 // Central differences (eps 1e-2) of the core's forward, loss = sum(out * dout): truncation
 // eps^2 / 6 * O(1..10) plus float32 loss rounding over 2 eps, measured at most 5e-5; the same
 // budget as the scoring tests, 3e-4 + 3e-3 relative, with gradients of size O(0.1..1).
 TEST_P(LayerTable, BackwardMatchesFiniteDifferencesOfTheForward) {
-  LayerProblem p = problem();
-  const LayerGradients g = core_backward(p);
-  test::expect_gradients_match_finite_differences(named_grads(p, g), 1e-2,
-                                                  [&] { return test::dot_loss(core_output(p), p.dout); }, 3e-4, 3e-3);
+  test::expect_backward_matches_finite_differences(problem(), kLayerBackward, 1e-2, 3e-4, 3e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(LayerConfigurations, LayerTable, ::testing::ValuesIn(layer_cases()),
@@ -227,11 +225,8 @@ TEST(Seed004, WithItsCausalMaskTheFirstTokenSeesOnlyItself) {
 TEST(Seed004, BackwardMatchesFiniteDifferencesWithAndWithoutTheCausalMask) {
   for (Causal causal : {Causal::none, Causal::top_left}) {
     SCOPED_TRACE(causal == Causal::none ? "no mask" : "causal");
-    LayerProblem p = seed004(causal);
-    const LayerGradients g = core_backward(p);
     // Same budget as the table (3e-4 + 3e-3 relative); inputs here are O(1..3), so eps 1e-2 is small.
-    test::expect_gradients_match_finite_differences(named_grads(p, g), 1e-2,
-                                                    [&] { return test::dot_loss(core_output(p), p.dout); }, 3e-4, 3e-3);
+    test::expect_backward_matches_finite_differences(seed004(causal), kLayerBackward, 1e-2, 3e-4, 3e-3);
   }
 }
 

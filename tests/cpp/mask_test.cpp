@@ -8,7 +8,7 @@
 
 #include "attention_cases.hpp"
 #include "attnlab/dims.hpp"
-#include "attnlab/reference.hpp"
+#include "reference.hpp"
 
 namespace attnlab {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "attnlab/reference.hpp"
 #include "attnlab/rope.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "attnlab/kernels.hpp"
-#include "attnlab/reference.hpp"
 #include "attnlab/scoring.hpp"
 #include "gradient_check.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {
@@ -168,6 +168,8 @@ std::vector<test::NamedGrad> named_grads(Problem& p, const Grads& g) {
   return all;
 }
 
+const test::BackwardUnderTest<Problem, Grads> kScoringBackward{core_backward, ref_backward, named_grads, core_output};
+
 // ---- the table ----
 
 std::vector<ShapeCase> shape_cases() {
@@ -248,9 +250,7 @@ TEST_P(ScoringTable, ForwardMatchesTheFloat64ReferenceIncludingTheTrace) {
 }
 
 TEST_P(ScoringTable, BackwardMatchesTheFloat64Reference) {
-  Problem p = problem();
-  const Grads core = core_backward(p), ref = ref_backward(p);
-  test::expect_gradients_close(named_grads(p, core), named_grads(p, ref), kBackwardTol, kBackwardTol);
+  test::expect_backward_matches_reference(problem(), kScoringBackward, kBackwardTol, kBackwardTol);
 }
 
 // Central differences of the core's own forward, loss = sum(out * dout). With eps = 1e-2 the
@@ -258,10 +258,7 @@ TEST_P(ScoringTable, BackwardMatchesTheFloat64Reference) {
 // loss (|loss| ~ 10, relative 1e-7 per output) divided by 2 eps adds ~5e-5: measured at most 6.5e-5.
 // Tolerance 3e-4 + 3e-3 relative: a 1% error in any gradient of size O(0.1) already fails.
 TEST_P(ScoringTable, BackwardMatchesFiniteDifferencesOfTheForward) {
-  Problem p = problem();
-  const Grads g = core_backward(p);
-  test::expect_gradients_match_finite_differences(named_grads(p, g), 1e-2,
-                                                  [&] { return test::dot_loss(core_output(p), p.dout); }, 3e-4, 3e-3);
+  test::expect_backward_matches_finite_differences(problem(), kScoringBackward, 1e-2, 3e-4, 3e-3);
 }
 
 TEST_P(ScoringTable, FullyMaskedRowsAreZeroAndNothingIsNaN) {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "attention_cases.hpp"
-#include "attnlab/reference.hpp"
 #include "attnlab/sdpa.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "attention_cases.hpp"
-#include "attnlab/reference.hpp"
 #include "attnlab/softmax.hpp"
+#include "reference.hpp"
 #include "test_util.hpp"
 
 namespace attnlab {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -55,6 +56,17 @@ inline std::vector<float> dyadic(std::size_t n, uint32_t seed) {
   std::vector<float> x(n);
   for (auto& v : x) v = float(k(rng)) / 8.0f;
   return x;
+}
+
+// ---- lengths for the vector kernels ----
+
+// 1, 2, ..., 3 step + 1 (around a loop that takes `step` floats at a time: the scalar tail alone, the
+// vector loop alone and both together), then the longer lengths in `more`.
+inline std::vector<int> lengths_around(int step, std::initializer_list<int> more = {}) {
+  std::vector<int> n;
+  for (int i = 1; i <= 3 * step + 1; ++i) n.push_back(i);
+  n.insert(n.end(), more);
+  return n;
 }
 
 // ---- closeness with a useful failure message ----

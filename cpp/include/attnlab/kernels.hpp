@@ -1,6 +1,6 @@
-// Vector kernels: the only code that knows about SIMD. One source, built twice: with
-// ATTNLAB_SIMD=1 on xsimd's default architecture (wasm simd128, or AVX2+FMA natively) and with
-// ATTNLAB_SIMD=0 as plain loops (the scalar wasm build). Each kernel is a vector loop plus an
+// Vector kernels: the only code that knows about SIMD. One source, built with ATTNLAB_SIMD=1 on
+// xsimd's default architecture (wasm simd128, the same with relaxed-simd multiply-adds, or AVX2+FMA
+// natively) and with ATTNLAB_SIMD=0 as plain loops (the scalar builds). Each kernel is a vector loop plus an
 // explicit scalar tail; tests run every kernel at lengths 1 .. 3W+1 around the width W.
 #pragma once
 
@@ -17,8 +17,8 @@ void f32_scale(float* y, float a, int n);                             // y *= a
 float f32_max(const float* x, int n);                                 // -inf when n == 0
 float f32_sum(const float* x, int n);
 // y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0. For the softmax:
-// x[i] - m <= 0 (small positive excesses from rounding are fine); results below the smallest
-// normal float are flushed to 0.
+// x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body flushes results
+// below the smallest normal float to 0 (libm's exp, in the scalar build and the tails, does not).
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
 
 // Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
@@ -53,10 +53,10 @@ void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C,
 void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // B (N, K): C = A B^T
 
 // The same products on strided operands (row strides lda, ldb, ldc, each >= its row's width), the
-// building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of 4 rows of C
-// by 2 vectors of columns stays in registers over the whole depth K; each step loads 2 vectors of a
-// row of B and broadcasts 4 elements of A, for 8 vector multiply-adds. Tails: fewer rows, one
-// vector, then single columns. C must not overlap A or B.
+// building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of MR rows of C
+// by NV vectors of columns stays in registers over the whole depth K (4 x 2 natively, 2 x 4 in wasm
+// simd128); each step loads NV vectors of a row of B and broadcasts MR elements of A, for 8 vector
+// multiply-adds. Tails: fewer rows, one vector, then single columns. C must not overlap A or B.
 void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
                          bool accumulate);  // A (M, K), B (K, N): C = A B
 void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,

@@ -1,4 +1,5 @@
-// Internal: the per-row steps that masked softmax and sdpa share, in the order they run:
+// Internal: the masked-softmax row toolkit, the per-row steps that the masked softmax, the
+// row-streaming and fused sdpa and the score-matrix scorings share, in the order they run:
 //   z = raw scores of row (b, h, i)  ->  apply_mask  ->  softmax_in_place  ->  (backward) zero_masked
 // A row's softmax only looks at its first keys_in_softmax() keys: in the default mode every key at
 // or beyond MaskRow::limit is -inf (weight 0), so it is skipped; in d2l fill mode every key takes part.
@@ -51,19 +52,6 @@ void masked_softmax_row(const MaskRow& row, const MaskSpec& mask, const float* x
 // masked keys and past the softmax's keys. dx may alias y or dy.
 void masked_softmax_backward_row(const MaskRow& row, const MaskSpec& mask, const float* y, const float* dy,
                                  float* dx, int Tk, float scale);
-
-// Calls visit(b, h, i, r, row, n) for every query row of a (B, H, Tq, Tk) score tensor in memory
-// order: r = (b * H + h) * Tq + i is the row's index, row its resolved mask, n = keys_in_softmax.
-template <class Visit>
-void for_each_row(int B, int H, int Tq, int Tk, const MaskSpec& mask, Visit&& visit) {
-  std::size_t r = 0;
-  for (int b = 0; b < B; ++b)
-    for (int h = 0; h < H; ++h)
-      for (int i = 0; i < Tq; ++i, ++r) {
-        const MaskRow row = mask_row(mask, Tq, Tk, b, h, i);
-        visit(b, h, i, r, row, keys_in_softmax(row, mask, Tk));
-      }
-}
 
 // x (n): x[j] = 0 wherever key j is masked (gradients in fill mode, where masked weights are not 0).
 void zero_masked(const MaskRow& row, float* x, int n);

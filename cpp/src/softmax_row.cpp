@@ -1,4 +1,4 @@
-#include "score_row.hpp"
+#include "softmax_row.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -11,7 +11,8 @@
 
 namespace attnlab::ref {
 
-// Whether key j is visible from query row (b, h, i); adds the float mask value to *bias.
+// Whether key j is visible from query row (b, h, i); when it is, adds its float mask value and ALiBi
+// bias to *bias (nullable).
 bool visible(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i, int j, double* bias);
 
 void masked_softmax_forward(int B, int H, int Tq, int Tk, const MaskSpec& mask, const float* x, float* y);
