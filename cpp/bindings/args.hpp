@@ -22,7 +22,7 @@ namespace attnlab::binding {
 #define ATTNLAB_ADDRESS(name) uintptr_t name = 0;
 
 // Byte addresses in wasm memory (0 = not given), named as the JS memory arena's blocks
-// (web/src/memory.js). Which ones an entry point reads is listed at the entry point.
+// (web/src/boundary/buffers.js). Which ones an entry point reads is listed at the entry point.
 #define ATTNLAB_BUFFERS(X)                                                                         \
   X(x) X(y) X(dy) X(dx)                  /* softmax; layer input and its gradient */              \
   X(q) X(k) X(v) X(dout)                 /* attention inputs (layer: saved q, k, v) */            \
