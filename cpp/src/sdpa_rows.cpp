@@ -35,7 +35,8 @@ RowAt row_at(const AttentionDims& dims, int b, int h, int i) {
 // divided by scale, i.e. 1 - tanh^2(S_j / softcap) (1 without softcap).
 void row_scores(const AttentionDims& dims, const SdpaOptions& opt, const float* qi, const float* kh, int n,
                 float* s, float* trace_scores, float* dcap) {
-  for (int j = 0; j < n; ++j) s[j] = opt.scale * kernels::f32_dot(qi, kh + std::size_t(j) * dims.d, dims.d);
+  kernels::f32_dot_rows(s, kh, dims.d, qi, n, dims.d);
+  kernels::f32_scale(s, opt.scale, n);
   if (trace_scores != nullptr) std::copy(s, s + n, trace_scores);
   if (opt.softcap > 0.0f) {
     for (int j = 0; j < n; ++j) {
@@ -95,12 +96,10 @@ void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const 
       std::fill(outputs.weights + at.scores + n, outputs.weights + at.scores + dims.Tk, 0.0f);
     }
 
-    float* out = outputs.out + at.out;
-    std::fill(out, out + dims.dv, 0.0f);
-    for (int j = 0; j < n; ++j) {
-      const float weight = p[j] * dropout_multiplier(opt, b, h, i, j);
-      if (weight != 0.0f) kernels::f32_axpy(out, weight, v + at.v + std::size_t(j) * dims.dv, dims.dv);
-    }
+    if (opt.dropout > 0.0f)
+      for (int j = 0; j < n; ++j) p[j] *= dropout_multiplier(opt, b, h, i, j);
+    // out_i (1, dv) = p (1, n) V (n, dv): the register-tiled product walks the values once.
+    kernels::f32_gemm_nn_strided(1, dims.dv, n, p, n, v + at.v, dims.dv, outputs.out + at.out, dims.dv, false);
   });
 }
 

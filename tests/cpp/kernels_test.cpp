@@ -74,6 +74,28 @@ TEST(Kernels, DotOfRandomFloatsIsWithinTheSummationErrorBound) {
   }
 }
 
+TEST(Kernels, DotRowsIsExactOnDyadicInputsForEveryRowCountWidthAndStride) {
+  // Rows n = 1 .. 9 cover whole groups of four and every remainder; the width d every length
+  // around W; lda > d pads each row with a sentinel that must never be read into a sum.
+  for (int d : lengths()) {
+    if (d > 3 * kernels::width() + 1 && d != 127) continue;  // the long lengths add nothing per row here
+    for (int n = 1; n <= 9; ++n) {
+      const int lda = d + 3;
+      std::vector<float> A(std::size_t(n) * lda, 1e30f);
+      const auto values = dyadic(n * d, 7 + n + d), x = dyadic(d, 8 + d);
+      for (int j = 0; j < n; ++j) std::copy(values.begin() + j * d, values.begin() + (j + 1) * d, A.begin() + j * lda);
+      std::vector<float> y(n + 1, -7.0f);
+      kernels::f32_dot_rows(y.data(), A.data(), lda, x.data(), n, d);
+      for (int j = 0; j < n; ++j) {
+        double expected = 0.0;
+        for (int i = 0; i < d; ++i) expected += double(A[std::size_t(j) * lda + i]) * x[i];
+        EXPECT_EQ(y[j], float(expected)) << "row " << j << " of " << n << ", d=" << d;
+      }
+      EXPECT_EQ(y[n], -7.0f) << "wrote past row " << n << ", d=" << d;
+    }
+  }
+}
+
 TEST(Kernels, AxpyIsExactOnDyadicInputsAndLeavesNeighboursAlone) {
   for (int n : lengths())
     for (int offset : kOffsets) {
