@@ -96,6 +96,23 @@ TEST(Kernels, DotRowsIsExactOnDyadicInputsForEveryRowCountWidthAndStride) {
   }
 }
 
+TEST(Kernels, FirstNonFiniteFindsTheFirstNanOrInfinityAtEveryPosition) {
+  const float kNan = std::numeric_limits<float>::quiet_NaN(), kInf = std::numeric_limits<float>::infinity();
+  for (int n : lengths()) {
+    const auto finite = test::random_uniform(n, 9 + n);
+    EXPECT_EQ(kernels::f32_first_nonfinite(finite.data(), n), -1) << "n=" << n;
+    std::vector<float> large(n, 3.0e38f);  // finite, though their sums overflow
+    EXPECT_EQ(kernels::f32_first_nonfinite(large.data(), n), -1) << "n=" << n;
+    for (int at : {0, n / 2, n - 1})
+      for (float bad : {kNan, kInf, -kInf}) {
+        auto x = finite;
+        x[at] = bad;
+        if (at + 1 < n) x[n - 1] = kNan;  // a later one must not be reported first
+        EXPECT_EQ(kernels::f32_first_nonfinite(x.data(), n), at) << "n=" << n << " at=" << at << " " << bad;
+      }
+  }
+}
+
 TEST(Kernels, AxpyIsExactOnDyadicInputsAndLeavesNeighboursAlone) {
   for (int n : lengths())
     for (int offset : kOffsets) {

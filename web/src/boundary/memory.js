@@ -6,6 +6,7 @@ import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { callQuery } from './packed.js';
 import { expectNoOverflow } from './overflow.js';
+import { nonFiniteError } from './validate.js';
 
 /** Every buffer name of the binding's packed Buffers record (cpp/bindings/args.hpp, packed.hpp). */
 const BUFFER_NAMES = [
@@ -77,6 +78,11 @@ function copyIn(module, fn, name, block, at) {
   else if (kind === 'Int32Array') module.HEAP32.set(data, at >>> 2);
   else if (kind === 'Uint8Array') module.HEAPU8.set(data, at);
   else module.HEAPU8.set(bytesOf(data), at);
+  // An input converted with inputTensor's scanInArena: its finiteness check, run on the copy.
+  if (data !== block && Object.hasOwn(block, 'unscanned')) {
+    const bad = module.firstNonFinite(at, typedLength(data));
+    if (bad >= 0) throw nonFiniteError(fn, block.unscanned, block, bad);
+  }
 }
 
 // One Buffers object (all 33 addresses) kept between calls: building a fresh 32-field object per
