@@ -77,6 +77,7 @@ struct LayerArgs {
   double ropeBase = 10000;
   bool ropeInterleaved = false;
   double ropeOffset = 0;  // the position of row 0 (a KV cache's length)
+  double cacheLength = 0, cacheCapacity = 0;  // layerForwardCached: rows held and room, per kv head
 };
 
 // w (fanIn, fanOut): Xavier-uniform from (seed, stream). Buffers: w.
@@ -101,6 +102,8 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 LayerDims to_dims(Boundary& check, const LayerArgs& a);
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a);
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b);
+// The same for a cached forward, whose rows attend to `keys` (held + new) keys.
+SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b, int keys);
 // The layer's rotary options (positions from ropeOffset); checks dQ even, the base and the offset.
 RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 

@@ -245,14 +245,19 @@ double layer_scratch_entry(const LayerArgs& a) {
   return layer_scratch(a, dims);
 }
 
-// Weights and the saved forward state, read by forward (weights) and backward (both).
-void check_layer_weights(Boundary& check, const LayerArgs& a, const LayerDims& dims, const Buffers& b) {
-  if (!check.ok()) return;
+// The weights and x, read by every layer entry.
+void check_layer_inputs(Boundary& check, const LayerArgs& a, const Buffers& b) {
   check.span("wq", b.wq, count(a.dIn, a.heads, a.dQ), 4);
   check.span("wk", b.wk, count(a.dIn, a.kvHeads, a.dQ), 4);
   check.span("wv", b.wv, count(a.dIn, a.kvHeads, a.dV), 4);
   check.span("wo", b.wo, count(a.heads, a.dV, a.dOut), 4, a.dOut == 0);
   check.span("x", b.x, count(a.B, a.T, a.dIn), 4);
+}
+
+// Weights and the saved forward state, read by forward (weights) and backward (both).
+void check_layer_weights(Boundary& check, const LayerArgs& a, const LayerDims& dims, const Buffers& b) {
+  if (!check.ok()) return;
+  check_layer_inputs(check, a, b);
   check.span("q", b.q, count(a.B, a.heads, a.T, a.dQ), 4);
   check.span("k", b.k, count(a.B, a.kvHeads, a.T, a.dQ), 4);
   check.span("v", b.v, count(a.B, a.kvHeads, a.T, a.dV), 4);
@@ -279,6 +284,51 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const bool traced = b.weights || b.scores || b.masked;
   layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
                 f32_out(b.scratch), a.rope ? &rope : nullptr);
+}
+
+// The rows a cached forward attends to (held + new), or 0 when the cache fields are not integers
+// with length + T <= capacity <= 2^29.
+int cached_keys(const LayerArgs& a) {
+  const bool integers = std::floor(a.cacheLength) == a.cacheLength && std::floor(a.cacheCapacity) == a.cacheCapacity;
+  const bool fits = a.cacheLength >= 0 && a.cacheLength + a.T <= a.cacheCapacity && a.cacheCapacity <= kMaxFloatsPerBuffer;
+  return integers && fits ? int(a.cacheLength) + a.T : 0;
+}
+
+double layer_cached_scratch_entry(const LayerArgs& a) {
+  Boundary check("layerCachedScratchFloats");
+  const LayerDims dims = to_dims(check, a);
+  const int keys = cached_keys(a);
+  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  if (!check.ok()) return check.raise(), 0;
+  const double widest = std::max({double(a.dIn), a.heads * double(std::max(a.dQ, a.dV)), double(a.dOut)});
+  return scratch_or_huge({count(a.B, a.T, widest), count(a.B, a.heads, a.T, std::max(a.dQ, a.dV)), double(keys)},
+                         [&] { return layer_cached_scratch_floats(dims, keys); });
+}
+
+// x (B, T, dIn) after the cache's rows: buffers x, wq, wk, wv, wo, out, q (the new rows' queries,
+// (B, heads, T, dQ)), k and v (the cache, (B, kvHeads, cacheCapacity, dQ | dV)), alibiSlopes, scratch.
+void layer_forward_cached_entry(const LayerArgs& a, const Buffers& b) {
+  Boundary check("layerForwardCached");
+  const LayerDims dims = to_dims(check, a);
+  const int keys = check.ok() ? cached_keys(a) : 0;
+  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b, keys) : SdpaOptions{};
+  check.require(b.validLens == 0 && b.boolMask == 0 && b.floatMask == 0,
+                "a cached forward takes causal, window and ALiBi masks only");
+  const RopeOptions rope = to_layer_rope(check, a);
+  check.require(!a.rope || a.ropeOffset == a.cacheLength, "ropeOffset must equal cacheLength");
+  if (check.ok()) {
+    check_layer_inputs(check, a, b);
+    check.span("out", b.out, count(a.B, a.T, out_width(a)), 4);
+    check.span("q", b.q, count(a.B, a.heads, a.T, a.dQ), 4);
+    check.span("k", b.k, count(a.B, a.kvHeads, a.cacheCapacity, a.dQ), 4);
+    check.span("v", b.v, count(a.B, a.kvHeads, a.cacheCapacity, a.dV), 4);
+  }
+  if (check.ok()) check_scratch(check, b.scratch, layer_cached_scratch_entry(a));
+  if (!check.ok()) return check.raise();
+  const LayerCache cache{f32_out(b.k), f32_out(b.v), int(a.cacheCapacity), int(a.cacheLength)};
+  layer_forward_cached(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), cache, f32_out(b.q),
+                       f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
@@ -389,6 +439,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("layerScratchFloats", &packed_query<LayerArgs, &layer_scratch_entry>);
   function("layerForward", &packed_entry<LayerArgs, &layer_forward_entry>);
   function("layerBackward", &packed_entry<LayerArgs, &layer_backward_entry>);
+  function("layerCachedScratchFloats", &packed_query<LayerArgs, &layer_cached_scratch_entry>);
+  function("layerForwardCached", &packed_entry<LayerArgs, &layer_forward_cached_entry>);
   function("initWeights", &packed_entry<InitArgs, &init_weights_entry>);
   function("sgdStep", &packed_entry<StepArgs, &sgd_step_entry>);
 }

@@ -23,7 +23,7 @@
   X(B) X(H) X(Hkv) X(Tq) X(Tk) X(dq) X(dk) X(dv) X(hidden) X(scoring) X(scale) X(mask)
 #define ATTNLAB_LAYER_ARGS(X)                                                   \
   X(B) X(T) X(dIn) X(dQ) X(dV) X(heads) X(kvHeads) X(dOut) X(scale) X(mask) \
-  X(rope) X(ropeBase) X(ropeInterleaved) X(ropeOffset)
+  X(rope) X(ropeBase) X(ropeInterleaved) X(ropeOffset) X(cacheLength) X(cacheCapacity)
 #define ATTNLAB_ROPE_ARGS(X) X(N) X(T) X(d) X(base) X(offset) X(interleaved)
 #define ATTNLAB_INIT_ARGS(X) X(fanIn) X(fanOut) X(seed) X(stream)
 #define ATTNLAB_STEP_ARGS(X) X(n) X(learningRate)

@@ -1,7 +1,8 @@
 // Copy-in / copy-out arena: every call places its inputs, outputs and scratch in ONE wasm
 // allocation, runs, copies the results out into fresh arrays and frees the allocation in a
 // finally block. Nothing stays in wasm memory between calls, so there is nothing to leak and
-// nothing for users to .delete().
+// nothing for users to .delete() (the one exception, a layer's KV cache, frees itself when it is
+// garbage-collected: ops/kv-cache.js).
 import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { callQuery } from './packed.js';
