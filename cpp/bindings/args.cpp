@@ -140,13 +140,17 @@ LayerDims to_dims(Boundary& check, const LayerArgs& a) {
   return dims;
 }
 
-SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b) {
+SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b, int keys) {
   SdpaOptions opt;
   check_scale(check, a.scale);
   if (!check.ok()) return opt;
   opt.scale = float(a.scale);
-  opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, a.T);
+  opt.mask = to_mask(check, a.mask, b, a.B, a.heads, a.T, keys);
   return opt;
+}
+
+SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b) {
+  return to_layer_options(check, a, b, a.T);
 }
 
 RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {

@@ -81,7 +81,8 @@ struct ScoringArgs {
   X(double, scale, 1) X(MaskArgs, mask, {})                                                       \
   X(bool, rope, false)                   /* rotary positions on q and k, with these options: */   \
   X(double, ropeBase, 10000) X(bool, ropeInterleaved, false)                                      \
-  X(double, ropeOffset, 0)               /* the position of row 0 (a KV cache's length) */
+  X(double, ropeOffset, 0)               /* the position of row 0 (a KV cache's length) */       \
+  X(double, cacheLength, 0) X(double, cacheCapacity, 0) /* layerForwardCached: rows held, room, per kv head */
 struct LayerArgs {
   ATTNLAB_LAYER_ARGS(ATTNLAB_FIELD)
 };
@@ -119,6 +120,8 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 LayerDims to_dims(Boundary& check, const LayerArgs& a);
 RopeOptions to_rope_options(Boundary& check, const RopeArgs& a);
 SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b);
+// The same for a cached forward, whose rows attend to `keys` (held + new) keys.
+SdpaOptions to_layer_options(Boundary& check, const LayerArgs& a, const Buffers& b, int keys);
 // The layer's rotary options (positions from ropeOffset); checks dQ even, the base and the offset.
 RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a);
 

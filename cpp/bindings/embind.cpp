@@ -269,14 +269,19 @@ void check_layer_params(Boundary& check, const LayerArgs& a, uintptr_t wq, uintp
   check.span(names[3], wo, count(a.heads, a.dV, a.dOut), 4, a.dOut == 0);
 }
 
+// The weights and x, read by every layer entry.
+void check_layer_weights_and_x(Boundary& check, const LayerArgs& a, const Buffers& b) {
+  static const char* const weights[4] = {"wq", "wk", "wv", "wo"};
+  check_layer_params(check, a, b.wq, b.wk, b.wv, b.wo, weights);
+  check.span("x", b.x, count(a.B, a.T, a.dIn), 4);
+}
+
 // Shared by forward and backward: the rotary options (returned), the weights, x, the saved forward
 // state (written by forward, read by backward) and the scratch.
 RopeOptions check_layer_inputs(Boundary& check, const LayerArgs& a, const LayerDims& dims, const Buffers& b) {
   const RopeOptions rope = to_layer_rope(check, a);
   if (!check.ok()) return rope;
-  static const char* const weights[4] = {"wq", "wk", "wv", "wo"};
-  check_layer_params(check, a, b.wq, b.wk, b.wv, b.wo, weights);
-  check.span("x", b.x, count(a.B, a.T, a.dIn), 4);
+  check_layer_weights_and_x(check, a, b);
   check.span("q", b.q, count(a.B, a.heads, a.T, a.dQ), 4);
   check.span("k", b.k, count(a.B, a.kvHeads, a.T, a.dQ), 4);
   check.span("v", b.v, count(a.B, a.kvHeads, a.T, a.dV), 4);
@@ -302,6 +307,51 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   const bool traced = b.weights || b.scores || b.masked;
   layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
                 f32_out(b.scratch), a.rope ? &rope : nullptr);
+}
+
+// The rows a cached forward attends to (held + new), or 0 when the cache fields are not integers
+// with length + T <= capacity <= 2^29.
+int cached_keys(const LayerArgs& a) {
+  const bool integers = std::floor(a.cacheLength) == a.cacheLength && std::floor(a.cacheCapacity) == a.cacheCapacity;
+  const bool fits = a.cacheLength >= 0 && a.cacheLength + a.T <= a.cacheCapacity && a.cacheCapacity <= kMaxFloatsPerBuffer;
+  return integers && fits ? int(a.cacheLength) + a.T : 0;
+}
+
+double layer_cached_scratch_entry(const LayerArgs& a) {
+  Boundary check("layerCachedScratchFloats");
+  const LayerDims dims = to_dims(check, a);
+  const int keys = cached_keys(a);
+  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  if (!check.ok()) return check.raise(), 0;
+  const double widest = std::max({double(a.dIn), a.heads * double(std::max(a.dQ, a.dV)), double(a.dOut)});
+  return scratch_or_huge({count(a.B, a.T, widest), count(a.B, a.heads, a.T, std::max(a.dQ, a.dV)), double(keys)},
+                         [&] { return layer_cached_scratch_floats(dims, keys); });
+}
+
+// x (B, T, dIn) after the cache's rows: buffers x, wq, wk, wv, wo, out, q (the new rows' queries,
+// (B, heads, T, dQ)), k and v (the cache, (B, kvHeads, cacheCapacity, dQ | dV)), alibiSlopes, scratch.
+void layer_forward_cached_entry(const LayerArgs& a, const Buffers& b) {
+  Boundary check("layerForwardCached");
+  const LayerDims dims = to_dims(check, a);
+  const int keys = check.ok() ? cached_keys(a) : 0;
+  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b, keys) : SdpaOptions{};
+  check.require(b.validLens == 0 && b.boolMask == 0 && b.floatMask == 0,
+                "a cached forward takes causal, window and ALiBi masks only");
+  const RopeOptions rope = to_layer_rope(check, a);
+  check.require(!a.rope || a.ropeOffset == a.cacheLength, "ropeOffset must equal cacheLength");
+  if (check.ok()) {
+    check_layer_weights_and_x(check, a, b);
+    check.span("out", b.out, count(a.B, a.T, out_width(a)), 4);
+    check.span("q", b.q, count(a.B, a.heads, a.T, a.dQ), 4);
+    check.span("k", b.k, count(a.B, a.kvHeads, a.cacheCapacity, a.dQ), 4);
+    check.span("v", b.v, count(a.B, a.kvHeads, a.cacheCapacity, a.dV), 4);
+  }
+  if (check.ok()) check_scratch(check, b.scratch, layer_cached_scratch_entry(a));
+  if (!check.ok()) return check.raise();
+  const LayerCache cache{f32_out(b.k), f32_out(b.v), int(a.cacheCapacity), int(a.cacheLength)};
+  layer_forward_cached(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), cache, f32_out(b.q),
+                       f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 void layer_backward_entry(const LayerArgs& a, const Buffers& b) {
@@ -340,6 +390,18 @@ void sgd_step_entry(const StepArgs& a, const Buffers& b) {
   check.span("dw", b.dw, a.n, 4);
   if (!check.ok()) return check.raise();
   sgd_step(f32_out(b.w), f32(b.dw), std::size_t(a.n), float(a.learningRate));
+}
+
+// The index of the first NaN or infinity of the `count` floats at byte address `address`, or -1:
+// memory.js scans an input it copied into an arena with this (several times faster than a JS loop).
+double first_nonfinite_entry(double address, double count) {
+  Boundary check("firstNonFinite");
+  check.require(count >= 0 && count <= kMaxFloatsPerBuffer && std::floor(count) == count,
+                "count must be an integer in [0, 2^29]");
+  const uintptr_t at = address >= 0 && address < 4294967296.0 ? uintptr_t(address) : 0;
+  if (check.ok()) check.span("x", at, count, 4);
+  if (!check.ok()) return check.raise(), 0;
+  return kernels::f32_first_nonfinite(f32(at), int(count));
 }
 
 std::string arch_name_entry() { return kernels::arch_name(); }
@@ -381,6 +443,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("archName", &arch_name_entry);
   function("vectorWidth", &attnlab::kernels::width);
   function("packedLayout", &packed_layout);
+  function("firstNonFinite", &first_nonfinite_entry);
   // Each takes the address of a packed record (packed.hpp); web/src/boundary/packed.js writes it.
   function("maskedSoftmaxForward", &packed_entry<SoftmaxArgs, &masked_softmax_forward_entry>);
   function("maskedSoftmaxBackward", &packed_entry<SoftmaxArgs, &masked_softmax_backward_entry>);
@@ -395,6 +458,8 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   function("layerScratchFloats", &packed_query<LayerArgs, &layer_scratch_entry>);
   function("layerForward", &packed_entry<LayerArgs, &layer_forward_entry>);
   function("layerBackward", &packed_entry<LayerArgs, &layer_backward_entry>);
+  function("layerCachedScratchFloats", &packed_query<LayerArgs, &layer_cached_scratch_entry>);
+  function("layerForwardCached", &packed_entry<LayerArgs, &layer_forward_cached_entry>);
   function("initWeights", &packed_entry<InitArgs, &init_weights_entry>);
   function("sgdStep", &packed_entry<StepArgs, &sgd_step_entry>);
 }

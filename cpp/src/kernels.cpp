@@ -46,6 +46,68 @@ float f32_dot(const float* a, const float* b, int n) {
   return sum;
 }
 
+void f32_dot_rows(float* y, const float* A, int lda, const float* x, int n, int d) {
+  constexpr int kRows = 4;
+  int j = 0;
+  for (; j + kRows <= n; j += kRows) {
+    const float* a0 = A + std::size_t(j) * lda;
+    const float* a1 = a0 + lda;
+    const float* a2 = a1 + lda;
+    const float* a3 = a2 + lda;
+    float sums[kRows] = {0.0f, 0.0f, 0.0f, 0.0f};
+    over_vectors_then_tail([&](auto zero, int i) {
+      using V = decltype(zero);
+      V acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
+      for (; i + lanes<V>() <= d; i += lanes<V>()) {
+        const V xv = V::load_unaligned(x + i);
+        acc0 = fma(V::load_unaligned(a0 + i), xv, acc0);
+        acc1 = fma(V::load_unaligned(a1 + i), xv, acc1);
+        acc2 = fma(V::load_unaligned(a2 + i), xv, acc2);
+        acc3 = fma(V::load_unaligned(a3 + i), xv, acc3);
+      }
+      sums[0] += reduce_add(acc0);
+      sums[1] += reduce_add(acc1);
+      sums[2] += reduce_add(acc2);
+      sums[3] += reduce_add(acc3);
+      return i;
+    });
+    std::copy(sums, sums + kRows, y + j);
+  }
+  for (; j < n; ++j) y[j] = f32_dot(A + std::size_t(j) * lda, x, d);
+}
+
+int f32_first_nonfinite(const float* x, int n) {
+  constexpr int kBlock = 1024;  // floats per test of the sum: a failed block is searched one by one
+  for (int b0 = 0; b0 < n; b0 += kBlock) {
+    const float* block = x + b0;
+    const int m = std::min(kBlock, n - b0);
+    float sum = 0.0f;
+    over_vectors_then_tail([&](auto zero, int i) {
+      using V = decltype(zero);
+      constexpr int W = lanes<V>();
+      V acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;  // four chains: one add's latency is 3-4 loads
+      for (; i + 4 * W <= m; i += 4 * W) {
+        const V v0 = V::load_unaligned(block + i), v1 = V::load_unaligned(block + i + W);
+        const V v2 = V::load_unaligned(block + i + 2 * W), v3 = V::load_unaligned(block + i + 3 * W);
+        acc0 = acc0 + (v0 - v0);
+        acc1 = acc1 + (v1 - v1);
+        acc2 = acc2 + (v2 - v2);
+        acc3 = acc3 + (v3 - v3);
+      }
+      for (; i + W <= m; i += W) {
+        const V v = V::load_unaligned(block + i);
+        acc0 = acc0 + (v - v);
+      }
+      sum += reduce_add((acc0 + acc1) + (acc2 + acc3));
+      return i;
+    });
+    if (sum == 0.0f) continue;
+    for (int i = 0; i < m; ++i)
+      if (!std::isfinite(block[i])) return b0 + i;
+  }
+  return -1;
+}
+
 void f32_axpy(float* y, float a, const float* x, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);

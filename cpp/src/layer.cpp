@@ -84,6 +84,50 @@ uint64_t mix64(uint64_t x) {
   return x;
 }
 
+// pass 1 of a forward: q (B, H, T, d_q), k (B, Hkv, T, d_q), v (B, Hkv, T, d_v) = head splits of
+// x Wq, x Wk, x Wv, then q and k rotated when rope is given.
+void project_qkv(const LayerDims& d, const LayerWeights& w, const float* x, const RopeOptions* rope, float* flat,
+                 float* q, float* k, float* v) {
+  project_to_heads(d, x, w.wq, d.heads, d.d_q, flat, q);
+  project_to_heads(d, x, w.wk, d.kv_heads, d.d_q, flat, k);
+  project_to_heads(d, x, w.wv, d.kv_heads, d.d_v, flat, v);
+  if (rope != nullptr) {
+    rope_forward(d.B * d.heads, d.T, d.d_q, *rope, q, q);
+    rope_forward(d.B * d.kv_heads, d.T, d.d_q, *rope, k, k);
+  }
+}
+
+// pass 3 of a forward: concat (B, T, H d_v) = the heads of head_out (B, H, T, d_v) side by side,
+// then out = concat Wo; without Wo the concatenation is written to out itself.
+void concat_and_project(const LayerDims& d, const LayerWeights& w, const float* head_out, float* concat, float* out) {
+  if (d.d_out == 0) concat = out;
+  rearrange_heads(d.B, d.T, d.heads, d.d_v, Layout::heads_to_flat, head_out, concat);
+  if (d.d_out > 0) f32_gemm_nn(d.B * d.T, d.d_out, d.heads * d.d_v, concat, w.wo, out, false);
+}
+
+// Scratch of the cached forward: flat (B, T, widest) | k, v of the new rows (B, Hkv, T, d_q | d_v) |
+// head_out (B, H, T, d_v) | concat (B, T, H d_v) | the scratch of one kv head's sdpa over the keys.
+struct CachedScratch {
+  float *flat, *k, *v, *head_out, *concat, *sdpa;
+};
+
+// One kv head's attention over the cache: its G = H / Hkv query heads against `keys` rows.
+AttentionDims cached_attention(const LayerDims& d, int keys) {
+  return {1, d.heads / d.kv_heads, 1, d.T, keys, d.d_q, d.d_v};
+}
+
+CachedScratch cached_scratch(const LayerDims& d, float* scratch) {
+  const std::size_t rows = std::size_t(d.B) * d.T;
+  CachedScratch s;
+  s.flat = scratch;
+  s.k = s.flat + rows * std::size_t(widest_projection(d));
+  s.v = s.k + rows * d.kv_heads * d.d_q;
+  s.head_out = s.v + rows * d.kv_heads * d.d_v;
+  s.concat = s.head_out + rows * d.heads * d.d_v;
+  s.sdpa = s.concat + rows * d.heads * d.d_v;
+  return s;
+}
+
 }  // namespace
 
 // w (fan_in, fan_out) ~ U(-bound, bound), bound = sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio).
@@ -109,21 +153,13 @@ void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions&
                    const RopeOptions* rope) {
   const LayerScratch s = layer_scratch(d, scratch);
   // pass 1: projections into head layout, then the rotary positions of q and k
-  project_to_heads(d, x, w.wq, d.heads, d.d_q, s.flat, saved.q);
-  project_to_heads(d, x, w.wk, d.kv_heads, d.d_q, s.flat, saved.k);
-  project_to_heads(d, x, w.wv, d.kv_heads, d.d_v, s.flat, saved.v);
-  if (rope != nullptr) {
-    rope_forward(d.B * d.heads, d.T, d.d_q, *rope, saved.q, saved.q);
-    rope_forward(d.B * d.kv_heads, d.T, d.d_q, *rope, saved.k, saved.k);
-  }
+  project_qkv(d, w, x, rope, s.flat, saved.q, saved.k, saved.v);
   // pass 2: attention per head (trace outputs, when asked for, come straight from sdpa)
   SdpaForwardOutputs so = trace ? *trace : SdpaForwardOutputs{};
   so.out = s.head_out;
   sdpa_forward(d.attention(), opt, saved.q, saved.k, saved.v, so, s.sdpa);
   // pass 3: concatenate the heads, then the output projection
-  float* concat = d.d_out > 0 ? saved.heads : out;
-  rearrange_heads(d.B, d.T, d.heads, d.d_v, Layout::heads_to_flat, s.head_out, concat);
-  if (d.d_out > 0) f32_gemm_nn(d.B * d.T, d.d_out, d.heads * d.d_v, concat, w.wo, out, false);
+  concat_and_project(d, w, s.head_out, saved.heads, out);
 }
 
 // The forward passes in reverse: dout (B, T, out_width) -> dWo = C^T dout, dC = dout Wo^T;
@@ -153,6 +189,44 @@ void layer_backward(const LayerDims& d, const LayerWeights& w, const SdpaOptions
   project_to_heads_backward(d, x, w.wq, d.heads, d.d_q, s.dq, s.flat, grads.dwq, dx, true);
   project_to_heads_backward(d, x, w.wk, d.kv_heads, d.d_q, s.dk, s.flat, grads.dwk, dx, false);
   project_to_heads_backward(d, x, w.wv, d.kv_heads, d.d_v, s.dv, s.flat, grads.dwv, dx, false);
+}
+
+std::uint64_t layer_cached_scratch_floats(const LayerDims& d, int keys) {
+  using u64 = std::uint64_t;
+  const u64 rows = u64(d.B) * d.T;
+  return rows * widest_projection(d) + rows * d.kv_heads * (u64(d.d_q) + d.d_v) + 2 * rows * d.heads * d.d_v +
+         sdpa_scratch_floats(cached_attention(d, keys));
+}
+
+// pass 1 as in layer_forward on the new rows (positions from cache.length); the keys and values
+// then join the cache in place; pass 2 runs per (b, kv head), whose cached rows are contiguous,
+// over every held row; pass 3 as in layer_forward.
+void layer_forward_cached(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                          float* out, const LayerCache& cache, float* q, float* scratch, const RopeOptions* rope) {
+  const CachedScratch s = cached_scratch(d, scratch);
+  // pass 1: projections of the new rows into head layout, their rotations, the append
+  project_qkv(d, w, x, rope, s.flat, q, s.k, s.v);
+  const std::size_t kv_heads = std::size_t(d.B) * d.kv_heads;
+  for (std::size_t bg = 0; bg < kv_heads; ++bg) {
+    const std::size_t held = bg * cache.capacity + cache.length;  // first new row of kv head bg
+    std::copy_n(s.k + bg * d.T * d.d_q, std::size_t(d.T) * d.d_q, cache.k + held * d.d_q);
+    std::copy_n(s.v + bg * d.T * d.d_v, std::size_t(d.T) * d.d_v, cache.v + held * d.d_v);
+  }
+  // pass 2: each kv head's G query heads against its cached rows (masks other than ALiBi's slopes
+  // do not depend on b or h, so the per-group call sees the same rows)
+  const int keys = cache.length + d.T;
+  const AttentionDims group = cached_attention(d, keys);
+  for (std::size_t bg = 0; bg < kv_heads; ++bg) {
+    const std::size_t first_head = bg * group.H;  // (b, g) -> query head b * H + g * G
+    SdpaOptions o = opt;
+    if (o.mask.alibi_slopes != nullptr) o.mask.alibi_slopes += first_head % d.heads;
+    SdpaForwardOutputs so;
+    so.out = s.head_out + first_head * d.T * d.d_v;
+    sdpa_forward(group, o, q + first_head * d.T * d.d_q, cache.k + bg * cache.capacity * d.d_q,
+                 cache.v + bg * cache.capacity * d.d_v, so, s.sdpa);
+  }
+  // pass 3: concatenate the heads, then the output projection
+  concat_and_project(d, w, s.head_out, s.concat, out);
 }
 
 std::uint64_t layer_scratch_floats(const LayerDims& d) {

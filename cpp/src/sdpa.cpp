@@ -1,5 +1,5 @@
-// The public sdpa entry points: pick the fused path when it supports the options, else stream rows
-// (sdpa_paths.hpp). The (Tq, Tk) trace and weights always come from the row pass; the output and
+// The public sdpa entry points: pick the fused path when it supports the options and the query has
+// more rows than a decode step (decode_shaped), else stream rows (sdpa_paths.hpp). The (Tq, Tk) trace and weights always come from the row pass; the output and
 // lse then come from the fused pass when it applies, so asking for the trace never changes them.
 #include "attnlab/sdpa.hpp"
 
@@ -16,7 +16,7 @@ std::uint64_t sdpa_scratch_floats(const AttentionDims& dims) {
 
 void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                   const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
-  const bool fused = detail::fused_supports(opt);
+  const bool fused = detail::fused_supports(opt) && !detail::decode_shaped(dims);
   const bool per_row_outputs = outputs.weights != nullptr || outputs.scores != nullptr ||
                                outputs.softcapped != nullptr || outputs.masked != nullptr;
   if (!fused || per_row_outputs) detail::sdpa_forward_rows(dims, opt, q, k, v, outputs, scratch);

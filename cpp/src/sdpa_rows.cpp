@@ -24,7 +24,8 @@ namespace {
 // divided by scale, i.e. 1 - tanh^2(S_j / softcap) (1 without softcap).
 void row_scores(const AttentionDims& dims, const SdpaOptions& opt, const float* qi, const float* kh, int n,
                 float* s, float* trace_scores, float* dcap) {
-  for (int j = 0; j < n; ++j) s[j] = opt.scale * kernels::f32_dot(qi, kh + std::size_t(j) * dims.d, dims.d);
+  kernels::f32_dot_rows(s, kh, dims.d, qi, n, dims.d);
+  kernels::f32_scale(s, opt.scale, n);
   if (trace_scores != nullptr) std::copy(s, s + n, trace_scores);
   if (opt.softcap > 0.0f) {
     for (int j = 0; j < n; ++j) {
@@ -86,13 +87,11 @@ void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const 
       std::fill(weights + n, weights + dims.Tk, 0.0f);
     }
 
-    float* out = outputs.out + row.r * dims.dv;
-    const float* vh = v + row.kv * dims.Tk * dims.dv;
-    std::fill(out, out + dims.dv, 0.0f);
-    for (int j = 0; j < n; ++j) {
-      const float weight = p[j] * dropout_multiplier(opt, row.b, row.h, row.i, j);
-      if (weight != 0.0f) kernels::f32_axpy(out, weight, vh + std::size_t(j) * dims.dv, dims.dv);
-    }
+    if (opt.dropout > 0.0f)
+      for (int j = 0; j < n; ++j) p[j] *= dropout_multiplier(opt, row.b, row.h, row.i, j);
+    // out_i (1, dv) = p (1, n) V (n, dv): the register-tiled product walks the values once.
+    kernels::f32_gemm_nn_strided(1, dims.dv, n, p, n, v + row.kv * dims.Tk * dims.dv, dims.dv,
+                                 outputs.out + row.r * dims.dv, dims.dv, false);
   });
 }
 

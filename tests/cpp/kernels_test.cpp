@@ -69,6 +69,45 @@ TEST(Kernels, DotOfRandomFloatsIsWithinTheSummationErrorBound) {
   }
 }
 
+TEST(Kernels, DotRowsIsExactOnDyadicInputsForEveryRowCountWidthAndStride) {
+  // Rows n = 1 .. 9 cover whole groups of four and every remainder; the width d every length
+  // around W; lda > d pads each row with a sentinel that must never be read into a sum.
+  for (int d : lengths()) {
+    if (d > 3 * kernels::width() + 1 && d != 127) continue;  // the long lengths add nothing per row here
+    for (int n = 1; n <= 9; ++n) {
+      const int lda = d + 3;
+      std::vector<float> A(std::size_t(n) * lda, 1e30f);
+      const auto values = dyadic(n * d, 7 + n + d), x = dyadic(d, 8 + d);
+      for (int j = 0; j < n; ++j) std::copy(values.begin() + j * d, values.begin() + (j + 1) * d, A.begin() + j * lda);
+      std::vector<float> y(n + 1, -7.0f);
+      kernels::f32_dot_rows(y.data(), A.data(), lda, x.data(), n, d);
+      for (int j = 0; j < n; ++j) {
+        double expected = 0.0;
+        for (int i = 0; i < d; ++i) expected += double(A[std::size_t(j) * lda + i]) * x[i];
+        EXPECT_EQ(y[j], float(expected)) << "row " << j << " of " << n << ", d=" << d;
+      }
+      EXPECT_EQ(y[n], -7.0f) << "wrote past row " << n << ", d=" << d;
+    }
+  }
+}
+
+TEST(Kernels, FirstNonFiniteFindsTheFirstNanOrInfinityAtEveryPosition) {
+  const float kNan = std::numeric_limits<float>::quiet_NaN(), kInf = std::numeric_limits<float>::infinity();
+  for (int n : lengths()) {
+    const auto finite = test::random_uniform(n, 9 + n);
+    EXPECT_EQ(kernels::f32_first_nonfinite(finite.data(), n), -1) << "n=" << n;
+    std::vector<float> large(n, 3.0e38f);  // finite, though their sums overflow
+    EXPECT_EQ(kernels::f32_first_nonfinite(large.data(), n), -1) << "n=" << n;
+    for (int at : {0, n / 2, n - 1})
+      for (float bad : {kNan, kInf, -kInf}) {
+        auto x = finite;
+        x[at] = bad;
+        if (at + 1 < n) x[n - 1] = kNan;  // a later one must not be reported first
+        EXPECT_EQ(kernels::f32_first_nonfinite(x.data(), n), at) << "n=" << n << " at=" << at << " " << bad;
+      }
+  }
+}
+
 TEST(Kernels, AxpyIsExactOnDyadicInputsAndLeavesNeighboursAlone) {
   for (int n : lengths())
     for (int offset : kOffsets) {

@@ -15,7 +15,7 @@ const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, stride
 const [B, H, Tq, Tk, d] = [2, 2, 3, 5, 4];
 const SDPA = { B, H, Hkv: 1, Tq, Tk, d, dv: d, scale: 0.5, softcap: 0, dropout: 0, seed: 0, mask: MASK };
 const SCORING = { B, H, Hkv: 1, Tq, Tk, dq: d, dk: d, dv: d, hidden: 0, scoring: 2, scale: 1, mask: MASK };
-const LAYER = { B: 1, T: 3, dIn: 4, dQ: 4, dV: 4, heads: 1, kvHeads: 1, dOut: 0, scale: 0.5, mask: MASK, rope: false, ropeBase: 10000, ropeInterleaved: false, ropeOffset: 0 };
+const LAYER = { B: 1, T: 3, dIn: 4, dQ: 4, dV: 4, heads: 1, kvHeads: 1, dOut: 0, scale: 0.5, mask: MASK, rope: false, ropeBase: 10000, ropeInterleaved: false, ropeOffset: 0, cacheLength: 0, cacheCapacity: 0 };
 
 // [entry, args with one bad size, that size's name]: each entry's own check must name it.
 const BAD_SIZES = [
@@ -27,6 +27,7 @@ const BAD_SIZES = [
   ['scoringBackward', { ...SCORING, dk: 0 }, 'dk'],
   ['layerForward', { ...LAYER, T: 0 }, 'T'],
   ['layerBackward', { ...LAYER, dIn: 0 }, 'dIn'],
+  ['layerForwardCached', { ...LAYER, heads: 0, cacheCapacity: 3 }, 'heads'],
   ['ropeForward', { N: 0, T: 3, d: 4, base: 10000, offset: 0, interleaved: false }, 'N'],
   ['ropeBackward', { N: 1, T: 0, d: 4, base: 10000, offset: 0, interleaved: false }, 'T'],
   ['initWeights', { fanIn: 0, fanOut: 2, seed: 0, stream: 0 }, 'fanIn'],
@@ -47,6 +48,20 @@ describe.each(BACKENDS)('packed entry points ($backend)', ({ simd }) => {
     expect(lists.MaskArgs.split(',').sort()).toEqual(Object.keys(MASK).sort());
     expect(lists.StepArgs.split(',')).toEqual(['n', 'learningRate']);
     expect(lists.LayerArgs.split(',').sort()).toEqual(Object.keys(LAYER).sort());
+  });
+
+  it('layerForwardCached refuses cache fields that do not fit, before it reads a buffer', () => {
+    for (const cache of [{ cacheLength: 1, cacheCapacity: 3 }, { cacheLength: -1, cacheCapacity: 8 }, { cacheLength: 0.5, cacheCapacity: 8 }]) {
+      const stack = module.stackSave();
+      let message = 'no error';
+      try {
+        callEntry(module, 'layerForwardCached', { ...LAYER, ...cache }, NO_BUFFERS);
+      } catch (error) {
+        module.stackRestore(stack);
+        message = `${error.constructor.name}: ${error.message}`;
+      }
+      expect(message).toBe('RangeError: layerForwardCached: cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity');
+    }
   });
 
   it('leave no Embind value_object entry point: one ABI', () => {

@@ -239,7 +239,10 @@ export interface LayerForwardOptions {
 /**
  * The keys and values a layer has seen: k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v),
  * rows 0 .. length - 1 held. The capacity doubles as rows arrive; past maxLength a RangeError.
- * Belongs to the layer that made it and to the batch size of its first use.
+ * Belongs to the layer that made it and to the batch size of its first use. The rows stay in wasm
+ * memory between calls (a decode step copies none of them) and are freed when the cache is
+ * garbage-collected; a call that fails (NaN in x, an overflow) leaves the cache as it was. After a
+ * wasm trap reset the module, a cache that held rows refuses further use (make a new one).
  */
 export interface KVCache {
   readonly length: number;

@@ -12,6 +12,12 @@ const char* arch_name();   // "wasm", "wasm+relaxed", "avx2", ... or "scalar"
 int width();               // floats per vector: 4 (wasm), 8 (avx2), 1 (scalar)
 
 float f32_dot(const float* a, const float* b, int n);                 // sum a[i] b[i]
+// y (n) = A x for A (n, d) with row stride lda: f32_dot of every row (same order of sums), four
+// rows at a time so each load of x feeds four multiply-adds (one query's scores against many keys).
+void f32_dot_rows(float* y, const float* A, int lda, const float* x, int n, int d);
+// The index of the first NaN or +-inf in x (n), or -1: a sum of x - x (0 exactly when x is finite)
+// per block of floats, so a finite input costs one load and two operations per vector.
+int f32_first_nonfinite(const float* x, int n);
 void f32_axpy(float* y, float a, const float* x, int n);              // y += a x
 void f32_scale(float* y, float a, int n);                             // y *= a
 float f32_max(const float* x, int n);                                 // -inf when n == 0

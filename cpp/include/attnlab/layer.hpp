@@ -68,6 +68,26 @@ void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOpti
 
 std::uint64_t layer_scratch_floats(const LayerDims& dims);
 
+// A layer's KV cache, owned by the caller: k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v),
+// rows 0 .. length - 1 of each kv head hold the keys and values (rotated) of the rows seen so far.
+struct LayerCache {
+  float* k = nullptr;
+  float* v = nullptr;
+  int capacity = 0;
+  int length = 0;
+};
+
+// x (B, T, d_in): the T rows after the cache's rows -> out (B, T, out_width). Their keys and values
+// (rotated from position cache.length when rope is given, so rope->offset must be cache.length) are
+// written in place to rows length .. length + T - 1 of the cache (length + T <= capacity), and
+// every query row attends to the cache's rows 0 .. length + T - 1 under opt's mask for
+// (B, H, T, length + T): causal alignment, window and ALiBi only (no validLens, no attnMask).
+// q (B, H, T, d_q) receives the rotated queries. The caller advances cache.length.
+void layer_forward_cached(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                          float* out, const LayerCache& cache, float* q, float* scratch,
+                          const RopeOptions* rope = nullptr);
+std::uint64_t layer_cached_scratch_floats(const LayerDims& dims, int keys);  // keys = length + T
+
 // w -= learning_rate * g over n floats (the SGD step of seed 004).
 void sgd_step(float* w, const float* g, std::size_t n, float learning_rate);
 

@@ -1,12 +1,14 @@
 // Copy-in / copy-out arena: every call places its inputs, outputs and scratch in ONE wasm
 // allocation, runs, copies the results out into fresh arrays and frees the allocation in a
 // finally block. Nothing stays in wasm memory between calls, so there is nothing to leak and
-// nothing for users to .delete().
+// nothing for users to .delete() (the one exception, a layer's KV cache, frees itself when it is
+// garbage-collected: ops/kv-cache.js).
 import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { NO_BUFFERS, buffersWith } from './buffers.js';
 import { callQuery } from './packed.js';
 import { expectNoOverflow } from './overflow.js';
+import { nonFiniteError } from './validate.js';
 
 // The (B, H, Tq, Tk) blocks: when one of them is the largest, turning off returnWeights / trace helps.
 const SCORES_BLOCKS = new Set(buffersWith('s'));
@@ -73,6 +75,11 @@ function copyIn(module, fn, name, block, at) {
   else if (kind === 'Int32Array') module.HEAP32.set(data, at >>> 2);
   else if (kind === 'Uint8Array') module.HEAPU8.set(data, at);
   else module.HEAPU8.set(bytesOf(data), at);
+  // An input converted with inputTensor's scanInArena: its finiteness check, run on the copy.
+  if (data !== block && Object.hasOwn(block, 'unscanned')) {
+    const bad = module.firstNonFinite(at, typedLength(data));
+    if (bad >= 0) throw nonFiniteError(fn, block.unscanned, block, bad);
+  }
 }
 
 // One Buffers object (all 33 addresses) kept between calls: building a fresh 33-field object per

@@ -20,6 +20,8 @@ const ARGS_OF_ENTRY = {
   layerScratchFloats: 'LayerArgs',
   layerForward: 'LayerArgs',
   layerBackward: 'LayerArgs',
+  layerCachedScratchFloats: 'LayerArgs',
+  layerForwardCached: 'LayerArgs',
   initWeights: 'InitArgs',
   sgdStep: 'StepArgs',
 };

@@ -4,17 +4,26 @@
 import { formatShape, toTensor } from './tensor.js';
 import { typedLength } from './typed.js';
 
-/** Converts an input tensor and rejects NaN and infinities (one cheap pass over the data). */
-export function inputTensor(fn, name, value, { allowNegativeInfinity = false } = {}) {
+/**
+ * Converts an input tensor and rejects NaN and infinities (one cheap pass over the data).
+ * scanInArena: the caller places the tensor in a wasm arena right away, and memory.js scans the
+ * copy there with the core's SIMD kernel instead (t.unscanned names the argument for its error).
+ */
+export function inputTensor(fn, name, value, { allowNegativeInfinity = false, scanInArena = false } = {}) {
   const t = toTensor(value, `${fn}: ${name}`);
-  const bad = firstNonFinite(t.data, allowNegativeInfinity);
-  if (bad >= 0) {
-    const allowed = allowNegativeInfinity ? 'finite numbers or -Infinity' : 'finite numbers';
-    throw new TypeError(
-      `${fn}: ${name} must hold ${allowed}, got ${t.data[bad]} at flat index ${bad} of shape ${formatShape(t.shape)}`,
-    );
+  if (scanInArena && !allowNegativeInfinity) {
+    t.unscanned = name;
+    return t;
   }
+  const bad = firstNonFinite(t.data, allowNegativeInfinity);
+  if (bad >= 0) throw nonFiniteError(fn, name, t, bad, allowNegativeInfinity);
   return t;
+}
+
+/** The TypeError for the element at flat index `bad` of t, which is not a number the argument takes. */
+export function nonFiniteError(fn, name, t, bad, allowNegativeInfinity = false) {
+  const allowed = allowNegativeInfinity ? 'finite numbers or -Infinity' : 'finite numbers';
+  return new TypeError(`${fn}: ${name} must hold ${allowed}, got ${t.data[bad]} at flat index ${bad} of shape ${formatShape(t.shape)}`);
 }
 
 /**

@@ -2,8 +2,15 @@
 // any rotary positions) of every row a layer has seen, so that a decoder feeds its next rows alone
 // and they attend to the whole sequence without recomputing it.
 //   k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v): rows 0 .. length - 1 hold data.
-// The capacity starts small and doubles when rows would not fit; past maxLength a RangeError says so.
-// A cache belongs to the layer that made it and to the batch size of its first use.
+// The rows live in wasm memory between calls (two allocations of the module that made them): the
+// core appends a call's new rows in place and attends to them there, so a decode step copies
+// neither the cache in nor out. The capacity starts small and doubles when rows would not fit (one
+// copy inside wasm memory); past maxLength a RangeError says so.
+// Rows enter only through layerForwardCached from a checked x, and each call's new rows are checked
+// finite before the length counts them (layers.js), so the held rows are never scanned again.
+// A cache belongs to the layer that made it and to the batch size of its first use. Its memory is
+// freed when the cache object is garbage-collected; after a trap replaced the module, the rows are
+// gone and the cache says so.
 
 import { expectKnownOptions } from '../boundary/validate.js';
 
@@ -13,12 +20,27 @@ const STATES = new WeakMap(); // cache object -> its state: the object users hol
 
 const isLength = (x) => Number.isSafeInteger(x) && x >= 1;
 
+// Frees a dropped cache's two allocations (held: { module, k, v }, updated as the cache grows).
+const FREED = new FinalizationRegistry((held) => freeRows(held));
+
+function freeRows(held) {
+  if (held.module === null) return;
+  try {
+    held.module._free(held.k);
+    held.module._free(held.v);
+  } catch {
+    // a module that trapped since: its memory is discarded with it
+  }
+  held.module = null;
+}
+
 /** A new, empty cache of `layer` (an identity), for kv heads of widths dQ and dV. */
 export function createCache(fn, layer, { kvHeads, dQ, dV }, options) {
   const given = expectKnownOptions(fn, options, ['maxLength']); // own properties only
   const maxLength = given.maxLength ?? DEFAULT_MAX_LENGTH;
   if (!isLength(maxLength)) throw new RangeError(`${fn}: maxLength must be an integer >= 1, got ${String(maxLength)}`);
-  const state = { layer, kvHeads, dQ, dV, B: 0, length: 0, capacity: 0, maxLength, k: null, v: null };
+  const held = { module: null, k: 0, v: 0 }; // the wasm allocations (byte addresses)
+  const state = { layer, kvHeads, dQ, dV, B: 0, length: 0, capacity: 0, maxLength, held, allocatedB: 0 };
   const cache = Object.freeze({
     /** Rows held. */
     get length() {
@@ -33,6 +55,7 @@ export function createCache(fn, layer, { kvHeads, dQ, dV }, options) {
     },
   });
   STATES.set(cache, state);
+  FREED.register(cache, held);
   return cache;
 }
 
@@ -47,48 +70,83 @@ export function cacheState(fn, cache, layer, B) {
   return state;
 }
 
-/** Grows the buffers so `rows` more fit (doubling); a RangeError past maxLength. */
-export function reserveRows(fn, state, B, rows) {
+/**
+ * Makes room in `module`'s memory for `rows` more rows (doubling; a RangeError past maxLength or
+ * when memory cannot grow) and returns the cache's { k, v, capacity } there. Nothing the cache
+ * holds changes when it throws.
+ */
+export function reserveRows(fn, module, state, B, rows) {
   const needed = state.length + rows;
   if (needed > state.maxLength) {
     throw new RangeError(
       `${fn}: cache would hold ${needed} rows, more than its maxLength ${state.maxLength} (holds ${state.length}, adding ${rows})`,
     );
   }
-  if (state.length === 0) state.B = B;
-  if (needed <= state.capacity) return;
+  const { held } = state;
+  if (held.module !== null && held.module !== module) {
+    if (state.length > 0) {
+      throw new Error(`${fn}: cache lost its rows when the wasm module trapped and was reset; make a new one with createCache()`);
+    }
+    held.module = null; // nothing held: start over in the new module
+  }
+  if (held.module === null || needed > state.capacity || state.allocatedB !== B) grow(fn, module, state, B, needed);
+  return { k: held.k, v: held.v, capacity: state.capacity };
+}
+
+/** New buffers of a doubled capacity >= needed, the held rows copied over inside wasm memory. */
+function grow(fn, module, state, B, needed) {
   let capacity = Math.max(state.capacity, DEFAULT_CAPACITY);
   while (capacity < needed) capacity *= 2;
   capacity = Math.min(capacity, state.maxLength);
-  const grow = (old, width) => {
-    const next = new Float32Array(B * state.kvHeads * capacity * width);
-    for (let bh = 0; bh < B * state.kvHeads && old !== null; bh++) {
-      next.set(old.subarray(bh * state.capacity * width, (bh * state.capacity + state.length) * width), bh * capacity * width);
-    }
-    return next;
-  };
-  state.k = grow(state.k, state.dQ);
-  state.v = grow(state.v, state.dV);
+  const heads = B * state.kvHeads; // B === state.B when rows are held (cacheState)
+  const bytes = (width) => heads * capacity * width * 4;
+  const k = module._malloc(bytes(state.dQ)) >>> 0;
+  const v = k === 0 ? 0 : module._malloc(bytes(state.dV)) >>> 0;
+  if (v === 0) {
+    if (k !== 0) module._free(k);
+    throw new RangeError(
+      `${fn}: cache of ${capacity} rows needs ${((bytes(state.dQ) + bytes(state.dV)) / 2 ** 20).toFixed(1)} MiB of wasm memory, more than the module could grow to hold`,
+    );
+  }
+  const { held } = state;
+  if (held.module !== null) {
+    // module.HEAPF32 after the mallocs: they may have grown memory and replaced the view.
+    const heap = module.HEAPF32;
+    const copy = (from, to, width) => {
+      for (let bh = 0; bh < heads; bh++) {
+        const start = (from >>> 2) + bh * state.capacity * width;
+        heap.copyWithin((to >>> 2) + bh * capacity * width, start, start + state.length * width);
+      }
+    };
+    copy(held.k, k, state.dQ);
+    copy(held.v, v, state.dV);
+    freeRows(held);
+  }
+  Object.assign(held, { module, k, v });
   state.capacity = capacity;
+  state.allocatedB = B;
 }
 
-/** Appends k (B, Hkv, rows, dQ) and v (B, Hkv, rows, dV) after the rows held (reserveRows first). */
-export function appendRows(state, k, v, rows) {
-  for (let bh = 0; bh < state.B * state.kvHeads; bh++) {
-    state.k.set(k.subarray(bh * rows * state.dQ, (bh + 1) * rows * state.dQ), (bh * state.capacity + state.length) * state.dQ);
-    state.v.set(v.subarray(bh * rows * state.dV, (bh + 1) * rows * state.dV), (bh * state.capacity + state.length) * state.dV);
-  }
+/** Counts `rows` more rows, written by the core at rows length .. length + rows - 1 (batch B). */
+export function commitRows(state, B, rows) {
+  if (state.length === 0) state.B = B;
   state.length += rows;
 }
 
-/** The rows held as dense tensors: k (B, Hkv, length, dQ), v (B, Hkv, length, dV). */
-export function heldRows(state) {
-  const dense = (buffer, width) => {
-    const out = new Float32Array(state.B * state.kvHeads * state.length * width);
-    for (let bh = 0; bh < state.B * state.kvHeads; bh++) {
-      out.set(buffer.subarray(bh * state.capacity * width, (bh * state.capacity + state.length) * width), bh * state.length * width);
-    }
-    return { data: out, shape: [state.B, state.kvHeads, state.length, width] };
-  };
-  return { k: dense(state.k, state.dQ), v: dense(state.v, state.dV) };
+/**
+ * The rows length .. length + rows - 1 of k and v as views of wasm memory, one per kv head:
+ * -> [{ k, v }] (valid until the next call into the module).
+ */
+export function pendingRows(module, state, B, rows) {
+  const { held, dQ, dV, capacity, length } = state;
+  const heap = module.HEAPF32;
+  const views = [];
+  for (let bh = 0; bh < B * state.kvHeads; bh++) {
+    const row = bh * capacity + length;
+    views.push({
+      k: heap.subarray((held.k >>> 2) + row * dQ, (held.k >>> 2) + (row + rows) * dQ),
+      v: heap.subarray((held.v >>> 2) + row * dV, (held.v >>> 2) + (row + rows) * dV),
+    });
+  }
+  return views;
 }

@@ -4,13 +4,12 @@
 //   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
-import { appendRows, cacheState, createCache, heldRows, reserveRows } from './kv-cache.js';
+import { cacheState, commitRows, createCache, pendingRows, reserveRows } from './kv-cache.js';
 import { causalCode, resolveMask } from '../boundary/masks.js';
 import { NO_BUFFERS } from '../boundary/buffers.js';
 import { callBinding, withArena } from '../boundary/memory.js';
 import { expectNoOverflow } from '../boundary/overflow.js';
 import { callEntry, callQuery } from '../boundary/packed.js';
-import { scaledDotProductAttention } from './sdpa.js';
 import { formatShape, tensor } from '../boundary/tensor.js';
 import { copyOf } from '../boundary/typed.js';
 import {
@@ -98,7 +97,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     return state;
   };
 
-  const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset });
+  const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset, cacheLength: 0, cacheCapacity: 0 });
   const identity = {}; // what a KV cache remembers of the layer that made it
 
   /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
@@ -162,56 +161,39 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
   }
 
   /**
-   * The rows x (B, T, d_in) after the cache's rows: their q, k, v (rotary positions from the cache's
-   * length), k and v appended, then attention of the new rows to every held row with bottom-right
-   * causal alignment (and the layer's window and ALiBi), concatenation and Wo. The output equals
-   * the matching rows of one forward over the whole sequence with a causal mask, up to float32
-   * rounding (the output projection is summed in float64 here, in float32 by the core).
+   * The rows x (B, T, d_in) after the cache's rows, in one core call (layerForwardCached): their
+   * q, k, v (rotary positions from the cache's length), k and v appended in place to the cache in
+   * wasm memory, attention of the new rows to every held row with bottom-right causal alignment
+   * (and the layer's window and ALiBi), concatenation and Wo. The output equals the matching rows
+   * of one forward over the whole sequence with a causal mask, up to float32 rounding. The new
+   * rows count only once the output and they are checked finite: a failed call leaves the cache
+   * as it was.
    */
   function forwardWithCache(module, fn, s, xt, B, T, opts) {
     if (opts.validLens !== undefined) throw new TypeError(`${fn}: validLens cannot be combined with a cache`);
     if (opts.trace === true) throw new TypeError(`${fn}: trace is not available with a cache`);
     const state = cacheState(`${fn}: cache`, opts.cache, identity, B);
-    reserveRows(`${fn}: cache`, state, B, T);
-    const offset = state.length;
-    // pass 1: projections (and rotations) of the new rows; the layer call's own attention among
-    // them is not used.
-    const unmasked = resolveMask(fn, {}, { B, H: dims.heads, Tq: T, Tk: T, axes: [0, 1, 2, 3] });
-    const layerArgs = args(B, T, unmasked.args, offset);
-    const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', layerArgs));
-    const q = withArena(module, fn, forwardBlocks(s, xt, B, T, scratch), (buffers, read) => {
-      callEntry(module, 'layerForward', layerArgs, buffers);
-      appendRows(state, read('k'), read('v'), T);
-      return read('q');
+    const held = reserveRows(`${fn}: cache`, module, state, B, T);
+    const keys = state.length + T;
+    const maskOptions = { causal: 'bottom-right', window: positions.window, alibi: positions.alibi };
+    const mask = resolveMask(fn, maskOptions, { B, H: dims.heads, Tq: T, Tk: keys, axes: [0, 1, 2, 3] });
+    const layerArgs = { ...args(B, T, mask.args, state.length), cacheLength: state.length, cacheCapacity: held.capacity };
+    const scratch = callBinding(module, () => callQuery(module, 'layerCachedScratchFloats', layerArgs));
+    const blocks = { x: xt, ...s.weights, out: B * T * outWidth, q: B * dims.heads * T * dims.dQ, ...mask.buffers, scratch };
+    return withArena(module, fn, blocks, (buffers, read) => {
+      callEntry(module, 'layerForwardCached', layerArgs, { ...buffers, k: held.k, v: held.v });
+      const out = read('out'); // overflow-checked
+      // The new rows, finite unless a projection overflowed float32: checked once, here, so the
+      // held rows are never scanned again. (Reported as the output's overflow: same cause.)
+      for (const rows of pendingRows(module, state, B, T)) {
+        expectNoOverflow(fn, { x: xt }, 'out', rows.k);
+        expectNoOverflow(fn, { x: xt }, 'out', rows.v);
+      }
+      commitRows(state, B, T);
+      s.cache = null; // backward() needs a forward over whole sequences
+      const outShape = xt.shape.length === 3 ? [B, T, outWidth] : [T, outWidth];
+      return { output: tensor(out, outShape) };
     });
-    // pass 2: the new rows against every held row.
-    const held = heldRows(state);
-    const options = { scale, causal: 'bottom-right', window: positions.window, alibi: positions.alibi };
-    const attended = scaledDotProductAttention(module, { data: q, shape: [B, dims.heads, T, dims.dQ] }, held.k, held.v, options);
-    // pass 3: concatenate the heads (B, T, H d_v), then Wo.
-    const width = dims.heads * dims.dV;
-    const concat = new Float32Array(B * T * width);
-    for (let b = 0; b < B; b++)
-      for (let h = 0; h < dims.heads; h++)
-        for (let t = 0; t < T; t++) {
-          const from = ((b * dims.heads + h) * T + t) * dims.dV;
-          concat.set(attended.output.data.subarray(from, from + dims.dV), (b * T + t) * width + h * dims.dV);
-        }
-    let out = concat;
-    if (dims.dOut > 0) {
-      out = new Float32Array(B * T * dims.dOut);
-      const wo = s.weights.wo;
-      for (let r = 0; r < B * T; r++)
-        for (let o = 0; o < dims.dOut; o++) {
-          let sum = 0;
-          for (let f = 0; f < width; f++) sum += concat[r * width + f] * wo[f * dims.dOut + o];
-          out[r * dims.dOut + o] = sum;
-        }
-    }
-    expectNoOverflow(fn, { x: xt }, 'out', out); // the projection above is stored in float32 too
-    s.cache = null; // backward() needs a forward over whole sequences
-    const outShape = xt.shape.length === 3 ? [B, T, outWidth] : [T, outWidth];
-    return { output: tensor(out, outShape) };
   }
 
   function backwardOn(module, gradOutput) {

@@ -22,9 +22,13 @@ const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ..
 /** The fields of SdpaArgs the scratch size depends on. */
 export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
 
-/** The three attention inputs, converted and checked for finite values. */
-export function attentionInputs(fn, q, k, v) {
-  return { q: inputTensor(fn, 'q', q), k: inputTensor(fn, 'k', k), v: inputTensor(fn, 'v', v) };
+/**
+ * The three attention inputs, converted and checked for finite values (scanInArena: checked by
+ * the arena they are copied into, validate.js).
+ */
+export function attentionInputs(fn, q, k, v, scanInArena = false) {
+  const how = { scanInArena };
+  return { q: inputTensor(fn, 'q', q, how), k: inputTensor(fn, 'k', k, how), v: inputTensor(fn, 'v', v, how) };
 }
 
 /**
@@ -158,11 +162,14 @@ export function sdpaBackward(module, setup, gradOutput) {
 
 const inverseSqrt = (d) => 1 / Math.sqrt(d);
 
-/** scaledDotProductAttention's arguments checked: -> { setup, flags } (threads/parallel.js runs them elsewhere). */
-export function sdpaForwardCall(module, q, k, v, options) {
+/**
+ * scaledDotProductAttention's arguments checked: -> { setup, flags } (threads/parallel.js runs them
+ * elsewhere). scanInArena: q, k, v are checked finite when sdpaForward copies them in.
+ */
+export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttention';
   const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
-  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
+  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v, scanInArena), opts, inverseSqrt);
   const flags = {
     returnWeights: booleanOption(fn, opts, 'returnWeights'),
     trace: booleanOption(fn, opts, 'trace'),

@@ -2,7 +2,8 @@
 import { sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from './sdpa-call.js';
 
 export function scaledDotProductAttention(module, q, k, v, options) {
-  const { setup, flags } = sdpaForwardCall(module, q, k, v, options);
+  // true: q, k, v are checked finite by the arena they are copied into (one SIMD scan in wasm).
+  const { setup, flags } = sdpaForwardCall(module, q, k, v, options, true);
   return sdpaForward(module, setup, flags);
 }
 
