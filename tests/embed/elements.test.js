@@ -198,6 +198,46 @@ describe('<attn-figure>', () => {
     expect(problems).toEqual([]);
   });
 
+  it('editable: a drag scrubs a cell of X without opening a field, a click on a score masks it; without editable, neither', async () => {
+    const { page, problems } = await show('scrub.html', `
+      <attn-figure id="f" preset="seed-004" stages="x scores" editable></attn-figure>
+      <attn-figure id="g" preset="seed-004" stages="x scores"></attn-figure>`, ['#f', '#g']);
+    const cellBox = (id, stage, row, col) => page.evaluate(([id, stage, row, col]) => {
+      const r = document.querySelector(id).shadowRoot.querySelector(`svg[data-stage="${stage}"] .cell[data-row="${row}"][data-col="${col}"]`).getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }, [id, stage, row, col]);
+    const value = (id, stage, row, col) => page.evaluate(([id, stage, row, col]) => document.querySelector(id).shadowRoot.querySelector(`svg[data-stage="${stage}"] .cell[data-row="${row}"][data-col="${col}"]`).dataset.value, [id, stage, row, col]);
+    const editorOpen = (id) => page.evaluate((id) => Boolean(document.querySelector(id).shadowRoot.querySelector('.cell-editor')), id);
+    const maskedScores = (id) => page.evaluate((id) => document.querySelector(id).state.maskedCells, id);
+    const drag = async (id) => {
+      const at = await cellBox(id, 'x', 0, 0);
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.down();
+      await page.mouse.move(at.x + 50, at.y, { steps: 5 }); // 50 px at 0.02 per px: +1
+      await page.mouse.up();
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    };
+    await drag('#f');
+    expect(await value('#f', 'x', 0, 0)).toBe('2'); // X[0][0] was 1
+    // The click of the press that ended the drag, had it reached the (redrawn) cell, opens no field.
+    await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] .cell[data-row="0"][data-col="0"]').dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await editorOpen('#f')).toBe(false);
+    // The next click is one: on a score it masks that score.
+    const score = await cellBox('#f', 'scores', 1, 2);
+    await page.mouse.click(score.x, score.y);
+    await page.waitForFunction(() => document.querySelector('#f').state.maskedCells.length === 1);
+    expect(await maskedScores('#f')).toEqual([[0, 1, 2]]);
+    // Without `editable`, the same gestures change nothing.
+    await drag('#g');
+    expect(await value('#g', 'x', 0, 0)).toBe('1');
+    const other = await cellBox('#g', 'scores', 1, 2);
+    await page.mouse.click(other.x, other.y);
+    await page.waitForTimeout(100);
+    expect(await maskedScores('#g')).toEqual([]);
+    expect(await editorOpen('#g')).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
   it('is isolated by its shadow root: page styles do not reach the figure, its styles do not reach the page', async () => {
     const probe = (page) => page.evaluate(() => {
       const root = document.querySelector('#f').shadowRoot;
