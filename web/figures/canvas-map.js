@@ -7,7 +7,7 @@
 // canvas with a readout [data-role=readout] that shows the exact value under the pointer (its
 // data-row, data-col, data-value as the SVG cells carry them). Options: title, rowLabels,
 // colLabels, cellSize (CSS px per weight, default fits 640 px, at least 1), highlight (token indices).
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { fullValue } from './format.js';
 
 export const WEIGHT_RGB = [0x43, 0x38, 0xca]; // figures.css: --attn-weight's default, #4338ca

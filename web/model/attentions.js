@@ -2,7 +2,7 @@
 // (L, H, T, Tk), (H, T, Tk) (one layer), (L, 1, H, T, Tk) (a stack of Hugging Face's per-layer
 // outputs), or BertViz's list of per-layer (1, H, T, Tk) or (H, T, Tk), as nested arrays or tensors.
 // The model view (figures/heads.js) draws them; a file's weights (roles.js) are checked with it.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 
 /** (L, H, T, Tk) float32 from any accepted layout. */
 export function toAttentions(input, fn = 'heads') {
