@@ -8,26 +8,15 @@
 // defaults below apply, in light or dark after the page's color-scheme (light-dark()), or after
 // the theme attribute: theme="light" | "dark" | "auto" (the reader's system setting).
 
+import { PALETTE as FIGURE_PALETTE } from '../figures/palette.js';
+
 const FIGURES_CSS = new URL('../figures/figures.css', import.meta.url);
 
-// The explorer's palette (web/site/styles/tokens.css), as [property, light, dark]. :host reads the
-// page's value (or the default) into --_p; the frame sets the property from it, which inherits.
-const PALETTE = [
-  ['cell', '#ffffff', '#16171f'],
-  ['ink', '#1b1a21', '#ecebf2'],
-  ['ink-muted', '#686570', '#908fa4'],
-  ['ink-strong', '#ffffff', '#0e0f14'],
-  ['grid', '#e3dfd5', '#2a2c3a'],
-  ['weight', '#4338ca', '#a5a1ff'],
-  ['pos', '#c2410c', '#fb8c4a'],
-  ['neg', '#0369a1', '#4fb3ea'],
-  ['hatch', '#b9b4a8', '#4a4d60'],
-  ['masked-bg', '#f1efe9', '#1b1c25'],
-  ['focus', '#2563eb', '#7fb0ff'],
-  ['source', '#d97706', '#fbbf24'],
-];
+// The figures' palette (palette.js). :host reads the page's value (or the default) into --_p; the
+// frame sets the property from it, which inherits.
+const PALETTE = Object.entries(FIGURE_PALETTE);
 
-const hostDefaults = PALETTE.map(([name, light, dark]) => `--_p-${name}: var(--attn-${name}, light-dark(${light}, ${dark}));`).join('\n  ');
+const hostDefaults = PALETTE.map(([name, [light, dark]]) => `--_p-${name}: var(--attn-${name}, light-dark(${light}, ${dark}));`).join('\n  ');
 const frameValues = PALETTE.map(([name]) => `--attn-${name}: var(--_p-${name});`).join('\n  ');
 
 const ELEMENT_CSS = `
