@@ -238,6 +238,37 @@ describe('<attn-figure>', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the export menu listens on the document only while open; a click elsewhere and Escape close it', async () => {
+    // Counts the page's live document click/keydown listeners (a classic script runs before the module).
+    const head = `<script>
+      window.documentListeners = 0;
+      const add = Document.prototype.addEventListener;
+      const remove = Document.prototype.removeEventListener;
+      const live = new Set();
+      const count = () => { window.documentListeners = live.size; };
+      Document.prototype.addEventListener = function (type, fn, o) { if (type === 'click' || type === 'keydown') live.add(fn); count(); return add.call(this, type, fn, o); };
+      Document.prototype.removeEventListener = function (type, fn, o) { live.delete(fn); count(); return remove.call(this, type, fn, o); };
+    </script>`;
+    const { page, problems } = await show('menu.html', '<p id="outside">Text.</p><attn-figure id="f" preset="seed-004" stages="weights"></attn-figure>', ['#f'], { head });
+    const listeners = () => page.evaluate(() => window.documentListeners);
+    const open = () => page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('details.figure-menu').open);
+    const summary = page.locator('#f').locator('summary');
+    expect(await listeners()).toBe(0);
+    await summary.click();
+    expect(await open()).toBe(true);
+    await page.waitForFunction(() => window.documentListeners === 1);
+    await page.locator('#outside').click();
+    expect(await open()).toBe(false);
+    await page.waitForFunction(() => window.documentListeners === 0);
+    await summary.click();
+    await page.waitForFunction(() => window.documentListeners === 1);
+    await page.keyboard.press('Escape');
+    expect(await open()).toBe(false);
+    await page.waitForFunction(() => window.documentListeners === 0);
+    expect(await page.evaluate(() => document.querySelector('#f').shadowRoot.activeElement?.localName)).toBe('summary');
+    expect(problems).toEqual([]);
+  });
+
   it('is isolated by its shadow root: page styles do not reach the figure, its styles do not reach the page', async () => {
     const probe = (page) => page.evaluate(() => {
       const root = document.querySelector('#f').shadowRoot;

@@ -59,7 +59,7 @@ const ELEMENT_CSS = `
 
 .toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 6px; margin-top: 8px; }
 .toolbar .label { margin-right: auto; color: var(--attn-ink-muted); font-size: 12px; }
-.tool {
+.tool, .menu-item {
   font: inherit;
   font-size: 12px;
   line-height: 1;
@@ -70,9 +70,9 @@ const ELEMENT_CSS = `
   color: var(--attn-ink);
   cursor: pointer;
 }
-.tool:hover { border-color: var(--attn-ink-muted); }
-.tool:focus-visible { outline: 2px solid var(--attn-focus); outline-offset: 1px; }
-.tool:disabled { opacity: 0.5; cursor: default; }
+.tool:hover, .menu-item:hover { border-color: var(--attn-ink-muted); }
+.tool:focus-visible, .menu-item:focus-visible { outline: 2px solid var(--attn-focus); outline-offset: 1px; }
+.menu-item:disabled { opacity: 0.5; cursor: default; }
 
 .status { margin: 6px 0 0; font-size: 12.5px; color: var(--attn-ink-muted); }
 .status:empty { display: none; }
@@ -104,8 +104,25 @@ const ELEMENT_CSS = `
 .gallery-grid { display: flex; flex-wrap: wrap; gap: 16px; }
 .gallery-item { max-width: 100%; }
 .gallery-note { margin: 0 0 8px; color: var(--attn-ink-muted); font-size: 12px; }
-/* The explorer's per-figure menus: the element has its own export buttons. */
-.figure-menu { display: none; }
+/* The explorer's per-figure menus (in the gallery view): the element has its own, below. */
+.body .figure-menu { display: none; }
+/* The export menu (web/figures/export/menu-button.js). */
+.figure-menu { position: relative; }
+.figure-menu > summary { list-style: none; }
+.figure-menu > summary::-webkit-details-marker { display: none; }
+.menu-list {
+  position: absolute;
+  right: 0;
+  bottom: calc(100% + 4px);
+  z-index: 3;
+  display: grid;
+  min-width: 90px;
+  padding: 4px;
+  border: 1px solid var(--attn-grid);
+  border-radius: 8px;
+  background: var(--attn-cell);
+}
+.menu-item { border-color: transparent; text-align: start; }
 
 /* Typing a number into an editable cell (web/figures/interact/cell-editor.js). */
 .cell-editor {
