@@ -24,7 +24,7 @@ export class FigureElement extends Element {
     this.status = h('p', { class: 'status', part: 'status', role: 'status' });
     // The figures' menu; its items are disabled until there is a figure to export.
     const item = (kind) => ({ id: kind, label: kind.toUpperCase(), dataset: { export: kind }, run: () => this.exportAs(kind) });
-    const exports = menu({ items: [item('svg'), item('png')], label: 'Export', className: 'tool', part: 'button', name: 'Download this figure', title: 'Download as SVG or PNG' });
+    const exports = menu({ items: [item('svg'), item('png')], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG or PNG' });
     for (const button of exports.querySelectorAll('button')) button.disabled = true;
     this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' }, exports);
     // Hidden until the styles are in, so an unstyled figure never flashes.
