@@ -1,29 +1,21 @@
 // The colours of a static figure. The figure functions leave colour to figures.css (color-mix() in
 // oklab of a tone into the cell colour, by intensity t); a file written without a browser has no
-// CSS engine, so the same mix is computed here into plain #rrggbb. The tones are figures.css's own
-// defaults, read from that file so the two cannot drift. Oklab: Björn Ottosson's matrices
-// (bottosson.github.io/posts/oklab, as CSS Color 4 defines oklab).
-import { readFileSync } from 'node:fs';
+// CSS engine, so the same mix is computed here into plain #rrggbb, from the figures' palette (light).
+// Oklab: Björn Ottosson's matrices (bottosson.github.io/posts/oklab, as CSS Color 4 defines oklab).
+import { NAN_GREY, PALETTE } from '../web/figures/palette.js';
 
-const CSS = readFileSync(new URL('../web/figures/figures.css', import.meta.url), 'utf8');
-
-/** The fallback of var(--attn-NAME, #hex) in figures.css. */
-function cssDefault(name) {
-  const m = CSS.match(new RegExp(`var\\(--attn-${name}, #([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\\)`));
-  if (!m) throw new Error(`figures.css has no default for --attn-${name}`);
-  return `#${m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1]}`.toLowerCase();
-}
+const light = (name) => PALETTE[name][0];
 
 export const INK = {
-  cell: cssDefault('cell'),
-  text: cssDefault('ink'),
-  muted: cssDefault('ink-muted'),
-  strong: cssDefault('ink-strong'),
-  grid: cssDefault('grid'),
+  cell: light('cell'),
+  text: light('ink'),
+  muted: light('ink-muted'),
+  strong: light('ink-strong'),
+  grid: light('grid'),
 };
-const TONES = { pos: cssDefault('pos'), neg: cssDefault('neg'), seq: cssDefault('weight') };
+const TONES = { pos: light('pos'), neg: light('neg'), seq: light('weight') };
 const SHARE = 0.85; // figures.css: color-mix(in oklab, tone calc(t * 85%), cell)
-export const NAN_FILL = '#a0a0a0'; // as canvas maps draw NaN: grey, never mistaken for a weight
+export const NAN_FILL = NAN_GREY;
 
 const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
 const toGamma = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);

@@ -198,6 +198,77 @@ describe('<attn-figure>', () => {
     expect(problems).toEqual([]);
   });
 
+  it('editable: a drag scrubs a cell of X without opening a field, a click on a score masks it; without editable, neither', async () => {
+    const { page, problems } = await show('scrub.html', `
+      <attn-figure id="f" preset="seed-004" stages="x scores" editable></attn-figure>
+      <attn-figure id="g" preset="seed-004" stages="x scores"></attn-figure>`, ['#f', '#g']);
+    const cellBox = (id, stage, row, col) => page.evaluate(([id, stage, row, col]) => {
+      const r = document.querySelector(id).shadowRoot.querySelector(`svg[data-stage="${stage}"] .cell[data-row="${row}"][data-col="${col}"]`).getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }, [id, stage, row, col]);
+    const value = (id, stage, row, col) => page.evaluate(([id, stage, row, col]) => document.querySelector(id).shadowRoot.querySelector(`svg[data-stage="${stage}"] .cell[data-row="${row}"][data-col="${col}"]`).dataset.value, [id, stage, row, col]);
+    const editorOpen = (id) => page.evaluate((id) => Boolean(document.querySelector(id).shadowRoot.querySelector('.cell-editor')), id);
+    const maskedScores = (id) => page.evaluate((id) => document.querySelector(id).state.maskedCells, id);
+    const drag = async (id) => {
+      const at = await cellBox(id, 'x', 0, 0);
+      await page.mouse.move(at.x, at.y);
+      await page.mouse.down();
+      await page.mouse.move(at.x + 50, at.y, { steps: 5 }); // 50 px at 0.02 per px: +1
+      await page.mouse.up();
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    };
+    await drag('#f');
+    expect(await value('#f', 'x', 0, 0)).toBe('2'); // X[0][0] was 1
+    // The click of the press that ended the drag, had it reached the (redrawn) cell, opens no field.
+    await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] .cell[data-row="0"][data-col="0"]').dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await editorOpen('#f')).toBe(false);
+    // The next click is one: on a score it masks that score.
+    const score = await cellBox('#f', 'scores', 1, 2);
+    await page.mouse.click(score.x, score.y);
+    await page.waitForFunction(() => document.querySelector('#f').state.maskedCells.length === 1);
+    expect(await maskedScores('#f')).toEqual([[0, 1, 2]]);
+    // Without `editable`, the same gestures change nothing.
+    await drag('#g');
+    expect(await value('#g', 'x', 0, 0)).toBe('1');
+    const other = await cellBox('#g', 'scores', 1, 2);
+    await page.mouse.click(other.x, other.y);
+    await page.waitForTimeout(100);
+    expect(await maskedScores('#g')).toEqual([]);
+    expect(await editorOpen('#g')).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('the export menu listens on the document only while open; a click elsewhere and Escape close it', async () => {
+    // Counts the page's live document click/keydown listeners (a classic script runs before the module).
+    const head = `<script>
+      window.documentListeners = 0;
+      const add = Document.prototype.addEventListener;
+      const remove = Document.prototype.removeEventListener;
+      const live = new Set();
+      const count = () => { window.documentListeners = live.size; };
+      Document.prototype.addEventListener = function (type, fn, o) { if (type === 'click' || type === 'keydown') live.add(fn); count(); return add.call(this, type, fn, o); };
+      Document.prototype.removeEventListener = function (type, fn, o) { live.delete(fn); count(); return remove.call(this, type, fn, o); };
+    </script>`;
+    const { page, problems } = await show('menu.html', '<p id="outside">Text.</p><attn-figure id="f" preset="seed-004" stages="weights"></attn-figure>', ['#f'], { head });
+    const listeners = () => page.evaluate(() => window.documentListeners);
+    const open = () => page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('details.figure-menu').open);
+    const summary = page.locator('#f').locator('summary');
+    expect(await listeners()).toBe(0);
+    await summary.click();
+    expect(await open()).toBe(true);
+    await page.waitForFunction(() => window.documentListeners === 1);
+    await page.locator('#outside').click();
+    expect(await open()).toBe(false);
+    await page.waitForFunction(() => window.documentListeners === 0);
+    await summary.click();
+    await page.waitForFunction(() => window.documentListeners === 1);
+    await page.keyboard.press('Escape');
+    expect(await open()).toBe(false);
+    await page.waitForFunction(() => window.documentListeners === 0);
+    expect(await page.evaluate(() => document.querySelector('#f').shadowRoot.activeElement?.localName)).toBe('summary');
+    expect(problems).toEqual([]);
+  });
+
   it('is isolated by its shadow root: page styles do not reach the figure, its styles do not reach the page', async () => {
     const probe = (page) => page.evaluate(() => {
       const root = document.querySelector('#f').shadowRoot;

@@ -7,6 +7,7 @@ import {
   loadAttention,
   relaxedSimdSupported,
   simdSupported,
+  toTensor,
   type AdditiveBackwardOptions,
   type AdditiveGradients,
   type AdditiveOptions,
@@ -48,6 +49,16 @@ import {
 import { expectType, type Equal } from './assert.js';
 
 const simd: boolean = simdSupported();
+
+// toTensor: a Float32Array tensor by default, or the typed array asked for.
+const converted = toTensor([[1, 2], [3, 4]], 'weights');
+const unnamed = toTensor({ data: [1, 2], shape: [2] });
+const bytes = toTensor([1, 0, 1], 'mask', Uint8Array);
+expectType<Equal<typeof converted, Tensor>>(true);
+expectType<Equal<typeof unnamed, Tensor>>(true);
+const byteData: Uint8Array = bytes.data; // the array type asked for
+const byteShape: number[] = bytes.shape;
+void [byteData, byteShape];
 const relaxedSimd: boolean = relaxedSimdSupported();
 
 // Every TensorLike form.

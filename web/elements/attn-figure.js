@@ -32,8 +32,6 @@ import { alibi, causal, childJson, flag, integer, json, rope, slidingWindow, tex
 import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
-const MASKABLE = new Set(['scores', 'scaled', 'masked']);
-
 export class AttnFigure extends FigureElement {
   static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
     'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
@@ -44,13 +42,7 @@ export class AttnFigure extends FigureElement {
   #spec = null;
   #state = null;
   #frame = 0;
-  #suppressClick = false;
-
-  constructor() {
-    super();
-    this.body.addEventListener('attn-cell-activate', (event) => this.#activate(event));
-    this.body.addEventListener('pointerdown', (event) => this.#scrub(event));
-  }
+  #cells = null;
 
   /** The explorer state the figure shows (after edits), or null before the first render. */
   get state() {
@@ -100,16 +92,20 @@ export class AttnFigure extends FigureElement {
       spec.data = { ...(spec.data ?? {}), ...(await fileState(this)) };
     }
     this.#runtime = await figureRuntime();
+    // The controller comes with the figure code: before it there is no cell to touch.
+    this.#cells ??= this.#runtime.cellController(this.body, {
+      state: () => this.#state,
+      edit: (change) => this.#edit(change),
+      enabled: () => Boolean(this.#spec?.editable),
+    });
     this.#spec = spec;
     this.#state = this.#runtime.pipelineState(spec);
     this.#draw();
   }
 
   #draw() {
-    const { attn, computeFigure, renderPipeline, focusedCell, restoreFocus } = this.#runtime;
-    const remembered = focusedCell(this.body);
-    this.show(renderPipeline(this.#state, computeFigure(attn, this.#state, this.#spec), this.#spec));
-    restoreFocus(this.body, remembered);
+    const { attn, computeFigure, renderPipeline } = this.#runtime;
+    this.#cells.show(renderPipeline(this.#state, computeFigure(attn, this.#state, this.#spec), this.#spec));
   }
 
   /** An edit of the state: redrawn once per frame, however many edits came in it. */
@@ -125,42 +121,6 @@ export class AttnFigure extends FigureElement {
       } catch (error) {
         this.showError(error);
       }
-    });
-  }
-
-  #editableCell(node) {
-    if (!this.#runtime || !this.#spec?.editable) return null;
-    const id = this.#runtime.cellIdentity(node);
-    const stage = id && this.#runtime.stageById(id.stage);
-    return stage?.editable?.({ state: this.#state }) ? id : null;
-  }
-
-  #activate(event) {
-    if (!this.#runtime || !this.#spec?.editable) return;
-    if (event.detail.via === 'pointer' && this.#suppressClick) {
-      this.#suppressClick = false;
-      return;
-    }
-    const { cellIdentity, cellValue, editCell, setCell, toggleMaskedCell } = this.#runtime;
-    const id = this.#editableCell(event.target);
-    if (id) {
-      editCell(event.target, cellValue(this.#state, id), (value) => this.#edit((s) => setCell(s, id, value)));
-      return;
-    }
-    const score = cellIdentity(event.target);
-    if (score && MASKABLE.has(score.stage)) this.#edit((s) => toggleMaskedCell(s, score.batch, score.row, score.col));
-  }
-
-  #scrub(event) {
-    if (event.button !== 0) return;
-    const node = event.target.closest?.('.cell.editable');
-    const id = node && this.#editableCell(node);
-    if (!id) return;
-    event.preventDefault(); // no text selection while dragging
-    node.focus({ preventScroll: true });
-    const { cellValue, scrubCell, setCell } = this.#runtime;
-    scrubCell(event, cellValue(this.#state, id), (value) => this.#edit((s) => setCell(s, id, value)), (dragged) => {
-      this.#suppressClick = dragged;
     });
   }
 

@@ -14,7 +14,7 @@
 // (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), tokens (labels of both axes;
 // default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
 import { heatmap } from '../figures/heatmap.js';
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { childJson, flag, json, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 

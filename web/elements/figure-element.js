@@ -1,11 +1,12 @@
 // What <attn-figure> and <attn-heatmap> share: an open shadow root with the adopted styles
-// (styles.js), a frame holding the figure (body), an export toolbar (SVG, PNG) and a status line;
+// (styles.js), a frame holding the figure (body), an export menu (SVG, PNG) and a status line;
 // attribute changes batched into one render per microtask; errors shown in the figure.
 // Subclasses implement render() (may be async) and name their download with exportName().
 //
 // After every successful render the element dispatches 'attn-render' (bubbles, composed), which
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
+import { menu } from '../figures/export/menu-button.js';
 import { elementSheets } from './styles.js';
 
 // Server-side rendering imports modules in Node, where there is no HTMLElement: the classes are
@@ -21,14 +22,11 @@ export class FigureElement extends Element {
     const root = this.attachShadow({ mode: 'open' });
     this.body = h('div', { class: 'body', part: 'body', 'data-placeholder': 'Loading the figure…' });
     this.status = h('p', { class: 'status', part: 'status', role: 'status' });
-    // Disabled until there is a figure to export.
-    const button = (kind, label) => h('button', {
-      type: 'button', class: 'tool', part: 'button', dataset: { export: kind }, disabled: true,
-      'aria-label': `Download this figure as ${label}`, title: `Download as ${label}`,
-      onclick: () => this.exportAs(kind),
-    }, label);
-    this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' },
-      button('svg', 'SVG'), button('png', 'PNG'));
+    // The figures' menu; its items are disabled until there is a figure to export.
+    const item = (kind) => ({ id: kind, label: kind.toUpperCase(), dataset: { export: kind }, run: () => this.exportAs(kind) });
+    const exports = menu({ items: [item('svg'), item('png')], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG or PNG' });
+    for (const button of exports.querySelectorAll('button')) button.disabled = true;
+    this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' }, exports);
     // Hidden until the styles are in, so an unstyled figure never flashes.
     this.frame = h('div', { class: 'frame', part: 'frame', hidden: true }, this.body, this.toolbar, this.status);
     root.append(this.frame);
@@ -78,10 +76,10 @@ export class FigureElement extends Element {
     this.status.textContent = error ? `<${this.localName}> ${error.message}` : '';
   }
 
-  /** Downloads what the body shows as 'svg' or 'png' (export.js is loaded on first use). */
+  /** Downloads what the body shows as 'svg' or 'png' (composed-svg.js is loaded on first use). */
   async exportAs(kind) {
     try {
-      const { exportFigure } = await import('./export.js');
+      const { exportFigure } = await import('../figures/export/composed-svg.js');
       await exportFigure(this.body, kind, this.exportName());
     } catch (error) {
       this.showError(error);

@@ -8,26 +8,15 @@
 // defaults below apply, in light or dark after the page's color-scheme (light-dark()), or after
 // the theme attribute: theme="light" | "dark" | "auto" (the reader's system setting).
 
+import { PALETTE as FIGURE_PALETTE } from '../figures/palette.js';
+
 const FIGURES_CSS = new URL('../figures/figures.css', import.meta.url);
 
-// The explorer's palette (web/site/styles/tokens.css), as [property, light, dark]. :host reads the
-// page's value (or the default) into --_p; the frame sets the property from it, which inherits.
-const PALETTE = [
-  ['cell', '#ffffff', '#16171f'],
-  ['ink', '#1b1a21', '#ecebf2'],
-  ['ink-muted', '#686570', '#908fa4'],
-  ['ink-strong', '#ffffff', '#0e0f14'],
-  ['grid', '#e3dfd5', '#2a2c3a'],
-  ['weight', '#4338ca', '#a5a1ff'],
-  ['pos', '#c2410c', '#fb8c4a'],
-  ['neg', '#0369a1', '#4fb3ea'],
-  ['hatch', '#b9b4a8', '#4a4d60'],
-  ['masked-bg', '#f1efe9', '#1b1c25'],
-  ['focus', '#2563eb', '#7fb0ff'],
-  ['source', '#d97706', '#fbbf24'],
-];
+// The figures' palette (palette.js). :host reads the page's value (or the default) into --_p; the
+// frame sets the property from it, which inherits.
+const PALETTE = Object.entries(FIGURE_PALETTE);
 
-const hostDefaults = PALETTE.map(([name, light, dark]) => `--_p-${name}: var(--attn-${name}, light-dark(${light}, ${dark}));`).join('\n  ');
+const hostDefaults = PALETTE.map(([name, [light, dark]]) => `--_p-${name}: var(--attn-${name}, light-dark(${light}, ${dark}));`).join('\n  ');
 const frameValues = PALETTE.map(([name]) => `--attn-${name}: var(--_p-${name});`).join('\n  ');
 
 const ELEMENT_CSS = `
@@ -70,7 +59,7 @@ const ELEMENT_CSS = `
 
 .toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 6px; margin-top: 8px; }
 .toolbar .label { margin-right: auto; color: var(--attn-ink-muted); font-size: 12px; }
-.tool {
+.tool, .menu-item {
   font: inherit;
   font-size: 12px;
   line-height: 1;
@@ -81,9 +70,9 @@ const ELEMENT_CSS = `
   color: var(--attn-ink);
   cursor: pointer;
 }
-.tool:hover { border-color: var(--attn-ink-muted); }
-.tool:focus-visible { outline: 2px solid var(--attn-focus); outline-offset: 1px; }
-.tool:disabled { opacity: 0.5; cursor: default; }
+.tool:hover, .menu-item:hover { border-color: var(--attn-ink-muted); }
+.tool:focus-visible, .menu-item:focus-visible { outline: 2px solid var(--attn-focus); outline-offset: 1px; }
+.menu-item:disabled { opacity: 0.5; cursor: default; }
 
 .status { margin: 6px 0 0; font-size: 12.5px; color: var(--attn-ink-muted); }
 .status:empty { display: none; }
@@ -115,8 +104,25 @@ const ELEMENT_CSS = `
 .gallery-grid { display: flex; flex-wrap: wrap; gap: 16px; }
 .gallery-item { max-width: 100%; }
 .gallery-note { margin: 0 0 8px; color: var(--attn-ink-muted); font-size: 12px; }
-/* The explorer's per-figure menus: the element has its own export buttons. */
-.figure-menu { display: none; }
+/* The explorer's per-figure menus (in the gallery view): the element has its own, below. */
+.body .figure-menu { display: none; }
+/* The export menu (web/figures/export/menu-button.js). */
+.figure-menu { position: relative; }
+.figure-menu > summary { list-style: none; }
+.figure-menu > summary::-webkit-details-marker { display: none; }
+.menu-list {
+  position: absolute;
+  right: 0;
+  bottom: calc(100% + 4px);
+  z-index: 3;
+  display: grid;
+  min-width: 90px;
+  padding: 4px;
+  border: 1px solid var(--attn-grid);
+  border-radius: 8px;
+  background: var(--attn-cell);
+}
+.menu-item { border-color: transparent; text-align: start; }
 
 /* Typing a number into an editable cell (web/figures/interact/cell-editor.js). */
 .cell-editor {

@@ -7,11 +7,15 @@
 // canvas with a readout [data-role=readout] that shows the exact value under the pointer (its
 // data-row, data-col, data-value as the SVG cells carry them). Options: title, rowLabels,
 // colLabels, cellSize (CSS px per weight, default fits 640 px, at least 1), highlight (token indices).
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { fullValue } from './format.js';
+import { NAN_GREY, PALETTE } from './palette.js';
 
-export const WEIGHT_RGB = [0x43, 0x38, 0xca]; // figures.css: --attn-weight's default, #4338ca
+const hexRgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+
+export const WEIGHT_RGB = hexRgb(PALETTE.weight[0]); // --attn-weight's light default
 const PAPER = 255;
+const NAN_RGB = hexRgb(NAN_GREY);
 const FADED = 0.22; // the share of its colour a weight outside highlighted rows and columns keeps
 
 /**
@@ -34,7 +38,7 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null) {
       if (!rowOn && !highlight.has(j)) t *= FADED;
       const p = 4 * (i * C + j);
       if (v !== v) { // NaN: grey, never mistaken for a weight
-        px[p] = px[p + 1] = px[p + 2] = 160;
+        [px[p], px[p + 1], px[p + 2]] = NAN_RGB;
       } else {
         px[p] = PAPER + (r0 - PAPER) * t;
         px[p + 1] = PAPER + (g0 - PAPER) * t;

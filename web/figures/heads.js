@@ -12,7 +12,7 @@
 // columns everywhere (aria-pressed; root data-selected="i j").
 // Options: tokens (T labels; Tk for keys when T = Tk), layers, heads (the indices to show),
 // aggregates (default true), thumbSize (CSS px, default 64), title.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toAttentions } from '../model/attentions.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
 import { heatmap } from './heatmap.js';
 
@@ -28,31 +28,6 @@ function el(tag, props = {}, children = []) {
   }
   node.append(...children);
   return node;
-}
-
-/** (L, H, T, Tk) float32 from any accepted layout. */
-export function toAttentions(input, fn = 'heads') {
-  let t;
-  if (Array.isArray(input) && input.length > 0 && !Array.isArray(input[0]) && typeof input[0] === 'object') {
-    // BertViz as tensors: a list of (1, H, T, Tk) or (H, T, Tk), one per layer.
-    const layers = input.map((layer, l) => toTensor(layer, `${fn}: attentions[${l}]`));
-    const shape = layers[0].shape.slice(-3);
-    for (const [l, layer] of layers.entries()) {
-      const ok = (layer.shape.length === 3 || (layer.shape.length === 4 && layer.shape[0] === 1)) && layer.shape.slice(-3).every((s, k) => s === shape[k]);
-      if (!ok) throw new RangeError(`${fn}: attentions[${l}] must have shape (1, H, T, Tk) like attentions[0], [1, ${shape.join(', ')}], got [${layer.shape.join(', ')}]`);
-    }
-    const data = new Float32Array(layers.length * layers[0].data.length);
-    layers.forEach((layer, l) => data.set(layer.data, l * layer.data.length));
-    t = { data, shape: [layers.length, ...shape] };
-  } else {
-    t = toTensor(input, `${fn}: attentions`);
-    if (t.shape.length === 5 && t.shape[1] === 1) t = { data: t.data, shape: [t.shape[0], ...t.shape.slice(2)] };
-    else if (t.shape.length === 3) t = { data: t.data, shape: [1, ...t.shape] };
-  }
-  if (t.shape.length !== 4 || t.shape.some((s) => s === 0)) {
-    throw new RangeError(`${fn}: attentions must have shape (L, H, T, Tk), (H, T, Tk) or be a list of (1, H, T, Tk), got [${t.shape.join(', ')}]`);
-  }
-  return t;
 }
 
 /** Mean and max over heads per layer, mean over layers per head, and the two corners. */

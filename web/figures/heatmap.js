@@ -10,7 +10,7 @@
 //   d2l; a cell without its number drawn has a <title> tooltip instead; every cell has an
 //   aria-label with the number shown and the exact value), cellSize, attrs.
 // Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { STRONG, colorScale, gradientStops } from './color.js';
 import { formatNumber, fullValue, spokenValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';

@@ -6,7 +6,7 @@
 // options: stage ('weights'), title, queryTokens (Tq), keyTokens (Tk), masked (per element),
 //   attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
 import { svg, textWidth } from './svg.js';

@@ -18,7 +18,7 @@
 // Every cell is a focusable <g role="gridcell"> with data-batch, data-row, data-col and
 // data-value (String(value), full float32 precision); the root has data-stage. Arrow keys move
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { STRONG, colorScale } from './color.js';
 import { formatNumber, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';

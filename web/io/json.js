@@ -2,7 +2,7 @@
 // list of strings, and `metadata`, an object of strings), or BertViz's layout: a list of per-layer
 // (1, H, T, Tk) attentions, as Hugging Face's output_attentions gives them, read as (L, H, T, Tk).
 // Nesting deeper than 16, ragged arrays and non-numbers are refused by the API's tensor reader.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { checkTokens, defineEntry, stringMap } from './fail.js';
 
 /** A nested array -> { data, shape, dtype }, a list of (1, H, T, Tk) layers squeezed to (L, H, T, Tk). */

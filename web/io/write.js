@@ -2,7 +2,7 @@
 // C order, so readTensors gives back the same bits. writeNpy's header is the one numpy.save writes
 // (version 1.0 while it fits, dict keys sorted, spaces for the first axis to grow, 64-byte aligned),
 // so a float32 C-order array saves to the same bytes from NumPy and from here.
-import { toTensor } from '../src/boundary/tensor.js';
+import { toTensor } from '../src/to-tensor.js';
 import { defineEntry } from './fail.js';
 
 const ALIGN = 64; // numpy.lib.format.ARRAY_ALIGN

@@ -6,7 +6,7 @@
 //   qkv      Q (Tq, d) or (B, Tq, d), K (Tk, d) or (B, Tk, d), V (Tk, dv) or (B, Tk, dv).
 // Each builder returns a state patch (nested arrays, as the state keeps them) or throws a
 // RangeError naming the role, its shape and what it must be.
-import { toAttentions } from '../figures/heads.js';
+import { toAttentions } from './attentions.js';
 import { LIMITS } from './state/model.js';
 
 const fmt = (shape) => `(${shape.join(', ')})`;

@@ -458,3 +458,12 @@ export function loadAttention(options?: LoadOptions): Promise<Attention>;
 export function simdSupported(): boolean;
 /** True when this JS engine validates WebAssembly relaxed SIMD (f32x4.relaxed_madd). */
 export function relaxedSimdSupported(): boolean;
+
+/**
+ * Any TensorLike as a checked { data, shape } (the conversion every call of this API makes):
+ * nested arrays must not be ragged, data must hold numbers and fit the shape; errors name `name`.
+ * Data already of the wanted type is shared, not copied.
+ */
+export function toTensor(value: TensorLike, name?: string): Tensor;
+export function toTensor<A extends Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array>(
+  value: TensorLike, name: string, ArrayType: { new (length: number): A; readonly BYTES_PER_ELEMENT: number }): { data: A; shape: number[] };

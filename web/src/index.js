@@ -19,3 +19,4 @@ export async function loadAttention(options = {}) {
   const { runtime } = await loadModule(options);
   return createAttention(runtime);
 }
+export { toTensor } from './to-tensor.js';

@@ -2,8 +2,7 @@
 //   { svg (the figure root), tensor, rowLabels, colLabels, title, name (file name parts) }.
 // SVG, PNG and CSV are built in; another feature adds its own with registerFigureAction(), e.g.
 // issue 5's "Copy embed code": registerFigureAction({ id: 'embed', label: 'Copy embed code', run }).
-import { download, fileName } from './download.js';
-import { svgToPng } from './raster.js';
+import { download, fileName, saveSvg } from './download.js';
 import { standaloneSvg } from './standalone-svg.js';
 import { matrixCsv } from './tables.js';
 
@@ -16,23 +15,13 @@ export function registerFigureAction(action) {
 
 export const figureActions = () => actions.slice();
 
-registerFigureAction({
-  id: 'svg',
-  label: 'SVG',
-  run: (target) => {
-    const { text } = standaloneSvg(target.svg, { title: target.title });
-    download(new Blob([text], { type: 'image/svg+xml' }), fileName(target.name, 'svg'));
-  },
-});
-
-registerFigureAction({
-  id: 'png',
-  label: 'PNG',
-  run: async (target) => {
-    const { text, width, height } = standaloneSvg(target.svg, { title: target.title });
-    download(await svgToPng(text, width, height), fileName(target.name, 'png'));
-  },
-});
+for (const kind of ['svg', 'png']) {
+  registerFigureAction({
+    id: kind,
+    label: kind.toUpperCase(),
+    run: (target) => saveSvg(standaloneSvg(target.svg, { title: target.title }), kind, target.name),
+  });
+}
 
 registerFigureAction({
   id: 'csv',

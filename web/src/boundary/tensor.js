@@ -120,11 +120,18 @@ export function expectDataFits(data, shape, name) {
   }
 }
 
+const TypedArray = Object.getPrototypeOf(Float32Array);
+
 /**
  * TensorLike -> { data: ArrayType, shape: number[] }, checking structure and element types.
  * `name` is the argument's name in error messages. Data already of ArrayType is shared, not copied.
+ * Public (to-tensor.js): name and ArrayType are checked too, since a user may pass anything.
  */
-export function toTensor(value, name, ArrayType = Float32Array) {
+export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Array) {
+  if (typeof name !== 'string') throw new TypeError(`toTensor: name must be a string, got ${typeof name}`);
+  if (typeof ArrayType !== 'function' || Object.getPrototypeOf(ArrayType) !== TypedArray || /^Big/.test(ArrayType.name)) {
+    throw new TypeError(`toTensor: ArrayType must be a typed array constructor of numbers (Float32Array, Uint8Array, ...), got ${ArrayType?.name ?? ArrayType}`);
+  }
   if (value === undefined || value === null) {
     throw new TypeError(`${name} is required: a tensor { data, shape } or nested arrays of numbers, got ${value}`);
   }

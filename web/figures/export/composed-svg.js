@@ -1,10 +1,9 @@
-// Downloading what an element shows as one SVG or PNG file, with the explorer's export code
-// (web/site/export): each figure becomes a standalone SVG (styles and colours inlined, data-*
-// kept), and a figure made of several matrices is composed into one SVG at the places the page
-// lays them out, with the headings and captions as SVG text, line by line as they wrap.
-import { download, fileName } from '../figures/export/download.js';
-import { svgToPng } from '../figures/export/raster.js';
-import { plainColor, standaloneSvg } from '../figures/export/standalone-svg.js';
+// Everything a container shows (an element's body) as one SVG or PNG file: each figure becomes a
+// standalone SVG (standalone-svg.js: styles and colours inlined, data-* kept), and several are
+// composed into one SVG at the places the page lays them out, with the headings and captions as
+// SVG text, line by line as they wrap.
+import { saveSvg } from './download.js';
+import { plainColor, standaloneSvg } from './standalone-svg.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const MARGIN = 12;
@@ -88,8 +87,5 @@ export async function exportFigure(body, kind, nameParts) {
   const title = [...figures].map((f) => f.getAttribute('aria-label')).join('; ');
   const background = plainColor(getComputedStyle(body.parentElement).backgroundColor);
   const onlyFigure = figures.length === 1 && textNodes(body, body.getBoundingClientRect()).length === 0;
-  const file = onlyFigure ? standaloneSvg(figures[0]) : composedSvg(body, { background, title });
-  if (kind === 'svg') download(new Blob([file.text], { type: 'image/svg+xml' }), fileName(nameParts, 'svg'));
-  else if (kind === 'png') download(await svgToPng(file.text, file.width, file.height), fileName(nameParts, 'png'));
-  else throw new TypeError(`export: kind must be 'svg' or 'png', got ${JSON.stringify(kind)}`);
+  await saveSvg(onlyFigure ? standaloneSvg(figures[0]) : composedSvg(body, { background, title }), kind, nameParts);
 }
