@@ -6,7 +6,9 @@ import { loadAttention } from '../../web/src/index.js';
 import { compute } from '../../web/model/compute/index.js';
 import { presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
-import { computeFigure, wantsBackward } from '../../web/figures/pipeline/pipeline.js';
+import { computeFigure } from '../../web/figures/pipeline/pipeline.js';
+import { wantsBackward } from '../../web/figures/pipeline/figure.js';
+import { backwardPass } from '../../web/model/compute/backward.js';
 import { conformPage, presetPage } from '../../web/site/page-state.js';
 
 let attn;
@@ -37,13 +39,13 @@ describe('compute() and the backward pass', () => {
     // The forward projects X through one selfAttention layer per head; the backward adds one more
     // (the layer whose backward() checks dW), so the same count from the backward call can fail.
     const forwardLayers = calls.selfAttention;
-    compute(module, presetState('seed-004'), { backward: true });
+    compute(module, presetState('seed-004'), { backward: backwardPass });
     expect(calls.attentionBackward).toBe(1);
     expect(calls.selfAttention).toBe(2 * forwardLayers + 1);
   });
 
-  it('compute with { backward: true } runs the backward pass and checks it against a layer', () => {
-    const result = compute(attn, presetState('seed-004'), { backward: true });
+  it('compute with { backward: backwardPass } runs the backward pass and checks it against a layer', () => {
+    const result = compute(attn, presetState('seed-004'), { backward: backwardPass });
     expect(result.backward.error).toBeUndefined();
     expect(result.backward.dq.shape).toEqual(result.heads[0].q.shape);
     expect(result.backward.agreements.length).toBeGreaterThan(0);
@@ -53,7 +55,7 @@ describe('compute() and the backward pass', () => {
     expect(wantsBackward({})).toBe(false);
     expect(wantsBackward({ stages: ['weights', 'output'] })).toBe(false);
     expect(wantsBackward({ stages: ['weights', 'dq'] })).toBe(true);
-    expect(wantsBackward({ backward: true })).toBe(true);
+    expect(wantsBackward({ backward: backwardPass })).toBe(true);
     const state = presetState('seed-004');
     expect(computeFigure(attn, state, { stages: ['weights'] }).backward).toBeUndefined();
     expect(computeFigure(attn, state, { stages: ['d-scores'] }).backward.dS).toBeDefined();

@@ -39,6 +39,7 @@ export class AttnFigure extends FigureElement {
   #near = false;
   #cancelNear = null;
   #runtime = null;
+  #backward = null; // backwardPass, loaded when the spec shows a gradient
   #spec = null;
   #state = null;
   #frame = 0;
@@ -98,14 +99,16 @@ export class AttnFigure extends FigureElement {
       edit: (change) => this.#edit(change),
       enabled: () => Boolean(this.#spec?.editable),
     });
+    // The backward pass's code only for a figure that shows a gradient.
+    this.#backward = this.#runtime.wantsBackward(spec) ? (await import('../model/compute/backward.js')).backwardPass : null;
     this.#spec = spec;
     this.#state = this.#runtime.pipelineState(spec);
     this.#draw();
   }
 
   #draw() {
-    const { attn, computeFigure, renderPipeline } = this.#runtime;
-    this.#cells.show(renderPipeline(this.#state, computeFigure(attn, this.#state, this.#spec), this.#spec));
+    const { attn, compute, renderPipeline } = this.#runtime;
+    this.#cells.show(renderPipeline(this.#state, compute(attn, this.#state, { backward: this.#backward }), this.#spec));
   }
 
   /** An edit of the state: redrawn once per frame, however many edits came in it. */

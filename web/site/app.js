@@ -1,6 +1,7 @@
 // Boots the explorer: mounts every registered panel into its slot, recomputes the state through
 // the API once per frame with edits, and keeps the URL in step with the state.
 import { compute } from '../model/compute/index.js';
+import { backwardPass } from '../model/compute/backward.js';
 import { h } from '../figures/dom.js';
 import { DEFAULT_PRESET } from '../model/presets/index.js';
 import { presetPage } from './page-state.js';
@@ -43,7 +44,7 @@ export function startApp(attn, dom) {
     let result = null;
     let error = null;
     try {
-      result = compute(attn, state, { backward: true });
+      result = compute(attn, state, { backward: backwardPass });
     } catch (e) {
       error = e;
       console.warn('attention-lab explorer: compute failed', e);

@@ -12,7 +12,6 @@
 //   }
 // The stages registry (registry/stages.js) picks tensors out of this object.
 import { scoringsOf, sizesOf } from '../state/model.js';
-import { backwardPass } from './backward.js';
 import { maskOptions, visibilityOptions } from './mask-options.js';
 import { alibiBias, alibiOf, rotateHead } from './positions.js';
 import { givenHead, projectHeads } from './projections.js';
@@ -25,8 +24,12 @@ function visibility(attn, state, { B, Tq, Tk }) {
   return Uint8Array.from(uniform.data, (p) => (p > 0 ? 1 : 0));
 }
 
-/** options.backward: also run the backward pass (the explorer's gradient bands; figures only when they show them). */
-export function compute(attn, state, { backward = false } = {}) {
+/**
+ * options.backward: the backward pass to run too, backwardPass of ./backward.js (the explorer's
+ * gradient bands; figures only when they show them). Passed in, not imported, so a page that
+ * never shows a gradient never loads its code.
+ */
+export function compute(attn, state, { backward = null } = {}) {
   const started = performance.now();
   const sizes = sizesOf(state);
   const masks = maskOptions(state);
@@ -51,7 +54,7 @@ export function compute(attn, state, { backward = false } = {}) {
   };
   if (backward) {
     try {
-      result.backward = backwardPass(attn, state, result);
+      result.backward = backward(attn, state, result);
     } catch (error) {
       // The forward pass stands on its own: a failed backward is reported in its band only.
       result.backward = { error };
