@@ -1,7 +1,7 @@
 // Editing and masking recompute everything downstream correctly; the URL holds the whole state;
 // the keyboard reaches every cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from './reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { allValues, settle, stageValues, startSite, worstDifference } from './site.js';
 
 let site;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { readTensors, writeSafetensors } from '../../web/io/index.js';
-import { selfAttention } from './reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { settle, startSite, stageValues, worstDifference } from './site.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));

@@ -1,7 +1,7 @@
 // The presets reproduce the seeds' worked examples exactly (docs/semantics.md), and no preset or view
 // logs a console error or throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from './reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { settle, stageValues, startSite, worstDifference } from './site.js';
 
 let site;

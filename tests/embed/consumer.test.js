@@ -12,7 +12,7 @@ import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleGraph } from '../../tools/module-graph.mjs';
 import { measure, table } from '../../tools/package-size.mjs';
-import { selfAttention } from '../e2e/reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { worstDifference } from '../e2e/site.js';
 import { packAndInstall } from './pack.js';
 import { rendered, shadowStageValues, startPages } from './pages.js';

@@ -2,7 +2,7 @@
 // (no bundler, no import map): exact numbers, attributes, one wasm module per page, shadow DOM
 // isolation both ways, lazy loading, exports, keyboard access, and no console errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alibiBias, attention, rotate, selfAttention } from '../e2e/reference.js';
+import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
 import { worstDifference } from '../e2e/site.js';
 import { elementsPage, rendered, shadowStageValues, startPages, wasmRequests } from './pages.js';
 

@@ -2,7 +2,7 @@
 // they return keep the explorer's contract (svg[data-stage], cells data-row/data-col/data-value
 // with String(float32)), take nested arrays, and say what is wrong with bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from '../e2e/reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { worstDifference } from '../e2e/site.js';
 import { startPages } from './pages.js';
 

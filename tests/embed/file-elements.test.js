@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSafetensors } from '../../web/io/index.js';
-import { selfAttention } from '../e2e/reference.js';
+import { selfAttention } from '../reference/matrices.js';
 import { worstDifference } from '../e2e/site.js';
 import { elementsPage, rendered, shadowStageValues, startPages } from './pages.js';
 
