@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { attention, halfSquaredError, matmul, numericGradient, selfAttention, softmaxBackward, transpose } from '../reference/matrices.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

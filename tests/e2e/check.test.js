@@ -2,7 +2,8 @@
 // in, and the page flags exactly the ones the exact values do not round to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
-import { settle, startSite } from './site.js';
+import { startSite } from '../support/site.js';
+import { settle } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

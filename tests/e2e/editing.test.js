@@ -2,7 +2,8 @@
 // the keyboard reaches every cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
-import { allValues, settle, stageValues, startSite, worstDifference } from './site.js';
+import { startSite } from '../support/site.js';
+import { allValues, settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

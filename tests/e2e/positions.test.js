@@ -3,7 +3,8 @@
 // the float64 reference (tests/reference), which writes the window, the bias and the rotation out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, alibiSlopesPow2, attention, rotate, selfAttention } from '../reference/matrices.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

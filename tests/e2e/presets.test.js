@@ -2,7 +2,8 @@
 // logs a console error or throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, VIEWPORTS, settle, startSite } from './site.js';
+import { ARTIFACTS, startSite, VIEWPORTS } from '../support/site.js';
+import { settle } from '../support/figures.js';
 
 let site;
 beforeAll(async () => {

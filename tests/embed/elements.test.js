@@ -3,8 +3,8 @@
 // isolation both ways, lazy loading, exports, keyboard access, and no console errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
-import { worstDifference } from '../e2e/site.js';
-import { elementsPage, rendered, shadowStageValues, startPages, wasmRequests } from './pages.js';
+import { elementsPage, rendered, startPages, wasmRequests } from '../support/pages.js';
+import { shadowStageValues, worstDifference } from '../support/figures.js';
 
 const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
