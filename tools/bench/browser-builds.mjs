@@ -17,7 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Runs in the page: every shape and pass, both builds alternating. */
 async function inPage(rounds) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
-  const { measureCeilings } = await import('/tools/bench/ceiling.mjs');
+  const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
   const builds = [await loadAttention({ simd: true }), await loadAttention({ simd: 'relaxed' })];
