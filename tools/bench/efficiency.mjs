@@ -8,7 +8,7 @@ import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
-import { median, timeAlternating } from './lib/timing.mjs';
+import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

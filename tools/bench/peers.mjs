@@ -6,7 +6,7 @@
 //   --out DIR  where results.md and chart.svg go (default bench/)
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
-// alternating rounds (timing.mjs) and print median ms, the rate, its efficiency (the rate over the
+// alternating rounds (web/site/features/speed/timing.js) and print median ms, the rate, its efficiency (the rate over the
 // machine's wasm SIMD ceiling, measured first in this process: ceiling.mjs) and how many times
 // faster ours is. Node 20 is re-run with --experimental-wasm-relaxed-simd, so the relaxed build is
 // measured too.
@@ -24,7 +24,7 @@ import { modernConfigs } from './lib/modern-configs.mjs';
 import { opConfigs } from './lib/op-configs.mjs';
 import { markdownTable, targetLines, textTable } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
-import { median, timeAlternating } from './lib/timing.mjs';
+import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
 if (!relaxedSimdSupported() && !process.execArgv.includes(RELAXED_FLAG) && Number(process.versions.node.split('.')[0]) < 22) {

@@ -5,7 +5,7 @@
 import { loadAttention } from '../../web/src/index.js';
 import { fill } from './lib/contender.mjs';
 import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
-import { median, timeAlternating, timeCall } from './lib/timing.mjs';
+import { median, timeAlternating, timeCall } from '../../web/site/features/speed/timing.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
