@@ -1,13 +1,11 @@
 // Chromium for the browser suites (tests/e2e, tests/embed, tests/cli): Debian's system Chromium
-// with tools/chromium.mjs's flags, one browser per test file, a folder served by startServer() on
+// as tools/chromium.mjs launches it, one browser per test file, a folder served by startServer() on
 // a free loopback port, and pages (each in its own context) that record every console error and
 // page error, which the tests expect to be none.
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium.mjs';
+import { launchChromium } from '../../tools/chromium.mjs';
 import { startServer } from '../../tools/static-server.mjs';
 
-/** The system Chromium, headless, with the flags every run here uses. */
-export const launchChromium = () => chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+export { launchChromium };
 
 /**
  * The problems `page` reports from now on, as strings in an array that fills as they come:

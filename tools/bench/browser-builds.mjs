@@ -5,10 +5,9 @@
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
 // CPU clock, so on a loaded machine only the ratio between the builds means much).
-import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
+import { launchChromium } from '../chromium.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
@@ -48,7 +47,7 @@ async function inPage(rounds) {
 // The repository served from disk to a made-up origin (no server, no network): playwright answers
 // every request of the page itself, with the content type of the file's extension.
 const ORIGIN = 'http://attention-lab.bench';
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.route(`${ORIGIN}/**`, (route) => {
