@@ -1,5 +1,6 @@
 // The system Chromium and the flags every headless run here uses (Vitest's browser project, the
-// explorer's end-to-end tests, tools/site-screenshots.mjs): one list, so they cannot drift.
+// explorer's end-to-end tests, tools/site-screenshots.mjs): one list, so they cannot drift, and
+// launchChromium(), the one way the tests and tools start it.
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
@@ -12,3 +13,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** The system Chromium, launched with these flags (playwright-core, loaded on first use). */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}

@@ -6,8 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
+import { launchChromium } from './chromium.mjs';
 import { startServer } from './static-server.mjs';
 
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
@@ -26,7 +25,7 @@ const only = option('--only', null); // e.g. 'phone' or 'desktop-dark'
 await mkdir(out, { recursive: true });
 
 const server = await startServer(fileURLToPath(new URL('../dist/site/', import.meta.url)));
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 const problems = [];
 try {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {

@@ -9,8 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
+import { launchChromium } from './chromium.mjs';
 import { startServer } from './static-server.mjs';
 
 const folder = process.argv[2] ?? fileURLToPath(new URL('../dist/site/', import.meta.url));
@@ -26,7 +25,7 @@ const NOTES = [
 /** The files (paths relative to the folder) the default page requests until its weights are drawn. */
 async function fetchedByDefaultPage() {
   const server = await startServer(folder);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const fetched = new Set();

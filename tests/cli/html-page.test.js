@@ -5,9 +5,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium.mjs';
+import { launchChromium, watchProblems } from '../support/browser.js';
 import { INDUCTION, induction } from './expected.js';
 import { REPO, runCli } from './run.js';
 
@@ -17,7 +16,7 @@ let browser;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-html-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -31,11 +30,9 @@ async function openFigure(args, name) {
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
-  const problems = [];
+  const problems = watchProblems(page, { warnings: true });
   const requests = [];
   const blocked = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(e.message));
   page.on('request', (r) => requests.push(r.url()));
   await page.route('**', (route) => {
     const url = route.request().url();

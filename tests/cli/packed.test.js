@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packAndInstall } from '../embed/pack.js';
+import { packAndInstall } from '../support/pack.js';
 import { INDUCTION, induction } from './expected.js';
 import { REPO } from './run.js';
 

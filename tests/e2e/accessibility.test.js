@@ -1,16 +1,14 @@
-// Accessibility: axe-core (pinned, tests/e2e/axe.js) finds no serious or critical violation on the
+// Accessibility: axe-core (pinned, tests/support/axe.js) finds no serious or critical violation on the
 // explorer (every preset in every view), the guide (every live example drawn), embed.html and a
 // page of <attn-figure>/<attn-heatmap> from the raw sources, in the light and the dark theme.
 // Moderate and minor findings (best practices such as "all content in landmarks" on embed.html,
 // which is meant to sit inside another page's iframe) are not asserted.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { elementsPage, rendered, startPages } from '../embed/pages.js';
-import { axeViolations, blocking } from './axe.js';
-import { settle, VIEWPORTS } from './site.js';
+import { SITE, VIEWPORTS } from '../support/site.js';
+import { elementsPage, rendered, startPages } from '../support/pages.js';
+import { settle } from '../support/figures.js';
+import { axeViolations, blocking } from '../support/axe.js';
 
-// ATTNLAB_SITE: another build of the site, as in tests/embed/site.test.js.
-const SITE = process.env.ATTNLAB_SITE ?? fileURLToPath(new URL('../../dist/site/', import.meta.url));
 const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
 const VIEWS = ['Matrix', 'Heatmap', 'Links'];
 

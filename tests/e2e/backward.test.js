@@ -3,8 +3,9 @@
 // the loss.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { attention, halfSquaredError, matmul, numericGradient, selfAttention, transpose } from './reference.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { attention, halfSquaredError, matmul, numericGradient, selfAttention, softmaxBackward, transpose } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });
@@ -36,11 +37,7 @@ describe('backward', () => {
     // The intermediates, from the formulas of docs/semantics.md in float64.
     const dP = matmul(m['d-output'], transpose(m.v));
     expectClose(m['d-weights'], dP, 'dP');
-    const dS = m.weights.map((p, i) => {
-      const D = p.reduce((sum, pj, j) => sum + pj * dP[i][j], 0);
-      return p.map((pj, j) => pj * (dP[i][j] - D));
-    });
-    expectClose(m['d-scores'], dS, 'dS');
+    expectClose(m['d-scores'], softmaxBackward(m.weights, dP), 'dS');
     // dQ, dK, dV: finite differences of the loss through attention, Q, K, V as the leaves.
     const lossOf = (q, k, v) => halfSquaredError(attention(q, k, v).output, y);
     expectClose(m.dq, numericGradient((q) => lossOf(q, m.k, m.v), m.q), 'dQ');

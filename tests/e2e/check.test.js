@@ -1,8 +1,9 @@
 // Check my hand calculation: the seed-002 preset opens with the tutorial's printed numbers typed
 // in, and the page flags exactly the ones the exact values do not round to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from './reference.js';
-import { settle, startSite } from './site.js';
+import { selfAttention } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { settle } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

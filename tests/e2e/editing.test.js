@@ -1,8 +1,9 @@
 // Editing and masking recompute everything downstream correctly; the URL holds the whole state;
 // the keyboard reaches every cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from './reference.js';
-import { allValues, settle, stageValues, startSite, worstDifference } from './site.js';
+import { selfAttention } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { allValues, settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

@@ -2,7 +2,8 @@
 // page's CSS) and as a PNG (its rasterisation), a matrix as CSV, every stage as JSON.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settle, startSite } from './site.js';
+import { startSite } from '../support/site.js';
+import { settle } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

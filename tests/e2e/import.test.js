@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { readTensors, writeSafetensors } from '../../web/io/index.js';
-import { selfAttention } from './reference.js';
-import { settle, startSite, stageValues, worstDifference } from './site.js';
+import { selfAttention } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
 const TRUNCATED = fileURLToPath(new URL('../io/fixtures/truncated.npy', import.meta.url));

@@ -1,9 +1,10 @@
 // Issue 12's positions in the explorer: the window, ALiBi and RoPE controls, the ALiBi bias and
 // rotation stages, and the "sliding window", "ALiBi" and "rotary" presets, each checked against
-// the float64 reference (reference.js), which writes the window, the bias and the rotation out.
+// the float64 reference (tests/reference), which writes the window, the bias and the rotation out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alibiBias, alibiSlopesPow2, attention, rotate, selfAttention } from './reference.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { alibiBias, alibiSlopesPow2, attention, rotate, selfAttention } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

@@ -1,8 +1,9 @@
 // The presets reproduce the seeds' worked examples exactly (docs/semantics.md), and no preset or view
 // logs a console error or throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from './reference.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { selfAttention } from '../reference/matrices.js';
+import { startSite } from '../support/site.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, VIEWPORTS, settle, startSite } from './site.js';
+import { median } from '../../web/site/features/speed/timing.js';
+import { ARTIFACTS, startSite, VIEWPORTS } from '../support/site.js';
+import { settle } from '../support/figures.js';
 
 let site;
 beforeAll(async () => {
@@ -12,8 +14,6 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => { await site?.close(); });
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Scrolls so that the element's top sits just below the masthead where it is sticky (desktop). */
 const scrollTo = (page, selector) => page.$eval(selector, (node) => {

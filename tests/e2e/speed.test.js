@@ -1,6 +1,6 @@
 // The speed panel times the three contenders in a worker while the page keeps drawing frames.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSite } from './site.js';
+import { startSite } from '../support/site.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });

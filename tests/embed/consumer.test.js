@@ -12,10 +12,10 @@ import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleGraph } from '../../tools/module-graph.mjs';
 import { measure, table } from '../../tools/package-size.mjs';
-import { selfAttention } from '../e2e/reference.js';
-import { worstDifference } from '../e2e/site.js';
-import { packAndInstall } from './pack.js';
-import { rendered, shadowStageValues, startPages } from './pages.js';
+import { selfAttention } from '../reference/matrices.js';
+import { rendered, startPages } from '../support/pages.js';
+import { shadowStageValues, worstDifference } from '../support/figures.js';
+import { packAndInstall } from '../support/pack.js';
 
 const run = promisify(execFile);
 const FIXTURES = fileURLToPath(new URL('./consumer/', import.meta.url));

@@ -2,9 +2,9 @@
 // (no bundler, no import map): exact numbers, attributes, one wasm module per page, shadow DOM
 // isolation both ways, lazy loading, exports, keyboard access, and no console errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alibiBias, attention, rotate, selfAttention } from '../e2e/reference.js';
-import { worstDifference } from '../e2e/site.js';
-import { elementsPage, rendered, shadowStageValues, startPages, wasmRequests } from './pages.js';
+import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
+import { elementsPage, rendered, startPages, wasmRequests } from '../support/pages.js';
+import { shadowStageValues, worstDifference } from '../support/figures.js';
 
 const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.

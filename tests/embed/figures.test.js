@@ -2,9 +2,9 @@
 // they return keep the explorer's contract (svg[data-stage], cells data-row/data-col/data-value
 // with String(float32)), take nested arrays, and say what is wrong with bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfAttention } from '../e2e/reference.js';
-import { worstDifference } from '../e2e/site.js';
-import { startPages } from './pages.js';
+import { selfAttention } from '../reference/matrices.js';
+import { startPages } from '../support/pages.js';
+import { worstDifference } from '../support/figures.js';
 
 const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
 const FLOAT32 = 1e-6; // float32 storage of a handful of sums and exps of numbers below 10

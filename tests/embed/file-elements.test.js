@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSafetensors } from '../../web/io/index.js';
-import { selfAttention } from '../e2e/reference.js';
-import { worstDifference } from '../e2e/site.js';
-import { elementsPage, rendered, shadowStageValues, startPages } from './pages.js';
+import { selfAttention } from '../reference/matrices.js';
+import { elementsPage, rendered, startPages } from '../support/pages.js';
+import { shadowStageValues, worstDifference } from '../support/figures.js';
 
 const links = {
   examples: fileURLToPath(new URL('../../examples/', import.meta.url)),

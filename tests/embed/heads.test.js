@@ -4,7 +4,7 @@
 // token selection, and the render times the issue asks for (12 x 12 heads at T = 128 under 1 s).
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPages } from './pages.js';
+import { startPages } from '../support/pages.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const AGGREGATE = 1e-6; // float32 sums of 4 weights in [0, 1] against float64

@@ -2,13 +2,11 @@
 // explorer's Embed dialog, whose snippets (custom element and iframe) reproduce the explorer's
 // numbers on another page; embed.html sized to its figure through postMessage; the guide with
 // every live example and the sample post; and pipeline() drawing the explorer's very matrices.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allValues, worstDifference } from '../e2e/site.js';
-import { rendered, shadowStageValues, startPages } from './pages.js';
+import { SITE } from '../support/site.js';
+import { rendered, startPages } from '../support/pages.js';
+import { allValues, shadowStageValues, worstDifference } from '../support/figures.js';
 
-// ATTNLAB_SITE: another build of the site (e.g. one in /tmp, while dist/site is someone else's).
-const SITE = process.env.ATTNLAB_SITE ?? fileURLToPath(new URL('../../dist/site/', import.meta.url));
 
 // One origin for the built site (site/, a link to dist/site, never written to) and the test's own
 // pages, which load its elements.js and embed.html as a blog post would, and the raw web/.

@@ -9,7 +9,7 @@
 // options, element styles (values.js) and input forms, and at most one fault: a single thing wrong
 // (a tensor, a size, an option, a mask) whose error must name the argument it broke.
 import fc from 'fast-check';
-import { maskedSoftmaxReference } from '../js/reference.js';
+import { maskedSoftmaxReference } from '../reference/index.js';
 import { FORMS, LINEAR_STYLES, STYLES, inForm, makeTensor } from './values.js';
 
 const size = fc.oneof(

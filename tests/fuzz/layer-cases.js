@@ -1,11 +1,11 @@
 // Random layer sessions for the fuzz suite (not a test file): a selfAttention or multiHeadAttention
 // layer built from random sizes (GQA ratios included), given or seeded weights, causal corners and
 // scale, then forward (validLens, trace) -> backward -> step -> forward, or setParameters, each step
-// checked against layerReference (tests/js/reference.js); at most one fault, whose error must name
+// checked against layerReference (tests/reference/index.js); at most one fault, whose error must name
 // the argument it broke.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { layerReference } from '../js/reference.js';
+import { layerReference } from '../reference/index.js';
 import { expectNamedError, expectNear, guardedCall, toleranceOf } from './contract.js';
 import { STYLES, makeTensor } from './values.js';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { BACKENDS } from '../js/backends.js';
-import { attentionReference, maskedSoftmaxBackwardReference } from '../js/reference.js';
+import { attentionReference, maskedSoftmaxBackwardReference } from '../reference/index.js';
 import { build } from './cases.js';
 import { runCase } from './run.js';
 import { loadedBuild } from './suite.js';

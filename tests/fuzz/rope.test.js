@@ -1,12 +1,12 @@
 // Property-based fuzzing of rope and ropeBackward (index.d.ts) on every build: random ranks, sizes,
 // bases, offsets, pair layouts, values and input forms, with at most one fault per call. Each call
-// must return the float64 rotation (reference.js's ropeReference) within float32 rounding, or
+// must return the float64 rotation (tests/reference's ropeReference) within float32 rounding, or
 // throw a TypeError or RangeError naming the argument at fault, under the contract of
 // tests/fuzz/contract.js (no changed input, no changed wasm memory).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../js/backends.js';
-import { ropeReference } from '../js/reference.js';
+import { ropeReference } from '../reference/index.js';
 import { expectNamedError, expectNear, guardedCall } from './contract.js';
 import { fuzzTimeout } from './settings.js';
 import { assertWithOutcomes, loadedBuild } from './suite.js';

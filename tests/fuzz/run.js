@@ -1,7 +1,7 @@
 // Runs one fuzz case (cases.js) through the public API and checks the contract (contract.js)
-// against the float64 references (tests/js/reference.js). Not a test file.
+// against the float64 references (tests/reference/index.js). Not a test file.
 import { expect } from 'vitest';
-import { attentionReference, maskedSoftmaxBackwardReference, maskedSoftmaxReference } from '../js/reference.js';
+import { attentionReference, maskedSoftmaxBackwardReference, maskedSoftmaxReference } from '../reference/index.js';
 import { expectNamedError, expectNear, guardedCall, sameSnapshot, snapshot, toleranceOf } from './contract.js';
 
 // exp's argument z - max of a weight that float32 can still show spans up to ~104 (e^-104 is

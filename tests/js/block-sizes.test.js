@@ -1,12 +1,12 @@
 // Scaled dot-product attention at sizes around and beyond the kernels' query/key blocks and vector
 // widths (the fused path the kernels take when neither weights nor trace are requested, and the
 // row-streaming path otherwise), forward, lse and backward, against a float64 reference written
-// here from docs/semantics.md (reference.js). This is the only place the wasm simd128 kernels are
+// here from docs/semantics.md (tests/reference). This is the only place the wasm simd128 kernels are
 // exercised at sizes with several blocks and ragged tails.
 import { beforeAll, describe, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { sdpaReference } from './reference.js';
+import { sdpaReference } from '../reference/index.js';
 
 // float32 storage and accumulation over up to 257 keys (and dv summed over 2 query heads and up to
 // 130 rows) of products of inputs in [-1, 1): measured worst 4.5e-7 absolute (dv), 1.2e-7 for the

@@ -78,7 +78,7 @@ describe.skipIf(!IN_NODE)('GroupQueryAttention of onnxruntime-web (Node only: th
   let groupQueryAttentionModel;
   beforeAll(async () => {
     ort = await import('onnxruntime-web');
-    ({ groupQueryAttentionModel } = await import('../../tools/bench/onnx-gqa.mjs'));
+    ({ groupQueryAttentionModel } = await import('../../tools/bench/lib/onnx-gqa.mjs'));
     ort.env.wasm.numThreads = 1;
   });
 

@@ -8,7 +8,7 @@ import { withArena } from '../../web/src/boundary/memory.js';
 import { callEntry } from '../../web/src/boundary/packed.js';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { sdpaReference } from './reference.js';
+import { sdpaReference } from '../reference/index.js';
 
 // One float32 rounding per step of a short row: far below the 1e-3 a wrong mask or row would miss by.
 const CLOSE = { atol: 1e-5, rtol: 1e-5 };

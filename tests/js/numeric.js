@@ -1,5 +1,6 @@
-// Numeric helpers shared by the Vitest suites and the ONNX adapter (not a test file; no imports,
-// so plain Node scripts can use it too). Everything here runs in Node and in Chromium.
+// Numeric helpers shared by the Vitest suites and the ONNX adapter (not a test file; no package
+// imports, so plain Node scripts can use it too). Everything here runs in Node and in Chromium.
+import { uniform } from '../../web/model/state/random.js';
 
 /** JSON numbers, plus the strings "-inf" / "inf" / "nan" that JSON cannot spell. */
 export function decodeNumber(x) {
@@ -19,16 +20,13 @@ export function product(shape) {
   return shape.reduce((a, b) => a * b, 1);
 }
 
-/** Deterministic uniform numbers in [-1, 1) (mulberry32): test inputs that do not depend on Math.random. */
+/**
+ * Deterministic uniform numbers in [-1, 1): test inputs that do not depend on Math.random, from the
+ * explorer's seeded generator (mulberry32, web/model/state/random.js) stretched from [0, 1).
+ */
 export function seededRandom(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const next = uniform(seed);
+  return () => next() * 2 - 1;
 }
 
 export function randomTensor(rand, shape, spread = 1) {

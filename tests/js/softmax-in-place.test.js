@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { maskedSoftmaxBackwardReference, maskedSoftmaxReference } from './reference.js';
+import { maskedSoftmaxBackwardReference, maskedSoftmaxReference } from '../reference/index.js';
 
-/** The float64 references (reference.js) as tensors for expectClose. */
+/** The float64 references (tests/reference) as tensors for expectClose. */
 const softmaxReference = (x, options) => ({ data: maskedSoftmaxReference(x, options).y, shape: x.shape });
 const backwardReference = (y, dy, options) => ({ data: maskedSoftmaxBackwardReference(y, dy, options).dx, shape: y.shape });
 

@@ -1,11 +1,11 @@
 // Issue 12's options through the public API on both builds: the sliding window against the same band
 // written as a boolean attnMask, `alibi: true` against the ALiBi paper's slopes written out by hand,
-// and rope / ropeBackward against a float64 reference (reference.js). PyTorch goldens for all three
+// and rope / ropeBackward against the float64 reference (tests/reference). PyTorch goldens for all three
 // are in golden.test.js; finite differences in gradients.test.js; bad input in bad-input.test.js.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { ropeReference } from './reference.js';
+import { ropeReference } from '../reference/index.js';
 
 /** The window [left, right] of (Tq, Tk) as a boolean attnMask (FlashAttention's bounds, written directly). */
 function bandMask(Tq, Tk, [left, right]) {

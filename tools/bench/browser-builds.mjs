@@ -5,10 +5,9 @@
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
 // CPU clock, so on a loaded machine only the ratio between the builds means much).
-import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
+import { launchChromium } from '../chromium.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
@@ -17,7 +16,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** Runs in the page: every shape and pass, both builds alternating. */
 async function inPage(rounds) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
-  const { measureCeilings } = await import('/tools/bench/ceiling.mjs');
+  const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
+  const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
   const builds = [await loadAttention({ simd: true }), await loadAttention({ simd: 'relaxed' })];
@@ -32,17 +32,10 @@ async function inPage(rounds) {
       'fwd+bwd (saved)': [14, (attn) => attn.scaledDotProductAttentionBackward(q, k, v, dout, { saved: attn.scaledDotProductAttention(q, k, v, { returnLse: true }) })],
     };
     for (const [pass, [perEntry, run]] of Object.entries(passes)) {
-      const times = builds.map(() => []);
-      for (const attn of builds) for (let w = 0; w < 3; w++) run(attn); // warm-up (tier-up)
-      for (let r = 0; r < rounds; r++) {
-        const order = r % 2 ? [1, 0] : [0, 1];
-        for (const i of order) {
-          const t0 = performance.now();
-          run(builds[i]);
-          times[i].push(performance.now() - t0);
-        }
-      }
-      const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      // 3 warm-up calls each (tier-up), then `rounds` rounds, the two builds taking turns.
+      const times = await timeAlternating(builds.map((attn) => ({ time: () => timeCall(() => run(attn)) })), {
+        minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3,
+      });
       const flops = perEntry * B * H * T * T * d;
       const ms = times.map(median);
       rows.push({ shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6 });
@@ -54,7 +47,7 @@ async function inPage(rounds) {
 // The repository served from disk to a made-up origin (no server, no network): playwright answers
 // every request of the page itself, with the content type of the file's extension.
 const ORIGIN = 'http://attention-lab.bench';
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.route(`${ORIGIN}/**`, (route) => {

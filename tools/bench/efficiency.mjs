@@ -5,10 +5,10 @@
 // (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
 // CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed).
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
-import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
-import { fill } from './contender.mjs';
-import { describeMachine } from './machine.mjs';
-import { median, timeAlternating } from './timing.mjs';
+import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
+import { fill } from './lib/contender.mjs';
+import { describeMachine } from './lib/machine.mjs';
+import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -6,7 +6,7 @@
 //   --out DIR  where results.md and chart.svg go (default bench/)
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
-// alternating rounds (timing.mjs) and print median ms, the rate, its efficiency (the rate over the
+// alternating rounds (web/site/features/speed/timing.js) and print median ms, the rate, its efficiency (the rate over the
 // machine's wasm SIMD ceiling, measured first in this process: ceiling.mjs) and how many times
 // faster ours is. Node 20 is re-run with --experimental-wasm-relaxed-simd, so the relaxed build is
 // measured too.
@@ -16,15 +16,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
-import { ceilingOf, ceilingText, measureCeilings } from './ceiling.mjs';
-import { bertConfigs } from './bert-configs.mjs';
-import { chartSvg } from './chart-svg.mjs';
-import { describeMachine } from './machine.mjs';
-import { modernConfigs } from './modern-configs.mjs';
-import { opConfigs } from './op-configs.mjs';
-import { markdownTable, targetLines, textTable } from './report.mjs';
-import { overheadConfig, sdpaConfigs } from './sdpa-configs.mjs';
-import { median, timeAlternating } from './timing.mjs';
+import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
+import { bertConfigs } from './lib/bert-configs.mjs';
+import { chartSvg } from './lib/chart-svg.mjs';
+import { describeMachine } from './lib/machine.mjs';
+import { modernConfigs } from './lib/modern-configs.mjs';
+import { opConfigs } from './lib/op-configs.mjs';
+import { markdownTable, targetLines, textTable } from './lib/report.mjs';
+import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
+import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
 if (!relaxedSimdSupported() && !process.execArgv.includes(RELAXED_FLAG) && Number(process.versions.node.split('.')[0]) < 22) {
@@ -188,7 +188,7 @@ function resultsMarkdown(measured, targets, efficiencies) {
     '',
     `Machine: ${machine.described} (/proc/cpuinfo, /sys/devices/system/cpu/cpu0/cache).`,
     '',
-    `Ceiling (tools/bench/ceiling.mjs, in this process before the tables): ${ceilingText(ceilings)}; after them: ${ceilingText(ceilingsEnd)}.`,
+    `Ceiling (tools/bench/lib/ceiling.mjs, in this process before the tables): ${ceilingText(ceilings)}; after them: ${ceilingText(ceilingsEnd)}.`,
     'A probe module runs 14 independent chains of f32x4 multiply-adds; "of ceiling" is a row\'s GFLOP/s over that rate per thread',
     '(the relaxed build\'s over the relaxed_madd one). The ceiling is CPU time and the rows wall time: on a loaded machine the',
     'efficiencies read low by about the wall/CPU ratio of the ceiling line. The native build\'s own ceiling (AVX2+FMA) and',
@@ -205,7 +205,7 @@ function resultsMarkdown(measured, targets, efficiencies) {
     '',
     'Flop counts (the same for every contender, whatever it computes): forward 4 B H Tq Tk d; causal forward only the visible pairs,',
     '4 B H d Tq (Tq + 1) / 2 (a library that computes the masked half shows half its dense rate); forward+backward 14 B H Tq Tk d',
-    '(FlashAttention-2\'s count: forward 4 + backward 10 with the scores recomputed). The other operations: see tools/bench/op-configs.mjs.',
+    '(FlashAttention-2\'s count: forward 4 + backward 10 with the scores recomputed). The other operations: see tools/bench/lib/op-configs.mjs.',
     '',
     '![GFLOP/s against sequence length](chart.svg)',
     '',

@@ -17,6 +17,7 @@
 // not counted) unless it is given them (options.saved: the 'fwd+bwd (saved)' rows).
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -41,7 +42,6 @@ if (!args.includes('--no-scalar')) contenders.push({ name: 'scalar', attn: await
 
 // Deterministic inputs in [-1, 1): a sine hash, so every run times the same numbers.
 const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const maxAbsDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 
 const passes = {
@@ -87,19 +87,21 @@ for (const T of SIZES) {
         const start = performance.now();
         for (let w = 1; w < WARMUP_CALLS || performance.now() - start < WARMUP_MS; w++) run(c.attn, x, options);
       }
-      const wall = contenders.map(() => []);
       const cpu = contenders.map(() => []);
       const rounds = contenders.some((c) => c.name === 'scalar') && T > 1024 ? Math.min(ROUNDS, 3) : ROUNDS;
-      for (let r = 0; r < rounds; r++) {
-        contenders.forEach((c, i) => {
+      // Each timed call also records this process's CPU time, which the ratios use.
+      const timers = contenders.map((c, i) => ({
+        time: () => {
           const u0 = process.cpuUsage();
           const t0 = performance.now();
           run(c.attn, x, options);
-          wall[i].push(performance.now() - t0);
+          const ms = performance.now() - t0;
           const u = process.cpuUsage(u0);
           cpu[i].push((u.user + u.system) / 1000);
-        });
-      }
+          return ms;
+        },
+      }));
+      const wall = await timeAlternating(timers, { minSamples: rounds, maxSamples: rounds, maxWarmup: 0 });
       const first = median(cpu[0]);
       contenders.forEach((c, i) => {
         const ms = median(cpu[i]);

@@ -62,7 +62,7 @@ double median_seconds(int calls, F&& f) {
 }
 
 #if defined(__x86_64__)
-// The machine's AVX2+FMA ceiling, the native counterpart of tools/bench/ceiling.mjs: 14 independent
+// The machine's AVX2+FMA ceiling, the native counterpart of tools/bench/lib/ceiling.mjs: 14 independent
 // chains acc = acc * m + c of 8-float vfmadd (FMA latency 4 cycles, two FMA pipes on Zen 3/4 and
 // recent Intel: 8 chains would do, 14 leave margin and still fit 16 ymm registers with m and c).
 // m = c = 0.5 brings every acc to 1 and keeps it there. GFLOP/s, the best of 5 runs of about 20 ms of CPU time.

@@ -10,7 +10,7 @@
 // 3: a timer around every block would cost as much as a block, and wall time counts other jobs on a
 // shared machine); the passes' sum is compared with the loop run whole.
 // Efficiency is over the ceiling: natively the AVX2 vfmadd probe below, in the same process; in wasm
-// the GFLOP/s of tools/bench/ceiling.mjs given as --ceiling=X (clang's build of a chain loop is not
+// the GFLOP/s of tools/bench/lib/ceiling.mjs given as --ceiling=X (clang's build of a chain loop is not
 // the exact instruction stream the JS probe writes).
 // Usage: build/bench_passes [--ceiling=GFLOPS] [T ...]   (default 512 1024 2048)
 // wasm (after tools/build.sh wasm; Emscripten 3.1.6's node glue would fetch() a path, hence the flag):
@@ -60,7 +60,7 @@ constexpr int kRows = 32, kKeys = 64, kHeads = 8, kD = 64;
 double seconds_since(double t0) { return Clock::now() - t0; }
 
 #if defined(__x86_64__)
-// The AVX2+FMA ceiling: 14 independent vfmadd chains, as tools/bench/ceiling.mjs does in wasm.
+// The AVX2+FMA ceiling: 14 independent vfmadd chains, as tools/bench/lib/ceiling.mjs does in wasm.
 double ceiling_gflops() {
   constexpr int kChains = 14;
   volatile float half = 0.5f;

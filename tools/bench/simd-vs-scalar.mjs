@@ -3,9 +3,9 @@
 // Each round times one call per contender, alternating, after a warm-up: V8 tiers wasm up only
 // between calls (docs/toolchain.md), so many short calls measure the optimised code. Medians printed.
 import { loadAttention } from '../../web/src/index.js';
-import { fill } from './contender.mjs';
+import { fill } from './lib/contender.mjs';
 import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
-import { median, timeAlternating, timeCall } from './timing.mjs';
+import { median, timeAlternating, timeCall } from '../../web/site/features/speed/timing.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {

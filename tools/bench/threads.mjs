@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { loadAttention } from '../../web/src/index.js';
+import { median, timeAlternating, timeCall } from '../../web/site/features/speed/timing.js';
 
 const argValue = (name, fallback) => {
   const at = process.argv.indexOf(name);
@@ -20,10 +21,6 @@ const T = argValue('--size', 1024);
 const H = 8;
 const D = 64;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /**
@@ -55,12 +52,6 @@ const random = (shape, seed) => ({
   shape,
 });
 
-async function timed(run) {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
-}
-
 async function threadTable() {
   const q = random([1, H, T, D], 1);
   const k = random([1, H, T, D], 2);
@@ -80,12 +71,12 @@ async function threadTable() {
   };
   const flops = { forward: 4 * H * T * T * D, 'forward+backward': (4 + 8) * H * T * T * D };
   for (const [label, run] of Object.entries(work)) {
-    for (const c of contenders) for (let i = 0; i < 3; i++) await run(c.attn); // warm-up: V8 tiers wasm up between calls
-    const times = new Map(contenders.map((c) => [c, []]));
     const start = machineShare();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of contenders) times.get(c).push(await timed(() => run(c.attn)));
-    }
+    // 3 warm-up calls each (V8 tiers wasm up between calls), then ROUNDS alternating rounds.
+    const samples = await timeAlternating(contenders.map((c) => ({ time: () => timeCall(() => run(c.attn)) })), {
+      minSamples: ROUNDS, maxSamples: ROUNDS, warmupMs: Infinity, maxWarmup: 3,
+    });
+    const times = new Map(contenders.map((c, i) => [c, samples[i]]));
     const base = median(times.get(contenders[0]));
     console.log(`\n${label}: B=1, H=${H}, Tq=Tk=${T}, d=${D}, median of ${ROUNDS} (load ${load()}; other jobs took ${othersShare(start)} meanwhile)`);
     console.log('| contender | median ms | GFLOP/s | speed-up vs 1 thread |');

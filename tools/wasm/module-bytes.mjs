@@ -1,6 +1,6 @@
 // The bytes of a WebAssembly module with one exported function "f" (and optionally one exported
 // memory "memory"), from its signature, locals and body given as bytes: enough for the bench's
-// ceiling probe (tools/bench/ceiling.mjs) and the relaxed-opcodes tests, which need exact
+// ceiling probe (tools/bench/lib/ceiling.mjs) and the relaxed-opcodes tests, which need exact
 // instructions that no compiler would keep as written.
 //
 //   moduleBytes({ params: [I32], results: [F32], locals: [[12, V128]], body: [...], memoryPages: 1 })

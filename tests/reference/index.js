@@ -1,5 +1,6 @@
-// Float64 references for every public operation, written from docs/semantics.md row by row,
-// independently of the C++ core and of web/src (not a test file):
+// The one float64 reference of the JS suites: every public operation, written from
+// docs/semantics.md row by row, independently of the C++ core and of web/src (not a test file).
+// matrices.js shows the same arithmetic as nested arrays for the browser suites (e2e, embed).
 //   maskedSoftmaxReference / maskedSoftmaxBackwardReference   x of rank 1..4
 //   attentionReference    q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv) in rank 2..4,
 //                         every scoring, softcap, every mask kind; forward and backward
@@ -21,6 +22,9 @@
 const AXES_OF_RANK = { 1: [3], 2: [2, 3], 3: [0, 2, 3], 4: [0, 1, 2, 3] };
 
 const flatNumbers = (t) => (t.data ? Array.from(t.data) : Array.isArray(t) ? t.flat(Infinity) : Array.from(t));
+
+/** ALiBi's bias of query i and key j: -slope |i + (Tk - Tq) - j|, from the bottom-right diagonal. */
+export const alibiBias = (slope, i, j, Tq, Tk) => -slope * Math.abs(i + Tk - Tq - j);
 
 /** (b, h, i, j) -> { visible, bias } for the mask options, the scores (B, H, Tq, Tk) seen in `rank`. */
 export function maskOf(options, [B, H, Tq, Tk], rank) {
@@ -56,7 +60,7 @@ export function maskOf(options, [B, H, Tq, Tk], rank) {
     // The window and ALiBi are measured from the bottom-right diagonal j = i + Tk - Tq.
     if (window && window[0] >= 0 && j < i + Tk - Tq - window[0]) return { visible: false, bias: 0 };
     if (window && window[1] >= 0 && j > i + Tk - Tq + window[1]) return { visible: false, bias: 0 };
-    const slope = alibi ? -alibi[h] * Math.abs(i + Tk - Tq - j) : 0;
+    const slope = alibi ? alibiBias(alibi[h], i, j, Tq, Tk) : 0;
     if (!attnMask) return { visible: true, bias: slope };
     const m = attnMask.data[b * strides[0] + h * strides[1] + i * strides[2] + j * strides[3]];
     if (!isFloat) return { visible: m !== 0 && m !== false, bias: slope };

@@ -12,7 +12,7 @@
 // The module is written as bytes (tools/wasm/module-bytes.mjs) rather than compiled from C++: a
 // compiler is free to merge, reorder or vectorise the chains, and our clang would emit relaxed_madd
 // only with its pre-standard opcode; bytes say exactly which instructions V8 sees, in any engine.
-import { f32x4Const, I32, F32, moduleBytes, op, s32, simd, V128 } from '../wasm/module-bytes.mjs';
+import { f32x4Const, I32, F32, moduleBytes, op, s32, simd, V128 } from '../../wasm/module-bytes.mjs';
 
 const F32X4_ADD = 0xe4;
 const F32X4_MUL = 0xe6;

@@ -4,7 +4,7 @@
 // pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does, keeping its
 // output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
-import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
+import { attentionBackward, attentionForward } from '../../../web/site/features/speed/plain-js-attention.js';
 
 /**
  * One contender per loaded module (its backend names the form): the synchronous API, or the

@@ -1,0 +1,54 @@
+// Chromium for the browser suites (tests/e2e, tests/embed, tests/cli): Debian's system Chromium
+// as tools/chromium.mjs launches it, one browser per test file, a folder served by startServer() on
+// a free loopback port, and pages (each in its own context) that record every console error and
+// page error, which the tests expect to be none.
+import { launchChromium } from '../../tools/chromium.mjs';
+import { startServer } from '../../tools/static-server.mjs';
+
+export { launchChromium };
+
+/**
+ * The problems `page` reports from now on, as strings in an array that fills as they come:
+ * console errors (and warnings if asked) and uncaught page errors.
+ */
+export function watchProblems(page, { warnings = false } = {}) {
+  const problems = [];
+  const kinds = warnings ? ['error', 'warning'] : ['error'];
+  page.on('console', (m) => kinds.includes(m.type()) && problems.push(`console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return problems;
+}
+
+/**
+ * Serves `root` and launches Chromium. -> { url, open(path, options) -> { page, problems, requests },
+ * close() }; open's options: viewport, colorScheme, permissions (granted for the server's origin)
+ * and ready (a function run in the page, awaited until it returns something truthy).
+ */
+export async function startBrowser(root) {
+  const server = await startServer(root);
+  const browser = await launchChromium();
+  const contexts = [];
+
+  async function open(path, { viewport, colorScheme = 'light', permissions = [], ready = null } = {}) {
+    const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1, acceptDownloads: true });
+    contexts.push(context);
+    if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(new URL(path, server.url).href);
+    if (ready) await page.waitForFunction(ready);
+    return { page, problems, requests };
+  }
+
+  return {
+    url: server.url,
+    open,
+    async close() {
+      for (const context of contexts) await context.close();
+      await browser.close();
+      await server.close();
+    },
+  };
+}
