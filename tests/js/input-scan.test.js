@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { sdpaReference } from './reference.js';
+import { sdpaReference } from '../reference/index.js';
 
 const SHAPES = { q: [1, 2, 3, 4], k: [1, 2, 601, 4], v: [1, 2, 601, 4] }; // k, v: 4808 floats, 4 blocks and a tail
 

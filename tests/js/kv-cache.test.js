@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
-import { layerReference } from './reference.js';
+import { layerReference } from '../reference/index.js';
 
 // The cached path sums Wo's product in float64 (the full forward in float32, in another order) and
 // runs sdpa over (T_new, L) instead of (T, T): a few ulp of outputs of magnitude ~1.
