@@ -40,7 +40,7 @@ describe('<attn-figure>', () => {
     const { page, problems } = await show('attributes.html', '<attn-figure id="f" preset="seed-004" stages="weights output"></attn-figure>', ['#f']);
     const stagesShown = () => page.evaluate(() => [...document.querySelector('#f').shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage));
     const set = async (name, value) => {
-      const before = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.body').firstChild);
+      const before = await page.evaluateHandle(() => document.querySelector('#f').shadowRoot.querySelector('.body').firstChild); // a handle: evaluate() would serialize the node to {}
       await page.evaluate(([n, v]) => (v === null ? document.querySelector('#f').removeAttribute(n) : document.querySelector('#f').setAttribute(n, v)), [name, value]);
       await page.waitForFunction((old) => document.querySelector('#f').shadowRoot.querySelector('.body').firstChild !== old, before);
     };
