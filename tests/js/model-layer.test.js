@@ -79,3 +79,20 @@ describe('the example state and the page state', () => {
     expect(Object.keys(presetPage('seed-002').checks).length).toBeGreaterThan(0);
   });
 });
+
+describe('the one store', () => {
+  it('conforms every edit and tells its listeners once per frame, however many edits came in it', async () => {
+    const { createStore } = await import('../../web/model/state/store.js');
+    const frames = [];
+    const store = createStore(presetState('seed-004'), { conform, schedule: (fn) => frames.push(fn) });
+    const seen = [];
+    store.subscribe((state) => seen.push(state.head));
+    store.update({ heads: 3 });
+    store.update((s) => ({ ...s, head: 9 }));
+    expect(frames).toHaveLength(1);
+    expect(seen).toEqual([]);
+    frames[0]();
+    expect(seen).toEqual([2]); // head 9 conformed into [0, H - 1]
+    expect(store.get().heads).toBe(3);
+  });
+});

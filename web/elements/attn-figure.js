@@ -41,13 +41,12 @@ export class AttnFigure extends FigureElement {
   #runtime = null;
   #backward = null; // backwardPass, loaded when the spec shows a gradient
   #spec = null;
-  #state = null;
-  #frame = 0;
+  #store = null; // the figure's state and its edits (web/model/state/store.js)
   #cells = null;
 
   /** The explorer state the figure shows (after edits), or null before the first render. */
   get state() {
-    return this.#state;
+    return this.#store?.get() ?? null;
   }
 
   /** The figure spec from the attributes (and the child script); throws on a malformed attribute. */
@@ -95,28 +94,17 @@ export class AttnFigure extends FigureElement {
     this.#runtime = await figureRuntime();
     // The controller comes with the figure code: before it there is no cell to touch.
     this.#cells ??= this.#runtime.cellController(this.body, {
-      state: () => this.#state,
+      state: () => this.#store.get(),
       edit: (change) => this.#edit(change),
       enabled: () => Boolean(this.#spec?.editable),
     });
     // The backward pass's code only for a figure that shows a gradient.
     this.#backward = this.#runtime.wantsBackward(spec) ? (await import('../model/compute/backward.js')).backwardPass : null;
     this.#spec = spec;
-    this.#state = this.#runtime.pipelineState(spec);
-    this.#draw();
-  }
-
-  #draw() {
-    const { attn, compute, renderPipeline } = this.#runtime;
-    this.#cells.show(renderPipeline(this.#state, compute(attn, this.#state, { backward: this.#backward }), this.#spec));
-  }
-
-  /** An edit of the state: redrawn once per frame, however many edits came in it. */
-  #edit(change) {
-    this.#state = this.#runtime.conform(change(this.#state));
-    if (this.#frame) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
+    const store = this.#runtime.createStore(this.#runtime.pipelineState(spec), { conform: this.#runtime.conform, schedule: requestAnimationFrame });
+    this.#store = store;
+    store.subscribe(() => {
+      if (store !== this.#store) return; // a newer spec replaced it before its frame came
       try {
         this.#draw();
         this.showError(null);
@@ -125,10 +113,22 @@ export class AttnFigure extends FigureElement {
         this.showError(error);
       }
     });
+    this.#draw();
+  }
+
+  #draw() {
+    const { attn, compute, renderPipeline } = this.#runtime;
+    const state = this.#store.get();
+    this.#cells.show(renderPipeline(state, compute(attn, state, { backward: this.#backward }), this.#spec));
+  }
+
+  /** An edit of the state: redrawn once per frame, however many edits came in it. */
+  #edit(change) {
+    this.#store.update(change);
   }
 
   exportName() {
     const spec = this.#spec ?? {};
-    return [this.#state?.preset ?? 'figure', spec.view ?? '', ...(spec.stages ?? [])];
+    return [this.state?.preset ?? 'figure', spec.view ?? '', ...(spec.stages ?? [])];
   }
 }

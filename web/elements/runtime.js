@@ -5,5 +5,6 @@
 export { cellController } from '../figures/interact/controller.js';
 export { compute } from '../model/compute/index.js';
 export { conform } from '../model/state/conform.js';
+export { createStore } from '../model/state/store.js';
 export { renderPipeline, wantsBackward } from '../figures/pipeline/figure.js';
 export { pipelineState } from '../figures/pipeline/state.js';

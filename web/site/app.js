@@ -4,9 +4,9 @@ import { compute } from '../model/compute/index.js';
 import { backwardPass } from '../model/compute/backward.js';
 import { h } from '../figures/dom.js';
 import { DEFAULT_PRESET } from '../model/presets/index.js';
-import { presetPage } from './page-state.js';
+import { conformPage, presetPage } from './page-state.js';
 import { panelsIn } from './panels/registry.js';
-import { createStore } from './store.js';
+import { createStore } from '../model/state/store.js';
 import { decodeState, readLocation, shareUrl } from './url.js';
 
 const SLOTS = ['masthead', 'controls', 'notes', 'main', 'aside', 'footer'];
@@ -24,7 +24,7 @@ function initialState(location, warnings) {
 
 export function startApp(attn, dom) {
   const warnings = [];
-  const store = createStore(initialState(window.location, warnings));
+  const store = createStore(initialState(window.location, warnings), { conform: conformPage, schedule: requestAnimationFrame });
   const announce = (message) => { dom.announcer.textContent = message; };
   const app = { attn, store, dom, announce };
 

@@ -1,5 +1,5 @@
 // The explorer's state: one plain, JSON-serialisable object that the URL holds whole (url.js),
-// that every control edits through the store (store.js) and that compute/ turns into matrices.
+// that every control edits through a store (store.js) and that compute/ turns into matrices.
 //
 // {
 //   version: 1,
