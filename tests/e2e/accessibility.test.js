@@ -11,7 +11,7 @@ import { settle, VIEWPORTS } from './site.js';
 
 // ATTNLAB_SITE: another build of the site, as in tests/embed/site.test.js.
 const SITE = process.env.ATTNLAB_SITE ?? fileURLToPath(new URL('../../dist/site/', import.meta.url));
-const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
+const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'decode', 'random'];
 const VIEWS = ['Matrix', 'Heatmap', 'Links'];
 
 // One origin for the built site (site/) and a page of elements loading the raw web/.

@@ -7,6 +7,7 @@ import './styles/controls.css';
 import './styles/pipeline.css';
 import './styles/panel-card.css';
 import './features/train/train.css';
+import './features/generate/generate.css';
 import './features/speed/speed.css';
 import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';
