@@ -4,6 +4,7 @@
 // the stepper's buttons, keyboard, live region and reduced motion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attention, halfSquaredError, matmul, numericGradient, selfAttention } from './reference.js';
+import { axeViolations, blocking } from './axe.js';
 import { settle, stageValues, startSite, worstDifference } from './site.js';
 
 let site;
@@ -53,6 +54,8 @@ describe('generate', () => {
       expect(await generate(page).locator('[data-check="weights"]').textContent()).toMatch(new RegExp(`Row ${t + 1} of P equals the full forward’s to`));
     }
     expect(await step.isDisabled()).toBe(true);
+    // axe-core on the panel with every matrix drawn (the accessibility suite sees it empty).
+    expect(blocking(await axeViolations(page)).map((v) => v.id)).toEqual([]);
     await page.getByRole('button', { name: 'Reset: empty the cache' }).click();
     await settle(page);
     expect(await generate(page).locator('.generate-status').textContent()).toContain('Step 0 of 5');
