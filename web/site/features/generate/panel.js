@@ -61,8 +61,8 @@ function mount(container, app) {
   const playButton = h('button', { type: 'button', class: 'button-primary generate-play', 'aria-pressed': 'false', onclick: () => (stepper.playing ? stepper.pause() : stepper.play()) }, 'Play');
   const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Step: feed the next token', onclick: () => stepper.step() }, 'Step');
   const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Reset: empty the cache', onclick: () => stepper.reset() }, 'Reset');
-  const status = h('p', { class: 'generate-status' });
-  const note = h('p', { class: 'generate-note', hidden: true });
+  const status = h('p', { class: 'panel-status generate-status' });
+  const note = h('p', { class: 'panel-status generate-note', hidden: true });
   const body = h('div', { class: 'generate-body' });
   const lede = h('p', { class: 'band-lede' });
   container.append(h('section', { class: 'panel-card generate-card', 'aria-labelledby': 'generate-title', dataset: { panel: 'generate' } },

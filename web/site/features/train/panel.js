@@ -57,7 +57,7 @@ function mount(container, app) {
   const rate = slider('Learning rate', RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));
   const speed = slider('Speed', SPEED, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })));
   const lede = h('p', { class: 'band-lede' });
-  const status = h('p', { class: 'train-status', role: 'status' });
+  const status = h('p', { class: 'panel-status train-status', role: 'status' });
   const gallery = h('div', { class: 'train-figures' });
   container.append(h('section', { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
     h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, 'Train'), lede),
