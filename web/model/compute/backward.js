@@ -86,8 +86,10 @@ function headBackward(attn, state, result, h, r, dO) {
   if (state.source === 'self') {
     const rope = ropeOptions(state);
     const unrotate = (grad) => (rope ? attn.ropeBackward(grad, rope) : grad);
-    record.dwq = matrixOf(product(result.x, unrotate(core.dq), { opA: 't' }));
-    record.dwk = matrixOf(product(result.x, unrotate(core.dk), { opA: 't' }));
+    // dQ, dK of the projections X Wq, X Wk (before the rotation): what dW sums (the explanations show them).
+    record.unrotated = { dq: unrotate(core.dq), dk: unrotate(core.dk) };
+    record.dwq = matrixOf(product(result.x, record.unrotated.dq, { opA: 't' }));
+    record.dwk = matrixOf(product(result.x, record.unrotated.dk, { opA: 't' }));
     record.dwv = matrixOf(product(result.x, core.dv, { opA: 't' }));
   }
   return record;
@@ -148,8 +150,8 @@ function layerGradients(attn, state, result, dY) {
 
 /**
  * -> { ...the record of run 0, runs: [record per run], loss, lossKind, target, dY, training? }
- * A run's record: { loss, dY, dO, dP, D, dS, dq, dk, dv, dwq?, dwk?, dwv?, scale, scoring,
- * agreements } of the shown head; training (run 0, 'self'): { wq, wk, wv: [per head], wo }.
+ * A run's record: { loss, dY, dO, dP, D, dS, dq, dk, dv, dwq?, dwk?, dwv?, unrotated?: { dq, dk },
+ * scale, scoring, agreements } of the shown head; training (run 0, 'self'): { wq, wk, wv: [per head], wo }.
  */
 export function backwardPass(attn, state, result) {
   const target = fromNested(state.backward.target);

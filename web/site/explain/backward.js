@@ -117,12 +117,18 @@ export function explainDValue(ctx, cell) {
 /** dW = X^T dQ (and K, V): column t of X times column c of the projection's gradient. */
 export function explainDWeight(ctx, cell, { tex, from, fromTex }) {
   const x = columnOf(ctx.result.x, 0, cell.row);
-  const g = columnOf(ctx.result.backward.runs[cell.run][from], 0, cell.col);
+  const bw = ctx.result.backward.runs[cell.run];
+  // With RoPE, Q = rope(X Wq): dW sums the gradient of X Wq, i.e. dQ turned back by ropeBackward.
+  const turned = Boolean(ctx.state.rope !== 'off' && bw.unrotated?.[from]);
+  const g = columnOf(turned ? bw.unrotated[from] : bw[from], 0, cell.col);
   const letter = fromTex.slice(1);
+  const gTex = turned ? `\\overleftarrow{${fromTex}}` : fromTex;
   return {
-    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}`,
-    lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${fromTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
-    note: `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
+    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}${turned ? ' (turned back)' : ''}`,
+    lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${gTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
+    note: turned
+      ? `Because ${letter} = rope(X·W${letter.toLowerCase()}): the arrow is ${fromTex} turned back by each row’s angle (ropeBackward). One SGD step subtracts the learning rate times this number.`
+      : `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
     sources: [
       { stage: 'x', batch: 0, col: cell.row },
       { stage: from, head: cell.head, run: cell.run, batch: 0, col: cell.col },
