@@ -71,6 +71,15 @@ describe('generate', () => {
     expect(worstDifference((await stageValues(page, 'concat-output'))[0], exact.concat).diff).toBeLessThan(TOLERANCE);
     // W^O as typed, stored as float32.
     expect(worstDifference((await stageValues(page, 'wo'))[0], state.wo.map((row) => row.map(Math.fround))).diff).toBe(0);
+    // W^O is an input like the others: typing a number recomputes Y (and the link holds it).
+    await page.locator('svg[data-stage="wo"] .cell[data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.cell-editor').fill('2.5');
+    await page.keyboard.press('Enter');
+    await settle(page);
+    const edited = await pageState(page);
+    expect(edited.wo[0][0]).toBe(2.5);
+    expect(worstDifference((await stageValues(page, 'projected-output'))[0], layer(edited).output).diff).toBeLessThan(TOLERANCE);
     // Head 2 (one kv head for both): its cache holds the same K rows as head 1's.
     await page.evaluate(() => window.attentionLab.store.update({ head: 1 }));
     await settle(page);
