@@ -9,7 +9,7 @@ import { elementsPage, rendered, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
 import { axeViolations, blocking } from '../support/axe.js';
 
-const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
+const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'decode', 'random'];
 const VIEWS = ['Matrix', 'Heatmap', 'Links'];
 
 // One origin for the built site (site/) and a page of elements loading the raw web/.

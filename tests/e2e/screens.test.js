@@ -51,7 +51,7 @@ describe('screens', () => {
     }
   });
 
-  it('screenshots of the views, the backward pass, check mode, training and the explanation', async () => {
+  it('screenshots of the views, the backward pass, check mode, training, Generate and the explanation', async () => {
     const shots = [
       ['sentence-heatmap-desktop-light', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Heatmap' }).click()],
       ['sentence-links-desktop-dark', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Links' }).click(), 'dark'],
@@ -66,6 +66,11 @@ describe('screens', () => {
       }],
       ['seed-004-train-phone-dark', '?preset=seed-004', (page) => scrollTo(page, '.train-card'), 'dark', VIEWPORTS.phone],
       ['seed-002-check-phone-light', '?preset=seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'light', VIEWPORTS.phone],
+      ...['desktop', 'phone'].map((size) => [`decode-generate-${size}-${size === 'phone' ? 'dark' : 'light'}`, '?preset=decode', async (page) => {
+        for (let k = 0; k < 3; k++) await page.getByRole('button', { name: 'Step: feed the next token' }).click();
+        await scrollTo(page, '.generate-card');
+      }, size === 'phone' ? 'dark' : 'light', VIEWPORTS[size]]),
+      ['decode-output-desktop-light', '?preset=decode', (page) => scrollTo(page, '.band-output')],
     ];
     for (const [name, query, act, colorScheme = 'light', viewport = VIEWPORTS.desktop] of shots) {
       const { page, problems } = await site.open(query, { colorScheme, viewport });

@@ -65,7 +65,8 @@ describe('<attn-figure>', () => {
 
     await set('view', 'matrix');
     await set('backward', '');
-    expect(await stagesShown()).toEqual(['weights', 'output', 'target', 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv']);
+    // Two heads bring W^O: the loss is on the layer's output, so dY (d-projected) and dW^O join.
+    expect(await stagesShown()).toEqual(['weights', 'output', 'target', 'd-projected', 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv', 'dwo']);
     expect(problems).toEqual([]);
   });
 

@@ -162,7 +162,7 @@ export function formatNumber(value: number): string;
 /** The exact value, as data-value and aria labels carry it: String(value). */
 export function fullValue(value: number): string;
 
-export type PresetId = 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'random';
+export type PresetId = 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'decode' | 'random';
 export type View = 'matrix' | 'heatmap' | 'links';
 
 /**
@@ -217,9 +217,10 @@ export interface PipelineSpec extends PipelineStateSpec {
 export function pipeline(spec: PipelineSpec): HTMLDivElement;
 
 /**
- * The stage ids, in pipeline order: 'x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'params', 'scores',
- * 'scaled', 'masked', 'weights', 'output', and the backward pass 'target', 'd-output', 'd-weights',
- * 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv'.
+ * The stage ids, in pipeline order: 'x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'rope', 'params',
+ * 'scores', 'scaled', 'alibi', 'masked', 'weights', 'output', the heads through W^O
+ * 'concat-output', 'wo', 'projected-output', and the backward pass 'target', 'd-projected',
+ * 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv', 'dwo'.
  */
 export function stageIds(): string[];
 

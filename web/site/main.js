@@ -13,6 +13,7 @@ import './styles/card-tools.css';
 import './features/check/check.css';
 import './styles/panel-card.css';
 import './features/train/train.css';
+import './features/generate/generate.css';
 import './features/speed/speed.css';
 import '../figures/figures.css';
 import { loadAttention } from '../src/index.js';

@@ -1,5 +1,5 @@
 // The state in the URL: `#s=<base64url of the JSON state>` holds everything (copy the address
-// and the page restores it exactly); `?preset=seed-004` (seed-002, d2l, sentence, sliding-window, alibi, rotary, random) picks
+// and the page restores it exactly); `?preset=seed-004` (seed-002, d2l, sentence, sliding-window, alibi, rotary, decode, random) picks
 // a preset when there is no state in the hash. JSON keeps every number as typed; base64url
 // keeps the hash free of characters that chat apps and markdown mangle.
 import { conformPage } from './page-state.js';

@@ -3,7 +3,7 @@
 // state is the explorer's own, so compute() and the stage definitions are reused as they are.
 //
 // spec (every field optional):
-//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'random' (default 'seed-004' when no data)
+//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'decode' | 'random' (default 'seed-004' when no data)
 //   data        a partial or whole explorer state, e.g. { x (T, d_in), wq, wk, wv (H, d_in, .), tokens }
 //               or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens, keyTokens }; merged over the preset
 //   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat'

@@ -5,15 +5,18 @@
 //     heads: [{ wq?, wk?, wv?, q, k, v, runs: [run per scoring], masks, slope?, bias?, projected? }]
 //                               (run.js; q, k rotated when RoPE is on, projected: before it;
 //                               masks: the mask options with this head's ALiBi slope; bias: its ALiBi bias)
+//     projected: [run per scoring] | null   'self' states: the heads' outputs side by side and
+//                               through W^O (output-projection.js)
 //     visible: Uint8Array       (B, Tq, Tk): 1 where key j is visible from query i
 //     masks                     the API's mask options of the state (mask-options.js)
-//     backward                  when asked: the backward pass of the shown head (backward.js), or { error }
+//     backward                  when asked: the backward pass (backward.js), or { error }
 //     ms: number                time taken
 //   }
 // The stages registry (registry/stages.js) picks tensors out of this object.
 import { scoringsOf, sizesOf } from '../state/model.js';
 import { maskOptions, visibilityOptions } from './mask-options.js';
 import { alibiBias, alibiOf, rotateHead } from './positions.js';
+import { outputProjection } from './output-projection.js';
 import { givenHead, projectHeads } from './projections.js';
 import { attentionRun } from './run.js';
 import { fromNested, zeros } from './tensors.js';
@@ -45,10 +48,12 @@ export function compute(attn, state, { backward = null } = {}) {
     }
     head.runs = scoringsOf(state).map((scoring) => attentionRun(attn, state, head, scoring, head.masks));
   });
+  const x = state.source === 'self' ? fromNested([state.x]) : null;
   const result = {
     sizes,
-    x: state.source === 'self' ? fromNested([state.x]) : null,
+    x,
     heads,
+    projected: x ? outputProjection(attn, state, heads, x) : null,
     visible: visibility(attn, state, sizes),
     masks,
   };

@@ -42,3 +42,14 @@ export function columnOf(t, b, j) {
   const [rows] = matrixSize(t);
   return Array.from({ length: rows }, (_, i) => at(t, b, i, j));
 }
+
+/** Matrices of the same rows side by side along their last axis: (.., R, C) each -> (.., R, n C). */
+export function sideBySide(list) {
+  const C = list[0].shape.at(-1);
+  const n = list.length;
+  const data = new Float32Array(list[0].data.length * n);
+  list.forEach((t, k) => {
+    for (let i = 0; i < t.data.length / C; i++) data.set(t.data.subarray(i * C, (i + 1) * C), (i * n + k) * C);
+  });
+  return { data, shape: [...list[0].shape.slice(0, -1), n * C] };
+}

@@ -14,5 +14,7 @@ export default {
     scoring: 'scaled-dot',
     causal: 'top-left',
     alibi: 'paper',
+    // Train fits both heads and Wᴼ to a seeded target: a smaller step than one head's.
+    backward: { learningRate: 0.01 },
   }),
 };

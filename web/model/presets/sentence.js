@@ -20,5 +20,7 @@ export default {
     wv: heads('wv', 2),
     scoring: 'scaled-dot',
     causal: 'top-left',
+    // Train fits every head and Wᴼ to a seeded target; steeper than one head alone, so a small step.
+    backward: { learningRate: 0.003 },
   }),
 };

@@ -1,23 +1,32 @@
-// The backward pass as stages: the target and dL/dO (band "Loss"), dP, dS, dQ, dK, dV (band
-// "Gradients"), and dW^Q, dW^K, dW^V for 'self' states (band "Weight gradients"). The tensors
-// come from compute/backward.js (the core's attentionBackward, with dP and dS in JS); each
-// card's caption says how far the core's numbers are from the chain rule worked out in JS.
+// The backward pass as stages: the target, dL/dY of the layer's output (when it is not one head's
+// O) and the shown head's dL/dO (band "Loss"), dP, dS, dQ, dK, dV (band "Gradients"), and dW^Q,
+// dW^K, dW^V, dW^O for 'self' states (band "Weight gradients"), one matrix per run (scoring) like
+// the forward stages. The tensors come from compute/backward.js (the core's attentionBackward,
+// with dP and dS in JS); each card's caption says how far the core's numbers (of the first
+// scoring) are from the chain rule worked out in JS, or from the API layer's own backward().
 import { registerGroup, registerStage } from './registry.js';
-import { isSelf, maskedFlags, tokenLabels } from './common.js';
+import { hasLayerOutput, isSelf, maskedFlags, tokenLabels } from './common.js';
 
 const hasBackward = (ctx) => Boolean(ctx.result.backward && !ctx.result.backward.error);
 
-/** One instance of a backward tensor for the shown head (run 0: the first scoring). */
+/** A backward tensor of the shown head, one instance per run (scoring), as the forward stages have. */
 function instance(ctx, name, { rows = 'queries', cols = null, masked = false } = {}) {
   const labels = tokenLabels(ctx.state);
-  return [{
-    tensor: ctx.result.backward[name],
+  const { runs } = ctx.result.backward;
+  return runs.map((run, r) => ({
+    tensor: run[name],
+    label: runs.length > 1 ? run.scoring : null,
     rowLabels: rows ? labels[rows] : null,
     colLabels: cols ? labels[cols] : null,
     masked: masked ? maskedFlags(ctx.result) : null,
-    attrs: { 'data-head': ctx.head, 'data-run': 0 },
-  }];
+    attrs: { 'data-head': ctx.head, 'data-run': r, 'data-scoring': run.scoring },
+  }));
 }
+
+/** The target: one matrix (the same for every run). */
+const targetInstance = (ctx) => [{ tensor: ctx.result.backward.target, rowLabels: ctx.state.tokens, attrs: { 'data-head': ctx.head, 'data-run': 0 } }];
+
+
 
 /** "The chain rule through dS agrees to 2.7e-6": the agreement line of a gradient. */
 function agreementCaption(ctx, what, lead) {
@@ -38,7 +47,17 @@ function registerLossStages() {
     available: hasBackward,
     editable: () => true,
     caption: () => 'What the output should be. Edit any number; Train fits the output to it.',
-    instances: (ctx) => instance(ctx, 'target'),
+    instances: targetInstance,
+  });
+  registerStage({
+    id: 'd-projected',
+    group: 'loss',
+    title: 'dY',
+    noun: 'layer output gradient',
+    kind: 'signed',
+    available: (ctx) => hasBackward(ctx) && hasLayerOutput(ctx),
+    caption: (ctx) => `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors of the layer’s output).`,
+    instances: (ctx) => instance(ctx, 'dY', { rows: 'queries' }),
   });
   registerStage({
     id: 'd-output',
@@ -47,7 +66,9 @@ function registerLossStages() {
     noun: 'output gradient',
     kind: 'signed',
     available: hasBackward,
-    caption: (ctx) => `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors).`,
+    caption: (ctx) => (hasLayerOutput(ctx)
+      ? `Head ${ctx.head + 1}’s share of dY: ${ctx.state.wo ? `dY (Wᴼ)ᵀ, its ${ctx.result.sizes.dv} columns` : `its ${ctx.result.sizes.dv} columns of dY`}.`
+      : `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors).`),
     instances: (ctx) => instance(ctx, 'dO'),
   });
 }
@@ -80,6 +101,11 @@ function registerGradientStages() {
 // formulas and explanations of these cards.
 export const WEIGHT_GRADIENTS = [['dwq', 'dW^Q', 'dq', 'dQ', 'query weight gradient'], ['dwk', 'dW^K', 'dk', 'dK', 'key weight gradient'], ['dwv', 'dW^V', 'dv', 'dV', 'value weight gradient']];
 
+/** "Heads 1–2 share it: Train steps along their sum." under dW^K and dW^V of grouped heads. */
+function groupNote({ state }) {
+  return state.kvHeads < state.heads ? ` Heads share it in groups of ${state.heads / state.kvHeads}: Train steps along the group’s sum.` : '';
+}
+
 function registerWeightGradientStages() {
   for (const [id, tex, from, fromTex, noun] of WEIGHT_GRADIENTS) {
     registerStage({
@@ -90,10 +116,21 @@ function registerWeightGradientStages() {
       noun,
       kind: 'signed',
       available: (ctx) => hasBackward(ctx) && isSelf(ctx),
-      caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.`),
+      caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.${id === 'dwq' ? '' : groupNote(ctx)}`),
       instances: (ctx) => instance(ctx, id, { rows: null }),
     });
   }
+  registerStage({
+    id: 'dwo',
+    group: 'weight-gradients',
+    title: 'dWO',
+    tex: 'dW^O',
+    noun: 'output weight gradient',
+    kind: 'signed',
+    available: (ctx) => hasBackward(ctx) && Boolean(ctx.state.wo),
+    caption: (ctx) => agreementCaption(ctx, 'dW^O', 'Y = [O₁ … O_H]·Wᴼ, so the chain rule gives [O₁ … O_H]ᵀ·dY (the first scoring’s, which Train follows).'),
+    instances: (ctx) => [{ tensor: ctx.result.backward.training.wo, attrs: { 'data-head': 0, 'data-run': 0 } }],
+  });
 }
 
 export function registerBackwardStages() {

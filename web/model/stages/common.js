@@ -42,3 +42,6 @@ export function sizeText(tensor) {
 
 export const isSelf = (ctx) => ctx.state.source === 'self';
 export const sizes = (ctx) => sizesOf(ctx.state);
+
+/** Whether the layer's output is more than the shown head's O: several heads, or W^O ('self' states). */
+export const hasLayerOutput = (ctx) => Boolean(ctx.result.projected && (ctx.state.wo || ctx.state.heads > 1));

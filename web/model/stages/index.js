@@ -3,6 +3,7 @@ import { registerCoreGroups } from './groups.js';
 import { registerAttentionStages } from './attention.js';
 import { registerBackwardStages } from './backward.js';
 import { registerInputStages } from './inputs.js';
+import { registerOutputStages } from './output.js';
 import { registerParamStage } from './params.js';
 import { registerPositionStages } from './positions.js';
 import { registerScoreStages } from './scores.js';
@@ -13,6 +14,7 @@ export function registerCoreStages() {
   registerParamStage();
   registerScoreStages();
   registerAttentionStages();
+  registerOutputStages();
   registerPositionStages();
   registerBackwardStages();
 }

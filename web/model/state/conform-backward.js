@@ -6,15 +6,15 @@ import { clampInt, seededStack } from './resize.js';
 const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 const within = (x, lo, hi, fallback) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback);
 
-/** backward: { target (B, Tq, dv), loss, learningRate, stepsPerSecond }. */
-export function conformBackward(raw, s, { B, Tq, dv }) {
+/** backward: { target (B, Tq, d_out), loss, learningRate, stepsPerSecond }. */
+export function conformBackward(raw, s, { B, Tq, dOut }) {
   const given = isObject(raw) ? raw : {};
   // A (Tq, dv) target (one batch, as older links have it) is read as (1, Tq, dv).
   const target = Array.isArray(given.target) && Array.isArray(given.target[0]) && !Array.isArray(given.target[0][0])
     ? [given.target]
     : given.target;
   return {
-    target: seededStack(s, 'target', target, B, Tq, dv),
+    target: seededStack(s, 'target', target, B, Tq, dOut),
     loss: LOSSES.includes(given.loss) ? given.loss : 'half-sum',
     learningRate: within(given.learningRate, 1e-4, 10, 0.1),
     stepsPerSecond: clampInt(given.stepsPerSecond, LIMITS.stepsPerSecond, 20),

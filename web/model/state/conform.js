@@ -45,9 +45,12 @@ function conformSelf(raw, s) {
     s.wk[h] = structuredClone(s.wk[leader]);
     s.wv[h] = structuredClone(s.wv[leader]);
   }
+  // W^O: given, or seeded for several heads (a single head keeps its own output unless asked).
+  const wantsWo = raw.wo === undefined ? H > 1 : raw.wo !== null;
+  s.wo = wantsWo ? seededMatrix(s, 'wo', raw.wo, H * dV, dIn) : null;
   s.tokens = labels(raw.tokens, T, 't');
   s.keyTokens = null;
-  return { B: 1, Tq: T, Tk: T, d: dQ, dv: dV };
+  return { B: 1, Tq: T, Tk: T, d: dQ, dv: dV, dOut: s.wo ? dIn : H * dV };
 }
 
 function conformQkv(raw, s) {
@@ -61,9 +64,10 @@ function conformQkv(raw, s) {
   s.v = seededStack(s, 'v', raw.v, B, Tk, dv);
   s.heads = 1;
   s.kvHeads = 1;
+  s.wo = null;
   s.tokens = labels(raw.tokens, Tq, 'q');
   s.keyTokens = labels(raw.keyTokens, Tk, 'k');
-  return { B, Tq, Tk, d, dv };
+  return { B, Tq, Tk, d, dv, dOut: dv };
 }
 
 /** The parameters of each scoring the state computes, seeded where missing or of the wrong size. */

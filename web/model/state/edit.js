@@ -14,6 +14,7 @@ export function setCell(state, cell, value) {
     for (let h = leader; h < leader + state.heads / state.kvHeads; h++) next[stage][h][row][col] = value;
   }
   else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
+  else if (stage === 'wo' && state.wo) next.wo[row][col] = value;
   else if (stage === 'target') next.backward.target[batch][row][col] = value;
   else if (stage === 'params') {
     const p = next.params[cell.scoring];
@@ -29,6 +30,7 @@ export function cellValue(state, cell) {
   if (stage === 'x') return state.x[row][col];
   if (['wq', 'wk', 'wv'].includes(stage)) return state[stage][head][row][col];
   if (['q', 'k', 'v'].includes(stage)) return state[stage][batch][row][col];
+  if (stage === 'wo') return state.wo[row][col];
   if (stage === 'target') return state.backward.target[batch][row][col];
   const p = state.params[cell.scoring][cell.param];
   return Array.isArray(p[0]) ? p[row][col] : p[col];

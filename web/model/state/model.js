@@ -11,6 +11,9 @@
 //   x: number[][],                 self: X (T, d_in)
 //   wq, wk: number[][][],          self: one (d_in, d_q) matrix per head
 //   wv: number[][][],              self: one (d_in, d_v) matrix per head
+//   wo: number[][] | null,         self: the output projection W^O (H d_v, d_in): the heads' outputs
+//                                  side by side, back to the model's width; null: none (the output is
+//                                  the heads' outputs side by side, seed 004's single head as printed)
 //   q: number[][][],               qkv: (B, Tq, d);  k: (B, Tk, d);  v: (B, Tk, dv)
 //   scoring: 'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat',
 //   compare: Scoring[],            more scorings computed side by side (d2l: additive vs dot)
@@ -33,7 +36,8 @@
 //   head: number,                  the head the pipeline shows
 //   seed: number,                  seeds values made up for new cells and missing parameters
 //   backward: {                    the loss and the training (stages/backward.js, panels/train.js)
-//     target: number[][][],        T (B, Tq, d_v): what the shown head's output should be
+//     target: number[][][],        Y (B, Tq, d_out): what the output should be (the layer's
+//                                  output: through W^O when there is one; d_out in sizesOf)
 //     loss: 'half-sum' | 'mean',   L = 1/2 sum (O - T)^2, or L = mean (O - T)^2
 //     learningRate: number,        SGD step size
 //     stepsPerSecond: number,      how fast Train steps
@@ -89,6 +93,7 @@ export function sizesOf(state) {
     dv: state.wv[0][0].length,
     H: state.wq.length,
     h: state.hidden,
+    dOut: state.wo ? state.x[0].length : state.wq.length * state.wv[0][0].length,
   };
 }
 

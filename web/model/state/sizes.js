@@ -16,10 +16,14 @@ const label = (prefix) => (i) => `${prefix}${i + 1}`;
 const SETTERS = {
   self: {
     tokens: (s, n) => ({ ...s, x: lengthen(s.x, n), tokens: toLength(s.tokens, n, label('t')) }),
-    dIn: (s, n) => ({ ...s, x: widen(s.x, n), wq: s.wq.map((w) => lengthen(w, n)), wk: s.wk.map((w) => lengthen(w, n)), wv: s.wv.map((w) => lengthen(w, n)) }),
+    dIn: (s, n) => ({ ...s, x: widen(s.x, n), wq: s.wq.map((w) => lengthen(w, n)), wk: s.wk.map((w) => lengthen(w, n)), wv: s.wv.map((w) => lengthen(w, n)), wo: s.wo && widen(s.wo, n) }),
     dQ: (s, n) => ({ ...s, wq: s.wq.map((w) => widen(w, n)), wk: s.wk.map((w) => widen(w, n)) }),
-    dV: (s, n) => ({ ...s, wv: s.wv.map((w) => widen(w, n)) }),
-    heads: (s, n) => ({ ...s, heads: n, wq: s.wq.slice(0, n), wk: s.wk.slice(0, n), wv: s.wv.slice(0, n) }),
+    dV: (s, n) => ({ ...s, wv: s.wv.map((w) => widen(w, n)), wo: s.wo && lengthen(s.wo, s.wq.length * n) }),
+    // More than one head brings W^O (seeded) when the state had none.
+    heads: (s, n) => ({
+      ...s, heads: n, wq: s.wq.slice(0, n), wk: s.wk.slice(0, n), wv: s.wv.slice(0, n),
+      wo: s.wo ? lengthen(s.wo, n * s.wv[0][0].length) : n > 1 ? undefined : null,
+    }),
   },
   qkv: {
     batch: (s, n) => {

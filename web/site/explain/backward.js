@@ -6,23 +6,23 @@ import { dotTerms, factor, num, sub } from './tex.js';
 
 const ofRun = (ctx, cell) => {
   const head = ctx.result.heads[cell.head];
-  return { head, run: head.runs[0], bw: ctx.result.backward };
+  return { head, run: head.runs[cell.run], bw: ctx.result.backward.runs[cell.run] };
 };
 
 export function explainDOutput(ctx, cell) {
   const { run, bw } = ofRun(ctx, cell);
   const o = at(run.output, cell.batch, cell.row, cell.col);
-  const y = at(bw.target, cell.batch, cell.row, cell.col);
+  const y = at(ctx.result.backward.target, cell.batch, cell.row, cell.col);
   const ic = sub(cell.row, cell.col);
   const n = bw.dO.data.length;
-  const lines = bw.lossKind === 'mean'
+  const lines = ctx.result.backward.lossKind === 'mean'
     ? [`\\frac{\\partial L}{\\partial O_{${ic}}} = \\tfrac{2}{n}(O_{${ic}} - Y_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(o)} - ${factor(y)})`]
     : [`\\frac{\\partial L}{\\partial O_{${ic}}} = O_{${ic}} - Y_{${ic}}`, `= ${num(o)} - ${factor(y)}`];
   return {
     heading: `Output gradient ${cell.row + 1}, ${cell.col + 1}: how far the output is from the target`,
     lines: [...lines, `= ${num(cell.value)}`],
     sources: [
-      { stage: 'output', head: cell.head, run: 0, batch: cell.batch, row: cell.row, col: cell.col },
+      { stage: 'output', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row, col: cell.col },
       { stage: 'target', batch: cell.batch, row: cell.row, col: cell.col },
     ],
   };
@@ -36,7 +36,7 @@ export function explainDWeights(ctx, cell) {
     heading: `dP ${cell.row + 1}, ${cell.col + 1}: row ${cell.row + 1} of dO times value row ${cell.col + 1}`,
     lines: [`dP_{${sub(cell.row, cell.col)}} = dO_{${cell.row + 1}} \\cdot v_{${cell.col + 1}}`, `= ${dotTerms(dO, v)}`, `= ${num(cell.value)}`],
     sources: [
-      { stage: 'd-output', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
+      { stage: 'd-output', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },
       { stage: 'v', head: cell.head, batch: cell.batch, row: cell.col },
     ],
   };
@@ -49,8 +49,8 @@ export function explainDScores(ctx, cell) {
   const D = at(bw.D, 0, cell.batch, cell.row);
   const ij = sub(cell.row, cell.col);
   const sources = [
-    { stage: 'weights', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
-    { stage: 'd-weights', head: cell.head, run: 0, batch: cell.batch, row: cell.row },
+    { stage: 'weights', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },
+    { stage: 'd-weights', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },
   ];
   const dTerms = [`D_{${cell.row + 1}} = \\sum_{j} P_{${cell.row + 1}j}\\, dP_{${cell.row + 1}j}`, `= ${dotTerms(p, dP)} = ${num(D)}`];
   const { Tq, Tk } = ctx.result.sizes;
@@ -74,7 +74,7 @@ function explainScoreSide(ctx, cell, side) {
   const ic = sub(cell.row, cell.col);
   const dS = side === 'q' ? rowOf(bw.dS, cell.batch, cell.row) : columnOf(bw.dS, cell.batch, cell.row);
   const sources = [
-    { stage: 'd-scores', head: cell.head, run: 0, batch: cell.batch, ...(side === 'q' ? { row: cell.row } : { col: cell.row }) },
+    { stage: 'd-scores', head: cell.head, run: cell.run, batch: cell.batch, ...(side === 'q' ? { row: cell.row } : { col: cell.row }) },
     { stage: other, head: cell.head, batch: cell.batch, col: cell.col },
   ];
   if (bw.scoring !== 'dot' && bw.scoring !== 'scaled-dot') {
@@ -108,8 +108,8 @@ export function explainDValue(ctx, cell) {
     heading: `dV ${cell.row + 1}, ${cell.col + 1}: how much each query used value ${cell.row + 1}, times its output gradient`,
     lines: [`dV_{${sub(cell.row, cell.col)}} = \\sum_i P_{i${cell.row + 1}}\\, dO_{i${cell.col + 1}}`, `= ${dotTerms(p, dO)}`, `= ${num(cell.value)}`],
     sources: [
-      { stage: 'weights', head: cell.head, run: 0, batch: cell.batch, col: cell.row },
-      { stage: 'd-output', head: cell.head, run: 0, batch: cell.batch, col: cell.col },
+      { stage: 'weights', head: cell.head, run: cell.run, batch: cell.batch, col: cell.row },
+      { stage: 'd-output', head: cell.head, run: cell.run, batch: cell.batch, col: cell.col },
     ],
   };
 }
@@ -117,15 +117,21 @@ export function explainDValue(ctx, cell) {
 /** dW = X^T dQ (and K, V): column t of X times column c of the projection's gradient. */
 export function explainDWeight(ctx, cell, { tex, from, fromTex }) {
   const x = columnOf(ctx.result.x, 0, cell.row);
-  const g = columnOf(ctx.result.backward[from], 0, cell.col);
+  const bw = ctx.result.backward.runs[cell.run];
+  // With RoPE, Q = rope(X Wq): dW sums the gradient of X Wq, i.e. dQ turned back by ropeBackward.
+  const turned = Boolean(ctx.state.rope !== 'off' && bw.unrotated?.[from]);
+  const g = columnOf(turned ? bw.unrotated[from] : bw[from], 0, cell.col);
   const letter = fromTex.slice(1);
+  const gTex = turned ? `\\overleftarrow{${fromTex}}` : fromTex;
   return {
-    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}`,
-    lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${fromTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
-    note: `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
+    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}${turned ? ' (turned back)' : ''}`,
+    lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${gTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
+    note: turned
+      ? `Because ${letter} = rope(X·W${letter.toLowerCase()}): the arrow is ${fromTex} turned back by each row’s angle (ropeBackward). One SGD step subtracts the learning rate times this number.`
+      : `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
     sources: [
       { stage: 'x', batch: 0, col: cell.row },
-      { stage: from, head: cell.head, run: 0, batch: 0, col: cell.col },
+      { stage: from, head: cell.head, run: cell.run, batch: 0, col: cell.col },
     ],
   };
 }

@@ -6,10 +6,11 @@
 import { NAMES } from '../../model/stages/params.js';
 import { ROPE_PARTS } from '../../model/stages/positions.js';
 import { WEIGHT_GRADIENTS } from '../../model/stages/backward.js';
-import { isSelf } from '../../model/stages/common.js';
+import { hasLayerOutput, isSelf } from '../../model/stages/common.js';
 import * as backward from './backward.js';
 import { explainMasked } from './mask.js';
 import { explainOutput } from './output.js';
+import { explainConcat, explainDProjected, explainDWo, explainHeadShare, explainProjected } from './layer-output.js';
 import { explainBias, explainRotation } from './positions.js';
 import { explainInput, explainProjection } from './projection.js';
 import { explainScaled, explainScore } from './scores.js';
@@ -36,11 +37,12 @@ function scaleTex({ state }) {
   return state.temperature === 1 ? base : `${base} / \\tau`;
 }
 
-/** The loss with its derivative: what the d-output card shows. */
-function lossTex(kind) {
+/** The loss with its derivative: what the d-output (O against Y) or d-projected (Y against Y*) card shows. */
+function lossTex(kind, out = 'O') {
+  const y = out === 'O' ? 'Y' : 'Y^{*}';
   return kind === 'mean'
-    ? 'L = \\tfrac{1}{n}\\sum (O - Y)^2,\\quad \\partial L/\\partial O = \\tfrac{2}{n}(O - Y)'
-    : 'L = \\tfrac12\\sum (O - Y)^2,\\quad \\partial L/\\partial O = O - Y';
+    ? `L = \\tfrac{1}{n}\\sum (${out} - ${y})^2,\\quad \\partial L/\\partial ${out} = \\tfrac{2}{n}(${out} - ${y})`
+    : `L = \\tfrac12\\sum (${out} - ${y})^2,\\quad \\partial L/\\partial ${out} = ${out} - ${y}`;
 }
 
 const batchSuffix = (ctx, cell) => (ctx.result.sizes.B > 1 ? ` (batch ${cell.batch + 1})` : '');
@@ -72,11 +74,22 @@ const TEX = {
   },
   weights: { formula: () => 'P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j\'} e^{Z_{ij\'}}}', explain: explainWeight },
   output: { formula: () => 'O = P V', explain: explainOutput },
+  'concat-output': { formula: () => '[O] = [\\,O^{(1)} \\cdots O^{(H)}\\,]', explain: explainConcat },
+  wo: {
+    formula: () => 'W^O \\in \\mathbb{R}^{H d_v \\times d_{\\text{in}}}',
+    explain: (ctx, cell) => explainInput(ctx, cell, `Output weight: head ${Math.floor(cell.row / ctx.result.sizes.dv) + 1}’s feature ${(cell.row % ctx.result.sizes.dv) + 1} → output feature ${cell.col + 1}`),
+  },
+  'projected-output': { formula: (ctx) => (ctx.state.wo ? 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]\\, W^O' : 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]'), explain: explainProjected },
+  'd-projected': { formula: (ctx) => lossTex(ctx.state.backward.loss, 'Y'), explain: explainDProjected },
+  dwo: { formula: () => 'dW^O = [O]^{\\top} dY', explain: explainDWo },
   target: {
-    formula: () => 'Y \\in \\mathbb{R}^{T_q \\times d_v}',
+    formula: (ctx) => (hasLayerOutput(ctx) ? 'Y^{*} \\in \\mathbb{R}^{T \\times d_{\\text{out}}}' : 'Y \\in \\mathbb{R}^{T_q \\times d_v}'),
     explain: (ctx, cell) => explainInput(ctx, cell, `Target for output row ${cell.row + 1}, column ${cell.col + 1}`),
   },
-  'd-output': { formula: (ctx) => lossTex(ctx.state.backward.loss), explain: backward.explainDOutput },
+  'd-output': {
+    formula: (ctx) => (hasLayerOutput(ctx) ? (ctx.state.wo ? 'dO^{(h)} = dY\\, (W^O_{h})^{\\top}' : 'dO^{(h)} = dY_{:,\\,h}') : lossTex(ctx.state.backward.loss)),
+    explain: (ctx, cell) => (hasLayerOutput(ctx) ? explainHeadShare(ctx, cell) : backward.explainDOutput(ctx, cell)),
+  },
   'd-weights': { formula: () => 'dP = dO\\, V^{\\top}', explain: backward.explainDWeights },
   'd-scores': { formula: () => 'dS = P \\odot (dP - D),\\ \\ D_i = \\textstyle\\sum_j P_{ij}\\, dP_{ij}', explain: backward.explainDScores },
   dq: { formula: (ctx) => GRADIENT_TEX[ctx.result.backward.scoring][0], explain: backward.explainDQuery },

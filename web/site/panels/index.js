@@ -3,6 +3,7 @@ import { registerPanel } from './registry.js';
 import { embedCodePanel } from '../features/embed/panel.js';
 import { explainPanel } from './explain.js';
 import { footerPanel } from './footer.js';
+import { generatePanel } from '../features/generate/panel.js';
 import { masksPanel } from './masks.js';
 import { mastheadPanels } from './masthead.js';
 import { notesPanel } from '../features/notes/panel.js';
@@ -15,7 +16,7 @@ import { viewsPanel } from './views.js';
 import { importPanels } from '../features/import/panels.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }

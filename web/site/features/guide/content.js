@@ -13,9 +13,9 @@ const SEED_004_DATA = `{
     }`;
 
 export const FIGURE_ATTRIBUTES = [
-  ['preset', 'seed-004 · seed-002 · d2l · sentence · random', 'A worked example of the explorer (default seed-004).'],
+  ['preset', 'seed-004 · seed-002 · d2l · sentence · sliding-window · alibi · rotary · decode · random', 'A worked example of the explorer (default seed-004).'],
   ['data', 'JSON', 'Your own numbers: {"x", "wq", "wk", "wv", "tokens"} (self-attention of X) or {"q", "k", "v", "tokens", "keyTokens"}; or put the JSON in a child <script type="application/json">. Over a preset it edits the preset.'],
-  ['stages', 'ids', 'Which matrices, e.g. "scores weights output": x, wq, wk, wv, q, k, v, params, scores, scaled, masked, weights, output; target, d-output, d-weights, d-scores, dq, dk, dv, dwq, dwk, dwv. Default: the forward pass.'],
+  ['stages', 'ids', 'Which matrices, e.g. "scores weights output": x, wq, wk, wv, q, k, v, rope, params, scores, scaled, alibi, masked, weights, output, concat-output, wo, projected-output; target, d-projected, d-output, d-weights, d-scores, dq, dk, dv, dwq, dwk, dwv, dwo. Default: the forward pass.'],
   ['scoring', 'dot · scaled-dot · general · additive · concat', 'The score function a(q, k).'],
   ['compare', 'scorings', 'More scorings computed side by side.'],
   ['causal', '(present) · top-left · bottom-right · none', 'The causal mask.'],

@@ -19,11 +19,12 @@ const RATE = {
   format: (r) => `η = ${r}`,
 };
 const SPEED = { min: LIMITS.stepsPerSecond[0], max: LIMITS.stepsPerSecond[1], step: 1, format: (n) => `${n} steps/s` };
-const LEAF_TITLES = { wq: 'Wq', wk: 'Wk', wv: 'Wv', q: 'Q', k: 'K', v: 'V' };
+const LEAF_TITLES = { wq: 'Wq', wk: 'Wk', wv: 'Wv', wo: 'Wo', q: 'Q', k: 'K', v: 'V' };
 
 function trainedText(state) {
+  const heads = state.heads > 1 ? ` of all ${state.heads} heads` : '';
   return state.source === 'self'
-    ? `SGD on Wq, Wk and Wv${state.heads > 1 ? ` of head ${state.head + 1}` : ''}, as seed 004’s Java code does: W ← W − η ∂L/∂W.`
+    ? `SGD on Wq, Wk and Wv${heads}${state.wo ? ' and Wo' : ''}, as seed 004’s Java code does: W ← W − η ∂L/∂W.${state.heads > 1 ? ` The matrices below are head ${state.head + 1}’s.` : ''}`
     : 'This example has no weights: SGD moves Q, K and V themselves (Q ← Q − η ∂L/∂Q, …).';
 }
 
@@ -38,7 +39,7 @@ function figures(state, result, trainer) {
       masked: maskedFlags(result), numbers: Math.max(Tq, Tk) <= 5, cellSize: Math.max(Tq, Tk) <= 5 ? 40 : undefined,
     }),
     h('div', { class: 'train-leaves' }, trainedLeaves(state).map(([leaf]) => {
-      const value = state.source === 'self' ? state[leaf][state.head] : state[leaf];
+      const value = state.source === 'self' && leaf !== 'wo' ? state[leaf][state.head] : state[leaf];
       return h('figure', { class: 'figure' }, h('figcaption', { class: 'figure-label' }, LEAF_TITLES[leaf]),
         matrix(fromNested(value), { stage: `train-${leaf}`, title: LEAF_TITLES[leaf], legend: false }));
     })),
@@ -56,7 +57,7 @@ function mount(container, app) {
   const rate = slider('Learning rate', RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));
   const speed = slider('Speed', SPEED, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })));
   const lede = h('p', { class: 'band-lede' });
-  const status = h('p', { class: 'train-status', role: 'status' });
+  const status = h('p', { class: 'panel-status train-status', role: 'status' });
   const gallery = h('div', { class: 'train-figures' });
   container.append(h('section', { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
     h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, 'Train'), lede),

@@ -1,10 +1,14 @@
 // One SGD step on the state, as seed 004's Java code does it (weights -= learningRate * grad):
-// 'self' states train the shown head's Wq, Wk, Wv; 'qkv' states (no weights) train Q, K, V
-// themselves. The gradients come from compute/backward.js, i.e. from the core.
+// 'self' states train every head's Wq, Wk, Wv and W^O (grouped heads step their shared Wk, Wv
+// along the group's summed gradient, so they stay shared); 'qkv' states (no weights) train Q, K, V
+// themselves. The gradients come from compute/backward.js, i.e. from the core, checked against
+// the API layer's own backward() whenever a layer computes the state.
 
-/** The state's trained matrices: [state key, gradient name in the backward record]. */
+/** The state's trained matrices: [state key, its gradient in the backward record]. */
 export function trainedLeaves(state) {
-  return state.source === 'self' ? [['wq', 'dwq'], ['wk', 'dwk'], ['wv', 'dwv']] : [['q', 'dq'], ['k', 'dk'], ['v', 'dv']];
+  if (state.source !== 'self') return [['q', (bw) => bw.dq.data], ['k', (bw) => bw.dk.data], ['v', (bw) => bw.dv.data]];
+  const perHead = (key) => (bw) => bw.training[key].map((g) => g.data);
+  return [['wq', perHead('wq')], ['wk', perHead('wk')], ['wv', perHead('wv')], ...(state.wo ? [['wo', (bw) => bw.training.wo.data]] : [])];
 }
 
 // 7 significant digits: about float32's precision, and short in the link.
@@ -20,12 +24,10 @@ function descend(values, gradient, rate) {
 /** A new state one SGD step further along `backward`'s gradients (the record of that same state). */
 export function sgdStep(state, backward, rate = state.backward.learningRate) {
   const next = { ...state };
-  for (const [key, grad] of trainedLeaves(state)) {
-    if (state.source === 'self') {
-      next[key] = state[key].map((w, h) => (h === state.head ? descend(w, backward[grad].data, rate) : w));
-    } else {
-      next[key] = descend(state[key], backward[grad].data, rate);
-    }
+  for (const [key, gradientOf] of trainedLeaves(state)) {
+    const grad = gradientOf(backward);
+    // Per-head weights: a list of gradients, one per head; otherwise one gradient.
+    next[key] = Array.isArray(grad) ? state[key].map((w, h) => descend(w, grad[h], rate)) : descend(state[key], grad, rate);
   }
   return next;
 }

@@ -6,8 +6,8 @@ import { sizesOf } from '../../../model/state/model.js';
 
 const hasGradients = (result) => Boolean(result?.backward && !result.backward.error);
 
-/** What makes a loss curve one experiment: a new preset, size or head starts another. */
-const experimentKey = (state) => JSON.stringify([state.preset, state.source, state.head, sizesOf(state)]);
+/** What makes a loss curve one experiment: a new preset or size starts another (every head trains, so showing another head does not). */
+const experimentKey = (state) => JSON.stringify([state.preset, state.source, sizesOf(state)]);
 
 /**
  * store: the app's store. onChange(trainer) after anything a panel shows changed.
