@@ -3,9 +3,10 @@
 // RoPE and the causal mask written out), the heads through W^O, a compared scoring's gradient, and
 // the stepper's buttons, keyboard, live region and reduced motion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attention, halfSquaredError, matmul, numericGradient, selfAttention } from './reference.js';
-import { axeViolations, blocking } from './axe.js';
-import { settle, stageValues, startSite, worstDifference } from './site.js';
+import { attention, halfSquaredError, matmul, numericGradient, selfAttention } from '../reference/matrices.js';
+import { axeViolations, blocking } from '../support/axe.js';
+import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { startSite } from '../support/site.js';
 
 let site;
 beforeAll(async () => { site = await startSite(); });
