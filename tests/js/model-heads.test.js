@@ -10,7 +10,7 @@ import { conform } from '../../web/model/state/conform.js';
 import { setCell } from '../../web/model/state/edit.js';
 import { setSize } from '../../web/model/state/sizes.js';
 import { sgdStep } from '../../web/site/features/train/sgd.js';
-import { halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../e2e/reference.js';
+import { halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../reference/matrices.js';
 
 let attn;
 beforeAll(async () => {
