@@ -57,7 +57,7 @@ const SCENARIOS = [
   },
   {
     name: 'an <attn-heatmap> (no wasm)',
-    modules: ['web/elements/index.js'],
+    modules: ['web/elements/index.js', 'web/figures/heatmap.js'], // the element imports its figure when it first draws
     assets: ['web/figures/figures.css'],
     budget: 25,
     reason: 'a heatmap of given weights needs no core',

@@ -40,6 +40,7 @@ export class AttnFigure extends FigureElement {
   #cancelNear = null;
   #runtime = null;
   #backward = null; // backwardPass, loaded when the spec shows a gradient
+  #views = {}; // { galleryView }, loaded when the figure shows the heatmap or links view
   #spec = null;
   #store = null; // the figure's state and its edits (web/model/state/store.js)
   #cells = null;
@@ -100,8 +101,11 @@ export class AttnFigure extends FigureElement {
     });
     // The backward pass's code only for a figure that shows a gradient.
     this.#backward = this.#runtime.wantsBackward(spec) ? (await import('../model/compute/backward.js')).backwardPass : null;
+    const state = this.#runtime.pipelineState(spec);
+    // The heatmap and links views' code (with those figures) only for a figure that shows one.
+    this.#views = state.view === 'matrix' ? {} : { galleryView: (await import('../figures/pipeline/gallery.js')).galleryView };
     this.#spec = spec;
-    const store = this.#runtime.createStore(this.#runtime.pipelineState(spec), { conform: this.#runtime.conform, schedule: requestAnimationFrame });
+    const store = this.#runtime.createStore(state, { conform: this.#runtime.conform, schedule: requestAnimationFrame });
     this.#store = store;
     store.subscribe(() => {
       if (store !== this.#store) return; // a newer spec replaced it before its frame came
@@ -119,7 +123,7 @@ export class AttnFigure extends FigureElement {
   #draw() {
     const { attn, compute, renderPipeline } = this.#runtime;
     const state = this.#store.get();
-    this.#cells.show(renderPipeline(state, compute(attn, state, { backward: this.#backward }), this.#spec));
+    this.#cells.show(renderPipeline(state, compute(attn, state, { backward: this.#backward }), this.#spec, this.#views));
   }
 
   /** An edit of the state: redrawn once per frame, however many edits came in it. */

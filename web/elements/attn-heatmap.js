@@ -13,7 +13,6 @@
 // From a file instead: src (a .npy, .npz, .safetensors or JSON file), tensor (its name), index
 // (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), tokens (labels of both axes;
 // default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
-import { heatmap } from '../figures/heatmap.js';
 import { toTensor } from '../src/to-tensor.js';
 import { childJson, flag, json, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
@@ -70,6 +69,8 @@ export class AttnHeatmap extends FigureElement {
       if (labels !== undefined && labels.length !== n) throw new RangeError(`${name} must have ${n} labels (the weights are ${Tq} × ${Tk}), got ${labels.length}`);
     }
     if (masked && masked.length !== weights.data.length) throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
+    // The figure's code loads with the first heatmap drawn, not with the element definitions.
+    const { heatmap } = await import('../figures/heatmap.js');
     this.show(heatmap(weights, { ...options, masked }));
   }
 

@@ -1,11 +1,12 @@
 // The drawing half of the pipeline figure: which stages a figure shows (stageFilter,
-// wantsBackward) and renderPipeline(state, result, options), the DOM of a computed state. No
-// compute here: pipeline.js computes (and <attn-figure> loads the backward pass only when it
-// shows it), so a forward-only figure never loads the backward's code.
+// wantsBackward) and renderPipeline(state, result, options, views), the DOM of a computed state.
+// No compute here: pipeline.js computes (and <attn-figure> loads the backward pass only when it
+// shows it), so a forward-only figure never loads the backward's code. Nor the heatmap and links
+// views (gallery.js, with the heatmap and links figures): the caller passes them, so a matrix-view
+// <attn-figure> never loads them.
 import { h } from '../dom.js';
 import { allStages } from '../../model/stages/registry.js';
 import { registerCoreStages } from '../../model/stages/index.js';
-import { galleryView } from './gallery.js';
 import { stageBands, stageCard } from './render.js';
 
 // The bands the backward pass adds (web/model/stages/backward.js); every other band is forward.
@@ -44,11 +45,13 @@ function matrixView(ctx, options) {
 
 /**
  * The figure of a computed state: state (explorer state), result (compute(attn, state)),
- * options { stages, backward, editable, captions } as in the spec. -> HTMLDivElement.
+ * options { stages, backward, editable, captions } as in the spec, views { galleryView } (from
+ * gallery.js): needed only for the heatmap and links views. -> HTMLDivElement.
  */
-export function renderPipeline(state, result, options = {}) {
+export function renderPipeline(state, result, options = {}, { galleryView } = {}) {
   ensureStages();
   const ctx = { state, result, head: state.head };
+  if (state.view !== 'matrix' && !galleryView) throw new TypeError(`renderPipeline: the ${state.view} view needs views.galleryView (figures/pipeline/gallery.js)`);
   const body = state.view === 'matrix' ? matrixView(ctx, options) : [galleryView(ctx, state.view)];
   return h('div', { class: 'attn-pipeline', dataset: { view: state.view, preset: state.preset } }, body);
 }

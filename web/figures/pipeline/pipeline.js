@@ -15,6 +15,7 @@
 import { compute } from '../../model/compute/index.js';
 import { backwardPass } from '../../model/compute/backward.js';
 import { renderPipeline, wantsBackward } from './figure.js';
+import { galleryView } from './gallery.js';
 import { pipelineState } from './state.js';
 
 export { stageIds } from './figure.js';
@@ -29,5 +30,5 @@ export function pipeline(spec = {}) {
     throw new TypeError('pipeline: spec.attn must be the module from loadAttention()');
   }
   const state = pipelineState(spec);
-  return renderPipeline(state, computeFigure(spec.attn, state, spec), spec);
+  return renderPipeline(state, computeFigure(spec.attn, state, spec), spec, { galleryView });
 }
