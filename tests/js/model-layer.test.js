@@ -7,8 +7,11 @@ import { compute } from '../../web/model/compute/index.js';
 import { presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
 import { computeFigure } from '../../web/figures/pipeline/pipeline.js';
-import { wantsBackward } from '../../web/figures/pipeline/figure.js';
+import { ensureStages, stageFilter, stageIds, wantsBackward } from '../../web/figures/pipeline/figure.js';
 import { backwardPass } from '../../web/model/compute/backward.js';
+import { registerBackwardStages } from '../../web/model/stages/backward.js';
+import { BACKWARD_STAGES, BACKWARD_STAGE_IDS } from '../../web/model/stages/groups.js';
+import { allStages } from '../../web/model/stages/registry.js';
 import { conformPage, presetPage } from '../../web/site/page-state.js';
 
 let attn;
@@ -59,6 +62,21 @@ describe('compute() and the backward pass', () => {
     const state = presetState('seed-004');
     expect(computeFigure(attn, state, { stages: ['weights'] }).backward).toBeUndefined();
     expect(computeFigure(attn, state, { stages: ['d-scores'] }).backward.dS).toBeDefined();
+  });
+
+  it('a figure knows the backward stage ids before their stages are registered, which then register under those ids', () => {
+    ensureStages(); // what a forward-only <attn-figure> registers
+    expect(allStages().filter((s) => BACKWARD_STAGE_IDS.has(s.id))).toEqual([]);
+    const ids = stageIds();
+    expect(ids.slice(-BACKWARD_STAGE_IDS.size)).toEqual([...BACKWARD_STAGE_IDS]);
+    expect(wantsBackward({ stages: ['weights', 'target'] })).toBe(true);
+    expect(() => stageFilter({ stages: ['dwo'] })).not.toThrow();
+    ensureStages(registerBackwardStages);
+    ensureStages(registerBackwardStages); // once per page, however many figures ask
+    for (const [band, bandIds] of Object.entries(BACKWARD_STAGES)) {
+      expect(allStages().filter((s) => s.group === band).map((s) => s.id)).toEqual(bandIds);
+    }
+    expect(stageIds()).toEqual(ids);
   });
 });
 

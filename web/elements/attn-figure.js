@@ -40,7 +40,7 @@ export class AttnFigure extends FigureElement {
   #cancelNear = null;
   #runtime = null;
   #backward = null; // backwardPass, loaded when the spec shows a gradient
-  #views = {}; // { galleryView }, loaded when the figure shows the heatmap or links view
+  #parts = {}; // the figure code loaded on demand (renderPipeline's parts): the gallery view, the backward stages
   #spec = null;
   #store = null; // the figure's state and its edits (web/model/state/store.js)
   #cells = null;
@@ -99,11 +99,17 @@ export class AttnFigure extends FigureElement {
       edit: (change) => this.#edit(change),
       enabled: () => Boolean(this.#spec?.editable),
     });
-    // The backward pass's code only for a figure that shows a gradient.
-    this.#backward = this.#runtime.wantsBackward(spec) ? (await import('../model/compute/backward.js')).backwardPass : null;
+    // The backward pass's code (its compute and its stages) only for a figure that shows a gradient.
+    const [backward, backwardStages] = this.#runtime.wantsBackward(spec)
+      ? await Promise.all([import('../model/compute/backward.js'), import('../model/stages/backward.js')])
+      : [];
+    this.#backward = backward?.backwardPass ?? null;
     const state = this.#runtime.pipelineState(spec);
     // The heatmap and links views' code (with those figures) only for a figure that shows one.
-    this.#views = state.view === 'matrix' ? {} : { galleryView: (await import('../figures/pipeline/gallery.js')).galleryView };
+    this.#parts = {
+      registerBackwardStages: backwardStages?.registerBackwardStages,
+      galleryView: state.view === 'matrix' ? undefined : (await import('../figures/pipeline/gallery.js')).galleryView,
+    };
     this.#spec = spec;
     const store = this.#runtime.createStore(state, { conform: this.#runtime.conform, schedule: requestAnimationFrame });
     this.#store = store;
@@ -123,7 +129,7 @@ export class AttnFigure extends FigureElement {
   #draw() {
     const { attn, compute, renderPipeline } = this.#runtime;
     const state = this.#store.get();
-    this.#cells.show(renderPipeline(state, compute(attn, state, { backward: this.#backward }), this.#spec, this.#views));
+    this.#cells.show(renderPipeline(state, compute(attn, state, { backward: this.#backward }), this.#spec, this.#parts));
   }
 
   /** An edit of the state: redrawn once per frame, however many edits came in it. */

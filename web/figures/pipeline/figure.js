@@ -5,34 +5,38 @@
 // views (gallery.js, with the heatmap and links figures): the caller passes them, so a matrix-view
 // <attn-figure> never loads them.
 import { h } from '../dom.js';
-import { allStages } from '../../model/stages/registry.js';
-import { registerCoreStages } from '../../model/stages/index.js';
+import { allStages, stageById } from '../../model/stages/registry.js';
+import { BACKWARD_STAGE_IDS } from '../../model/stages/groups.js';
+import { registerForwardStages } from '../../model/stages/forward.js';
 import { stageBands, stageCard } from './render.js';
 
-// The bands the backward pass adds (web/model/stages/backward.js); every other band is forward.
-const BACKWARD_GROUPS = new Set(['loss', 'gradients', 'weight-gradients']);
-
-/** Registers the explorer's stages once per page (the explorer itself may have done it). */
-export function ensureStages() {
-  if (allStages().length === 0) registerCoreStages();
+/**
+ * Registers the explorer's forward stages once per page (the explorer itself may have registered
+ * every stage), and the backward ones when given registerBackwardStages (model/stages/backward.js,
+ * which a forward-only <attn-figure> never loads).
+ */
+export function ensureStages(registerBackwardStages) {
+  if (allStages().length === 0) registerForwardStages();
+  if (registerBackwardStages && !stageById([...BACKWARD_STAGE_IDS][0])) registerBackwardStages();
 }
 
-/** The ids of every registered stage. */
+/** The ids of every stage, forward then backward (registered or not), in pipeline order. */
 export function stageIds() {
   ensureStages();
-  return allStages().map((s) => s.id);
+  const ids = allStages().map((s) => s.id);
+  return [...ids, ...[...BACKWARD_STAGE_IDS].filter((id) => !ids.includes(id))];
 }
 
 /** A predicate on stages: the given ids (checked against the registry), or forward (+ backward). */
 export function stageFilter({ stages, backward = false } = {}) {
   const known = stageIds();
-  if (stages === undefined || stages === null) return (stage) => backward || !BACKWARD_GROUPS.has(stage.group);
+  if (stages === undefined || stages === null) return (stage) => backward || !BACKWARD_STAGE_IDS.has(stage.id);
   if (!Array.isArray(stages)) throw new TypeError(`stages must be an array of stage ids, got ${JSON.stringify(stages)}`);
   for (const id of stages) {
     if (!known.includes(id)) throw new TypeError(`stages: unknown stage ${JSON.stringify(id)} (known: ${known.join(', ')})`);
   }
   const chosen = new Set(stages);
-  return (stage) => chosen.has(stage.id) || (backward && BACKWARD_GROUPS.has(stage.group));
+  return (stage) => chosen.has(stage.id) || (backward && BACKWARD_STAGE_IDS.has(stage.id));
 }
 
 function matrixView(ctx, options) {
@@ -45,13 +49,17 @@ function matrixView(ctx, options) {
 
 /**
  * The figure of a computed state: state (explorer state), result (compute(attn, state)),
- * options { stages, backward, editable, captions } as in the spec, views { galleryView } (from
- * gallery.js): needed only for the heatmap and links views. -> HTMLDivElement.
+ * options { stages, backward, editable, captions } as in the spec, and the code loaded on demand:
+ * parts { galleryView } (gallery.js) for the heatmap and links views, { registerBackwardStages }
+ * (model/stages/backward.js) for a figure that shows the backward pass. -> HTMLDivElement.
  */
-export function renderPipeline(state, result, options = {}, { galleryView } = {}) {
-  ensureStages();
+export function renderPipeline(state, result, options = {}, { galleryView, registerBackwardStages } = {}) {
+  ensureStages(registerBackwardStages);
+  if (state.view === 'matrix' && wantsBackward(options) && !stageById([...BACKWARD_STAGE_IDS][0])) {
+    throw new TypeError('renderPipeline: the backward stages need parts.registerBackwardStages (model/stages/backward.js)');
+  }
   const ctx = { state, result, head: state.head };
-  if (state.view !== 'matrix' && !galleryView) throw new TypeError(`renderPipeline: the ${state.view} view needs views.galleryView (figures/pipeline/gallery.js)`);
+  if (state.view !== 'matrix' && !galleryView) throw new TypeError(`renderPipeline: the ${state.view} view needs parts.galleryView (figures/pipeline/gallery.js)`);
   const body = state.view === 'matrix' ? matrixView(ctx, options) : [galleryView(ctx, state.view)];
   return h('div', { class: 'attn-pipeline', dataset: { view: state.view, preset: state.preset } }, body);
 }
@@ -59,7 +67,5 @@ export function renderPipeline(state, result, options = {}, { galleryView } = {}
 /** Whether the figure shows a backward stage: only then is the backward pass computed. */
 export function wantsBackward({ stages, backward = false } = {}) {
   if (backward) return true;
-  if (!Array.isArray(stages)) return false;
-  ensureStages();
-  return stages.some((id) => BACKWARD_GROUPS.has(allStages().find((s) => s.id === id)?.group));
+  return Array.isArray(stages) && stages.some((id) => BACKWARD_STAGE_IDS.has(id));
 }

@@ -14,6 +14,7 @@
 //   captions   one sentence under each matrix, as in the explorer
 import { compute } from '../../model/compute/index.js';
 import { backwardPass } from '../../model/compute/backward.js';
+import { registerBackwardStages } from '../../model/stages/backward.js';
 import { renderPipeline, wantsBackward } from './figure.js';
 import { galleryView } from './gallery.js';
 import { pipelineState } from './state.js';
@@ -30,5 +31,5 @@ export function pipeline(spec = {}) {
     throw new TypeError('pipeline: spec.attn must be the module from loadAttention()');
   }
   const state = pipelineState(spec);
-  return renderPipeline(state, computeFigure(spec.attn, state, spec), spec, { galleryView });
+  return renderPipeline(state, computeFigure(spec.attn, state, spec), spec, { galleryView, registerBackwardStages });
 }

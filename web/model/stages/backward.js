@@ -5,7 +5,13 @@
 // with dP and dS in JS); each card's caption says how far the core's numbers (of the first
 // scoring) are from the chain rule worked out in JS, or from the API layer's own backward().
 import { registerGroup, registerStage } from './registry.js';
+import { BACKWARD_STAGES } from './groups.js';
 import { hasLayerOutput, isSelf, maskedFlags, tokenLabels } from './common.js';
+
+// The stage ids, from the one list (groups.js) the figures read without loading this file.
+const [TARGET, D_PROJECTED, D_OUTPUT] = BACKWARD_STAGES.loss;
+const [D_WEIGHTS, D_SCORES, DQ, DK, DV] = BACKWARD_STAGES.gradients;
+const [DWQ, DWK, DWV, DWO] = BACKWARD_STAGES['weight-gradients'];
 
 const hasBackward = (ctx) => Boolean(ctx.result.backward && !ctx.result.backward.error);
 
@@ -26,8 +32,6 @@ function instance(ctx, name, { rows = 'queries', cols = null, masked = false } =
 /** The target: one matrix (the same for every run). */
 const targetInstance = (ctx) => [{ tensor: ctx.result.backward.target, rowLabels: ctx.state.tokens, attrs: { 'data-head': ctx.head, 'data-run': 0 } }];
 
-
-
 /** "The chain rule through dS agrees to 2.7e-6": the agreement line of a gradient. */
 function agreementCaption(ctx, what, lead) {
   const a = ctx.result.backward.agreements.find((x) => x.what === what);
@@ -39,7 +43,7 @@ function agreementCaption(ctx, what, lead) {
 
 function registerLossStages() {
   registerStage({
-    id: 'target',
+    id: TARGET,
     group: 'loss',
     title: 'Y',
     noun: 'target',
@@ -50,7 +54,7 @@ function registerLossStages() {
     instances: targetInstance,
   });
   registerStage({
-    id: 'd-projected',
+    id: D_PROJECTED,
     group: 'loss',
     title: 'dY',
     noun: 'layer output gradient',
@@ -60,7 +64,7 @@ function registerLossStages() {
     instances: (ctx) => instance(ctx, 'dY', { rows: 'queries' }),
   });
   registerStage({
-    id: 'd-output',
+    id: D_OUTPUT,
     group: 'loss',
     title: 'dO',
     noun: 'output gradient',
@@ -77,15 +81,15 @@ const checkedByChainRule = (what) => (ctx) => agreementCaption(ctx, what, 'From 
 
 // [id, title, noun, caption(ctx), which tensor and labels]
 const GRADIENTS = [
-  ['d-weights', 'dP', 'weight gradient',
+  [D_WEIGHTS, 'dP', 'weight gradient',
     () => 'How the loss changes with each attention weight (masked ones do not matter: their P is 0).',
     ['dP', { cols: 'keys', masked: true }]],
-  ['d-scores', 'dS', 'score gradient',
+  [D_SCORES, 'dS', 'score gradient',
     () => 'The softmax backward, row by row. Each row sums to 0; masked scores get 0.',
     ['dS', { cols: 'keys', masked: true }]],
-  ['dq', 'dQ', 'query gradient', checkedByChainRule('dQ'), ['dq', {}]],
-  ['dk', 'dK', 'key gradient', checkedByChainRule('dK'), ['dk', { rows: 'keys' }]],
-  ['dv', 'dV', 'value gradient', checkedByChainRule('dV'), ['dv', { rows: 'keys' }]],
+  [DQ, 'dQ', 'query gradient', checkedByChainRule('dQ'), ['dq', {}]],
+  [DK, 'dK', 'key gradient', checkedByChainRule('dK'), ['dk', { rows: 'keys' }]],
+  [DV, 'dV', 'value gradient', checkedByChainRule('dV'), ['dv', { rows: 'keys' }]],
 ];
 
 function registerGradientStages() {
@@ -99,7 +103,7 @@ function registerGradientStages() {
 
 // [id, symbol, the gradient it comes from (stage id, symbol), noun]: exported for the explorer's
 // formulas and explanations of these cards.
-export const WEIGHT_GRADIENTS = [['dwq', 'dW^Q', 'dq', 'dQ', 'query weight gradient'], ['dwk', 'dW^K', 'dk', 'dK', 'key weight gradient'], ['dwv', 'dW^V', 'dv', 'dV', 'value weight gradient']];
+export const WEIGHT_GRADIENTS = [[DWQ, 'dW^Q', DQ, 'dQ', 'query weight gradient'], [DWK, 'dW^K', DK, 'dK', 'key weight gradient'], [DWV, 'dW^V', DV, 'dV', 'value weight gradient']];
 
 /** "Heads 1–2 share it: Train steps along their sum." under dW^K and dW^V of grouped heads. */
 function groupNote({ state }) {
@@ -116,12 +120,12 @@ function registerWeightGradientStages() {
       noun,
       kind: 'signed',
       available: (ctx) => hasBackward(ctx) && isSelf(ctx),
-      caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.${id === 'dwq' ? '' : groupNote(ctx)}`),
+      caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.${id === DWQ ? '' : groupNote(ctx)}`),
       instances: (ctx) => instance(ctx, id, { rows: null }),
     });
   }
   registerStage({
-    id: 'dwo',
+    id: DWO,
     group: 'weight-gradients',
     title: 'dWO',
     tex: 'dW^O',
