@@ -1,10 +1,10 @@
 // The shipped model layer (web/model): compute() runs the backward pass only when asked, the
 // figures ask only when they show a backward stage, and the example state holds no page-only
 // parts (check mode, the speed panel), which the explorer adds in web/site/page-state.js.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { compute } from '../../web/model/compute/index.js';
-import { presetState } from '../../web/model/presets/index.js';
+import { PRESETS, presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
 import { computeFigure } from '../../web/figures/pipeline/pipeline.js';
 import { ensureStages, stageFilter, stageIds, wantsBackward } from '../../web/figures/pipeline/figure.js';
@@ -90,6 +90,19 @@ describe('the example state and the page state', () => {
     expect(page.checks).toEqual({ weights: [[['0.5']]] });
     expect(page.speed).toEqual({ T: 1024, d: 64, heads: 2 });
     expect({ ...page, checks: undefined, speed: undefined }).toEqual({ ...example, checks: undefined, speed: undefined });
+  });
+
+  it('each preset loads on its own by id (an <attn-figure>\'s path) and gives the state the full registry gives', async () => {
+    vi.resetModules(); // a fresh catalog, as a page that never imported presets/index.js has
+    const catalog = await import('../../web/model/presets/catalog.js');
+    expect(catalog.PRESET_IDS).toEqual(PRESETS.map((p) => p.id));
+    expect(() => catalog.presetState('d2l')).toThrow(/not loaded/);
+    for (const id of catalog.PRESET_IDS) {
+      await catalog.loadPreset(id);
+      expect(catalog.presetState(id)).toEqual(presetState(id));
+    }
+    await catalog.loadPreset('no-such-preset'); // loads nothing: pipelineState names the known ids
+    expect(catalog.presetById('no-such-preset')).toBeNull();
   });
 
   it('the seed-002 preset brings the text\'s printed numbers to check mode in the page only', () => {

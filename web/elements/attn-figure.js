@@ -104,6 +104,8 @@ export class AttnFigure extends FigureElement {
       ? await Promise.all([import('../model/compute/backward.js'), import('../model/stages/backward.js')])
       : [];
     this.#backward = backward?.backwardPass ?? null;
+    // Only the preset it names (data alone needs none).
+    if (spec.preset !== undefined || spec.data === undefined) await this.#runtime.loadPreset(spec.preset);
     const state = this.#runtime.pipelineState(spec);
     // The heatmap and links views' code (with those figures) only for a figure that shows one.
     this.#parts = {

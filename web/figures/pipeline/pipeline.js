@@ -18,6 +18,9 @@ import { registerBackwardStages } from '../../model/stages/backward.js';
 import { renderPipeline, wantsBackward } from './figure.js';
 import { galleryView } from './gallery.js';
 import { pipelineState } from './state.js';
+// Every preset, so that pipeline() and the entry's pipelineState() stay synchronous (an
+// <attn-figure> loads only the preset it names).
+import '../../model/presets/index.js';
 
 export { stageIds } from './figure.js';
 

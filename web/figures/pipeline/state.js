@@ -19,8 +19,9 @@
 //   alibi       true: ALiBi with the paper's slopes for the state's heads; false: off
 //   rope        true | { base?, interleaved? }: rotary positions on Q and K (X states, even d); false: off
 // Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
-// so an author sees the mistake instead of a silently different figure.
-import { PRESETS, presetById, presetState } from '../../model/presets/index.js';
+// so an author sees the mistake instead of a silently different figure. The preset must be loaded
+// (presets/catalog.js loadPreset; pipeline.js loads every one, so the figures entry is synchronous).
+import { PRESET_IDS, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
 import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, sizesOf } from '../../model/state/model.js';
 import { setSize } from '../../model/state/sizes.js';
@@ -60,8 +61,8 @@ function validLensOf(value, { B, Tq, Tk }) {
 
 /** The preset's or the data's raw state, before the spec's overrides. */
 function baseState({ preset, data }) {
-  if (preset !== undefined && !presetById(preset)) {
-    throw new TypeError(`preset must be one of ${list(PRESETS.map((p) => p.id))}, got ${JSON.stringify(preset)}`);
+  if (preset !== undefined && !PRESET_IDS.includes(preset)) {
+    throw new TypeError(`preset must be one of ${list(PRESET_IDS)}, got ${JSON.stringify(preset)}`);
   }
   if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) {
     throw new TypeError(`data must be an object (a partial explorer state such as { x, wq, wk, wv } or { q, k, v }), got ${JSON.stringify(data)}`);
