@@ -112,6 +112,7 @@ export class AttnFigure extends FigureElement {
       registerBackwardStages: backwardStages?.registerBackwardStages,
       galleryView: state.view === 'matrix' ? undefined : (await import('../figures/pipeline/gallery.js')).galleryView,
     };
+    await this.#cells.ready(spec.editable); // an editable figure's editing code, before it says it is drawn
     this.#spec = spec;
     const store = this.#runtime.createStore(state, { conform: this.#runtime.conform, schedule: requestAnimationFrame });
     this.#store = store;
