@@ -1,11 +1,11 @@
-// The presets by id, each file loaded on its own: an <attn-figure> loads only the one it names
-// (loadPreset), while index.js loads every one for the synchronous callers (the explorer,
-// pipeline() and pipelineState() of the figures entry).
+// The presets by id, each file loaded on its own: an <attn-figure> loads only the one it names,
+// while index.js loads every one for the synchronous callers (the explorer, pipeline() and
+// pipelineState() of the figures entry).
 //   PRESET_IDS              every preset's id, in the explorer's order
-//   loadPreset(id)          -> Promise: the preset's module loaded (default: DEFAULT_PRESET; an
-//                           unknown id loads nothing)
-//   presetById(id)          the preset { id, title, summary, make(options), ... } once loaded, else null
-//   presetRaw, presetState  the raw and the conformed example state of a loaded preset
+//   loadPreset(id)          -> Promise: that preset loaded (default DEFAULT_PRESET; an unknown id: none)
+//   presetById(id)          the loaded preset { id, title, summary, make(options), ... }, else null
+//   presetRaw(id, options)  its raw state, with any page-only parts (seed-002's checks); an unknown
+//                           id gives the default preset; presetState: the same, conformed
 import { conform } from '../state/conform.js';
 
 // Literal imports, so a browser, a bundler and tools/module-graph.mjs all see each file.
@@ -35,16 +35,12 @@ export async function loadPreset(id = DEFAULT_PRESET) {
   if (!loaded.has(id) && Object.hasOwn(IMPORTS, id)) addPresets([(await IMPORTS[id]()).default]);
 }
 
-export function presetById(id) {
-  return loaded.get(id) ?? null;
-}
+export const presetById = (id) => loaded.get(id) ?? null;
 
-/** The raw state of preset `id` (unknown ids give the default preset), with any page-only parts it has (seed-002's checks). */
 export function presetRaw(id, options) {
   const preset = presetById(PRESET_IDS.includes(id) ? id : DEFAULT_PRESET);
   if (!preset) throw new Error(`preset ${JSON.stringify(id ?? DEFAULT_PRESET)} is not loaded: await loadPreset(id) first (presets/index.js loads every one)`);
   return { ...preset.make(options), preset: preset.id };
 }
 
-/** The conformed example state of preset `id`. */
 export const presetState = (id, options) => conform(presetRaw(id, options));
