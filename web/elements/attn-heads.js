@@ -9,7 +9,7 @@
 // tokens (default: the file's), layers, heads (indices shown, 0-based), aggregates ("false" hides the
 // mean and max), thumb-size (px), label (title). Or inline: attentions as JSON in a child
 // <script type="application/json"> ({ attention, tokens } or the nested array).
-import { childJson, flag, integer, nestedRows, text, words } from './attributes.js';
+import { childJson, flag, integer, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 function indices(element, name) {
@@ -47,15 +47,18 @@ export class AttnHeads extends FigureElement {
     }));
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
     for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
-    this.#shown = { attention: ArrayBuffer.isView(attentions?.data) ? nestedRows(attentions) : attentions, tokens };
+    this.#shown = { attention: attentions, tokens };
   }
 
   #shown = null;
 
   /** The attentions as drawn (a src file's block read once), the other attributes as written. */
-  standaloneSpec() {
+  async standaloneSpec() {
     if (!this.#shown) throw new Error('there is no figure to save yet');
-    return super.standaloneSpec(this.#shown, ['tensor', 'index']);
+    const { nested } = await import('../model/roles.js');
+    const { attention, tokens } = this.#shown;
+    const data = { attention: ArrayBuffer.isView(attention?.data) ? nested(attention.data, attention.shape) : attention, tokens };
+    return super.standaloneSpec(data, ['tensor', 'index']);
   }
 
   exportName() {

@@ -15,7 +15,7 @@
 // default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
 import { heatmap } from '../figures/heatmap.js';
 import { toTensor } from '../src/to-tensor.js';
-import { childJson, flag, json, nestedRows, text, words } from './attributes.js';
+import { childJson, flag, json, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
@@ -78,10 +78,11 @@ export class AttnHeatmap extends FigureElement {
   }
 
   /** The weights and labels as drawn (a src file's block read once), the other attributes as written. */
-  standaloneSpec() {
+  async standaloneSpec() {
     if (!this.#shown) throw new Error('there is no figure to save yet');
+    const { nested } = await import('../model/roles.js');
     const { weights, masked, rowLabels, colLabels } = this.#shown;
-    const data = { weights: nestedRows(weights), masked: masked && nestedRows({ data: Array.from(masked), shape: weights.shape }), rowLabels, colLabels };
+    const data = { weights: nested(weights.data, weights.shape), masked: masked && nested(masked, weights.shape), rowLabels, colLabels };
     return super.standaloneSpec(data, ['weights', 'masked', 'row-labels', 'col-labels', 'tensor', 'index', 'tokens']);
   }
 

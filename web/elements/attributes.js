@@ -118,12 +118,3 @@ export function rope(element, name = 'rope') {
   throw new TypeError(`${name}: expected present, "halves", "interleaved", "off" or JSON { "base", "interleaved" }, got "${raw}"`);
 }
 
-/** A tensor { data, shape } as nested arrays (JSON for a child script): float32 values print exactly. */
-export function nestedRows({ data, shape }) {
-  const nest = (offset, axis) => {
-    if (axis === shape.length - 1) return Array.from(data.slice(offset, offset + shape[axis]), Number);
-    const stride = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
-    return Array.from({ length: shape[axis] }, (_, k) => nest(offset + k * stride, axis + 1));
-  };
-  return shape.length === 0 ? Number(data[0]) : nest(0, 0);
-}

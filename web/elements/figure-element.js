@@ -94,7 +94,7 @@ export class FigureElement extends Element {
   async saveHtml() {
     try {
       const [{ standaloneHtml }, { download, fileName }] = await Promise.all([import('../figures/export/standalone-html.js'), import('../figures/export/download.js')]);
-      const text = await standaloneHtml(this.standaloneSpec());
+      const text = await standaloneHtml(await this.standaloneSpec());
       download(new Blob([text], { type: 'text/html' }), fileName(this.exportName(), 'html'));
     } catch (error) {
       this.showError(error);
@@ -102,7 +102,8 @@ export class FigureElement extends Element {
   }
 
   /**
-   * What a standalone file of this figure holds: { element, attributes, data, title }. By default
+   * What a standalone file of this figure holds: { element, attributes, data, title } (or a
+   * promise of it). By default
    * the element as written (its attributes and child JSON) less `dropped`, the attributes whose
    * content the subclass gives as data instead.
    */

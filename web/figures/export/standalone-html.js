@@ -36,11 +36,12 @@ const ENTRY = 'web/elements/index.js';
 // What every file holds: the elements, their styles, their SVG/PNG export and this module (to save again).
 const BOOT = 'web/figures/export/standalone-boot.js';
 const COMMON = [ENTRY, BOOT, 'web/figures/figures.css', 'web/figures/export/composed-svg.js', 'web/figures/export/standalone-html.js'];
-// What each element loads on demand besides (file-source.js and the worker pool never: a standalone
+// What each element loads on demand besides (roles.js: its nested() writes the data of a save;
+// file-source.js and the worker pool never: a standalone
 // file has no file to read and one figure needs no threads).
 const ON_DEMAND = {
-  'attn-heatmap': [],
-  'attn-heads': ['web/figures/heads.js'],
+  'attn-heatmap': ['web/model/roles.js'],
+  'attn-heads': ['web/model/roles.js', 'web/figures/heads.js'],
   // The SIMD build only: every current browser validates simd128 (a browser without it shows the
   // loader's error in the figure).
   'attn-figure': ['web/elements/runtime.js', 'web/src/index.js', 'web/model/compute/backward.js',
