@@ -11,6 +11,8 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium.mjs';
 import { standaloneHtml } from '../../web/figures/index.js';
+import { writeSafetensors } from '../../web/io/index.js';
+import { runCli } from '../cli/run.js';
 import { selfAttention, softmaxRow } from '../e2e/reference.js';
 import { worstDifference } from '../e2e/site.js';
 import { elementsPage, rendered, shadowStageValues, startPages } from './pages.js';
@@ -172,6 +174,27 @@ describe('standaloneHtml: a computing <attn-figure>', () => {
     expect(worstDifference(masked[1], softmaxRow(row)).diff).toBeLessThan(FLOAT32);
     expect(worstDifference(masked[0], after.weights[0]).diff).toBeLessThan(FLOAT32); // other rows unchanged
     await page.screenshot({ path: join(ARTIFACTS, 'attn-figure-offline-edited.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('attention-lab figure --view pipeline', () => {
+  it('writes the computing figure of a file\'s X, Wq, Wk, Wv, which computes offline as the reference', async () => {
+    const tensor = (rows, shape) => ({ data: Float32Array.from(rows.flat()), shape });
+    const file = join(folder, 'layer.safetensors');
+    await writeFile(file, writeSafetensors({ x: tensor(X, [4, 3]), wq: tensor(WQ, [3, 3]), wk: tensor(WK, [3, 3]), wv: tensor(WV, [3, 3]) }));
+    const out = join(folder, 'cli-pipeline.html');
+    const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--tokens', TOKENS.join(' '), '-o', out]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('(pipeline, html,');
+    const { readFile } = await import('node:fs/promises');
+    const { page, problems } = await openFile('cli-pipeline-opened.html', await readFile(out, 'utf8'));
+    await rendered(page, 'attn-figure', 'weights');
+    const exact = selfAttention({ x: X, wq: WQ, wk: WK, wv: WV });
+    expect(worstDifference((await shadowStageValues(page, 'attn-figure', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference((await shadowStageValues(page, 'attn-figure', 'output'))[0], exact.output).diff).toBeLessThan(FLOAT32);
+    expect(await page.evaluate(() => document.querySelector('attn-figure').state.tokens)).toEqual(TOKENS);
     expect(problems).toEqual([]);
   });
 });
