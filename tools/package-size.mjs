@@ -11,7 +11,7 @@
 //                                                the installed package)
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { moduleGraph } from './module-graph.mjs';
 
@@ -40,7 +40,8 @@ const BUDGETS = {
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
   // 20 -> 23 KiB: <attn-heads> and the src/tensor/index attributes (their readers load on use).
   // 23 -> 24 KiB: issue 9's one figure menu (menu-button.js, shared with the explorer) as the toolbar.
-  './elements': { eager: 24, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
+  // 24 -> 25 KiB: issue 11's HTML item in the one menu (saveHtml, standaloneSpec; the file's code loads on use).
+  './elements': { eager: 25, reason: 'a page pays only for the element definitions until a figure nears the viewport' },
 };
 // 45 -> 50 KiB with issue 12 (window and ALiBi in every row kernel, RoPE with libm's double cos,
 // sin and pow): the core went from 37 to 49 KiB gzipped; where the 12 KiB went is still to be
@@ -62,10 +63,41 @@ const SCENARIOS = [
     name: 'an <attn-heatmap> (no wasm)',
     modules: ['web/elements/index.js'],
     assets: ['web/figures/figures.css'],
-    budget: 25,
+    budget: 26, // 25 -> 26 KiB: issue 11's HTML item in the menu (above)
     reason: 'a heatmap of given weights needs no core',
   },
 ];
+
+// One self-contained file per figure (issue 11: standaloneHtml()), its raw bytes as a reader
+// downloads or attaches it (the code is gzipped inside the file already), gzip beside it.
+const STANDALONE = [
+  {
+    name: 'standalone <attn-heatmap> (8 x 8)',
+    spec: { element: 'attn-heatmap', data: { weights: Array.from({ length: 8 }, (_, i) => Array.from({ length: 8 }, (_, j) => (i === j ? 0.5 : 0.5 / 7))) } },
+    budget: 60,
+    reason: 'a heatmap file small enough for any e-mail or notebook folder: the elements and figures code, no wasm',
+  },
+  {
+    name: 'standalone <attn-figure> (seed-004)',
+    spec: { element: 'attn-figure', attributes: { preset: 'seed-004', editable: true } },
+    budget: 250,
+    reason: 'a computing figure: the API, the model, the pipeline code and the SIMD core (about 53 KiB of its 130 KiB raw), gzipped once inside the file',
+  },
+];
+
+/** The standalone files' rows and problems (async: the files are generated). */
+export async function measureStandalone(root) {
+  const { standaloneHtml } = await import(pathToFileURL(join(root, 'web/figures/export/standalone-html.js')).href);
+  const rows = [];
+  const problems = [];
+  for (const { name, spec, budget, reason } of STANDALONE) {
+    const text = await standaloneHtml(spec);
+    const raw = Buffer.byteLength(text);
+    rows.push({ entry: name, files: 1, eager: raw, onDemand: 0, wasm: 0, total: raw, gzip: gzipSync(text, { level: 9 }).length });
+    if (raw > budget * KB) problems.push(`${name}: ${kib(raw)} KiB > budget ${budget} KiB (${reason})`);
+  }
+  return { rows, problems };
+}
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 const sum = (files) => [...files].reduce((total, f) => total + gz(f), 0);
@@ -127,11 +159,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const at = process.argv.indexOf('--root');
   const root = resolve(at > 0 ? process.argv[at + 1] : fileURLToPath(new URL('..', import.meta.url)));
   const { rows, problems } = measure(root);
+  const standalone = await measureStandalone(root);
+  problems.push(...standalone.problems);
   console.log(`attention-lab package size (gzip -9 per file, as shipped) in ${root}\n`);
   console.log(table(rows));
+  console.log('\nStandalone files (standaloneHtml(), one file each):');
+  for (const r of standalone.rows) console.log(`  ${r.entry}: ${kib(r.total)} KiB raw, ${kib(r.gzip)} KiB gzipped`);
   console.log('\nBudgets:');
   for (const [entry, b] of Object.entries(BUDGETS)) console.log(`  ${entry}: eager JS <= ${b.eager} KiB: ${b.reason}`);
   for (const sc of SCENARIOS) console.log(`  ${sc.name}: total <= ${sc.budget} KiB: ${sc.reason}`);
+  for (const sa of STANDALONE) console.log(`  ${sa.name}: raw <= ${sa.budget} KiB: ${sa.reason}`);
   console.log(`  wasm (simd) <= ${WASM_BUDGET.kib} KiB: ${WASM_BUDGET.reason}`);
   for (const p of problems) console.error(`package-size: ${p}`);
   process.exit(problems.length ? 1 : 0);
