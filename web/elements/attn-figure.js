@@ -129,10 +129,11 @@ export class AttnFigure extends FigureElement {
 
   /** The state as shown (after edits) as data; the attributes that only choose what to draw. */
   standaloneSpec() {
-    if (!this.#state) throw new Error('there is no figure to save yet');
+    const state = this.state;
+    if (!state) throw new Error('there is no figure to save yet');
     const drawn = ['stages', 'view', 'backward', 'editable', 'captions', 'theme', 'compare', 'head'];
-    const spec = super.standaloneSpec(this.#state, [...this.getAttributeNames()].filter((n) => !drawn.includes(n)));
-    return { ...spec, title: `attention-lab: ${this.#state.preset ?? 'figure'}` };
+    const spec = super.standaloneSpec(state, [...this.getAttributeNames()].filter((n) => !drawn.includes(n)));
+    return { ...spec, title: `attention-lab: ${state.preset ?? 'figure'}` };
   }
 
   exportName() {
