@@ -7,15 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/chromium.mjs';
+import { launchChromium } from '../../tools/chromium.mjs';
 import { standaloneHtml } from '../../web/figures/index.js';
 import { writeSafetensors } from '../../web/io/index.js';
 import { runCli } from '../cli/run.js';
-import { selfAttention, softmaxRow } from '../e2e/reference.js';
-import { worstDifference } from '../e2e/site.js';
-import { elementsPage, rendered, shadowStageValues, startPages } from './pages.js';
+import { selfAttention, softmaxRow } from '../reference/matrices.js';
+import { shadowStageValues, worstDifference } from '../support/figures.js';
+import { elementsPage, rendered, startPages } from '../support/pages.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/standalone/', import.meta.url));
 const KIB = 1024;
@@ -36,7 +35,7 @@ let pages;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'attnlab-standalone-'));
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   pages = await startPages();
 });
 afterAll(async () => {
