@@ -14,6 +14,7 @@ import { writeSafetensors } from '../../web/io/index.js';
 import { runCli } from '../cli/run.js';
 import { selfAttention, softmaxRow } from '../reference/matrices.js';
 import { shadowStageValues, worstDifference } from '../support/figures.js';
+import { openOffline } from '../support/offline.js';
 import { elementsPage, rendered, startPages } from '../support/pages.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/standalone/', import.meta.url));
@@ -45,27 +46,7 @@ afterAll(async () => {
 });
 
 /** Opens `name` of the temp folder from file:// with everything else blocked; waits for a drawn figure. */
-async function openFile(name, text) {
-  const path = join(folder, name);
-  await writeFile(path, text);
-  const url = pathToFileURL(path).href;
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
-  const page = await context.newPage();
-  const problems = [];
-  await context.route('**/*', (route) => {
-    if (route.request().url() === url) return route.continue();
-    problems.push(`request outside the file: ${route.request().url()}`);
-    return route.abort();
-  });
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(url);
-  await page.waitForFunction(() => {
-    const element = document.querySelector('attn-figure, attn-heatmap, attn-heads');
-    return element?.shadowRoot?.querySelector('[data-stage], canvas') || element?.shadowRoot?.querySelector('.status')?.textContent || document.querySelector('[role=alert]');
-  });
-  return { page, problems, context };
-}
+const openFile = (name, text) => openOffline(browser, join(folder, name), text);
 
 /** The text of the file the element's Export -> HTML downloads. */
 async function savedHtml(page, selector) {
