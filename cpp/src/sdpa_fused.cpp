@@ -36,10 +36,11 @@ namespace attnlab::detail {
 namespace {
 
 // Block sizes (Br query rows by Bc keys), measured in wasm SIMD under node 20 at B=1, H=8, d=64,
-// T=512..1024. Forward: Br in 16..64 and Bc in 32..128 were all within 3%; 32 x 64 keeps the
-// scratch small. Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
+// T=512..1024. Forward: 64 x 64, 2-3% faster than 32 x 64 (each query block transposes every key
+// block, 4% of the loop at Br = 32 (bench_passes), so a taller block halves it); 128 x 64 within
+// 1%, 64 x 128 7-12% slower and 64 x 32 3% slower (CPU time, Zen 4, 2026-11-24). Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
 // reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
-constexpr int kForwardRows = 32, kForwardKeys = 64;
+constexpr int kForwardRows = 64, kForwardKeys = 64;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
 constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
 

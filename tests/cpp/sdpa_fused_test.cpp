@@ -135,7 +135,7 @@ std::vector<AttentionCase> large_cases() {
   return t;
 }
 
-// Sizes around the block edges (forward blocks of 32 queries by 64 keys, backward blocks of 64
+// Sizes around the block edges (forward blocks of 64 queries by 64 keys, backward blocks of 64
 // queries by 32 keys: one less, equal, one more, and two blocks and a bit), under a bottom-right
 // causal mask and sliding windows so the rows' limits and starts cross the key blocks at every
 // offset, and GQA so heads share key blocks.
