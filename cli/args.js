@@ -8,7 +8,7 @@ export const USAGE = `attention-lab: attention tensors from files, as figures wi
 Usage:
   attention-lab info FILE
   attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
-                            [--view heatmap|heads] [--format svg|html|png] -o OUT
+                            [--view heatmap|heads|pipeline] [--format svg|html|png] -o OUT
   attention-lab --help
 
 Commands:
@@ -25,6 +25,10 @@ Options of figure:
                    tokens when their count fits, else 1, 2, 3...).
   --view V         heatmap (default): one (Tq, Tk) map with labelled axes and a colour bar.
                    heads: a grid of small maps, a row per layer and a column per head.
+                   pipeline: the whole computation from the file's x, wq, wk, wv (or q, k, v)
+                   tensors (PyTorch's q_proj.weight ... names too), recomputed by the wasm core
+                   inside the file: editable cells, a click on a score masks it, exact values
+                   on hover. HTML only; --tensor and --index do not apply.
   --format F       svg: a static SVG (every cell has data-value, its exact float32 value, and a
                    tooltip); html: one self-contained page (no network, opens from file://) that
                    shows the exact value under the pointer; png: the SVG drawn by the system
@@ -52,7 +56,7 @@ const OPTIONS = {
   out: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
 };
-const VIEWS = ['heatmap', 'heads'];
+const VIEWS = ['heatmap', 'heads', 'pipeline'];
 const FORMATS = ['svg', 'html', 'png'];
 
 function choice(flag, value, choices) {
@@ -92,6 +96,10 @@ export function parseCommand(argv) {
   const fromName = values.out.match(/\.(svg|html|png)$/i)?.[1].toLowerCase();
   const tokens = values.tokens === undefined ? undefined : values.tokens.split(/\s+/).filter(Boolean);
   if (tokens && tokens.length === 0) throw new UsageError('--tokens is empty');
+  const view = choice('view', values.view ?? 'heatmap', VIEWS);
+  const format = choice('format', values.format ?? fromName ?? 'svg', FORMATS);
+  if (view === 'pipeline' && format !== 'html') throw new UsageError(`--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format}`);
+  if (view === 'pipeline' && (values.tensor !== undefined || values.index !== undefined)) throw new UsageError('--view pipeline reads the file\'s x, wq, wk, wv (or q, k, v): --tensor and --index do not apply');
   return {
     command,
     file,
@@ -99,8 +107,8 @@ export function parseCommand(argv) {
     tensor: values.tensor,
     index: values.index === undefined ? undefined : indices(values.index),
     tokens,
-    view: choice('view', values.view ?? 'heatmap', VIEWS),
-    format: choice('format', values.format ?? fromName ?? 'svg', FORMATS),
+    view,
+    format,
     title: values.title,
   };
 }

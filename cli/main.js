@@ -7,6 +7,9 @@ import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
 import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+import { standaloneHtml } from '../web/figures/export/standalone-html.js';
+import { pipelineState } from '../web/figures/pipeline/state.js';
+import { fileStatePatch } from '../web/model/roles.js';
 
 /** The lines `info` prints: one per tensor, then tokens and metadata. */
 export function describeFile(file, { tensors, tokens, metadata }) {
@@ -45,13 +48,43 @@ export function figureSvg(file, loaded, options, { titles }) {
   return { title, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
 }
 
+/** The standalone computing figure of FILE's x, wq, wk, wv (or q, k, v), as an HTML file's text. */
+export async function pipelineHtml(file, loaded, options) {
+  let patch;
+  try {
+    patch = fileStatePatch(loaded, null);
+  } catch (error) {
+    throw new InputError(`${file}: ${error.message}`);
+  }
+  if (patch === null) {
+    throw new InputError(`${file}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds ${Object.keys(loaded.tensors).map((n) => `'${n}'`).join(', ')} (attention weights go to --view heatmap or heads)`);
+  }
+  if (options.tokens) {
+    const rows = patch.x ? patch.x.length : patch.q[0].length;
+    if (options.tokens.length !== rows) throw new InputError(`--tokens: ${options.tokens.length} tokens for ${rows} rows of ${file}`);
+    patch.tokens = options.tokens;
+  }
+  const title = options.title ?? `attention of ${file}`;
+  try {
+    pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
+    return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
+  } catch (error) {
+    throw new InputError(`${file}: ${error.message}`);
+  }
+}
+
 async function figure(options) {
   const loaded = await loadFile(options.file);
+  if (options.view === 'pipeline') return write(options, await pipelineHtml(options.file, loaded, options));
   // The HTML page shows values on hover; per-cell tooltips would only double its size.
   const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
   let bytes = svg;
   if (options.format === 'html') bytes = standalonePage(svg, { title, caption: `${title} from ${options.file}` });
   if (options.format === 'png') bytes = await (await import('./png.js')).renderPng(svg);
+  return write(options, bytes);
+}
+
+async function write(options, bytes) {
   try {
     await writeFile(options.out, bytes);
   } catch (error) {

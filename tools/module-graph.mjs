@@ -9,25 +9,13 @@
 //                         (tools/check-layout.mjs checks each file against the layers)
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-
-const STATIC = /(?:^|[;\s])(?:import|export)\s+(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
-const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-const ASSET = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
+import { specifiersIn, withoutComments } from '../web/figures/export/module-text.js';
 
 /** The source of one file without its comments, which may quote imports (examples in headers). */
-export function codeOf(file) {
-  return readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-}
+export const codeOf = (file) => withoutComments(readFileSync(file, 'utf8'));
 
 /** The specifiers of one file: [{ spec, kind: 'static' | 'dynamic' | 'asset' }]. */
-export function specifiers(file) {
-  const source = codeOf(file);
-  const found = [];
-  for (const [pattern, kind] of [[STATIC, 'static'], [DYNAMIC, 'dynamic'], [ASSET, 'asset']]) {
-    for (const match of source.matchAll(pattern)) found.push({ spec: match[1], kind });
-  }
-  return found;
-}
+export const specifiers = (file) => specifiersIn(readFileSync(file, 'utf8'));
 
 export function moduleGraph(entry) {
   const eager = new Set();

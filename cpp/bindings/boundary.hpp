@@ -32,6 +32,8 @@ class Boundary {
   void span(const char* name, uintptr_t address, double count, int element_bytes, bool optional = false);
 
  private:
+  // format: a string literal with at most 4 conversions, each %s, %d, %lu or %.0f (formatted in
+  // JS when raised, boundary.cpp).
   void fail(const char* format, ...);
 
   const char* entry_;

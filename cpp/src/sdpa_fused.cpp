@@ -27,6 +27,7 @@
 // head. Scratch holds a few blocks, never O(Tq) and never O(Tq * Tk).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "attnlab/kernels.hpp"
@@ -37,10 +38,15 @@ namespace attnlab::detail {
 namespace {
 
 // Block sizes (Br query rows by Bc keys), measured in wasm SIMD under node 20 at B=1, H=8, d=64,
-// T=512..1024. Forward: Br in 16..64 and Bc in 32..128 were all within 3%; 32 x 64 keeps the
-// scratch small. Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
+// T=512..1024. Forward: 64 x 64, 2-3% faster than 32 x 64 (each query block transposes every key
+// block, 4% of the loop at Br = 32 (bench_passes), so a taller block halves it); 128 x 64 within
+// 1%, 64 x 128 7-12% slower and 64 x 32 3% slower (CPU time, Zen 4, 2026-11-24). Under a sliding
+// window narrower than 512 keys 32 rows stay: a taller block spans more keys that most of its rows
+// do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even at 512).
+// Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
 // reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
-constexpr int kForwardRows = 32, kForwardKeys = 64;
+constexpr int kForwardRows = 64, kForwardKeys = 64;
+constexpr int kNarrowWindowRows = 32, kNarrowWindowKeys = 512;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
 constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
 
@@ -312,7 +318,11 @@ void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const
                         const float* v, float* out, float* lse, float* scratch) {
   const Scratch sc(dims, false, scratch);
   float lse_block[kForwardRows];  // when the caller does not want lse
-  for_each_query_block(dims, opt, k, v, kForwardRows, [&](const QueryBlock& qb) {
+  const MaskSpec& mask = opt.mask;
+  const bool narrow_window = mask.window_left >= 0 && mask.window_right >= 0 &&
+                             std::int64_t(mask.window_left) + mask.window_right + 1 < kNarrowWindowKeys;
+  const int rows = narrow_window ? kNarrowWindowRows : kForwardRows;
+  for_each_query_block(dims, opt, k, v, rows, [&](const QueryBlock& qb) {
     scaled_queries(dims, opt, qb, q, sc.qs);
     forward_block(dims, opt, qb, sc, out + qb.first_row * dims.dv, lse != nullptr ? lse + qb.first_row : lse_block);
   });

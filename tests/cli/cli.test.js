@@ -186,7 +186,9 @@ describe('attention-lab errors', () => {
     [['info'], 'FILE is missing'],
     [['figure', INDUCTION], '-o OUT is missing'],
     [['figure', INDUCTION, '-o', 'x.svg', '--colour', 'red'], "'--colour'"],
-    [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pie'], '--view must be one of heatmap, heads, got "pie"'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pie'], '--view must be one of heatmap, heads, pipeline, got "pie"'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html'],
+    [['figure', INDUCTION, '-o', 'x.html', '--view', 'pipeline', '--index', '0'], '--tensor and --index do not apply'],
     [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, got "gif"'],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
     [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
@@ -213,6 +215,7 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '--index', '1', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 1 leaves 3 axes, this view needs 2 (give 2 indices)`],
     [['figure', INDUCTION, '--index', '1,2', '--tokens', 'a b c', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --tokens has 3 tokens, the figure has 24 queries and 24 keys`],
     [['figure', `${FIXTURES}/vector.npy`, '-o', 'x.svg'], `${FIXTURES}/vector.npy: tensor 'vector' has shape`],
+    [['figure', INDUCTION, '--view', 'pipeline', '-o', 'x.html'], `${INDUCTION}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds 'attention'`],
   ];
   for (const [args, message] of bad) {
     it(`bad input: attention-lab ${args.join(' ')} exits 1 naming the file`, async () => {

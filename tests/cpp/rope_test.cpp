@@ -32,6 +32,7 @@ std::vector<RopeCase> rope_cases() {
     t.push_back({3, 7, 8, {500000.0, 0.0, interleaved}});   // Llama 3's base
     t.push_back({1, 4, 12, {10000.0, 37.0, interleaved}});  // a decoder step after 37 cached tokens
     t.push_back({1, 3, 4, {10.0, 4095.0, interleaved}});    // large angles: cos, sin far from 0
+    t.push_back({2, 53, 10, {10.0, 999983.0, interleaved}});  // positions stepped by the angle-sum rule
   }
   return t;
 }

@@ -135,7 +135,7 @@ std::vector<AttentionCase> large_cases() {
   return t;
 }
 
-// Sizes around the block edges (forward blocks of 32 queries by 64 keys, backward blocks of 64
+// Sizes around the block edges (forward blocks of 64 queries by 64 keys, backward blocks of 64
 // queries by 32 keys: one less, equal, one more, and two blocks and a bit), under a bottom-right
 // causal mask and sliding windows so the rows' limits and starts cross the key blocks at every
 // offset, and GQA so heads share key blocks.
@@ -148,6 +148,8 @@ std::vector<AttentionCase> block_edge_cases() {
       t.push_back(make(name + "_valid_lens", {2, 1, 1, Tq, Tk, 6, 9}, MaskSetup().lens({Tk / 2 + 1, Tk})));
       // A window whose edges cross the key blocks at every offset, and ALiBi on both sides of it.
       t.push_back(make(name + "_window", {1, 2, 1, Tq, Tk, 5, 3}, MaskSetup().with_window(Tk / 3, 2)));
+      // Open on the right: a window the forward runs in 64-row blocks (narrow ones use 32).
+      t.push_back(make(name + "_left_window", {1, 2, 1, Tq, Tk, 5, 3}, MaskSetup().with_window(Tk / 3, -1)));
       t.push_back(make(name + "_alibi_window", {1, 2, 2, Tq, Tk, 4, 5},
                        MaskSetup().with_alibi({0.125f, 0.5f}).with_window(33, 31)));
     }

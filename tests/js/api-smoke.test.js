@@ -104,6 +104,23 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
     expect(error.message).toMatch(/maskedSoftmaxForward: x: 4 elements at address \d+ run past the end of wasm memory/);
   });
 
+  it('the binding words null and misaligned buffers as printf would (its messages are formatted in JS)', () => {
+    const args = { B: 1, H: 1, Tq: 3, Tk: 5, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
+    const messageOf = (buffers) => {
+      const stack = module.stackSave();
+      try {
+        callEntry(module, 'maskedSoftmaxForward', args, { ...NO_BUFFERS, ...buffers });
+      } catch (e) {
+        module.stackRestore(stack);
+        return `${e.constructor.name}: ${e.message}`;
+      }
+      return 'no error';
+    };
+    const odd = module.HEAPU8.length - 4002; // not a multiple of 4
+    expect(messageOf({ y: 64 })).toBe('RangeError: maskedSoftmaxForward: x: null pointer for a required buffer of 15 elements');
+    expect(messageOf({ x: odd, y: 64 })).toBe(`RangeError: maskedSoftmaxForward: x: address ${odd} is not aligned to 4 bytes`);
+  });
+
   it('a request larger than one wasm allocation is a RangeError naming the MiB, and the module keeps working', () => {
     const before = heapState(module);
     const long = { data: new Float32Array(1_000_000), shape: [1_000_000, 1] };

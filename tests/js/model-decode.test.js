@@ -1,13 +1,13 @@
 // Decoding with a KV cache in the explorer's model (web/model/compute/decode.js): the state's
 // tokens fed one at a time through an API layer's cache give, step by step, the rows of the full
-// forward, checked here against a float64 reference written from the papers (tests/e2e/reference.js).
+// forward, checked here against a float64 reference written from the papers (tests/reference/matrices.js).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { compute } from '../../web/model/compute/index.js';
 import { createDecoder, decodeBlocker } from '../../web/model/compute/decode.js';
 import { presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
-import { matmul, selfAttention } from '../e2e/reference.js';
+import { matmul, selfAttention } from '../reference/matrices.js';
 
 let attn;
 beforeAll(async () => {

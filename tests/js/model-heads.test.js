@@ -1,6 +1,6 @@
 // The explorer's model (web/model) past the shown head: the heads' outputs through W^O, the
 // backward pass of every compared scoring, and the gradients of every head and W^O that Train
-// follows, each against a float64 reference written from the papers (tests/e2e/reference.js) and
+// follows, each against a float64 reference written from the papers (tests/reference/matrices.js) and
 // its central finite differences.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';

@@ -4,7 +4,7 @@
 // -1 open, ALiBi's bias after the scale) and ropeReference for rotary positions; no softmax, mask or
 // rotation is written again here. Also the half-sum squared error against a target and central
 // finite differences of any scalar function of a matrix.
-import { alibiBias as alibiBiasAt, attentionReference, maskedSoftmaxBackwardReference, ropeReference } from './index.js';
+import { alibiBias as alibiBiasAt, attentionReference, maskedSoftmaxBackwardReference, maskedSoftmaxReference, ropeReference } from './index.js';
 
 export const matmul = (a, b) => a.map((row) => b[0].map((_, j) => row.reduce((sum, x, t) => sum + x * b[t][j], 0)));
 export const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
@@ -40,6 +40,8 @@ export function attention(q, k, v, { causal = 'none', scale = 1 / Math.sqrt(q[0]
 }
 
 /** dS = P (dP - D) per row, D = sum_j P_j dP_j: the softmax's backward from weights P and dP (T, Tk). */
+/** softmax of one row of scores (-Infinity: a hidden key, weight 0). */
+export const softmaxRow = (z) => Array.from(maskedSoftmaxReference(tensor([z])).y);
 export const softmaxBackward = (p, dP) => rows(maskedSoftmaxBackwardReference(tensor(p), tensor(dP)).dx, p[0].length);
 
 /** Self-attention of X with Wq, Wk, Wv: every stage. */

@@ -14,6 +14,7 @@ import {
   pipeline,
   pipelineState,
   stageIds,
+  standaloneHtml,
   type AttentionsLike,
   type CanvasHeatmapOptions,
   type ColorScale,
@@ -26,6 +27,8 @@ import {
   type PipelineSpec,
   type PipelineStateSpec,
   type PresetId,
+  type StandaloneOptions,
+  type StandaloneSpec,
   type Tensor,
   type View,
 } from 'attention-lab/figures';
@@ -160,7 +163,17 @@ export async function useFigures(): Promise<number> {
   pipelineState();
   const text: string = formatNumber(0.0557) + fullValue(-Infinity);
 
-  return nodes.length + divs.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
+  const standalone = {
+    element: 'attn-heatmap',
+    attributes: { label: 'Head 1', numbers: true, xlabel: null },
+    data: { weights: [[0.9, 0.1], [0.3, 0.7]] },
+    title: 'A heatmap',
+  } satisfies Required<StandaloneSpec>;
+  const options = { read: async (path: string) => path } satisfies Required<StandaloneOptions>;
+  const file: string = await standaloneHtml(standalone, options);
+  await standaloneHtml({ element: 'attn-figure' });
+
+  return file.length + nodes.length + divs.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
     + figure.childElementCount + Object.keys(state).length + text.length;
 }
 
@@ -175,4 +188,6 @@ export function misuse(): void {
   heads(attentions[0], { thumbSize: '64px' });
   // @ts-expect-error highlight is a Set of token indices, not a list
   canvasHeatmap(weights, { highlight: [1] });
+  // @ts-expect-error the elements are attn-figure, attn-heatmap and attn-heads
+  void standaloneHtml({ element: 'attn-matrix' });
 }

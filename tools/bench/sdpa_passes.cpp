@@ -1,5 +1,5 @@
 // Where the fused forward's time goes (issue 13: why ~40-55% of the ceiling): the loop of
-// cpp/src/sdpa_fused.cpp (Br = 32 query rows by Bc = 64 keys per block, B=1 H=8 d=dv=64, no mask)
+// cpp/src/sdpa_fused.cpp (Br = 64 query rows by Bc = 64 keys per block, B=1 H=8 d=dv=64, no mask)
 // rebuilt from the public kernels, with each pass timed on its own:
 //   transpose  K_blk^T into scratch (once per query block and key block, as the fused path does)
 //   S gemm     S = Qs K_blk^T          (Br, Bc) over d
@@ -55,7 +55,7 @@ struct Clock {
   }
 };
 
-constexpr int kRows = 32, kKeys = 64, kHeads = 8, kD = 64;
+constexpr int kRows = 64, kKeys = 64, kHeads = 8, kD = 64;
 
 double seconds_since(double t0) { return Clock::now() - t0; }
 

@@ -140,6 +140,15 @@ export class AttnFigure extends FigureElement {
     this.#store.update(change);
   }
 
+  /** The state as shown (after edits) as data; the attributes that only choose what to draw. */
+  standaloneSpec() {
+    const state = this.state;
+    if (!state) throw new Error('there is no figure to save yet');
+    const drawn = ['stages', 'view', 'backward', 'editable', 'captions', 'theme', 'compare', 'head'];
+    const spec = super.standaloneSpec(state, [...this.getAttributeNames()].filter((n) => !drawn.includes(n)));
+    return { ...spec, title: `attention-lab: ${state.preset ?? 'figure'}` };
+  }
+
   exportName() {
     const spec = this.#spec ?? {};
     return [this.state?.preset ?? 'figure', spec.view ?? '', ...(spec.stages ?? [])];

@@ -45,8 +45,20 @@ export class AttnHeads extends FigureElement {
       thumbSize: integer(this, 'thumb-size'),
       title: text(this, 'label'),
     }));
-    // The grid is canvases: SVG/PNG export of the enlarged map only is left for later.
-    this.toolbar.hidden = true;
+    // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
+    for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
+    this.#shown = { attention: attentions, tokens };
+  }
+
+  #shown = null;
+
+  /** The attentions as drawn (a src file's block read once), the other attributes as written. */
+  async standaloneSpec() {
+    if (!this.#shown) throw new Error('there is no figure to save yet');
+    const { nested } = await import('../model/roles.js');
+    const { attention, tokens } = this.#shown;
+    const data = { attention: ArrayBuffer.isView(attention?.data) ? nested(attention.data, attention.shape) : attention, tokens };
+    return super.standaloneSpec(data, ['tensor', 'index']);
   }
 
   exportName() {

@@ -59,8 +59,11 @@ export class AttnHeatmap extends FigureElement {
     };
   }
 
+  #shown = null; // what the figure draws, for a standalone file
+
   async render() {
-    const { weights, masked, ...options } = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
+    const shown = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
+    const { weights, masked, ...options } = shown;
     if (weights.shape.length < 2 || weights.shape.length > 3) {
       throw new RangeError(`weights must have shape (Tq, Tk) or (B, Tq, Tk), got [${weights.shape.join(', ')}]`);
     }
@@ -72,6 +75,16 @@ export class AttnHeatmap extends FigureElement {
     // The figure's code loads with the first heatmap drawn, not with the element definitions.
     const { heatmap } = await import('../figures/heatmap.js');
     this.show(heatmap(weights, { ...options, masked }));
+    this.#shown = shown;
+  }
+
+  /** The weights and labels as drawn (a src file's block read once), the other attributes as written. */
+  async standaloneSpec() {
+    if (!this.#shown) throw new Error('there is no figure to save yet');
+    const { nested } = await import('../model/roles.js');
+    const { weights, masked, rowLabels, colLabels } = this.#shown;
+    const data = { weights: nested(weights.data, weights.shape), masked: masked && nested(masked, weights.shape), rowLabels, colLabels };
+    return super.standaloneSpec(data, ['weights', 'masked', 'row-labels', 'col-labels', 'tensor', 'index', 'tokens']);
   }
 
   exportName() {

@@ -117,3 +117,4 @@ export function rope(element, name = 'rope') {
   if (value.startsWith('{')) return json(element, name);
   throw new TypeError(`${name}: expected present, "halves", "interleaved", "off" or JSON { "base", "interleaved" }, got "${raw}"`);
 }
+

@@ -1,12 +1,15 @@
-// What <attn-figure> and <attn-heatmap> share: an open shadow root with the adopted styles
-// (styles.js), a frame holding the figure (body), an export menu (SVG, PNG) and a status line;
+// What <attn-figure>, <attn-heatmap> and <attn-heads> share: an open shadow root with the adopted
+// styles (styles.js), a frame holding the figure (body), an export menu (SVG, PNG, and HTML: the
+// figure as one self-contained file, figures/export/standalone-html.js) and a status line;
 // attribute changes batched into one render per microtask; errors shown in the figure.
-// Subclasses implement render() (may be async) and name their download with exportName().
+// Subclasses implement render() (may be async), name their download with exportName() and say
+// what a standalone file holds with standaloneSpec().
 //
 // After every successful render the element dispatches 'attn-render' (bubbles, composed), which
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
 import { menu } from '../figures/export/menu-button.js';
+import { childJson } from './attributes.js';
 import { elementSheets } from './styles.js';
 
 // Server-side rendering imports modules in Node, where there is no HTMLElement: the classes are
@@ -24,7 +27,8 @@ export class FigureElement extends Element {
     this.status = h('p', { class: 'status', part: 'status', role: 'status' });
     // The figures' menu; its items are disabled until there is a figure to export.
     const item = (kind) => ({ id: kind, label: kind.toUpperCase(), dataset: { export: kind }, run: () => this.exportAs(kind) });
-    const exports = menu({ items: [item('svg'), item('png')], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG or PNG' });
+    const html = { id: 'html', label: 'HTML', note: 'one file, works offline', dataset: { export: 'html' }, run: () => this.saveHtml() };
+    const exports = menu({ items: [item('svg'), item('png'), html], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG, PNG or a self-contained HTML file' });
     for (const button of exports.querySelectorAll('button')) button.disabled = true;
     this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' }, exports);
     // Hidden until the styles are in, so an unstyled figure never flashes.
@@ -84,6 +88,29 @@ export class FigureElement extends Element {
     } catch (error) {
       this.showError(error);
     }
+  }
+
+  /** Downloads the figure as one self-contained .html file (the code is loaded on first use). */
+  async saveHtml() {
+    try {
+      const [{ standaloneHtml }, { download, fileName }] = await Promise.all([import('../figures/export/standalone-html.js'), import('../figures/export/download.js')]);
+      const text = await standaloneHtml(await this.standaloneSpec());
+      download(new Blob([text], { type: 'text/html' }), fileName(this.exportName(), 'html'));
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /**
+   * What a standalone file of this figure holds: { element, attributes, data, title } (or a
+   * promise of it). By default
+   * the element as written (its attributes and child JSON) less `dropped`, the attributes whose
+   * content the subclass gives as data instead.
+   */
+  standaloneSpec(data = childJson(this) ?? undefined, dropped = []) {
+    const attributes = {};
+    for (const { name, value } of this.attributes) if (!dropped.includes(name) && name !== 'src') attributes[name] = value;
+    return { element: this.localName, attributes, data, title: this.getAttribute('label') ?? `attention-lab ${this.localName}` };
   }
 
   /** File name parts of a download, e.g. ['seed-004', 'weights']. */

@@ -45,22 +45,18 @@ async function fetchTensors(src) {
 export async function fileState(element) {
   const src = text(element, 'src');
   const file = await fetchTensors(src);
-  const { guessRoles, qkvRole, selfRole } = await import('../model/roles.js');
-  const { role, pick, transpose } = guessRoles(file.tensors);
-  if (role === 'weights') {
-    throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);
-  }
+  const { fileStatePatch } = await import('../model/roles.js');
   const listed = element.getAttribute('transpose');
-  const flipped = listed === null ? transpose : Object.fromEntries((listed.trim().split(/[\s,]+/).filter(Boolean)).map((k) => [k.toLowerCase(), true]));
-  const t = (key) => file.tensors[pick[key]];
+  const flipped = listed === null ? null : Object.fromEntries((listed.trim().split(/[\s,]+/).filter(Boolean)).map((k) => [k.toLowerCase(), true]));
   let patch;
   try {
-    patch = role === 'self' ? selfRole({ x: t('x'), wq: t('wq'), wk: t('wk'), wv: t('wv') }, flipped) : qkvRole({ q: t('q'), k: t('k'), v: t('v') });
+    patch = fileStatePatch(file, flipped);
   } catch (error) {
     throw new RangeError(`src: ${src}: ${error.message}`);
   }
-  const rows = role === 'self' ? patch.x.length : patch.q[0].length;
-  if (file.tokens && file.tokens.length === rows) patch.tokens = file.tokens;
+  if (patch === null) {
+    throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);
+  }
   return patch;
 }
 

@@ -228,3 +228,31 @@ export function stageIds(): string[];
 export function pipelineState(spec?: PipelineStateSpec): Record<string, unknown>;
 
 export type { Tensor };
+
+/** What standaloneHtml() puts in the file: one element, its attributes and its inline data. */
+export interface StandaloneSpec {
+  /** 'attn-figure' computes (the wasm core is inlined, ~100 KiB more); the others draw given weights. */
+  element: 'attn-figure' | 'attn-heatmap' | 'attn-heads';
+  /** The element's attributes, e.g. { stages: 'scores weights', editable: true }; false or null leaves one out. No src. */
+  attributes?: Record<string, string | number | boolean | null | undefined>;
+  /**
+   * The element's child <script type="application/json">: for attn-figure a (partial) explorer
+   * state ({ x, wq, wk, wv, tokens } or { q, k, v }), for attn-heatmap { weights, rowLabels,
+   * colLabels, masked, label }, for attn-heads { attention, tokens }. Typed arrays become arrays.
+   */
+  data?: unknown;
+  /** The page's title. Default 'attention-lab figure'. */
+  title?: string;
+}
+
+export interface StandaloneOptions {
+  /** A package file's bytes or text by its path in the package ('web/figures/dom.js'); default: read beside the module. */
+  read?: (path: string) => Promise<Uint8Array | string>;
+}
+
+/**
+ * The text of ONE self-contained .html file showing the element: the package's modules, styles
+ * and (for attn-figure) the wasm core packed into the page, so it opens from file:// with no
+ * network, stays interactive and saves again. Needs CompressionStream (browsers, Node >= 18).
+ */
+export function standaloneHtml(spec: StandaloneSpec, options?: StandaloneOptions): Promise<string>;

@@ -14,3 +14,4 @@ export { colorScale } from './color.js';
 export { formatNumber, fullValue } from './format.js';
 export { pipeline, stageIds } from './pipeline/pipeline.js';
 export { pipelineState } from './pipeline/state.js';
+export { standaloneHtml } from './export/standalone-html.js';

@@ -106,3 +106,21 @@ export function guessRoles(tensors) {
   }
   return { role, pick, transpose };
 }
+
+/**
+ * A file's X, Wq, Wk, Wv (or Q, K, V) as a partial explorer state (with the file's tokens when
+ * they fit), for <attn-figure src> and the command line's pipeline view; null when the file holds
+ * attention weights alone. flipped: { wq, wk, wv } stored as nn.Linear's (out, in) (default: those
+ * that only fit X transposed). Throws the builders' RangeError.
+ */
+export function fileStatePatch({ tensors, tokens }, flipped = null) {
+  const { role, pick, transpose } = guessRoles(tensors);
+  if (role === 'weights') return null;
+  const t = (key) => tensors[pick[key]];
+  const patch = role === 'self'
+    ? selfRole({ x: t('x'), wq: t('wq'), wk: t('wk'), wv: t('wv') }, flipped ?? transpose)
+    : qkvRole({ q: t('q'), k: t('k'), v: t('v') });
+  const rows = role === 'self' ? patch.x.length : patch.q[0].length;
+  if (tokens && tokens.length === rows) patch.tokens = tokens;
+  return patch;
+}

@@ -1,6 +1,7 @@
 // The page's own panels, registered in their slots.
 import { registerPanel } from './registry.js';
 import { embedCodePanel } from '../features/embed/panel.js';
+import { saveHtmlPanel } from '../features/save-html/panel.js';
 import { explainPanel } from './explain.js';
 import { footerPanel } from './footer.js';
 import { generatePanel } from '../features/generate/panel.js';
@@ -16,7 +17,7 @@ import { viewsPanel } from './views.js';
 import { importPanels } from '../features/import/panels.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, saveHtmlPanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }

@@ -61,7 +61,7 @@ export function guideSections({ elementsUrl, embedUrl, inductionUrl = 'attention
     <attn-figure preset="seed-004"></attn-figure>
   </body>
 </html>` },
-        { p: 'Offline, or without this site: install the package and point the script at it. Module scripts do not run from <code>file://</code>, so serve the folder with any static server (for example <code>python3 -m http.server</code>).' },
+        { p: 'Without this site: install the package and point the script at it (a page that loads the package’s modules is served by any static server, for example <code>python3 -m http.server</code>). For a file that opens anywhere with no server and no network, use <b>Export → HTML</b> on any figure, or the command line below: that one file carries its code, its styles, its data and the WebAssembly core.' },
         { code: `npm install attention-lab
 
 <script type="module" src="./node_modules/attention-lab/web/elements/index.js"></script>
@@ -157,6 +157,23 @@ save_file({'attention': attention}, 'attention.safetensors', metadata={'tokens':
         { code: `import { readTensors, writeSafetensors } from 'attention-lab/io';   // .npy, .npz, .safetensors, JSON
 const { tensors, tokens } = await readTensors(file, { name: file.name }); // a File from <input type="file">
 const bytes = writeSafetensors({ attention: tensors.attention }, { tokens });` },
+      ],
+    },
+    {
+      id: 'notebooks',
+      title: 'Notebooks: a figure in a Jupyter cell',
+      blocks: [
+        { p: 'The command line writes one self-contained <code>.html</code> file (no server, no CDN, nothing fetched), so a notebook shows it even where the network is blocked. Two lines in a Python cell:' },
+        { code: `!npx attention-lab figure attention.safetensors --index 0,3 -o fig.html
+from IPython.display import IFrame; IFrame('fig.html', width=720, height=560)` },
+        { p: 'Or inline in the notebook itself (it then travels with the .ipynb): <code>from IPython.display import HTML; HTML(open(\'fig.html\').read())</code>.' },
+        { p: 'A figure of a NumPy array made in the notebook: save it with <code>np.save</code>, then draw it. A (T, T) array of weights is a heatmap; (H, T, T) or (L, H, T, T) is the model view with <code>--view heads</code>; X, Wq, Wk, Wv saved together (<code>np.savez</code>) are the whole computation, recomputed live in the file, with <code>--view pipeline</code>.' },
+        { code: `import numpy as np
+np.save('weights.npy', weights.astype(np.float32))          # (T, T)
+!npx attention-lab figure weights.npy --tokens "the cat sat" -o weights.html
+np.savez('layer.npz', x=x, wq=wq, wk=wk, wv=wv)              # X (T, d_in), W (d_in, d)
+!npx attention-lab figure layer.npz --view pipeline -o layer.html
+IFrame('layer.html', width=900, height=900)` },
       ],
     },
     {
