@@ -158,6 +158,22 @@ describe('standaloneHtml: a computing <attn-figure>', () => {
   });
 });
 
+describe('standaloneHtml: what an <attn-figure> loads only when it shows it', () => {
+  // The element imports these on demand (a preset by name, the heatmap view, the backward stages);
+  // a file that left one out would show the loader's error instead of the figure.
+  it('a named preset in the heatmap view, and the backward stages, draw offline', async () => {
+    const heatmapFile = await standaloneHtml({ element: 'attn-figure', attributes: { preset: 'sentence', view: 'heatmap' } });
+    const heatmapPage = await openFile('figure-heatmap.html', heatmapFile);
+    await rendered(heatmapPage.page, 'attn-figure', 'weights');
+    expect(await heatmapPage.page.evaluate(() => document.querySelector('attn-figure').shadowRoot.querySelectorAll('.gallery-item').length)).toBeGreaterThan(0);
+    expect(heatmapPage.problems).toEqual([]);
+    const backwardFile = await standaloneHtml({ element: 'attn-figure', attributes: { preset: 'seed-004', stages: 'weights dq' } });
+    const backwardPage = await openFile('figure-backward.html', backwardFile);
+    await rendered(backwardPage.page, 'attn-figure', 'dq');
+    expect(backwardPage.problems).toEqual([]);
+  });
+});
+
 describe('attention-lab figure --view pipeline', () => {
   it('writes the computing figure of a file\'s X, Wq, Wk, Wv, which computes offline as the reference', async () => {
     const tensor = (rows, shape) => ({ data: Float32Array.from(rows.flat()), shape });

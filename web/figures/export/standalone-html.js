@@ -40,11 +40,14 @@ const COMMON = [ENTRY, BOOT, 'web/figures/figures.css', 'web/figures/export/comp
 // file-source.js and the worker pool never: a standalone
 // file has no file to read and one figure needs no threads).
 const ON_DEMAND = {
-  'attn-heatmap': ['web/model/roles.js'],
+  'attn-heatmap': ['web/model/roles.js', 'web/figures/heatmap.js'],
   'attn-heads': ['web/model/roles.js', 'web/figures/heads.js'],
   // The SIMD build only: every current browser validates simd128 (a browser without it shows the
-  // loader's error in the figure).
+  // loader's error in the figure). What a figure loads only when it shows it: the backward pass and
+  // its stages, the heatmap and links views, the editing code, its preset (index.js brings every one).
   'attn-figure': ['web/elements/runtime.js', 'web/src/index.js', 'web/model/compute/backward.js',
+    'web/model/stages/backward.js', 'web/figures/pipeline/gallery.js', 'web/model/state/edit.js',
+    'web/figures/interact/cell-editor.js', 'web/figures/interact/scrub.js', 'web/model/presets/index.js',
     'web/wasm/attention-simd.js', 'web/wasm/attention-simd.wasm'],
 };
 
