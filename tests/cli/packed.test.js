@@ -1,9 +1,10 @@
 // The command as a stranger gets it: `npm pack`, the tarball installed (offline: no dependencies)
 // into a fresh project, then run through the bin link npm made (node_modules/.bin/attention-lab).
 import { execFile } from 'node:child_process';
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSafetensors } from '../../web/io/index.js';
 import { packAndInstall } from '../support/pack.js';
 import { INDUCTION, induction } from './expected.js';
 import { REPO } from './run.js';
@@ -45,6 +46,24 @@ describe('the attention-lab command from the packed package in a fresh project',
     const html = await installed(['figure', 'attention.safetensors', '--view', 'heads', '-o', 'a.html']);
     expect(html.code).toBe(0);
     expect((await readFile(join(project, 'a.html'), 'utf8')).startsWith('<!doctype html>')).toBe(true);
+  });
+
+  it('every view in every format it has: heatmap and heads as SVG and HTML, the pipeline as a computing HTML file', async () => {
+    for (const [view, format] of [['heatmap', 'html'], ['heads', 'svg']]) {
+      const run = await installed(['figure', 'attention.safetensors', '--view', view, ...(view === 'heatmap' ? ['--index', '0,0'] : []), '-o', `v.${format}`]);
+      expect(run.code, `${view} ${format}: ${run.stderr}`).toBe(0);
+      const text = await readFile(join(project, `v.${format}`), 'utf8');
+      expect(text).toMatch(format === 'svg' ? /^<svg[\s\S]*data-value="/ : /^<!doctype html>[\s\S]*data-value="/);
+    }
+    // Q, K, V of seed 004's shapes as a file; the pipeline file packs the installed package's modules.
+    const q = { data: Float32Array.from([1, 0, 0, 1, 1, 1]), shape: [1, 3, 2], dtype: 'float32' };
+    await writeFile(join(project, 'qkv.safetensors'), writeSafetensors({ q, k: q, v: q }));
+    const run = await installed(['figure', 'qkv.safetensors', '--view', 'pipeline', '-o', 'p.html']);
+    expect(run.code, run.stderr).toBe(0);
+    const html = await readFile(join(project, 'p.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<attn-figure');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/); // nothing outside the file
   });
 
   it('PNG without playwright-core installed says to write SVG instead and exits 1', async () => {

@@ -14,4 +14,9 @@ export { colorScale } from './color.js';
 export { formatNumber, fullValue } from './format.js';
 export { pipeline, stageIds } from './pipeline/pipeline.js';
 export { pipelineState } from './pipeline/state.js';
-export { standaloneHtml } from './export/standalone-html.js';
+
+/** One figure as one self-contained .html file (export/standalone-html.js: its code loads on the first call). */
+export async function standaloneHtml(spec, options) {
+  const { standaloneHtml: build } = await import('./export/standalone-html.js');
+  return build(spec, options);
+}
