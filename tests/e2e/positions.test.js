@@ -15,6 +15,14 @@ const FLOAT32 = 1e-6;
 // RoPE adds float32 cos and sin (each within ~1e-7 of the float64 ones) of angles up to 3 rad.
 const ROTATED = 2e-6;
 const I2 = [[1, 0], [0, 1]];
+/** The ALiBi preset's X and weights (web/model/presets/alibi.js), written out again. */
+const ALIBI_PRESET = {
+  source: 'self',
+  x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
+  wq: [I2, [[0.5, 0], [0, 0.5]]],
+  wk: [I2, [[1, 1], [0, 1]]],
+  wv: [I2, [[1, 0], [1, 1]]],
+};
 const I4 = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
 
 /** The page's URL state, decoded in the page. */
@@ -46,13 +54,7 @@ describe('positions', () => {
   });
 
   it('the ALiBi preset shows each head’s bias -m |i - j| with the paper’s slopes 1/16 and 1/256, and its weights', async () => {
-    const raw = {
-      source: 'self',
-      x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
-      wq: [I2, [[0.5, 0], [0, 0.5]]],
-      wk: [I2, [[1, 1], [0, 1]]],
-      wv: [I2, [[1, 0], [1, 1]]],
-    };
+    const raw = ALIBI_PRESET;
     const slopes = alibiSlopesPow2(2);
     expect(slopes).toEqual([1 / 16, 1 / 256]);
     for (const head of [0, 1]) {
@@ -117,16 +119,7 @@ describe('positions', () => {
   });
 
   it('slopes given in the link: each head uses its own, the ALiBi control says "custom", and off or paper replace them', async () => {
-    const raw = {
-      source: 'self',
-      x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
-      wq: [I2, [[0.5, 0], [0, 0.5]]],
-      wk: [I2, [[1, 1], [0, 1]]],
-      wv: [I2, [[1, 0], [1, 1]]],
-      scoring: 'scaled-dot',
-      causal: 'top-left',
-      alibi: [0.5, 0.25], // not the paper's 1/16 and 1/256
-    };
+    const raw = { ...ALIBI_PRESET, scoring: 'scaled-dot', causal: 'top-left', alibi: [0.5, 0.25] }; // not the paper's 1/16 and 1/256
     const custom = () => page.getByRole('radio', { name: 'custom (from the link)' });
     const formula = (id) => page.locator(`article[data-card="${id}"] .stage-formula annotation`).textContent();
     const { page, problems } = await site.open(`?preset=alibi${hashOf(raw)}`);

@@ -10,7 +10,8 @@ import { conform } from '../../web/model/state/conform.js';
 import { setCell } from '../../web/model/state/edit.js';
 import { setSize } from '../../web/model/state/sizes.js';
 import { sgdStep } from '../../web/site/features/train/sgd.js';
-import { halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../reference/matrices.js';
+import { alibiOf } from '../../web/model/compute/positions.js';
+import { alibiBias, halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../reference/matrices.js';
 
 let attn;
 beforeAll(async () => {
@@ -79,6 +80,31 @@ describe('the output through W^O', () => {
     // dot: no multiHeadAttention layer scores at scale 1, so the product is in JS.
     expect(result.projected[1].layer).toBeNull();
     close(nested(result.projected[1].output), reference(state, state, 'dot').output);
+  });
+});
+
+describe('custom ALiBi slopes (issue 12: alibi as a list of H slopes)', () => {
+  it('compute gives each head its own slope’s bias and weights, and the layer through W^O uses them, as float64', () => {
+    // Slopes far from the paper's 1/16 and 1/256 for two heads, and from each other, so a
+    // mix-up moves the weights by more than 1e-2.
+    const slopes = [0.5, 0.25];
+    const state = conform({ ...presetState('sentence'), alibi: slopes });
+    expect(alibiOf(state)).toEqual(slopes);
+    const result = compute(attn, state);
+    const T = state.x.length;
+    const heads = slopes.map((slope, h) => {
+      const head = result.heads[h];
+      expect(head.slope).toBe(slope);
+      // A slope times a small integer: exact in float32.
+      expect(nested(head.bias), `head ${h}`).toEqual(alibiBias(T, T, slope).map((row) => row.map((b) => b + 0)));
+      const exact = selfAttention({ x: state.x, wq: state.wq[h], wk: state.wk[h], wv: state.wv[h] }, { causal: 'top-left', slope });
+      close(nested(head.runs[0].weights), exact.weights);
+      close(nested(head.runs[0].output), exact.output);
+      return exact;
+    });
+    const concat = state.x.map((_, t) => heads.flatMap((r) => r.output[t]));
+    expect(result.projected[0].layer).toBe('multiHeadAttention');
+    close(nested(result.projected[0].output), matmul(concat, state.wo));
   });
 });
 
