@@ -47,7 +47,7 @@ describe('explorer positions state', () => {
       [0.5, 1e39], // finite in float64, Infinity in float32
       [0.5, 2e37], // finite in float32, but slope (Tq + Tk) is not for 16 + 16 tokens
       [0.5, 1e-50], // 0 in float32: no bias at all
-      [0.5, , ], // eslint-disable-line no-sparse-arrays -- a hole, not a slope
+      [0.5, , ], // a hole, not a slope
       [],
     ];
     for (const alibi of refused) expect(conform({ ...two, alibi }).alibi, JSON.stringify(alibi)).toBe('off');
