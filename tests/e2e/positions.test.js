@@ -15,10 +15,24 @@ const FLOAT32 = 1e-6;
 // RoPE adds float32 cos and sin (each within ~1e-7 of the float64 ones) of angles up to 3 rad.
 const ROTATED = 2e-6;
 const I2 = [[1, 0], [0, 1]];
+/** The ALiBi preset's X and weights (web/model/presets/alibi.js), written out again. */
+const ALIBI_PRESET = {
+  source: 'self',
+  x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
+  wq: [I2, [[0.5, 0], [0, 0.5]]],
+  wk: [I2, [[1, 1], [0, 1]]],
+  wv: [I2, [[1, 0], [1, 1]]],
+};
 const I4 = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
 
 /** The page's URL state, decoded in the page. */
 const pageState = (page) => page.evaluate(() => window.attentionLab.store.get());
+
+/** Resolves once the state in the page's address bar has `key` equal to `value`. */
+const hashCatchesUp = (page, key, value) => page.waitForFunction(([k, v]) => {
+  const code = window.location.hash.replace(/^#s=/, '').replace(/-/g, '+').replace(/_/g, '/');
+  try { return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(code), (c) => c.charCodeAt(0))))[k] === v; } catch { return false; }
+}, [key, value]);
 
 /** A '#s=' hash of a raw state (the page conforms it). */
 const hashOf = (state) => `#s=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
@@ -40,13 +54,7 @@ describe('positions', () => {
   });
 
   it('the ALiBi preset shows each head’s bias -m |i - j| with the paper’s slopes 1/16 and 1/256, and its weights', async () => {
-    const raw = {
-      source: 'self',
-      x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
-      wq: [I2, [[0.5, 0], [0, 0.5]]],
-      wk: [I2, [[1, 1], [0, 1]]],
-      wv: [I2, [[1, 0], [1, 1]]],
-    };
+    const raw = ALIBI_PRESET;
     const slopes = alibiSlopesPow2(2);
     expect(slopes).toEqual([1 / 16, 1 / 256]);
     for (const head of [0, 1]) {
@@ -103,13 +111,48 @@ describe('positions', () => {
     expect(weights[2][0]).toBe(0); // key 1 is 2 before query 3: outside the window
     expect(worstDifference((await stageValues(page, 'alibi'))[0], alibiBias(3, 3, 2 ** -8)).diff).toBe(0);
     // The address bar follows the state within 250 ms (app.js throttles replaceState).
-    await page.waitForFunction(() => {
-      const code = window.location.hash.replace(/^#s=/, '').replace(/-/g, '+').replace(/_/g, '/');
-      try { return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(code), (c) => c.charCodeAt(0)))).ropeBase === 10; } catch { return false; }
-    });
+    await hashCatchesUp(page, 'ropeBase', 10);
     const copy = await site.open(`?preset=seed-004${await page.evaluate(() => window.location.hash)}`);
     expect(await pageState(copy.page)).toEqual(state);
     expect((await stageValues(copy.page, 'weights'))[0]).toEqual(weights);
+    expect([...problems, ...copy.problems]).toEqual([]);
+  });
+
+  it('slopes given in the link: each head uses its own, the ALiBi control says "custom", and off or paper replace them', async () => {
+    const raw = { ...ALIBI_PRESET, scoring: 'scaled-dot', causal: 'top-left', alibi: [0.5, 0.25] }; // not the paper's 1/16 and 1/256
+    const custom = () => page.getByRole('radio', { name: 'custom (from the link)' });
+    const formula = (id) => page.locator(`article[data-card="${id}"] .stage-formula annotation`).textContent();
+    const { page, problems } = await site.open(`?preset=alibi${hashOf(raw)}`);
+    expect((await pageState(page)).alibi).toEqual([0.5, 0.25]);
+    await expect.poll(() => custom().getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('radio', { name: 'paper slopes' }).getAttribute('aria-checked')).toBe('false');
+    expect(await formula('alibi')).toContain('m_h\\ \\text{given}');
+    expect(await formula('masked')).toContain('+ B +');
+    for (const [head, slope] of [[0, 0.5], [1, 0.25]]) {
+      if (head === 1) {
+        await page.getByRole('tab', { name: 'head 2' }).click();
+        await settle(page);
+      }
+      const exact = selfAttention({ x: raw.x, wq: raw.wq[head], wk: raw.wk[head], wv: raw.wv[head] }, { causal: 'top-left', slope });
+      expect((await stageValues(page, 'alibi', { head }))[0], `head ${head}`).toEqual(alibiBias(5, 5, slope).map((row) => row.map((b) => b + 0)));
+      expect(worstDifference((await stageValues(page, 'weights', { head }))[0], exact.weights).diff, `head ${head}`).toBeLessThan(FLOAT32);
+    }
+    // The copied link restores the slopes exactly, once the address bar has caught up (app.js
+    // throttles replaceState to 250 ms) with the head tab.
+    await hashCatchesUp(page, 'head', 1);
+    const copy = await site.open(`?preset=alibi${await page.evaluate(() => window.location.hash)}`);
+    expect(await pageState(copy.page)).toEqual(await pageState(page));
+    // Picking the paper's slopes replaces the list; the custom choice goes away.
+    await page.getByRole('radio', { name: 'paper slopes' }).click();
+    await settle(page);
+    expect((await pageState(page)).alibi).toBe('paper');
+    expect(await custom().count()).toBe(0); // hidden: not in the accessibility tree
+    expect(await formula('alibi')).toContain('m_h = 2^{-8(h+1)/H}');
+    // The arrow keys skip the hidden choice: right of 'paper slopes' wraps round to 'off'.
+    await page.getByRole('radio', { name: 'paper slopes' }).press('ArrowRight');
+    await settle(page);
+    expect((await pageState(page)).alibi).toBe('off');
+    expect(await page.evaluate(() => document.activeElement.textContent)).toBe('off');
     expect([...problems, ...copy.problems]).toEqual([]);
   });
 

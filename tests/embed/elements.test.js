@@ -141,11 +141,46 @@ describe('<attn-figure>', () => {
     }, ids).then((handle) => handle.jsonValue());
     expect(messages[0]).toMatch(/window: expected two integers >= -1/);
     expect(messages[1]).toMatch(/window: expected two integers >= -1/);
-    expect(messages[2]).toMatch(/alibi: expected present, "paper" or "off", got "yes"/);
+    expect(messages[2]).toMatch(/alibi: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "yes"/);
     expect(messages[3]).toMatch(/rope: expected present, "halves", "interleaved"/);
     expect(messages[4]).toMatch(/rope needs an example with X and an even query width, got given Q, K, V/);
     expect(messages[5]).toMatch(/rope.base must be a number in \[1, 1000000\], got -1/);
     expect(messages[6]).toMatch(/kvHeads must be a divisor of the number of heads H=2, got 3/);
+    expect(problems).toEqual([]);
+  });
+
+  it('alibi="0.5 0.25" gives head h the h-th slope of the list: its bias and weights are the float64 reference’s', async () => {
+    const { page, problems } = await show('alibi-slopes.html', `
+      <attn-figure id="h0" preset="seed-004" heads="2" stages="alibi weights" alibi="0.5 0.25"></attn-figure>
+      <attn-figure id="h1" preset="seed-004" heads="2" head="1" stages="alibi weights" alibi="0.5, 0.25"></attn-figure>`, ['#h0', '#h1']);
+    // The paper's slopes for two heads are 1/16 and 1/256: these differ from them, and from each other.
+    for (const [id, h, slope] of [['#h0', 0, 0.5], ['#h1', 1, 0.25]]) {
+      const state = await page.evaluate((selector) => document.querySelector(selector).state, id);
+      expect(state.alibi).toEqual([0.5, 0.25]);
+      // A slope times a small integer: exact in float32.
+      expect((await shadowStageValues(page, id, 'alibi'))[0], id).toEqual(alibiBias(3, 3, slope).map((row) => row.map((b) => b + 0)));
+      // Head 2's seeded weights (two decimals) go through float32 projections first: 4 roundings.
+      const exact = selfAttention({ x: state.x, wq: state.wq[h], wk: state.wk[h], wv: state.wv[h] }, { slope });
+      expect(worstDifference((await shadowStageValues(page, id, 'weights'))[0], exact.weights).diff, id).toBeLessThan(4 * FLOAT32);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('a list of slopes that is not numbers, of the wrong length or not > 0 shows a message naming alibi', async () => {
+    const { page, problems } = await show('alibi-slope-errors.html', `
+      <attn-figure id="a" preset="seed-004" alibi="0.5 0.25"></attn-figure>
+      <attn-figure id="b" preset="seed-004" heads="2" alibi="0.5 x"></attn-figure>
+      <attn-figure id="c" preset="seed-004" heads="2" alibi="0.5 -1"></attn-figure>
+      <attn-figure id="d" preset="seed-004" heads="2" alibi="0.5 1e39"></attn-figure>`);
+    const ids = ['#a', '#b', '#c', '#d'];
+    const messages = await page.waitForFunction((list) => {
+      const texts = list.map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }, ids).then((handle) => handle.jsonValue());
+    expect(messages[0]).toMatch(/alibi must hold one slope per head, H=1, got 2/);
+    expect(messages[1]).toMatch(/alibi: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "0.5 x"/);
+    expect(messages[2]).toMatch(/alibi\[1\] must be a finite number > 0 \(and finite as float32\), got -1/);
+    expect(messages[3]).toMatch(/alibi\[1\] must be a finite number > 0 \(and finite as float32\), got 1e\+39/);
     expect(problems).toEqual([]);
   });
 

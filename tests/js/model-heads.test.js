@@ -5,12 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { compute } from '../../web/model/compute/index.js';
+import { backwardPass } from '../../web/model/compute/backward.js';
+import { alibiOf } from '../../web/model/compute/positions.js';
 import { presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
 import { setCell } from '../../web/model/state/edit.js';
 import { setSize } from '../../web/model/state/sizes.js';
 import { sgdStep } from '../../web/site/features/train/sgd.js';
-import { halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../reference/matrices.js';
+import { alibiBias, halfSquaredError, matmul, numericGradient, selfAttention, transpose } from '../reference/matrices.js';
 
 let attn;
 beforeAll(async () => {
@@ -82,6 +84,31 @@ describe('the output through W^O', () => {
   });
 });
 
+describe('custom ALiBi slopes (issue 12: alibi as a list of H slopes)', () => {
+  it('compute gives each head its own slope’s bias and weights, and the layer through W^O uses them, as float64', () => {
+    // Slopes far from the paper's 1/16 and 1/256 for two heads, and from each other, so a
+    // mix-up moves the weights by more than 1e-2.
+    const slopes = [0.5, 0.25];
+    const state = conform({ ...presetState('sentence'), alibi: slopes });
+    expect(alibiOf(state)).toEqual(slopes);
+    const result = compute(attn, state);
+    const T = state.x.length;
+    const heads = slopes.map((slope, h) => {
+      const head = result.heads[h];
+      expect(head.slope).toBe(slope);
+      // A slope times a small integer: exact in float32.
+      expect(nested(head.bias), `head ${h}`).toEqual(alibiBias(T, T, slope).map((row) => row.map((b) => b + 0)));
+      const exact = selfAttention({ x: state.x, wq: state.wq[h], wk: state.wk[h], wv: state.wv[h] }, { causal: 'top-left', slope });
+      close(nested(head.runs[0].weights), exact.weights);
+      close(nested(head.runs[0].output), exact.output);
+      return exact;
+    });
+    const concat = state.x.map((_, t) => heads.flatMap((r) => r.output[t]));
+    expect(result.projected[0].layer).toBe('multiHeadAttention');
+    close(nested(result.projected[0].output), matmul(concat, state.wo));
+  });
+});
+
 describe('the backward pass of every scoring and every head', () => {
   /** L of the float64 layer with some weights replaced (grouped K, V: every head of the group). */
   function lossWith(state, scoring, replace) {
@@ -95,7 +122,7 @@ describe('the backward pass of every scoring and every head', () => {
 
   it('every head’s dW^Q, the group’s dW^K, dW^V and dW^O are the finite differences of the layer’s loss (decode preset)', () => {
     const state = presetState('decode');
-    const { training } = compute(attn, state, { backward: true }).backward;
+    const { training } = compute(attn, state, { backward: backwardPass }).backward;
     for (let h = 0; h < state.heads; h++) {
       const dwq = numericGradient((w) => lossWith(state, state.scoring, { wq: state.wq.map((m, g) => (g === h ? w : m)) }), state.wq[h]);
       gradientClose(nested(training.wq[h]), dwq);
@@ -110,7 +137,7 @@ describe('the backward pass of every scoring and every head', () => {
 
   it('a compared scoring’s dQ, dK, dV of the shown head are its own loss’s gradients, not the first scoring’s', () => {
     const state = conform({ ...presetState('decode'), head: 1, compare: ['dot'] });
-    const { backward, heads } = compute(attn, state, { backward: true });
+    const { backward, heads } = compute(attn, state, { backward: backwardPass });
     expect(backward.runs.map((r) => r.scoring)).toEqual(['scaled-dot', 'dot']);
     const run = backward.runs[1];
     // The head's output under 'dot' from its (rotated) q, k, v, with the other head held fixed.
@@ -130,7 +157,7 @@ describe('the backward pass of every scoring and every head', () => {
   });
 
   it('the layer’s own backward agrees with every weight gradient when multiHeadAttention computes the state', () => {
-    const { agreements } = compute(attn, presetState('decode'), { backward: true }).backward;
+    const { agreements } = compute(attn, presetState('decode'), { backward: backwardPass }).backward;
     const layer = agreements.filter((a) => a.against === 'multiHeadAttention.backward()');
     expect(layer.map((a) => a.what)).toEqual(['dW^Q', 'dW^K', 'dW^V', 'dW^O']);
     for (const a of layer) expect(a.diff, a.what).toBeLessThanOrEqual(1e-5 * a.size);
@@ -139,10 +166,10 @@ describe('the backward pass of every scoring and every head', () => {
   it('SGD steps every head and W^O down the loss, and grouped heads keep sharing W^K and W^V', () => {
     for (const id of ['decode', 'sentence', 'alibi']) {
       let state = presetState(id);
-      const first = compute(attn, state, { backward: true }).backward.loss;
+      const first = compute(attn, state, { backward: backwardPass }).backward.loss;
       const before = structuredClone(state);
-      for (let k = 0; k < 10; k++) state = conform(sgdStep(state, compute(attn, state, { backward: true }).backward));
-      const last = compute(attn, state, { backward: true }).backward.loss;
+      for (let k = 0; k < 10; k++) state = conform(sgdStep(state, compute(attn, state, { backward: backwardPass }).backward));
+      const last = compute(attn, state, { backward: backwardPass }).backward.loss;
       expect(last, id).toBeLessThan(0.7 * first);
       for (let h = 0; h < state.heads; h++) expect(state.wq[h], `${id} head ${h + 1}`).not.toEqual(before.wq[h]);
       expect(state.wo).not.toEqual(before.wo);

@@ -121,6 +121,10 @@ const stateSpec = {
   validLens: [[1, 2]],
   maskFill: 'd2l',
   heads: 2,
+  kvHeads: 1,
+  window: [1, 0],
+  alibi: [0.5, 0.25],
+  rope: { base: 100, interleaved: true },
   head: 1,
   view: views[1],
 } satisfies Required<PipelineStateSpec>;
@@ -184,6 +188,8 @@ export function misuse(): void {
   pipeline({ preset: 'd2l' });
   // @ts-expect-error no such preset
   pipelineState({ preset: 'seed-005' });
+  // @ts-expect-error alibi is a boolean or a list of slopes, not a string
+  pipelineState({ alibi: '0.5 0.25' });
   // @ts-expect-error thumbSize is a number of CSS px
   heads(attentions[0], { thumbSize: '64px' });
   // @ts-expect-error highlight is a Set of token indices, not a list

@@ -9,14 +9,16 @@
 //   </attn-figure>
 //
 // Attributes (figures/pipeline-state.js and figures/pipeline.js say what each value means):
-//   preset      seed-004 | seed-002 | d2l | sentence | sliding-window | alibi | rotary | random
+//   preset      seed-004 | seed-002 | d2l | sentence | sliding-window | alibi | rotary | decode | random
 //   data        JSON of a partial explorer state (or a child <script type="application/json">)
 //   stages      stage ids, e.g. "q k v scores weights output" (default: the whole forward pass)
 //   scoring     dot | scaled-dot | general | additive | concat;  compare: more scorings beside it
 //   causal      present: top-left; or "bottom-right", "none"
 //   valid-lens  "2 6" per batch, or JSON [[1, 2, 3]] per query row
 //   mask-fill   zero | d2l;  heads: number of heads;  head: the head shown (0-based)
-//   window      "2 0": sliding window [left, right] (-1: no limit);  alibi: present for the paper's slopes
+//   window      "2 0": sliding window [left, right] (-1: no limit)
+//   alibi       present (or "paper") for the paper's slopes; "0.5 0.25" (or "0.5, 0.25") for one
+//               slope per head, each finite and > 0; "off" for none
 //   rope        present (or "halves"): rotary positions as Llama; "interleaved" as GPT-J;
 //               JSON { "base": 500, "interleaved": true } for another base
 //   kv-heads    grouped heads: the K, V heads the query heads share (a divisor of heads)

@@ -93,14 +93,21 @@ export function slidingWindow(element, name = 'window') {
   return value;
 }
 
-/** alibi: present/"true"/"paper" -> true (the paper's slopes), "false"/"off" -> false. */
+/**
+ * alibi: present/"true"/"paper" -> true (the paper's slopes), "false"/"off" -> false, numbers
+ * "0.5 0.25" or "0.5, 0.25" -> [0.5, 0.25] (one slope per head; the figure spec checks their
+ * count against the heads and their range, and names the attribute when they are wrong).
+ */
 export function alibi(element, name = 'alibi') {
   const raw = element.getAttribute(name);
   if (raw === null) return undefined;
   const value = raw.trim().toLowerCase();
   if (['', 'true', 'paper', name].includes(value)) return true;
   if (value === 'false' || value === 'off') return false;
-  throw new TypeError(`${name}: expected present, "paper" or "off", got "${raw}"`);
+  const words = value.split(/[\s,]+/).filter(Boolean);
+  // Number('') and Number('0x10') read as numbers; a slope is written in decimal.
+  if (words.every((w) => /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(w))) return words.map(Number);
+  throw new TypeError(`${name}: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "${raw}"`);
 }
 
 /**

@@ -12,6 +12,9 @@
 //   causal      present: top-left; or "bottom-right" / "none"
 //   valid-lens  "2 6" (per batch) or "[[1, 2, 3]]" (per query row)
 //   mask-fill   'zero' | 'd2l';  heads: the number of heads;  head: the head shown (0-based)
+//   window      "2 0": sliding window [left, right] (-1: no limit);  kv-heads: K, V heads shared (a divisor of heads)
+//   alibi       present or "paper": the paper's slopes; "0.5 0.25": one slope per head (finite, > 0); "off"
+//   rope        present or "halves" (Llama), "interleaved" (GPT-J), or JSON {"base": 500, "interleaved": true}
 //   view        'matrix' | 'heatmap' | 'links'
 //   backward    show the backward pass too;  editable: cells of X, W, the target can be typed or dragged
 //   captions    a sentence under each matrix;  theme: 'light' | 'dark' | 'auto' (default: the page's color-scheme)

@@ -190,6 +190,18 @@ export interface PipelineStateSpec {
   maskFill?: 'zero' | 'd2l';
   /** Number of heads H, 1..6 (examples with X only; new heads get seeded weights). */
   heads?: number;
+  /** Grouped heads: how many K, V heads the H query heads share (a divisor of H; examples with X only). */
+  kvHeads?: number;
+  /** Sliding window [left, right], integers in [-1, 16] (-1: no limit on that side); null: none. */
+  window?: [number, number] | null;
+  /**
+   * ALiBi: true for the paper's slopes for the example's heads, false for none, or one slope per
+   * head (H numbers, each finite and > 0, also as float32), checked after `heads`; a RangeError
+   * naming alibi otherwise.
+   */
+  alibi?: boolean | number[];
+  /** Rotary positions on Q and K (examples with X and an even query width): true, false or { base, interleaved }. */
+  rope?: boolean | { base?: number; interleaved?: boolean };
   /** The head the matrix view shows (0-based). */
   head?: number;
   /** 'matrix' (default), 'heatmap' or 'links' (the weights of every head and scoring). */

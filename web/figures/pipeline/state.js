@@ -16,14 +16,15 @@
 //   head        the head the matrix view shows (0-based)
 //   view        'matrix' | 'heatmap' | 'links'
 //   window      [left, right] sliding window (integers >= -1, -1: no limit); null: none
-//   alibi       true: ALiBi with the paper's slopes for the state's heads; false: off
+//   alibi       true: ALiBi with the paper's slopes for the state's heads; false: off; or a list of
+//               H slopes, one per head (finite, > 0 and finite as float32), checked after heads
 //   rope        true | { base?, interleaved? }: rotary positions on Q and K (X states, even d); false: off
 // Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
 // so an author sees the mistake instead of a silently different figure. The preset must be loaded
 // (presets/catalog.js loadPreset; pipeline.js loads every one, so the figures entry is synchronous).
 import { PRESET_IDS, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
-import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, sizesOf } from '../../model/state/model.js';
+import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, isAlibiSlope, sizesOf } from '../../model/state/model.js';
 import { setSize } from '../../model/state/sizes.js';
 
 const list = (values) => values.map((v) => `'${v}'`).join(', ');
@@ -83,8 +84,9 @@ function positionOverrides({ window, alibi, rope }) {
     if (!ok) throw new RangeError(`window must be null or [left, right], integers in [${LIMITS.window.join(', ')}] (-1: no limit), got ${JSON.stringify(window)}`);
     overrides.window = window ?? [-1, -1];
   }
-  if (alibi !== undefined) {
-    if (typeof alibi !== 'boolean') throw new TypeError(`alibi must be true (the paper's slopes) or false, got ${JSON.stringify(alibi)}`);
+  // A list of slopes waits for the heads (slopesFor): its length is checked against the final H.
+  if (alibi !== undefined && !Array.isArray(alibi)) {
+    if (typeof alibi !== 'boolean') throw new TypeError(`alibi must be true (the paper's slopes), false or a list of H slopes, got ${JSON.stringify(alibi)}`);
     overrides.alibi = alibi ? 'paper' : 'off';
   }
   if (rope !== undefined) {
@@ -97,6 +99,16 @@ function positionOverrides({ window, alibi, rope }) {
     Object.assign(overrides, { rope: interleaved ? 'interleaved' : 'halves', ropeBase: base });
   }
   return overrides;
+}
+
+/** alibi: a list of slopes checked against the state's H -> a copy (conform keeps it as it is). */
+function slopesFor(alibi, H) {
+  const slopes = Array.from(alibi); // holes become undefined and fail below
+  if (slopes.length !== H) throw new RangeError(`alibi must hold one slope per head, H=${H}, got ${slopes.length}`);
+  slopes.forEach((m, h) => {
+    if (!isAlibiSlope(m)) throw new RangeError(`alibi[${h}] must be a finite number > 0 (and finite as float32), got ${typeof m === 'number' ? m : JSON.stringify(m) ?? String(m)}`);
+  });
+  return slopes;
 }
 
 /** -> a conformed explorer state for spec (see the top of this file). */
@@ -125,6 +137,7 @@ export function pipelineState(spec = {}) {
     }
     state = conform({ ...state, kvHeads: spec.kvHeads });
   }
+  if (Array.isArray(spec.alibi)) state = conform({ ...state, alibi: slopesFor(spec.alibi, state.heads) });
   if (spec.validLens !== undefined) state = conform({ ...state, validLens: validLensOf(spec.validLens, sizesOf(state)) });
   if (spec.rope !== undefined && spec.rope !== false && state.rope === 'off') {
     throw new RangeError(`rope needs an example with X and an even query width, got ${state.source === 'self' ? `d = ${sizesOf(state).d}` : 'given Q, K, V'}`);

@@ -1,6 +1,6 @@
 // The state's position options (issue 12) as the API's options: the sliding window (a mask, in
 // mask-options.js), ALiBi (one slope per head: the explorer runs each head on its own, so head h
-// gets [slope_h] of the paper's slopes for all H heads) and RoPE (Q and K rotated after the
+// gets [slope_h] of the paper's slopes for all H heads, or of the state's own list) and RoPE (Q and K rotated after the
 // projections, at positions 0 .. T - 1, as the layers do).
 import { alibiSlopes } from '../../src/boundary/alibi-slopes.js';
 import { sizesOf } from '../state/model.js';
@@ -12,8 +12,9 @@ export function windowOption(state) {
   return left === -1 && right === -1 ? undefined : [left, right];
 }
 
-/** The ALiBi slope of every head (H), or null when ALiBi is off. */
+/** The ALiBi slope of every head (H): the paper's, the state's own, or null when ALiBi is off. */
 export function alibiOf(state) {
+  if (Array.isArray(state.alibi)) return state.alibi;
   return state.alibi === 'paper' ? alibiSlopes(sizesOf(state).H) : null;
 }
 

@@ -32,7 +32,7 @@ export function registerPositionStages() {
     title: 'B',
     noun: 'ALiBi bias',
     kind: 'signed',
-    available: (ctx) => ctx.state.alibi === 'paper',
+    available: (ctx) => ctx.state.alibi !== 'off',
     caption: (ctx) => `Head ${ctx.head + 1}’s slope m = ${ctx.result.heads[ctx.head].slope}: the farther the key, the lower its score.`,
     instances: (ctx) => {
       const { queries, keys } = tokenLabels(ctx.state);

@@ -2,7 +2,7 @@
 // edit, a link typed by hand): known values only, rectangular arrays of finite numbers whose
 // sizes agree, parameters for every scoring computed, masks within range. Pure: returns a new
 // object. Everything downstream trusts its output.
-import { ALIBI_MODES, CAUSAL_MODES, LIMITS, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS, groupLeader, scoringsOf } from './model.js';
+import { ALIBI_MODES, CAUSAL_MODES, LIMITS, isAlibiSlope, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS, groupLeader, scoringsOf } from './model.js';
 import { conformBackward } from './conform-backward.js';
 import { clampInt, resizeVector, seededCell, seededMatrix, seededStack } from './resize.js';
 
@@ -113,11 +113,20 @@ function conformCells(raw, { B, Tq, Tk }) {
   return cells;
 }
 
+/**
+ * Given ALiBi slopes: a copy when there is one valid slope per head of the state, else 'off'.
+ * Nothing is resized: a list made for another number of heads has no right value for a new head.
+ */
+function customSlopes(given, H) {
+  const slopes = Array.from(given); // holes become undefined, which isAlibiSlope refuses
+  return slopes.length === H && slopes.every(isAlibiSlope) ? slopes : 'off';
+}
+
 /** window, alibi, rope, ropeBase: RoPE only on 'self' states of even d (the core needs pairs). */
 function conformPositions(raw, s, { d }) {
   const side = (x) => clampInt(x, LIMITS.window, -1);
   s.window = Array.isArray(raw.window) ? [side(raw.window[0]), side(raw.window[1])] : [-1, -1];
-  s.alibi = oneOf(raw.alibi, ALIBI_MODES, 'off');
+  s.alibi = Array.isArray(raw.alibi) ? customSlopes(raw.alibi, s.heads) : oneOf(raw.alibi, ALIBI_MODES, 'off');
   s.rope = s.source === 'self' && d % 2 === 0 ? oneOf(raw.rope, ROPE_MODES, 'off') : 'off';
   const base = positive(raw.ropeBase, 10000);
   s.ropeBase = Math.min(LIMITS.ropeBase[1], Math.max(LIMITS.ropeBase[0], base));

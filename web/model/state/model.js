@@ -26,7 +26,9 @@
 //   maskedCells: [b, i, j][],      single score cells masked by clicking them
 //   maskFill: 'zero' | 'd2l',      a fully masked row: zero weights (default) or d2l's -1e6 fill
 //   window: [left, right],         sliding window (FlashAttention's convention), -1 = no limit
-//   alibi: 'off' | 'paper',        ALiBi biases with the paper's slopes for the state's heads
+//   alibi: 'off' | 'paper' | number[],   ALiBi biases: the paper's slopes for the state's heads, or
+//                                  one given slope per head (H finite positive numbers; a list of
+//                                  another length, as after a change of heads, turns ALiBi off)
 //   rope: 'off' | 'halves' | 'interleaved',   rotary positions on Q and K ('self' states, even d)
 //   ropeBase: number,              RoPE's base (10000 in the paper)
 //   kvHeads: number,               grouped heads ('self'): a divisor of H; head h uses the K, V
@@ -54,6 +56,16 @@ export const MASK_FILLS = ['zero', 'd2l'];
 export const LOSSES = ['half-sum', 'mean'];
 export const ALIBI_MODES = ['off', 'paper'];
 export const ROPE_MODES = ['off', 'halves', 'interleaved'];
+
+/**
+ * A slope a state's custom ALiBi list may hold: > 0 and finite as the core stores it (float32),
+ * with slope (Tq + Tk) finite there at the largest sizes, as the API requires (boundary/masks.js),
+ * so a conformed state never makes the API throw. A slope that rounds to 0 in float32 is refused
+ * too: the core would see no bias at all.
+ */
+export function isAlibiSlope(m) {
+  return typeof m === 'number' && m > 0 && Math.fround(m) > 0 && Math.fround(m) * 2 * LIMITS.tokens[1] < 3.4e38;
+}
 
 /** d2l's masked_softmax fill value: a fully masked row becomes uniform instead of zero. */
 export const D2L_FILL = -1e6;

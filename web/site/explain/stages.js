@@ -67,9 +67,13 @@ const TEX = {
   },
   scores: { formula: (ctx) => SCORE_TEX[ctx.state.scoring], explain: explainScore },
   scaled: { formula: (ctx) => `\\tilde S = S \\cdot ${scaleTex(ctx)}`, explain: explainScaled },
-  alibi: { formula: () => 'B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad m_h = 2^{-8(h+1)/H}', explain: explainBias },
+  alibi: {
+    // The paper's slopes have a closed form; a list given in the link has none to show.
+    formula: (ctx) => `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : 'm_h\\ \\text{given}'}`,
+    explain: explainBias,
+  },
   masked: {
-    formula: (ctx) => (ctx.state.alibi === 'paper' ? 'Z = \\tilde S + B + M,\\quad M_{ij} \\in \\{0, -\\infty\\}' : 'Z = \\tilde S + M,\\quad M_{ij} \\in \\{0, -\\infty\\}'),
+    formula: (ctx) => (ctx.state.alibi !== 'off' ? 'Z = \\tilde S + B + M,\\quad M_{ij} \\in \\{0, -\\infty\\}' : 'Z = \\tilde S + M,\\quad M_{ij} \\in \\{0, -\\infty\\}'),
     explain: explainMasked,
   },
   weights: { formula: () => 'P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j\'} e^{Z_{ij\'}}}', explain: explainWeight },

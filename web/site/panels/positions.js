@@ -1,5 +1,5 @@
 // Positions (issue 12): the sliding window [left, right] (-1: open on that side), ALiBi's biases
-// (off or the paper's slopes) and rotary positions (off, rotating halves as Llama does, or
+// (off, the paper's slopes, or the slopes a link gave) and rotary positions (off, rotating halves as Llama does, or
 // adjacent pairs as GPT-J does) with their base; and grouped heads: how many K, V heads the
 // query heads share (a divisor of H: 1 is multi-query, H is plain multi-head).
 import { h } from '../../figures/dom.js';
@@ -14,7 +14,14 @@ function mount(container, { store }) {
   }), { hint: '−1: no limit' });
   const left = side(0, 'Window left');
   const right = side(1, 'Window right');
-  const alibi = segmented('ALiBi', [['off', 'off'], ['paper', 'paper slopes', 'ALiBi: −m_h |i + Tk − Tq − j| added to the scaled scores, m_h = 2^(−8h/H)']], (value) => store.update({ alibi: value }), { label: 'ALiBi' });
+  // A third choice only while the state holds its own slopes (from a link or a figure's data), so
+  // the control never shows off or paper for them; picking off or paper replaces them.
+  const alibi = segmented('ALiBi', [
+    ['off', 'off'],
+    ['paper', 'paper slopes', 'ALiBi: −m_h |i + Tk − Tq − j| added to the scaled scores, m_h = 2^(−8h/H)'],
+    ['custom', 'custom (from the link)', 'ALiBi with one slope per head given in the link'],
+  ], (value) => value !== 'custom' && store.update({ alibi: value }), { label: 'ALiBi' });
+  const customAlibi = alibi.node.querySelector('[data-value="custom"]');
   const rope = segmented('RoPE', [['off', 'off'], ['halves', 'halves', 'pairs (c, c + d/2): Hugging Face Llama'], ['interleaved', 'interleaved', 'pairs (2c, 2c + 1): GPT-J']], (value) => store.update({ rope: value }), { label: 'Rotary positions' });
   const base = h('input', { type: 'number', min: LIMITS.ropeBase[0], max: LIMITS.ropeBase[1], step: 'any', class: 'len-input', 'aria-label': 'RoPE base' });
   base.addEventListener('change', () => {
@@ -37,7 +44,10 @@ function mount(container, { store }) {
     update(state) {
       left.set(state.window[0]);
       right.set(state.window[1]);
-      alibi.set(state.alibi);
+      const custom = Array.isArray(state.alibi);
+      customAlibi.hidden = !custom;
+      customAlibi.title = custom ? `ALiBi with the slopes given in the link: m = ${state.alibi.join(', ')}` : '';
+      alibi.set(custom ? 'custom' : state.alibi);
       rope.set(state.rope);
       if (document.activeElement !== base) base.value = String(state.ropeBase);
       kvField.hidden = state.source !== 'self';

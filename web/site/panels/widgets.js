@@ -12,10 +12,12 @@ export function segmented(name, options, onChange, { label } = {}) {
     h('button', { type: 'button', class: 'seg', role: 'radio', title, dataset: { value: String(value) }, onclick: () => onChange(value) }, text));
   const node = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label ?? name }, buttons);
   node.addEventListener('keydown', (event) => {
-    const k = buttons.indexOf(document.activeElement);
+    // The arrows cycle through the shown buttons only (a panel may hide a choice for now).
+    const shown = buttons.filter((b) => !b.hidden);
+    const k = shown.indexOf(document.activeElement);
     if (k < 0 || !['ArrowLeft', 'ArrowRight'].includes(event.key)) return;
     event.preventDefault();
-    const next = buttons[(k + (event.key === 'ArrowRight' ? 1 : buttons.length - 1)) % buttons.length];
+    const next = shown[(k + (event.key === 'ArrowRight' ? 1 : shown.length - 1)) % shown.length];
     next.focus();
     next.click();
   });

@@ -21,19 +21,26 @@ function weightsRow(q, qi, k, kv, n, d, scale, p) {
   return p;
 }
 
-/** out_i = sum_j P_ij v_j */
-export function attentionForward(q, k, v, out, heads, T, d, scale, causal = false) {
-  const p = new Float32Array(T);
+/** Every query row of every head with its weights p: visit(qi, kv, n), where the row starts at qi, its head's keys at kv. */
+function forEachRow(q, k, heads, T, d, scale, causal, p, visit) {
   for (let h = 0; h < heads; h++) {
     const kv = h * T * d;
     for (let i = 0; i < T; i++) {
       const qi = kv + i * d;
       const n = visibleKeys(i, T, causal);
       weightsRow(q, qi, k, kv, n, d, scale, p);
-      out.fill(0, qi, qi + d);
-      for (let j = 0; j < n; j++) for (let c = 0; c < d; c++) out[qi + c] += p[j] * v[kv + j * d + c];
+      visit(qi, kv, n);
     }
   }
+}
+
+/** out_i = sum_j P_ij v_j */
+export function attentionForward(q, k, v, out, heads, T, d, scale, causal = false) {
+  const p = new Float32Array(T);
+  forEachRow(q, k, heads, T, d, scale, causal, p, (qi, kv, n) => {
+    out.fill(0, qi, qi + d);
+    for (let j = 0; j < n; j++) for (let c = 0; c < d; c++) out[qi + c] += p[j] * v[kv + j * d + c];
+  });
 }
 
 /** dP_j = dO_i . v_j, D = sum_j P_j dP_j, dS_j = P_j (dP_j - D); dq, dk, dv accumulate. */
@@ -43,28 +50,22 @@ export function attentionBackward(q, k, v, dout, dq, dk, dv, heads, T, d, scale,
   dq.fill(0);
   dk.fill(0);
   dv.fill(0);
-  for (let h = 0; h < heads; h++) {
-    const kv = h * T * d;
-    for (let i = 0; i < T; i++) {
-      const qi = kv + i * d;
-      const n = visibleKeys(i, T, causal);
-      weightsRow(q, qi, k, kv, n, d, scale, p);
-      let D = 0;
-      for (let j = 0; j < n; j++) {
-        let s = 0;
-        for (let c = 0; c < d; c++) s += dout[qi + c] * v[kv + j * d + c];
-        dP[j] = s;
-        D += p[j] * s;
-      }
-      for (let j = 0; j < n; j++) {
-        const dS = p[j] * (dP[j] - D) * scale;
-        const kj = kv + j * d;
-        for (let c = 0; c < d; c++) {
-          dq[qi + c] += dS * k[kj + c];
-          dk[kj + c] += dS * q[qi + c];
-          dv[kj + c] += p[j] * dout[qi + c];
-        }
+  forEachRow(q, k, heads, T, d, scale, causal, p, (qi, kv, n) => {
+    let D = 0;
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0; c < d; c++) s += dout[qi + c] * v[kv + j * d + c];
+      dP[j] = s;
+      D += p[j] * s;
+    }
+    for (let j = 0; j < n; j++) {
+      const dS = p[j] * (dP[j] - D) * scale;
+      const kj = kv + j * d;
+      for (let c = 0; c < d; c++) {
+        dq[qi + c] += dS * k[kj + c];
+        dk[kj + c] += dS * q[qi + c];
+        dv[kj + c] += p[j] * dout[qi + c];
       }
     }
-  }
+  });
 }
