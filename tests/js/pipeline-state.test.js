@@ -2,7 +2,8 @@
 // number[]` (issue 12). A list is checked against the heads the figure ends with, and a wrong one
 // is a RangeError naming alibi, never a figure silently drawn without ALiBi.
 import { describe, expect, it } from 'vitest';
-import { pipelineState } from '../../web/figures/pipeline/state.js';
+// Through the figures entry, as a page calls it: it loads every preset (state.js reads the loaded ones).
+import { pipelineState } from '../../web/figures/index.js';
 
 describe('pipelineState alibi', () => {
   it('takes true for the paper’s slopes, false for none, and a list of one slope per head', () => {
