@@ -50,7 +50,7 @@ describe('Save as HTML', () => {
     await saved.context.close();
   });
 
-  it('a card\'s figure menu saves that stage alone', async () => {
+  it('a card\'s figure menu saves that stage alone, a gradient card included', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const menu = page.locator('[data-card="weights"] details.figure-menu');
     await menu.locator('summary').click();
@@ -60,7 +60,17 @@ describe('Save as HTML', () => {
     expect(await shownStages(saved.page)).toEqual(['weights']);
     expect(await shadowStageValues(saved.page, 'attn-figure', 'weights')).toEqual(await stageValues(page, 'weights'));
     expect(saved.problems).toEqual([]);
-    expect(problems).toEqual([]);
     await saved.context.close();
+
+    // A gradient card: that stage alone too (not every gradient band), its numbers the explorer's.
+    const dqMenu = page.locator('[data-card="dq"] details.figure-menu');
+    await dqMenu.locator('summary').click();
+    const dqFile = await downloaded(page, () => dqMenu.locator('[data-action="html"]').first().click());
+    const dq = await openOffline(browser, join(folder, dqFile.name), dqFile.text);
+    expect(await shownStages(dq.page)).toEqual(['dq']);
+    expect(await shadowStageValues(dq.page, 'attn-figure', 'dq')).toEqual(await stageValues(page, 'dq'));
+    expect(dq.problems).toEqual([]);
+    expect(problems).toEqual([]);
+    await dq.context.close();
   });
 });

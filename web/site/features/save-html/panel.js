@@ -7,8 +7,6 @@ import { h } from '../../../figures/dom.js';
 import { registerFigureAction } from '../../../figures/export/actions.js';
 import { download, fileName } from '../../../figures/export/download.js';
 
-const BACKWARD_BANDS = new Set(['loss', 'gradients', 'weight-gradients']);
-
 /** The standalone file of `state` (the page state: its check mode and speed stay behind). */
 export async function savedFigure(state, attributes) {
   const [{ standaloneHtml }, { readPackageFile }] = await Promise.all([
@@ -44,9 +42,9 @@ function mount(container, { store, announce }) {
     run: (target) => {
       const state = store.get();
       const stage = target.svg.closest('[data-card]')?.dataset.card ?? target.svg.dataset.stage;
-      const attributes = state.view === 'matrix'
-        ? { stages: stage, backward: BACKWARD_BANDS.has(target.svg.closest('[data-band]')?.dataset.band) }
-        : { view: state.view };
+      // A backward stage among `stages` computes the backward pass by itself (wantsBackward);
+      // the `backward` attribute would add every gradient band to the one card saved.
+      const attributes = state.view === 'matrix' ? { stages: stage } : { view: state.view };
       return save(attributes, [state.preset, state.view === 'matrix' ? stage : state.view]);
     },
   });
