@@ -9,15 +9,13 @@
 import { conform } from '../model/state/conform.js';
 import { presetRaw } from '../model/presets/index.js';
 import { LIMITS } from '../model/state/model.js';
-import { clampInt } from '../model/state/resize.js';
+import { clampInt, isObject } from '../model/state/resize.js';
 
 /** The speed panel's limits: T, d and heads of the timed attention. */
 export const SPEED_LIMITS = { T: [16, 1024], d: [8, 128], heads: [1, 8] };
 
 const STAGE_ID = /^[a-z][a-z-]{0,19}$/;
 const MAX_TYPED = 24; // characters of one typed number: enough for any float, short in the URL
-
-const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 /** checks: { stage: string[][][] }: what a user typed, kept as typed (shapes are fitted when shown). */
 export function conformChecks(raw) {

@@ -1,9 +1,8 @@
 // The backward part of the state, made consistent with the sizes conform() has settled: the
 // target has the output's shape (seeded where missing), the learning rate and speed stay in range.
 import { LIMITS, LOSSES } from './model.js';
-import { clampInt, seededStack } from './resize.js';
+import { clampInt, isObject, seededStack } from './resize.js';
 
-const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 const within = (x, lo, hi, fallback) => (typeof x === 'number' && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback);
 
 /** backward: { target (B, Tq, d_out), loss, learningRate, stepsPerSecond }. */

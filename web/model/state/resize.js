@@ -38,6 +38,9 @@ export function seededMatrix(state, name, old, rows, cols) {
   return resizeMatrix(old, rows, cols, (i, j) => seededCell(state.seed, name, i, j));
 }
 
+/** A plain object (not null, not an array): a part of a state conform() reads fields from. */
+export const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+
 /** Clamps to an integer in [lo, hi]; non-numbers give `fallback`. */
 export function clampInt(x, [lo, hi], fallback) {
   const n = Math.round(Number(x));
