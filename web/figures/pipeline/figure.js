@@ -10,6 +10,9 @@ import { BACKWARD_STAGE_IDS } from '../../model/stages/groups.js';
 import { registerForwardStages } from '../../model/stages/forward.js';
 import { stageBands, stageCard } from './render.js';
 
+/** Whether the backward stages are registered (the explorer registers them; figures on demand). */
+const backwardRegistered = () => stageById(BACKWARD_STAGE_IDS.values().next().value) !== null;
+
 /**
  * Registers the explorer's forward stages once per page (the explorer itself may have registered
  * every stage), and the backward ones when given registerBackwardStages (model/stages/backward.js,
@@ -17,7 +20,7 @@ import { stageBands, stageCard } from './render.js';
  */
 export function ensureStages(registerBackwardStages) {
   if (allStages().length === 0) registerForwardStages();
-  if (registerBackwardStages && !stageById([...BACKWARD_STAGE_IDS][0])) registerBackwardStages();
+  if (registerBackwardStages && !backwardRegistered()) registerBackwardStages();
 }
 
 /** The ids of every stage, forward then backward (registered or not), in pipeline order. */
@@ -55,7 +58,7 @@ function matrixView(ctx, options) {
  */
 export function renderPipeline(state, result, options = {}, { galleryView, registerBackwardStages } = {}) {
   ensureStages(registerBackwardStages);
-  if (state.view === 'matrix' && wantsBackward(options) && !stageById([...BACKWARD_STAGE_IDS][0])) {
+  if (state.view === 'matrix' && wantsBackward(options) && !backwardRegistered()) {
     throw new TypeError('renderPipeline: the backward stages need parts.registerBackwardStages (model/stages/backward.js)');
   }
   const ctx = { state, result, head: state.head };
