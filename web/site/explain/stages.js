@@ -73,7 +73,7 @@ const TEX = {
     explain: explainBias,
   },
   masked: {
-    formula: (ctx) => (ctx.state.alibi !== 'off' ? 'Z = \\tilde S + B + M,\\quad M_{ij} \\in \\{0, -\\infty\\}' : 'Z = \\tilde S + M,\\quad M_{ij} \\in \\{0, -\\infty\\}'),
+    formula: (ctx) => `Z = \\tilde S${ctx.state.alibi !== 'off' ? ' + B' : ''} + M,\\quad M_{ij} \\in \\{0, -\\infty\\}`,
     explain: explainMasked,
   },
   weights: { formula: () => 'P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j\'} e^{Z_{ij\'}}}', explain: explainWeight },
