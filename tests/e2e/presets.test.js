@@ -32,6 +32,14 @@ describe('presets', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the explorer computes with the SIMD build, not the relaxed default, in a browser that has relaxed SIMD', async () => {
+    const { page, problems } = await site.open('?preset=seed-004');
+    // Chromium validates relaxed SIMD, so loadAttention() alone would take the relaxed build, whose
+    // FMA changes the last bits from one CPU to another; the explorer's numbers must not.
+    expect(await page.evaluate(() => window.attentionLab.attn.backend)).toBe('wasm-simd');
+    expect(problems).toEqual([]);
+  });
+
   it('the d2l preset shows [[2, 3, 4, 5]] and [[10, 11, 12, 13]] for additive and dot-product attention', async () => {
     const { page, problems } = await site.open('?preset=d2l');
     for (const run of [0, 1]) {

@@ -120,7 +120,7 @@ describe('embedding, from the built site', () => {
       <script type="module">
         import { pipeline } from './web/figures/index.js';
         import { loadAttention } from './web/src/index.js';
-        const attn = await loadAttention();
+        const attn = await loadAttention({ simd: true }); // the explorer's build: the same last bits
         window.draw = (preset) => document.body.replaceChildren(pipeline({ attn, preset, backward: true }));
         window.ready = true;
       </script></body></html>`);

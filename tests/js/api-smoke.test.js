@@ -3,7 +3,7 @@
 // malloc address, same C stack pointer), and the private binding's own checks raise RangeErrors.
 // The public behaviour (values, messages) is specified in the other suites.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAttention } from '../../web/src/index.js';
+import { loadAttention, relaxedSimdSupported, simdSupported } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
 import { NO_BUFFERS } from '../../web/src/boundary/buffers.js';
 import { withArena } from '../../web/src/boundary/memory.js';
@@ -16,6 +16,22 @@ const CALLS = 1_000;
 
 const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 104729) * 2);
 const rand = (shape, seed) => ({ data: random(shape.reduce((a, b) => a * b, 1), seed), shape });
+
+describe('loadAttention() without simd', () => {
+  // The fastest build the engine validates: relaxed SIMD (1.12-1.18x the SIMD build in Chromium,
+  // loader.js), else SIMD, else scalar. This project runs where relaxed SIMD validates (Chromium;
+  // Node 20 with the flag vitest.config.js passes), so the first branch is the one tested here.
+  it('loads the relaxed build where the engine validates relaxed SIMD, else SIMD', async () => {
+    const attn = await loadAttention();
+    const expected = relaxedSimdSupported() ? 'wasm-relaxed' : simdSupported() ? 'wasm-simd' : 'wasm-scalar';
+    expect(attn.backend).toBe(expected);
+    expect(relaxedSimdSupported()).toBe(true);
+  });
+
+  it('{ simd: simdSupported() } pins the SIMD build, whose numbers are the same on every machine', async () => {
+    expect((await loadAttention({ simd: simdSupported() })).backend).toBe('wasm-simd');
+  });
+});
 
 describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
   let attn;

@@ -1,7 +1,7 @@
 // Loading on demand, shared by every figure of a page:
 //   whenNear(element, fn)   runs fn once the element is within NEAR of the viewport (one
 //                           IntersectionObserver for the page); returns a function that cancels
-//   figureRuntime()         ONE promise for the page: the wasm core (loadAttention()) and the
+//   figureRuntime()         ONE promise for the page: the wasm core (the SIMD build) and the
 //                           figure code (runtime.js), imported only when a figure first needs them,
 //                           so a page whose figures are never scrolled to downloads no wasm.
 
@@ -39,7 +39,8 @@ let runtime = null;
 export function figureRuntime() {
   if (!runtime) {
     runtime = Promise.all([
-      import('../src/index.js').then(({ loadAttention }) => loadAttention()),
+      // The SIMD build, never the relaxed one: a figure shows the same numbers on every machine.
+      import('../src/index.js').then(({ loadAttention, simdSupported }) => loadAttention({ simd: simdSupported() })),
       import('./runtime.js'),
     ]).then(([attn, code]) => ({ attn, ...code }));
     runtime.catch(() => { runtime = null; }); // a failed load (offline, say) may be retried by the next figure

@@ -16,7 +16,7 @@ import './features/train/train.css';
 import './features/generate/generate.css';
 import './features/speed/speed.css';
 import '../figures/figures.css';
-import { loadAttention } from '../src/index.js';
+import { loadAttention, simdSupported } from '../src/index.js';
 import { startApp } from './app.js';
 import { registerCorePanels } from './panels/index.js';
 import { registerCoreStages } from '../model/stages/index.js';
@@ -43,7 +43,8 @@ const dom = {
 // Performance marks (tests read them): the core loaded, the first render in the DOM, and the
 // frame after it (painted). Their startTime counts from the navigation start.
 try {
-  const attn = await loadAttention();
+  // The SIMD build, never the relaxed one (FMA): the explorer's numbers are the same on every machine.
+  const attn = await loadAttention({ simd: simdSupported() });
   performance.mark('attnlab:core-loaded');
   window.attentionLab = startApp(attn, dom); // for the console and for end-to-end tests
   performance.mark('attnlab:first-render');

@@ -372,8 +372,10 @@ export interface Attention {
 
 export interface LoadOptions {
   /**
-   * Force the SIMD (true), relaxed-SIMD ('relaxed') or scalar (false) build; default: SIMD when
-   * WebAssembly.validate supports it. The relaxed build is the SIMD build with its multiply-adds as
+   * Force the SIMD (true), relaxed-SIMD ('relaxed') or scalar (false) build; default: relaxed SIMD
+   * when WebAssembly.validate accepts it (the fastest), else SIMD when it accepts simd128, else
+   * scalar. For numbers identical on every machine ask for { simd: simdSupported() }. The relaxed
+   * build is the SIMD build with its multiply-adds as
    * f32x4.relaxed_madd (one rounding where the CPU has FMA, so results differ from the SIMD build in
    * the last bits, and may differ between machines); engines: Chrome/Edge 114+, Firefox 145+,
    * Node 22+ (Node 20 with --experimental-wasm-relaxed-simd). `backend` says which build was loaded.
