@@ -22,7 +22,7 @@ import { chartSvg } from './lib/chart-svg.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { modernConfigs } from './lib/modern-configs.mjs';
 import { opConfigs } from './lib/op-configs.mjs';
-import { markdownTable, targetLines, textTable } from './lib/report.mjs';
+import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
@@ -152,21 +152,23 @@ const targets = targetLines(measured);
 if (targets.length) {
   console.log('\nissue 3 targets (ours / peer at its fastest form, same run):');
   for (const t of targets) {
-    console.log(`  ${t.config}: ${t.ratio.toFixed(2)}x ${t.peer} (target >= ${t.target}x: ${t.met ? 'met' : 'NOT met'})`);
+    console.log(`  ${t.config}, ${t.build}: ${t.ratio.toFixed(2)}x ${t.peer} (target >= ${t.target}x: ${t.met ? 'met' : 'NOT met'})`);
   }
 }
 const efficiencies = efficiencyLines(measured);
 if (efficiencies.length) {
-  console.log('\nissue 13 targets (ours wasm-simd over the mul+add ceiling, T >= 512):');
-  for (const e of efficiencies) console.log(`  ${e.config}: ${(100 * e.efficiency).toFixed(0)}% (target >= ${100 * e.target}%: ${e.met ? 'met' : 'NOT met'})`);
+  console.log('\nissue 13 targets (ours over the ceiling of its instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed; T >= 512):');
+  for (const e of efficiencies) console.log(`  ${e.config}, ${e.build}: ${(100 * e.efficiency).toFixed(0)}% (target >= ${100 * e.target}%: ${e.met ? 'met' : 'NOT met'})`);
 }
 
 /** Issue 13's efficiency targets: forward >= 0.75 of the ceiling at T >= 512, forward+backward >= 0.65. */
 function efficiencyLines(measured) {
   const targets = { forward: 0.75, forwardBackward: 0.65 };
   return measured
-    .filter((m) => targets[m.passKey] && m.T >= 512 && Number.isFinite(m.rows[0].efficiency))
-    .map((m) => ({ config: m.title, efficiency: m.rows[0].efficiency, target: targets[m.passKey], met: m.rows[0].efficiency >= targets[m.passKey] }));
+    .filter((m) => targets[m.passKey] && m.T >= 512)
+    .flatMap((m) => TARGET_BUILDS.map((build) => ({ m, build, ours: oursOf(m.rows, build) })))
+    .filter(({ ours }) => ours && Number.isFinite(ours.efficiency))
+    .map(({ m, build, ours }) => ({ config: m.title, build, efficiency: ours.efficiency, target: targets[m.passKey], met: ours.efficiency >= targets[m.passKey] }));
 }
 
 if (outDir) {
@@ -211,13 +213,13 @@ function resultsMarkdown(measured, targets, efficiencies) {
     '',
   ];
   if (targets.length) {
-    lines.push('## Issue 3 targets, as measured', '', '| configuration | peer (fastest form) | ours GFLOP/s | peer GFLOP/s | ours faster by | target | met |', '| --- | --- | ---: | ---: | ---: | ---: | --- |');
-    for (const t of targets) lines.push(`| ${t.config} | ${t.peer} | ${t.ours.toFixed(2)} | ${t.theirs.toFixed(2)} | ${t.ratio.toFixed(2)}x | ${t.target}x | ${t.met ? 'yes' : 'no'} |`);
+    lines.push('## Issue 3 targets, as measured', '', 'Ours in both builds: wasm-simd (the explorer\'s, and the library\'s default without relaxed SIMD) and wasm-relaxed (loadAttention()\'s default where the engine validates relaxed SIMD).', '', '| configuration | ours | peer (fastest form) | ours GFLOP/s | peer GFLOP/s | ours faster by | target | met |', '| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+    for (const t of targets) lines.push(`| ${t.config} | ${t.build} | ${t.peer} | ${t.ours.toFixed(2)} | ${t.theirs.toFixed(2)} | ${t.ratio.toFixed(2)}x | ${t.target}x | ${t.met ? 'yes' : 'no'} |`);
     lines.push('');
   }
   if (efficiencies.length) {
-    lines.push('## Issue 13 targets (efficiency of ours, wasm-simd)', '', '| configuration | of ceiling | target | met |', '| --- | ---: | ---: | --- |');
-    for (const e of efficiencies) lines.push(`| ${e.config} | ${(100 * e.efficiency).toFixed(0)}% | ${100 * e.target}% | ${e.met ? 'yes' : 'no'} |`);
+    lines.push('## Issue 13 targets (efficiency of ours over the ceiling of its own instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed)', '', '| configuration | ours | of ceiling | target | met |', '| --- | --- | ---: | ---: | --- |');
+    for (const e of efficiencies) lines.push(`| ${e.config} | ${e.build} | ${(100 * e.efficiency).toFixed(0)}% | ${100 * e.target}% | ${e.met ? 'yes' : 'no'} |`);
     lines.push('');
   }
   lines.push('## Every configuration', '');

@@ -56,27 +56,40 @@ export function markdownTable(m) {
   return [`#### ${m.title}`, '', `${m.workText}`, '', row(HEAD(m.unit)), row(align), ...m.rows.map((r) => row(cells(r, m.unit)))].join('\n');
 }
 
+// Our builds the targets are read for, one thread each: the SIMD build (the explorer's, and the
+// library's default where the engine has no relaxed SIMD) and the relaxed one (the library's default
+// where it has).
+export const TARGET_BUILDS = ['wasm-simd', 'wasm-relaxed'];
+
+/** Our one-thread row of a build in a configuration, if it was timed. */
+export function oursOf(rows, form) {
+  return rows.find((r) => r.library === 'attention-lab' && r.form === form && r.threads === 1 && !r.error) ?? null;
+}
+
 /**
- * The issue's targets, as measured: [{ text, ratio, target, met }] per sdpa configuration and target;
- * each peer at its fastest form.
+ * The issue's targets, as measured: [{ config, build, peer, ours, theirs, ratio, target, met }] per
+ * sdpa configuration, target and build of ours (TARGET_BUILDS); each peer at its fastest form.
  */
 export function targetLines(measured) {
   const lines = [];
   for (const m of measured.filter((x) => x.passKey)) {
     for (const t of ISSUE_TARGETS.filter((x) => x.passKey === m.passKey)) {
       const peer = bestOf(m.rows, t.library, t.threads);
-      const ours = m.rows[0];
-      if (!peer || ours.error) continue;
-      const ratio = peer.ms / ours.ms;
-      lines.push({
-        config: m.title,
-        peer: `${t.library} (${peer.form}, ${t.threads} thread)`,
-        ours: ours.rate,
-        theirs: peer.rate,
-        ratio,
-        target: t.target,
-        met: ratio >= t.target,
-      });
+      for (const build of TARGET_BUILDS) {
+        const ours = oursOf(m.rows, build);
+        if (!peer || !ours) continue;
+        const ratio = peer.ms / ours.ms;
+        lines.push({
+          config: m.title,
+          build,
+          peer: `${t.library} (${peer.form}, ${t.threads} thread)`,
+          ours: ours.rate,
+          theirs: peer.rate,
+          ratio,
+          target: t.target,
+          met: ratio >= t.target,
+        });
+      }
     }
   }
   return lines;
