@@ -29,10 +29,10 @@ beforeAll(async () => {
 });
 afterAll(async () => { await pages?.close(); });
 
-/** Every cell of the figures in a node: [{ stage, head, run, batch, row, col, value }]. */
+/** Every cell of the figures in a node (or a Promise of one): [{ stage, head, run, batch, row, col, value }]. */
 function cellsOf(expression) {
-  return page.evaluate((code) => {
-    const node = new Function('figures', 'attn', `return ${code}`)(window.figures, window.attn);
+  return page.evaluate(async (code) => {
+    const node = await new Function('figures', 'attn', `return ${code}`)(window.figures, window.attn);
     document.body.replaceChildren(node);
     return [...node.querySelectorAll('[data-value]')].map((cell) => {
       const svg = cell.closest('svg[data-stage]');
@@ -80,10 +80,10 @@ describe('attention-lab/figures', () => {
     expect(worstDifference(grid(cells, 'weights'), selfAttention(SEED_004, { causal: 'top-left' }).weights).diff).toBeLessThan(FLOAT32);
   });
 
-  it('pipeline() and heatmap() throw errors that name the bad field', async () => {
-    const message = (code) => page.evaluate((c) => {
+  it('pipeline() rejects and heatmap() throws errors that name the bad field', async () => {
+    const message = (code) => page.evaluate(async (c) => {
       try {
-        new Function('figures', 'attn', c)(window.figures, window.attn);
+        await new Function('figures', 'attn', `return ${c}`)(window.figures, window.attn);
         return 'no error';
       } catch (error) {
         return `${error.name}: ${error.message}`;
