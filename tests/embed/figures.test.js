@@ -80,6 +80,19 @@ describe('attention-lab/figures', () => {
     expect(worstDifference(grid(cells, 'weights'), selfAttention(SEED_004, { causal: 'top-left' }).weights).diff).toBeLessThan(FLOAT32);
   });
 
+  it('pipeline() in the heatmap view draws each compared scoring\'s weights, and stageIds() resolves to every stage id', async () => {
+    // d2l compares additive with dot-product attention: one heatmap per run, with d2l's valid
+    // lengths (2 and 6 of 10 keys) leaving the other keys at weight 0.
+    const cells = await cellsOf("figures.pipeline({ attn, preset: 'd2l', view: 'heatmap' })");
+    expect([...new Set(cells.map((c) => `${c.stage} ${c.head} ${c.run}`))]).toEqual(['weights 0 0', 'weights 0 1']);
+    const hidden = cells.filter((c) => (c.batch ?? '0') === '0' && Number(c.col) >= 2);
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(hidden.every((c) => c.value === '0')).toBe(true);
+    const ids = await page.evaluate(() => window.figures.stageIds());
+    expect(ids.slice(0, 4)).toEqual(['x', 'wq', 'wk', 'wv']);
+    expect(ids.slice(-4)).toEqual(['dwq', 'dwk', 'dwv', 'dwo']);
+  });
+
   it('pipeline() rejects and heatmap() throws errors that name the bad field', async () => {
     const message = (code) => page.evaluate(async (c) => {
       try {
