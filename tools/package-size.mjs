@@ -32,14 +32,16 @@ const BUDGETS = {
   // 48 -> 53 KiB: the same through the pool. 53 -> 54 KiB: issue 9's split above (+0.8 KiB).
   // 54 -> 55 KiB: the decode steps above, through the pool's entry.
   './worker': { eager: 55, reason: 'the API wrapper plus the pool and worker plumbing' },
-  // The figure functions are drawn without wasm; pipeline() brings the explorer's state and stages.
+  // The figure functions are drawn without wasm; pipeline() loads the explorer's state and stages when called.
   // 76 -> 77 KiB: issue 9's palette.js, the colours JS reads (canvas maps), written once (+0.4 KiB).
   // 77 -> 70 KiB: issue 9 (the gallery's figure menu a hook, the backward's code passed to compute,
   // standaloneHtml() loading its packer on first call): 69.2 KiB. -> 72.5 KiB (measured 71.7): the
   // presets' catalog (loaded one by one for <attn-figure>, +0.9 KiB) and the forward and backward
   // stage registration apart (+0.8 KiB), while this synchronous entry still loads them all; custom
-  // ALiBi slopes (+0.8 KiB).
-  './figures': { eager: 72.5, reason: 'the SVG figures, the model view (heads(), canvas maps: ~5 KiB), and what the synchronous pipeline() needs: the explorer\'s state, every preset (~5 KiB), the forward and backward compute (backward ~5 KiB) and every stage (issue 12\'s positions: +6 KiB)' },
+  // ALiBi slopes (+0.8 KiB). -> 25 KiB (measured 24.5): pipeline(), pipelineState() and stageIds()
+  // async, loading the model on their first call (the explorer's state, one preset, the forward
+  // compute and stages; the backward and the gallery only when shown): -47.3 KiB moved on demand.
+  './figures': { eager: 25, reason: 'the SVG figures and the model view (heads(), canvas maps: ~5 KiB); pipeline() loads the model it draws on first call' },
   // Files in and out (npy, npz, safetensors, JSON): no wasm, no zip library (the platform inflates).
   './io': { eager: 20, reason: 'four readers and two writers as commented sources (about 17 KiB): less than a thumbnail image' },
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).

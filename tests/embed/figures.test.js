@@ -29,10 +29,10 @@ beforeAll(async () => {
 });
 afterAll(async () => { await pages?.close(); });
 
-/** Every cell of the figures in a node: [{ stage, head, run, batch, row, col, value }]. */
+/** Every cell of the figures in a node (or a Promise of one): [{ stage, head, run, batch, row, col, value }]. */
 function cellsOf(expression) {
-  return page.evaluate((code) => {
-    const node = new Function('figures', 'attn', `return ${code}`)(window.figures, window.attn);
+  return page.evaluate(async (code) => {
+    const node = await new Function('figures', 'attn', `return ${code}`)(window.figures, window.attn);
     document.body.replaceChildren(node);
     return [...node.querySelectorAll('[data-value]')].map((cell) => {
       const svg = cell.closest('svg[data-stage]');
@@ -80,10 +80,23 @@ describe('attention-lab/figures', () => {
     expect(worstDifference(grid(cells, 'weights'), selfAttention(SEED_004, { causal: 'top-left' }).weights).diff).toBeLessThan(FLOAT32);
   });
 
-  it('pipeline() and heatmap() throw errors that name the bad field', async () => {
-    const message = (code) => page.evaluate((c) => {
+  it('pipeline() in the heatmap view draws each compared scoring\'s weights, and stageIds() resolves to every stage id', async () => {
+    // d2l compares additive with dot-product attention: one heatmap per run, with d2l's valid
+    // lengths (2 and 6 of 10 keys) leaving the other keys at weight 0.
+    const cells = await cellsOf("figures.pipeline({ attn, preset: 'd2l', view: 'heatmap' })");
+    expect([...new Set(cells.map((c) => `${c.stage} ${c.head} ${c.run}`))]).toEqual(['weights 0 0', 'weights 0 1']);
+    const hidden = cells.filter((c) => (c.batch ?? '0') === '0' && Number(c.col) >= 2);
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(hidden.every((c) => c.value === '0')).toBe(true);
+    const ids = await page.evaluate(() => window.figures.stageIds());
+    expect(ids.slice(0, 4)).toEqual(['x', 'wq', 'wk', 'wv']);
+    expect(ids.slice(-4)).toEqual(['dwq', 'dwk', 'dwv', 'dwo']);
+  });
+
+  it('pipeline() rejects and heatmap() throws errors that name the bad field', async () => {
+    const message = (code) => page.evaluate(async (c) => {
       try {
-        new Function('figures', 'attn', c)(window.figures, window.attn);
+        await new Function('figures', 'attn', `return ${c}`)(window.figures, window.attn);
         return 'no error';
       } catch (error) {
         return `${error.name}: ${error.message}`;

@@ -121,7 +121,7 @@ describe('embedding, from the built site', () => {
         import { pipeline } from './web/figures/index.js';
         import { loadAttention } from './web/src/index.js';
         const attn = await loadAttention({ simd: true }); // the explorer's build: the same last bits
-        window.draw = (preset) => document.body.replaceChildren(pipeline({ attn, preset, backward: true }));
+        window.draw = async (preset) => document.body.replaceChildren(await pipeline({ attn, preset, backward: true }));
         window.ready = true;
       </script></body></html>`);
     const { page, problems } = await pages.open('pipeline.html', { wait: false });

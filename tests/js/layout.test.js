@@ -4,16 +4,35 @@
 // so that the check is seen to fail.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLayout } from '../../tools/check-layout.mjs';
+import { moduleGraph } from '../../tools/module-graph.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('the import layout', () => {
   it('has every import of the repository pointing one way (each offender printed as file -> spec)', () => {
     expect(checkLayout(ROOT)).toEqual([]);
+  });
+});
+
+describe('the figures entry', () => {
+  it('imports none of the model (state, presets, compute, stages) nor the pipeline code eagerly: pipeline() loads them when called', () => {
+    const { eager, lazy } = moduleGraph(join(ROOT, 'web/figures/index.js'));
+    const paths = (files) => [...files].map((f) => relative(ROOT, f));
+    // web/model/attentions.js is heads()'s input layout, a drawing function's own code: eager.
+    expect(paths(eager).filter((f) => /^web\/model\/(state|presets|compute|stages)\/|^web\/figures\/pipeline\//.test(f))).toEqual([]);
+    expect(paths(lazy)).toEqual(expect.arrayContaining(['web/figures/pipeline/pipeline.js', 'web/model/presets/d2l.js', 'web/model/compute/backward.js']));
+  });
+
+  it('has pipeline()\'s code import no preset, backward module or gallery statically (load.js imports each when a spec shows it)', () => {
+    const { eager } = moduleGraph(join(ROOT, 'web/figures/pipeline/pipeline.js'));
+    const paths = [...eager].map((f) => relative(ROOT, f));
+    expect(paths).toContain('web/figures/pipeline/load.js');
+    const onDemand = ['web/model/compute/backward.js', 'web/model/stages/backward.js', 'web/figures/pipeline/gallery.js'];
+    expect(paths.filter((f) => /^web\/model\/presets\/(?!catalog\.js)/.test(f) || onDemand.includes(f))).toEqual([]);
   });
 });
 

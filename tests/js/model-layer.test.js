@@ -6,7 +6,7 @@ import { loadAttention } from '../../web/src/index.js';
 import { compute } from '../../web/model/compute/index.js';
 import { PRESETS, presetState } from '../../web/model/presets/index.js';
 import { conform } from '../../web/model/state/conform.js';
-import { computeFigure } from '../../web/figures/pipeline/pipeline.js';
+import { loadFigure } from '../../web/figures/pipeline/load.js';
 import { ensureStages, stageFilter, stageIds, wantsBackward } from '../../web/figures/pipeline/figure.js';
 import { backwardPass } from '../../web/model/compute/backward.js';
 import { registerBackwardStages } from '../../web/model/stages/backward.js';
@@ -54,14 +54,19 @@ describe('compute() and the backward pass', () => {
     expect(result.backward.agreements.length).toBeGreaterThan(0);
   });
 
-  it('a figure asks for the backward pass exactly when it shows a backward stage', () => {
+  it('a figure asks for the backward pass exactly when it shows a backward stage', async () => {
     expect(wantsBackward({})).toBe(false);
     expect(wantsBackward({ stages: ['weights', 'output'] })).toBe(false);
     expect(wantsBackward({ stages: ['weights', 'dq'] })).toBe(true);
-    expect(wantsBackward({ backward: backwardPass })).toBe(true);
-    const state = presetState('seed-004');
-    expect(computeFigure(attn, state, { stages: ['weights'] }).backward).toBeUndefined();
-    expect(computeFigure(attn, state, { stages: ['d-scores'] }).backward.dS).toBeDefined();
+    expect(wantsBackward({ backward: true })).toBe(true);
+    const forward = await loadFigure({ preset: 'seed-004', stages: ['weights'] });
+    expect(forward.backward).toBeNull();
+    expect(forward.parts.registerBackwardStages).toBeUndefined();
+    expect(compute(attn, forward.state, { backward: forward.backward }).backward).toBeUndefined();
+    const gradient = await loadFigure({ preset: 'seed-004', stages: ['d-scores'] });
+    expect(gradient.backward).toBe(backwardPass);
+    expect(gradient.parts.registerBackwardStages).toBe(registerBackwardStages);
+    expect(compute(attn, gradient.state, { backward: gradient.backward }).backward.dS).toBeDefined();
   });
 
   it('a figure knows the backward stage ids before their stages are registered, which then register under those ids', () => {

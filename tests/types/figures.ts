@@ -157,14 +157,18 @@ export async function useFigures(): Promise<number> {
   const spec = {
     ...stateSpec,
     attn: await loadAttention(),
-    stages: stageIds().filter((id) => id !== 'params'),
+    stages: (await stageIds()).filter((id) => id !== 'params'),
     backward: true,
     editable: true,
     captions: true,
   } satisfies Required<PipelineSpec>;
-  const figure: HTMLDivElement = pipeline(spec);
-  const state: Record<string, unknown> = pipelineState(stateSpec);
-  pipelineState();
+  const figure: HTMLDivElement = await pipeline(spec);
+  const state: Record<string, unknown> = await pipelineState(stateSpec);
+  await pipelineState();
+  // @ts-expect-error async: a Promise of the figure, not a node to append
+  figure.append(pipeline(spec));
+  // @ts-expect-error async: a Promise of the ids, not the list
+  stageIds().filter((id) => id !== 'params');
   const text: string = formatNumber(0.0557) + fullValue(-Infinity);
 
   const standalone = {
@@ -185,11 +189,11 @@ export function misuse(): void {
   // @ts-expect-error kind is 'signed' or 'weights'
   matrix(weights, { kind: 'diverging' });
   // @ts-expect-error a pipeline computes through the module from loadAttention()
-  pipeline({ preset: 'd2l' });
+  void pipeline({ preset: 'd2l' });
   // @ts-expect-error no such preset
-  pipelineState({ preset: 'seed-005' });
+  void pipelineState({ preset: 'seed-005' });
   // @ts-expect-error alibi is a boolean or a list of slopes, not a string
-  pipelineState({ alibi: '0.5 0.25' });
+  void pipelineState({ alibi: '0.5 0.25' });
   // @ts-expect-error thumbSize is a number of CSS px
   heads(attentions[0], { thumbSize: '64px' });
   // @ts-expect-error highlight is a Set of token indices, not a list

@@ -101,19 +101,11 @@ export class AttnFigure extends FigureElement {
       edit: (change) => this.#edit(change),
       enabled: () => Boolean(this.#spec?.editable),
     });
-    // The backward pass's code (its compute and its stages) only for a figure that shows a gradient.
-    const [backward, backwardStages] = this.#runtime.wantsBackward(spec)
-      ? await Promise.all([import('../model/compute/backward.js'), import('../model/stages/backward.js')])
-      : [];
-    this.#backward = backward?.backwardPass ?? null;
-    // Only the preset it names (data alone needs none).
-    if (spec.preset !== undefined || spec.data === undefined) await this.#runtime.loadPreset(spec.preset);
-    const state = this.#runtime.pipelineState(spec);
-    // The heatmap and links views' code (with those figures) only for a figure that shows one.
-    this.#parts = {
-      registerBackwardStages: backwardStages?.registerBackwardStages,
-      galleryView: state.view === 'matrix' ? undefined : (await import('../figures/pipeline/gallery.js')).galleryView,
-    };
+    // Only the code the spec draws (figures/pipeline/load.js, as pipeline()): its preset, the
+    // backward pass when it shows a gradient, the gallery for the heatmap and links views.
+    const { state, backward, parts } = await this.#runtime.loadFigure(spec);
+    this.#backward = backward;
+    this.#parts = parts;
     await this.#cells.ready(spec.editable); // an editable figure's editing code, before it says it is drawn
     this.#spec = spec;
     const store = this.#runtime.createStore(state, { conform: this.#runtime.conform, schedule: requestAnimationFrame });

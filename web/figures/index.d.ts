@@ -167,7 +167,7 @@ export type View = 'matrix' | 'heatmap' | 'links';
 
 /**
  * The example a pipeline figure shows: a preset, inline data, or inline data edited over a preset,
- * then these settings. Bad values throw a TypeError or RangeError naming the field.
+ * then these settings. Bad values reject with a TypeError or RangeError naming the field.
  */
 export interface PipelineStateSpec {
   /** Default 'seed-004' when no data is given. */
@@ -221,12 +221,17 @@ export interface PipelineSpec extends PipelineStateSpec {
   captions?: boolean;
 }
 
+// Async so that importing this entry costs the drawing code alone: the model (state, presets,
+// compute, stages) loads on the first call, and only what that call needs.
+
 /**
- * The explorer's pipeline (or the chosen stages) for an example, computed now through spec.attn:
+ * The explorer's pipeline (or the chosen stages) for an example, computed through spec.attn:
  * a <div class="attn-pipeline"> of cards, one svg[data-stage] per matrix (one per head/run shown),
- * or the heatmaps / links of every head. Throws like pipelineState() and on unknown stage ids.
+ * or the heatmaps / links of every head. Loads the preset it names, the backward pass only when it
+ * shows it, the heatmap and links views only for those views. Rejects like pipelineState() and on
+ * unknown stage ids.
  */
-export function pipeline(spec: PipelineSpec): HTMLDivElement;
+export function pipeline(spec: PipelineSpec): Promise<HTMLDivElement>;
 
 /**
  * The stage ids, in pipeline order: 'x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'rope', 'params',
@@ -234,10 +239,13 @@ export function pipeline(spec: PipelineSpec): HTMLDivElement;
  * 'concat-output', 'wo', 'projected-output', and the backward pass 'target', 'd-projected',
  * 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv', 'dwo'.
  */
-export function stageIds(): string[];
+export function stageIds(): Promise<string[]>;
 
-/** The explorer state (plain JSON, as in its links) a spec describes. */
-export function pipelineState(spec?: PipelineStateSpec): Record<string, unknown>;
+/**
+ * The explorer state (plain JSON, as in its links) a spec describes, once the preset it names is
+ * loaded. Rejects with a TypeError (a wrong kind) or RangeError (a wrong size) naming the field.
+ */
+export function pipelineState(spec?: PipelineStateSpec): Promise<Record<string, unknown>>;
 
 export type { Tensor };
 

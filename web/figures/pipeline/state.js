@@ -2,27 +2,11 @@
 // The figure functions and the <attn-figure> element describe a figure with a small spec; the
 // state is the explorer's own, so compute() and the stage definitions are reused as they are.
 //
-// spec (every field optional):
-//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'decode' | 'random' (default 'seed-004' when no data)
-//   data        a partial or whole explorer state, e.g. { x (T, d_in), wq, wk, wv (H, d_in, .), tokens }
-//               or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens, keyTokens }; merged over the preset
-//   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat'
-//   compare     more scorings computed side by side (Scoring[])
-//   causal      true | false | 'none' | 'top-left' | 'bottom-right'
-//   validLens   (B) per batch or (B, Tq) per query row, as d2l; null: none
-//   maskFill    'zero' | 'd2l'
-//   heads       number of heads H (states with X only; new heads get seeded weights)
-//   kvHeads     grouped heads: how many K, V heads the H query heads share (a divisor of H)
-//   head        the head the matrix view shows (0-based)
-//   view        'matrix' | 'heatmap' | 'links'
-//   window      [left, right] sliding window (integers >= -1, -1: no limit); null: none
-//   alibi       true: ALiBi with the paper's slopes for the state's heads; false: off; or a list of
-//               H slopes, one per head (finite, > 0 and finite as float32), checked after heads
-//   rope        true | { base?, interleaved? }: rotary positions on Q and K (X states, even d); false: off
+// spec: PipelineStateSpec, every field optional and documented once, in web/figures/index.d.ts.
 // Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
-// so an author sees the mistake instead of a silently different figure. The preset must be loaded
-// (presets/catalog.js loadPreset; pipeline.js loads every one, so the figures entry is synchronous).
-import { PRESET_IDS, presetState } from '../../model/presets/catalog.js';
+// so an author sees the mistake instead of a silently different figure. pipelineState needs its
+// preset loaded (presets/catalog.js); loadPipelineState loads it, and only it, first.
+import { PRESET_IDS, loadPreset, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
 import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, isAlibiSlope, sizesOf } from '../../model/state/model.js';
 import { setSize } from '../../model/state/sizes.js';
@@ -111,8 +95,13 @@ function slopesFor(alibi, H) {
   return slopes;
 }
 
+function checkSpec(spec) {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new TypeError(`spec must be an object ({ preset, data, ... }), got ${JSON.stringify(spec) ?? String(spec)}`);
+}
+
 /** -> a conformed explorer state for spec (see the top of this file). */
 export function pipelineState(spec = {}) {
+  checkSpec(spec);
   let state = baseState(spec);
   const overrides = {};
   if (spec.scoring !== undefined) overrides.scoring = oneOf('scoring', spec.scoring, SCORINGS);
@@ -147,4 +136,12 @@ export function pipelineState(spec = {}) {
     state = { ...state, head: spec.head };
   }
   return state;
+}
+
+/** -> Promise of pipelineState(spec) once the preset it names is loaded (data alone needs none; an unknown one, pipelineState names). */
+export async function loadPipelineState(spec = {}) {
+  checkSpec(spec);
+  const { preset, data } = spec;
+  if (preset === undefined ? data === undefined : PRESET_IDS.includes(preset)) await loadPreset(preset);
+  return pipelineState(spec);
 }

@@ -1,6 +1,6 @@
-// The presets by id, each file loaded on its own: an <attn-figure> loads only the one it names,
-// while index.js loads every one for the synchronous callers (the explorer, pipeline() and
-// pipelineState() of the figures entry).
+// The presets by id, each file loaded on its own: a figure (<attn-figure>, and pipeline() and
+// pipelineState() of the figures entry) loads only the one it names, while index.js loads every
+// one for the explorer, which offers them all.
 //   PRESET_IDS              every preset's id, in the explorer's order
 //   loadPreset(id)          -> Promise: that preset loaded (default DEFAULT_PRESET; an unknown id: none)
 //   presetById(id)          the loaded preset { id, title, summary, make(options), ... }, else null

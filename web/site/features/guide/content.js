@@ -93,7 +93,7 @@ document.body.append(heatmap([[0.9, 0.1], [0.3, 0.7]], { rowLabels: ['the', 'cat
 document.body.append(matrix([[1, 2], [0, 1]], { stage: 'x', title: 'X' }));
 
 const attn = await loadAttention();
-document.body.append(pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights', 'output'] }));` },
+document.body.append(await pipeline({ attn, preset: 'd2l', stages: ['masked', 'weights', 'output'] }));` },
       ],
     },
     {
