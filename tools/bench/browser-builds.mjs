@@ -1,6 +1,6 @@
 // Our SIMD and relaxed-SIMD builds in Chromium (Debian's /usr/bin/chromium through playwright-core),
 // with the ceilings of ceiling.mjs measured in the same page: the measurement that decides whether
-// the relaxed build may become loadAttention()'s default (web/src/boundary/loader.js, RELAXED_BY_DEFAULT).
+// the relaxed build is loadAttention()'s default (web/src/boundary/loader.js, loadModule).
 // Usage: node tools/bench/browser-builds.mjs [--rounds N]
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no

@@ -1,9 +1,10 @@
 // Loading on demand, shared by every figure of a page:
 //   whenNear(element, fn)   runs fn once the element is within NEAR of the viewport (one
 //                           IntersectionObserver for the page); returns a function that cancels
-//   figureRuntime()         ONE promise for the page: the wasm core (the SIMD build) and the
-//                           figure code (runtime.js), imported only when a figure first needs them,
-//                           so a page whose figures are never scrolled to downloads no wasm.
+//   figureRuntime()         ONE promise for the page: the wasm core (SIMD, not relaxed: the same
+//                           numbers everywhere) and the figure code (runtime.js), imported only
+//                           when a figure first needs them, so a page whose figures are never
+//                           scrolled to downloads no wasm.
 
 // Start a little before the figure scrolls in, so it is drawn by the time it is seen.
 const NEAR = '400px 0px';
@@ -39,7 +40,6 @@ let runtime = null;
 export function figureRuntime() {
   if (!runtime) {
     runtime = Promise.all([
-      // The SIMD build, never the relaxed one: a figure shows the same numbers on every machine.
       import('../src/index.js').then(({ loadAttention, simdSupported }) => loadAttention({ simd: simdSupported() })),
       import('./runtime.js'),
     ]).then(([attn, code]) => ({ attn, ...code }));

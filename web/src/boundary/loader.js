@@ -1,8 +1,7 @@
 // Picks and instantiates one of the three wasm builds (once per backend):
 //   wasm-simd     web/wasm/attention-simd.{js,wasm}     when the engine validates simd128
 //   wasm-relaxed  web/wasm/attention-relaxed.{js,wasm}  the same kernels with f32x4.relaxed_madd,
-//                 by default where the engine validates relaxed SIMD (RELAXED_BY_DEFAULT, below),
-//                 or with { simd: 'relaxed' }
+//                 by default where the engine validates it (loadModule), or with { simd: 'relaxed' }
 //   wasm-scalar   web/wasm/attention-scalar.{js,wasm}   otherwise, or with { simd: false }
 // The .wasm is compiled here once per load (Node: read from disk, since Emscripten 3.1.6's glue
 // would fetch() a file path; browsers: fetched from a URL next to this file, which bundlers follow
@@ -29,14 +28,6 @@ const RELAXED_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 20, 1, 18, 0, 65, 0, 253, 17, 65, 0, 253, 17, 65,
   0, 253, 17, 253, 133, 2, 26, 11,
 ]);
-// Whether loadAttention() without `simd` takes the relaxed build where the engine has it. On: in
-// Chromium it was 1.12-1.18x the SIMD build on every shape of tools/bench/browser-builds.mjs
-// (sdpa forward and forward+backward, T = 512, 1024, BERT-base), and every suite runs on it with
-// the same tolerances (tests/js/backends.js). FMA rounds once, so its results differ from the SIMD
-// build's in the last bits and may differ between CPUs: callers that show numbers which must be the
-// same on every machine (the explorer, the elements) ask for { simd: simdSupported() }.
-const RELAXED_BY_DEFAULT = true;
-
 const BUILDS = {
   'wasm-simd': {
     glue: () => import('../../wasm/attention-simd.js'),
@@ -193,7 +184,9 @@ export async function loadModule(given = {}) {
   if (options.simd === 'relaxed' && !relaxedSimdSupported()) {
     throw new Error("loadAttention: this JS engine does not support WebAssembly relaxed SIMD; use { simd: true }");
   }
-  const relaxed = options.simd === 'relaxed' || (options.simd === undefined && RELAXED_BY_DEFAULT && relaxedSimdSupported());
+  // No `simd`: relaxed where it validates, 1.12-1.18x the SIMD build in Chromium (README). FMA rounds
+  // once, so the last bits may differ between CPUs: the explorer and elements ask for simdSupported().
+  const relaxed = options.simd === 'relaxed' || (options.simd === undefined && relaxedSimdSupported());
   const backend = relaxed ? 'wasm-relaxed' : (options.simd ?? supported) ? 'wasm-simd' : 'wasm-scalar';
   let runtime;
   if (options.wasmUrl !== undefined || options.wasmBinary !== undefined) {
