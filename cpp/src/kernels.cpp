@@ -193,6 +193,25 @@ void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float
   });
 }
 
+// One pass instead of f32_exp_minus_max then f32_softmax_grad: P is used while it is in a register,
+// and no sum is reduced (the backward's P is already normalised by the lse).
+void f32_exp_softmax_grad(float* p, float* ds, const float* s, const float* dp, const float* lse, const float* D,
+                          float scale, int n) {
+  over_vectors_then_tail([&](auto zero, int i) {
+    using V = decltype(zero);
+    const V scalev(scale);
+    const vec::ExpConstants<V> k;
+    for (; i + lanes<V>() <= n; i += lanes<V>()) {
+      // Every load before the stores: p may alias s and ds may alias dp.
+      const V pv = exp_nonpositive(V::load_unaligned(s + i) - V::load_unaligned(lse + i), k);
+      const V gap = V::load_unaligned(dp + i) - V::load_unaligned(D + i);
+      pv.store_unaligned(p + i);
+      (scalev * pv * gap).store_unaligned(ds + i);
+    }
+    return i;
+  });
+}
+
 void f32_mul(float* y, const float* x, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
