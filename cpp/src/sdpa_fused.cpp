@@ -46,7 +46,9 @@ namespace {
 // window narrower than 512 keys 32 rows stay: a taller block spans more keys that most of its rows
 // do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even at 512).
 // Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
-// reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
+// reduce over the Br rows, so more rows amortise loading and storing their tiles of C. With the
+// (key, row) blocks transposed (T = 512..2048, Zen 4): 64 x 64 within 1-2%, 64 x 16 1-3% slower,
+// 128 x 32 4-10% slower (the query block's Q, dO and dS no longer fit in L1 beside the rest).
 constexpr int kForwardRows = 64, kForwardKeys = 64;
 constexpr int kNarrowWindowRows = 32, kNarrowWindowKeys = 512;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
