@@ -6,11 +6,12 @@
 //   stats      D = rowsum(dO * O) per row; (scale Q)^T and dO^T of the query block
 //   S gemm     S^T = K_blk (scale Q)^T    (Bc, Br) over d
 //   dP gemm    dP^T = V_blk dO^T          (Bc, Br) over dv
-//   exp, dS    P = exp(S - lse), dS = scale P (dP - D), one pass
+//   exp, dS    P = exp(S - lse), dS = scale P (dP - D), one kernel call
 //   dV gemm    dV_blk += P^T dO           (Bc, dv) over Br
 //   dK gemm    dK_blk += dS^T Q           (Bc, d) over Br
 //   dQ gemm    dQ += dS K_blk             (Br, d) over Bc
 // Usage: build/bench_backward_passes [--ceiling=GFLOPS] [--rows=Br] [--keys=Bc] [T ...]
+// (without --ceiling it prints GFLOP/s only)
 // wasm: as sdpa_passes.cpp, with this file:
 //   em++ -std=c++17 -O3 -msimd128 -DATTNLAB_SIMD=1 -Icpp/include -I.deps/xsimd/usr/include \
 //     -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node tools/bench/sdpa_backward_passes.cpp \
@@ -21,41 +22,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <vector>
-
-#if defined(__EMSCRIPTEN__)
-#include <emscripten.h>
-#endif
 
 #include "attnlab/kernels.hpp"
 #include "attnlab/sdpa.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
 namespace kn = attnlab::kernels;
 
-double cpu_seconds() {
-#if defined(__EMSCRIPTEN__)
-  return EM_ASM_DOUBLE({
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  });
-#else
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-#endif
-}
+using bench::fill;
 
 constexpr int kHeads = 8, kD = 64;
 int rows = 64, keys = 32;
-
-std::vector<float> fill(std::size_t n, int seed) {
-  std::vector<float> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = float(std::sin(seed * 12.9898 + double(i) * 78.233));
-  return x;
-}
 
 enum Pass { kStats = 1, kSGemm = 2, kDpGemm = 4, kExpDs = 8, kDvGemm = 16, kDkGemm = 32, kDqGemm = 64, kAll = 127 };
 const char* const kNames[] = {"stats", "S gemm", "dP gemm", "exp, dS", "dV gemm", "dK gemm", "dQ gemm"};
@@ -91,7 +71,8 @@ void backward_passes(Problem& p, int passes) {
       const std::size_t first = head + std::size_t(i0) * kD;
       const float* lse = p.lse.data() + std::size_t(h) * T + i0;
       if (passes & kStats) {
-        for (int r = 0; r < rows; ++r) D[r] = kn::f32_dot(p.dout.data() + first + r * kD, p.o.data() + first + r * kD, kD);
+        for (int r = 0; r < rows; ++r)
+          D[r] = kn::f32_dot(p.dout.data() + first + r * kD, p.o.data() + first + r * kD, kD);
         kn::f32_transpose(rows, kD, p.q.data() + first, kD, qt.data(), rows);
         kn::f32_scale(qt.data(), scale, kD * rows);
         kn::f32_transpose(rows, kD, p.dout.data() + first, kD, dot.data(), rows);
@@ -100,8 +81,10 @@ void backward_passes(Problem& p, int passes) {
       for (int j0 = 0; j0 < T; j0 += keys) {
         const float* k_blk = kh + std::size_t(j0) * kD;
         const float* v_blk = vh + std::size_t(j0) * kD;
-        if (passes & kSGemm) kn::f32_gemm_nn_strided(keys, rows, kD, k_blk, kD, qt.data(), rows, st.data(), rows, false);
-        if (passes & kDpGemm) kn::f32_gemm_nn_strided(keys, rows, kD, v_blk, kD, dot.data(), rows, dpt.data(), rows, false);
+        if (passes & kSGemm)
+          kn::f32_gemm_nn_strided(keys, rows, kD, k_blk, kD, qt.data(), rows, st.data(), rows, false);
+        if (passes & kDpGemm)
+          kn::f32_gemm_nn_strided(keys, rows, kD, v_blk, kD, dot.data(), rows, dpt.data(), rows, false);
         if (passes & kExpDs)
           for (int j = 0; j < keys; ++j)
             kn::f32_exp_softmax_grad(pt.data() + j * rows, dst.data() + j * rows, st.data() + j * rows,
@@ -135,14 +118,7 @@ void library_backward(Problem& p) {
 
 // Best CPU seconds of 3 runs of the loop with `passes` (0: the library's backward).
 double time_passes(Problem& p, int passes) {
-  double best = 1e30;
-  for (int run = 0; run < 3; ++run) {
-    const double t0 = cpu_seconds();
-    if (passes == 0) library_backward(p);
-    else backward_passes(p, passes);
-    best = std::min(best, cpu_seconds() - t0);
-  }
-  return best;
+  return bench::best_cpu_seconds(3, [&] { passes == 0 ? library_backward(p) : backward_passes(p, passes); });
 }
 
 }  // namespace
@@ -151,14 +127,18 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   double ceiling = 0;
   for (int a = 1; a < argc; ++a) {
-    if (std::strncmp(argv[a], "--ceiling=", 10) == 0) ceiling = std::atof(argv[a] + 10);
-    else if (std::strncmp(argv[a], "--rows=", 7) == 0) rows = std::atoi(argv[a] + 7);
-    else if (std::strncmp(argv[a], "--keys=", 7) == 0) keys = std::atoi(argv[a] + 7);
-    else sizes.push_back(std::atoi(argv[a]));
+    const char* arg = argv[a];
+    auto value_of = [&](const char* name) {
+      return std::strncmp(arg, name, std::strlen(name)) == 0 ? arg + std::strlen(name) : nullptr;
+    };
+    if (const char* x = value_of("--ceiling=")) ceiling = std::atof(x);
+    else if (const char* x = value_of("--rows=")) rows = std::atoi(x);
+    else if (const char* x = value_of("--keys=")) keys = std::atoi(x);
+    else sizes.push_back(std::atoi(arg));
   }
   if (sizes.empty()) sizes = {512, 1024, 2048};
-  std::printf("sdpa backward passes, kernels '%s', Br=%d Bc=%d H=%d d=%d; ceiling %.1f GFLOP/s\n", kn::arch_name(), rows,
-              keys, kHeads, kD, ceiling);
+  std::printf("sdpa backward passes, kernels '%s', Br=%d Bc=%d H=%d d=%d; ceiling %.1f GFLOP/s\n", kn::arch_name(),
+              rows, keys, kHeads, kD, ceiling);
   for (int T : sizes) {
     Problem p(T);
     backward_passes(p, kAll);  // warm-up

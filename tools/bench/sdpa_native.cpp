@@ -26,6 +26,7 @@
 
 #include "attnlab/kernels.hpp"
 #include "attnlab/sdpa.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
@@ -34,18 +35,8 @@ using attnlab::Causal;
 using attnlab::SdpaKernel;
 using attnlab::SdpaOptions;
 
-std::vector<float> fill(std::size_t n, int seed) {
-  std::vector<float> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = float(std::sin(seed * 12.9898 + double(i) * 78.233));
-  return x;
-}
-
-// CPU time of this process: on a machine shared with other jobs, wall time includes their slices.
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
+using bench::cpu_seconds;
+using bench::fill;
 
 // Median CPU seconds of `calls` calls of f after one warm-up call.
 template <class F>

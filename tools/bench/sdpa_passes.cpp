@@ -29,30 +29,17 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-#elif defined(__EMSCRIPTEN__)
-#include <emscripten.h>
 #endif
 
 #include "attnlab/kernels.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
 namespace kn = attnlab::kernels;
-// CPU time of this process: clock_gettime natively; under Node (Emscripten 3.1.6 has no CPU-time
-// clock) process.cpuUsage().
+using bench::fill;
 struct Clock {
-  static double now() {
-#if defined(__EMSCRIPTEN__)
-    return EM_ASM_DOUBLE({
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1e6;
-    });
-#else
-    timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-#endif
-  }
+  static double now() { return bench::cpu_seconds(); }
 };
 
 constexpr int kRows = 64, kKeys = 64, kHeads = 8, kD = 64;
@@ -92,12 +79,6 @@ double ceiling_gflops() {
   return best;
 }
 #endif
-
-std::vector<float> fill(std::size_t n, int seed) {
-  std::vector<float> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = float(std::sin(seed * 12.9898 + double(i) * 78.233));
-  return x;
-}
 
 enum Pass { kTranspose = 1, kSGemm = 2, kSoftmax = 4, kPvGemm = 8, kAll = 15 };
 
@@ -143,13 +124,7 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
 // Best CPU seconds of 3 runs of the loop with `passes`.
 double time_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
                    std::vector<float>& out, int passes) {
-  double best = 1e30;
-  for (int run = 0; run < 3; ++run) {
-    const double t0 = Clock::now();
-    forward_passes(T, q, k, v, out, passes);
-    best = std::min(best, seconds_since(t0));
-  }
-  return best;
+  return bench::best_cpu_seconds(3, [&] { forward_passes(T, q, k, v, out, passes); });
 }
 
 // The S gemm's loop shape alone, on one block that stays in L1: the microkernel's own rate.
