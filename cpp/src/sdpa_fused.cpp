@@ -23,7 +23,7 @@
 //   per key block, on the rows that may see one of its keys, every (key, row) block transposed
 //   (keys by rows), so that K_blk and V_blk are read where they are, never transposed:
 //           S^T = K_blk (scale Q)^T as in passes 1-2 (softcap derivative kept); dP^T = V_blk dO^T
-//           P = exp(S - lse);  dS = scale P (dP - D) (* softcap derivative)   in one pass
+//           P = exp(S - lse);  dS = scale P (dP - D) (* softcap derivative)   in one kernel call
 //           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
 // dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
 // head. Scratch holds a few blocks, never O(Tq) and never O(Tq * Tk).
@@ -289,11 +289,11 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
         visit(query_block(dims, opt, k, v, b, h, i0, std::min(rows, dims.Tq - i0)));
 }
 
-// Softcap and mask on the transposed scores st (nk, rows rr), row stride sc.rows, of keys
-// j0 .. j0 + nk - 1 (forward pass 2; dcap, same layout, receives the softcap derivative). A block
-// that a mask cuts goes back to rows (in sc.dp, free until dP) for apply_mask and returns: transposes of Br x Bc
-// on the diagonal blocks only, or on every block with an attnMask or ALiBi (where the masking itself
-// costs as much).
+// Forward pass 2 on the transposed scores st (nk, rows rr), row stride sc.rows, of keys
+// j0 .. j0 + nk - 1: softcap (dcap, same layout, receives its derivative), then the mask. A block
+// that a mask cuts is turned back into rows (in sc.dp, unused until dP) for apply_mask and then
+// transposed again: two Br x Bc transposes on the diagonal blocks only, or on every block with an
+// attnMask or ALiBi, where masking element by element costs as much.
 void mask_transposed_scores(const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc, RowRange rr, int j0,
                             int nk, float* st, float* dcap) {
   if (opt.softcap > 0.0f) {
@@ -303,7 +303,8 @@ void mask_transposed_scores(const SdpaOptions& opt, const QueryBlock& qb, const 
   if (!qb.elementwise && j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) return;
   float* rows_of = sc.dp;  // (n, Bc)
   kernels::f32_transpose(nk, rr.count(), st, sc.rows, rows_of, sc.keys);
-  for (int r = rr.r0; r < rr.r1; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, rows_of + (r - rr.r0) * sc.keys, nk);
+  for (int r = rr.r0; r < rr.r1; ++r)
+    apply_mask(from_key(qb.mask[r], j0), opt.mask, rows_of + (r - rr.r0) * sc.keys, nk);
   kernels::f32_transpose(rr.count(), nk, rows_of, sc.keys, st, sc.rows);
 }
 
