@@ -193,29 +193,6 @@ void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float
   });
 }
 
-// One call instead of f32_exp_minus_max then f32_softmax_grad, and no sum reduced (the backward's P
-// is already normalised by the lse). Two loops, not one: with dP and D beside the exp's ten constants
-// the vectors outgrow x64's 16 registers (one loop: 5.04 ns per vector of 4 at n = 64, two: 4.66-4.73,
-// wasm SIMD under V8 on Zen 4; the exp alone 3.67, the gradient alone 0.76).
-void f32_exp_softmax_grad(float* p, float* ds, const float* s, const float* dp, const float* lse, const float* D,
-                          float scale, int n) {
-  over_vectors_then_tail([&](auto zero, int i) {
-    using V = decltype(zero);
-    const int from = i;
-    {
-      const vec::ExpConstants<V> k;
-      for (; i + lanes<V>() <= n; i += lanes<V>())
-        exp_nonpositive(V::load_unaligned(s + i) - V::load_unaligned(lse + i), k).store_unaligned(p + i);
-    }
-    const V scalev(scale);
-    for (int j = from; j < i; j += lanes<V>()) {
-      const V gap = V::load_unaligned(dp + j) - V::load_unaligned(D + j);  // load before store: ds may alias dp
-      (scalev * V::load_unaligned(p + j) * gap).store_unaligned(ds + j);
-    }
-    return i;
-  });
-}
-
 void f32_mul(float* y, const float* x, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);

@@ -18,15 +18,19 @@
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
-//           forward above on the block (its O lands in scratch); then (scale Q)^T and dO^T of the
-//           block into scratch, once for all its key blocks
-//   per key block, on the rows that may see one of its keys, every (key, row) block transposed
-//   (keys by rows), so that K_blk and V_blk are read where they are, never transposed:
-//           S^T = K_blk (scale Q)^T as in passes 1-2 (softcap derivative kept); dP^T = V_blk dO^T
-//           P = exp(S - lse);  dS = scale P (dP - D) (* softcap derivative)   in one kernel call
+//           forward above on the block (its O lands in scratch)
+//   per key block, on the rows that may see one of its keys:
+//           S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
+//           dP = dO V_blk^T;  dS = scale P (dP - D) (* softcap derivative)
 //           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
 // dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
 // head. Scratch holds a few blocks, never O(Tq) and never O(Tq * Tk).
+// S is computed as the forward computes it (block_scores, keys along the vectors) on purpose: with
+// FMA (relaxed SIMD, AVX2) the microkernel's scalar tail columns round differently from its vector
+// lanes, and P = exp(S - lse) turns one ulp of a large score into a relative error of P. Computing
+// S^T = K_blk (scale Q)^T instead (queries along the vectors, no K_blk transpose) was 3-5% faster
+// but moved those tails, and the relaxed build failed a PyTorch golden case (multi-query attention
+// with a window, dWv at 1.38x its tolerance; 0.22x with S as here).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -46,9 +50,7 @@ namespace {
 // window narrower than 512 keys 32 rows stay: a taller block spans more keys that most of its rows
 // do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even at 512).
 // Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
-// reduce over the Br rows, so more rows amortise loading and storing their tiles of C. With the
-// (key, row) blocks transposed (T = 512..2048, Zen 4): 64 x 64 within 1-2%, 64 x 16 1-3% slower,
-// 128 x 32 4-10% slower (the query block's Q, dO and dS no longer fit in L1 beside the rest).
+// reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
 constexpr int kForwardRows = 64, kForwardKeys = 64;
 constexpr int kNarrowWindowRows = 32, kNarrowWindowKeys = 512;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
@@ -65,17 +67,13 @@ struct Scratch {
   float* s = nullptr;     // (Br, Bc): scores, then P
   float* m = nullptr;     // (Br): running max of the online softmax
   float* l = nullptr;     // (Br): running sum of the online softmax
-  // Backward only. Its stats (the forward above when it recomputes, with o) and its key loop, which
-  // holds the (key, row) blocks transposed with row stride Br and reuses s for S^T, then P^T, run
-  // one after the other: they share floats.
-  float* lse = nullptr;   // (Br) the rows' log-sum-exp (+inf for a row that sees no key)
-  float* D = nullptr;     // (Br) rowsum(dO * O)
-  float* o = nullptr;     // stats: (Br, dv) the recomputed output of the block
-  float* qt = nullptr;    // key loop: (d, Br) the scaled query rows, transposed
-  float* dot = nullptr;   // key loop: (dv, Br) the rows' dO, transposed
-  float* dp = nullptr;    // key loop: (Bc, Br) dP^T, then dS^T; before dP^T, a masked block in
-                          // rows (Br, Bc) for apply_mask
-  float* dcap = nullptr;  // key loop: (Bc, Br) softcap derivative
+  float* lse = nullptr;   // backward only: (Br) the rows' log-sum-exp
+  float* D = nullptr;     // backward only: (Br) rowsum(dO * O)
+  float* vt = nullptr;    // backward only: (dv, Bc) the value block, transposed
+  float* dp = nullptr;    // backward only: (Br, Bc) dP, then dS
+  float* dcap = nullptr;  // backward only: (Br, Bc) softcap derivative
+  float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
+                          // before the key loop starts, so it shares the floats of vt, dp and dcap
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
@@ -84,31 +82,21 @@ struct Scratch {
       at = base != nullptr ? base + std::size_t(floats) : nullptr;
       floats += (n + 15) / 16 * 16;  // each block starts on a 64-byte boundary of the buffer
     };
-    const std::uint64_t block = std::uint64_t(rows) * keys;
-    if (!backward) {
-      take(qs, std::uint64_t(rows) * dims.d);
-      take(kt, std::uint64_t(dims.d) * keys);
-      take(s, block);
-      take(m, rows);
-      take(l, rows);
-      return;
-    }
-    take(s, block);
-    take(lse, rows);
-    take(D, rows);
-    const std::uint64_t stats_start = floats;
     take(qs, std::uint64_t(rows) * dims.d);
     take(kt, std::uint64_t(dims.d) * keys);
+    take(s, std::uint64_t(rows) * keys);
     take(m, rows);
     take(l, rows);
-    take(o, std::uint64_t(rows) * dims.dv);
-    const std::uint64_t stats_end = floats;
-    floats = stats_start;
-    take(qt, std::uint64_t(dims.d) * rows);
-    take(dot, std::uint64_t(dims.dv) * rows);
-    take(dp, block);
-    take(dcap, block);
-    floats = std::max(floats, stats_end);
+    if (!backward) return;
+    take(lse, rows);
+    take(D, rows);
+    const std::uint64_t key_loop_start = floats;
+    take(vt, std::uint64_t(dims.dv) * keys);
+    take(dp, std::uint64_t(rows) * keys);
+    take(dcap, std::uint64_t(rows) * keys);
+    const std::uint64_t key_loop_floats = floats - key_loop_start, o_floats = std::uint64_t(rows) * dims.dv;
+    o = base != nullptr ? base + std::size_t(key_loop_start) : nullptr;
+    if (o_floats > key_loop_floats) floats += o_floats - key_loop_floats;
   }
 };
 
@@ -289,59 +277,41 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
         visit(query_block(dims, opt, k, v, b, h, i0, std::min(rows, dims.Tq - i0)));
 }
 
-// Forward pass 2 on the transposed scores st (nk, rows rr), row stride sc.rows, of keys
-// j0 .. j0 + nk - 1: softcap (dcap, same layout, receives its derivative), then the mask. A block
-// that a mask cuts is turned back into rows (in sc.dp, unused until dP) for apply_mask and then
-// transposed again: two Br x Bc transposes on the diagonal blocks only, or on every block with an
-// attnMask or ALiBi, where masking element by element costs as much.
-void mask_transposed_scores(const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc, RowRange rr, int j0,
-                            int nk, float* st, float* dcap) {
-  if (opt.softcap > 0.0f) {
-    for (int j = 0; j < nk; ++j)
-      kernels::f32_softcap(st + j * sc.rows, opt.softcap, rr.count(), dcap != nullptr ? dcap + j * sc.rows : nullptr);
-  }
-  if (!qb.elementwise && j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) return;
-  float* rows_of = sc.dp;  // (n, Bc)
-  kernels::f32_transpose(nk, rr.count(), st, sc.rows, rows_of, sc.keys);
-  for (int r = rr.r0; r < rr.r1; ++r)
-    apply_mask(from_key(qb.mask[r], j0), opt.mask, rows_of + (r - rr.r0) * sc.keys, nk);
-  kernels::f32_transpose(rr.count(), nk, rows_of, sc.keys, st, sc.rows);
-}
-
 // The backward's work on keys j0 .. j0 + nk - 1 for the rows `rr` of query block qb, whose lse and D
-// are in sc.lse, sc.D and transposed scaled queries and dO in sc.qt, sc.dot: accumulates into dq
-// (the block's rows) and into dk, dv (the key block's rows). The (key, row) blocks are computed
-// transposed, keys by rows, so that the products read K_blk and V_blk where they are and only the
-// query block is transposed, once for all its key blocks (the transposes of K_blk and V_blk for
-// every pair were 1.9% of the backward, tools/bench/sdpa_backward_passes.cpp).
+// are in sc.lse, sc.D and scaled queries in sc.qs: accumulates into dq (the block's rows) and into
+// dk, dv (the key block's rows).
 void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                         RowRange rr, int j0, int nk, const float* q, const float* dout, float* dq, float* dk,
                         float* dv) {
-  const int n = rr.count(), ld = sc.rows;
   const std::size_t first_row = qb.first_row + rr.r0;  // in (B, H, Tq)
   const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
-  const float* k_blk = qb.kh + std::size_t(j0) * dims.d;
-  const float* v_blk = qb.vh + std::size_t(j0) * dims.dv;
-  float* st = sc.s + rr.r0;  // (nk, n): S^T, then P^T
-  float* dst = sc.dp + rr.r0;  // (nk, n): dP^T, then dS^T
-  float* dcap = opt.softcap > 0.0f ? sc.dcap + rr.r0 : nullptr;
-  // S^T = K_blk (scale Q)^T, softcapped and masked as in forward passes 1-2; dP^T = V_blk dO^T.
-  kernels::f32_gemm_nn_strided(nk, n, dims.d, k_blk, dims.d, sc.qt + rr.r0, ld, st, ld, false);
-  mask_transposed_scores(opt, qb, sc, rr, j0, nk, st, dcap);
-  kernels::f32_gemm_nn_strided(nk, n, dims.dv, v_blk, dims.dv, sc.dot + rr.r0, ld, dst, ld, false);
-  // P = exp(S - lse) and dS = scale P (dP - D) (* softcap derivative), key by key over the rows
-  // (masked keys have P = 0, so dS = 0).
-  for (int j = 0; j < nk; ++j) {
-    kernels::f32_exp_softmax_grad(st + j * ld, dst + j * ld, st + j * ld, dst + j * ld, sc.lse + rr.r0, sc.D + rr.r0,
-                                  opt.scale, n);
-    if (dcap != nullptr) kernels::f32_mul(dst + j * ld, dcap + j * ld, n);
+  float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
+  transpose_keys(dims, qb, sc, j0, nk);
+  block_scores(dims, opt, qb, sc, rr, j0, nk, dcap);
+  for (int r = rr.r0; r < rr.r1; ++r) {  // P = exp(S - lse)
+    float* p = sc.s + r * sc.keys;
+    if (sc.lse[r] == -kInf) std::fill(p, p + nk, 0.0f);  // nothing visible: no weight, no gradient
+    else kernels::f32_exp_minus_max(p, p, sc.lse[r], nk);
   }
+  // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
+  const float* do_rows = dout + first_row * dims.dv;
+  kernels::f32_transpose(nk, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.vt, sc.keys);
+  kernels::f32_gemm_nn_strided(rr.count(), nk, dims.dv, do_rows, dims.dv, sc.vt, sc.keys, sc.dp + rr.r0 * sc.keys,
+                               sc.keys, false);
+  for (int r = rr.r0; r < rr.r1; ++r) {
+    float* ds = sc.dp + r * sc.keys;
+    kernels::f32_softmax_grad(ds, sc.s + r * sc.keys, ds, sc.D[r], opt.scale, nk);
+    if (dcap != nullptr) kernels::f32_mul(ds, dcap + r * sc.keys, nk);
+  }
+  const float* p = sc.s + rr.r0 * sc.keys;
+  const float* ds = sc.dp + rr.r0 * sc.keys;
   // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += dS K_blk
-  kernels::f32_gemm_nn_strided(nk, dims.dv, n, st, ld, dout + first_row * dims.dv, dims.dv, dv + first_key * dims.dv,
+  kernels::f32_gemm_tn_strided(nk, dims.dv, rr.count(), p, sc.keys, do_rows, dims.dv, dv + first_key * dims.dv,
                                dims.dv, true);
-  kernels::f32_gemm_nn_strided(nk, dims.d, n, dst, ld, q + first_row * dims.d, dims.d, dk + first_key * dims.d,
-                               dims.d, true);
-  kernels::f32_gemm_tn_strided(n, dims.d, nk, dst, ld, k_blk, dims.d, dq + first_row * dims.d, dims.d, true);
+  kernels::f32_gemm_tn_strided(nk, dims.d, rr.count(), ds, sc.keys, q + first_row * dims.d, dims.d,
+                               dk + first_key * dims.d, dims.d, true);
+  kernels::f32_gemm_nn_strided(rr.count(), dims.d, nk, ds, sc.keys, qb.kh + std::size_t(j0) * dims.d, dims.d,
+                               dq + first_row * dims.d, dims.d, true);
 }
 
 }  // namespace
@@ -376,26 +346,18 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
     const float* do_rows = dout + qb.first_row * dims.dv;
     float* lse = sc.lse;
     float* D = sc.D;
+    scaled_queries(dims, opt, qb, q, sc.qs);
 
     // stats: lse and D = rowsum(dO * O) of the block's rows.
     const float* o = sc.o;
     if (recompute) {
-      scaled_queries(dims, opt, qb, q, sc.qs);
       forward_block(dims, opt, qb, sc, sc.o, lse);
     } else {
       o = saved.out + qb.first_row * dims.dv;
       std::copy(saved.lse + qb.first_row, saved.lse + qb.first_row + rows, lse);
     }
-    for (int r = 0; r < rows; ++r) {
+    for (int r = 0; r < rows; ++r)
       D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
-      // A row that sees no key: exp(S - lse) must be 0, and S is -inf or finite there, so lse = +inf.
-      if (lse[r] == -kInf) lse[r] = kInf;
-    }
-    // The key loop's transposed operands (their floats were the stats' qs and o): qt = (scale Q)^T,
-    // the same floats as qs, and dO^T.
-    kernels::f32_transpose(rows, dims.d, q + qb.first_row * dims.d, dims.d, sc.qt, sc.rows);
-    for (int c = 0; c < dims.d; ++c) kernels::f32_scale(sc.qt + std::size_t(c) * sc.rows, opt.scale, rows);
-    kernels::f32_transpose(rows, dims.dv, do_rows, dims.dv, sc.dot, sc.rows);
 
     std::fill(dq + qb.first_row * dims.d, dq + (qb.first_row + rows) * dims.d, 0.0f);
     for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {

@@ -1,12 +1,13 @@
 // Where the fused backward's time goes (issue 13): the loop of sdpa_backward_fused
 // (cpp/src/sdpa_fused.cpp), given the saved forward (out, lse), B=1 H=8 d=dv=64, no mask, rebuilt
 // from the public kernels with each pass timed on its own (as tools/bench/sdpa_passes.cpp does for
-// the forward; the same clock and ceiling), beside attnlab::sdpa_backward itself. The (key, row)
-// blocks are transposed, keys by rows, as there:
-//   stats      D = rowsum(dO * O) per row; (scale Q)^T and dO^T of the query block
-//   S gemm     S^T = K_blk (scale Q)^T    (Bc, Br) over d
-//   dP gemm    dP^T = V_blk dO^T          (Bc, Br) over dv
-//   exp, dS    P = exp(S - lse), dS = scale P (dP - D), one kernel call
+// the forward; the same clock, ceiling and build):
+//   stats      D = rowsum(dO * O) per row, the scaled queries
+//   transpose  K_blk^T and V_blk^T into scratch
+//   S gemm     S = Qs K_blk^T             (Br, Bc) over d
+//   exp        P = exp(S - lse)
+//   dP gemm    dP = dO V_blk^T            (Br, Bc) over dv
+//   dS         dS = scale P (dP - D)
 //   dV gemm    dV_blk += P^T dO           (Bc, dv) over Br
 //   dK gemm    dK_blk += dS^T Q           (Bc, d) over Br
 //   dQ gemm    dQ += dS K_blk             (Br, d) over Bc
@@ -37,10 +38,11 @@ using bench::fill;
 constexpr int kHeads = 8, kD = 64;
 int rows = 64, keys = 32;
 
-enum Pass { kStats = 1, kSGemm = 2, kDpGemm = 4, kExpDs = 8, kDvGemm = 16, kDkGemm = 32, kDqGemm = 64, kAll = 127 };
-const char* const kNames[] = {"stats", "S gemm", "dP gemm", "exp, dS", "dV gemm", "dK gemm", "dQ gemm"};
-constexpr int kPassCount = 7;
-bool is_gemm(int pass) { return pass != 0 && pass != 3; }
+enum Pass { kStats = 1, kTranspose = 2, kSGemm = 4, kExp = 8, kDpGemm = 16, kDs = 32, kDvGemm = 64, kDkGemm = 128,
+            kDqGemm = 256, kAll = 511 };
+const char* const kNames[] = {"stats", "transpose", "S gemm", "exp", "dP gemm", "dS", "dV gemm", "dK gemm", "dQ gemm"};
+constexpr int kPassCount = 9;
+bool is_gemm(int pass) { return pass == 2 || pass == 4 || pass >= 6; }
 
 struct Problem {
   int T;
@@ -53,14 +55,14 @@ struct Problem {
   }
 };
 
-// The backward of the fused path, running only the passes in `passes`. P and dS have their own
-// buffers (the fused path writes them over S and dP): run alone, a pass in place would feed on its
-// own output, and dS = scale P (dP - D) shrinks towards subnormals, which are slow.
+// The backward of the fused path, query blocks outer, running only the passes in `passes`. dS has
+// its own buffer (the fused path writes it over dP): run alone, dS = scale P (dP - D) in place would
+// shrink dP towards subnormals, which are slow.
 void backward_passes(Problem& p, int passes) {
   const int T = p.T;
   const float scale = 1.0f / std::sqrt(float(kD));
-  std::vector<float> qt(kD * rows), dot(kD * rows), st(keys * rows), dpt(keys * rows), pt(keys * rows),
-      dst(keys * rows), D(rows);
+  std::vector<float> qs(rows * kD), kt(kD * keys), vt(kD * keys), s(rows * keys), dp(rows * keys),
+      ds(rows * keys), D(rows);
   std::fill(p.dk.begin(), p.dk.end(), 0.0f);
   std::fill(p.dv.begin(), p.dv.end(), 0.0f);
   for (int h = 0; h < kHeads; ++h) {
@@ -71,32 +73,32 @@ void backward_passes(Problem& p, int passes) {
       const std::size_t first = head + std::size_t(i0) * kD;
       const float* lse = p.lse.data() + std::size_t(h) * T + i0;
       if (passes & kStats) {
-        for (int r = 0; r < rows; ++r)
-          D[r] = kn::f32_dot(p.dout.data() + first + r * kD, p.o.data() + first + r * kD, kD);
-        kn::f32_transpose(rows, kD, p.q.data() + first, kD, qt.data(), rows);
-        kn::f32_scale(qt.data(), scale, kD * rows);
-        kn::f32_transpose(rows, kD, p.dout.data() + first, kD, dot.data(), rows);
+        for (int i = 0; i < rows * kD; ++i) qs[i] = scale * p.q[first + i];
+        for (int r = 0; r < rows; ++r) D[r] = kn::f32_dot(p.dout.data() + first + r * kD, p.o.data() + first + r * kD, kD);
       }
       std::fill(p.dq.begin() + first, p.dq.begin() + first + rows * kD, 0.0f);
       for (int j0 = 0; j0 < T; j0 += keys) {
-        const float* k_blk = kh + std::size_t(j0) * kD;
-        const float* v_blk = vh + std::size_t(j0) * kD;
-        if (passes & kSGemm)
-          kn::f32_gemm_nn_strided(keys, rows, kD, k_blk, kD, qt.data(), rows, st.data(), rows, false);
+        if (passes & kTranspose) {
+          kn::f32_transpose(keys, kD, kh + std::size_t(j0) * kD, kD, kt.data(), keys);
+          kn::f32_transpose(keys, kD, vh + std::size_t(j0) * kD, kD, vt.data(), keys);
+        }
+        if (passes & kSGemm) kn::f32_gemm_nn_strided(rows, keys, kD, qs.data(), kD, kt.data(), keys, s.data(), keys, false);
+        if (passes & kExp)
+          for (int r = 0; r < rows; ++r) kn::f32_exp_minus_max(s.data() + r * keys, s.data() + r * keys, lse[r], keys);
         if (passes & kDpGemm)
-          kn::f32_gemm_nn_strided(keys, rows, kD, v_blk, kD, dot.data(), rows, dpt.data(), rows, false);
-        if (passes & kExpDs)
-          for (int j = 0; j < keys; ++j)
-            kn::f32_exp_softmax_grad(pt.data() + j * rows, dst.data() + j * rows, st.data() + j * rows,
-                                     dpt.data() + j * rows, lse, D.data(), scale, rows);
+          kn::f32_gemm_nn_strided(rows, keys, kD, p.dout.data() + first, kD, vt.data(), keys, dp.data(), keys, false);
+        if (passes & kDs)
+          for (int r = 0; r < rows; ++r)
+            kn::f32_softmax_grad(ds.data() + r * keys, s.data() + r * keys, dp.data() + r * keys, D[r], scale, keys);
         if (passes & kDvGemm)
-          kn::f32_gemm_nn_strided(keys, kD, rows, pt.data(), rows, p.dout.data() + first, kD,
+          kn::f32_gemm_tn_strided(keys, kD, rows, s.data(), keys, p.dout.data() + first, kD,
                                   p.dv.data() + head + std::size_t(j0) * kD, kD, true);
         if (passes & kDkGemm)
-          kn::f32_gemm_nn_strided(keys, kD, rows, dst.data(), rows, p.q.data() + first, kD,
+          kn::f32_gemm_tn_strided(keys, kD, rows, ds.data(), keys, p.q.data() + first, kD,
                                   p.dk.data() + head + std::size_t(j0) * kD, kD, true);
         if (passes & kDqGemm)
-          kn::f32_gemm_tn_strided(rows, kD, keys, dst.data(), rows, k_blk, kD, p.dq.data() + first, kD, true);
+          kn::f32_gemm_nn_strided(rows, kD, keys, ds.data(), keys, kh + std::size_t(j0) * kD, kD, p.dq.data() + first,
+                                  kD, true);
       }
     }
   }

@@ -32,14 +32,6 @@ void f32_softcap(float* y, float cap, int n, float* dcap);
 // The softmax backward of one row with its scale folded in: ds[i] = scale * p[i] * (dp[i] - D).
 // ds may alias p or dp.
 void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n);
-// Both steps of the attention backward on n (key, query) pairs, one key's scores against n queries
-// with their forward's lse and D = rowsum(dO * O):
-//   p[i] = exp(s[i] - lse[i])          (f32_exp_minus_max's exp; s[i] <= lse[i] up to rounding,
-//                                       and s[i] - lse[i] = -inf gives 0)
-//   ds[i] = scale * p[i] * (dp[i] - D[i])   (f32_softmax_grad's order of operations)
-// p may alias s, ds may alias dp.
-void f32_exp_softmax_grad(float* p, float* ds, const float* s, const float* dp, const float* lse, const float* D,
-                          float scale, int n);
 void f32_mul(float* y, const float* x, int n);                        // y[i] *= x[i]
 // y[i] = tanh(x[i]); y may alias x. SIMD: a rational approximation (kernels_vec.hpp), at most
 // 7 ulp / 4.2e-7 from tanh, |y| <= 1, tanh(+-inf) = +-1, tanh(+-0) = +-0; scalar and tails: std::tanh.
