@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "kernels_vec.hpp"
 
@@ -151,15 +152,20 @@ float f32_sum(const float* x, int n) {
   return sum;
 }
 
-float f32_exp_minus_max(float* y, const float* x, float m, int n) {
+namespace {
+// f32_exp_minus_max with the exp's constants built by the caller, once for many rows.
+float exp_minus_max(float* y, const float* x, float m, int n, const vec::ExpConstants<Vec>& vector_constants,
+                    const vec::ExpConstants<vec::Lane1>& lane_constants) {
   float sum = 0.0f;
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
+    const vec::ExpConstants<V>* k;
+    if constexpr (std::is_same_v<V, Vec>) k = &vector_constants;
+    else k = &lane_constants;
     const V mv(m);
-    const vec::ExpConstants<V> k;
     V acc = zero;
     for (; i + lanes<V>() <= n; i += lanes<V>()) {
-      const V e = exp_nonpositive(V::load_unaligned(x + i) - mv, k);  // load before store: x and y may alias
+      const V e = exp_nonpositive(V::load_unaligned(x + i) - mv, *k);  // load before store: x and y may alias
       e.store_unaligned(y + i);
       acc = acc + e;
     }
@@ -167,6 +173,31 @@ float f32_exp_minus_max(float* y, const float* x, float m, int n) {
     return i;
   });
   return sum;
+}
+}  // namespace
+
+float f32_exp_minus_max(float* y, const float* x, float m, int n) {
+  return exp_minus_max(y, x, m, n, vec::ExpConstants<Vec>(), vec::ExpConstants<vec::Lane1>());
+}
+
+void f32_online_softmax_rows(float* s, int lds, int rows, int n, float* m, float* l, float* alpha) {
+  const vec::ExpConstants<Vec> vector_constants;
+  const vec::ExpConstants<vec::Lane1> lane_constants;
+  for (int r = 0; r < rows; ++r) {
+    float* p = s + std::size_t(r) * lds;
+    const float m_new = std::max(m[r], f32_max(p, n));
+    alpha[r] = 1.0f;
+    if (m_new == -std::numeric_limits<float>::infinity()) {  // nothing visible so far: no weight
+      std::fill(p, p + n, 0.0f);
+      continue;
+    }
+    const float sum = exp_minus_max(p, p, m_new, n, vector_constants, lane_constants);
+    if (m_new != m[r]) {  // e^-inf = 0 the first time
+      alpha[r] = std::exp(m[r] - m_new);
+      m[r] = m_new;
+    }
+    l[r] = l[r] * alpha[r] + sum;
+  }
 }
 
 // y = cap * tanh(y / cap); dcap (optional) = 1 - tanh^2, the derivative of the cap at y.

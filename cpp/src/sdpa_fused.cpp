@@ -203,24 +203,13 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                        RowRange rr, int j0, int nk, float* o) {
   block_scores(dims, opt, qb, sc, rr, j0, nk, nullptr);
-  float* m = sc.m;
-  float* l = sc.l;
-  for (int r = rr.r0; r < rr.r1; ++r) {
-    float* p = sc.s + r * sc.keys;
-    const float m_new = std::max(m[r], kernels::f32_max(p, nk));
-    if (m_new == -kInf) {  // nothing visible so far: no weight, O stays 0
-      std::fill(p, p + nk, 0.0f);
-      continue;
-    }
-    const float sum = kernels::f32_exp_minus_max(p, p, m_new, nk);
-    if (m_new != m[r]) {  // a new max rescales what was accumulated (e^-inf = 0 the first time)
-      const float alpha = std::exp(m[r] - m_new);
-      l[r] *= alpha;
-      kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha, dims.dv);
-      m[r] = m_new;
-    }
-    l[r] += sum;
-  }
+  // Pass 3 in one call for the block's rows, not three per row: 2% of the 1x8x1024x64 loop
+  // (bench_passes, wasm simd, CPU time; the exp's constants are built once, and per row two calls less).
+  float alpha[kMaxRows];
+  kernels::f32_online_softmax_rows(sc.s + rr.r0 * sc.keys, sc.keys, rr.count(), nk, sc.m + rr.r0, sc.l + rr.r0,
+                                   alpha);
+  for (int r = rr.r0; r < rr.r1; ++r)  // a new max rescales what was accumulated
+    if (alpha[r - rr.r0] != 1.0f) kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha[r - rr.r0], dims.dv);
   kernels::f32_gemm_nn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0 * sc.keys, sc.keys,
                                qb.vh + std::size_t(j0) * dims.dv, dims.dv, o + std::size_t(rr.r0) * dims.dv, dims.dv,
                                true);

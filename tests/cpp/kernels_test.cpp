@@ -197,7 +197,9 @@ TEST(Kernels, ExpMinusMaxIsAccurateMapsMinusInfinityToZeroAndReturnsTheSum) {
 
 TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
   // After the max is subtracted the argument is <= 0; it reaches -1e4 and below with large scores.
-  const std::vector<float> x = {0.0f, -1e-8f, -1.0f, -87.0f, -88.5f, -103.0f, -200.0f, -1e4f, -3e38f};
+  // Around -87.5 the vector body's result is subnormal, then 0 (kernels_vec.hpp), within 1e-38.
+  const std::vector<float> x = {0.0f,   -1e-8f,  -1.0f,   -87.0f, -87.34f, -87.5f, -87.68f,
+                                -87.7f, -88.0f,  -88.5f,  -103.0f, -200.0f, -1e4f,  -3e38f};
   std::vector<float> y(x.size());
   kernels::f32_exp_minus_max(y.data(), x.data(), 0.0f, int(x.size()));
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -205,6 +207,51 @@ TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
     EXPECT_NEAR(y[i], std::exp(double(x[i])), 4 * 0x1p-23 * std::exp(double(x[i])) + 1e-38) << "exp(" << x[i] << ")";
   }
   EXPECT_EQ(y[0], 1.0f);
+}
+
+// One online-softmax step over rows of a strided block, against float64: the new max, the exp of
+// every score against it (4 ulp, as f32_exp_minus_max), alpha = exp(m - m'), and l = l alpha + sum.
+// Rows: one whose max moves, one whose max stays (alpha exactly 1), one with nothing visible yet
+// (all -inf, m = -inf: zeros, alpha 1, m and l unchanged), one first visible now (m = -inf before:
+// alpha = exp(-inf) = 0), and one fully masked in this block after earlier keys (m stays, s = 0).
+TEST(Kernels, OnlineSoftmaxRowsMovesEachRowsMaxAndSumAndReturnsTheRescaleFactor) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int n : lengths()) {
+    constexpr int kRows = 5;
+    const int lds = n + 3;  // rows of the block are strided
+    std::vector<float> s = test::random_uniform(std::size_t(kRows) * lds, 20 + n, -30.0f, 5.0f);
+    std::vector<float> m = {-2.0f, 40.0f, -inf, -inf, 1.0f}, l = {3.0f, 2.5f, 0.0f, 0.0f, 4.0f};
+    for (int j = 0; j < n; ++j) s[2 * lds + j] = s[4 * lds + j] = -inf;
+    if (n > 2) s[n / 2] = -inf;  // a masked key in a row that sees others
+    const std::vector<float> s0 = s, m0 = m, l0 = l;
+    std::vector<float> alpha(kRows, 7.0f);
+    kernels::f32_online_softmax_rows(s.data(), lds, kRows, n, m.data(), l.data(), alpha.data());
+    for (int r = 0; r < kRows; ++r) {
+      const std::string what = "row " + std::to_string(r) + " n = " + std::to_string(n);
+      double row_max = m0[r];
+      for (int j = 0; j < n; ++j) row_max = std::max(row_max, double(s0[r * lds + j]));
+      EXPECT_EQ(m[r], float(row_max)) << what;
+      if (row_max == -inf) {
+        EXPECT_EQ(alpha[r], 1.0f) << what;
+        EXPECT_EQ(l[r], 0.0f) << what;
+        for (int j = 0; j < n; ++j) EXPECT_EQ(s[r * lds + j], 0.0f) << what;
+        continue;
+      }
+      std::vector<float> expected(n);
+      double sum = 0.0;
+      for (int j = 0; j < n; ++j) {
+        expected[j] = float(std::exp(double(s0[r * lds + j] - float(row_max))));
+        sum += expected[j];
+      }
+      expect_close(s.data() + r * lds, expected.data(), n, 1e-37, 4 * 0x1p-23, what);
+      const double expected_alpha = std::exp(double(m0[r]) - row_max);
+      if (float(row_max) == m0[r]) EXPECT_EQ(alpha[r], 1.0f) << what;
+      EXPECT_NEAR(alpha[r], expected_alpha, 4 * 0x1p-23 * expected_alpha) << what;
+      const double expected_l = l0[r] * expected_alpha + sum;
+      EXPECT_NEAR(l[r], expected_l, (n / kernels::width() + 2 * kernels::width() + 4) * 0x1p-23 * expected_l) << what;
+      for (int j = n; j < lds && r + 1 < kRows; ++j) EXPECT_EQ(s[r * lds + j], s0[r * lds + j]) << what << " stride";
+    }
+  }
 }
 
 // Matrix products on dyadic inputs (exact), at sizes around the width, with and without accumulate.

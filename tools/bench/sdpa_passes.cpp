@@ -3,7 +3,10 @@
 // rebuilt from the public kernels, with each pass timed on its own:
 //   transpose  K_blk^T into scratch (once per query block and key block, as the fused path does)
 //   S gemm     S = Qs K_blk^T          (Br, Bc) over d
-//   softmax    rowmax, exp(S - m), rescale of O when the max moves
+//   softmax    rowmax, exp(S - m), rescale of O when the max moves (f32_online_softmax_rows, then
+//              the rescale of O); and each of the three, done row by row with the row kernels, as the
+//              time it adds to the S gemm and the steps before it (a step alone would run on stale
+//              scores: exp(S - m) without the rowmax sees m = -inf)
 //   PV gemm    O += P V_blk            (Br, dv) over Bc
 // and the gemm microkernel alone on one block kept in L1 (its own ceiling in this loop shape).
 // Each pass is timed by running the whole loop with only that pass (CPU time of the process, best of
@@ -80,7 +83,12 @@ double ceiling_gflops() {
 }
 #endif
 
-enum Pass { kTranspose = 1, kSGemm = 2, kSoftmax = 4, kPvGemm = 8, kAll = 15 };
+enum Pass {
+  kTranspose = 1, kSGemm = 2, kPvGemm = 4,
+  kRowMax = 8, kExp = 16, kRescale = 32, kSoftmax = kRowMax | kExp | kRescale,
+  kRowByRow = 64,  // the softmax's steps row by row with the row kernels, each one optional
+  kAll = kTranspose | kSGemm | kPvGemm | kSoftmax
+};
 
 // One forward over every head and block, running only the passes in `passes`.
 void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
@@ -101,11 +109,18 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
       for (int j0 = 0; j0 < T; j0 += kKeys) {
         if (passes & kTranspose) kn::f32_transpose(kKeys, kD, kh + std::size_t(j0) * kD, kD, kt.data(), kKeys);
         if (passes & kSGemm) kn::f32_gemm_nn_strided(kRows, kKeys, kD, qs.data(), kD, kt.data(), kKeys, s.data(), kKeys, false);
-        for (int r = 0; r < kRows && (passes & kSoftmax); ++r) {
+        const bool by_rows = passes & kRowByRow;
+        if ((passes & kSoftmax) == kSoftmax && !by_rows) {  // as the fused path: one call for the block's rows
+          float alpha[kRows];
+          kn::f32_online_softmax_rows(s.data(), kKeys, kRows, kKeys, m.data(), l.data(), alpha);
+          for (int r = 0; r < kRows; ++r)
+            if (alpha[r] != 1.0f) kn::f32_scale(o + r * kD, alpha[r], kD);
+        }
+        for (int r = 0; r < kRows && by_rows; ++r) {
           float* p = s.data() + r * kKeys;
-          const float m_new = std::max(m[r], kn::f32_max(p, kKeys));
-          const float sum = kn::f32_exp_minus_max(p, p, m_new, kKeys);
-          if (m_new != m[r]) {
+          const float m_new = (passes & kRowMax) ? std::max(m[r], kn::f32_max(p, kKeys)) : m[r];
+          const float sum = (passes & kExp) ? kn::f32_exp_minus_max(p, p, m_new, kKeys) : 0.0f;
+          if ((passes & kRescale) && m_new != m[r]) {
             const float alpha = std::exp(m[r] - m_new);
             l[r] *= alpha;
             kn::f32_scale(o + r * kD, alpha, kD);
@@ -115,7 +130,7 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
         }
         if (passes & kPvGemm) kn::f32_gemm_nn_strided(kRows, kD, kKeys, s.data(), kKeys, vh + std::size_t(j0) * kD, kD, o, kD, true);
       }
-      if (passes & kSoftmax)
+      if (passes & kRescale)  // O /= l
         for (int r = 0; r < kRows; ++r) kn::f32_scale(o + r * kD, 1.0f / l[r], kD);
     }
   }
@@ -170,11 +185,17 @@ int main(int argc, char** argv) {
     const double total = time_passes(T, q, k, v, out, kAll);
     const double transpose = time_passes(T, q, k, v, out, kTranspose), s_gemm = time_passes(T, q, k, v, out, kSGemm),
                  softmax = time_passes(T, q, k, v, out, kSoftmax), pv_gemm = time_passes(T, q, k, v, out, kPvGemm);
+    const double with_max = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kRowMax),
+                 with_exp = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kRowMax | kExp),
+                 with_rescale = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kSoftmax);
     const double gemm_flops = 2.0 * kHeads * T * double(T) * kD;  // each of the two products
     std::printf("T=%-5d whole %7.2f ms (%5.1f GFLOP/s, %3.0f%%); alone: transpose %5.1f%% | S gemm %5.1f%% (%5.1f GFLOP/s)"
                 " | softmax %5.1f%% | PV gemm %5.1f%% (%5.1f GFLOP/s) | sum %5.1f%%\n",
                 T, total * 1e3, 2 * gemm_flops / total / 1e9, 100 * 2 * gemm_flops / total / 1e9 / ceiling,
                 100 * transpose / total, 100 * s_gemm / total, gemm_flops / s_gemm / 1e9, 100 * softmax / total,
                 100 * pv_gemm / total, gemm_flops / pv_gemm / 1e9, 100 * (transpose + s_gemm + softmax + pv_gemm) / total);
+    std::printf("        softmax steps, added to the S gemm: rowmax %5.1f%% | exp(S - m) and its sum %5.1f%% | rescale %5.1f%%\n",
+                100 * (with_max - s_gemm) / total, 100 * (with_exp - with_max) / total,
+                100 * (with_rescale - with_exp) / total);
   }
 }

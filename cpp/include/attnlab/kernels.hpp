@@ -23,9 +23,15 @@ void f32_scale(float* y, float a, int n);                             // y *= a
 float f32_max(const float* x, int n);                                 // -inf when n == 0
 float f32_sum(const float* x, int n);
 // y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0. For the softmax:
-// x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body flushes results
-// below the smallest normal float to 0 (libm's exp, in the scalar build and the tails, does not).
+// x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body gives 0 below
+// -87.68 (libm's exp, in the scalar build and the tails, goes on in subnormals to -103.3).
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
+// One key block of the online softmax (the fused sdpa's pass 3) on the rows of s (rows, n), row
+// stride lds, with each row's running max m and sum l: m' = max(m, max_j s_j), s_j = exp(s_j - m')
+// (f32_exp_minus_max), alpha = exp(m - m') (exactly 1 when the max did not move: the caller rescales
+// what it accumulated by alpha), l = l alpha + sum_j s_j, m = m'. A row with m' = -inf (nothing
+// visible so far) gets s = 0 and alpha = 1, and keeps m = -inf, l = 0.
+void f32_online_softmax_rows(float* s, int lds, int rows, int n, float* m, float* l, float* alpha);
 
 // Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
 void f32_softcap(float* y, float cap, int n, float* dcap);
