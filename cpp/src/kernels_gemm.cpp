@@ -51,18 +51,22 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = V(0.0f);
-  // Row r of op(A) at step k is a[r][k * a_step]: one pointer per row, so every load is a pointer
-  // plus a constant offset (WebAssembly has no scaled-index addressing).
+  // Row r of op(A) at step k is a[r][k * a_step], one pointer per row, or with A transposed
+  // a[0][k * a_step + r]: the rows are neighbours, so one pointer serves them all (clang kept one
+  // per row, one add each per step: the fused fwd+bwd, whose dV and dK products take this form, went
+  // 1-2% faster in wasm simd, efficiency.mjs, 3 runs alternating, 2026-11-24). Every load is a
+  // pointer plus a constant offset (WebAssembly has no scaled-index addressing).
+  constexpr int kPointers = kTransposedA ? 1 : MR;
   const std::size_t a_step = kTransposedA ? std::size_t(lda) : 1;
-  const float* a[MR];
-  for (int r = 0; r < MR; ++r) a[r] = kTransposedA ? A + r : A + std::size_t(r) * lda;
+  const float* a[kPointers];
+  for (int p = 0; p < kPointers; ++p) a[p] = A + std::size_t(p) * lda;
   const float* b = B;
   auto step = [&](int kk) {
     const float* b_row = b + std::size_t(kk) * ldb;
     V bv[NV];
     for (int v = 0; v < NV; ++v) bv[v] = V::load_unaligned(b_row + v * W);
     for (int r = 0; r < MR; ++r) {
-      const V av(a[r][kk * a_step]);
+      const V av(a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
       for (int v = 0; v < NV; ++v) acc[r][v] = fma(av, bv[v], acc[r][v]);
     }
   };
@@ -74,7 +78,7 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   // GFLOP/s in L1 and the 1x8x1024x64 loop 58.6 -> 57.9 ms (bench_passes, three runs each).
   for (const float* const b_end = B + std::size_t(K) * ldb; b != b_end; b += ldb) {
     step(0);
-    for (int r = 0; r < MR; ++r) a[r] += a_step;
+    for (int p = 0; p < kPointers; ++p) a[p] += a_step;
   }
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) {
