@@ -30,6 +30,15 @@ using vec::Vec;
 //     builds with a shuffle) 44.4 / 43.0 GFLOP/s for S / PV against 4 x 2's 40.7 / 38.7, the
 //     forward loop 66% of the mul+add ceiling against 62%; relaxed: 72% against 66%. 6 x 2, 4 x 3
 //     and 3 x 4 spill (34-38 GFLOP/s), 8 x 1 does 30.
+//     Tried again with sdpa_passes (64 x 64 x 64 in L1, ceiling 52; issue 13, 2026-11-24): 2 x 4 46,
+//     4 x 2 44, 3 x 3 35, 4 x 3 39, 3 x 4 38, 2 x 5 36, 2 x 6 27, 1 x 8 31.5. More than 8
+//     accumulators spill although 3 x 3 needs 14 of V8's 15 allocatable xmm: V8 unrolls the k loop
+//     twice and hoists the first copy's 3 loads and 3 broadcasts together, so one accumulator is
+//     stored and reloaded every step (print-wasm-code); loading each B vector next to its use
+//     leaves clang's wasm the same. Packing 2 rows of A k-major, so one pointer serves them, cost
+//     more than the add it saves (46 -> 41.6: a pack serves only the 4 tiles of 64 columns).
+//   relaxed (one relaxed_madd, no temporary): 2 x 4 and 4 x 2 54.3 GFLOP/s, 3 x 3 49.6, 4 x 3 and
+//     3 x 4 28.5: the same tile serves both builds.
 //   AVX2+FMA: 4 x 2, 101 / 92 GFLOP/s; 2 x 4 (32 columns of 8 lanes) falls to 79 / 56.
 #if defined(__wasm_simd128__)
 constexpr int kTileRows = 2;     // MR
