@@ -30,6 +30,15 @@ using vec::Vec;
 //     builds with a shuffle) 44.4 / 43.0 GFLOP/s for S / PV against 4 x 2's 40.7 / 38.7, the
 //     forward loop 66% of the mul+add ceiling against 62%; relaxed: 72% against 66%. 6 x 2, 4 x 3
 //     and 3 x 4 spill (34-38 GFLOP/s), 8 x 1 does 30.
+//     Tried again with sdpa_passes (64 x 64 x 64 in L1, ceiling 52; issue 13, 2026-11-24): 2 x 4 46,
+//     4 x 2 44, 3 x 3 35, 4 x 3 39, 3 x 4 38, 2 x 5 36, 2 x 6 27, 1 x 8 31.5. More than 8
+//     accumulators spill although 3 x 3 needs 14 of V8's 15 allocatable xmm: V8 unrolls the k loop
+//     twice and hoists the first copy's 3 loads and 3 broadcasts together, so one accumulator is
+//     stored and reloaded every step (print-wasm-code); loading each B vector next to its use
+//     leaves clang's wasm the same. Packing 2 rows of A k-major, so one pointer serves them, cost
+//     more than the add it saves (46 -> 41.6: a pack serves only the 4 tiles of 64 columns).
+//   relaxed (one relaxed_madd, no temporary): 2 x 4 and 4 x 2 54.3 GFLOP/s, 3 x 3 49.6, 4 x 3 and
+//     3 x 4 28.5: the same tile serves both builds.
 //   AVX2+FMA: 4 x 2, 101 / 92 GFLOP/s; 2 x 4 (32 columns of 8 lanes) falls to 79 / 56.
 #if defined(__wasm_simd128__)
 constexpr int kTileRows = 2;     // MR
@@ -51,18 +60,22 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = V(0.0f);
-  // Row r of op(A) at step k is a[r][k * a_step]: one pointer per row, so every load is a pointer
-  // plus a constant offset (WebAssembly has no scaled-index addressing).
+  // Row r of op(A) at step k is a[r][k * a_step], one pointer per row, or with A transposed
+  // a[0][k * a_step + r]: the rows are neighbours, so one pointer serves them all (clang kept one
+  // per row, one add each per step: the fused fwd+bwd, whose dV and dK products take this form, went
+  // 1-2% faster in wasm simd, efficiency.mjs, 3 runs alternating, 2026-11-24). Every load is a
+  // pointer plus a constant offset (WebAssembly has no scaled-index addressing).
+  constexpr int kPointers = kTransposedA ? 1 : MR;
   const std::size_t a_step = kTransposedA ? std::size_t(lda) : 1;
-  const float* a[MR];
-  for (int r = 0; r < MR; ++r) a[r] = kTransposedA ? A + r : A + std::size_t(r) * lda;
+  const float* a[kPointers];
+  for (int p = 0; p < kPointers; ++p) a[p] = A + std::size_t(p) * lda;
   const float* b = B;
   auto step = [&](int kk) {
     const float* b_row = b + std::size_t(kk) * ldb;
     V bv[NV];
     for (int v = 0; v < NV; ++v) bv[v] = V::load_unaligned(b_row + v * W);
     for (int r = 0; r < MR; ++r) {
-      const V av(a[r][kk * a_step]);
+      const V av(a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
       for (int v = 0; v < NV; ++v) acc[r][v] = fma(av, bv[v], acc[r][v]);
     }
   };
@@ -74,7 +87,7 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   // GFLOP/s in L1 and the 1x8x1024x64 loop 58.6 -> 57.9 ms (bench_passes, three runs each).
   for (const float* const b_end = B + std::size_t(K) * ldb; b != b_end; b += ldb) {
     step(0);
-    for (int r = 0; r < MR; ++r) a[r] += a_step;
+    for (int p = 0; p < kPointers; ++p) a[p] += a_step;
   }
   for (int r = 0; r < MR; ++r)
     for (int v = 0; v < NV; ++v) {
