@@ -18,7 +18,10 @@ set(ATTNLAB_WASM_LINK_OPTIONS
   -sENVIRONMENT=web,worker
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
   # malloc returns 0 instead of aborting, so the JS API can raise a RangeError and carry on.
-  -sABORTING_MALLOC=0
+  # emmalloc, not dlmalloc: the arena makes a few large blocks per call, where the two are as fast
+  # (4x4 sdpa call 5.2 us against 7-9, T=512 forward 15.7 ms either way, node, Zen 4), and it is
+  # 2.1 KiB smaller gzipped (SIMD module 37.1 -> 35.0 KiB).
+  -sABORTING_MALLOC=0 -sMALLOC=emmalloc
   -sEXPORTED_FUNCTIONS=_malloc,_free
   # The JS arena restores the C stack pointer after a RangeError thrown from inside wasm.
   -sEXPORTED_RUNTIME_METHODS=stackSave,stackRestore
