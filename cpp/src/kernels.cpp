@@ -153,19 +153,18 @@ float f32_sum(const float* x, int n) {
 }
 
 namespace {
-// f32_exp_minus_max with the exp's constants built by the caller, once for many rows.
-float exp_minus_max(float* y, const float* x, float m, int n, const vec::ExpConstants<Vec>& vector_constants,
-                    const vec::ExpConstants<vec::Lane1>& lane_constants) {
+// y[i] = exp(x[i] - m_i) with m_i = *m (one shift) or m[i] (a shift per element); returns sum y.
+template <bool kShiftPerElement>
+float exp_minus(float* y, const float* x, const float* m, int n) {
   float sum = 0.0f;
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
-    const vec::ExpConstants<V>* k;
-    if constexpr (std::is_same_v<V, Vec>) k = &vector_constants;
-    else k = &lane_constants;
-    const V mv(m);
+    const vec::ExpConstants<V> k;
+    const V one_shift(kShiftPerElement ? 0.0f : *m);
     V acc = zero;
     for (; i + lanes<V>() <= n; i += lanes<V>()) {
-      const V e = exp_nonpositive(V::load_unaligned(x + i) - mv, *k);  // load before store: x and y may alias
+      const V shift = kShiftPerElement ? V::load_unaligned(m + i) : one_shift;
+      const V e = exp_nonpositive(V::load_unaligned(x + i) - shift, k);  // load before store: x and y may alias
       e.store_unaligned(y + i);
       acc = acc + e;
     }
@@ -176,28 +175,37 @@ float exp_minus_max(float* y, const float* x, float m, int n, const vec::ExpCons
 }
 }  // namespace
 
-float f32_exp_minus_max(float* y, const float* x, float m, int n) {
-  return exp_minus_max(y, x, m, n, vec::ExpConstants<Vec>(), vec::ExpConstants<vec::Lane1>());
-}
+float f32_exp_minus_max(float* y, const float* x, float m, int n) { return exp_minus<false>(y, x, &m, n); }
 
-void f32_online_softmax_rows(float* s, int lds, int rows, int n, float* m, float* l, float* alpha) {
-  const vec::ExpConstants<Vec> vector_constants;
-  const vec::ExpConstants<vec::Lane1> lane_constants;
-  for (int r = 0; r < rows; ++r) {
-    float* p = s + std::size_t(r) * lds;
-    const float m_new = std::max(m[r], f32_max(p, n));
-    alpha[r] = 1.0f;
-    if (m_new == -std::numeric_limits<float>::infinity()) {  // nothing visible so far: no weight
-      std::fill(p, p + n, 0.0f);
-      continue;
+void f32_exp_minus(float* y, const float* x, const float* m, int n) { exp_minus<true>(y, x, m, n); }
+
+void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, float* l, float* alpha) {
+  over_vectors_then_tail([&](auto zero, int c) {
+    using V = decltype(zero);
+    const vec::ExpConstants<V> k;
+    const V minus_inf(-std::numeric_limits<float>::infinity()), one(1.0f);
+    for (; c + lanes<V>() <= cols; c += lanes<V>()) {
+      const V m_old = V::load_unaligned(m + c);
+      V m_new = m_old;
+      for (int j = 0; j < n; ++j) m_new = max(m_new, V::load_unaligned(s + std::size_t(j) * lds + c));
+      // A column with nothing visible so far keeps m' = -inf; shifting it by 0 gives exp(-inf) = 0.
+      const V shift = select(m_new == minus_inf, zero, m_new);
+      V sum = zero;
+      for (int j = 0; j < n; ++j) {
+        float* p = s + std::size_t(j) * lds + c;
+        const V e = exp_nonpositive(V::load_unaligned(p) - shift, k);
+        e.store_unaligned(p);
+        sum = sum + e;
+      }
+      // exp(m - m') is exactly 1 when the max did not move (exp(0) = 1; both -inf: selected),
+      // 0 the first time a column sees a key (exp(-inf)).
+      const V a = select(m_new == m_old, one, exp_nonpositive(m_old - shift, k));
+      a.store_unaligned(alpha + c);
+      m_new.store_unaligned(m + c);
+      (V::load_unaligned(l + c) * a + sum).store_unaligned(l + c);
     }
-    const float sum = exp_minus_max(p, p, m_new, n, vector_constants, lane_constants);
-    if (m_new != m[r]) {  // e^-inf = 0 the first time
-      alpha[r] = std::exp(m[r] - m_new);
-      m[r] = m_new;
-    }
-    l[r] = l[r] * alpha[r] + sum;
-  }
+    return c;
+  });
 }
 
 // y = cap * tanh(y / cap); dcap (optional) = 1 - tanh^2, the derivative of the cap at y.
@@ -214,14 +222,28 @@ void f32_softcap(float* y, float cap, int n, float* dcap) {
   });
 }
 
-void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n) {
+namespace {
+// ds[i] = scale * p[i] * (dp[i] - D_i) with D_i = *D (one row) or D[i] (one per element).
+template <bool kDPerElement>
+void softmax_grad(float* ds, const float* p, const float* dp, const float* D, float scale, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
-    const V Dv(D), scalev(scale);
-    for (; i + lanes<V>() <= n; i += lanes<V>())
+    const V one_D(kDPerElement ? 0.0f : *D), scalev(scale);
+    for (; i + lanes<V>() <= n; i += lanes<V>()) {
+      const V Dv = kDPerElement ? V::load_unaligned(D + i) : one_D;
       (scalev * V::load_unaligned(p + i) * (V::load_unaligned(dp + i) - Dv)).store_unaligned(ds + i);
+    }
     return i;
   });
+}
+}  // namespace
+
+void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n) {
+  softmax_grad<false>(ds, p, dp, &D, scale, n);
+}
+
+void f32_softmax_grad_columns(float* ds, const float* p, const float* dp, const float* D, float scale, int n) {
+  softmax_grad<true>(ds, p, dp, D, scale, n);
 }
 
 void f32_mul(float* y, const float* x, int n) {

@@ -26,8 +26,8 @@ struct Lane1 {
 inline Lane1 operator+(Lane1 a, Lane1 b) { return a.v + b.v; }
 inline Lane1 operator-(Lane1 a, Lane1 b) { return a.v - b.v; }
 inline Lane1 operator*(Lane1 a, Lane1 b) { return a.v * b.v; }
-// Unfused on purpose: std::fma is a slow library call where the target has no FMA (scalar wasm).
-inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return a.v * b.v + c.v; }
+inline bool operator==(Lane1 a, Lane1 b) { return a.v == b.v; }
+inline Lane1 select(bool condition, Lane1 a, Lane1 b) { return condition ? a : b; }
 inline Lane1 max(Lane1 a, Lane1 b) { return a.v > b.v ? a : b; }
 inline Lane1 exp(Lane1 a) { return std::exp(a.v); }  // std::exp(-inf) == 0
 inline Lane1 tanh(Lane1 a) { return std::tanh(a.v); }
@@ -48,13 +48,28 @@ using Vec = Lane1;
 // tools/wasm/relaxed-opcodes.mjs rewrites after the link; the operands stay in stack order, and the
 // standard instruction computes a * b + c (tested on a hand-made module in relaxed-opcodes.test.js).
 #if ATTNLAB_RELAXED_SIMD
+using F32x4 = float __attribute__((__vector_size__(16)));
 inline Vec fma(Vec a, Vec b, Vec c) {
-  using f32x4 = float __attribute__((__vector_size__(16)));
-  return Vec(v128_t(__builtin_wasm_fma_f32x4(f32x4(v128_t(a)), f32x4(v128_t(b)), f32x4(v128_t(c)))));
+  return Vec(v128_t(__builtin_wasm_fma_f32x4(F32x4(v128_t(a)), F32x4(v128_t(b)), F32x4(v128_t(c)))));
 }
 #else
 inline Vec fma(Vec a, Vec b, Vec c) { return xsimd::fma(a, b, c); }
 #endif
+#endif
+
+// Lane1's multiply-add (the tails of the SIMD builds) rounds as Vec's does in the same build, so an
+// element of a product comes out the same to the bit whether a vector lane or a tail computes it:
+// fused with relaxed SIMD (one relaxed_madd on lane 0) and with AVX2+FMA (std::fma is one vfmadd
+// there), a mul and an add in wasm simd128 and in the scalar builds (where std::fma would be a slow
+// library call). The fused sdpa relies on it: its forward and backward tile the same scores in
+// different ways, and the backward's P = exp(S - lse) turns an ulp of a large score into a relative
+// error of P (a PyTorch golden case failed at 1.38x its tolerance on the relaxed build without it).
+#if ATTNLAB_SIMD && ATTNLAB_RELAXED_SIMD
+inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return __builtin_wasm_fma_f32x4(F32x4{a.v}, F32x4{b.v}, F32x4{c.v})[0]; }
+#elif ATTNLAB_SIMD && defined(__FMA__)
+inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return std::fma(a.v, b.v, c.v); }
+#else
+inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return a.v * b.v + c.v; }
 #endif
 
 template <class V>

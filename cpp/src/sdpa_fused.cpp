@@ -3,34 +3,40 @@
 // one head against Bc keys of its kv head, with register-tiled products (kernels_gemm.cpp), so each
 // loaded element feeds several multiply-adds instead of one dot product per (row, key).
 //
-// Forward, per query block (online softmax: m running max, l running sum, both per row):
-//   pass 1: S = (scale Q) K_blk^T                  K_blk transposed into scratch, then a gemm
-//   pass 2: S = softcap(S), then + bias            element by element only in the blocks
-//           where visible, -inf where masked       that a row's start or limit cuts, or in
-//                                                  all of them with an attnMask or ALiBi
-//   pass 3: m' = max(m, rowmax S); P = exp(S - m'); l = l e^(m - m') + rowsum P; O *= e^(m - m')
-//   pass 4: O += P V_blk
+// A block's scores are kept transposed, S^T (Bc, Br): a row per key, a column per query row, so the
+// vectors run along the queries. Then the keys and values are read in place (their rows are the
+// rows of the products' A or B; nothing is transposed per key block), the online softmax's max and
+// sum are vertical (no reduction across lanes), and O += P V reads P^T through one pointer (the
+// transposed-A product). Only the block's queries (and, backward, dO) are transposed, once per block.
+//
+// Forward, per query block (Qt = (scale Q_blk)^T, (d, Br); online softmax: m running max, l running
+// sum, both per query row):
+//   pass 1: S^T = K_blk Qt                            (Bc, Br) over d
+//   pass 2: S^T = softcap(S^T), then + bias           element by element only in the blocks
+//           where visible, -inf where masked          that a row's start or limit cuts, or in
+//                                                     all of them with an attnMask or ALiBi
+//   pass 3: m' = max(m, colmax S^T); P^T = exp(S^T - m'); l = l e^(m - m') + colsum P^T; O *= e^(m - m')
+//   pass 4: O += (P^T)^T V_blk
 // Key blocks at or past every row's limit (validLens, causal, window) or before every row's start (the
 // window's left side) are skipped: causal does half the work, a window of w keys O(Tq w) instead of
-// O(Tq Tk). A key block that some row's limit or start cuts (the diagonal) runs in groups of 8 rows,
-// each on the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing visible
-// keeps O = 0 and lse = -inf.
+// O(Tq Tk). A key block that some row's limit or start cuts (the diagonal) runs in groups of 16 query
+// rows, each on the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing
+// visible keeps O = 0 and lse = -inf.
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
-//           forward above on the block (its O lands in scratch)
+//           forward above on the block (its O lands in scratch); dOt = dO_blk^T (dv, Br)
 //   per key block, on the rows that may see one of its keys:
-//           S as in passes 1-2 (softcap derivative kept), P = exp(S - lse)
-//           dP = dO V_blk^T;  dS = scale P (dP - D) (* softcap derivative)
-//           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += dS K_blk
+//           S^T as in passes 1-2 (softcap derivative kept), P^T = exp(S^T - lse)
+//           dP^T = V_blk dOt;  dS^T = scale P^T (dP^T - D) (* softcap derivative)
+//           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += (dS^T)^T K_blk
 // dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
 // head. Scratch holds a few blocks, never O(Tq) and never O(Tq * Tk).
-// S is computed as the forward computes it (block_scores, keys along the vectors) on purpose: with
-// FMA (relaxed SIMD, AVX2) the microkernel's scalar tail columns round differently from its vector
-// lanes, and P = exp(S - lse) turns one ulp of a large score into a relative error of P. Computing
-// S^T = K_blk (scale Q)^T instead (queries along the vectors, no K_blk transpose) was 3-5% faster
-// but moved those tails, and the relaxed build failed a PyTorch golden case (multi-query attention
-// with a window, dWv at 1.38x its tolerance; 0.22x with S as here).
+// Both directions compute S^T with the same product, and a tail column rounds as a vector lane
+// does (kernels_vec.hpp's Lane1 fma): the backward's P = exp(S - lse) turns one ulp of a large
+// score into a relative error of P, so its scores must be the forward's to the bit.
+// Measured against the layout before (S = (scale Q) K_blk^T with K_blk transposed per block, P
+// through two pointers; wasm simd, Zen 4, CPU time): see the commit that introduced it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -55,48 +61,52 @@ constexpr int kForwardRows = 64, kForwardKeys = 64;
 constexpr int kNarrowWindowRows = 32, kNarrowWindowKeys = 512;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
 constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
+#ifndef ATTNLAB_PAD
+#define ATTNLAB_PAD 16
+#endif
+constexpr int kColumnPad = ATTNLAB_PAD;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // The block sizes and scratch of one pass, carved out of the caller's buffer (or only counted,
-// when base is null). Every (Br, Bc) block has row stride Bc.
+// when base is null). Every block laid out (Bc, Br) or (d, Br) has row stride Br = rows.
 struct Scratch {
   int rows, keys;         // Br, Bc
-  float* qs = nullptr;    // (Br, d): scale * the block's query rows
-  float* kt = nullptr;    // (d, Bc): the key block, transposed
-  float* s = nullptr;     // (Br, Bc): scores, then P
+  int ld;                 // row stride of the blocks below that have Br columns: Br + kColumnPad
+  float* qt = nullptr;    // (d, Br): scale * the block's query rows, transposed
+  float* s = nullptr;     // (Bc, Br): scores S^T, then P^T
   float* m = nullptr;     // (Br): running max of the online softmax
   float* l = nullptr;     // (Br): running sum of the online softmax
   float* lse = nullptr;   // backward only: (Br) the rows' log-sum-exp
   float* D = nullptr;     // backward only: (Br) rowsum(dO * O)
-  float* vt = nullptr;    // backward only: (dv, Bc) the value block, transposed
-  float* dp = nullptr;    // backward only: (Br, Bc) dP, then dS
-  float* dcap = nullptr;  // backward only: (Br, Bc) softcap derivative
+  float* dot = nullptr;   // backward only: (dv, Br) the block's dO, transposed
+  float* dp = nullptr;    // backward only: (Bc, Br) dP^T, then dS^T
+  float* dcap = nullptr;  // backward only: (Bc, Br) softcap derivative
   float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
-                          // before the key loop starts, so it shares the floats of vt, dp and dcap
+                          // once D is known, so it shares the floats of dot, dp and dcap
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
-      : rows(backward ? kBackwardRows : kForwardRows), keys(backward ? kBackwardKeys : kForwardKeys) {
+      : rows(backward ? kBackwardRows : kForwardRows), keys(backward ? kBackwardKeys : kForwardKeys),
+        ld(rows + kColumnPad) {
     auto take = [&](float*& at, std::uint64_t n) {
       at = base != nullptr ? base + std::size_t(floats) : nullptr;
       floats += (n + 15) / 16 * 16;  // each block starts on a 64-byte boundary of the buffer
     };
-    take(qs, std::uint64_t(rows) * dims.d);
-    take(kt, std::uint64_t(dims.d) * keys);
-    take(s, std::uint64_t(rows) * keys);
+    take(qt, std::uint64_t(dims.d) * ld);
+    take(s, std::uint64_t(keys) * ld);
     take(m, rows);
     take(l, rows);
     if (!backward) return;
     take(lse, rows);
     take(D, rows);
-    const std::uint64_t key_loop_start = floats;
-    take(vt, std::uint64_t(dims.dv) * keys);
-    take(dp, std::uint64_t(rows) * keys);
-    take(dcap, std::uint64_t(rows) * keys);
-    const std::uint64_t key_loop_floats = floats - key_loop_start, o_floats = std::uint64_t(rows) * dims.dv;
-    o = base != nullptr ? base + std::size_t(key_loop_start) : nullptr;
-    if (o_floats > key_loop_floats) floats += o_floats - key_loop_floats;
+    const std::uint64_t shared_start = floats;
+    take(dot, std::uint64_t(dims.dv) * ld);
+    take(dp, std::uint64_t(keys) * ld);
+    take(dcap, std::uint64_t(keys) * ld);
+    const std::uint64_t shared_floats = floats - shared_start, o_floats = std::uint64_t(rows) * dims.dv;
+    o = base != nullptr ? base + std::size_t(shared_start) : nullptr;
+    if (o_floats > shared_floats) floats += o_floats - shared_floats;
   }
 };
 
@@ -148,12 +158,11 @@ MaskRow from_key(const MaskRow& row, int j0) {
   return shifted;
 }
 
-// qs (rows, d) = scale * the block's query rows (contiguous in q).
+// sc.qt (d, rows), row stride Br = scale * the block's query rows (contiguous in q), transposed.
 void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const float* q,
-                    float* qs) {
-  const std::size_t n = std::size_t(qb.rows) * dims.d;
-  std::copy(q + qb.first_row * dims.d, q + qb.first_row * dims.d + n, qs);
-  kernels::f32_scale(qs, opt.scale, int(n));
+                    const Scratch& sc) {
+  kernels::f32_transpose(qb.rows, dims.d, q + qb.first_row * dims.d, dims.d, sc.qt, sc.ld);
+  for (int k = 0; k < dims.d; ++k) kernels::f32_scale(sc.qt + std::size_t(k) * sc.ld, opt.scale, qb.rows);
 }
 
 // Rows r0 .. r1 - 1 of a query block.
@@ -177,50 +186,45 @@ RowRange rows_reaching(const QueryBlock& qb, int j0, int nk) {
   return range;
 }
 
-// sc.kt (d, nk), row stride sc.keys = keys j0 .. j0 + nk - 1 of the kv head, transposed.
-void transpose_keys(const AttentionDims& dims, const QueryBlock& qb, const Scratch& sc, int j0, int nk) {
-  kernels::f32_transpose(nk, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.kt, sc.keys);
-}
-
-// Rows `rr` of s (Br, nk), row stride sc.keys: the masked scores of keys j0 .. j0 + nk - 1 (forward
-// passes 1-2), from the transposed keys in sc.kt. dcap (optional, same layout) receives the
-// softcap derivative.
+// Columns `rr` of s (nk, Br), row stride Br: the masked scores S^T of keys j0 .. j0 + nk - 1
+// (forward passes 1-2), a row per key. dcap (optional, same layout) receives the softcap derivative.
 void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                   RowRange rr, int j0, int nk, float* dcap) {
-  kernels::f32_gemm_nn_strided(rr.count(), nk, dims.d, sc.qs + std::size_t(rr.r0) * dims.d, dims.d, sc.kt, sc.keys,
-                               sc.s + rr.r0 * sc.keys, sc.keys, false);
+  float* s = sc.s + rr.r0;
+  kernels::f32_gemm_nn_strided(nk, rr.count(), dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.qt + rr.r0,
+                               sc.ld, s, sc.ld, false);
   if (opt.softcap > 0.0f) {
-    for (int r = rr.r0; r < rr.r1; ++r)
-      kernels::f32_softcap(sc.s + r * sc.keys, opt.softcap, nk, dcap != nullptr ? dcap + r * sc.keys : nullptr);
+    for (int j = 0; j < nk; ++j)
+      kernels::f32_softcap(s + j * sc.ld, opt.softcap, rr.count(),
+                           dcap != nullptr ? dcap + j * sc.ld + rr.r0 : nullptr);
   }
   if (qb.elementwise || j0 < qb.keys_all_from || j0 + nk > qb.keys_all) {
-    for (int r = rr.r0; r < rr.r1; ++r) apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r * sc.keys, nk);
+    for (int r = rr.r0; r < rr.r1; ++r)
+      apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r, nk, sc.ld);
   }
 }
 
-// Forward passes 1-4 on keys j0 .. j0 + nk - 1 (transposed in sc.kt) for the rows `rr`: the online
-// softmax state sc.m, sc.l and the rows of o (Br, dv) move on by one key block.
+// Forward passes 1-4 on keys j0 .. j0 + nk - 1 for the rows `rr`: the online softmax state sc.m,
+// sc.l and the rows of o (Br, dv) move on by one key block.
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                        RowRange rr, int j0, int nk, float* o) {
   block_scores(dims, opt, qb, sc, rr, j0, nk, nullptr);
-  // Pass 3 in one call for the block's rows, not three per row: 2% of the 1x8x1024x64 loop
-  // (bench_passes, wasm simd, CPU time; the exp's constants are built once, and per row two calls less).
   float alpha[kMaxRows];
-  kernels::f32_online_softmax_rows(sc.s + rr.r0 * sc.keys, sc.keys, rr.count(), nk, sc.m + rr.r0, sc.l + rr.r0,
-                                   alpha);
+  kernels::f32_online_softmax_columns(sc.s + rr.r0, sc.ld, nk, rr.count(), sc.m + rr.r0, sc.l + rr.r0, alpha);
   for (int r = rr.r0; r < rr.r1; ++r)  // a new max rescales what was accumulated
     if (alpha[r - rr.r0] != 1.0f) kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha[r - rr.r0], dims.dv);
-  kernels::f32_gemm_nn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0 * sc.keys, sc.keys,
-                               qb.vh + std::size_t(j0) * dims.dv, dims.dv, o + std::size_t(rr.r0) * dims.dv, dims.dv,
-                               true);
+  kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, qb.vh + std::size_t(j0) * dims.dv,
+                               dims.dv, o + std::size_t(rr.r0) * dims.dv, dims.dv, true);
 }
 
-// Rows per group on key blocks that some row's limit or start cuts (the diagonal of a causal mask,
-// the edges of a window): each group computes only up to the keys its last-reaching row can see and
-// skips the block when none of its rows sees a key of it, so masked corners cost little.
-constexpr int kRowGroup = 8;
+// Query rows per group on key blocks that some row's limit or start cuts (the diagonal of a causal
+// mask, the edges of a window): each group computes only up to the keys its last-reaching row can see
+// and skips the block when none of its rows sees a key of it, so masked corners cost little. 16 rows
+// are one register tile's width of S^T's columns (2 x 4 vectors in wasm, 4 x 2 of 8 lanes natively):
+// a group of 8 would run on one-vector tiles.
+constexpr int kRowGroup = 16;
 
-// o (rows, dv) and lse (rows) of one query block (sc.qs already holds its scaled queries).
+// o (rows, dv) and lse (rows) of one query block (sc.qt already holds its scaled queries).
 void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                    float* o, float* lse) {
   float* m = sc.m;
@@ -230,7 +234,6 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(l, l + qb.rows, 0.0f);
   for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
-    transpose_keys(dims, qb, sc, j0, nk);
     if (j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) {  // every row sees every key (up to an attnMask)
       forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, o);
       continue;
@@ -266,40 +269,34 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
         visit(query_block(dims, opt, k, v, b, h, i0, std::min(rows, dims.Tq - i0)));
 }
 
-// The backward's work on keys j0 .. j0 + nk - 1 for the rows `rr` of query block qb, whose lse and D
-// are in sc.lse, sc.D and scaled queries in sc.qs: accumulates into dq (the block's rows) and into
-// dk, dv (the key block's rows).
+// The backward's work on keys j0 .. j0 + nk - 1 for the rows `rr` of query block qb, whose lse
+// (+inf where -inf: see sdpa_backward_fused) and D are in sc.lse, sc.D, scaled queries in sc.qt and
+// dO^T in sc.dot: accumulates into dq (the block's rows) and into dk, dv (the key block's rows).
 void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                         RowRange rr, int j0, int nk, const float* q, const float* dout, float* dq, float* dk,
                         float* dv) {
   const std::size_t first_row = qb.first_row + rr.r0;  // in (B, H, Tq)
   const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
+  const int rows = rr.count();
   float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
-  transpose_keys(dims, qb, sc, j0, nk);
   block_scores(dims, opt, qb, sc, rr, j0, nk, dcap);
-  for (int r = rr.r0; r < rr.r1; ++r) {  // P = exp(S - lse)
-    float* p = sc.s + r * sc.keys;
-    if (sc.lse[r] == -kInf) std::fill(p, p + nk, 0.0f);  // nothing visible: no weight, no gradient
-    else kernels::f32_exp_minus_max(p, p, sc.lse[r], nk);
+  float* p = sc.s + rr.r0;   // (nk, rows), row stride Br: S^T, then P^T
+  float* ds = sc.dp + rr.r0; // (nk, rows), row stride Br: dP^T, then dS^T
+  for (int j = 0; j < nk; ++j) kernels::f32_exp_minus(p + j * sc.ld, p + j * sc.ld, sc.lse + rr.r0, rows);
+  // dP^T = V_blk dO^T, then dS^T = scale P^T (dP^T - D) in place (masked keys have P = 0, so dS = 0).
+  kernels::f32_gemm_nn_strided(nk, rows, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.dot + rr.r0, sc.ld,
+                               ds, sc.ld, false);
+  for (int j = 0; j < nk; ++j) {
+    float* ds_row = ds + j * sc.ld;
+    kernels::f32_softmax_grad_columns(ds_row, p + j * sc.ld, ds_row, sc.D + rr.r0, opt.scale, rows);
+    if (dcap != nullptr) kernels::f32_mul(ds_row, dcap + j * sc.ld + rr.r0, rows);
   }
-  // dP = dO V_blk^T, then dS = scale P (dP - D) in place (masked keys have P = 0, so dS = 0).
-  const float* do_rows = dout + first_row * dims.dv;
-  kernels::f32_transpose(nk, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.vt, sc.keys);
-  kernels::f32_gemm_nn_strided(rr.count(), nk, dims.dv, do_rows, dims.dv, sc.vt, sc.keys, sc.dp + rr.r0 * sc.keys,
-                               sc.keys, false);
-  for (int r = rr.r0; r < rr.r1; ++r) {
-    float* ds = sc.dp + r * sc.keys;
-    kernels::f32_softmax_grad(ds, sc.s + r * sc.keys, ds, sc.D[r], opt.scale, nk);
-    if (dcap != nullptr) kernels::f32_mul(ds, dcap + r * sc.keys, nk);
-  }
-  const float* p = sc.s + rr.r0 * sc.keys;
-  const float* ds = sc.dp + rr.r0 * sc.keys;
-  // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += dS K_blk
-  kernels::f32_gemm_tn_strided(nk, dims.dv, rr.count(), p, sc.keys, do_rows, dims.dv, dv + first_key * dims.dv,
-                               dims.dv, true);
-  kernels::f32_gemm_tn_strided(nk, dims.d, rr.count(), ds, sc.keys, q + first_row * dims.d, dims.d,
-                               dk + first_key * dims.d, dims.d, true);
-  kernels::f32_gemm_nn_strided(rr.count(), dims.d, nk, ds, sc.keys, qb.kh + std::size_t(j0) * dims.d, dims.d,
+  // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += (dS^T)^T K_blk
+  kernels::f32_gemm_nn_strided(nk, dims.dv, rows, p, sc.ld, dout + first_row * dims.dv, dims.dv,
+                               dv + first_key * dims.dv, dims.dv, true);
+  kernels::f32_gemm_nn_strided(nk, dims.d, rows, ds, sc.ld, q + first_row * dims.d, dims.d, dk + first_key * dims.d,
+                               dims.d, true);
+  kernels::f32_gemm_tn_strided(rows, dims.d, nk, ds, sc.ld, qb.kh + std::size_t(j0) * dims.d, dims.d,
                                dq + first_row * dims.d, dims.d, true);
 }
 
@@ -318,7 +315,7 @@ void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const
                              std::int64_t(mask.window_left) + mask.window_right + 1 < kNarrowWindowKeys;
   const int rows = narrow_window ? kNarrowWindowRows : kForwardRows;
   for_each_query_block(dims, opt, k, v, rows, [&](const QueryBlock& qb) {
-    scaled_queries(dims, opt, qb, q, sc.qs);
+    scaled_queries(dims, opt, qb, q, sc);
     forward_block(dims, opt, qb, sc, out + qb.first_row * dims.dv, lse != nullptr ? lse + qb.first_row : lse_block);
   });
 }
@@ -335,9 +332,9 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
     const float* do_rows = dout + qb.first_row * dims.dv;
     float* lse = sc.lse;
     float* D = sc.D;
-    scaled_queries(dims, opt, qb, q, sc.qs);
+    scaled_queries(dims, opt, qb, q, sc);
 
-    // stats: lse and D = rowsum(dO * O) of the block's rows.
+    // stats: lse and D = rowsum(dO * O) of the block's rows, then dO^T (over o's floats: D is known).
     const float* o = sc.o;
     if (recompute) {
       forward_block(dims, opt, qb, sc, sc.o, lse);
@@ -345,8 +342,11 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
       o = saved.out + qb.first_row * dims.dv;
       std::copy(saved.lse + qb.first_row, saved.lse + qb.first_row + rows, lse);
     }
-    for (int r = 0; r < rows; ++r)
+    for (int r = 0; r < rows; ++r) {
       D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
+      if (lse[r] == -kInf) lse[r] = kInf;  // nothing visible: P = exp(S - inf) = 0, no weight, no gradient
+    }
+    kernels::f32_transpose(rows, dims.dv, do_rows, dims.dv, sc.dot, sc.ld);
 
     std::fill(dq + qb.first_row * dims.d, dq + (qb.first_row + rows) * dims.d, 0.0f);
     for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {

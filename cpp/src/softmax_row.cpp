@@ -7,22 +7,23 @@
 
 namespace attnlab::detail {
 
-void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n) {
+void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int stride) {
   const float masked = masked_value(mask);
-  std::fill(z + std::min(row.limit, n), z + n, masked);  // fill mode: keys beyond the limit
   const int within = std::min(row.limit, n);
-  std::fill(z, z + std::min(row.start, n), masked);      // keys before the window
+  auto at = [&](int j) -> float& { return z[std::size_t(j) * stride]; };
+  for (int j = within; j < n; ++j) at(j) = masked;                   // fill mode: keys beyond the limit
+  for (int j = 0; j < std::min(row.start, n); ++j) at(j) = masked;   // keys before the window
   if (row.alibi) {  // first, so that the passes below still replace what they mask (fill mode)
-    for (int j = row.start; j < within; ++j) z[j] -= row.alibi_slope * float(std::abs(row.alibi_center - j));
+    for (int j = row.start; j < within; ++j) at(j) -= row.alibi_slope * float(std::abs(row.alibi_center - j));
   }
   if (row.bool_row != nullptr) {
     for (int j = row.start; j < within; ++j)
-      if (row.bool_row[std::size_t(j) * row.stride_j] == 0) z[j] = masked;
+      if (row.bool_row[std::size_t(j) * row.stride_j] == 0) at(j) = masked;
   }
   if (row.float_row != nullptr) {
     for (int j = row.start; j < within; ++j) {
       const float bias = row.float_row[std::size_t(j) * row.stride_j];
-      z[j] = bias == -std::numeric_limits<float>::infinity() ? masked : z[j] + bias;
+      at(j) = bias == -std::numeric_limits<float>::infinity() ? masked : at(j) + bias;
     }
   }
 }

@@ -195,6 +195,27 @@ TEST(Kernels, ExpMinusMaxIsAccurateMapsMinusInfinityToZeroAndReturnsTheSum) {
       }
 }
 
+// exp(x - m_i) with a shift per element (the fused backward's P^T = exp(S^T - lse) along a key's
+// row), as above; a shift of +inf (the backward's lse of a row that sees nothing) gives 0.
+TEST(Kernels, ExpMinusTakesAShiftPerElement) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int n : lengths())
+    for (bool in_place : {false, true}) {
+      std::vector<float> x = test::random_uniform(n, 30 + n, -40.0f, 3.0f);
+      std::vector<float> m = test::random_uniform(n, 31 + n, 3.0f, 9.0f);
+      if (n > 2) x[n / 3] = -inf;  // a masked key
+      if (n > 1) m[n - 1] = inf;   // a row that sees nothing
+      std::vector<float> expected(n);
+      for (int i = 0; i < n; ++i) expected[i] = float(std::exp(double(x[i] - m[i])));
+      std::vector<float> y(n, 7.0f);
+      float* out = in_place ? x.data() : y.data();
+      kernels::f32_exp_minus(out, x.data(), m.data(), n);
+      const std::string what = "exp minus n=" + std::to_string(n) + (in_place ? " in place" : "");
+      expect_close(out, expected.data(), n, 1e-37, 4 * 0x1p-23, what);
+      if (n > 1) EXPECT_EQ(out[n - 1], 0.0f) << what;
+    }
+}
+
 TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
   // After the max is subtracted the argument is <= 0; it reaches -1e4 and below with large scores.
   // Around -87.5 the vector body's result is subnormal, then 0 (kernels_vec.hpp), within 1e-38.
@@ -209,49 +230,58 @@ TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
   EXPECT_EQ(y[0], 1.0f);
 }
 
-// One online-softmax step over rows of a strided block, against float64: the new max, the exp of
-// every score against it (4 ulp, as f32_exp_minus_max), alpha = exp(m - m'), and l = l alpha + sum.
-// Rows: one whose max moves, one whose max stays (alpha exactly 1), one with nothing visible yet
-// (all -inf, m = -inf: zeros, alpha 1, m and l unchanged), one first visible now (m = -inf before:
-// alpha = exp(-inf) = 0), and one fully masked in this block after earlier keys (m stays, s = 0).
-TEST(Kernels, OnlineSoftmaxRowsMovesEachRowsMaxAndSumAndReturnsTheRescaleFactor) {
+// One online-softmax step over the columns of a strided block S^T (a row per key, a column per
+// query), against float64: the new max, the exp of every score against it (4 ulp, as
+// f32_exp_minus_max), alpha = exp(m - m'), and l = l alpha + sum. Columns, in turn: one whose max
+// moves, one whose max stays (alpha exactly 1), one with nothing visible yet (all -inf, m = -inf:
+// zeros, alpha 1, m and l unchanged), one first visible now (m = -inf before: alpha = exp(-inf) = 0),
+// and one fully masked in this block after earlier keys (m stays, s = 0). The column counts run
+// around the width, so every kind lands in vector lanes and in the tail.
+TEST(Kernels, OnlineSoftmaxColumnsMovesEachColumnsMaxAndSumAndReturnsTheRescaleFactor) {
   const float inf = std::numeric_limits<float>::infinity();
-  for (int n : lengths()) {
-    constexpr int kRows = 5;
-    const int lds = n + 3;  // rows of the block are strided
-    std::vector<float> s = test::random_uniform(std::size_t(kRows) * lds, 20 + n, -30.0f, 5.0f);
-    std::vector<float> m = {-2.0f, 40.0f, -inf, -inf, 1.0f}, l = {3.0f, 2.5f, 0.0f, 0.0f, 4.0f};
-    for (int j = 0; j < n; ++j) s[2 * lds + j] = s[4 * lds + j] = -inf;
-    if (n > 2) s[n / 2] = -inf;  // a masked key in a row that sees others
-    const std::vector<float> s0 = s, m0 = m, l0 = l;
-    std::vector<float> alpha(kRows, 7.0f);
-    kernels::f32_online_softmax_rows(s.data(), lds, kRows, n, m.data(), l.data(), alpha.data());
-    for (int r = 0; r < kRows; ++r) {
-      const std::string what = "row " + std::to_string(r) + " n = " + std::to_string(n);
-      double row_max = m0[r];
-      for (int j = 0; j < n; ++j) row_max = std::max(row_max, double(s0[r * lds + j]));
-      EXPECT_EQ(m[r], float(row_max)) << what;
-      if (row_max == -inf) {
-        EXPECT_EQ(alpha[r], 1.0f) << what;
-        EXPECT_EQ(l[r], 0.0f) << what;
-        for (int j = 0; j < n; ++j) EXPECT_EQ(s[r * lds + j], 0.0f) << what;
-        continue;
+  const float m_of_kind[5] = {-2.0f, 40.0f, -inf, -inf, 1.0f}, l_of_kind[5] = {3.0f, 2.5f, 0.0f, 0.0f, 4.0f};
+  for (int cols : lengths())
+    for (int n : {1, 5, 17}) {
+      const int lds = cols + 3;  // rows of the block are strided
+      std::vector<float> s = test::random_uniform(std::size_t(n) * lds, 20 + cols + 100 * n, -30.0f, 5.0f);
+      std::vector<float> m(cols), l(cols);
+      for (int c = 0; c < cols; ++c) {
+        m[c] = m_of_kind[c % 5];
+        l[c] = l_of_kind[c % 5];
+        if (c % 5 == 2 || c % 5 == 4)
+          for (int j = 0; j < n; ++j) s[j * lds + c] = -inf;
       }
-      std::vector<float> expected(n);
-      double sum = 0.0;
-      for (int j = 0; j < n; ++j) {
-        expected[j] = float(std::exp(double(s0[r * lds + j] - float(row_max))));
-        sum += expected[j];
+      if (n > 2) s[(n / 2) * lds] = -inf;  // a masked key in a column that sees others
+      const std::vector<float> s0 = s, m0 = m, l0 = l;
+      std::vector<float> alpha(cols, 7.0f);
+      kernels::f32_online_softmax_columns(s.data(), lds, n, cols, m.data(), l.data(), alpha.data());
+      for (int c = 0; c < cols; ++c) {
+        const std::string what = "column " + std::to_string(c) + " of " + std::to_string(cols) + ", n = " + std::to_string(n);
+        double col_max = m0[c];
+        for (int j = 0; j < n; ++j) col_max = std::max(col_max, double(s0[j * lds + c]));
+        EXPECT_EQ(m[c], float(col_max)) << what;
+        if (col_max == -inf) {
+          EXPECT_EQ(alpha[c], 1.0f) << what;
+          EXPECT_EQ(l[c], 0.0f) << what;
+          for (int j = 0; j < n; ++j) EXPECT_EQ(s[j * lds + c], 0.0f) << what;
+          continue;
+        }
+        double sum = 0.0;
+        for (int j = 0; j < n; ++j) {
+          const double expected = float(std::exp(double(s0[j * lds + c] - float(col_max))));
+          EXPECT_NEAR(s[j * lds + c], expected, 4 * 0x1p-23 * expected + 1e-37) << what << " key " << j;
+          sum += expected;
+        }
+        const double expected_alpha = std::exp(double(m0[c]) - col_max);
+        if (float(col_max) == m0[c]) EXPECT_EQ(alpha[c], 1.0f) << what;
+        EXPECT_NEAR(alpha[c], expected_alpha, 4 * 0x1p-23 * expected_alpha) << what;
+        // The sum runs down the column, one add per key: n roundings, plus alpha's 4 ulp.
+        const double expected_l = l0[c] * expected_alpha + sum;
+        EXPECT_NEAR(l[c], expected_l, (n + 8) * 0x1p-23 * expected_l) << what;
       }
-      expect_close(s.data() + r * lds, expected.data(), n, 1e-37, 4 * 0x1p-23, what);
-      const double expected_alpha = std::exp(double(m0[r]) - row_max);
-      if (float(row_max) == m0[r]) EXPECT_EQ(alpha[r], 1.0f) << what;
-      EXPECT_NEAR(alpha[r], expected_alpha, 4 * 0x1p-23 * expected_alpha) << what;
-      const double expected_l = l0[r] * expected_alpha + sum;
-      EXPECT_NEAR(l[r], expected_l, (n / kernels::width() + 2 * kernels::width() + 4) * 0x1p-23 * expected_l) << what;
-      for (int j = n; j < lds && r + 1 < kRows; ++j) EXPECT_EQ(s[r * lds + j], s0[r * lds + j]) << what << " stride";
+      for (int j = 0; j < n; ++j)
+        for (int c = cols; c < lds; ++c) EXPECT_EQ(s[j * lds + c], s0[j * lds + c]) << "stride, key " << j;
     }
-  }
 }
 
 // Matrix products on dyadic inputs (exact), at sizes around the width, with and without accumulate.

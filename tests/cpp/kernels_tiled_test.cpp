@@ -114,6 +114,14 @@ TEST(TiledKernels, SoftmaxGradAndMulAreExactOnDyadicInputsIncludingInPlace) {
     kernels::f32_softmax_grad(in_place.data(), p.data(), in_place.data(), D, scale, n);
     expect_close(ds, expected, 0, 0, "softmax_grad n=" + std::to_string(n));
     expect_close(in_place, expected, 0, 0, "softmax_grad in place n=" + std::to_string(n));
+    // One D per element (a key's row of S^T, a D per query): each element with its own D.
+    const auto Ds = dyadic(n, 53 + n);
+    std::vector<float> expected_columns(n), columns(n), columns_in_place = dp;
+    for (int i = 0; i < n; ++i) expected_columns[i] = float(double(scale) * p[i] * (double(dp[i]) - Ds[i]));
+    kernels::f32_softmax_grad_columns(columns.data(), p.data(), dp.data(), Ds.data(), scale, n);
+    kernels::f32_softmax_grad_columns(columns_in_place.data(), p.data(), columns_in_place.data(), Ds.data(), scale, n);
+    expect_close(columns, expected_columns, 0, 0, "softmax_grad_columns n=" + std::to_string(n));
+    expect_close(columns_in_place, expected_columns, 0, 0, "softmax_grad_columns in place n=" + std::to_string(n));
     std::vector<float> y = p;
     kernels::f32_mul(y.data(), x.data(), n);
     expect_close(y, product, 0, 0, "mul n=" + std::to_string(n));

@@ -1,13 +1,11 @@
 // Where the fused forward's time goes (issue 13: why ~40-55% of the ceiling): the loop of
 // cpp/src/sdpa_fused.cpp (Br = 64 query rows by Bc = 64 keys per block, B=1 H=8 d=dv=64, no mask)
 // rebuilt from the public kernels, with each pass timed on its own:
-//   transpose  K_blk^T into scratch (once per query block and key block, as the fused path does)
-//   S gemm     S = Qs K_blk^T          (Br, Bc) over d
-//   softmax    rowmax, exp(S - m), rescale of O when the max moves (f32_online_softmax_rows, then
-//              the rescale of O); and each of the three, done row by row with the row kernels, as the
-//              time it adds to the S gemm and the steps before it (a step alone would run on stale
-//              scores: exp(S - m) without the rowmax sees m = -inf)
-//   PV gemm    O += P V_blk            (Br, dv) over Bc
+//   transpose  Qt = (scale Q_blk)^T into scratch (once per query block, as the fused path does)
+//   S gemm     S^T = K_blk Qt          (Bc, Br) over d, K_blk read in place
+//   softmax    colmax, exp(S^T - m), rescale of O when the max moves (f32_online_softmax_columns,
+//              then the rescale of O)
+//   PV gemm    O += (P^T)^T V_blk      (Br, dv) over Bc, the transposed-A product
 // and the gemm microkernel alone on one block kept in L1 (its own ceiling in this loop shape).
 // Each pass is timed by running the whole loop with only that pass (CPU time of the process, best of
 // 3: a timer around every block would cost as much as a block, and wall time counts other jobs on a
@@ -84,53 +82,41 @@ double ceiling_gflops() {
 #endif
 
 enum Pass {
-  kTranspose = 1, kSGemm = 2, kPvGemm = 4,
-  kRowMax = 8, kExp = 16, kRescale = 32, kSoftmax = kRowMax | kExp | kRescale,
-  kRowByRow = 64,  // the softmax's steps row by row with the row kernels, each one optional
+  kTranspose = 1, kSGemm = 2, kPvGemm = 4, kSoftmax = 8,
   kAll = kTranspose | kSGemm | kPvGemm | kSoftmax
 };
 
 // One forward over every head and block, running only the passes in `passes`.
 void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
                     std::vector<float>& out, int passes) {
-  std::vector<float> kt(kD * kKeys), s(kRows * kKeys), m(kRows), l(kRows);
+  std::vector<float> qt(kD * kRows), st(kKeys * kRows), m(kRows), l(kRows);
   const float scale = 1.0f / std::sqrt(float(kD));
-  std::vector<float> qs(kRows * kD);
   for (int h = 0; h < kHeads; ++h) {
     const float* qh = q.data() + std::size_t(h) * T * kD;
     const float* kh = k.data() + std::size_t(h) * T * kD;
     const float* vh = v.data() + std::size_t(h) * T * kD;
     for (int i0 = 0; i0 < T; i0 += kRows) {
       float* o = out.data() + (std::size_t(h) * T + i0) * kD;
-      for (int i = 0; i < kRows * kD; ++i) qs[i] = scale * qh[std::size_t(i0) * kD + i];
+      if (passes & kTranspose) {
+        kn::f32_transpose(kRows, kD, qh + std::size_t(i0) * kD, kD, qt.data(), kRows);
+        kn::f32_scale(qt.data(), scale, kD * kRows);
+      }
       std::fill(o, o + kRows * kD, 0.0f);
       std::fill(m.begin(), m.end(), -INFINITY);
       std::fill(l.begin(), l.end(), 0.0f);
       for (int j0 = 0; j0 < T; j0 += kKeys) {
-        if (passes & kTranspose) kn::f32_transpose(kKeys, kD, kh + std::size_t(j0) * kD, kD, kt.data(), kKeys);
-        if (passes & kSGemm) kn::f32_gemm_nn_strided(kRows, kKeys, kD, qs.data(), kD, kt.data(), kKeys, s.data(), kKeys, false);
-        const bool by_rows = passes & kRowByRow;
-        if ((passes & kSoftmax) == kSoftmax && !by_rows) {  // as the fused path: one call for the block's rows
+        if (passes & kSGemm)
+          kn::f32_gemm_nn_strided(kKeys, kRows, kD, kh + std::size_t(j0) * kD, kD, qt.data(), kRows, st.data(), kRows, false);
+        if (passes & kSoftmax) {
           float alpha[kRows];
-          kn::f32_online_softmax_rows(s.data(), kKeys, kRows, kKeys, m.data(), l.data(), alpha);
+          kn::f32_online_softmax_columns(st.data(), kRows, kKeys, kRows, m.data(), l.data(), alpha);
           for (int r = 0; r < kRows; ++r)
             if (alpha[r] != 1.0f) kn::f32_scale(o + r * kD, alpha[r], kD);
         }
-        for (int r = 0; r < kRows && by_rows; ++r) {
-          float* p = s.data() + r * kKeys;
-          const float m_new = (passes & kRowMax) ? std::max(m[r], kn::f32_max(p, kKeys)) : m[r];
-          const float sum = (passes & kExp) ? kn::f32_exp_minus_max(p, p, m_new, kKeys) : 0.0f;
-          if ((passes & kRescale) && m_new != m[r]) {
-            const float alpha = std::exp(m[r] - m_new);
-            l[r] *= alpha;
-            kn::f32_scale(o + r * kD, alpha, kD);
-            m[r] = m_new;
-          }
-          l[r] += sum;
-        }
-        if (passes & kPvGemm) kn::f32_gemm_nn_strided(kRows, kD, kKeys, s.data(), kKeys, vh + std::size_t(j0) * kD, kD, o, kD, true);
+        if (passes & kPvGemm)
+          kn::f32_gemm_tn_strided(kRows, kD, kKeys, st.data(), kRows, vh + std::size_t(j0) * kD, kD, o, kD, true);
       }
-      if (passes & kRescale)  // O /= l
+      if (passes & kSoftmax)  // O /= l
         for (int r = 0; r < kRows; ++r) kn::f32_scale(o + r * kD, 1.0f / l[r], kD);
     }
   }
@@ -142,15 +128,19 @@ double time_passes(int T, const std::vector<float>& q, const std::vector<float>&
   return bench::best_cpu_seconds(3, [&] { forward_passes(T, q, k, v, out, passes); });
 }
 
-// The S gemm's loop shape alone, on one block that stays in L1: the microkernel's own rate.
-double gemm_in_l1_gflops() {
+// The two products' loop shapes alone, on one block that stays in L1: the microkernel's own rate,
+// S^T = A B (two pointers into A) and O += A^T B (one pointer into A^T).
+double gemm_in_l1_gflops(bool transposed_a) {
   const auto a = fill(kRows * kD, 5), b = fill(kD * kKeys, 6);
   std::vector<float> c(kRows * kKeys);
   const int reps = 20000;
   double best = 0;
   for (int run = 0; run < 3; ++run) {
     const auto t0 = Clock::now();
-    for (int i = 0; i < reps; ++i) kn::f32_gemm_nn_strided(kRows, kKeys, kD, a.data(), kD, b.data(), kKeys, c.data(), kKeys, false);
+    for (int i = 0; i < reps; ++i) {
+      if (transposed_a) kn::f32_gemm_tn_strided(kRows, kKeys, kD, a.data(), kRows, b.data(), kKeys, c.data(), kKeys, true);
+      else kn::f32_gemm_nn_strided(kRows, kKeys, kD, a.data(), kD, b.data(), kKeys, c.data(), kKeys, false);
+    }
     best = std::max(best, 2.0 * kRows * kKeys * kD * reps / seconds_since(t0) / 1e9);
   }
   return best;
@@ -175,8 +165,9 @@ int main(int argc, char** argv) {
   }
   std::printf("sdpa forward passes, kernels '%s', Br=%d Bc=%d H=%d d=%d; ceiling %.1f GFLOP/s\n", kn::arch_name(), kRows,
               kKeys, kHeads, kD, ceiling);
-  const double l1 = gemm_in_l1_gflops();
-  std::printf("gemm (%d x %d over %d) in L1: %.1f GFLOP/s, %.0f%% of the ceiling\n", kRows, kKeys, kD, l1, 100 * l1 / ceiling);
+  const double nn = gemm_in_l1_gflops(false), tn = gemm_in_l1_gflops(true);
+  std::printf("gemm (%d x %d over %d) in L1: A B %.1f GFLOP/s (%.0f%%), A^T B %.1f GFLOP/s (%.0f%%) of the ceiling\n", kRows,
+              kKeys, kD, nn, 100 * nn / ceiling, tn, 100 * tn / ceiling);
   for (int T : sizes) {
     const std::size_t n = std::size_t(kHeads) * T * kD;
     const auto q = fill(n, 1), k = fill(n, 2), v = fill(n, 3);
@@ -185,17 +176,11 @@ int main(int argc, char** argv) {
     const double total = time_passes(T, q, k, v, out, kAll);
     const double transpose = time_passes(T, q, k, v, out, kTranspose), s_gemm = time_passes(T, q, k, v, out, kSGemm),
                  softmax = time_passes(T, q, k, v, out, kSoftmax), pv_gemm = time_passes(T, q, k, v, out, kPvGemm);
-    const double with_max = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kRowMax),
-                 with_exp = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kRowMax | kExp),
-                 with_rescale = time_passes(T, q, k, v, out, kSGemm | kRowByRow | kSoftmax);
     const double gemm_flops = 2.0 * kHeads * T * double(T) * kD;  // each of the two products
     std::printf("T=%-5d whole %7.2f ms (%5.1f GFLOP/s, %3.0f%%); alone: transpose %5.1f%% | S gemm %5.1f%% (%5.1f GFLOP/s)"
                 " | softmax %5.1f%% | PV gemm %5.1f%% (%5.1f GFLOP/s) | sum %5.1f%%\n",
                 T, total * 1e3, 2 * gemm_flops / total / 1e9, 100 * 2 * gemm_flops / total / 1e9 / ceiling,
                 100 * transpose / total, 100 * s_gemm / total, gemm_flops / s_gemm / 1e9, 100 * softmax / total,
                 100 * pv_gemm / total, gemm_flops / pv_gemm / 1e9, 100 * (transpose + s_gemm + softmax + pv_gemm) / total);
-    std::printf("        softmax steps, added to the S gemm: rowmax %5.1f%% | exp(S - m) and its sum %5.1f%% | rescale %5.1f%%\n",
-                100 * (with_max - s_gemm) / total, 100 * (with_exp - with_max) / total,
-                100 * (with_rescale - with_exp) / total);
   }
 }

@@ -26,18 +26,24 @@ float f32_sum(const float* x, int n);
 // x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body gives 0 below
 // -87.68 (libm's exp, in the scalar build and the tails, goes on in subnormals to -103.3).
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
-// One key block of the online softmax (the fused sdpa's pass 3) on the rows of s (rows, n), row
-// stride lds, with each row's running max m and sum l: m' = max(m, max_j s_j), s_j = exp(s_j - m')
-// (f32_exp_minus_max), alpha = exp(m - m') (exactly 1 when the max did not move: the caller rescales
-// what it accumulated by alpha), l = l alpha + sum_j s_j, m = m'. A row with m' = -inf (nothing
-// visible so far) gets s = 0 and alpha = 1, and keeps m = -inf, l = 0.
-void f32_online_softmax_rows(float* s, int lds, int rows, int n, float* m, float* l, float* alpha);
+// y[i] = exp(x[i] - m[i]): f32_exp_minus_max with a shift per element (the fused backward's
+// P = exp(S - lse) along a key's row of S^T, one lse per query). x and y may alias.
+void f32_exp_minus(float* y, const float* x, const float* m, int n);
+// One key block of the online softmax (the fused sdpa's pass 3) on s (n, cols), row stride lds,
+// laid out as S^T: a row per key, a column per query row, each column with its running max m and
+// sum l (cols): m' = max(m, max_j s_j), s_j = exp(s_j - m'), alpha = exp(m - m') (exactly 1 when
+// the max did not move: the caller rescales what it accumulated by alpha), l = l alpha + sum_j s_j,
+// m = m'. A column with m' = -inf (nothing visible so far) gets s = 0 and keeps m = -inf, l = 0.
+// The vectors run along the queries, so no step reduces across lanes.
+void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, float* l, float* alpha);
 
 // Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
 void f32_softcap(float* y, float cap, int n, float* dcap);
 // The softmax backward of one row with its scale folded in: ds[i] = scale * p[i] * (dp[i] - D).
 // ds may alias p or dp.
 void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n);
+// The same along a key's row of S^T, one D per query: ds[i] = scale * p[i] * (dp[i] - D[i]).
+void f32_softmax_grad_columns(float* ds, const float* p, const float* dp, const float* D, float scale, int n);
 void f32_mul(float* y, const float* x, int n);                        // y[i] *= x[i]
 // y[i] = tanh(x[i]); y may alias x. SIMD: a rational approximation (kernels_vec.hpp), at most
 // 7 ulp / 4.2e-7 from tanh, |y| <= 1, tanh(+-inf) = +-1, tanh(+-0) = +-0; scalar and tails: std::tanh.
