@@ -111,6 +111,17 @@ struct ExpConstants {
 inline Lane1 exp_nonpositive(Lane1 x, const ExpConstants<Lane1>&) { return std::exp(x.v); }
 
 #if ATTNLAB_SIMD
+// s (1 + t p(t)), p(t) = c1 + c2 t + c3 t^2 + c4 t^3 + c5 t^4: the last step of exp and exp2 both.
+template <class Constants>
+inline Vec times_one_plus_t_p(Vec s, Vec t, const Constants& k) {
+  Vec p = fma(k.c5, t, k.c4);
+  p = fma(p, t, k.c3);
+  p = fma(p, t, k.c2);
+  p = fma(p, t, k.c1);
+  t = t * s;
+  return fma(t, p, s);
+}
+
 inline Vec exp_nonpositive(Vec x, const ExpConstants<Vec>& k) {
   x = xsimd::max(x, k.floor);  // -inf -> -88, whose exp comes out exactly 0
   Vec n = fma(x, k.log2e, k.magic_bias);
@@ -118,12 +129,54 @@ inline Vec exp_nonpositive(Vec x, const ExpConstants<Vec>& k) {
   n = n - k.magic_bias;
   Vec t = fma(n, k.minus_ln2_hi, x);
   t = fma(n, k.minus_ln2_lo, t);
-  Vec p = fma(k.c5, t, k.c4);
-  p = fma(p, t, k.c3);
-  p = fma(p, t, k.c2);
-  p = fma(p, t, k.c1);
-  t = t * s;
-  return fma(t, p, s);
+  return times_one_plus_t_p(s, t, k);
+}
+#endif
+
+// ---- 2^x for a softmax in base 2: arguments x <= 0 (scores in log2 units minus their row max) ----
+//
+// FlashAttention-style kernels fold log2 e into the scale of Q, so the scores arrive multiplied by
+// log2 e and the softmax needs 2^x where it needed e^x. The range reduction of exp_nonpositive then
+// becomes exact and shorter: n = round(x) by the magic-bias trick (one add instead of a multiply-add),
+// s = 2^n from n's bits as there, t = x - n exact in one subtraction (instead of two multiply-adds
+// with ln2 in two parts), 2^x = s (1 + t p(t)) with p of degree 4 (2^t of degree 5) on |t| <= 1/2;
+// x is first raised to -127, where n = -127 gives s = +0 and the result exactly 0, for -inf too:
+// from -126.5 down the result is 0, within 2^-126.5 = 8.3e-39 of 2^x; above it, subnormal results
+// included, within the ulps below.
+// p is our own fit (tools/fit-exp2.cpp: Lawson-reweighted least squares on the error in ulps of 2^t
+// over |t| <= 1/2, in long double, rounded to float): the fit's own error is 1.05 ulp; 2^t of degree
+// 4 would be 24 ulp, of degree 6 0.02 ulp. Five coefficients, as many as the exp's.
+// Accuracy against float64 exp2, every float in [-2, -1/64] (the error repeats with the period of n
+// below that) and every 61st in [-130, 0], under Node 20: at most 2.07 ulp in wasm simd128 (the exp
+// above: 2.21), 1.80 with relaxed_madd (exp 1.97), 1.78 with AVX2 FMA; tested at 4 ulp in
+// kernels_test.cpp. 16 vector instructions where exp_nonpositive has 20 in wasm simd128 (11 and 12
+// with fused multiply-adds), and 7 constants in registers instead of 10: 2.72 ns per f32x4 instead
+// of 3.60 in f32_exp2_minus_max (1.86 and 2.20 relaxed; tools/bench/sdpa_passes.cpp, Node 20).
+struct Exp2Coefficients {
+  float magic_bias, c5, c4, c3, c2, c1, floor;
+};
+// Mutable and external for the same reason as exp_coefficients: loaded into registers once per call.
+inline Exp2Coefficients exp2_coefficients = {0x1.8000FEp23f, 0x1.5ab418p-10f, 0x1.3cecap-7f, 0x1.c6baa2p-5f,
+                                             0x1.ebf9b4p-3f, 0x1.62e424p-1f, -127.0f};
+
+template <class V>
+struct Exp2Constants {
+  V magic_bias, c5, c4, c3, c2, c1, floor;
+  explicit Exp2Constants(const Exp2Coefficients& c = exp2_coefficients)
+      : magic_bias(c.magic_bias), c5(c.c5), c4(c.c4), c3(c.c3), c2(c.c2), c1(c.c1), floor(c.floor) {}
+};
+
+// One float: libm's exp2 (the scalar build and the tails).
+inline Lane1 exp2_nonpositive(Lane1 x, const Exp2Constants<Lane1>&) { return std::exp2(x.v); }
+
+#if ATTNLAB_SIMD
+inline Vec exp2_nonpositive(Vec x, const Exp2Constants<Vec>& k) {
+  x = xsimd::max(x, k.floor);  // -inf -> -127, whose 2^x comes out exactly 0
+  Vec n = x + k.magic_bias;    // round(x) + 127 in the low bits of the significand
+  const Vec s = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(n) << 23);
+  n = n - k.magic_bias;
+  const Vec t = x - n;  // exact (Sterbenz): n is 0 or within a factor 2 of x; |t| <= 1/2
+  return times_one_plus_t_p(s, t, k);
 }
 #endif
 

@@ -12,6 +12,19 @@ import { decodeNumber, expectClose, tensorFromJson } from './numeric.js';
 // room for kernels that sum in another order (blocked/fused, the next issue) and is still 3 orders
 // below any real mistake (a wrong mask or a missing term moves values by > 1e-2).
 const TOLERANCE = { rtol: 1e-5, atol: 5e-6 };
+// Outputs whose float64 answer float32 cannot resolve to that tolerance, by how much it is widened.
+// The multi-query layer with RoPE (base 100) and a window of 3 keys: dwq's worst element (-0.0386)
+// is a sum that cancels, so the float32 rounding of the inputs alone moves it by about a tolerance:
+// x and the weights moved by one ulp each (random signs, five draws, scalar build) moved dwq by
+// 0.59-1.65 tolerances, and the builds' own rounding lands it at 0.48-1.69 of the tolerance
+// depending on the order of their sums (2026-11-24). 4x keeps it 3 orders below a real mistake.
+const WIDER = {
+  'multiHeadAttention heads 4, kvHeads 1 (multi-query), rope interleaved base 100, window [2, 0]': { dwq: 4 },
+};
+const toleranceOf = (c, name) => {
+  const factor = WIDER[c.name]?.[name] ?? 1;
+  return { rtol: TOLERANCE.rtol * factor, atol: TOLERANCE.atol * factor };
+};
 
 function maskFromJson(m) {
   const data = m.dtype === 'bool' ? Uint8Array.from(m.data) : Float32Array.from(m.data, decodeNumber);
@@ -99,7 +112,7 @@ describe.each(BACKENDS)('golden vectors from PyTorch ($backend)', (build) => {
   it.each(golden.cases.map((c) => [`${c.fn}: ${c.name}`, c]))('%s', (_, c) => {
     const actual = RUNNERS[c.fn](attn, c);
     for (const [name, expected] of Object.entries(c.expected)) {
-      expectClose(actual[name], tensorFromJson(expected), { ...TOLERANCE, label: `${c.name}: ${name}` });
+      expectClose(actual[name], tensorFromJson(expected), { ...toleranceOf(c, name), label: `${c.name}: ${name}` });
     }
     if (actual['output (with weights)']) {
       expectClose(actual['output (with weights)'], tensorFromJson(c.expected.output), { ...TOLERANCE, label: `${c.name}: output (with weights)` });
