@@ -15,6 +15,7 @@
 
 namespace attnlab::kernels {
 
+using vec::exp2_nonpositive;
 using vec::exp_nonpositive;
 using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
 using vec::lanes;
@@ -153,18 +154,25 @@ float f32_sum(const float* x, int n) {
 }
 
 namespace {
-// y[i] = exp(x[i] - m_i) with m_i = *m (one shift) or m[i] (a shift per element); returns sum y.
-template <bool kShiftPerElement>
+// The softmax's exp in base e or base 2, chosen by the type of its constants.
+template <class V>
+V exp_by(V x, const vec::ExpConstants<V>& k) { return exp_nonpositive(x, k); }
+template <class V>
+V exp_by(V x, const vec::Exp2Constants<V>& k) { return exp2_nonpositive(x, k); }
+
+// y[i] = exp(x[i] - m_i) (ExpConstants) or 2^(x[i] - m_i) (Exp2Constants), with m_i = *m (one shift)
+// or m[i] (a shift per element); returns sum y.
+template <template <class> class Constants, bool kShiftPerElement>
 float exp_minus(float* y, const float* x, const float* m, int n) {
   float sum = 0.0f;
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
-    const vec::ExpConstants<V> k;
+    const Constants<V> k;
     const V one_shift(kShiftPerElement ? 0.0f : *m);
     V acc = zero;
     for (; i + lanes<V>() <= n; i += lanes<V>()) {
       const V shift = kShiftPerElement ? V::load_unaligned(m + i) : one_shift;
-      const V e = exp_nonpositive(V::load_unaligned(x + i) - shift, k);  // load before store: x and y may alias
+      const V e = exp_by(V::load_unaligned(x + i) - shift, k);  // load before store: x and y may alias
       e.store_unaligned(y + i);
       acc = acc + e;
     }
@@ -175,31 +183,35 @@ float exp_minus(float* y, const float* x, const float* m, int n) {
 }
 }  // namespace
 
-float f32_exp_minus_max(float* y, const float* x, float m, int n) { return exp_minus<false>(y, x, &m, n); }
+float f32_exp_minus_max(float* y, const float* x, float m, int n) {
+  return exp_minus<vec::ExpConstants, false>(y, x, &m, n);
+}
 
-void f32_exp_minus(float* y, const float* x, const float* m, int n) { exp_minus<true>(y, x, m, n); }
+void f32_exp2_minus(float* y, const float* x, const float* m, int n) {
+  exp_minus<vec::Exp2Constants, true>(y, x, m, n);
+}
 
 void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, float* l, float* alpha) {
   over_vectors_then_tail([&](auto zero, int c) {
     using V = decltype(zero);
-    const vec::ExpConstants<V> k;
+    const vec::Exp2Constants<V> k;
     const V minus_inf(-std::numeric_limits<float>::infinity()), one(1.0f);
     for (; c + lanes<V>() <= cols; c += lanes<V>()) {
       const V m_old = V::load_unaligned(m + c);
       V m_new = m_old;
       for (int j = 0; j < n; ++j) m_new = max(m_new, V::load_unaligned(s + std::size_t(j) * lds + c));
-      // A column with nothing visible so far keeps m' = -inf; shifting it by 0 gives exp(-inf) = 0.
+      // A column with nothing visible so far keeps m' = -inf; shifting it by 0 gives 2^-inf = 0.
       const V shift = select(m_new == minus_inf, zero, m_new);
       V sum = zero;
       for (int j = 0; j < n; ++j) {
         float* p = s + std::size_t(j) * lds + c;
-        const V e = exp_nonpositive(V::load_unaligned(p) - shift, k);
+        const V e = exp2_nonpositive(V::load_unaligned(p) - shift, k);
         e.store_unaligned(p);
         sum = sum + e;
       }
-      // exp(m - m') is exactly 1 when the max did not move (exp(0) = 1; both -inf: selected),
-      // 0 the first time a column sees a key (exp(-inf)).
-      const V a = select(m_new == m_old, one, exp_nonpositive(m_old - shift, k));
+      // 2^(m - m') is exactly 1 when the max did not move (2^0 = 1; both -inf: selected),
+      // 0 the first time a column sees a key (2^-inf).
+      const V a = select(m_new == m_old, one, exp2_nonpositive(m_old - shift, k));
       a.store_unaligned(alpha + c);
       m_new.store_unaligned(m + c);
       (V::load_unaligned(l + c) * a + sum).store_unaligned(l + c);

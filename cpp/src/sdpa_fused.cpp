@@ -9,25 +9,26 @@
 // sum are vertical (no reduction across lanes), and O += P V reads P^T through one pointer (the
 // transposed-A product). Only the block's queries (and, backward, dO) are transposed, once per block.
 //
-// Forward, per query block (Qt = (scale Q_blk)^T, (d, Br); online softmax: m running max, l running
-// sum, both per query row):
-//   pass 1: S^T = K_blk Qt                            (Bc, Br) over d
+// Forward, per query block (Qt = (scale log2 e Q_blk)^T, (d, Br), so the scores S2 = S log2 e are
+// in log2 units and the softmax runs in base 2 (kLog2e below); online softmax: m running max, l
+// running sum, both per query row):
+//   pass 1: S2^T = K_blk Qt                           (Bc, Br) over d
 //   pass 2: S^T = softcap(S^T), then + bias           element by element only in the blocks
 //           where visible, -inf where masked          that a row's start or limit cuts, or in
 //                                                     all of them with an attnMask or ALiBi
-//   pass 3: m' = max(m, colmax S^T); P^T = exp(S^T - m'); l = l e^(m - m') + colsum P^T; O *= e^(m - m')
+//   pass 3: m' = max(m, colmax S2^T); P^T = 2^(S2^T - m'); l = l 2^(m - m') + colsum P^T; O *= 2^(m - m')
 //   pass 4: O += (P^T)^T V_blk
 // Key blocks at or past every row's limit (validLens, causal, window) or before every row's start (the
 // window's left side) are skipped: causal does half the work, a window of w keys O(Tq w) instead of
 // O(Tq Tk). A key block that some row's limit or start cuts (the diagonal) runs in groups of 16 query
-// rows, each on the keys its rows may see. At the end O /= l and lse = m + log l; a row with nothing
+// rows, each on the keys its rows may see. At the end O /= l and lse = (m + log2 l) ln 2; a row with nothing
 // visible keeps O = 0 and lse = -inf.
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
 //           forward above on the block (its O lands in scratch); dOt = dO_blk^T (dv, Br)
 //   per key block, on the rows that may see one of its keys:
-//           S^T as in passes 1-2 (softcap derivative kept), P^T = exp(S^T - lse)
+//           S2^T as in passes 1-2 (softcap derivative kept), P^T = 2^(S2^T - lse log2 e)
 //           dP^T = V_blk dOt;  dS^T = scale P^T (dP^T - D) (* softcap derivative)
 //           dV_blk += P^T dO,  dK_blk += dS^T Q,  dQ += (dS^T)^T K_blk
 // dK and dV accumulate in the outputs over query blocks and, for GQA, over the heads sharing a kv
@@ -67,6 +68,10 @@ constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
 constexpr int kColumnPad = ATTNLAB_PAD;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+// The softmax runs in base 2 (kernels::f32_online_softmax_columns): scores are computed in log2
+// units, S2 = S log2 e, by folding log2 e into the scale of Q, so each exp is a 2^x, whose range
+// reduction is exact (kernels_vec.hpp): 2.5% of the forward loop in wasm simd, 1% relaxed (Zen 4).
+constexpr double kLog2e = 1.44269504088896340736, kLn2 = 0.693147180559945309417;
 
 // The block sizes and scratch of one pass, carved out of the caller's buffer (or only counted,
 // when base is null). Every block laid out (Bc, Br) or (d, Br) has row stride Br = rows.
@@ -158,11 +163,13 @@ MaskRow from_key(const MaskRow& row, int j0) {
   return shifted;
 }
 
-// sc.qt (d, rows), row stride Br = scale * the block's query rows (contiguous in q), transposed.
+// sc.qt (d, rows), row stride sc.ld = scale log2 e * the block's query rows (contiguous in q),
+// transposed: the scores come out in log2 units.
 void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const float* q,
                     const Scratch& sc) {
   kernels::f32_transpose(qb.rows, dims.d, q + qb.first_row * dims.d, dims.d, sc.qt, sc.ld);
-  for (int k = 0; k < dims.d; ++k) kernels::f32_scale(sc.qt + std::size_t(k) * sc.ld, opt.scale, qb.rows);
+  const float scale = float(opt.scale * kLog2e);
+  for (int k = 0; k < dims.d; ++k) kernels::f32_scale(sc.qt + std::size_t(k) * sc.ld, scale, qb.rows);
 }
 
 // Rows r0 .. r1 - 1 of a query block.
@@ -186,8 +193,10 @@ RowRange rows_reaching(const QueryBlock& qb, int j0, int nk) {
   return range;
 }
 
-// Columns `rr` of s (nk, Br), row stride Br: the masked scores S^T of keys j0 .. j0 + nk - 1
-// (forward passes 1-2), a row per key. dcap (optional, same layout) receives the softcap derivative.
+// Columns `rr` of s (nk, Br), row stride sc.ld: the masked scores S^T of keys j0 .. j0 + nk - 1
+// (forward passes 1-2), a row per key, in log2 units: the softcap is cap log2 e tanh(S2 / (cap log2 e))
+// = log2 e softcap(S) and the bias is added times log2 e. dcap (optional, same layout) receives the
+// softcap derivative.
 void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                   RowRange rr, int j0, int nk, float* dcap) {
   float* s = sc.s + rr.r0;
@@ -195,12 +204,12 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
                                sc.ld, s, sc.ld, false);
   if (opt.softcap > 0.0f) {
     for (int j = 0; j < nk; ++j)
-      kernels::f32_softcap(s + j * sc.ld, opt.softcap, rr.count(),
+      kernels::f32_softcap(s + j * sc.ld, float(opt.softcap * kLog2e), rr.count(),
                            dcap != nullptr ? dcap + j * sc.ld + rr.r0 : nullptr);
   }
   if (qb.elementwise || j0 < qb.keys_all_from || j0 + nk > qb.keys_all) {
     for (int r = rr.r0; r < rr.r1; ++r)
-      apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r, nk, sc.ld);
+      apply_mask(from_key(qb.mask[r], j0), opt.mask, sc.s + r, nk, sc.ld, float(kLog2e));
   }
 }
 
@@ -255,7 +264,7 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
       continue;
     }
     kernels::f32_scale(o + std::size_t(r) * dims.dv, 1.0f / l[r], dims.dv);
-    lse[r] = m[r] + std::log(l[r]);
+    lse[r] = float((m[r] + std::log2(double(l[r]))) * kLn2);  // rounded once, in double
   }
 }
 
@@ -282,7 +291,7 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
   block_scores(dims, opt, qb, sc, rr, j0, nk, dcap);
   float* p = sc.s + rr.r0;   // (nk, rows), row stride Br: S^T, then P^T
   float* ds = sc.dp + rr.r0; // (nk, rows), row stride Br: dP^T, then dS^T
-  for (int j = 0; j < nk; ++j) kernels::f32_exp_minus(p + j * sc.ld, p + j * sc.ld, sc.lse + rr.r0, rows);
+  for (int j = 0; j < nk; ++j) kernels::f32_exp2_minus(p + j * sc.ld, p + j * sc.ld, sc.lse + rr.r0, rows);
   // dP^T = V_blk dO^T, then dS^T = scale P^T (dP^T - D) in place (masked keys have P = 0, so dS = 0).
   kernels::f32_gemm_nn_strided(nk, rows, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.dot + rr.r0, sc.ld,
                                ds, sc.ld, false);
@@ -344,7 +353,8 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
     }
     for (int r = 0; r < rows; ++r) {
       D[r] = kernels::f32_dot(do_rows + std::size_t(r) * dims.dv, o + std::size_t(r) * dims.dv, dims.dv);
-      if (lse[r] == -kInf) lse[r] = kInf;  // nothing visible: P = exp(S - inf) = 0, no weight, no gradient
+      // In log2 units as the scores; nothing visible: P = 2^(S2 - inf) = 0, no weight, no gradient.
+      lse[r] = lse[r] == -kInf ? kInf : float(lse[r] * kLog2e);
     }
     kernels::f32_transpose(rows, dims.dv, do_rows, dims.dv, sc.dot, sc.ld);
 

@@ -29,9 +29,10 @@ inline float masked_value(const MaskSpec& mask) {
   return mask.use_fill ? mask.fill : -std::numeric_limits<float>::infinity();
 }
 
-// z (n), element j at z[j * stride]: adds the ALiBi bias and the float mask to visible keys and
-// replaces masked keys by masked_value() (stride: the fused sdpa's S^T holds a row's scores in a column).
-void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int stride = 1);
+// z (n), element j at z[j * stride]: adds the ALiBi bias and the float mask, times bias_scale, to
+// visible keys and replaces masked keys by masked_value() (the fused sdpa's S^T holds a row's scores
+// in a column, in log2 units: stride Br, bias_scale log2 e; 1 * bias is exact, so the rows keep theirs).
+void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int stride = 1, float bias_scale = 1.0f);
 
 // z (n) -> y (n) = softmax(z), the row max subtracted first; returns log(sum exp z). y may alias z.
 // A row whose entries are all -inf (nothing visible) becomes zeros and returns -inf.

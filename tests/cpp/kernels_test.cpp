@@ -8,7 +8,10 @@
 // hide inside a tolerance.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -195,9 +198,11 @@ TEST(Kernels, ExpMinusMaxIsAccurateMapsMinusInfinityToZeroAndReturnsTheSum) {
       }
 }
 
-// exp(x - m_i) with a shift per element (the fused backward's P^T = exp(S^T - lse) along a key's
-// row), as above; a shift of +inf (the backward's lse of a row that sees nothing) gives 0.
-TEST(Kernels, ExpMinusTakesAShiftPerElement) {
+// 2^(x - m_i) with a shift per element (the fused backward's P^T = 2^(S2^T - lse) along a key's
+// row), against float64 exp2 of the same float difference, 4 ulp as the exp above (the exp2 is
+// within 2.1 ulp: kernels_vec.hpp); a shift of +inf (the backward's lse of a row that sees nothing)
+// gives 0.
+TEST(Kernels, Exp2MinusTakesAShiftPerElement) {
   const float inf = std::numeric_limits<float>::infinity();
   for (int n : lengths())
     for (bool in_place : {false, true}) {
@@ -206,14 +211,62 @@ TEST(Kernels, ExpMinusTakesAShiftPerElement) {
       if (n > 2) x[n / 3] = -inf;  // a masked key
       if (n > 1) m[n - 1] = inf;   // a row that sees nothing
       std::vector<float> expected(n);
-      for (int i = 0; i < n; ++i) expected[i] = float(std::exp(double(x[i] - m[i])));
+      for (int i = 0; i < n; ++i) expected[i] = float(std::exp2(double(x[i] - m[i])));
       std::vector<float> y(n, 7.0f);
       float* out = in_place ? x.data() : y.data();
-      kernels::f32_exp_minus(out, x.data(), m.data(), n);
-      const std::string what = "exp minus n=" + std::to_string(n) + (in_place ? " in place" : "");
+      kernels::f32_exp2_minus(out, x.data(), m.data(), n);
+      const std::string what = "exp2 minus n=" + std::to_string(n) + (in_place ? " in place" : "");
       expect_close(out, expected.data(), n, 1e-37, 4 * 0x1p-23, what);
       if (n > 1) EXPECT_EQ(out[n - 1], 0.0f) << what;
     }
+}
+
+// The distance from y to the float64 value r in units in the last place of r as a float (2^-149
+// for subnormals).
+double ulps(float y, double r) {
+  int e;
+  std::frexp(r, &e);
+  return std::fabs(double(y) - r) / std::ldexp(1.0, std::max(e - 24, -149));
+}
+
+// 2^x over its whole float range, every 61st float of [-130, 0] (18 million, all exponents and every
+// residue of the vector loop) plus -inf, -0, 0, the smallest subnormal and the edges of the cut-off,
+// against float64 exp2: at most 4 ulp above -126.5, subnormal results included (measured 2.07 ulp
+// in wasm simd128, 1.78 here with fused multiply-adds: kernels_vec.hpp), then within 2^-126.5 =
+// 8.3e-39 of exp2 (the vector body gives 0 from -126.5 down, where libm's exp2 in the tails and the
+// scalar build goes on).
+TEST(Kernels, Exp2IsWithinFourUlpAboveMinus126AndAHalfAndIsZeroAtMinusInfinity) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-inf, -0.0f, 0.0f, -0x1p-149f, -1e-30f, -126.0f, -126.25f, -126.5f, -126.75f, -127.0f,
+                          -149.0f, -150.0f, -0.5f, -1.0f};
+  for (float v = -0.0f; v >= -130.0f;) {
+    x.push_back(v);
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    bits += 61;
+    std::memcpy(&v, &bits, sizeof v);
+  }
+  std::vector<float> y(x.size());
+  const std::vector<float> zeros(x.size(), 0.0f);
+  kernels::f32_exp2_minus(y.data(), x.data(), zeros.data(), int(x.size()));
+  double worst = 0.0, worst_below = 0.0;
+  std::size_t at = 0, at_below = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double r = std::exp2(double(x[i]));
+    if (x[i] > -126.5f) {
+      const double u = ulps(y[i], r);
+      if (u > worst) worst = u, at = i;
+    } else {
+      const double d = std::fabs(double(y[i]) - r);
+      if (d > worst_below) worst_below = d, at_below = i;
+    }
+  }
+  EXPECT_LE(worst, 4.0) << "2^" << x[at] << " = " << y[at] << " (float64 " << std::exp2(double(x[at])) << ")";
+  EXPECT_LE(worst_below, 8.4e-39) << "2^" << x[at_below] << " = " << y[at_below];
+  EXPECT_EQ(y[0], 0.0f);       // 2^-inf
+  EXPECT_EQ(y[1], 1.0f);       // 2^-0
+  EXPECT_EQ(y[2], 1.0f);       // 2^0
+  EXPECT_EQ(y[5], 0x1p-126f);  // the smallest normal, exactly
 }
 
 TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
@@ -231,10 +284,10 @@ TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
 }
 
 // One online-softmax step over the columns of a strided block S^T (a row per key, a column per
-// query), against float64: the new max, the exp of every score against it (4 ulp, as
-// f32_exp_minus_max), alpha = exp(m - m'), and l = l alpha + sum. Columns, in turn: one whose max
+// query) in log2 units, against float64: the new max, 2^ of every score against it (4 ulp, as
+// f32_exp2_minus), alpha = 2^(m - m'), and l = l alpha + sum. Columns, in turn: one whose max
 // moves, one whose max stays (alpha exactly 1), one with nothing visible yet (all -inf, m = -inf:
-// zeros, alpha 1, m and l unchanged), one first visible now (m = -inf before: alpha = exp(-inf) = 0),
+// zeros, alpha 1, m and l unchanged), one first visible now (m = -inf before: alpha = 2^-inf = 0),
 // and one fully masked in this block after earlier keys (m stays, s = 0). The column counts run
 // around the width, so every kind lands in vector lanes and in the tail.
 TEST(Kernels, OnlineSoftmaxColumnsMovesEachColumnsMaxAndSumAndReturnsTheRescaleFactor) {
@@ -268,11 +321,11 @@ TEST(Kernels, OnlineSoftmaxColumnsMovesEachColumnsMaxAndSumAndReturnsTheRescaleF
         }
         double sum = 0.0;
         for (int j = 0; j < n; ++j) {
-          const double expected = float(std::exp(double(s0[j * lds + c] - float(col_max))));
+          const double expected = float(std::exp2(double(s0[j * lds + c] - float(col_max))));
           EXPECT_NEAR(s[j * lds + c], expected, 4 * 0x1p-23 * expected + 1e-37) << what << " key " << j;
           sum += expected;
         }
-        const double expected_alpha = std::exp(double(m0[c]) - col_max);
+        const double expected_alpha = std::exp2(double(m0[c]) - col_max);
         if (float(col_max) == m0[c]) EXPECT_EQ(alpha[c], 1.0f) << what;
         EXPECT_NEAR(alpha[c], expected_alpha, 4 * 0x1p-23 * expected_alpha) << what;
         // The sum runs down the column, one add per key: n roundings, plus alpha's 4 ulp.

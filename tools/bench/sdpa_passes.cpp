@@ -1,9 +1,10 @@
 // Where the fused forward's time goes (issue 13: why ~40-55% of the ceiling): the loop of
 // cpp/src/sdpa_fused.cpp (Br = 64 query rows by Bc = 64 keys per block, B=1 H=8 d=dv=64, no mask)
 // rebuilt from the public kernels, with each pass timed on its own:
-//   transpose  Qt = (scale Q_blk)^T into scratch (once per query block, as the fused path does)
+//   transpose  Qt = (scale log2 e Q_blk)^T into scratch (once per query block, as the fused path does;
+//              the scores come out in log2 units and the softmax runs in base 2)
 //   S gemm     S^T = K_blk Qt          (Bc, Br) over d, K_blk read in place
-//   softmax    colmax, exp(S^T - m), rescale of O when the max moves (f32_online_softmax_columns,
+//   softmax    colmax, 2^(S^T - m), rescale of O when the max moves (f32_online_softmax_columns,
 //              then the rescale of O)
 //   PV gemm    O += (P^T)^T V_blk      (Br, dv) over Bc, the transposed-A product
 // and the gemm microkernel alone on one block kept in L1 (its own ceiling in this loop shape).
@@ -90,7 +91,7 @@ enum Pass {
 void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
                     std::vector<float>& out, int passes) {
   std::vector<float> qt(kD * kRows), st(kKeys * kRows), m(kRows), l(kRows);
-  const float scale = 1.0f / std::sqrt(float(kD));
+  const float scale = 1.4426950f / std::sqrt(float(kD));  // log2 e / sqrt(d)
   for (int h = 0; h < kHeads; ++h) {
     const float* qh = q.data() + std::size_t(h) * T * kD;
     const float* kh = k.data() + std::size_t(h) * T * kD;

@@ -26,17 +26,20 @@ float f32_sum(const float* x, int n);
 // x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body gives 0 below
 // -87.68 (libm's exp, in the scalar build and the tails, goes on in subnormals to -103.3).
 float f32_exp_minus_max(float* y, const float* x, float m, int n);
-// y[i] = exp(x[i] - m[i]): f32_exp_minus_max with a shift per element (the fused backward's
-// P = exp(S - lse) along a key's row of S^T, one lse per query). x and y may alias.
-void f32_exp_minus(float* y, const float* x, const float* m, int n);
+// y[i] = 2^(x[i] - m[i]), for scores in log2 units (log2 e folded into the scale of Q: the fused
+// sdpa's softmax runs in base 2, whose range reduction is exact and four instructions shorter than
+// the exp's; kernels_vec.hpp), with a shift per element (the fused backward's P^T = 2^(S^T - lse)
+// along a key's row, one lse per query). x and y may alias. 2^-inf = 0; the vector body gives 0
+// below -126.5 (libm's exp2, in the scalar build and the tails, goes on in subnormals to -149).
+void f32_exp2_minus(float* y, const float* x, const float* m, int n);
 // One key block of the online softmax (the fused sdpa's pass 3) on s (n, cols), row stride lds,
-// laid out as S^T: a row per key, a column per query row, each column with its running max m and
-// sum l (cols): m' = max(m, max_j s_j), s_j = exp(s_j - m'), alpha = exp(m - m') (exactly 1 when
-// the max did not move: the caller rescales what it accumulated by alpha), l = l alpha + sum_j s_j,
-// m = m'. A column with m' = -inf (nothing visible so far) gets s = 0 and keeps m = -inf, l = 0.
-// The vectors run along the queries, so no step reduces across lanes.
+// laid out as S^T: a row per key, a column per query row, in log2 units (f32_exp2_minus), each
+// column with its running max m and sum l (cols): m' = max(m, max_j s_j), s_j = 2^(s_j - m'),
+// alpha = 2^(m - m') (exactly 1 when the max did not move: the caller rescales what it accumulated
+// by alpha), l = l alpha + sum_j s_j, m = m'; the column's log-sum-exp in natural units is then
+// (m + log2 l) ln 2. A column with m' = -inf (nothing visible so far) gets s = 0 and keeps m = -inf,
+// l = 0. The vectors run along the queries, so no step reduces across lanes.
 void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, float* l, float* alpha);
-
 // Softcap in place: y = cap * tanh(y / cap), and dcap[i] = 1 - tanh^2(y_in[i] / cap) when dcap != nullptr.
 void f32_softcap(float* y, float cap, int n, float* dcap);
 // The softmax backward of one row with its scale folded in: ds[i] = scale * p[i] * (dp[i] - D).
