@@ -7,7 +7,7 @@ import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { NO_BUFFERS, buffersWith } from './buffers.js';
 import { callQuery } from './packed.js';
-import { expectNoOverflow } from './overflow.js';
+import { expectFiniteResult } from './overflow.js';
 import { nonFiniteError } from './validate.js';
 
 // The (B, H, Tq, Tk) blocks: when one of them is the largest, turning off returnWeights / trace helps.
@@ -150,11 +150,12 @@ export function withArena(module, fn, blocks, run) {
     }
     // module.HEAPF32 again at read time: the call may have grown memory. slice() copies out of wasm memory.
     const read = (name) => {
-      const start = buffers[name] >>> 2;
+      const at = buffers[name];
       const block = typeof blocks[name] === 'string' ? blocks[blocks[name]] : blocks[name];
-      const data = module.HEAPF32.slice(start, start + blockBytes(block) / 4);
-      expectNoOverflow(fn, blocks, name, data); // a main result's NaN or infinity: overflow.js
-      return data;
+      const count = blockBytes(block) / 4;
+      // A main result's NaN or infinity (overflow.js), scanned in wasm memory by the core's kernel.
+      expectFiniteResult(fn, blocks, name, () => module.firstNonFinite(at, count));
+      return module.HEAPF32.slice(at >>> 2, (at >>> 2) + count);
     };
     return run(buffers, read);
   } catch (error) {

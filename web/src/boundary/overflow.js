@@ -7,9 +7,9 @@
 // weights a layer's step leaves).
 // Not checked: lse (-Infinity for a row that sees no key) and the trace's scores, masked and
 // softcapped (-Infinity where masked), nor a layer's cached projections (intermediates).
-// The scan costs one pass over the outputs (validate.js's 8-at-a-time test), which are much
-// smaller than the work that made them: 0.26 ms of a 146 ms 1x8x1024x64 attention forward (node,
-// simd build, 2 loaded cores), 0.8 ms of its 504 ms backward.
+// The scan costs one pass over the outputs (in wasm memory with the core's SIMD kernel for results
+// read out of an arena, else validate.js's 8-at-a-time test), which are much smaller than the work
+// that made them: 0.04 ms of a 57 ms 1x8x1024x64 attention forward (node 20, simd build).
 import { argumentOf, buffersWith } from './buffers.js';
 import { firstNonFinite } from './validate.js';
 
@@ -37,7 +37,16 @@ function inputNames(fn, blocks) {
  * blocks (memory.js) are `blocks`, holds NaN or an infinity. Blocks outside CHECKED pass unread.
  */
 export function expectNoOverflow(fn, blocks, name, data) {
-  if (!CHECKED.has(name) || firstNonFinite(data) < 0) return;
+  expectFiniteResult(fn, blocks, name, () => firstNonFinite(data));
+}
+
+/**
+ * The same with the scan given: firstBad() returns the index of the first NaN or infinity, or -1
+ * (memory.js scans its results in wasm memory with the core's SIMD kernel, 7x faster than the JS
+ * scan: 0.02 against 0.14 ms for a 1 MiB output, node 20).
+ */
+export function expectFiniteResult(fn, blocks, name, firstBad) {
+  if (!CHECKED.has(name) || firstBad() < 0) return;
   throw new RangeError(
     `${fn}: an intermediate overflowed float32 (|value| > 3.4e38) for these ${inputNames(fn, blocks)}; scale the inputs down`,
   );
