@@ -166,8 +166,6 @@ struct Exp2Constants {
       : magic_bias(c.magic_bias), c5(c.c5), c4(c.c4), c3(c.c3), c2(c.c2), c1(c.c1), floor(c.floor) {}
 };
 
-// One float: libm's exp2 (the scalar build and the tails).
-inline Lane1 exp2_nonpositive(Lane1 x, const Exp2Constants<Lane1>&) { return std::exp2(x.v); }
 
 #if ATTNLAB_SIMD
 inline Vec exp2_nonpositive(Vec x, const Exp2Constants<Vec>& k) {
@@ -178,6 +176,16 @@ inline Vec exp2_nonpositive(Vec x, const Exp2Constants<Vec>& k) {
   const Vec t = x - n;  // exact (Sterbenz): n is 0 or within a factor 2 of x; |t| <= 1/2
   return times_one_plus_t_p(s, t, k);
 }
+
+// One float (the tails): the vector body on a splat, so a tail rounds as a lane does and the module
+// links no libm exp2 (musl's exp2f and its table: part of the 1 KiB gzipped the base-2 softmax first
+// added to the wasm).
+inline Lane1 exp2_nonpositive(Lane1 x, const Exp2Constants<Lane1>&) {
+  return exp2_nonpositive(Vec(x.v), Exp2Constants<Vec>()).get(0);
+}
+#else
+// One float: libm's exp2 (the scalar build).
+inline Lane1 exp2_nonpositive(Lane1 x, const Exp2Constants<Lane1>&) { return std::exp2(x.v); }
 #endif
 
 // ---- tanh for the additive attention: x P(x^2) / Q(x^2), one division, no exp ----
