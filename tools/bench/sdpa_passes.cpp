@@ -45,6 +45,7 @@ struct Clock {
 };
 
 constexpr int kRows = 64, kKeys = 64, kHeads = 8, kD = 64;
+constexpr int kLd = kRows + 16;  // the row stride of Qt and S^T, padded as sdpa_fused.cpp's Scratch::ld
 
 double seconds_since(double t0) { return Clock::now() - t0; }
 
@@ -90,7 +91,7 @@ enum Pass {
 // One forward over every head and block, running only the passes in `passes`.
 void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
                     std::vector<float>& out, int passes) {
-  std::vector<float> qt(kD * kRows), st(kKeys * kRows), m(kRows), l(kRows);
+  std::vector<float> qt(kD * kLd), st(kKeys * kLd), m(kRows), l(kRows);
   const float scale = 1.4426950f / std::sqrt(float(kD));  // log2 e / sqrt(d)
   for (int h = 0; h < kHeads; ++h) {
     const float* qh = q.data() + std::size_t(h) * T * kD;
@@ -99,23 +100,23 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
     for (int i0 = 0; i0 < T; i0 += kRows) {
       float* o = out.data() + (std::size_t(h) * T + i0) * kD;
       if (passes & kTranspose) {
-        kn::f32_transpose(kRows, kD, qh + std::size_t(i0) * kD, kD, qt.data(), kRows);
-        kn::f32_scale(qt.data(), scale, kD * kRows);
+        kn::f32_transpose(kRows, kD, qh + std::size_t(i0) * kD, kD, qt.data(), kLd);
+        kn::f32_scale(qt.data(), scale, kD * kLd);
       }
       std::fill(o, o + kRows * kD, 0.0f);
       std::fill(m.begin(), m.end(), -INFINITY);
       std::fill(l.begin(), l.end(), 0.0f);
       for (int j0 = 0; j0 < T; j0 += kKeys) {
         if (passes & kSGemm)
-          kn::f32_gemm_nn_strided(kKeys, kRows, kD, kh + std::size_t(j0) * kD, kD, qt.data(), kRows, st.data(), kRows, false);
+          kn::f32_gemm_nn_strided(kKeys, kRows, kD, kh + std::size_t(j0) * kD, kD, qt.data(), kLd, st.data(), kLd, false);
         if (passes & kSoftmax) {
           float alpha[kRows];
-          kn::f32_online_softmax_columns(st.data(), kRows, kKeys, kRows, m.data(), l.data(), alpha);
+          kn::f32_online_softmax_columns(st.data(), kLd, kKeys, kRows, m.data(), l.data(), alpha);
           for (int r = 0; r < kRows; ++r)
             if (alpha[r] != 1.0f) kn::f32_scale(o + r * kD, alpha[r], kD);
         }
         if (passes & kPvGemm)
-          kn::f32_gemm_tn_strided(kRows, kD, kKeys, st.data(), kRows, vh + std::size_t(j0) * kD, kD, o, kD, true);
+          kn::f32_gemm_tn_strided(kRows, kD, kKeys, st.data(), kLd, vh + std::size_t(j0) * kD, kD, o, kD, true);
       }
       if (passes & kSoftmax)  // O /= l
         for (int r = 0; r < kRows; ++r) kn::f32_scale(o + r * kD, 1.0f / l[r], kD);
@@ -132,14 +133,14 @@ double time_passes(int T, const std::vector<float>& q, const std::vector<float>&
 // The two products' loop shapes alone, on one block that stays in L1: the microkernel's own rate,
 // S^T = A B (two pointers into A) and O += A^T B (one pointer into A^T).
 double gemm_in_l1_gflops(bool transposed_a) {
-  const auto a = fill(kRows * kD, 5), b = fill(kD * kKeys, 6);
+  const auto a = fill(kLd * kD, 5), b = fill(kD * kKeys, 6);
   std::vector<float> c(kRows * kKeys);
   const int reps = 20000;
   double best = 0;
   for (int run = 0; run < 3; ++run) {
     const auto t0 = Clock::now();
     for (int i = 0; i < reps; ++i) {
-      if (transposed_a) kn::f32_gemm_tn_strided(kRows, kKeys, kD, a.data(), kRows, b.data(), kKeys, c.data(), kKeys, true);
+      if (transposed_a) kn::f32_gemm_tn_strided(kRows, kKeys, kD, a.data(), kLd, b.data(), kKeys, c.data(), kKeys, true);
       else kn::f32_gemm_nn_strided(kRows, kKeys, kD, a.data(), kD, b.data(), kKeys, c.data(), kKeys, false);
     }
     best = std::max(best, 2.0 * kRows * kKeys * kD * reps / seconds_since(t0) / 1e9);
