@@ -1,6 +1,7 @@
-// The public sdpa entry points: pick the fused path when it supports the options and the query has
-// more rows than a decode step (decode_shaped), else stream rows (sdpa_paths.hpp). The (Tq, Tk) trace and weights always come from the row pass; the output and
-// lse then come from the fused pass when it applies, so asking for the trace never changes them.
+// The public sdpa entry points: pick the fused path when it supports the options and, forward, the
+// query is not shaped like a decode step (decode_shaped), else stream rows (sdpa_paths.hpp). The
+// (Tq, Tk) trace and weights always come from the row pass; the output and lse then come from the
+// fused pass when it applies, so asking for the trace never changes them.
 #include "attnlab/sdpa.hpp"
 
 #include <algorithm>

@@ -51,11 +51,14 @@ namespace attnlab::detail {
 namespace {
 
 // Block sizes (Br query rows by Bc keys), measured in wasm SIMD under node 20 at B=1, H=8, d=64,
-// T=512..1024. Forward: 64 x 64, 2-3% faster than 32 x 64 (each query block transposes every key
-// block, 4% of the loop at Br = 32 (bench_passes), so a taller block halves it); 128 x 64 within
-// 1%, 64 x 128 7-12% slower and 64 x 32 3% slower (CPU time, Zen 4, 2026-11-24). Under a sliding
-// window narrower than 512 keys 32 rows stay: a taller block spans more keys that most of its rows
-// do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even at 512).
+// T=512..1024. Forward: 64 x 64, 2-3% faster than 32 x 64; 128 x 64 within 1%, 64 x 128 7-12%
+// slower and 64 x 32 3% slower (CPU time, Zen 4, 2026-11-24). That was measured in the layout
+// before S^T, where each query block transposed every key block (4% of the loop at Br = 32,
+// bench_passes), which a taller block halved; no key block is transposed any more (only the
+// block's queries, once), so that reason for 64 rows is gone and the sizes stay as measured.
+// Under a sliding window narrower than 512 keys 32 rows stay: a taller block spans more keys that
+// most of its rows do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even
+// at 512).
 // Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
 // reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
 constexpr int kForwardRows = 64, kForwardKeys = 64;
