@@ -62,8 +62,10 @@ inline Vec fma(Vec a, Vec b, Vec c) { return xsimd::fma(a, b, c); }
 // fused with relaxed SIMD (one relaxed_madd on lane 0) and with AVX2+FMA (std::fma is one vfmadd
 // there), a mul and an add in wasm simd128 and in the scalar builds (where std::fma would be a slow
 // library call). The fused sdpa relies on it: its forward and backward tile the same scores in
-// different ways, and the backward's P = exp(S - lse) turns an ulp of a large score into a relative
-// error of P (a PyTorch golden case failed at 1.38x its tolerance on the relaxed build without it).
+// different ways (groups of 16 query columns against the rows that reach a key block), and the
+// backward's P = exp(S - lse) turns an ulp of a large score into a relative error of P (when only
+// the backward's tiling changed, with tails rounding unfused, a PyTorch golden case failed on the
+// relaxed build at 1.38x its tolerance).
 #if ATTNLAB_SIMD && ATTNLAB_RELAXED_SIMD
 inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return __builtin_wasm_fma_f32x4(F32x4{a.v}, F32x4{b.v}, F32x4{c.v})[0]; }
 #elif ATTNLAB_SIMD && defined(__FMA__)
@@ -151,7 +153,7 @@ inline Vec exp_nonpositive(Vec x, const ExpConstants<Vec>& k) {
 // above: 2.21), 1.80 with relaxed_madd (exp 1.97), 1.78 with AVX2 FMA; tested at 4 ulp in
 // kernels_test.cpp. 16 vector instructions where exp_nonpositive has 20 in wasm simd128 (11 and 12
 // with fused multiply-adds), and 7 constants in registers instead of 10: 2.72 ns per f32x4 instead
-// of 3.60 in f32_exp2_minus_max (1.86 and 2.20 relaxed; tools/bench/sdpa_passes.cpp, Node 20).
+// of 3.60 for the exp, measured on a 64-key row in cache (1.86 and 2.20 relaxed; Node 20).
 struct Exp2Coefficients {
   float magic_bias, c5, c4, c3, c2, c1, floor;
 };
@@ -165,7 +167,6 @@ struct Exp2Constants {
   explicit Exp2Constants(const Exp2Coefficients& c = exp2_coefficients)
       : magic_bias(c.magic_bias), c5(c.c5), c4(c.c4), c3(c.c3), c2(c.c2), c1(c.c1), floor(c.floor) {}
 };
-
 
 #if ATTNLAB_SIMD
 inline Vec exp2_nonpositive(Vec x, const Exp2Constants<Vec>& k) {

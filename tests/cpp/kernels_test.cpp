@@ -233,7 +233,7 @@ double ulps(float y, double r) {
 // residue of the vector loop) plus -inf, -0, 0, the smallest subnormal and the edges of the cut-off,
 // against float64 exp2: at most 4 ulp above -126.5, subnormal results included (measured 2.07 ulp
 // in wasm simd128, 1.78 here with fused multiply-adds: kernels_vec.hpp), then within 2^-126.5 =
-// 8.3e-39 of exp2 (the vector body gives 0 from -126.5 down, where libm's exp2 in the tails and the
+// 8.3e-39 of exp2 (the SIMD builds give 0 from -126.5 down, tails included, where libm's exp2 in the
 // scalar build goes on).
 TEST(Kernels, Exp2IsWithinFourUlpAboveMinus126AndAHalfAndIsZeroAtMinusInfinity) {
   const float inf = std::numeric_limits<float>::infinity();

@@ -29,8 +29,8 @@ float f32_exp_minus_max(float* y, const float* x, float m, int n);
 // y[i] = 2^(x[i] - m[i]), for scores in log2 units (log2 e folded into the scale of Q: the fused
 // sdpa's softmax runs in base 2, whose range reduction is exact and four instructions shorter than
 // the exp's; kernels_vec.hpp), with a shift per element (the fused backward's P^T = 2^(S^T - lse)
-// along a key's row, one lse per query). x and y may alias. 2^-inf = 0; the vector body gives 0
-// below -126.5 (libm's exp2, in the scalar build and the tails, goes on in subnormals to -149).
+// along a key's row, one lse per query). x and y may alias. 2^-inf = 0; the SIMD builds give 0
+// below -126.5, tails included (libm's exp2, in the scalar build, goes on in subnormals to -149).
 void f32_exp2_minus(float* y, const float* x, const float* m, int n);
 // One key block of the online softmax (the fused sdpa's pass 3) on s (n, cols), row stride lds,
 // laid out as S^T: a row per key, a column per query row, in log2 units (f32_exp2_minus), each
