@@ -53,6 +53,38 @@ TEST(TiledKernels, StridedProductsAreExactAtEveryTileRemainderAndLeaveTheStrideG
           for (bool accumulate : {false, true}) expect_strided_gemm_exact(transposed_a, M, N, K, accumulate);
 }
 
+// The fused sdpa tiles the same scores differently forward and backward (its backward's
+// P = exp(S - lse) must see the forward's S to the bit), so an element of a product must not depend
+// on whether a vector lane or a single-column tail computes it: Lane1's multiply-add rounds as the
+// vector's (fused natively with FMA and in the relaxed build, unfused in wasm simd128;
+// kernels_vec.hpp). Random inputs, so rounding shows: column W of an N = W + 1 product (a tail) is
+// computed again as column 0 of a product whose columns are rotated (a lane), and must be equal.
+TEST(TiledKernels, ATailColumnRoundsExactlyAsAVectorLaneDoes) {
+  const int W = kernels::width(), N = W + 1;
+  for (bool transposed_a : {false, true})
+    for (int K : {1, 7, 64}) {
+      constexpr int M = 3;
+      const auto A = test::random_uniform(std::size_t(M) * K, 31 + K, -1.0f, 1.0f);
+      const auto Bm = test::random_uniform(std::size_t(K) * N, 32 + K, -1.0f, 1.0f);
+      std::vector<float> rotated(Bm.size());  // column W first, then columns 0 .. W - 1
+      for (int k = 0; k < K; ++k)
+        for (int n = 0; n < N; ++n) rotated[k * N + n] = Bm[k * N + (n + W) % N];
+      std::vector<float> C(std::size_t(M) * N), C_rotated(C.size());
+      // op(A) is (M, K): stored (M, K), or (K, M) when transposed (the same values, read down columns).
+      std::vector<float> At(A.size());
+      for (int m = 0; m < M; ++m)
+        for (int k = 0; k < K; ++k) At[k * M + m] = A[m * K + k];
+      auto product = [&](const std::vector<float>& b, std::vector<float>& c) {
+        if (transposed_a) kernels::f32_gemm_tn_strided(M, N, K, At.data(), M, b.data(), N, c.data(), N, false);
+        else kernels::f32_gemm_nn_strided(M, N, K, A.data(), K, b.data(), N, c.data(), N, false);
+      };
+      product(Bm, C);
+      product(rotated, C_rotated);
+      for (int m = 0; m < M; ++m)
+        EXPECT_EQ(C[m * N + W], C_rotated[m * N]) << (transposed_a ? "tn" : "nn") << " K=" << K << " row " << m;
+    }
+}
+
 // The large products run in cache blocks of 256 deep by 128 columns (kernels_gemm.cpp): a depth
 // block after the first adds to C, a column block starts where the previous one ended. Sizes on
 // either side of both edges, and several blocks; dyadic inputs keep every sum exact (|sum| <= 4 K
