@@ -197,18 +197,35 @@ void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, fl
     const vec::Exp2Constants<V> k;
     const V minus_inf(-std::numeric_limits<float>::infinity()), one(1.0f);
     for (; c + lanes<V>() <= cols; c += lanes<V>()) {
+      // Down the column by a pointer, not by j * lds: Emscripten builds with loop strength reduction
+      // off (-mllvm -disable-lsr), and the indexed form cost a multiply and two more instructions per
+      // load in V8's code. Two keys per step, each with its own max and sum, so neither is one chain
+      // of dependent instructions.
+      float* const column = s + c;
+      float* const pairs_end = column + std::size_t(n / 2 * 2) * lds;
+      const std::size_t step = std::size_t(lds) * 2;
       const V m_old = V::load_unaligned(m + c);
-      V m_new = m_old;
-      for (int j = 0; j < n; ++j) m_new = max(m_new, V::load_unaligned(s + std::size_t(j) * lds + c));
+      V max_even = m_old, max_odd = m_old;
+      for (const float* p = column; p != pairs_end; p += step) {
+        max_even = max(max_even, V::load_unaligned(p));
+        max_odd = max(max_odd, V::load_unaligned(p + lds));
+      }
+      if (n % 2 != 0) max_even = max(max_even, V::load_unaligned(pairs_end));
+      const V m_new = max(max_even, max_odd);
       // A column with nothing visible so far keeps m' = -inf; shifting it by 0 gives 2^-inf = 0.
       const V shift = select(m_new == minus_inf, zero, m_new);
-      V sum = zero;
-      for (int j = 0; j < n; ++j) {
-        float* p = s + std::size_t(j) * lds + c;
+      auto exp2_in_place = [&](float* p) {
         const V e = exp2_nonpositive(V::load_unaligned(p) - shift, k);
         e.store_unaligned(p);
-        sum = sum + e;
+        return e;
+      };
+      V sum_even = zero, sum_odd = zero;
+      for (float* p = column; p != pairs_end; p += step) {
+        sum_even = sum_even + exp2_in_place(p);
+        sum_odd = sum_odd + exp2_in_place(p + lds);
       }
+      if (n % 2 != 0) sum_even = sum_even + exp2_in_place(pairs_end);
+      const V sum = sum_even + sum_odd;
       // 2^(m - m') is exactly 1 when the max did not move (2^0 = 1; both -inf: selected),
       // 0 the first time a column sees a key (2^-inf).
       const V a = select(m_new == m_old, one, exp2_nonpositive(m_old - shift, k));
