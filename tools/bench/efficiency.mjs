@@ -3,9 +3,12 @@
 // Usage: node [--experimental-wasm-relaxed-simd] tools/bench/efficiency.mjs [--sizes 512,1024] [--rounds N]
 // Per size: sdpa forward and forward+backward given the saved forward (out, lse), B=1 H=8 d=64
 // (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
-// CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed).
+// CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed), of
+// the whole call and of the same calls' time inside the core alone (lib/core-clock.mjs: without the
+// API's checks and copies in and out).
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
+import { coreClock } from './lib/core-clock.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
@@ -29,9 +32,10 @@ console.log(describeMachine().text);
 const ceilings = await measureCeilings();
 console.log(ceilingText(ceilings));
 const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? [await loadAttention({ simd: 'relaxed' })] : [])];
+const clocks = await Promise.all(builds.map((attn) => coreClock(attn, cpuMs)));
 
 const shapes = [...sizes.map((T) => ({ B: 1, H: 8, T, d: 64 })), { B: 8, H: 12, T: 128, d: 64 }];
-console.log('\nshape                     pass              build          CPU ms  GFLOP/s  of ceiling');
+console.log('\nshape                     pass              build          CPU ms  GFLOP/s  of ceiling  core ms  core of ceiling');
 for (const { B, H, T, d } of shapes) {
   const shape = [B, H, T, d];
   const n = B * H * T * d;
@@ -50,16 +54,27 @@ for (const { B, H, T, d } of shapes) {
   for (const [pass, perEntry, make] of passes) {
     const flops = perEntry * B * H * T * T * d;
     const runs = builds.map(make);
+    const coreSamples = builds.map(() => []);
+    const timeWithCore = (i) => {
+      const before = clocks[i].ms;
+      const ms = timeCpu(runs[i]);
+      coreSamples[i].push(clocks[i].ms - before);
+      return ms;
+    };
     const samples = await timeAlternating(
-      runs.map((run) => ({ time: async () => timeCpu(run) })),
+      runs.map((_, i) => ({ time: async () => timeWithCore(i) })),
       { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 },
     );
     builds.forEach((attn, i) => {
       const ms = median(samples[i]);
-      const gflops = flops / ms / 1e6;
-      const eff = gflops / ceilingOf(ceilings, attn.backend);
+      const coreMs = median(coreSamples[i].slice(-samples[i].length));
+      const ceiling = ceilingOf(ceilings, attn.backend);
+      const percent = (x) => `${(100 * (flops / x / 1e6 / ceiling)).toFixed(0)}%`;
       const name = `B=${B} H=${H} T=${T} d=${d}`;
-      console.log(`${name.padEnd(26)}${pass.padEnd(18)}${attn.backend.padEnd(13)}${ms.toFixed(2).padStart(8)}${gflops.toFixed(1).padStart(9)}${(100 * eff).toFixed(0).padStart(11)}%`);
+      console.log(
+        `${name.padEnd(26)}${pass.padEnd(18)}${attn.backend.padEnd(13)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
+          `${percent(ms).padStart(12)}${coreMs.toFixed(2).padStart(9)}${percent(coreMs).padStart(17)}`,
+      );
     });
   }
 }

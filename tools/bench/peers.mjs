@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
+import { coreClock } from './lib/core-clock.mjs';
 import { bertConfigs } from './lib/bert-configs.mjs';
 import { chartSvg } from './lib/chart-svg.mjs';
 import { describeMachine } from './lib/machine.mjs';
@@ -73,6 +74,7 @@ const relaxed = relaxedSimdSupported() ? await loadAttention({ simd: 'relaxed' }
 // The opt-in pool of workers (issue 3's "both cores"), as a line of its own next to the 2-thread peer.
 const pool = await loadAttention({ simd: true, threads: 2 }).catch((error) => console.log(`no parallel API: ${error.message}`));
 const modules = [simd, ...(relaxed ? [relaxed] : []), scalar];
+for (const attn of modules) await coreClock(attn); // our rows also say how much of a call is the core's
 const sdpaModules = [simd, ...(relaxed ? [relaxed] : []), ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
 console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
@@ -119,6 +121,11 @@ async function measure(config) {
     row.rate = config.unit === 'us/call' ? (row.ms * 1000) / config.work : config.work / row.ms / 1e6;
     if (config.unit === 'GFLOP/s') row.efficiency = row.rate / (ceilingOf(ceilings, row.form) * row.threads);
   });
+  timed.forEach(([c, row], i) => {
+    if (!c.coreSamples || config.unit !== 'GFLOP/s') return;
+    row.coreMs = median(c.coreSamples.slice(-samples[i].length)); // the timed calls' (warm-up calls come first)
+    row.coreEfficiency = config.work / row.coreMs / 1e6 / ceilingOf(ceilings, row.form);
+  });
   for (const row of rows) if (!row.error) row.ratio = row.ms / rows[0].ms;
   for (const c of contenders) await c.release?.();
   const workText = config.unit === 'us/call' ? `${config.work} calls per timed sample` : config.unit === 'GB/s' ? `${(config.work / 1e6).toFixed(1)} MB moved per call` : `${(config.work / 1e9).toFixed(3)} GFLOP per call`;
@@ -157,8 +164,11 @@ if (targets.length) {
 }
 const efficiencies = efficiencyLines(measured);
 if (efficiencies.length) {
-  console.log('\nissue 13 targets (ours over the ceiling of its instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed; T >= 512):');
-  for (const e of efficiencies) console.log(`  ${e.config}, ${e.build}: ${(100 * e.efficiency).toFixed(0)}% (target >= ${100 * e.target}%: ${e.met ? 'met' : 'NOT met'})`);
+  console.log('\nissue 13 targets (ours over the ceiling of its instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed; T >= 512;');
+  console.log('the whole call, and in brackets the time inside the core alone, without the copies in and out):');
+  for (const e of efficiencies) {
+    console.log(`  ${e.config}, ${e.build}: ${percent(e.efficiency)} (core ${percent(e.core)}) (target >= ${100 * e.target}%: ${e.met ? 'met' : 'NOT met'})`);
+  }
 }
 
 /** Issue 13's efficiency targets: forward >= 0.75 of the ceiling at T >= 512, forward+backward >= 0.65. */
@@ -168,7 +178,18 @@ function efficiencyLines(measured) {
     .filter((m) => targets[m.passKey] && m.T >= 512)
     .flatMap((m) => TARGET_BUILDS.map((build) => ({ m, build, ours: oursOf(m.rows, build) })))
     .filter(({ ours }) => ours && Number.isFinite(ours.efficiency))
-    .map(({ m, build, ours }) => ({ config: m.title, build, efficiency: ours.efficiency, target: targets[m.passKey], met: ours.efficiency >= targets[m.passKey] }));
+    .map(({ m, build, ours }) => ({
+      config: m.title,
+      build,
+      efficiency: ours.efficiency,
+      core: ours.coreEfficiency,
+      target: targets[m.passKey],
+      met: ours.efficiency >= targets[m.passKey],
+    }));
+}
+
+function percent(x) {
+  return Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : '-';
 }
 
 if (outDir) {
@@ -218,8 +239,17 @@ function resultsMarkdown(measured, targets, efficiencies) {
     lines.push('');
   }
   if (efficiencies.length) {
-    lines.push('## Issue 13 targets (efficiency of ours over the ceiling of its own instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed)', '', '| configuration | ours | of ceiling | target | met |', '| --- | --- | ---: | ---: | --- |');
-    for (const e of efficiencies) lines.push(`| ${e.config} | ${e.build} | ${(100 * e.efficiency).toFixed(0)}% | ${100 * e.target}% | ${e.met ? 'yes' : 'no'} |`);
+    lines.push(
+      '## Issue 13 targets (efficiency of ours over the ceiling of its own instructions: mul+add for wasm-simd, relaxed_madd for wasm-relaxed)',
+      '',
+      '"The call" is what a user times, the rate of the tables below. "The core" is the same calls\' time inside the wasm entry points',
+      'alone (tools/bench/lib/core-clock.mjs): the call minus the API\'s checks and its copies of the inputs into wasm memory and of the',
+      'results out into fresh Float32Arrays. "Met" is read on the call.',
+      '',
+      '| configuration | ours | the call, of ceiling | the core, of ceiling | target | met |',
+      '| --- | --- | ---: | ---: | ---: | --- |',
+    );
+    for (const e of efficiencies) lines.push(`| ${e.config} | ${e.build} | ${percent(e.efficiency)} | ${percent(e.core)} | ${100 * e.target}% | ${e.met ? 'yes' : 'no'} |`);
     lines.push('');
   }
   lines.push('## Every configuration', '');

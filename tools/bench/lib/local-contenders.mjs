@@ -4,11 +4,13 @@
 // pass 'forward' returns [y]; 'forwardBackward' runs the forward (as training does, keeping its
 // output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
+import { coreClockOf, withCoreSamples } from './core-clock.mjs';
 import { attentionBackward, attentionForward } from '../../../web/site/features/speed/plain-js-attention.js';
 
 /**
  * One contender per loaded module (its backend names the form): the synchronous API, or the
- * parallel one (loadAttention({ threads })), whose calls return Promises.
+ * parallel one (loadAttention({ threads })), whose calls return Promises. A synchronous build with
+ * a core clock (core-clock.mjs) also records the core's share of every timed call (coreSamples).
  */
 export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, inputs, Tk = T, Hkv = H, sdpaOptions = {} }) {
   const shapes = { q: [B, H, T, d], k: [B, Hkv, Tk, d], v: [B, Hkv, Tk, d], dout: [B, H, T, d] };
@@ -26,7 +28,8 @@ export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, 
               const saved = attn.scaledDotProductAttention(q, k, v, forwardOptions);
               return gradients(attn.scaledDotProductAttentionBackward(q, k, v, dout, { causal, saved }));
             };
-      return contender(meta, run);
+      const clock = coreClockOf(attn);
+      return clock ? withCoreSamples(contender(meta, run), clock) : contender(meta, run);
     }
     const run =
       pass === 'forward'
