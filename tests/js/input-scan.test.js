@@ -1,6 +1,7 @@
 // scaledDotProductAttention checks q, k and v for NaN and infinities in wasm memory, on the copy its
 // arena makes (validate.js's scanInArena, the core's f32_first_nonfinite), instead of in a JS loop
-// before the copy. These tests pin that the guarantee is the same: a non-finite value anywhere (in
+// before the copy; its backward q, k, v, gradOutput and saved.output the same way (saved.lse, which
+// may hold -Infinity, is checked in JS). These tests pin that the guarantee is the same: a non-finite value anywhere (in
 // a vector, across the kernel's 1024-float blocks, in the tail) is a TypeError naming the argument
 // and its flat index, no input changes, and the module keeps working.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -49,4 +50,39 @@ describe.each(BACKENDS)('$backend: the finiteness check of scaledDotProductAtten
     const { output } = attn.scaledDotProductAttention(q, k, v);
     expect(Array.from(output.data)).toEqual([-3.4e38, -3.4e38, -3.4e38, -3.4e38].map(Math.fround));
   });
+
+  it.each(['q', 'k', 'v', 'gradOutput', 'saved.output'])(
+    'backward: a NaN or an Infinity anywhere in %s is a TypeError naming it, and no input changes',
+    (name) => {
+      const rand = seededRandom(6);
+      const inputs = Object.fromEntries(Object.entries(SHAPES).map(([n, shape]) => [n, randomTensor(rand, shape)]));
+      inputs.gradOutput = randomTensor(rand, SHAPES.q);
+      const saved = attn.scaledDotProductAttention(inputs.q, inputs.k, inputs.v, { returnLse: true });
+      inputs['saved.output'] = saved.output;
+      const before = Object.fromEntries(Object.entries(inputs).map(([n, t]) => [n, t.data.slice()]));
+      const backward = () =>
+        attn.scaledDotProductAttentionBackward(inputs.q, inputs.k, inputs.v, inputs.gradOutput, {
+          saved: { output: inputs['saved.output'], lse: saved.lse },
+        });
+      const expected = backward();
+      const shape = inputs[name].shape;
+      const size = inputs[name].data.length;
+      for (const at of [0, 5, 1023, 1024, 2051, size - 1])
+        for (const bad of [NaN, Infinity, -Infinity]) {
+          if (at >= size) continue;
+          const given = inputs[name].data[at];
+          inputs[name].data[at] = bad;
+          expect(backward).toThrow(TypeError);
+          expect(backward).toThrow(
+            new RegExp(`scaledDotProductAttentionBackward: ${name} must hold finite numbers, got ${bad} at flat index ${at} of shape \\[${shape.join(', ')}\\]`),
+          );
+          expect(inputs[name].data[at]).toBe(bad);
+          inputs[name].data[at] = given;
+        }
+      for (const n of Object.keys(inputs)) expect(inputs[n].data).toEqual(before[n]);
+      // The module works on after the refusals, to the bit: the same call gives the same gradients.
+      const again = backward();
+      for (const g of ['dq', 'dk', 'dv']) expect(again[g].data).toEqual(expected[g].data);
+    },
+  );
 });

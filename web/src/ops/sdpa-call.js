@@ -101,9 +101,9 @@ export function sdpaForward(module, setup, flags) {
   });
 }
 
-/** gradOutput checked against the output (B, H, Tq, dv) in q's rank. */
-export function gradOutputTensor(fn, gradOutput, dims) {
-  const dout = inputTensor(fn, 'gradOutput', gradOutput);
+/** gradOutput checked against the output (B, H, Tq, dv) in q's rank (scanInArena: see attentionInputs). */
+export function gradOutputTensor(fn, gradOutput, dims, scanInArena = false) {
+  const dout = inputTensor(fn, 'gradOutput', gradOutput, { scanInArena });
   expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
   return dout;
 }
@@ -137,23 +137,26 @@ export function sdpaBackwardBlocks(setup, dout) {
  * and lse (B, H, Tq) in q's rank (returnLse: true); the backward then skips recomputing them.
  * -> { output, lse } tensors, or null when not given.
  */
-function savedForward(fn, saved, dims) {
+function savedForward(fn, saved, dims, scanInArena) {
   if (saved === undefined) return null;
   const given = saved !== null && typeof saved === 'object' ? { output: saved.output, lse: saved.lse } : {}; // each read once
   if (given.output === undefined || given.lse === undefined) {
     throw new TypeError(`${fn}: saved must be the forward's result with output and lse (returnLse: true)`);
   }
-  const output = inputTensor(fn, 'saved.output', given.output);
+  const output = inputTensor(fn, 'saved.output', given.output, { scanInArena });
   expectSameShape(fn, 'saved.output', output, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
   const lse = inputTensor(fn, 'saved.lse', given.lse, { allowNegativeInfinity: true });
   expectSameShape(fn, 'saved.lse', lse, rowsInQueryRank(dims), 'the log-sum-exp (B, H, Tq)');
   return { output, lse };
 }
 
-/** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
-export function sdpaBackward(module, setup, gradOutput) {
+/**
+ * gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. scanInArena:
+ * gradOutput is checked finite where it is copied in.
+ */
+export function sdpaBackward(module, setup, gradOutput, scanInArena = false) {
   const { fn, inputs, dims, args } = setup;
-  const dout = gradOutputTensor(fn, gradOutput, dims);
+  const dout = gradOutputTensor(fn, gradOutput, dims, scanInArena);
   return withArena(module, fn, sdpaBackwardBlocks(setup, dout), (buffers, read) => {
     callEntry(module, 'sdpaBackward', args, buffers);
     return readInputGradients(read, inputs);
@@ -178,11 +181,15 @@ export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
   return { setup, flags };
 }
 
-/** scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved). */
-export function sdpaBackwardCall(module, q, k, v, options) {
+/**
+ * scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved).
+ * scanInArena: q, k, v and saved.output are checked finite when sdpaBackward copies them in (and
+ * gradOutput too, when sdpaBackward is told so); saved.lse, which may hold -Infinity, here.
+ */
+export function sdpaBackwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttentionBackward';
   const opts = expectKnownOptions(fn, options, SDPA_BACKWARD_OPTIONS);
-  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v), opts, inverseSqrt);
-  setup.saved = savedForward(fn, opts.saved, setup.dims);
+  const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v, scanInArena), opts, inverseSqrt);
+  setup.saved = savedForward(fn, opts.saved, setup.dims, scanInArena);
   return setup;
 }

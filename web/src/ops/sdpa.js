@@ -8,5 +8,6 @@ export function scaledDotProductAttention(module, q, k, v, options) {
 }
 
 export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
-  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options), gradOutput);
+  // The same for q, k, v, gradOutput and saved.output (saved.lse, which may hold -Infinity, in JS).
+  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), gradOutput, true);
 }
