@@ -167,13 +167,29 @@ MaskRow from_key(const MaskRow& row, int j0) {
   return shifted;
 }
 
+// Columns the forward's S^T product and online softmax run on for `count` query columns: up to a
+// whole vector. A column past the last whole vector would otherwise run on one-lane tiles, each
+// costing about as much as a whole vector (4 columns in wasm, 8 natively); the padding columns are
+// zero queries (scaled_queries), their scores 0, and nothing reads them after the softmax. Measured
+// on the fused forward alone (sdpa_forward_fused, B=1 H=8 d=64 Tk=4096, CPU time), padded / tails:
+// see sdpa_paths.hpp's decode rule, which this moved.
+int padded_columns(int count) {
+  const int w = kernels::width();
+  return (count + w - 1) / w * w;
+}
+
 // sc.qt (d, rows), row stride sc.ld = scale log2 e * the block's query rows (contiguous in q),
-// transposed: the scores come out in log2 units.
+// transposed: the scores come out in log2 units. Columns rows .. padded_columns(rows) - 1 are zero.
 void scaled_queries(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const float* q,
                     const Scratch& sc) {
   kernels::f32_transpose(qb.rows, dims.d, q + qb.first_row * dims.d, dims.d, sc.qt, sc.ld);
   const float scale = float(opt.scale * kLog2e);
-  for (int k = 0; k < dims.d; ++k) kernels::f32_scale(sc.qt + std::size_t(k) * sc.ld, scale, qb.rows);
+  const int padded = padded_columns(qb.rows);
+  for (int k = 0; k < dims.d; ++k) {
+    float* row = sc.qt + std::size_t(k) * sc.ld;
+    kernels::f32_scale(row, scale, qb.rows);
+    std::fill(row + qb.rows, row + padded, 0.0f);
+  }
 }
 
 // Rows r0 .. r1 - 1 of a query block.
@@ -199,12 +215,13 @@ RowRange rows_reaching(const QueryBlock& qb, int j0, int nk) {
 
 // Columns `rr` of s (nk, Br), row stride sc.ld: the masked scores S^T of keys j0 .. j0 + nk - 1
 // (forward passes 1-2), a row per key, in log2 units: the softcap is cap log2 e tanh(S2 / (cap log2 e))
-// = log2 e softcap(S) and the bias is added times log2 e. dcap (optional, same layout) receives the
-// softcap derivative.
+// = log2 e softcap(S) and the bias is added times log2 e. The product runs on `columns` >= rr.count()
+// columns from rr.r0 (the forward's padded_columns; the extra ones are neither capped nor masked).
+// dcap (optional, same layout) receives the softcap derivative.
 void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                  RowRange rr, int j0, int nk, float* dcap) {
+                  RowRange rr, int columns, int j0, int nk, float* dcap) {
   float* s = sc.s + rr.r0;
-  kernels::f32_gemm_nn_strided(nk, rr.count(), dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.qt + rr.r0,
+  kernels::f32_gemm_nn_strided(nk, columns, dims.d, qb.kh + std::size_t(j0) * dims.d, dims.d, sc.qt + rr.r0,
                                sc.ld, s, sc.ld, false);
   if (opt.softcap > 0.0f) {
     for (int j = 0; j < nk; ++j)
@@ -221,9 +238,11 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 // sc.l and the rows of o (Br, dv) move on by one key block.
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                        RowRange rr, int j0, int nk, float* o) {
-  block_scores(dims, opt, qb, sc, rr, j0, nk, nullptr);
+  // Up to a whole vector of columns: rr.r0 is a multiple of kRowGroup, so rr.r0 + columns <= Br.
+  const int columns = padded_columns(rr.count());
+  block_scores(dims, opt, qb, sc, rr, columns, j0, nk, nullptr);
   float alpha[kMaxRows];
-  kernels::f32_online_softmax_columns(sc.s + rr.r0, sc.ld, nk, rr.count(), sc.m + rr.r0, sc.l + rr.r0, alpha);
+  kernels::f32_online_softmax_columns(sc.s + rr.r0, sc.ld, nk, columns, sc.m + rr.r0, sc.l + rr.r0, alpha);
   for (int r = rr.r0; r < rr.r1; ++r)  // a new max rescales what was accumulated
     if (alpha[r - rr.r0] != 1.0f) kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha[r - rr.r0], dims.dv);
   kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, qb.vh + std::size_t(j0) * dims.dv,
@@ -243,8 +262,8 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   float* m = sc.m;
   float* l = sc.l;
   std::fill(o, o + std::size_t(qb.rows) * dims.dv, 0.0f);
-  std::fill(m, m + qb.rows, -kInf);
-  std::fill(l, l + qb.rows, 0.0f);
+  std::fill(m, m + padded_columns(qb.rows), -kInf);  // the padding columns' state too (never read)
+  std::fill(l, l + padded_columns(qb.rows), 0.0f);
   for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
     if (j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) {  // every row sees every key (up to an attnMask)
@@ -294,7 +313,7 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
   const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
   const int rows = rr.count();
   float* dcap = opt.softcap > 0.0f ? sc.dcap : nullptr;
-  block_scores(dims, opt, qb, sc, rr, j0, nk, dcap);
+  block_scores(dims, opt, qb, sc, rr, rows, j0, nk, dcap);
   float* p = sc.s + rr.r0;    // (nk, rows), row stride sc.ld: S^T, then P^T
   float* ds = sc.dp + rr.r0;  // (nk, rows), row stride sc.ld: dP^T, then dS^T
   for (int j = 0; j < nk; ++j) kernels::f32_exp2_minus(p + j * sc.ld, p + j * sc.ld, sc.lse + rr.r0, rows);

@@ -156,6 +156,22 @@ std::vector<AttentionCase> block_edge_cases() {
   return t;
 }
 
+// Thin query blocks: a few queries, whose columns of S^T the forward runs up to a whole vector (4
+// floats in wasm, 8 natively; the padding columns are zero queries whose results nobody reads), at
+// and past the sizes the decode rule sends to the fused path, with masks cutting the key blocks.
+std::vector<AttentionCase> thin_query_cases() {
+  std::vector<AttentionCase> t;
+  for (int Tq : {2, 3, 5, 6, 7, 9, 13, 23})
+    for (int Tk : {1, 64, 65, 200}) {
+      const std::string name = "thin_tq_" + std::to_string(Tq) + "_tk_" + std::to_string(Tk);
+      t.push_back(make(name, {1, 2, 1, Tq, Tk, 5, 3}, MaskSetup().with_causal(Causal::bottom_right)));
+      t.push_back(make(name + "_valid_lens", {2, 1, 1, Tq, Tk, 6, 9}, MaskSetup().lens({Tk / 2 + 1, Tk})));
+      t.push_back(make(name + "_alibi_window", {1, 2, 2, Tq, Tk, 4, 5},
+                       MaskSetup().with_alibi({0.125f, 0.5f}).with_window(33, 31)));
+    }
+  return t;
+}
+
 class FusedSdpa : public ::testing::TestWithParam<AttentionCase> {};
 
 TEST_P(FusedSdpa, ForwardMatchesTheFloat64ReferenceAndRowStreaming) {
@@ -214,6 +230,7 @@ TEST_P(FusedSdpa, RowsThatSeeNothingGetZerosMinusInfinityLseAndZeroGradient) {
 
 INSTANTIATE_TEST_SUITE_P(Large, FusedSdpa, ::testing::ValuesIn(large_cases()), test::case_name);
 INSTANTIATE_TEST_SUITE_P(BlockEdges, FusedSdpa, ::testing::ValuesIn(block_edge_cases()), test::case_name);
+INSTANTIATE_TEST_SUITE_P(ThinQueries, FusedSdpa, ::testing::ValuesIn(thin_query_cases()), test::case_name);
 
 TEST(FusedSdpaOptions, TheTraceDoesNotChangeTheFusedOutputAndFillModeAndDropoutStillStreamRows) {
   // With a trace the weights come from the row pass and the output from the fused one; fill mode
