@@ -21,8 +21,9 @@
 // Key blocks at or past every row's limit (validLens, causal, window) or before every row's start (the
 // window's left side) are skipped: causal does half the work, a window of w keys O(Tq w) instead of
 // O(Tq Tk). A key block that some row's limit or start cuts (the diagonal) runs in groups of 16 query
-// rows, each on the keys its rows may see. At the end O /= l and lse = (m + log2 l) ln 2; a row with nothing
-// visible keeps O = 0 and lse = -inf.
+// rows, each on the keys its rows may see. Passes 1 and 3 run a block's or a group's columns up to a
+// whole vector (padded_columns: zero queries). At the end O /= l and lse = (m + log2 l) ln 2; a row
+// with nothing visible keeps O = 0 and lse = -inf.
 //
 // Backward, per query block, quoting the forward (D = rowsum(dO * O) is FlashAttention-2's term):
 //   stats:  lse and D of the block's rows: from the caller's saved out and lse, else by running the
