@@ -101,7 +101,7 @@ export function sdpaForward(module, setup, flags) {
   });
 }
 
-/** gradOutput checked against the output (B, H, Tq, dv) in q's rank (scanInArena: see attentionInputs). */
+/** gradOutput checked against the output (B, H, Tq, dv) in q's rank. */
 export function gradOutputTensor(fn, gradOutput, dims, scanInArena = false) {
   const dout = inputTensor(fn, 'gradOutput', gradOutput, { scanInArena });
   expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
@@ -150,10 +150,7 @@ function savedForward(fn, saved, dims, scanInArena) {
   return { output, lse };
 }
 
-/**
- * gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. scanInArena:
- * gradOutput is checked finite where it is copied in.
- */
+/** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
 export function sdpaBackward(module, setup, gradOutput, scanInArena = false) {
   const { fn, inputs, dims, args } = setup;
   const dout = gradOutputTensor(fn, gradOutput, dims, scanInArena);
@@ -183,8 +180,7 @@ export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
 
 /**
  * scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved).
- * scanInArena: q, k, v and saved.output are checked finite when sdpaBackward copies them in (and
- * gradOutput too, when sdpaBackward is told so); saved.lse, which may hold -Infinity, here.
+ * scanInArena: as sdpaForwardCall's, for saved.output too.
  */
 export function sdpaBackwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttentionBackward';

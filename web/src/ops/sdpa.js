@@ -8,6 +8,6 @@ export function scaledDotProductAttention(module, q, k, v, options) {
 }
 
 export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
-  // The same for q, k, v, gradOutput and saved.output (saved.lse, which may hold -Infinity, in JS).
+  // The same for gradOutput and saved.output (saved.lse may hold -Infinity).
   return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), gradOutput, true);
 }
