@@ -151,9 +151,9 @@ function savedForward(fn, saved, dims, scanInArena) {
 }
 
 /** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
-export function sdpaBackward(module, setup, gradOutput, scanInArena = false) {
+export function sdpaBackward(module, setup, gradOutput) {
   const { fn, inputs, dims, args } = setup;
-  const dout = gradOutputTensor(fn, gradOutput, dims, scanInArena);
+  const dout = gradOutputTensor(fn, gradOutput, dims, setup.scanInArena);
   return withArena(module, fn, sdpaBackwardBlocks(setup, dout), (buffers, read) => {
     callEntry(module, 'sdpaBackward', args, buffers);
     return readInputGradients(read, inputs);
@@ -180,12 +180,13 @@ export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
 
 /**
  * scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved).
- * scanInArena: as sdpaForwardCall's, for saved.output too.
+ * scanInArena: as sdpaForwardCall's; saved.output and gradOutput too.
  */
 export function sdpaBackwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttentionBackward';
   const opts = expectKnownOptions(fn, options, SDPA_BACKWARD_OPTIONS);
   const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v, scanInArena), opts, inverseSqrt);
   setup.saved = savedForward(fn, opts.saved, setup.dims, scanInArena);
+  setup.scanInArena = scanInArena;
   return setup;
 }

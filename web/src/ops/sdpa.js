@@ -8,6 +8,6 @@ export function scaledDotProductAttention(module, q, k, v, options) {
 }
 
 export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
-  // The same for gradOutput and saved.output (saved.lse may hold -Infinity).
-  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), gradOutput, true);
+  // The same, gradOutput and saved.output too (sdpaBackwardCall).
+  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), gradOutput);
 }
