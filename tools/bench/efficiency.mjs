@@ -8,7 +8,7 @@
 // API's checks and copies in and out).
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
-import { coreClock } from './lib/core-clock.mjs';
+import { coreClock, coreMedianMs, withCoreSamples } from './lib/core-clock.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
@@ -53,21 +53,14 @@ for (const { B, H, T, d } of shapes) {
   ];
   for (const [pass, perEntry, make] of passes) {
     const flops = perEntry * B * H * T * T * d;
-    const runs = builds.map(make);
-    const coreSamples = builds.map(() => []);
-    const timeWithCore = (i) => {
-      const before = clocks[i].ms;
-      const ms = timeCpu(runs[i]);
-      coreSamples[i].push(clocks[i].ms - before);
-      return ms;
-    };
-    const samples = await timeAlternating(
-      runs.map((_, i) => ({ time: async () => timeWithCore(i) })),
-      { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 },
-    );
+    const contenders = builds.map((attn, i) => {
+      const run = make(attn);
+      return withCoreSamples({ time: async () => timeCpu(run) }, clocks[i]);
+    });
+    const samples = await timeAlternating(contenders, { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 });
     builds.forEach((attn, i) => {
       const ms = median(samples[i]);
-      const coreMs = median(coreSamples[i].slice(-samples[i].length));
+      const coreMs = coreMedianMs(contenders[i], samples[i].length);
       const ceiling = ceilingOf(ceilings, attn.backend);
       const percent = (x) => `${(100 * (flops / x / 1e6 / ceiling)).toFixed(0)}%`;
       const name = `B=${B} H=${H} T=${T} d=${d}`;

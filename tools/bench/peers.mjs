@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, measureCeilings } from './lib/ceiling.mjs';
-import { coreClock } from './lib/core-clock.mjs';
+import { coreClock, coreMedianMs } from './lib/core-clock.mjs';
 import { bertConfigs } from './lib/bert-configs.mjs';
 import { chartSvg } from './lib/chart-svg.mjs';
 import { describeMachine } from './lib/machine.mjs';
@@ -123,7 +123,7 @@ async function measure(config) {
   });
   timed.forEach(([c, row], i) => {
     if (!c.coreSamples || config.unit !== 'GFLOP/s') return;
-    row.coreMs = median(c.coreSamples.slice(-samples[i].length)); // the timed calls' (warm-up calls come first)
+    row.coreMs = coreMedianMs(c, samples[i].length);
     row.coreEfficiency = config.work / row.coreMs / 1e6 / ceilingOf(ceilings, row.form);
   });
   for (const row of rows) if (!row.error) row.ratio = row.ms / rows[0].ms;

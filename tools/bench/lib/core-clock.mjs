@@ -11,6 +11,7 @@
 // library never loads this file.
 import { loadModule } from '../../../web/src/boundary/loader.js';
 import { preparePacked } from '../../../web/src/boundary/packed.js';
+import { median } from '../../../web/site/features/speed/timing.js';
 
 const clocks = new WeakMap(); // module -> clock
 const clocksOfApis = new WeakMap(); // loadAttention() result -> its module's clock
@@ -61,3 +62,6 @@ export function withCoreSamples(contender, clock) {
     },
   };
 }
+
+/** The median core ms of a withCoreSamples contender's last `timed` calls (its warm-up calls come first). */
+export const coreMedianMs = (contender, timed) => median(contender.coreSamples.slice(-timed));
