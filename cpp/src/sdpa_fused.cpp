@@ -237,6 +237,14 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 
 // Forward passes 1-4 on keys j0 .. j0 + nk - 1 for the rows `rr`: the online softmax state sc.m,
 // sc.l and the rows of o (Br, dv) move on by one key block.
+// Two reshapings of these passes that the passes timed alone (tools/bench/sdpa_passes.cpp) favour
+// did not move the loop run whole (sdpa_forward from C++, wasm simd, Zen 4, B=1 H=8 d=64, best of
+// 15, three runs alternating, 2026-11-24), so neither was kept:
+//   - 2^x in the epilogue of each S^T tile, against the rows' max before the block (FlashAttention-4's
+//     lazy rescale; a block is redone when a column's max passes it by 8): no max pass, and the 2^x
+//     overlaps the products. T=512 13.8-14.7 ms against 13.7-13.8, T=2048 216-220 against 216.
+//   - K transposed once per kv head into (d, Bc) panels, so S^T runs on the one-pointer transposed-A
+//     product (93% of the ceiling in L1 against 86%). T=512 13.8-14.0 ms against 13.8-13.9.
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
                        RowRange rr, int j0, int nk, float* o) {
   // Up to a whole vector of columns: rr.r0 is a multiple of kRowGroup, so rr.r0 + columns <= Br.
