@@ -81,7 +81,7 @@ console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${mach
 console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
 console.log(`attention-lab: ${machine.ours}`);
 console.log(`machine: ${machine.described}`);
-console.log(`${ceilingText(ceilings)}; "of ceiling" is a row's GFLOP/s over that (the relaxed build's over relaxed_madd's) per thread`);
+console.log(`${ceilingText(ceilings)}, read again before every table; "of ceiling" is a row's GFLOP/s over the highest reading so far (the relaxed build's over relaxed_madd's) per thread`);
 console.log(`load average at start: ${machine.loadStart} (1, 5, 15 min); ratios within one table are what counts\n`);
 
 /** Largest |a - b| over lists of arrays; Infinity when the shapes differ or one side has a NaN. */
