@@ -12,6 +12,7 @@
 // The module is written as bytes (tools/wasm/module-bytes.mjs) rather than compiled from C++: a
 // compiler is free to merge, reorder or vectorise the chains, and our clang would emit relaxed_madd
 // only with its pre-standard opcode; bytes say exactly which instructions V8 sees, in any engine.
+import { median } from '../../../web/site/features/speed/timing.js';
 import { f32x4Const, I32, F32, moduleBytes, op, s32, simd, V128 } from '../../wasm/module-bytes.mjs';
 
 const F32X4_ADD = 0xe4;
@@ -61,14 +62,8 @@ const wallNow = () => performance.now();
 /** Flops of one step: every chain does a multiply and an add on 4 lanes. */
 const flopsPerStep = (chains) => chains * 4 * 2;
 
-/**
- * -> { gflops, chains, relaxed, clock } (the best of `samples` calls of about `targetMs` each), or null
- * when the engine does not validate the probe (relaxed SIMD off). clock 'cpu' (where the engine
- * has it, else 'wall') or 'wall'.
- */
-export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 20, samples = 5, clock = 'cpu' } = {}) {
-  const cpu = clock === 'cpu' && hasCpuClock;
-  const cpuMs = cpu ? cpuNow : wallNow;
+/** The probe's f, tiered up to TurboFan, or null when the engine does not validate it (relaxed SIMD off). */
+async function tieredProbe({ relaxed, chains }) {
   const bytes = probeBytes({ relaxed, chains });
   if (!WebAssembly.validate(bytes)) return null;
   const { instance } = await WebAssembly.instantiate(bytes);
@@ -78,11 +73,29 @@ export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 
   for (let i = 0; i < 50; i++) f(20000);
   await new Promise((resolve) => setTimeout(resolve, 20));
   for (let i = 0; i < 10; i++) f(20000);
-  let steps = 100000;
-  const t0 = cpuMs();
+  return f;
+}
+
+/** How many steps of f take about targetMs by the clock now(). */
+function stepsFor(f, now, targetMs) {
+  const steps = 100000;
+  const t0 = now();
   f(steps);
-  const first = cpuMs() - t0;
-  steps = Math.max(10000, Math.round((steps * targetMs) / Math.max(first, 0.05)));
+  const first = now() - t0;
+  return Math.max(10000, Math.round((steps * targetMs) / Math.max(first, 0.05)));
+}
+
+/**
+ * -> { gflops, chains, relaxed, clock } (the best of `samples` calls of about `targetMs` each), or null
+ * when the engine does not validate the probe (relaxed SIMD off). clock 'cpu' (where the engine
+ * has it, else 'wall') or 'wall'.
+ */
+export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 20, samples = 5, clock = 'cpu' } = {}) {
+  const cpu = clock === 'cpu' && hasCpuClock;
+  const cpuMs = cpu ? cpuNow : wallNow;
+  const f = await tieredProbe({ relaxed, chains });
+  if (!f) return null;
+  const steps = stepsFor(f, cpuMs, targetMs);
   let best = 0;
   for (let s = 0; s < samples; s++) {
     const start = cpuMs();
@@ -90,6 +103,55 @@ export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 
     best = Math.max(best, (flopsPerStep(chains) * steps) / ((cpuMs() - start) * 1e6));
   }
   return { gflops: best, chains, relaxed, clock: cpu ? 'cpu' : 'wall' };
+}
+
+/**
+ * A probe to read beside each timed call: -> { read() } (GFLOP/s of one wall-clock call of about
+ * targetMs), or null where the engine does not validate it. The bench's calls are wall time, so a
+ * burst of another job on the core slows a call and the reading next to it alike.
+ */
+export async function ceilingProbe({ relaxed = false, chains = 14, targetMs = 4 } = {}) {
+  const f = await tieredProbe({ relaxed, chains });
+  if (!f) return null;
+  const steps = stepsFor(f, wallNow, targetMs);
+  return {
+    read: () => {
+      const start = wallNow();
+      f(steps);
+      return (flopsPerStep(chains) * steps) / ((wallNow() - start) * 1e6);
+    },
+  };
+}
+
+/**
+ * contender (contender.mjs) whose every time() also reads the probe just before and just after the
+ * call, and records the mean of the two in ceilingSamples (untimed).
+ */
+export function withCeilingBeside(contender, probe) {
+  const ceilingSamples = [];
+  return {
+    ...contender,
+    ceilingSamples,
+    time: async () => {
+      const before = probe.read();
+      const ms = await contender.time();
+      ceilingSamples.push((before + probe.read()) / 2);
+      return ms;
+    },
+  };
+}
+
+/**
+ * The efficiency of calls of `flops` each against the ceiling read beside each: the median over
+ * calls of (flops / ms_i / 1e6) / ceiling_i (GFLOP/s over GFLOP/s), with ms and ceilings in call order (the last ms.length
+ * ceilings: warm-up calls come first). A window in which another job took the core slows a call
+ * and its readings together, so their ratio holds where the rate over the run's highest reading
+ * drops; on a quiet machine the two agree. The bench still judges its targets on the highest
+ * reading (the stricter number); this one tells a slow window from a slow kernel.
+ */
+export function efficiencyBeside(flops, ms, ceilings) {
+  const beside = ceilings.slice(-ms.length);
+  return median(ms.map((t, i) => flops / t / 1e6 / beside[i]));
 }
 
 /**
