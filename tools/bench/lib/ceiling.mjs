@@ -147,7 +147,11 @@ export function withCeilingBeside(contender, probe) {
  * ceilings: warm-up calls come first). A window in which another job took the core slows a call
  * and its readings together, so their ratio holds where the rate over the run's highest reading
  * drops; on a quiet machine the two agree. The bench still judges its targets on the highest
- * reading (the stricter number); this one tells a slow window from a slow kernel.
+ * reading (the stricter number); this one tells a slow window from a slow kernel, in part: the
+ * readings bracket the call, so a burst inside a long call goes unseen. In a run at 82030e0 whose
+ * ceiling readings ranged 40.2-52.3, the SIMD forward at T = 512 (14 ms calls) read 70.5% of the
+ * highest and 72.0% beside, at T = 2048 (247 ms calls, 6 of them) 66.2% and 73.5%, and the
+ * relaxed forward at T = 2048 54.4% and 62.3% (quiet runs: 79-81%).
  */
 export function efficiencyBeside(flops, ms, ceilings) {
   const beside = ceilings.slice(-ms.length);
