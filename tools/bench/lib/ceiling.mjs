@@ -13,6 +13,7 @@
 // compiler is free to merge, reorder or vectorise the chains, and our clang would emit relaxed_madd
 // only with its pre-standard opcode; bytes say exactly which instructions V8 sees, in any engine.
 import { median } from '../../../web/site/features/speed/timing.js';
+import { withSamplesAround } from './contender.mjs';
 import { f32x4Const, I32, F32, moduleBytes, op, s32, simd, V128 } from '../../wasm/module-bytes.mjs';
 
 const F32X4_ADD = 0xe4;
@@ -127,19 +128,8 @@ export async function ceilingProbe({ relaxed = false, chains = 14, targetMs = 4 
  * contender (contender.mjs) whose every time() also reads the probe just before and just after the
  * call, and records the mean of the two in ceilingSamples (untimed).
  */
-export function withCeilingBeside(contender, probe) {
-  const ceilingSamples = [];
-  return {
-    ...contender,
-    ceilingSamples,
-    time: async () => {
-      const before = probe.read();
-      const ms = await contender.time();
-      ceilingSamples.push((before + probe.read()) / 2);
-      return ms;
-    },
-  };
-}
+export const withCeilingBeside = (contender, probe) =>
+  withSamplesAround(contender, 'ceilingSamples', probe.read, (before) => (before + probe.read()) / 2);
 
 /**
  * The efficiency of calls of `flops` each against the ceiling read beside each: the median over

@@ -23,6 +23,24 @@ export function contender({ library, form, threads = 1 }, run, toOurs = (raw) =>
   };
 }
 
+/**
+ * contender whose every time() also records a reading taken around that call in contender[key]:
+ * begin() just before the call, end(begun) just after (both untimed), end's result the sample.
+ */
+export function withSamplesAround(contender, key, begin, end) {
+  const samples = [];
+  return {
+    ...contender,
+    [key]: samples,
+    time: async () => {
+      const begun = begin();
+      const ms = await contender.time();
+      samples.push(end(begun));
+      return ms;
+    },
+  };
+}
+
 /** A contender that could not be built (the table says why instead of timing it). */
 export function unavailable({ library, form, threads = 1 }, error) {
   return { library, form, threads, error: String(error?.message ?? error).split('\n')[0].slice(0, 160) };

@@ -12,6 +12,7 @@
 import { loadModule } from '../../../web/src/boundary/loader.js';
 import { preparePacked } from '../../../web/src/boundary/packed.js';
 import { median } from '../../../web/site/features/speed/timing.js';
+import { withSamplesAround } from './contender.mjs';
 
 const clocks = new WeakMap(); // module -> clock
 const clocksOfApis = new WeakMap(); // loadAttention() result -> its module's clock
@@ -51,19 +52,7 @@ export async function coreClock(attn, now = () => performance.now()) {
 export const coreClockOf = (attn) => clocksOfApis.get(attn);
 
 /** contender (contender.mjs) whose every time() also records the core's share of that call in coreSamples. */
-export function withCoreSamples(contender, clock) {
-  const coreSamples = [];
-  return {
-    ...contender,
-    coreSamples,
-    time: async () => {
-      const before = clock.ms;
-      const ms = await contender.time();
-      coreSamples.push(clock.ms - before);
-      return ms;
-    },
-  };
-}
+export const withCoreSamples = (contender, clock) => withSamplesAround(contender, 'coreSamples', () => clock.ms, (before) => clock.ms - before);
 
 /** The median core ms of a withCoreSamples contender's last `timed` calls (its warm-up calls come first). */
 export const coreMedianMs = (contender, timed) => median(contender.coreSamples.slice(-timed));
