@@ -77,13 +77,20 @@ async function tieredProbe({ relaxed, chains }) {
   return f;
 }
 
-/** How many steps of f take about targetMs by the clock now(). */
-function stepsFor(f, now, targetMs) {
-  const steps = 100000;
+/**
+ * read(): GFLOP/s of one call of f timed by the clock now(), the call's steps chosen once so that it
+ * lasts about targetMs.
+ */
+function probeReader(f, chains, now, targetMs) {
+  const first = 100000;
   const t0 = now();
-  f(steps);
-  const first = now() - t0;
-  return Math.max(10000, Math.round((steps * targetMs) / Math.max(first, 0.05)));
+  f(first);
+  const steps = Math.max(10000, Math.round((first * targetMs) / Math.max(now() - t0, 0.05)));
+  return () => {
+    const start = now();
+    f(steps);
+    return (flopsPerStep(chains) * steps) / ((now() - start) * 1e6);
+  };
 }
 
 /**
@@ -93,16 +100,11 @@ function stepsFor(f, now, targetMs) {
  */
 export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 20, samples = 5, clock = 'cpu' } = {}) {
   const cpu = clock === 'cpu' && hasCpuClock;
-  const cpuMs = cpu ? cpuNow : wallNow;
   const f = await tieredProbe({ relaxed, chains });
   if (!f) return null;
-  const steps = stepsFor(f, cpuMs, targetMs);
+  const read = probeReader(f, chains, cpu ? cpuNow : wallNow, targetMs);
   let best = 0;
-  for (let s = 0; s < samples; s++) {
-    const start = cpuMs();
-    f(steps);
-    best = Math.max(best, (flopsPerStep(chains) * steps) / ((cpuMs() - start) * 1e6));
-  }
+  for (let s = 0; s < samples; s++) best = Math.max(best, read());
   return { gflops: best, chains, relaxed, clock: cpu ? 'cpu' : 'wall' };
 }
 
@@ -113,15 +115,7 @@ export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 
  */
 export async function ceilingProbe({ relaxed = false, chains = 14, targetMs = 4 } = {}) {
   const f = await tieredProbe({ relaxed, chains });
-  if (!f) return null;
-  const steps = stepsFor(f, wallNow, targetMs);
-  return {
-    read: () => {
-      const start = wallNow();
-      f(steps);
-      return (flopsPerStep(chains) * steps) / ((wallNow() - start) * 1e6);
-    },
-  };
+  return f ? { read: probeReader(f, chains, wallNow, targetMs) } : null;
 }
 
 /**
@@ -133,8 +127,8 @@ export const withCeilingBeside = (contender, probe) =>
 
 /**
  * The efficiency of calls of `flops` each against the ceiling read beside each: the median over
- * calls of (flops / ms_i / 1e6) / ceiling_i (GFLOP/s over GFLOP/s), with ms and ceilings in call order (the last ms.length
- * ceilings: warm-up calls come first). A window in which another job took the core slows a call
+ * calls of (flops / ms_i / 1e6) / ceiling_i (GFLOP/s over GFLOP/s), with ms and ceilings in call
+ * order (the last ms.length ceilings: warm-up calls come first). A window in which another job took the core slows a call
  * and its readings together, so their ratio holds where the rate over the run's highest reading
  * drops; on a quiet machine the two agree. The bench still judges its targets on the highest
  * reading (the stricter number); this one tells a slow window from a slow kernel, in part: the
