@@ -1,7 +1,7 @@
 // The bytes of a WebAssembly module with one exported function "f" (and optionally one exported
-// memory "memory"), from its signature, locals and body given as bytes: enough for the bench's
-// ceiling probe (tools/bench/lib/ceiling.mjs) and the relaxed-opcodes tests, which need exact
-// instructions that no compiler would keep as written.
+// memory "memory"), from its signature, locals and body given as bytes: enough for the ceiling probe
+// (ceiling-probe.js: the speed panel's and the bench's) and the relaxed-opcodes tests, which need
+// exact instructions that no compiler would keep as written.
 //
 //   moduleBytes({ params: [I32], results: [F32], locals: [[12, V128]], body: [...], memoryPages: 1 })
 //
