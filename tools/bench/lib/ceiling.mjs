@@ -1,35 +1,10 @@
 // The machine's WebAssembly SIMD ceiling in the bench's own process: the probe of
 // web/site/features/speed/ceiling-probe.js (independent f32x4 multiply-add chains; the speed panel
-// reads the same one in the browser), read here by CPU time where Node has it, several times over a
-// run (higherCeilings), and beside each timed call of ours (withCeilingBeside).
+// reads the same one in the browser), read here by CPU time (measureCeiling, where Node has it),
+// several times over a run (higherCeilings), and beside each timed call of ours (withCeilingBeside).
 import { median } from '../../../web/site/features/speed/timing.js';
-import { probeReader, tieredProbe } from '../../../web/site/features/speed/ceiling-probe.js';
+import { measureCeiling, probeReader, tieredProbe, wallNow } from '../../../web/site/features/speed/ceiling-probe.js';
 import { withSamplesAround } from './contender.mjs';
-
-// CPU time of this process where the engine has it (Node): on a machine shared with other jobs, wall
-// time counts their time slices too (at a load average of 10 on 2 cores, 5 times over); a browser
-// page has only wall time.
-const hasCpuClock = typeof process === 'object' && typeof process?.cpuUsage === 'function';
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const wallNow = () => performance.now();
-
-/**
- * -> { gflops, chains, relaxed, clock } (the best of `samples` calls of about `targetMs` each), or null
- * when the engine does not validate the probe (relaxed SIMD off). clock 'cpu' (where the engine
- * has it, else 'wall') or 'wall'.
- */
-export async function measureCeiling({ relaxed = false, chains = 14, targetMs = 20, samples = 5, clock = 'cpu' } = {}) {
-  const cpu = clock === 'cpu' && hasCpuClock;
-  const f = await tieredProbe({ relaxed, chains });
-  if (!f) return null;
-  const read = probeReader(f, chains, cpu ? cpuNow : wallNow, targetMs);
-  let best = 0;
-  for (let s = 0; s < samples; s++) best = Math.max(best, read());
-  return { gflops: best, chains, relaxed, clock: cpu ? 'cpu' : 'wall' };
-}
 
 /**
  * A probe to read beside each timed call: -> { read() } (GFLOP/s of one wall-clock call of about
