@@ -4,6 +4,7 @@
 // From a figure's menu the snippet shows that stage only (in the matrix view).
 import './embed.css';
 import { h } from '../../../figures/dom.js';
+import { copyButton } from '../../controls/copy-button.js';
 import { elementSnippet, iframeSnippet } from './snippets.js';
 import { registerFigureAction } from '../../../figures/export/actions.js';
 
@@ -18,7 +19,6 @@ function mount(container, { store, announce }) {
   const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 9, spellcheck: 'false', 'aria-label': 'Embed code' });
   const note = h('p', { class: 'embed-note' });
   const what = h('p', { class: 'embed-what' });
-  const copyButton = h('button', { type: 'button', class: 'button-primary embed-copy', onclick: copy }, 'Copy');
   const choices = KINDS.map(([value, label]) => h('label', { class: 'embed-kind' },
     h('input', { type: 'radio', name: 'embed-kind', value, checked: value === kind, onchange: () => { kind = value; fill(); } }), label));
   const dialog = h('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
@@ -29,7 +29,7 @@ function mount(container, { store, announce }) {
     note,
     h('div', { class: 'embed-actions' },
       h('a', { class: 'link-button', href: './guide.html', target: '_blank' }, 'Embedding guide'),
-      copyButton,
+      copyButton(snippet, announce, 'Embed code', { class: 'button-primary embed-copy' }),
       h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() }, 'Close')));
 
   function fill() {
@@ -41,19 +41,6 @@ function mount(container, { store, announce }) {
     what.textContent = scope.stages
       ? `The ${scope.stages.join(', ')} matrix of this example, exactly as the explorer shows it now.`
       : `This example as the explorer shows it now (${state.view} view), with its inputs, masks and scoring.`;
-  }
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(snippet.value);
-      copyButton.textContent = 'Copied ✓';
-      announce('Embed code copied');
-    } catch {
-      snippet.focus();
-      snippet.select();
-      announce('Select all and copy the embed code');
-    }
-    setTimeout(() => { copyButton.textContent = 'Copy'; }, 1600);
   }
 
   function open(options) {
