@@ -1,32 +1,29 @@
-// The speed panel: times the forward pass for a chosen size (T, d, heads) in this browser, wasm
-// SIMD vs wasm scalar vs plain JavaScript, in a Web Worker (speed/worker.js) so the page never
-// waits; results fill in round by round: median ms per call, GFLOP/s and the ratio to plain JS.
+// The speed panel: times the forward pass for a chosen size (T, d, heads) in this browser, the
+// library's wasm builds (relaxed SIMD where the engine has it, SIMD, scalar) vs plain JavaScript, in
+// a Web Worker (speed/worker.js) so the page never waits, and reads this machine's ceiling through
+// wasm SIMD in the same worker; results fill in round by round: median ms per call, GFLOP/s, the
+// fraction of the ceiling and the ratio to plain JS (report.js), and can be copied as Markdown.
 import { h } from '../../../figures/dom.js';
+import { copyButton } from '../../controls/copy-button.js';
 import { forwardFlops } from './timing.js';
+import { ceilingSentence, formatGflops, formatMs, formatPercent, markdownReport, NAMES, speedRows } from './report.js';
 
 const CHOICES = { T: [32, 64, 128, 256, 512, 1024], d: [16, 32, 64, 128], heads: [1, 2, 4, 8] };
 const LABELS = { T: 'Tokens T', d: 'Width d', heads: 'Heads H' };
-const NAMES = { 'wasm-simd': 'wasm SIMD', 'wasm-scalar': 'wasm scalar', 'plain-js': 'plain JavaScript' };
 const BUDGET_MS = 3000;
 
-const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '…');
-
-function resultRows(stats, size) {
-  const flops = forwardFlops(size);
-  const base = stats['plain-js']?.median;
-  const best = Math.min(...Object.values(stats).map((s) => s.median).filter(Number.isFinite));
-  return Object.entries(stats).map(([id, s]) => {
-    const gflops = flops / (s.median * 1e6);
-    const ratio = base / s.median;
-    return h('tr', { dataset: { contender: id, median: s.median } },
-      h('th', { scope: 'row' }, NAMES[id] ?? id),
-      h('td', {}, fixed(s.median, s.median < 1 ? 3 : 1)),
-      h('td', {}, fixed(gflops, 2)),
-      h('td', {}, id === 'plain-js' ? '1×' : `${fixed(ratio, 1)}×`),
+function resultRows(rows) {
+  const best = Math.min(...rows.map((r) => r.median).filter(Number.isFinite));
+  return rows.map((r) =>
+    h('tr', { dataset: { contender: r.id, median: r.median, gflops: r.gflops, ofCeiling: r.ofCeiling ?? '' } },
+      h('th', { scope: 'row' }, r.name),
+      h('td', {}, formatMs(r.median)),
+      h('td', {}, formatGflops(r.gflops)),
+      h('td', {}, formatPercent(r.ofCeiling)),
+      h('td', {}, r.id === 'plain-js' ? '1×' : `${Number.isFinite(r.vsPlain) ? r.vsPlain.toFixed(1) : '…'}×`),
       h('td', { class: 'speed-bar-cell', 'aria-hidden': 'true' },
-        h('span', { class: `speed-bar is-${id}`, style: `width: ${Math.max(2, Math.min(100, (100 * best) / s.median)).toFixed(1)}%` })),
-      h('td', { class: 'speed-samples' }, String(s.samples.length)));
-  });
+        h('span', { class: `speed-bar is-${r.id}`, style: `width: ${Math.max(2, Math.min(100, (100 * best) / r.median)).toFixed(1)}%` })),
+      h('td', { class: 'speed-samples' }, String(r.samples))));
 }
 
 function mount(container, { store, announce }) {
@@ -41,8 +38,24 @@ function mount(container, { store, announce }) {
   const status = h('p', { class: 'speed-status', role: 'status' }, 'Times the forward pass at this size: median of repeated calls, taking turns.');
   const body = h('tbody', {});
   const table = h('table', { class: 'speed-table', hidden: true },
-    h('thead', {}, h('tr', {}, ['', 'ms / call', 'GFLOP/s', 'vs plain JS', '', 'samples'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', {}, h('tr', {}, ['', 'ms / call', 'GFLOP/s', 'of ceiling', 'vs plain JS', '', 'samples'].map((t) => h('th', { scope: 'col' }, t)))),
     body);
+  const ceilingNote = h('p', { class: 'speed-ceiling', hidden: true });
+  const report = h('textarea', { class: 'speed-report-text', id: 'speed-report-text', readonly: true, rows: 9, spellcheck: 'false' });
+  const reportBox = h('details', { class: 'speed-report', hidden: true },
+    h('summary', {}, 'These numbers as Markdown, to share with the machine they ran on'),
+    h('label', { for: report.id, class: 'field-label' }, 'Markdown'),
+    report,
+    copyButton(report, announce, 'Speed results'));
+  let ceiling = null;
+
+  function showCeiling(value) {
+    ceiling = value;
+    ceilingNote.hidden = false;
+    ceilingNote.textContent = ceilingSentence(ceiling);
+    ceilingNote.dataset.simd = ceiling.simd ?? '';
+    ceilingNote.dataset.relaxed = ceiling.relaxed ?? '';
+  }
 
   function stop(message) {
     worker?.terminate();
@@ -55,15 +68,23 @@ function mount(container, { store, announce }) {
     size = { ...store.get().speed };
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     runButton.textContent = 'Stop';
-    status.textContent = 'Loading both wasm builds in a worker…';
     body.replaceChildren();
+    reportBox.hidden = true;
+    status.textContent = 'Reading this machine\'s ceiling…';
     worker.addEventListener('message', ({ data }) => {
+      if (data.type === 'ceiling') {
+        showCeiling(data.ceiling);
+        status.textContent = 'Loading the wasm builds in a worker…';
+      }
       if (data.type === 'ready') status.textContent = `Timing ${data.contenders.map((c) => NAMES[c]).join(', ')} at T = ${size.T}, d = ${size.d}, H = ${size.heads}…`;
+      if (data.type === 'done') showCeiling(data.ceiling);
       if (data.type === 'round' || data.type === 'done') {
         table.hidden = false;
-        body.replaceChildren(...resultRows(data.stats, size));
+        body.replaceChildren(...resultRows(speedRows(data.stats, size, ceiling)));
       }
       if (data.type === 'done') {
+        report.value = markdownReport(speedRows(data.stats, size, ceiling), size, ceiling, { userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency });
+        reportBox.hidden = false;
         stop(`Done: T = ${size.T}, d = ${size.d}, H = ${size.heads}, ${(forwardFlops(size) / 1e6).toFixed(1)} MFLOP per call (4 H T² d).`);
         announce('Speed measured');
       }
@@ -76,12 +97,14 @@ function mount(container, { store, announce }) {
   container.append(h('section', { class: 'panel-card speed-card', 'aria-labelledby': 'speed-title' },
     h('header', { class: 'band-head' },
       h('h2', { class: 'band-title', id: 'speed-title' }, 'Speed in this browser'),
-      h('p', { class: 'band-lede' }, 'The same attention three ways: the core compiled to wasm with SIMD, without, and plain JavaScript loops. Timed in a worker, so the page stays responsive.')),
+      h('p', { class: 'band-lede' }, 'The same attention several ways: the core compiled to wasm with relaxed SIMD (where this browser has it), with SIMD, without, and plain JavaScript loops, each also as a fraction of what this machine can do through wasm SIMD. Timed in a worker, so the page stays responsive.')),
     h('div', { class: 'speed-controls' },
       Object.entries(selects).map(([key, select]) => h('div', { class: 'field' }, h('label', { for: select.id, class: 'field-label' }, LABELS[key]), select)),
       runButton),
     status,
-    h('div', { class: 'speed-scroll' }, table)));
+    h('div', { class: 'speed-scroll' }, table),
+    ceilingNote,
+    reportBox));
 
   return {
     update(state) {
