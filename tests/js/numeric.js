@@ -90,3 +90,24 @@ export function tensor(nested) {
   for (let t = nested; Array.isArray(t); t = t[0]) shape.push(t.length);
   return { data: Float32Array.from(nested.flat(Infinity)), shape };
 }
+
+/**
+ * An attention problem that exercises the fused kernels' edges: GQA (4 heads on 2 kv heads), more
+ * query rows (70) than one block, a bottom-right causal mask with fully masked rows (lse -Infinity)
+ * and per-row valid lengths including 0, softcap. -> { q, k, v, dout, options }.
+ */
+export function sdpaProblem(seed) {
+  const rand = seededRandom(seed);
+  const [B, H, Hkv, Tq, Tk, d, dv] = [2, 4, 2, 70, 50, 16, 8];
+  return {
+    q: randomTensor(rand, [B, H, Tq, d]),
+    k: randomTensor(rand, [B, Hkv, Tk, d]),
+    v: randomTensor(rand, [B, Hkv, Tk, dv]),
+    dout: randomTensor(rand, [B, H, Tq, dv]),
+    options: {
+      causal: 'bottom-right',
+      softcap: 3,
+      validLens: Array.from({ length: B }, (_, b) => Array.from({ length: Tq }, (_, i) => (i * 5 + b) % (Tk + 1))),
+    },
+  };
+}
