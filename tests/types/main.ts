@@ -104,6 +104,7 @@ const sdpa = {
   returnWeights: true,
   trace: true,
   returnLse: true,
+  out: new Float32Array(4), // the output of q (1, 2, 2): written in place of a fresh array
 } satisfies Required<SdpaOptions>;
 
 const additiveBackward = {
@@ -292,6 +293,8 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   attn.maskedSoftmax([1], { casual: true });
   // @ts-expect-error causal takes 'top-left' or 'bottom-right', not 'left'
   attn.scaledDotProductAttention(q, q, q, { causal: 'left' });
+  // @ts-expect-error out is a Float32Array (the output's own type), not a Float64Array
+  attn.scaledDotProductAttention(q, q, q, { out: new Float64Array(4) });
   // @ts-expect-error additive attention needs its weights
   attn.additiveAttention(q, q, q, {});
   // @ts-expect-error no such scoring

@@ -116,6 +116,12 @@ export interface SdpaOptions extends SdpaCommonOptions {
   trace?: boolean;
   /** Return the log-sum-exp of each masked score row (B, H, Tq); -Infinity for a fully masked row. */
   returnLse?: boolean;
+  /**
+   * Your Float32Array of exactly B * H * Tq * dv floats: the output is written into it and it is
+   * returned as result.output.data, instead of a fresh array (a loop of calls then allocates no
+   * output). Written only when the call succeeds; it may be one of the inputs' own data.
+   */
+  out?: Float32Array;
 }
 
 export interface SdpaBackwardOptions extends SdpaCommonOptions {

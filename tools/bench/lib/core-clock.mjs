@@ -24,7 +24,7 @@ const clocksOfApis = new WeakMap(); // loadAttention() result -> its module's cl
  */
 export async function coreClock(attn, now = () => performance.now()) {
   // The load option that picks attn's build again, as threads/parallel.js's workerLoadOptions finds it
-  // (the package keeps that table to itself: the ./worker entry is 12 bytes under its size budget).
+  // (the package keeps that table to itself, to keep the ./worker entry within its size budget).
   const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[attn.backend];
   const { module } = await loadModule({ simd }); // the cached build attn runs on
   if (clocks.has(module)) {

@@ -8,7 +8,7 @@ import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { NO_BUFFERS, buffersWith } from './buffers.js';
 import { callQuery } from './packed.js';
 import { expectFiniteResult } from './overflow.js';
-import { nonFiniteError } from './validate.js';
+import { nonFiniteError, writeOut } from './validate.js';
 
 // The (B, H, Tq, Tk) blocks: when one of them is the largest, turning off returnWeights / trace helps.
 const SCORES_BLOCKS = new Set(buffersWith('s'));
@@ -116,9 +116,10 @@ export function expectArenaFits(fn, blocks, names = Object.keys(blocks)) {
  *   of that input, for ops whose inputs and outputs may alias; it saves the memory and a pass of
  *   memory traffic) }; names are the binding's Buffers fields (own properties only: a polluted
  *   Object.prototype adds none); undefined or null blocks are skipped (address 0).
- * run receives `buffers` (name -> byte address, 0 for absent) and `read(name)`, which copies a
- *   float block out into a fresh Float32Array, and throws overflow.js's RangeError when a main
- *   result holds NaN or an infinity (an intermediate overflowed float32).
+ * run receives `buffers` (name -> byte address, 0 for absent) and `read(name, into)`, which copies
+ *   a float block out into a fresh Float32Array, or into the caller's `into` (options.out, checked
+ *   by validate.js outOption) and returns that, and throws overflow.js's RangeError when a main
+ *   result holds NaN or an infinity (an intermediate overflowed float32) before writing anything.
  * This is on the path of every call (a 4x4 attention spends much of its few microseconds here and
  * in the binding call), so it allocates nothing but the read closure and the results.
  */
@@ -149,12 +150,13 @@ export function withArena(module, fn, blocks, run) {
       offset += aligned(blockBytes(block));
     }
     // module.HEAPF32 again at read time: the call may have grown memory. slice() copies out of wasm memory.
-    const read = (name) => {
+    const read = (name, into) => {
       const at = buffers[name];
       const block = typeof blocks[name] === 'string' ? blocks[blocks[name]] : blocks[name];
       const count = blockBytes(block) / 4;
       // A main result's NaN or infinity (overflow.js), scanned in wasm memory by the core's kernel.
       expectFiniteResult(fn, blocks, name, () => module.firstNonFinite(at, count));
+      if (into !== undefined) return writeOut(fn, into, module.HEAPF32.subarray(at >>> 2, (at >>> 2) + count));
       return module.HEAPF32.slice(at >>> 2, (at >>> 2) + count);
     };
     return run(buffers, read);

@@ -22,7 +22,7 @@ export function formatShape(shape) {
   return `[${shape.join(', ')}]`;
 }
 
-/** A result tensor; `data` is always a fresh array owned by the caller. */
+/** A result tensor; `data` is a fresh array owned by the caller (or the caller's own options.out). */
 export function tensor(data, shape) {
   return { data, shape: [...shape] };
 }

@@ -35,6 +35,7 @@ const resizableGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, '
 const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const intrinsicSlice = TypedArrayPrototype.slice;
 const intrinsicSubarray = TypedArrayPrototype.subarray;
+const intrinsicSet = TypedArrayPrototype.set;
 
 /** A (non-shared) ArrayBuffer whose size is fixed: not resizable. */
 function fixedArrayBuffer(buffer) {
@@ -68,4 +69,9 @@ export function copyOf(array, start, end) {
 /** array[start .. end) as a view (its own `subarray`, if any, is not called). */
 export function subarrayOf(array, start, end) {
   return intrinsicSubarray.call(array, start, end);
+}
+
+/** Copies source into target from index 0 (target's own `set`, if any, is not called). */
+export function setInto(target, source) {
+  intrinsicSet.call(target, source);
 }

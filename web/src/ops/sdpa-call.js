@@ -6,19 +6,20 @@ import { MASK_OPTIONS, resolveMask } from '../boundary/masks.js';
 import { scratchFloats, withArena } from '../boundary/memory.js';
 import { callEntry } from '../boundary/packed.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from '../boundary/shapes.js';
-import { shapeSize, tensor } from '../boundary/tensor.js';
+import { formatShape, shapeSize, tensor } from '../boundary/tensor.js';
 import {
   booleanOption,
   dotProductOptions,
   expectKnownOptions,
   expectSameShape,
   inputTensor,
+  outOption,
 } from '../boundary/validate.js';
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 // The backward takes the forward's options but those that only choose the forward's outputs.
 const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', 'saved'];
-const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse'];
+const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse', 'out'];
 /** The fields of SdpaArgs the scratch size depends on. */
 export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
 
@@ -61,10 +62,10 @@ export function resultBlocks(dims, { returnWeights, trace, softcapped, returnLse
   };
 }
 
-/** The AttentionResult of those blocks, every tensor in the rank of q. */
-export function readResult(read, dims, { returnWeights, trace, softcapped, returnLse }) {
+/** The AttentionResult of those blocks, every tensor in the rank of q; the output's data is `out` when given. */
+export function readResult(read, dims, { returnWeights, trace, softcapped, returnLse, out }) {
   const scoresShape = inQueryRank(dims, dims.Tk);
-  const result = { output: tensor(read('out'), inQueryRank(dims, dims.dv)) };
+  const result = { output: tensor(read('out', out), inQueryRank(dims, dims.dv)) };
   if (returnWeights) result.weights = tensor(read('weights'), scoresShape);
   if (trace) {
     result.trace = { scores: tensor(read('scores'), scoresShape), masked: tensor(read('masked'), scoresShape) };
@@ -75,8 +76,8 @@ export function readResult(read, dims, { returnWeights, trace, softcapped, retur
 }
 
 /** What a forward pass writes: the flags plus softcapped (a trace tensor only when softcap > 0). */
-export function forwardOutputs(setup, { returnWeights, trace, returnLse }) {
-  return { returnWeights, trace, returnLse, softcapped: setup.args.softcap > 0 };
+export function forwardOutputs(setup, { returnWeights, trace, returnLse, out }) {
+  return { returnWeights, trace, returnLse, out, softcapped: setup.args.softcap > 0 };
 }
 
 /** Every block of a whole forward call: inputs, masks, outputs (resultBlocks) and scratch. */
@@ -170,10 +171,13 @@ export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttention';
   const opts = expectKnownOptions(fn, options, SDPA_OPTIONS);
   const setup = sdpaSetup(module, fn, attentionInputs(fn, q, k, v, scanInArena), opts, inverseSqrt);
+  const { dims } = setup;
+  const outShape = inQueryRank(dims, dims.dv);
   const flags = {
     returnWeights: booleanOption(fn, opts, 'returnWeights'),
     trace: booleanOption(fn, opts, 'trace'),
     returnLse: booleanOption(fn, opts, 'returnLse'),
+    out: outOption(fn, opts, shapeSize(outShape), `the output (B, H, Tq, dv) ${formatShape(outShape)}`),
   };
   return { setup, flags };
 }

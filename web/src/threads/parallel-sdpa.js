@@ -16,6 +16,7 @@ import {
 } from '../ops/sdpa-call.js';
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 import { shapeSize } from '../boundary/tensor.js';
+import { writeOut } from '../boundary/validate.js';
 
 /**
  * How far a call may be cut (see plan.js): dropout whole, causal with (T, T) outputs or
@@ -176,10 +177,13 @@ export async function parallelSdpaBackward(parallel, setup, dout) {
   return readInputGradients(checkedRead(setup.fn, blocks, whole), inputs);
 }
 
-/** read(name) of the assembled results, with the synchronous call's overflow check (boundary/memory.js). */
-const checkedRead = (fn, blocks, whole) => (name) => {
+/**
+ * read(name, into) of the assembled results, with the synchronous call's overflow check and its
+ * options.out (boundary/memory.js): into gets the whole block once it is known to be finite.
+ */
+const checkedRead = (fn, blocks, whole) => (name, into) => {
   expectNoOverflow(fn, blocks, name, whole[name]);
-  return whole[name];
+  return into === undefined ? whole[name] : writeOut(fn, into, whole[name]);
 };
 
 function addInto(target, part, offset) {
