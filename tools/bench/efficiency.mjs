@@ -1,7 +1,8 @@
 // Our wasm builds against the machine's ceiling, in CPU time: usable on a machine shared with other
 // jobs, where npm run bench's wall-clock rates (and so its efficiencies) read low. One thread.
 // Usage: node [--experimental-wasm-relaxed-simd] tools/bench/efficiency.mjs [--sizes 512,1024] [--rounds N]
-// Per size: sdpa forward and forward+backward given the saved forward (out, lse), B=1 H=8 d=64
+// Per size: sdpa forward (a fresh output per call, and the caller's own with options.out) and
+// forward+backward given the saved forward (out, lse), B=1 H=8 d=64
 // (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
 // CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed), of
 // the whole call and of the same calls' time inside the core alone (lib/core-clock.mjs: without the
@@ -41,8 +42,10 @@ for (const { B, H, T, d } of shapes) {
   const shape = [B, H, T, d];
   const n = B * H * T * d;
   const [q, k, v, dout] = [1, 2, 3, 4].map((seed) => ({ data: fill(n, seed), shape }));
+  const out = new Float32Array(n); // d = dv: the output has q's size
   const passes = [
     ['forward', 4, (attn) => () => attn.scaledDotProductAttention(q, k, v)],
+    ['forward (out)', 4, (attn) => () => attn.scaledDotProductAttention(q, k, v, { out })],
     [
       'fwd+bwd (saved)',
       14,
@@ -71,7 +74,7 @@ console.log(ceilingText(ceilings));
 console.log('\nshape                     pass              build          CPU ms  GFLOP/s  of ceiling  core ms  core of ceiling');
 for (const { name, pass, backend, flops, ms, coreMs } of rows) {
   const ceiling = ceilingOf(ceilings, backend);
-  const percent = (x) => `${(100 * (flops / x / 1e6 / ceiling)).toFixed(0)}%`;
+  const percent = (x) => `${(100 * (flops / x / 1e6 / ceiling)).toFixed(1)}%`;
   console.log(
     `${name.padEnd(26)}${pass.padEnd(18)}${backend.padEnd(13)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
       `${percent(ms).padStart(12)}${coreMs.toFixed(2).padStart(9)}${percent(coreMs).padStart(17)}`,
