@@ -138,7 +138,7 @@ export function booleanOption(fn, options, key) {
  * options.out: undefined, or the caller's Float32Array of exactly `floats` elements that a call
  * writes its output into, and returns as the output's data, instead of a fresh array (so a loop of
  * calls allocates nothing; at B=1 H=8 T=512 d=64 a fresh 1 MiB output was 3-4% of the forward call,
- * node 20). `what` names the output in messages ('the output (B, H, Tq, dv) = [1, 8, 512, 64]').
+ * node 20). `what` names the output in messages ('the output (B, H, Tq, dv) [1, 8, 512, 64]').
  */
 export function outOption(fn, options, floats, what) {
   const out = options.out;

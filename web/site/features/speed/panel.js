@@ -6,7 +6,7 @@
 import { h } from '../../../figures/dom.js';
 import { copyButton } from '../../controls/copy-button.js';
 import { forwardFlops } from './timing.js';
-import { ceilingSentence, formatGflops, formatMs, formatPercent, markdownReport, NAMES, speedRows } from './report.js';
+import { ceilingSentence, formatGflops, formatMs, formatPercent, formatRatio, markdownReport, NAMES, speedRows } from './report.js';
 
 const CHOICES = { T: [32, 64, 128, 256, 512, 1024], d: [16, 32, 64, 128], heads: [1, 2, 4, 8] };
 const LABELS = { T: 'Tokens T', d: 'Width d', heads: 'Heads H' };
@@ -20,7 +20,7 @@ function resultRows(rows) {
       h('td', {}, formatMs(r.median)),
       h('td', {}, formatGflops(r.gflops)),
       h('td', {}, formatPercent(r.ofCeiling)),
-      h('td', {}, r.id === 'plain-js' ? '1×' : `${Number.isFinite(r.vsPlain) ? r.vsPlain.toFixed(1) : '…'}×`),
+      h('td', {}, r.id === 'plain-js' ? '1×' : `${formatRatio(r.vsPlain)}×`),
       h('td', { class: 'speed-bar-cell', 'aria-hidden': 'true' },
         h('span', { class: `speed-bar is-${r.id}`, style: `width: ${Math.max(2, Math.min(100, (100 * best) / r.median)).toFixed(1)}%` })),
       h('td', { class: 'speed-samples' }, String(r.samples))));

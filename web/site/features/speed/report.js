@@ -47,6 +47,7 @@ const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '…');
 export const formatMs = (ms) => fixed(ms, ms < 1 ? 3 : 1);
 export const formatGflops = (x) => fixed(x, 2);
 export const formatPercent = (fraction) => (fraction === null ? '–' : `${fixed(100 * fraction, 0)}%`);
+export const formatRatio = (ratio) => fixed(ratio, 1);
 
 /** One sentence on the ceilings, or on their absence. */
 export function ceilingSentence(ceiling) {
@@ -71,7 +72,7 @@ export function markdownReport(rows, size, ceiling, machine) {
     '',
     '| contender | ms / call | GFLOP/s | of ceiling | vs plain JS | samples |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.name} | ${formatMs(r.median)} | ${formatGflops(r.gflops)} | ${formatPercent(r.ofCeiling)} | ${fixed(r.vsPlain, 1)}x | ${r.samples} |`),
+    ...rows.map((r) => `| ${r.name} | ${formatMs(r.median)} | ${formatGflops(r.gflops)} | ${formatPercent(r.ofCeiling)} | ${formatRatio(r.vsPlain)}x | ${r.samples} |`),
   ];
   return lines.join('\n');
 }
