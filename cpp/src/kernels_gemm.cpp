@@ -54,7 +54,8 @@ inline float a_at(const float* A, int lda, int r, int k) {
   return kTransposedA ? A[std::size_t(k) * lda + r] : A[std::size_t(r) * lda + k];
 }
 
-template <bool kTransposedA, int MR, int NV, class V>
+// kLda: op(A)'s row stride when known at compile time (kFixedRowStride), else 0 (lda at run time).
+template <bool kTransposedA, int MR, int NV, class V, int kLda = 0>
 inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
   constexpr int W = lanes<V>();
   V acc[MR][NV];
@@ -64,8 +65,10 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   // a[0][k * a_step + r]: the rows are neighbours, so one pointer serves them all (clang kept one
   // per row, one add each per step: the fused fwd+bwd, whose dV and dK products take this form, went
   // 1-2% faster in wasm simd, efficiency.mjs, 3 runs alternating, 2026-11-24). Every load is a
-  // pointer plus a constant offset (WebAssembly has no scaled-index addressing).
-  constexpr int kPointers = kTransposedA ? 1 : MR;
+  // pointer plus a constant offset (WebAssembly has no scaled-index addressing). With the row
+  // stride a compile-time kLda, one pointer serves the rows of an untransposed A too: row r at
+  // a[0][k + r * kLda], the offset in the load's immediate.
+  constexpr int kPointers = (kTransposedA || kLda > 0) ? 1 : MR;
   const std::size_t a_step = kTransposedA ? std::size_t(lda) : 1;
   const float* a[kPointers];
   for (int p = 0; p < kPointers; ++p) a[p] = A + std::size_t(p) * lda;
@@ -75,7 +78,7 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
     V bv[NV];
     for (int v = 0; v < NV; ++v) bv[v] = V::load_unaligned(b_row + v * W);
     for (int r = 0; r < MR; ++r) {
-      const V av(a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
+      const V av(kLda > 0 ? a[0][kk + r * kLda] : a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
       for (int v = 0; v < NV; ++v) acc[r][v] = fma(av, bv[v], acc[r][v]);
     }
   };
@@ -101,12 +104,12 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
 }
 
 // MR rows of C, every column: full tiles, then one vector, then single columns.
-template <bool kTransposedA, int MR>
+template <bool kTransposedA, int MR, int kLda = 0>
 void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
   constexpr int W = lanes<Vec>();
   int n = 0;
   for (; n + kTileVectors * W <= N; n += kTileVectors * W)
-    gemm_tile<kTransposedA, MR, kTileVectors, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+    gemm_tile<kTransposedA, MR, kTileVectors, Vec, kLda>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n + W <= N; n += W) gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n < N; ++n) gemm_tile<kTransposedA, MR, 1, Lane1>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
 }
@@ -121,6 +124,18 @@ void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const 
   }
 }
 
+// The row stride of an untransposed A that gets tiles of its own, with the stride fixed (gemm_tile):
+// 64 floats, the head width of most models, so the fused attention's S^T = K_blk Qt (A = the keys,
+// rows of d floats) and the backward's dP^T = V_blk dOt (rows of dv) take it. One pointer add less
+// per step of a tile V8 issues at about 6 instructions a cycle: the wasm simd forward (sdpa_forward
+// from C++, B=1 H=8 d=64, best of 15, alternating, Zen 4, 2026-11-24) T=512 13.84-14.03 -> 13.48-13.63
+// ms (five runs each), T=1024 54.1-54.8 -> 53.1-53.3 ms (three). Unchanged where the multiply-adds,
+// not the issue of instructions, bound the tile: the relaxed build (11.7-11.9 ms both) and AVX2
+// (within 1%); and the backward, whose other products read P^T and dS^T with the padded stride of
+// its blocks (80: a second fixed stride for it left the backward within noise, 31.6-32.8 ms against
+// 32.3-32.8 at T=512).
+constexpr int kFixedRowStride = 64;
+
 // Every row of C over one block of columns and depth: the register tiles, MR rows at a time.
 template <bool kTransposedA>
 __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
@@ -128,6 +143,12 @@ __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, i
   // Row r0 of op(A) starts at A + r0 * lda, or at A + r0 when A is transposed.
   auto rows_of_a = [&](int r0) { return kTransposedA ? A + r0 : A + std::size_t(r0) * lda; };
   int m = 0;
+  if constexpr (!kTransposedA) {
+    if (lda == kFixedRowStride)
+      for (; m + kTileRows <= M; m += kTileRows)
+        gemm_rows<false, kTileRows, kFixedRowStride>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
+                                                     accumulate);
+  }
   for (; m + kTileRows <= M; m += kTileRows)
     gemm_rows<kTransposedA, kTileRows>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
   gemm_remainder_rows<kTransposedA, kTileRows - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc,

@@ -24,9 +24,10 @@ std::vector<int> column_counts() { return test::lengths_around(2 * kernels::widt
 
 constexpr float kGap = 99.0f;  // fills the stride gaps of C: a write outside the matrix changes it
 
-// C (M, N) with row stride ldc = N + 3, op(A) (M, K) and B (K, N) with strides wider than their rows.
-void expect_strided_gemm_exact(bool transposed_a, int M, int N, int K, bool accumulate) {
-  const int lda = (transposed_a ? M : K) + 2, ldb = N + 5, ldc = N + 3;
+// C (M, N) with row stride ldc = N + 3, op(A) (M, K) and B (K, N) with strides wider than their rows
+// (A's stride lda when given, > 0).
+void expect_strided_gemm_exact(bool transposed_a, int M, int N, int K, bool accumulate, int given_lda = 0) {
+  const int lda = given_lda > 0 ? given_lda : (transposed_a ? M : K) + 2, ldb = N + 5, ldc = N + 3;
   const int a_rows = transposed_a ? K : M;
   const auto A = dyadic(std::size_t(a_rows) * lda, 21 + M * 1000 + K), Bm = dyadic(std::size_t(K) * ldb, 22 + N * 1000 + K);
   std::vector<float> C(std::size_t(M) * ldc, kGap), expected(C.size(), kGap);
@@ -42,7 +43,8 @@ void expect_strided_gemm_exact(bool transposed_a, int M, int N, int K, bool accu
   else kernels::f32_gemm_nn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
   expect_close(C, expected, 0, 0,
                std::string(transposed_a ? "gemm_tn_strided" : "gemm_nn_strided") + " M=" + std::to_string(M) +
-                   " N=" + std::to_string(N) + " K=" + std::to_string(K) + (accumulate ? " accumulate" : ""));
+                   " N=" + std::to_string(N) + " K=" + std::to_string(K) + " lda=" + std::to_string(lda) +
+                   (accumulate ? " accumulate" : ""));
 }
 
 TEST(TiledKernels, StridedProductsAreExactAtEveryTileRemainderAndLeaveTheStrideGapsAlone) {
@@ -51,6 +53,17 @@ TEST(TiledKernels, StridedProductsAreExactAtEveryTileRemainderAndLeaveTheStrideG
       for (int N : column_counts())
         for (int K : {1, 2, 5, 64})
           for (bool accumulate : {false, true}) expect_strided_gemm_exact(transposed_a, M, N, K, accumulate);
+}
+
+// An untransposed A whose row stride is 64 floats gets tiles with that stride fixed (one pointer for
+// all its rows, kernels_gemm.cpp kFixedRowStride): the same sizes through them, with A's rows as long
+// as the stride (K = 64, the fused attention's keys of d = 64) and shorter (K < 64: a gap after each
+// row that must not be read as part of the next).
+TEST(TiledKernels, ProductsWithARowStrideOf64AreExactAtEveryTileRemainder) {
+  for (int M = 1; M <= 9; ++M)
+    for (int N : column_counts())
+      for (int K : {1, 5, 63, 64})
+        for (bool accumulate : {false, true}) expect_strided_gemm_exact(false, M, N, K, accumulate, 64);
 }
 
 // The fused sdpa tiles the same scores differently forward and backward (its backward's
