@@ -159,23 +159,37 @@ __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, i
 // every tile walks its columns of B over the whole depth, so without blocks each pair of rows of
 // A streams all of B (2.3 MiB at 768 x 768) from L3. A block of kBlockDepth x kBlockColumns floats
 // of B (128 KiB, within the L2 of Zen 3 and Zen 4) serves every row of A before the next one;
-// each tile then walks kBlockDepth rows of its 16 columns (16 KiB, in L1). The products of the
-// fused attention (depth d or Bc, at most a few hundred columns) fit one block and run as before.
+// each tile then walks kBlockDepth rows of its 16 columns (16 KiB, in L1).
 // Measured (wasm simd, Zen 4, CPU time, multiHeadAttention forward, dModel 768, H 12, B x T =
 // 1 x 128, 1 x 512, 8 x 128): 28.8, 122.8, 214.9 ms unblocked -> 23.3, 98.9, 180.5 ms (1.19-1.24x;
 // relaxed 1.16-1.25x); 128 x 256, 256 x 64, 512 x 64 and 256 x 256 were within 5% of this.
 constexpr int kBlockDepth = 256, kBlockColumns = 128;
 
-// C (M, N) (+)= op(A) (M, K) B (K, N), block by block: depth blocks outer (the first one stores C
-// unless accumulating, the next ones add to it), column blocks inner.
-template <bool kTransposedA>
+// The strided products are the fused attention's own (sdpa_fused.cpp): blocks of keys and query
+// rows against d or dv. In wasm their B must stay in L1 across the tiles of a block, which a head
+// width of 128 (Llama's) breaks: S^T = K_blk Qt walks all of Qt (128 x 64 floats, 32 KiB, L1's
+// size) for every pair of key rows, O += P V all of V_blk (64 x 128). Blocks of 64 deep by 64
+// columns keep each B block at 16 KiB; at d = dv = 64 every product is one block, as before.
+// Measured (sdpa_forward from C++, B=1 H=8 d=dv=128, best of 15, alternating, Zen 4, 2026-11-24):
+// wasm simd forward T=512 33.4-33.5 -> 31.1-31.3 ms, T=1024 131.5-132.7 -> 123.1-124.3 ms
+// (1.07x), the backward given the saved forward 73.7-74.1 -> 70.8-71.7 ms at T=512. Natively
+// (AVX2, 8-wide tiles) the same blocks were 3% slower forward, so there the blocks stay as above.
+#if defined(__wasm_simd128__)
+constexpr int kStridedDepth = 64, kStridedColumns = 64;
+#else
+constexpr int kStridedDepth = kBlockDepth, kStridedColumns = kBlockColumns;
+#endif
+
+// C (M, N) (+)= op(A) (M, K) B (K, N), block by block: depth blocks of kDepth outer (the first one
+// stores C unless accumulating, the next ones add to it), column blocks of kColumns inner.
+template <bool kTransposedA, int kDepth = kBlockDepth, int kColumns = kBlockColumns>
 __attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
   int k0 = 0;
   do {  // at least once: K = 0 still stores (or keeps) C
-    const int kb = std::min(kBlockDepth, K - k0);
+    const int kb = std::min(kDepth, K - k0);
     const float* a = kTransposedA ? A + std::size_t(k0) * lda : A + k0;
-    for (int n0 = 0; n0 < N; n0 += kBlockColumns)
-      gemm_block<kTransposedA>(M, std::min(kBlockColumns, N - n0), kb, a, lda, B + std::size_t(k0) * ldb + n0, ldb,
+    for (int n0 = 0; n0 < N; n0 += kColumns)
+      gemm_block<kTransposedA>(M, std::min(kColumns, N - n0), kb, a, lda, B + std::size_t(k0) * ldb + n0, ldb,
                                C + n0, ldc, accumulate || k0 > 0);
     k0 += kb;
   } while (k0 < K);
@@ -185,12 +199,12 @@ __attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda
 
 void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
                          bool accumulate) {
-  gemm<false>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
+  gemm<false, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 
 void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
                          bool accumulate) {
-  gemm<true>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
+  gemm<true, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 
 void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate) {

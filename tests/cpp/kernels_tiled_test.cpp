@@ -98,15 +98,16 @@ TEST(TiledKernels, ATailColumnRoundsExactlyAsAVectorLaneDoes) {
     }
 }
 
-// The large products run in cache blocks of 256 deep by 128 columns (kernels_gemm.cpp): a depth
-// block after the first adds to C, a column block starts where the previous one ended. Sizes on
-// either side of both edges, and several blocks; dyadic inputs keep every sum exact (|sum| <= 4 K
-// in steps of 1/64, below 2^24 for K <= 600), so any term lost, doubled or stored twice shows.
+// The large products run in cache blocks of 256 deep by 128 columns (kernels_gemm.cpp), the strided
+// ones in wasm in blocks of 64 by 64: a depth block after the first adds to C, a column block starts
+// where the previous one ended. Sizes on either side of every edge, and several blocks; dyadic
+// inputs keep every sum exact (|sum| <= 4 K in steps of 1/64, below 2^24 for K <= 600), so any term
+// lost, doubled or stored twice shows.
 TEST(TiledKernels, StridedProductsAreExactAcrossTheCacheBlocks) {
   for (bool transposed_a : {false, true})
     for (int M : {1, 5})
-      for (int N : {127, 128, 129, 300})
-        for (int K : {255, 256, 257, 600})
+      for (int N : {63, 64, 65, 127, 128, 129, 300})
+        for (int K : {63, 64, 65, 255, 256, 257, 600})
           for (bool accumulate : {false, true}) expect_strided_gemm_exact(transposed_a, M, N, K, accumulate);
 }
 

@@ -29,6 +29,9 @@ const CASES = [
   { Tq: 65, Tk: 129, d: 24, dv: 20, masks: { causal: 'bottom-right', validLens: 'per row' } },
   { Tq: 130, Tk: 67, d: 17, dv: 9, masks: { causal: 'top-left', attnMask: true } },
   { Tq: 33, Tk: 257, d: 64, dv: 64, masks: { validLens: 'per batch', softcap: 2 } },
+  // Head widths past the wasm products' blocks of 64 deep by 64 columns (kernels_gemm.cpp): S^T over
+  // d in two depth blocks, O += P V and the gradients in two column blocks.
+  { Tq: 70, Tk: 90, d: 100, dv: 72, masks: { causal: 'bottom-right' } },
   // Sliding windows whose edges cross the key blocks, and ALiBi (one slope per query head).
   { Tq: 129, Tk: 129, d: 16, dv: 8, masks: { window: [40, 0] } },
   { Tq: 65, Tk: 200, d: 12, dv: 12, masks: { window: [33, 31], alibi: [0.125, 0.03125] } },

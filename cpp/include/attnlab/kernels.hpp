@@ -75,9 +75,10 @@ void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C,
 
 // The same products on strided operands (row strides lda, ldb, ldc, each >= its row's width), the
 // building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of MR rows of C
-// by NV vectors of columns stays in registers over the whole depth K (4 x 2 natively, 2 x 4 in wasm
-// simd128); each step loads NV vectors of a row of B and broadcasts MR elements of A, for 8 vector
-// multiply-adds. Tails: fewer rows, one vector, then single columns. C must not overlap A or B.
+// by NV vectors of columns stays in registers over a depth block (4 x 2 natively, 2 x 4 in wasm
+// simd128; in wasm blocks of 64 deep by 64 columns, so B stays in L1); each step loads NV vectors of
+// a row of B and broadcasts MR elements of A, for 8 vector multiply-adds. Tails: fewer rows, one
+// vector, then single columns. C must not overlap A or B.
 void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
                          bool accumulate);  // A (M, K), B (K, N): C = A B
 void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
