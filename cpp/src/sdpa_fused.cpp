@@ -72,6 +72,17 @@ constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
 // of the mul+add ceiling in L1 against 92% padded (sdpa_passes, wasm simd, Zen 4; Br + 8 within 1%).
 constexpr int kColumnPad = 16;
 
+// Rows the products read in place from q, k, v or dO have their row stride from the tensor: dv
+// floats for V in O += P V, whose tiles walk a block's 64 rows of V for each pair of query rows. At
+// dv = 128 (Llama's heads) that is 512 bytes: L1 (32 KiB, 8 ways of 64 sets of 64-byte lines)
+// holds the 64 rows in 8 of its sets, 8 lines each, full, and every other line that maps there
+// evicts a row of V. Such a block of V is copied first into scratch with a padded stride (+ 16
+// floats), a copy of 1/128 of the product's flops: the wasm simd forward at d = dv = 128 (B=1 H=8,
+// sdpa_forward from C++, best of 15, alternating, Zen 4, 2026-11-24) went T=512 30.95-31.32 ->
+// 28.15-28.17 ms and T=1024 121.5-123.2 -> 110.6-111.6 ms (1.10x). A stride of 64 floats (256
+// bytes) spreads 64 rows over 16 sets and is read in place.
+bool aliasing_stride(int floats) { return floats % 128 == 0; }
+
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // The softmax runs in base 2 (kernels::f32_online_softmax_columns): scores are computed in log2
 // units, S2 = S log2 e, by folding log2 e into the scale of Q, so each exp is a 2^x, whose range
@@ -94,6 +105,8 @@ struct Scratch {
   float* dcap = nullptr;  // backward only: (Bc, Br) softcap derivative
   float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
                           // once D is known, so it shares the floats of dot, dp and dcap
+  float* v = nullptr;     // forward only, when aliasing_stride(dv): (Bc, dv) a key block's values,
+  int ldv = 0;            // row stride ldv = dv + kColumnPad
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
@@ -107,7 +120,13 @@ struct Scratch {
     take(s, std::uint64_t(keys) * ld);
     take(m, rows);
     take(l, rows);
-    if (!backward) return;
+    if (!backward) {
+      if (aliasing_stride(dims.dv)) {
+        ldv = dims.dv + kColumnPad;
+        take(v, std::uint64_t(keys) * ldv);
+      }
+      return;
+    }
     take(lse, rows);
     take(D, rows);
     const std::uint64_t shared_start = floats;
@@ -254,8 +273,16 @@ void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const 
   kernels::f32_online_softmax_columns(sc.s + rr.r0, sc.ld, nk, columns, sc.m + rr.r0, sc.l + rr.r0, alpha);
   for (int r = rr.r0; r < rr.r1; ++r)  // a new max rescales what was accumulated
     if (alpha[r - rr.r0] != 1.0f) kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha[r - rr.r0], dims.dv);
-  kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, qb.vh + std::size_t(j0) * dims.dv,
-                               dims.dv, o + std::size_t(rr.r0) * dims.dv, dims.dv, true);
+  const float* v = qb.vh + std::size_t(j0) * dims.dv;  // (nk, dv), row stride ldv
+  int ldv = dims.dv;
+  if (sc.v != nullptr) {  // read with a padded stride (aliasing_stride)
+    for (int j = 0; j < nk; ++j)
+      std::copy(v + std::size_t(j) * dims.dv, v + std::size_t(j + 1) * dims.dv, sc.v + std::size_t(j) * sc.ldv);
+    v = sc.v;
+    ldv = sc.ldv;
+  }
+  kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, v, ldv, o + std::size_t(rr.r0) * dims.dv,
+                               dims.dv, true);
 }
 
 // Query rows per group on key blocks that some row's limit or start cuts (the diagonal of a causal

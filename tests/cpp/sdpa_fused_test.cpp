@@ -122,6 +122,8 @@ std::vector<AttentionCase> large_cases() {
   t.push_back(make("grouped_query_4_over_2_softcap_1000", {1, 4, 2, 1000, 1000, 16, 16}, MaskSetup().with_causal(C::top_left), 2.0f));
   t.push_back(make("softcap_float_mask_odd_widths_257", {1, 2, 1, 257, 300, 9, 11}, MaskSetup().random_float({257, 300}, 8), 1.5f));
   t.push_back(make("head_width_64_1000",                {1, 1, 1, 1000, 1000, 64, 64}, MaskSetup().with_causal(C::top_left)));
+  // dv = 128: the forward reads V through a padded copy of each key block (sdpa_fused.cpp aliasing_stride).
+  t.push_back(make("value_width_128_causal_257",        {1, 2, 1, 257, 300, 16, 128}, MaskSetup().with_causal(C::bottom_right)));
   t.push_back(make("window_causal_100_1000",            {1, 2, 2, 1000, 1000, 16, 16}, MaskSetup().with_window(100, 0)));
   t.push_back(make("window_both_sides_gqa_1000",        {1, 4, 2, 1000, 1000, 16, 16}, MaskSetup().with_window(70, 37)));
   t.push_back(make("window_fewer_queries_257_1000",     {1, 2, 2, 257, 1000, 16, 16}, MaskSetup().with_window(50, -1)));

@@ -32,6 +32,9 @@ const CASES = [
   // Head widths past the wasm products' blocks of 64 deep by 64 columns (kernels_gemm.cpp): S^T over
   // d in two depth blocks, O += P V and the gradients in two column blocks.
   { Tq: 70, Tk: 90, d: 100, dv: 72, masks: { causal: 'bottom-right' } },
+  // dv = 128: the forward reads each key block's values through a padded copy (sdpa_fused.cpp
+  // aliasing_stride), on the diagonal once per group of 16 query rows.
+  { Tq: 100, Tk: 150, d: 16, dv: 128, masks: { causal: 'bottom-right', validLens: 'per row' } },
   // Sliding windows whose edges cross the key blocks, and ALiBi (one slope per query head).
   { Tq: 129, Tk: 129, d: 16, dv: 8, masks: { window: [40, 0] } },
   { Tq: 65, Tk: 200, d: 12, dv: 12, masks: { window: [33, 31], alibi: [0.125, 0.03125] } },
