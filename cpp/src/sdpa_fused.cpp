@@ -5,7 +5,8 @@
 //
 // A block's scores are kept transposed, S^T (Bc, Br): a row per key, a column per query row, so the
 // vectors run along the queries. Then the keys and values are read in place (their rows are the
-// rows of the products' A or B; nothing is transposed per key block), the online softmax's max and
+// rows of the products' A or B; nothing is transposed per key block; the forward copies a block of
+// values only when its row stride would crowd L1, aliasing_stride), the online softmax's max and
 // sum are vertical (no reduction across lanes), and O += P V reads P^T through one pointer (the
 // transposed-A product). Only the block's queries (and, backward, dO) are transposed, once per block.
 //
