@@ -265,8 +265,24 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 //     overlaps the products. T=512 13.8-14.7 ms against 13.7-13.8, T=2048 216-220 against 216.
 //   - K transposed once per kv head into (d, Bc) panels, so S^T runs on the one-pointer transposed-A
 //     product (93% of the ceiling in L1 against 86%). T=512 13.8-14.0 ms against 13.8-13.9.
+// The values of keys j0 .. j0 + nk - 1 as the product O += P V reads them: (nk, dv) with row stride ld.
+struct ValueRows {
+  const float* rows;
+  int ld;
+};
+
+// Those values in place, or copied once into sc.v with a padded stride (aliasing_stride); every row
+// group of a key block on the diagonal then reads the one copy.
+ValueRows block_values(const AttentionDims& dims, const QueryBlock& qb, const Scratch& sc, int j0, int nk) {
+  const float* v = qb.vh + std::size_t(j0) * dims.dv;
+  if (sc.v == nullptr) return {v, dims.dv};
+  for (int j = 0; j < nk; ++j)
+    std::copy(v + std::size_t(j) * dims.dv, v + std::size_t(j + 1) * dims.dv, sc.v + std::size_t(j) * sc.ldv);
+  return {sc.v, sc.ldv};
+}
+
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                       RowRange rr, int j0, int nk, float* o) {
+                       RowRange rr, int j0, int nk, ValueRows v, float* o) {
   // Up to a whole vector of columns: rr.r0 is a multiple of kRowGroup, so rr.r0 + columns <= Br.
   const int columns = padded_columns(rr.count());
   block_scores(dims, opt, qb, sc, rr, columns, j0, nk, nullptr);
@@ -274,16 +290,8 @@ void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const 
   kernels::f32_online_softmax_columns(sc.s + rr.r0, sc.ld, nk, columns, sc.m + rr.r0, sc.l + rr.r0, alpha);
   for (int r = rr.r0; r < rr.r1; ++r)  // a new max rescales what was accumulated
     if (alpha[r - rr.r0] != 1.0f) kernels::f32_scale(o + std::size_t(r) * dims.dv, alpha[r - rr.r0], dims.dv);
-  const float* v = qb.vh + std::size_t(j0) * dims.dv;  // (nk, dv), row stride ldv
-  int ldv = dims.dv;
-  if (sc.v != nullptr) {  // read with a padded stride (aliasing_stride)
-    for (int j = 0; j < nk; ++j)
-      std::copy(v + std::size_t(j) * dims.dv, v + std::size_t(j + 1) * dims.dv, sc.v + std::size_t(j) * sc.ldv);
-    v = sc.v;
-    ldv = sc.ldv;
-  }
-  kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, v, ldv, o + std::size_t(rr.r0) * dims.dv,
-                               dims.dv, true);
+  kernels::f32_gemm_tn_strided(rr.count(), dims.dv, nk, sc.s + rr.r0, sc.ld, v.rows, v.ld,
+                               o + std::size_t(rr.r0) * dims.dv, dims.dv, true);
 }
 
 // Query rows per group on key blocks that some row's limit or start cuts (the diagonal of a causal
@@ -303,8 +311,9 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(l, l + padded_columns(qb.rows), 0.0f);
   for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
+    const ValueRows v = block_values(dims, qb, sc, j0, nk);
     if (j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) {  // every row sees every key (up to an attnMask)
-      forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, o);
+      forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, v, o);
       continue;
     }
     for (int g0 = 0; g0 < qb.rows; g0 += kRowGroup) {
@@ -315,7 +324,7 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
         reach = std::max(reach, std::min(qb.mask[r].limit - j0, nk));
         from = std::min(from, std::max(qb.mask[r].start - j0, 0));
       }
-      if (reach > from) forward_key_block(dims, opt, qb, sc, group, j0, reach, o);
+      if (reach > from) forward_key_block(dims, opt, qb, sc, group, j0, reach, v, o);
     }
   }
   for (int r = 0; r < qb.rows; ++r) {

@@ -33,7 +33,7 @@ const CASES = [
   // d in two depth blocks, O += P V and the gradients in two column blocks.
   { Tq: 70, Tk: 90, d: 100, dv: 72, masks: { causal: 'bottom-right' } },
   // dv = 128: the forward reads each key block's values through a padded copy (sdpa_fused.cpp
-  // aliasing_stride), on the diagonal once per group of 16 query rows.
+  // aliasing_stride), once per key block, which every group of rows on the diagonal reads.
   { Tq: 100, Tk: 150, d: 16, dv: 128, masks: { causal: 'bottom-right', validLens: 'per row' } },
   // Sliding windows whose edges cross the key blocks, and ALiBi (one slope per query head).
   { Tq: 129, Tk: 129, d: 16, dv: 8, masks: { window: [40, 0] } },
