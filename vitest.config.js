@@ -5,8 +5,9 @@
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
-//            explorer (dist/site, `npm run build:site`) served on a free loopback port; one file
-//            at a time (each runs its own browser, and the machines have 2 cores).
+//            explorer (dist/site, `npm run build:site`) served on a free loopback port, two files
+//            at a time (each runs its own browser); e2e-timed, the files that time the page, one
+//            at a time.
 //   embed    environment node: tests/embed drive Chromium the same way against the custom elements
 //            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
 //            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
@@ -28,6 +29,10 @@ const fuzz = {
   ...(process.env.FUZZ_RUNS ? { runs: Number(process.env.FUZZ_RUNS) } : {}),
   ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
 };
+
+// The explorer's end-to-end files that time the page (first render, frames while the speed panel
+// runs): the project e2e-timed runs them alone, after e2e (tools/test.sh).
+const E2E_TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js'];
 
 export default defineConfig({
   test: {
@@ -61,7 +66,21 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.js'],
-          fileParallelism: false,
+          exclude: [...configDefaults.exclude, ...E2E_TIMED],
+          // Two files at a time: they mostly wait on Chromium (one file used about half a core), so
+          // two took the project from 239 to 183 s on 2 cores (Zen 4). None of them times anything.
+          fileParallelism: true,
+          maxWorkers: 2,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-timed',
+          environment: 'node',
+          include: E2E_TIMED,
+          fileParallelism: false, // they time the page: one file, and nothing else, at a time
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -1,7 +1,7 @@
 // Summarises the reports of tools/test.sh (test-results/): one line per suite, the Vitest suites also
 // split by wasm build, then ONE plain closing line `N passed, N failed` over everything.
 // Reports: GoogleTest's XML (native, asan: one process per binary), Vitest JSON (types, node,
-// browser, e2e, embed).
+// browser, e2e and e2e-timed, embed).
 // Exit status 1 when a test failed, a suite could not run (its report is missing or it exited
 // non-zero without a failed test) or a suite ran no test.
 // Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,types,node,browser,e2e,embed]
@@ -21,6 +21,7 @@ const SUITES = [
   { name: 'vitest-node', group: 'node', kind: 'vitest' },
   { name: 'vitest-browser', group: 'browser', kind: 'vitest' },
   { name: 'vitest-e2e', group: 'e2e', kind: 'vitest' },
+  { name: 'vitest-e2e-timed', group: 'e2e', kind: 'vitest' },
   { name: 'vitest-embed', group: 'embed', kind: 'vitest' },
 ];
 

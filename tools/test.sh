@@ -12,14 +12,15 @@
 #   4. node     Vitest, project "node"    (every wasm build)
 #   5. browser  Vitest, project "browser" (real Chromium, every wasm build)
 #   6. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
-#               Chromium with playwright-core: presets, editing, the URL, exports, check mode,
-#               backward and training, the speed panel, accessibility (axe-core), screenshots into
-#               tests/artifacts/site/
+#               Chromium with playwright-core, two files at a time: presets, editing, the URL,
+#               exports, check mode, backward and training, accessibility (axe-core), screenshots
+#               into tests/artifacts/site/; then project "e2e-timed", one file at a time: the first
+#               render, the speed panel
 #   7. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
 #               into a fresh project used from Node, a Vite app (build and dev) and a plain page
-# e2e and embed start only once nothing else runs (they time the page). Every suite runs even when
-# an earlier one fails. Reports go to test-results/; the last line is
+# e2e, e2e-timed and embed start only once nothing else runs (the last two time the page). Every
+# suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
 # Usage: bash tools/test.sh [--no-setup] [--only native,asan,types,node,browser,e2e,embed]
@@ -149,8 +150,13 @@ if [ -n "$asan_pid" ]; then
   grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
 fi
 if wants e2e; then
-  banner "explorer end-to-end tests in Chromium (Vitest project e2e, dist/site)"
-  if [ "$build_site" = 0 ]; then run_vitest e2e; else status vitest-e2e "$build_site"; fi
+  banner "explorer end-to-end tests in Chromium (Vitest projects e2e, two files at a time, then e2e-timed alone; dist/site)"
+  if [ "$build_site" = 0 ]; then
+    run_vitest e2e
+    run_vitest e2e-timed
+  else
+    status vitest-e2e "$build_site"; status vitest-e2e-timed "$build_site"
+  fi
 fi
 if wants embed; then
   banner "embedding tests in Chromium and the packed package (Vitest project embed)"
