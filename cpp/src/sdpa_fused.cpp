@@ -83,6 +83,7 @@ constexpr int kColumnPad = 16;
 // 28.15-28.17 ms and T=1024 121.5-123.2 -> 110.6-111.6 ms (1.10x). A stride of 64 floats (256
 // bytes) spreads 64 rows over 16 sets and is read in place.
 bool aliasing_stride(int floats) { return floats % 128 == 0; }
+int padded_stride(int floats) { return floats + kColumnPad; }
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // The softmax runs in base 2 (kernels::f32_online_softmax_columns): scores are computed in log2
@@ -106,8 +107,8 @@ struct Scratch {
   float* dcap = nullptr;  // backward only: (Bc, Br) softcap derivative
   float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
                           // once D is known, so it shares the floats of dot, dp and dcap
-  float* v = nullptr;     // forward only, when aliasing_stride(dv): (Bc, dv) a key block's values,
-  int ldv = 0;            // row stride ldv = dv + kColumnPad
+  float* v = nullptr;     // forward only, when aliasing_stride(dv): (Bc, padded_stride(dv)) a key
+                          // block's values
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
@@ -122,10 +123,7 @@ struct Scratch {
     take(m, rows);
     take(l, rows);
     if (!backward) {
-      if (aliasing_stride(dims.dv)) {
-        ldv = dims.dv + kColumnPad;
-        take(v, std::uint64_t(keys) * ldv);
-      }
+      if (aliasing_stride(dims.dv)) take(v, std::uint64_t(keys) * padded_stride(dims.dv));
       return;
     }
     take(lse, rows);
@@ -265,24 +263,25 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 //     overlaps the products. T=512 13.8-14.7 ms against 13.7-13.8, T=2048 216-220 against 216.
 //   - K transposed once per kv head into (d, Bc) panels, so S^T runs on the one-pointer transposed-A
 //     product (93% of the ceiling in L1 against 86%). T=512 13.8-14.0 ms against 13.8-13.9.
-// The values of keys j0 .. j0 + nk - 1 as the product O += P V reads them: (nk, dv) with row stride ld.
-struct ValueRows {
+// Rows a product reads: row i at rows + i * ld.
+struct StridedRows {
   const float* rows;
   int ld;
+  const float* row(int i) const { return rows + std::size_t(i) * ld; }
 };
 
-// Those values in place, or copied once into sc.v with a padded stride (aliasing_stride); every row
-// group of a key block on the diagonal then reads the one copy.
-ValueRows block_values(const AttentionDims& dims, const QueryBlock& qb, const Scratch& sc, int j0, int nk) {
-  const float* v = qb.vh + std::size_t(j0) * dims.dv;
-  if (sc.v == nullptr) return {v, dims.dv};
-  for (int j = 0; j < nk; ++j)
-    std::copy(v + std::size_t(j) * dims.dv, v + std::size_t(j + 1) * dims.dv, sc.v + std::size_t(j) * sc.ldv);
-  return {sc.v, sc.ldv};
+// `count` rows of `width` floats from `from` (row stride width) as the products read them: in place,
+// or copied once into `copy` with a padded stride when the scratch holds one (aliasing_stride).
+StridedRows rows_for_products(const float* from, int count, int width, float* copy) {
+  if (copy == nullptr) return {from, width};
+  const int ld = padded_stride(width);
+  for (int i = 0; i < count; ++i)
+    std::copy(from + std::size_t(i) * width, from + std::size_t(i + 1) * width, copy + std::size_t(i) * ld);
+  return {copy, ld};
 }
 
 void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                       RowRange rr, int j0, int nk, ValueRows v, float* o) {
+                       RowRange rr, int j0, int nk, StridedRows v, float* o) {
   // Up to a whole vector of columns: rr.r0 is a multiple of kRowGroup, so rr.r0 + columns <= Br.
   const int columns = padded_columns(rr.count());
   block_scores(dims, opt, qb, sc, rr, columns, j0, nk, nullptr);
@@ -311,7 +310,8 @@ void forward_block(const AttentionDims& dims, const SdpaOptions& opt, const Quer
   std::fill(l, l + padded_columns(qb.rows), 0.0f);
   for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
     const int nk = std::min(sc.keys, qb.keys_seen - j0);
-    const ValueRows v = block_values(dims, qb, sc, j0, nk);
+    // The key block's values, read by every row group of a block on the diagonal.
+    const StridedRows v = rows_for_products(qb.vh + std::size_t(j0) * dims.dv, nk, dims.dv, sc.v);
     if (j0 >= qb.keys_all_from && j0 + nk <= qb.keys_all) {  // every row sees every key (up to an attnMask)
       forward_key_block(dims, opt, qb, sc, {0, qb.rows}, j0, nk, v, o);
       continue;
