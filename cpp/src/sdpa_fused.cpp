@@ -5,10 +5,11 @@
 //
 // A block's scores are kept transposed, S^T (Bc, Br): a row per key, a column per query row, so the
 // vectors run along the queries. Then the keys and values are read in place (their rows are the
-// rows of the products' A or B; nothing is transposed per key block; the forward copies a block of
-// values only when its row stride would crowd L1, aliasing_stride), the online softmax's max and
-// sum are vertical (no reduction across lanes), and O += P V reads P^T through one pointer (the
-// transposed-A product). Only the block's queries (and, backward, dO) are transposed, once per block.
+// rows of the products' A or B; nothing is transposed per key block; rows whose stride would crowd
+// L1 are copied with a padded one, aliasing_stride: the forward's values, the backward's Q and dO),
+// the online softmax's max and sum are vertical (no reduction across lanes), and O += P V reads P^T
+// through one pointer (the transposed-A product). Only the block's queries (and, backward, dO) are
+// transposed, once per block.
 //
 // Forward, per query block (Qt = (scale log2 e Q_blk)^T, (d, Br), so the scores S2 = S log2 e are
 // in log2 units and the softmax runs in base 2 (kLog2e below); online softmax: m running max, l
@@ -82,6 +83,12 @@ constexpr int kColumnPad = 16;
 // sdpa_forward from C++, best of 15, alternating, Zen 4, 2026-11-24) went T=512 30.95-31.32 ->
 // 28.15-28.17 ms and T=1024 121.5-123.2 -> 110.6-111.6 ms (1.10x). A stride of 64 floats (256
 // bytes) spreads 64 rows over 16 sets and is read in place.
+// The backward read two such operands in place too, the query block's 64 rows, once per key block:
+// Q in dK += dS^T Q and dO in dV += P^T dO. Each query block now copies them once (at d = dv = 128,
+// 2 x 36 KiB, which its T / 32 key blocks then read). The backward given the saved forward at d = dv
+// = 128, B=1 H=8 (sdpa_backward from C++, best of 9, alternating, Zen 4, 2026-11-25): wasm simd
+// T=512 70.5-71.4 -> 66.1-67.1 ms, T=1024 283-288 -> 262-273 ms; relaxed T=512 58.9-59.3 -> 55.9-57.4
+// ms; AVX2 unchanged (31.5-31.9 ms both). The key block's K and V (32 rows) are still read in place.
 bool aliasing_stride(int floats) { return floats % 128 == 0; }
 int padded_stride(int floats) { return floats + kColumnPad; }
 
@@ -107,8 +114,11 @@ struct Scratch {
   float* dcap = nullptr;  // backward only: (Bc, Br) softcap derivative
   float* o = nullptr;     // backward only: (Br, dv) the recomputed output of the block; it is dead
                           // once D is known, so it shares the floats of dot, dp and dcap
-  float* v = nullptr;     // forward only, when aliasing_stride(dv): (Bc, padded_stride(dv)) a key
-                          // block's values
+  // Padded copies (padded_stride) of rows the products would read in place with an aliasing_stride;
+  // null when the stride does not alias:
+  float* v = nullptr;     // forward: (Bc, dv + kColumnPad) a key block's values
+  float* q = nullptr;     // backward: (Br, d + kColumnPad) the block's query rows (B of dK += dS^T Q)
+  float* dout = nullptr;  // backward: (Br, dv + kColumnPad) the block's rows of dO (B of dV += P^T dO)
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
@@ -122,12 +132,17 @@ struct Scratch {
     take(s, std::uint64_t(keys) * ld);
     take(m, rows);
     take(l, rows);
+    auto take_padded = [&](float*& at, int count, int width) {
+      if (aliasing_stride(width)) take(at, std::uint64_t(count) * padded_stride(width));
+    };
     if (!backward) {
-      if (aliasing_stride(dims.dv)) take(v, std::uint64_t(keys) * padded_stride(dims.dv));
+      take_padded(v, keys, dims.dv);
       return;
     }
     take(lse, rows);
     take(D, rows);
+    take_padded(q, rows, dims.d);
+    take_padded(dout, rows, dims.dv);
     const std::uint64_t shared_start = floats;
     take(dot, std::uint64_t(dims.dv) * ld);
     take(dp, std::uint64_t(keys) * ld);
@@ -353,7 +368,7 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
 // (+inf where -inf: see sdpa_backward_fused) and D are in sc.lse, sc.D, scaled queries in sc.qt and
 // dO^T in sc.dot: accumulates into dq (the block's rows) and into dk, dv (the key block's rows).
 void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                        RowRange rr, int j0, int nk, const float* q, const float* dout, float* dq, float* dk,
+                        RowRange rr, int j0, int nk, StridedRows q_rows, StridedRows dout_rows, float* dq, float* dk,
                         float* dv) {
   const std::size_t first_row = qb.first_row + rr.r0;  // in (B, H, Tq)
   const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
@@ -372,9 +387,9 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
     if (dcap != nullptr) kernels::f32_mul(ds_row, dcap + j * sc.ld + rr.r0, rows);
   }
   // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += (dS^T)^T K_blk
-  kernels::f32_gemm_nn_strided(nk, dims.dv, rows, p, sc.ld, dout + first_row * dims.dv, dims.dv,
+  kernels::f32_gemm_nn_strided(nk, dims.dv, rows, p, sc.ld, dout_rows.row(rr.r0), dout_rows.ld,
                                dv + first_key * dims.dv, dims.dv, true);
-  kernels::f32_gemm_nn_strided(nk, dims.d, rows, ds, sc.ld, q + first_row * dims.d, dims.d, dk + first_key * dims.d,
+  kernels::f32_gemm_nn_strided(nk, dims.d, rows, ds, sc.ld, q_rows.row(rr.r0), q_rows.ld, dk + first_key * dims.d,
                                dims.d, true);
   kernels::f32_gemm_tn_strided(rows, dims.d, nk, ds, sc.ld, qb.kh + std::size_t(j0) * dims.d, dims.d,
                                dq + first_row * dims.d, dims.d, true);
@@ -428,12 +443,14 @@ void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, cons
       lse[r] = lse[r] == -kInf ? kInf : float(lse[r] * kLog2e);
     }
     kernels::f32_transpose(rows, dims.dv, do_rows, dims.dv, sc.dot, sc.ld);
+    const StridedRows q_rows = rows_for_products(q + qb.first_row * dims.d, rows, dims.d, sc.q);
+    const StridedRows dout_rows = rows_for_products(do_rows, rows, dims.dv, sc.dout);
 
     std::fill(dq + qb.first_row * dims.d, dq + (qb.first_row + rows) * dims.d, 0.0f);
     for (int j0 = qb.keys_from; j0 < qb.keys_seen; j0 += sc.keys) {
       const int nk = std::min(sc.keys, qb.keys_seen - j0);
       const RowRange rr = rows_reaching(qb, j0, nk);
-      if (rr.count() > 0) backward_key_block(dims, opt, qb, sc, rr, j0, nk, q, dout, dq, dk, dv);
+      if (rr.count() > 0) backward_key_block(dims, opt, qb, sc, rr, j0, nk, q_rows, dout_rows, dq, dk, dv);
     }
   });
 }

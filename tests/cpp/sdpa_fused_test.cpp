@@ -134,8 +134,11 @@ std::vector<AttentionCase> large_cases() {
   t.push_back(make("grouped_query_4_over_2_softcap_" + l, {1, 4, 2, L, L, 16, 16}, MaskSetup().with_causal(C::top_left), 2.0f));
   t.push_back(make("softcap_float_mask_odd_widths_257", {1, 2, 1, 257, 300, 9, 11}, MaskSetup().random_float({257, 300}, 8), 1.5f));
   t.push_back(make("head_width_64_" + l,                {1, 1, 1, L, L, 64, 64}, MaskSetup().with_causal(C::top_left)));
-  // dv = 128: the forward reads V through a padded copy of each key block (sdpa_fused.cpp aliasing_stride).
+  // dv = 128: the forward reads V through a padded copy of each key block, the backward dO through a
+  // padded copy of the query block's rows (sdpa_fused.cpp aliasing_stride).
   t.push_back(make("value_width_128_causal_257",        {1, 2, 1, 257, 300, 16, 128}, MaskSetup().with_causal(C::bottom_right)));
+  // d = dv = 128: the backward reads the query block's Q and dO through padded copies too.
+  t.push_back(make("head_and_value_width_128_window_257", {1, 2, 1, 257, 300, 128, 128}, MaskSetup().with_window(90, 7)));
   t.push_back(make("window_causal_100_" + l,            {1, 2, 2, L, L, 16, 16}, MaskSetup().with_window(100, 0)));
   t.push_back(make("window_both_sides_gqa_" + l,        {1, 4, 2, L, L, 16, 16}, MaskSetup().with_window(70, 37)));
   t.push_back(make("window_fewer_queries_257_" + l,     {1, 2, 2, 257, L, 16, 16}, MaskSetup().with_window(50, -1)));

@@ -35,6 +35,9 @@ const CASES = [
   // dv = 128: the forward reads each key block's values through a padded copy (sdpa_fused.cpp
   // aliasing_stride), once per key block, which every group of rows on the diagonal reads.
   { Tq: 100, Tk: 150, d: 16, dv: 128, masks: { causal: 'bottom-right', validLens: 'per row' } },
+  // d = dv = 128: the backward reads the query block's rows of q and of the gradient through padded
+  // copies as well, once per query block.
+  { Tq: 70, Tk: 100, d: 128, dv: 128, masks: { window: [50, 3] } },
   // Sliding windows whose edges cross the key blocks, and ALiBi (one slope per query head).
   { Tq: 129, Tk: 129, d: 16, dv: 8, masks: { window: [40, 0] } },
   { Tq: 65, Tk: 200, d: 12, dv: 12, masks: { window: [33, 31], alibi: [0.125, 0.03125] } },
