@@ -1,0 +1,81 @@
+// npm run bench:passes: where the fused forward's time goes on this machine, in one command, for
+// every build: tools/bench/sdpa_passes.cpp (the loop of cpp/src/sdpa_fused.cpp with each pass
+// timed on its own) built to wasm SIMD and relaxed SIMD from the libraries of `npm run build:wasm`
+// and run under this Node against the ceilings this process reads (lib/ceiling.mjs), then natively
+// (build/bench_passes, AVX2+FMA against its own probe). The first step on a machine whose
+// efficiencies read low (docs/performance.md, "Measuring another machine"): if the products lose,
+// the tile is the suspect; if the softmax does, the exp.
+// Usage: node tools/bench/passes.mjs [T ...]   (default 512 1024)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { relaxedSimdSupported } from '../../web/src/index.js';
+import { ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
+import { describeMachine } from './lib/machine.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a));
+const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
+const nodeWantsFlag = Number(process.versions.node.split('.')[0]) < 22;
+// Node 20 has relaxed SIMD behind a flag: this process re-runs itself with it, to read that ceiling too.
+if (!relaxedSimdSupported() && nodeWantsFlag && !process.execArgv.includes(RELAXED_FLAG)) {
+  const child = spawnSync(process.execPath, [...process.execArgv, RELAXED_FLAG, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
+
+// The wasm builds: the library each links and the ceiling it is read against (lib/ceiling.mjs).
+const BUILDS = [
+  { name: 'wasm simd', lib: 'libattnlab_simd.a', flags: [], ceiling: 'simd' },
+  { name: 'wasm relaxed', lib: 'libattnlab_relaxed.a', flags: ['-mrelaxed-simd'], ceiling: 'relaxed' },
+];
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', ...options });
+  if (result.error || result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? result.stderr?.trim() ?? `exit ${result.status}`}`);
+  }
+  return result.stdout;
+}
+
+console.log(describeMachine().text);
+// The highest of three readings: a low one is time another job took (lib/ceiling.mjs).
+let ceilings = await measureCeilings();
+for (let i = 0; i < 2; i++) ceilings = higherCeilings(ceilings, await measureCeilings());
+console.log(`${ceilingText(ceilings)}, the highest of 3 readings\n`);
+
+const missing = BUILDS.map((b) => path.join(root, 'build-wasm', b.lib)).filter((lib) => !existsSync(lib));
+if (missing.length > 0) {
+  console.log(`skipping wasm: ${missing.map((m) => path.relative(root, m)).join(', ')} missing (npm run build:wasm)`);
+} else {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attnlab-passes-'));
+  try {
+    for (const build of BUILDS) {
+      const ceiling = ceilings[build.ceiling]?.gflops;
+      if (!ceiling) {
+        console.log(`skipping ${build.name}: this engine has no relaxed SIMD`);
+        continue;
+      }
+      const out = path.join(dir, `${build.ceiling}.js`);
+      // Every em++ link runs acorn from Node; Debian installs it in /usr/share/nodejs (docs/toolchain.md).
+      run('em++', ['-std=c++17', '-O3', '-msimd128', ...build.flags, '-DATTNLAB_SIMD=1', '-Icpp/include', '-I.deps/xsimd/usr/include',
+        '-Itools/bench', '-sALLOW_MEMORY_GROWTH=1', '-sENVIRONMENT=node', 'tools/bench/sdpa_passes.cpp', path.join('build-wasm', build.lib), '-o', out],
+      { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } });
+      if (build.ceiling === 'relaxed') run(process.execPath, ['tools/wasm/relaxed-opcodes.mjs', out.replace(/\.js$/, '.wasm')]);
+      const flags = ['--no-experimental-fetch', ...(build.ceiling === 'relaxed' && nodeWantsFlag ? [RELAXED_FLAG] : [])];
+      console.log(`== ${build.name} (Node ${process.version}), against the ${build.ceiling === 'relaxed' ? 'relaxed_madd' : 'mul+add'} ceiling ${ceiling.toFixed(1)} GFLOP/s`);
+      console.log(run(process.execPath, [...flags, out, `--ceiling=${ceiling}`, ...sizes]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const native = path.join(root, 'build', 'bench_passes');
+if (existsSync(native)) {
+  console.log('== native (build/bench_passes), against its own AVX2+FMA probe');
+  console.log(execFileSync(native, sizes, { encoding: 'utf8' }));
+} else {
+  console.log('skipping native: build/bench_passes missing (npm run build:native)');
+}
