@@ -88,7 +88,9 @@ constexpr int kColumnPad = 16;
 // 2 x 36 KiB, which its T / 32 key blocks then read). The backward given the saved forward at d = dv
 // = 128, B=1 H=8 (sdpa_backward from C++, best of 9, alternating, Zen 4, 2026-11-25): wasm simd
 // T=512 70.5-71.4 -> 66.1-67.1 ms, T=1024 283-288 -> 262-273 ms; relaxed T=512 58.9-59.3 -> 55.9-57.4
-// ms; AVX2 unchanged (31.5-31.9 ms both). The key block's K and V (32 rows) are still read in place.
+// ms; AVX2 unchanged (31.5-31.9 ms both). The key block's K and V (32 rows, 4 of the 8 ways of their
+// sets) stay in place: copying them as well, once per pair of blocks, made that backward slower
+// (T=512 66.3-67.6 -> 69.0-70.7 ms, wasm simd, four turns).
 bool aliasing_stride(int floats) { return floats % 128 == 0; }
 int padded_stride(int floats) { return floats + kColumnPad; }
 
