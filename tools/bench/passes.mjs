@@ -5,25 +5,19 @@
 // (build/bench_passes, AVX2+FMA against its own probe). The first step on a machine whose
 // efficiencies read low (docs/performance.md, "Measuring another machine"): if the products lose,
 // the tile is the suspect; if the softmax does, the exp.
-// Usage: node tools/bench/passes.mjs [T ...]   (default 512 1024)
+// Usage: node tools/bench/passes.mjs [T ...]   (default sdpa_passes.cpp's: 512 1024 2048)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
 import { describeMachine } from './lib/machine.mjs';
+import { RELAXED_FLAG, nodeNeedsRelaxedFlag, rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a));
-const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
-const nodeWantsFlag = Number(process.versions.node.split('.')[0]) < 22;
-// Node 20 has relaxed SIMD behind a flag: this process re-runs itself with it, to read that ceiling too.
-if (!relaxedSimdSupported() && nodeWantsFlag && !process.execArgv.includes(RELAXED_FLAG)) {
-  const child = spawnSync(process.execPath, [...process.execArgv, RELAXED_FLAG, ...process.argv.slice(1)], { stdio: 'inherit' });
-  process.exit(child.status ?? 1);
-}
+rerunWithRelaxedSimd(); // to read the relaxed_madd ceiling too
 
 // The wasm builds: the library each links and the ceiling it is read against (lib/ceiling.mjs).
 const BUILDS = [
@@ -63,7 +57,7 @@ if (missing.length > 0) {
         '-Itools/bench', '-sALLOW_MEMORY_GROWTH=1', '-sENVIRONMENT=node', 'tools/bench/sdpa_passes.cpp', path.join('build-wasm', build.lib), '-o', out],
       { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } });
       if (build.ceiling === 'relaxed') run(process.execPath, ['tools/wasm/relaxed-opcodes.mjs', out.replace(/\.js$/, '.wasm')]);
-      const flags = ['--no-experimental-fetch', ...(build.ceiling === 'relaxed' && nodeWantsFlag ? [RELAXED_FLAG] : [])];
+      const flags = ['--no-experimental-fetch', ...(build.ceiling === 'relaxed' && nodeNeedsRelaxedFlag() ? [RELAXED_FLAG] : [])];
       console.log(`== ${build.name} (Node ${process.version}), against the ${build.ceiling === 'relaxed' ? 'relaxed_madd' : 'mul+add'} ceiling ${ceiling.toFixed(1)} GFLOP/s`);
       console.log(run(process.execPath, [...flags, out, `--ceiling=${ceiling}`, ...sizes]));
     }

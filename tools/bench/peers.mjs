@@ -13,7 +13,7 @@
 // the same calls over the ceiling read beside them) is timed again, at most twice more, and the least
 // hit attempt kept (lib/slow-window.mjs). Node 20 is re-run with --experimental-wasm-relaxed-simd, so
 // the relaxed build is measured too.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,14 +28,11 @@ import { modernConfigs } from './lib/modern-configs.mjs';
 import { opConfigs } from './lib/op-configs.mjs';
 import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
+import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 import { RETIMES, SLOW_WINDOW, attemptsText, leastDisturbed } from './lib/slow-window.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
-const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
-if (!relaxedSimdSupported() && !process.execArgv.includes(RELAXED_FLAG) && Number(process.versions.node.split('.')[0]) < 22) {
-  const child = spawnSync(process.execPath, [...process.execArgv, RELAXED_FLAG, ...process.argv.slice(1)], { stdio: 'inherit' });
-  process.exit(child.status ?? 1);
-}
+rerunWithRelaxedSimd();
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
