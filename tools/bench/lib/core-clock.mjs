@@ -3,8 +3,9 @@
 // NaN, then copying each result out into a fresh Float32Array and scanning it for overflow
 // (boundary/memory.js). The bench reports both: the call is what a user times; the core is what the
 // kernels do, the number to hold against the machine's ceiling when asking how good they are.
-// At B=1 H=8 T=512 d=64 (4 MiB in and out) the API's part was 1.1 ms of a 14.8 ms forward on the
-// project's Zen 4 VM, most of it the first writes into the fresh result's pages.
+// At B=1 H=8 T=512 d=64 (4 MiB in and out) the API's part was 0.5-1.2 ms of a 14-15 ms forward on
+// the project's Zen 4 VM: the copies, and when the allocator hands out new memory, the first writes
+// into the fresh result's pages (page-faults.mjs).
 //
 // It wraps the packed entries of one loaded build (boundary/packed.js: every operation reaches the
 // core through them), so it sees exactly the wasm calls and nothing else. For the bench only: the
