@@ -2,7 +2,7 @@
 // which tables count as hit, that the least hit attempt is kept whatever the rows' speeds, and the
 // text the report prints. Pure functions: measure() is a stand-in returning prepared tables.
 import { describe, expect, it } from 'vitest';
-import { RETIMES, SLOW_WINDOW, attemptsText, leastDisturbed, slowWindow } from '../../tools/bench/lib/slow-window.mjs';
+import { RETIMES, SLOW_WINDOW, attemptsText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from '../../tools/bench/lib/slow-window.mjs';
 
 // A table whose target rows have these (call, beside) efficiencies, plus a peer row with neither.
 const table = (name, ...pairs) => ({
@@ -59,5 +59,28 @@ describe('leastDisturbed: a table hit by a slow window is timed again, the least
     expect(always.calls()).toBe(1 + RETIMES);
     expect(kept.name).toBe(`n${RETIMES}`); // the last was the least hit
     expect(kept.slowWindows.every((g) => g > SLOW_WINDOW)).toBe(true);
+  });
+});
+
+describe('lessDisturbedAtEnd: the check again over the run\'s highest ceiling', () => {
+  // run of 2026-11-25: the first table was timed while the probe too read 45.2 GFLOP/s (52.5 later),
+  // so beside and call agreed then (64%); over 52.5 the call reads 56% and beside stays 75%.
+  it('keeps the timing at the end when the first one shows the larger gap, and says so', () => {
+    const first = table('first', [0.56, 0.75]);
+    const again = table('again', [0.74, 0.75]);
+    const kept = lessDisturbedAtEnd(first, again);
+    expect(kept.name).toBe('again');
+    expect(kept.late).toEqual({ before: slowWindow(first.rows), after: slowWindow(again.rows), kept: 'again' });
+    expect(lateText(kept)).toBe('timed again at the end of the run (beside over the call +34% over the run\'s highest ceiling, then +1%): the second timing kept');
+  });
+
+  it('keeps the first timing when the one at the end was hit harder, whichever read faster', () => {
+    const first = table('first', [0.7, 0.75]);
+    const again = table('again', [0.72, 0.9]); // our call faster, but beside further above it
+    const kept = lessDisturbedAtEnd(first, again);
+    expect(kept.name).toBe('first');
+    expect(kept.late.kept).toBe('first');
+    expect(lateText(kept)).toMatch(/the first timing kept$/);
+    expect(lateText(table('plain', [0.7, 0.7]))).toBe('');
   });
 });

@@ -11,7 +11,8 @@
 // ceiling.mjs; our target builds' calls also over a probe read beside each) and how many times
 // faster ours is. A table that a slow window of the machine hit (our calls' efficiency well under
 // the same calls over the ceiling read beside them) is timed again, at most twice more, and the least
-// hit attempt kept (lib/slow-window.mjs). Node 20 is re-run with --experimental-wasm-relaxed-simd, so
+// hit attempt kept (lib/slow-window.mjs); at the end the check is made again over the run's highest
+// reading, and a table that shows a gap then is timed again. Node 20 is re-run with --experimental-wasm-relaxed-simd, so
 // the relaxed build is measured too.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ import { opConfigs } from './lib/op-configs.mjs';
 import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
 import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
-import { RETIMES, SLOW_WINDOW, attemptsText, leastDisturbed } from './lib/slow-window.mjs';
+import { RETIMES, SLOW_WINDOW, attemptsText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from './lib/slow-window.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
 
 rerunWithRelaxedSimd();
@@ -159,21 +160,38 @@ const configs = [
 ].filter(
   (c) => !only || c.title.includes(only),
 );
+const onRetime = (hit, gap, attempt) =>
+  console.log(`${textTable(hit)}\n  a slow window: beside ${(100 * gap).toFixed(0)}% above the call; timing it again (attempt ${attempt})`);
+// A table a slow window of the machine hit is timed again (lib/slow-window.mjs), the least hit kept.
+async function timedLeastDisturbed(config) {
+  const m = await leastDisturbed(() => measure(config), { onRetime });
+  if (m.attempts > 1) m.workText += `; ${attemptsText(m)}`;
+  return m;
+}
 const measured = [];
 for (const config of configs) {
   if (measured.length > 0) ceilings = higherCeilings(ceilings, await measureCeilings());
-  // A table a slow window of the machine hit is timed again (lib/slow-window.mjs), the least hit kept.
-  const m = await leastDisturbed(() => measure(config), {
-    onRetime: (hit, gap, attempt) =>
-      console.log(`${textTable(hit)}\n  a slow window: beside ${(100 * gap).toFixed(0)}% above the call; timing it again (attempt ${attempt})`),
-  });
-  if (m.attempts > 1) m.workText += `; ${attemptsText(m)}`;
+  const m = await timedLeastDisturbed(config);
   measured.push(m);
   console.log(textTable(m) + '\n');
 }
-machine.loadEnd = loadText();
 ceilings = higherCeilings(ceilings, await measureCeilings());
 // The tables above used the highest reading so far; everything below (and results.md) the highest of all.
+for (const m of measured) setEfficiencies(m, ceilings);
+// Over that reading a table timed while the whole machine ran slow, probe and all, shows its gap:
+// timed again now, and the less hit of the two timings kept (lib/slow-window.mjs lessDisturbedAtEnd).
+for (let i = 0; i < measured.length; i++) {
+  const gap = slowWindow(measured[i].rows);
+  if (gap <= SLOW_WINDOW) continue;
+  console.log(`${measured[i].title}: beside ${(100 * gap).toFixed(0)}% above the call over the run's highest ceiling; timing it again`);
+  const again = await timedLeastDisturbed(measured[i]);
+  setEfficiencies(again, ceilings);
+  measured[i] = lessDisturbedAtEnd(measured[i], again);
+  measured[i].workText += `; ${lateText(measured[i])}`;
+  console.log(textTable(measured[i]) + '\n');
+}
+machine.loadEnd = loadText();
+ceilings = higherCeilings(ceilings, await measureCeilings());
 for (const m of measured) setEfficiencies(m, ceilings);
 console.log(`ceiling over the whole run: ${ceilingText(ceilings)}`);
 machine.minutes = (performance.now() / 60000).toFixed(1);
@@ -254,6 +272,8 @@ function resultsMarkdown(measured, targets, efficiencies) {
     `slower than ${timing.slowMs / 1000} s a call), median reported. A table whose calls of ours read more than ${100 * SLOW_WINDOW}% faster against the`,
     `ceiling read beside each call than against the run's highest reading was timed while another job held the core; it is timed`,
     `again, at most ${RETIMES} more times, and the attempt with the smallest such gap kept (its title says so; lib/slow-window.mjs).`,
+    'At the end of the run the check is made again over the run\'s highest reading, which a window that slowed the probe too had hidden;',
+    'a table that shows a gap then is timed again, and the less hit of its two timings kept (its title says so too).',
     'A call is what a user times: inputs from Float32Arrays in, results back in JS arrays. "ours faster by" is that row\'s median over ours;',
     'the absolute numbers move with the load of the machine, the ratios within one table much less.',
     'The 2-thread lines (our worker pool, loadAttention({ threads: 2 }), and onnxruntime-web\'s pthreads, run in a worker thread of',

@@ -59,3 +59,26 @@ export function attemptsText(table, bound = SLOW_WINDOW) {
   return `timed ${table.attempts} times in this run (beside over the call ${table.slowWindows.map(percent).join(', ')}; ` +
     `above ${percent(bound)} a table is timed again): attempt ${kept} kept`;
 }
+
+/**
+ * The check again at the end of the run. A table timed while the whole machine ran slow, the probe
+ * included, reads normal beside its calls against the highest ceiling read so far, which that same
+ * window lowered; over the run's highest reading its calls fall and beside does not, and the gap
+ * shows. `kept` is the table as kept, `again` the same configuration timed again at the end
+ * (leastDisturbed), both with efficiencies over the run's highest reading: the one with the smaller
+ * gap, whose `late` records both gaps and which was kept.
+ */
+export function lessDisturbedAtEnd(kept, again) {
+  const before = slowWindow(kept.rows);
+  const after = slowWindow(again.rows);
+  const winner = after < before ? again : kept;
+  return { ...winner, late: { before, after, kept: winner === again ? 'again' : 'first' } };
+}
+
+/** "timed again at the end of the run (beside over the call +34% over the run's highest ceiling, then +2%): the second timing kept". */
+export function lateText(table) {
+  if (!table.late) return '';
+  const percent = (g) => `+${(100 * g).toFixed(0)}%`;
+  return `timed again at the end of the run (beside over the call ${percent(table.late.before)} over the run's highest ceiling, ` +
+    `then ${percent(table.late.after)}): the ${table.late.kept === 'again' ? 'second' : 'first'} timing kept`;
+}
