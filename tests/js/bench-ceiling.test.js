@@ -3,7 +3,19 @@
 // would make them all read high. And the efficiency beside each call (efficiencyBeside), which a
 // slow window of the machine moves together with the call. Pure objects here but for one probe call.
 import { describe, expect, it } from 'vitest';
-import { ceilingOf, ceilingProbe, ceilingText, efficiencyBeside, higherCeilings, withCeilingBeside } from '../../tools/bench/lib/ceiling.mjs';
+import {
+  WASM_TILE_CHAINS,
+  ceilingByChains,
+  ceilingOf,
+  ceilingProbe,
+  ceilingText,
+  chainsText,
+  efficiencyBeside,
+  higherCeilings,
+  withCeilingBeside,
+} from '../../tools/bench/lib/ceiling.mjs';
+// Through Vite, so the same import works in Node and in Chromium.
+import gemmSource from '../../cpp/src/kernels_gemm.cpp?raw';
 
 // One measureCeilings result: GFLOP/s per probe, null where the engine has no relaxed SIMD.
 const reading = (simd, relaxed, simdWall = simd, relaxedWall = relaxed) => {
@@ -97,5 +109,31 @@ describe('withCeilingBeside: a contender that reads the probe around each call',
     const probe = await ceilingProbe({ targetMs: 1 });
     const rate = probe.read();
     expect(Number.isFinite(rate) && rate > 0).toBe(true);
+  });
+});
+
+describe('the ceiling by chains: what a register tile of that many accumulators can reach', () => {
+  it('gives each count its share of the highest, truncated, and marks the tile\'s count', () => {
+    // relaxed_madd on an Intel Xeon (family 6 model 207), 2026-11-27 (npm run bench:passes).
+    const rows = [
+      { chains: 6, gflops: 32.5 },
+      { chains: 8, gflops: 40.4 },
+      { chains: 10, gflops: 46.3 },
+      { chains: 14, gflops: 44.4 },
+    ];
+    const text = chainsText('relaxed_madd', rows, 8);
+    expect(text).toBe('relaxed_madd by chains, GFLOP/s: 6: 32.5 (70%), 8 (the tile): 40.4 (87%), 10: 46.3 (100%), 14: 44.4 (95%)');
+  });
+
+  it('knows the accumulators of the wasm tile that cpp/src/kernels_gemm.cpp builds', () => {
+    const wasm = gemmSource.match(/#if defined\(__wasm_simd128__\)\s*constexpr int kTileRows = (\d+);[^\n]*\s*constexpr int kTileVectors = (\d+);/);
+    expect(wasm).not.toBeNull();
+    expect(Number(wasm[1]) * Number(wasm[2])).toBe(WASM_TILE_CHAINS);
+  });
+
+  it('reads every count from a real probe of this engine, in the order asked', async () => {
+    const rows = await ceilingByChains({ chains: [4, 8], samples: 1 });
+    expect(rows.map((r) => r.chains)).toEqual([4, 8]);
+    for (const r of rows) expect(Number.isFinite(r.gflops) && r.gflops > 0).toBe(true);
   });
 });

@@ -4,14 +4,15 @@
 // and run under this Node against the ceilings this process reads (lib/ceiling.mjs), then natively
 // (build/bench_passes, AVX2+FMA against its own probe). The first step on a machine whose
 // efficiencies read low (docs/performance.md, "Measuring another machine"): if the products lose,
-// the tile is the suspect; if the softmax does, the exp.
+// the tile is the suspect (and the probe's reading at the tile's number of chains, printed first,
+// tells whether its chains' latency is the cause); if the softmax does, the exp.
 // Usage: node tools/bench/passes.mjs [T ...]   (default sdpa_passes.cpp's: 512 1024 2048)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
+import { WASM_TILE_CHAINS, ceilingByChains, ceilingText, chainsText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { RELAXED_FLAG, nodeNeedsRelaxedFlag, rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 
@@ -37,7 +38,14 @@ console.log(describeMachine().text);
 // The highest of three readings: a low one is time another job took (lib/ceiling.mjs).
 let ceilings = await measureCeilings();
 for (let i = 0; i < 2; i++) ceilings = higherCeilings(ceilings, await measureCeilings());
-console.log(`${ceilingText(ceilings)}, the highest of 3 readings\n`);
+console.log(`${ceilingText(ceilings)}, the highest of 3 readings`);
+// The probe again with fewer chains: the products' tile keeps WASM_TILE_CHAINS of them in flight, so
+// its reading there is what the products can reach while the pipes wait on each chain's latency.
+for (const relaxed of [false, true]) {
+  const rows = await ceilingByChains({ relaxed });
+  if (rows) console.log(chainsText(relaxed ? 'relaxed_madd' : 'mul+add', rows));
+}
+console.log(`(the products' register tile holds ${WASM_TILE_CHAINS} accumulators: where its count reads well under the highest, the chains' latency bounds the products; docs/performance.md)\n`);
 
 const missing = BUILDS.map((b) => path.join(root, 'build-wasm', b.lib)).filter((lib) => !existsSync(lib));
 if (missing.length > 0) {

@@ -90,6 +90,41 @@ export function ceilingOf(ceilings, form) {
   return readings.length > 0 ? Math.max(...readings) : undefined;
 }
 
+/**
+ * Accumulators in the products' register tile of the wasm builds (cpp/src/kernels_gemm.cpp:
+ * kTileRows x kTileVectors = 2 x 4 under __wasm_simd128__): the number of independent multiply-add
+ * chains the S^T and P V products keep in flight. bench-ceiling.test.js reads it back from there.
+ */
+export const WASM_TILE_CHAINS = 8;
+
+/**
+ * The probe's GFLOP/s by its number of chains, for one form (mul+add, or relaxed_madd when
+ * `relaxed`): [{ chains, gflops }], the best of `samples` readings each in CPU time, or null where
+ * the engine does not validate the relaxed probe. Where a count under 14 reads well below 14's, its
+ * chains wait on their own latency, and so does a kernel whose register tile holds that many
+ * accumulators: on an Intel Xeon (family 6 model 207, 2026-11-27) relaxed_madd read 40.4 GFLOP/s at
+ * 8 chains against 46.3 at 10, and the 2 x 4 tile's products in L1 ran at 39-41 (docs/performance.md).
+ */
+export async function ceilingByChains({ relaxed = false, chains = [6, 8, 10, 12, 14], samples = 5 } = {}) {
+  const rows = [];
+  for (const count of chains) {
+    const reading = await measureCeiling({ relaxed, chains: count, samples });
+    if (!reading) return null;
+    rows.push({ chains: count, gflops: reading.gflops });
+  }
+  return rows;
+}
+
+/**
+ * One line of ceilingByChains rows: each count's GFLOP/s and its share of the highest count's
+ * (truncated to a whole percent), the count `tileChains` marked as the tile's.
+ */
+export function chainsText(form, rows, tileChains = WASM_TILE_CHAINS) {
+  const top = Math.max(...rows.map((r) => r.gflops));
+  const one = (r) => `${r.chains}${r.chains === tileChains ? ' (the tile)' : ''}: ${r.gflops.toFixed(1)} (${Math.floor((100 * r.gflops) / top)}%)`;
+  return `${form} by chains, GFLOP/s: ${rows.map(one).join(', ')}`;
+}
+
 /** One line about the ceilings (one reading, or higherCeilings of several), for the terminal and results.md. */
 export function ceilingText(c) {
   const one = (x, wall) => (x ? `${x.gflops.toFixed(1)} GFLOP/s (${wall ? `wall clock ${wall.gflops.toFixed(1)}` : ''})` : 'not supported by this engine');
