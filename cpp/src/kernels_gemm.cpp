@@ -9,7 +9,9 @@
 // multiply-adds, and with MR = 2, NV = 4 (wasm) 4 loads and 2 broadcasts: at most 14 of the 16
 // registers of AVX2 or of wasm simd128 on x64 (V8), so nothing spills. WebAssembly
 // SIMD has no FMA (without relaxed-simd), so each multiply-add is a mul and an add there; natively
-// xsimd's fma is one vfmadd. The tile is loaded from / stored to C once, not once per k.
+// xsimd's fma is one vfmadd. The tile is loaded from / stored to C once, not once per k. The
+// relaxed build also has a 6 x 2 tile (12 accumulators, one relaxed_madd each), chosen at run time
+// by set_tile: see kTallTileRows below.
 #include <algorithm>
 #include <cstddef>
 
@@ -48,6 +50,33 @@ constexpr int kTileRows = 4;     // MR
 constexpr int kTileVectors = 2;  // NV
 #endif
 
+// The relaxed build's second tile, 6 x 2: 12 accumulators instead of 8. Intel's FMA has a latency
+// of 4 cycles on 2 pipes, so 8 chains only just keep them busy, and any stall shows: on an Intel
+// Xeon (family 6 model 207, 2026-11-27) the ceiling probe's relaxed_madd read 40.4 GFLOP/s at 8
+// chains against 46.3 at 10, and the 2 x 4 tile's products in L1 39-41 GFLOP/s. Larger tiles lost
+// before because V8 spilled them, not for want of registers: 12 accumulators, 2 vectors of B and
+// one broadcast are 15 of V8's 15 allocatable xmm, but in the copies of the loop that V8's loop
+// unrolling makes it issues every load of a step before its multiply-adds (clang's wasm has them
+// interleaved), and 6 broadcasts held at once spill two accumulators. kUnrollGuard stops the
+// unrolling (below); then 6 x 2 ran the products at 44.4 / 45.2 GFLOP/s against 2 x 4's 40.4 /
+// 40.8 and the forward at T = 512 1.07x (alternating in one process, 60 s, 497 calls each). The
+// mul+add build keeps one tile: its products reach 99% of its probe on that Xeon already, and 6 x
+// 2 with a temporary for each product needs 16 registers. The order of every element's sum over k
+// is the same in both tiles, so they give the same bits; the JS loader chooses between them by
+// timing both at load, since no machine but that Xeon has measured 6 x 2 yet.
+#if ATTNLAB_RELAXED_SIMD
+constexpr int kTallTileRows = 6, kTallTileVectors = 2;
+#endif
+
+// The tile the products run: 0 the build's default, 1 the relaxed build's 6 x 2 (set_tile).
+int g_tile = 0;
+
+// Never true, and never written: the condition of kUnrollGuard's branch. Volatile, so neither
+// clang nor binaryen can prove the branch dead and drop it.
+const float* volatile g_never_row = nullptr;
+volatile int g_never_count = 0;
+volatile int g_never_sink = 0;
+
 // A[r][k] of op(A): A is (M, K) with stride lda, or (K, M) when transposed.
 template <bool kTransposedA>
 inline float a_at(const float* A, int lda, int r, int k) {
@@ -55,7 +84,12 @@ inline float a_at(const float* A, int lda, int r, int k) {
 }
 
 // kLda: op(A)'s row stride when known at compile time (kFixedRowStride), else 0 (lda at run time).
-template <bool kTransposedA, int MR, int NV, class V, int kLda = 0>
+// kUnrollGuard: a branch at the top of each step, never taken, to a loop. V8 unrolls only a loop
+// with no loop inside (LoopFinder::FindSmallInnermostLoopFromHeader), so this one stays one step
+// a turn and keeps clang's order. The branch goes before the step's loads: after them, V8 sinks the
+// multiply-adds past it and the loads end up together again. Its cost is a load, a compare and a
+// branch a step, which the 6 x 2 tile's 12 multiply-adds hide (print-wasm-code, Node 20).
+template <bool kTransposedA, int MR, int NV, class V, int kLda = 0, bool kUnrollGuard = false>
 inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
   constexpr int W = lanes<V>();
   V acc[MR][NV];
@@ -92,7 +126,12 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
   // B's pointer is the loop variable: a separate step counter was one more add per step in a loop
   // V8 runs at about 6 instructions a cycle (28 per step for 16 vector mul/adds): 45.3 -> 45.9
   // GFLOP/s in L1 and the 1x8x1024x64 loop 58.6 -> 57.9 ms (bench_passes, three runs each).
+  const float* const never = kUnrollGuard ? g_never_row : nullptr;
   for (const float* const b_end = B + std::size_t(K) * ldb; b != b_end; b += ldb) {
+    if constexpr (kUnrollGuard) {
+      if (__builtin_expect(b == never, 0))
+        for (int i = 0; i < g_never_count; ++i) g_never_sink = i;
+    }
     step(0);
     for (int p = 0; p < kPointers; ++p) a[p] += a_step;
   }
@@ -103,24 +142,35 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
     }
 }
 
-// MR rows of C, every column: full tiles, then one vector, then single columns.
-template <bool kTransposedA, int MR, int kLda = 0>
+// A register tile's shape: kRows x kVectors vectors of accumulators, with kUnrollGuard (gemm_tile).
+template <int kRows, int kVectors, bool kGuard>
+struct Tile {
+  static constexpr int rows = kRows, vectors = kVectors;
+  static constexpr bool unroll_guard = kGuard;
+};
+using DefaultTile = Tile<kTileRows, kTileVectors, false>;
+#if ATTNLAB_RELAXED_SIMD
+using TallTile = Tile<kTallTileRows, kTallTileVectors, true>;
+#endif
+
+// MR rows of C, every column: full tiles of T's vectors, then one vector, then single columns.
+template <bool kTransposedA, class T, int MR, int kLda = 0>
 void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
   constexpr int W = lanes<Vec>();
   int n = 0;
-  for (; n + kTileVectors * W <= N; n += kTileVectors * W)
-    gemm_tile<kTransposedA, MR, kTileVectors, Vec, kLda>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+  for (; n + T::vectors * W <= N; n += T::vectors * W)
+    gemm_tile<kTransposedA, MR, T::vectors, Vec, kLda, T::unroll_guard>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n + W <= N; n += W) gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n < N; ++n) gemm_tile<kTransposedA, MR, 1, Lane1>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
 }
 
-// The last M % kTileRows rows: a tile of exactly that many rows.
-template <bool kTransposedA, int MR>
+// The last M % T::rows rows: a tile of exactly that many rows.
+template <bool kTransposedA, class T, int MR>
 void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                          bool accumulate) {
   if constexpr (MR > 0) {
-    if (rows == MR) gemm_rows<kTransposedA, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
-    else gemm_remainder_rows<kTransposedA, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    if (rows == MR) gemm_rows<kTransposedA, T, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    else gemm_remainder_rows<kTransposedA, T, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
   }
 }
 
@@ -136,23 +186,34 @@ void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const 
 // 32.3-32.8 at T=512).
 constexpr int kFixedRowStride = 64;
 
-// Every row of C over one block of columns and depth: the register tiles, MR rows at a time.
-template <bool kTransposedA>
-__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                bool accumulate) {
+// Every row of C over one block of columns and depth: the register tiles of T, T::rows rows at a time.
+template <bool kTransposedA, class T>
+void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                      bool accumulate) {
+  constexpr int MR = T::rows;
   // Row r0 of op(A) starts at A + r0 * lda, or at A + r0 when A is transposed.
   auto rows_of_a = [&](int r0) { return kTransposedA ? A + r0 : A + std::size_t(r0) * lda; };
   int m = 0;
   if constexpr (!kTransposedA) {
     if (lda == kFixedRowStride)
-      for (; m + kTileRows <= M; m += kTileRows)
-        gemm_rows<false, kTileRows, kFixedRowStride>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
-                                                     accumulate);
+      for (; m + MR <= M; m += MR)
+        gemm_rows<false, T, MR, kFixedRowStride>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
+                                                 accumulate);
   }
-  for (; m + kTileRows <= M; m += kTileRows)
-    gemm_rows<kTransposedA, kTileRows>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
-  gemm_remainder_rows<kTransposedA, kTileRows - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc,
-                                                   ldc, accumulate);
+  for (; m + MR <= M; m += MR)
+    gemm_rows<kTransposedA, T, MR>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
+  gemm_remainder_rows<kTransposedA, T, MR - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
+                                               accumulate);
+}
+
+// One block in the tile set_tile chose.
+template <bool kTransposedA>
+__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                bool accumulate) {
+#if ATTNLAB_RELAXED_SIMD
+  if (g_tile == 1) return gemm_block_tiled<kTransposedA, TallTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+#endif
+  gemm_block_tiled<kTransposedA, DefaultTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 // Cache blocks for the large products (the layers' projections, e.g. BERT's 768 x 768 weights):
@@ -196,6 +257,30 @@ __attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda
 }
 
 }  // namespace
+
+int tile_count() {
+#if ATTNLAB_RELAXED_SIMD
+  return 2;
+#else
+  return 1;
+#endif
+}
+
+const char* tile_name(int tile) {
+  if (tile == 0) return kTileRows == 2 ? "2x4" : "4x2";
+#if ATTNLAB_RELAXED_SIMD
+  if (tile == 1) return "6x2";
+#endif
+  return "";
+}
+
+bool set_tile(int tile) {
+  if (tile < 0 || tile >= tile_count()) return false;
+  g_tile = tile;
+  return true;
+}
+
+int current_tile() { return g_tile; }
 
 void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
                          bool accumulate) {
