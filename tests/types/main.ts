@@ -173,7 +173,7 @@ const mhaOptions = {
   rope: true,
 } satisfies Required<MultiHeadAttentionOptions>;
 
-const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8) } satisfies Required<LoadOptions>;
+const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8), tile: 'auto' } satisfies Required<LoadOptions>;
 const threaded = { ...load, wasmUrl: '/attention.wasm', threads: 2, inlineBelow: 0 } satisfies Required<ParallelOptions>;
 // simd picks one of three builds: true (simd128), 'relaxed' (relaxed_madd) or false (scalar).
 expectType<Equal<LoadOptions['simd'], boolean | 'relaxed' | undefined>>(true);
@@ -221,6 +221,9 @@ export async function useSync(): Promise<number> {
     relaxedPool.dispose();
   }
   const arch: string = attn.arch;
+  const tile: '2x4' | '6x2' | '4x2' = attn.kernel.tile;
+  const chosenBy: 'only' | 'calibrated' | 'option' = attn.kernel.chosenBy;
+  const ratio: number | undefined = attn.kernel.calibration?.ratio;
 
   const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);
   const dx: Tensor = attn.maskedSoftmaxBackward(weights, weights, backwardMask);
@@ -247,7 +250,7 @@ export async function useSync(): Promise<number> {
     + readLayer(attn.selfAttention(selfOptions), [[1, 2], [0, 1]])
     + readLayer(attn.selfAttention({ dIn: 2 }), [[[1, 2]]])
     + readLayer(attn.multiHeadAttention(mhaOptions), [[1, 2, 3, 4]])
-    + backend.length + arch.length + Number(simd) + inputs.length + scorings.length;
+    + backend.length + arch.length + tile.length + chosenBy.length + (ratio ?? 0) + Number(simd) + inputs.length + scorings.length;
 }
 
 export async function useThreads(): Promise<number> {

@@ -22,7 +22,7 @@ const OPERATIONS = {
 
 /** The API object: every operation on `runtime`'s live module, plus which build answered. */
 export function createAttention(runtime) {
-  const api = { backend: runtime.backend, arch: runtime.module.archName() };
+  const api = { backend: runtime.backend, arch: runtime.module.archName(), kernel: runtime.kernel };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     api[name] = (...args) => runtime.call(name, (module) => operation(module, ...args));
   }

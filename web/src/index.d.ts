@@ -342,6 +342,8 @@ export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
   /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
   readonly arch: string;
+  /** The products' register tile and how it was chosen (LoadOptions.tile). */
+  readonly kernel: KernelChoice;
 
   /**
    * x of rank 1 to 4 -> weights of x's shape: (B, H, Tq, Tk), (B, Tq, Tk) (H = 1, as for q),
@@ -392,6 +394,33 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /** The .wasm bytes, if you already have them (of the build `simd` selects). Not cached. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * The products' register tile, rows x vectors of 4 floats. The relaxed build has two, '2x4' and
+   * '6x2' (12 accumulators, which hide the FMA's latency on Intel CPUs); by default ('auto') the
+   * first load of a page times both, about 20 ms after a warm-up of at most 200 ms, and keeps the
+   * faster for the page. Both give the same bits, so this only moves speed. The other builds have
+   * one tile ('2x4' SIMD, '4x2' scalar); naming another rejects with a RangeError. See
+   * `Attention.kernel`.
+   */
+  tile?: 'auto' | '2x4' | '6x2' | '4x2';
+}
+
+/** Which register tile the products run, and how it was chosen (LoadOptions.tile). */
+export interface KernelChoice {
+  readonly tile: '2x4' | '6x2' | '4x2';
+  /** 'only': the build has one tile; 'calibrated': timed at load; 'option': named by LoadOptions.tile. */
+  readonly chosenBy: 'only' | 'calibrated' | 'option';
+  /**
+   * When calibrated: each tile's median time of a sample (the products of one 64 x 64 block of the
+   * fused forward, `reps` times), the median over rounds of the chosen tile's time over the
+   * default's (1 when the default was kept), and how long the warm-up took. Otherwise null.
+   */
+  readonly calibration: {
+    readonly sampleMs: Readonly<Record<string, number>>;
+    readonly ratio: number;
+    readonly reps: number;
+    readonly warmUpMs: number;
+  } | null;
 }
 
 /**

@@ -15,6 +15,8 @@
 // fresh instance of the same compiled module, made synchronously. (tests/js/hardening.test.js
 // forces a trap through the internal hook loadModule() gives tests: the live module's
 // stackRestore(0), after which the next call's first stack frame lies below address 0.)
+// The products' tile: the relaxed build has two, timed once a page (tile-calibration.js) or named
+// by { tile }, and set on every instance, a healed one too. Runtime.kernel says which and how.
 
 // The smallest module with a simd128 instruction (v128.const; i8x16.popcnt), as used by
 // wasm-feature-detect: WebAssembly.validate accepts it exactly when the engine has SIMD.
@@ -45,7 +47,7 @@ const BUILDS = {
 
 import { preparePacked } from './packed.js';
 
-const cache = new Map(); // backend -> Promise<Runtime>, for loads from the default location
+const cache = new Map(); // `${backend} ${tile option}` -> Promise<Runtime>, for loads from the default location
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */
 export function simdSupported() {
@@ -86,9 +88,9 @@ async function readWasmInNode(url) {
 /** The load options checked, as a copy of the own ones (nothing read from a polluted prototype). */
 function checkLoadOptions(given) {
   if (given === null || typeof given !== 'object') {
-    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary }, got ${given}`);
+    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary, tile }, got ${given}`);
   }
-  const known = ['simd', 'wasmUrl', 'wasmBinary'];
+  const known = ['simd', 'wasmUrl', 'wasmBinary', 'tile'];
   const options = Object.create(null);
   for (const key of Object.keys(given)) {
     if (!known.includes(key)) throw new TypeError(`loadAttention: unknown option '${key}' (known: ${known.join(', ')})`);
@@ -96,6 +98,9 @@ function checkLoadOptions(given) {
   }
   if (options.simd !== undefined && typeof options.simd !== 'boolean' && options.simd !== 'relaxed') {
     throw new TypeError(`loadAttention: simd must be 'relaxed', true, false or undefined, got ${String(options.simd)}`);
+  }
+  if (options.tile !== undefined && typeof options.tile !== 'string') {
+    throw new TypeError(`loadAttention: tile must be 'auto' or a tile's name such as '2x4' or '6x2', got ${typeof options.tile}`);
   }
   const binary = options.wasmBinary;
   if (binary !== undefined && !(binary instanceof ArrayBuffer || binary instanceof Uint8Array)) {
@@ -122,6 +127,8 @@ class Runtime {
     this.compiled = compiled;
     this.current = null;
     this.instances = 0; // how many were made: 1 until a trap
+    this.tile = 0; // the products' tile, set on every instance (chooseTile)
+    this.kernel = null; // { tile, chosenBy, calibration }, frozen (chooseTile)
   }
 
   /** The live Emscripten module; a fresh instance when the last one trapped. */
@@ -143,6 +150,7 @@ class Runtime {
     this.factory(module);
     if (!module.calledRun) throw new Error('loadAttention: the wasm module did not start');
     preparePacked(module);
+    if (this.tile !== 0) module.setTile(this.tile);
     this.instances += 1;
     return module;
   }
@@ -163,10 +171,22 @@ class Runtime {
   }
 }
 
+/** Sets runtime's tile and runtime.kernel; a choice to make loads tile-calibration.js on demand. */
+async function chooseTile(runtime, tileOption) {
+  const module = runtime.module;
+  const named = tileOption !== undefined && tileOption !== 'auto';
+  const kernel = module.tileCount() > 1 || named
+    ? await (await import('./tile-calibration.js')).tileChoice(module, runtime.backend, tileOption)
+    : Object.freeze({ tile: module.tileName(0), chosenBy: 'only', calibration: null });
+  runtime.tile = module.tileCount() > 1 ? module.currentTile() : 0;
+  runtime.kernel = kernel;
+}
+
 async function createRuntime(backend, options) {
   const [compiled, { default: factory }] = await Promise.all([compile(backend, options), BUILDS[backend].glue()]);
   const runtime = new Runtime(backend, factory, compiled);
   void runtime.module; // instantiate now: a load that cannot start fails here, not at the first call
+  await chooseTile(runtime, options.tile);
   return runtime;
 }
 
@@ -192,12 +212,13 @@ export async function loadModule(given = {}) {
   if (options.wasmUrl !== undefined || options.wasmBinary !== undefined) {
     runtime = await createRuntime(backend, options);
   } else {
-    if (!cache.has(backend)) {
-      const loading = createRuntime(backend, {});
-      cache.set(backend, loading);
-      loading.catch(() => cache.delete(backend)); // a failed load may be retried
+    const key = `${backend} ${options.tile ?? 'auto'}`;
+    if (!cache.has(key)) {
+      const loading = createRuntime(backend, { tile: options.tile });
+      cache.set(key, loading);
+      loading.catch(() => cache.delete(key)); // a failed load may be retried
     }
-    runtime = await cache.get(backend);
+    runtime = await cache.get(key);
   }
   return { module: runtime.module, backend, runtime };
 }

@@ -32,7 +32,7 @@ const MAX_THREADS = 64;
 // the cost of a round trip to a worker (measured 40-100 us in Node).
 const DEFAULT_INLINE_BELOW = 2 ** 20;
 
-const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
+const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'tile', 'threads', 'inlineBelow'];
 
 function parallelOptions(given) {
   const fn = 'loadAttention';
@@ -52,10 +52,13 @@ function parallelOptions(given) {
   return { threads, inlineBelow, load };
 }
 
-/** Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone). */
-function workerLoadOptions(load, backend) {
+/**
+ * Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone).
+ * Every worker runs the build and the tile chosen here, so none calibrates again.
+ */
+function workerLoadOptions(load, backend, tile) {
   const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
-  const options = { ...load, simd }; // every worker runs the build chosen here
+  const options = { ...load, simd, tile };
   if (load.wasmUrl !== undefined) {
     const base = isNode() ? undefined : globalThis.location?.href;
     options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
@@ -63,11 +66,11 @@ function workerLoadOptions(load, backend) {
   return options;
 }
 
-/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary? }) -> ParallelAttention. */
+/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary?, tile? }) -> ParallelAttention. */
 export async function loadParallelAttention(options) {
   const { threads, inlineBelow, load } = parallelOptions(options);
   const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
-  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend));
+  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend, runtime.kernel.tile));
   return createParallelAttention(runtime, pool, inlineBelow);
 }
 
@@ -151,6 +154,7 @@ function createParallelAttention(runtime, pool, inlineBelow) {
   return Object.freeze({
     backend,
     arch: inline.arch,
+    kernel: inline.kernel,
     threads: pool.size,
     async scaledDotProductAttention(q, k, v, options) {
       alive('scaledDotProductAttention');

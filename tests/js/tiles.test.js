@@ -1,0 +1,232 @@
+// The products' register tiles (cpp/src/kernels_gemm.cpp): the relaxed build has 2 x 4 and 6 x 2,
+// chosen at load by a calibration (web/src/boundary/tile-calibration.js); every other build has one.
+//   1. the calibration's choice, on a stand-in module and clock: which tile, when it keeps the
+//      default, what a slow window or a late optimizing tier does to it;
+//   2. the loader: the tile option and its errors, attn.kernel, a healed instance keeping the tile;
+//   3. the two tiles give the same bits, for every product shape whose rows and columns leave a
+//      remainder in either tile (the relaxed build only: whichever tile the calibration picks runs
+//      every other suite against the references, and this one ties the other to it).
+import { describe, expect, it } from 'vitest';
+import { loadAttention } from '../../web/src/index.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
+import { ROUNDS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile } from '../../web/src/boundary/tile-calibration.js';
+import { BACKENDS, backendNamed } from './backends.js';
+
+/**
+ * A module of `msPerRep[t]` ms a call of the product in tile t, on a clock that only this module
+ * moves: calls before `optimizedAfter` run `slowdown` times slower (the engine's baseline code),
+ * and `disturb(round)` multiplies the time of the timing phase's calls (a slow window).
+ */
+function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 1 }) {
+  let clock = 0;
+  let tile = 0;
+  let calls = 0;
+  let timed = 0; // calls with reps > 2: the timing phase's
+  const module = {
+    tileCount: () => msPerRep.length,
+    tileName: (t) => ['2x4', '6x2', '3x3'][t],
+    setTile: (t) => {
+      tile = t;
+    },
+    currentTile: () => tile,
+    calibrationProduct: (reps) => {
+      calls += 1;
+      const round = reps > 2 ? Math.floor(timed++ / msPerRep.length) : -1;
+      clock += reps * msPerRep[tile] * (calls <= optimizedAfter ? slowdown : 1) * (round >= 0 ? disturb(round) : 1);
+    },
+  };
+  const now = () => clock;
+  const wait = async (ms) => {
+    clock += ms;
+  };
+  return { module, now, wait, calls: () => calls };
+}
+
+describe('the calibration chooses the faster tile, and keeps the default unless another is clearly faster', () => {
+  it('picks 6x2 when it takes 0.9 of 2x4\'s time, and leaves it set', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027] });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.tile).toBe('6x2');
+    expect(choice.chosenBy).toBe('calibrated');
+    expect(s.module.currentTile()).toBe(1);
+    expect(choice.calibration.ratio).toBeCloseTo(0.9, 6);
+    expect(choice.calibration.sampleMs['6x2'] / choice.calibration.sampleMs['2x4']).toBeCloseTo(0.9, 6);
+  });
+
+  it(`keeps 2x4 when the other is faster by less than SWITCH_GAIN (${SWITCH_GAIN})`, async () => {
+    const s = standIn({ msPerRep: [0.03, 0.03 * (1 - SWITCH_GAIN / 2)] });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.tile).toBe('2x4');
+    expect(s.module.currentTile()).toBe(0);
+    expect(choice.calibration.ratio).toBe(1);
+  });
+
+  it('keeps 2x4 when it is the faster one', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.04] });
+    expect((await calibrateTile(s.module, s)).tile).toBe('2x4');
+  });
+
+  it('chooses among three tiles by each one\'s ratio to the default', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.028, 0.024] });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.tile).toBe('3x3');
+    expect(s.module.currentTile()).toBe(2);
+  });
+
+  it('is not misled by a slow window: a round whose calls all run 3 times slower still gives its ratio', async () => {
+    // Rounds alternate the order, so a window over the second half of the timing slows a whole round
+    // and half of the next: the median over rounds keeps the true ratio.
+    const s = standIn({ msPerRep: [0.03, 0.027], disturb: (round) => (round >= ROUNDS - 2 ? 3 : 1) });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.tile).toBe('6x2');
+    expect(choice.calibration.ratio).toBeCloseTo(0.9, 6);
+  });
+
+  it('times only after the engine\'s optimized code arrives: samples from baseline code would all read 10x slower', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: 100, slowdown: 10 });
+    const choice = await calibrateTile(s.module, s);
+    expect(s.calls()).toBeGreaterThan(100 + 2 * ROUNDS);
+    // Each sample lasts about SAMPLE_MS at the optimized rate, not at the baseline's.
+    expect(choice.calibration.sampleMs['2x4']).toBeGreaterThan(1);
+    expect(choice.calibration.sampleMs['2x4']).toBeLessThan(2.5);
+    expect(choice.tile).toBe('6x2');
+  });
+
+  it(`gives up waiting for a jump after WARM_UP_LIMIT_MS (${WARM_UP_LIMIT_MS} ms): an engine whose first code is its best`, async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027] });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.calibration.warmUpMs).toBeGreaterThanOrEqual(WARM_UP_LIMIT_MS);
+    expect(choice.calibration.warmUpMs).toBeLessThan(WARM_UP_LIMIT_MS + 20);
+  });
+
+  it('says "only" for a build with one tile, and times nothing', async () => {
+    const s = standIn({ msPerRep: [0.03] });
+    expect(await calibrateTile(s.module, s)).toEqual({ tile: '2x4', chosenBy: 'only', calibration: null });
+    expect(s.calls()).toBe(0);
+  });
+});
+
+describe('the loader: the tile option, attn.kernel, and a healed instance keeping its tile', () => {
+  it.each(BACKENDS)('$backend says which tile runs and how it was chosen, frozen', async (build) => {
+    const attn = await loadAttention({ simd: build.simd });
+    expect(Object.isFrozen(attn.kernel)).toBe(true);
+    if (build.backend === 'wasm-relaxed') {
+      expect(attn.kernel.chosenBy).toBe('calibrated');
+      expect(['2x4', '6x2']).toContain(attn.kernel.tile);
+      expect(Object.keys(attn.kernel.calibration.sampleMs)).toEqual(['2x4', '6x2']);
+      expect(Object.isFrozen(attn.kernel.calibration.sampleMs)).toBe(true);
+    } else {
+      expect(attn.kernel).toEqual({ tile: build.backend === 'wasm-scalar' ? '4x2' : '2x4', chosenBy: 'only', calibration: null });
+    }
+  });
+
+  it('rejects a tile that is not a string with a TypeError, and one the build lacks with a RangeError naming its tiles', async () => {
+    await expect(loadAttention({ simd: true, tile: 6 })).rejects.toThrow(TypeError);
+    await expect(loadAttention({ simd: true, tile: 6 })).rejects.toThrow(/tile must be 'auto' or a tile's name/);
+    await expect(loadAttention({ simd: true, tile: '6x2' })).rejects.toThrow(RangeError);
+    await expect(loadAttention({ simd: true, tile: '6x2' })).rejects.toThrow("the wasm-simd build's tiles (2x4), got '6x2'");
+    await expect(loadAttention({ simd: true, tile: '' })).rejects.toThrow(RangeError);
+    // The module still loads and works afterwards.
+    const attn = await loadAttention({ simd: true, tile: '2x4' });
+    expect(attn.kernel).toEqual({ tile: '2x4', chosenBy: 'only', calibration: null });
+  });
+
+  it('reads no tile from a polluted prototype', async () => {
+    Object.prototype.tile = '6x2'; // eslint-disable-line no-extend-native
+    try {
+      const attn = await loadAttention({ simd: true });
+      expect(attn.kernel.tile).toBe('2x4');
+    } finally {
+      delete Object.prototype.tile;
+    }
+  });
+
+  const relaxed = backendNamed('wasm-relaxed');
+  it.runIf(relaxed)('a named tile is set on the module, and a healed instance after a trap runs it too', async () => {
+    for (const [tile, index] of [['6x2', 1], ['2x4', 0]]) {
+      const attn = await loadAttention({ simd: 'relaxed', tile });
+      expect(attn.kernel).toEqual({ tile, chosenBy: 'option', calibration: null });
+      const { module: before } = await loadModule({ simd: 'relaxed', tile });
+      expect(before.currentTile()).toBe(index);
+      before.stackRestore(0); // the next call traps (hardening.test.js)
+      expect(() => attn.maskedSoftmax({ data: Float32Array.of(1, 2), shape: [2] })).toThrow(/trapped/);
+      attn.maskedSoftmax({ data: Float32Array.of(1, 2), shape: [2] });
+      const { module: after } = await loadModule({ simd: 'relaxed', tile });
+      expect(after).not.toBe(before);
+      expect(after.currentTile()).toBe(index);
+    }
+  });
+
+  it.runIf(relaxed)('a pool runs the tile chosen on the calling thread', async () => {
+    const pool = await loadAttention({ simd: 'relaxed', tile: '6x2', threads: 2 });
+    try {
+      expect(pool.kernel.tile).toBe('6x2');
+    } finally {
+      pool.dispose();
+    }
+  });
+});
+
+/** Seeded values in [-1, 1), with some exactly 0, as a Float32Array of `n`. */
+function values(n, seed) {
+  const out = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = i % 17 === 0 ? 0 : (s >>> 8) / 8388608 - 1;
+  }
+  return out;
+}
+
+/** Every Float32Array field of a result (nested), by path: the bits compared. */
+function floatFields(result, path = '') {
+  if (result instanceof Float32Array) return [[path, result]];
+  if (result === null || typeof result !== 'object') return [];
+  return Object.entries(result).flatMap(([key, value]) => floatFields(value, `${path}.${key}`));
+}
+
+function expectSameBits(a, b, what) {
+  const fa = floatFields(a);
+  const fb = new Map(floatFields(b));
+  expect(fa.length, what).toBeGreaterThan(0);
+  for (const [path, x] of fa) {
+    const y = fb.get(path);
+    expect(y, `${what}${path}`).toBeInstanceOf(Float32Array);
+    expect(new Uint32Array(y.buffer, y.byteOffset, y.length), `${what}${path}`).toEqual(new Uint32Array(x.buffer, x.byteOffset, x.length));
+  }
+}
+
+describe.runIf(backendNamed('wasm-relaxed'))('the two tiles of the relaxed build give the same bits', () => {
+  // Tq and Tk: one block of 64 and a remainder that is no multiple of 6 or 2 (rows), d and dv no
+  // multiple of 8 floats (columns: full tiles, one vector, single floats), and d = 64 (the fixed
+  // row stride's tiles); causal and GQA take other block paths.
+  const shapes = [
+    { B: 1, H: 2, Hkv: 2, Tq: 70, Tk: 77, d: 40, dv: 24 },
+    { B: 2, H: 4, Hkv: 2, Tq: 13, Tk: 131, d: 64, dv: 64, causal: 'bottom-right' },
+    { B: 1, H: 1, Hkv: 1, Tq: 127, Tk: 65, d: 9, dv: 7 },
+  ];
+  it.each(shapes)('sdpa forward and backward at B=$B H=$H Hkv=$Hkv Tq=$Tq Tk=$Tk d=$d dv=$dv', async (s) => {
+    const [tall, wide] = [await loadAttention({ simd: 'relaxed', tile: '6x2' }), await loadAttention({ simd: 'relaxed', tile: '2x4' })];
+    const q = { data: values(s.B * s.H * s.Tq * s.d, 1), shape: [s.B, s.H, s.Tq, s.d] };
+    const k = { data: values(s.B * s.Hkv * s.Tk * s.d, 2), shape: [s.B, s.Hkv, s.Tk, s.d] };
+    const v = { data: values(s.B * s.Hkv * s.Tk * s.dv, 3), shape: [s.B, s.Hkv, s.Tk, s.dv] };
+    const dO = { data: values(s.B * s.H * s.Tq * s.dv, 4), shape: [s.B, s.H, s.Tq, s.dv] };
+    const options = s.causal ? { causal: s.causal } : {};
+    const run = (attn) => ({
+      forward: attn.scaledDotProductAttention(q, k, v, options),
+      backward: attn.scaledDotProductAttentionBackward(q, k, v, dO, options),
+    });
+    expectSameBits(run(tall), run(wide), 'sdpa');
+  });
+
+  it('a multi-head layer forward and backward, whose projections are the large products (rows 13: two 6-row tiles and one)', async () => {
+    const [tall, wide] = [await loadAttention({ simd: 'relaxed', tile: '6x2' }), await loadAttention({ simd: 'relaxed', tile: '2x4' })];
+    const x = { data: values(2 * 13 * 36, 5), shape: [2, 13, 36] };
+    const dY = { data: values(2 * 13 * 36, 6), shape: [2, 13, 36] };
+    const run = (attn) => {
+      const layer = attn.multiHeadAttention({ dModel: 36, heads: 4, kvHeads: 2, seed: 7 });
+      return { forward: layer.forward(x), backward: layer.backward(x, dY) };
+    };
+    expectSameBits(run(tall), run(wide), 'layer');
+  });
+});

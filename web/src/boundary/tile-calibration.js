@@ -1,0 +1,114 @@
+// Chooses the register tile of the products (cpp/src/kernels_gemm.cpp) for a build that has more
+// than one: the relaxed build has 2 x 4, and 6 x 2, whose 12 accumulators hide the FMA's latency
+// where 8 do not (on an Intel Xeon, family 6 model 207: 1.09x on the products, 1.07x on the
+// forward). Both give the same bits (each element's sum runs over k in the same order), so the
+// choice is only about speed. It cannot be told from the browser (no CPU model there), so it is
+// timed once per page, on the products of one block of the fused forward (calibrationProduct):
+//   1. warm-up: the engine first runs baseline code (V8's Liftoff, about a tenth of the speed) and
+//      compiles optimized code in the background once a function is hot; timing the baseline
+//      would compare nothing. Short calls, waiting in between, until the rate has jumped JUMP-fold
+//      and then stopped rising for STABLE_CHECKS checks (the two products are two functions, each
+//      optimized on its own), or WARM_UP_LIMIT_MS; an engine whose first code is its best shows no
+//      jump and waits that long.
+//   2. timing: ROUNDS rounds, each timing every tile once (the order turned each round), SAMPLE_MS
+//      a sample; under 20 ms in all. A slow window of a shared machine slows both samples of a
+//      round, so each round gives a ratio, and the median ratio decides.
+//   3. choice: another tile only where it is at least SWITCH_GAIN faster than the build's default.
+
+export const WARM_UP_LIMIT_MS = 200;
+export const JUMP = 3;
+export const STABLE_CHECKS = 3;
+export const ROUNDS = 6;
+export const SAMPLE_MS = 1.5;
+export const SWITCH_GAIN = 0.03; // 3%: the spread of the ratio between calibrations on one machine
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The median of a non-empty array of numbers. */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * The tile choice of `module`, an instance of a build, the tile left set on the module:
+ * { tile, chosenBy, calibration }. chosenBy 'only' (the build has one tile; calibration null) or
+ * 'calibrated', with calibration { sampleMs: { [tile name]: the median ms of its samples }, ratio:
+ * the median over rounds of the chosen tile's time over the default's, reps: calls of the product
+ * in a sample, warmUpMs }. `now` and `wait` are the clock and the pause, given by tests.
+ */
+export async function calibrateTile(module, { now = () => performance.now(), wait = pause } = {}) {
+  const count = module.tileCount();
+  if (count < 2) return { tile: module.tileName(0), chosenBy: 'only', calibration: null };
+  const tiles = Array.from({ length: count }, (_, t) => t);
+  const timeOnce = (tile, reps) => {
+    module.setTile(tile);
+    const start = now();
+    module.calibrationProduct(reps);
+    return now() - start;
+  };
+
+  // 1. Warm-up: both tiles run in the same functions, so one tile's calls warm them all.
+  const warmStart = now();
+  const rateOf = () => 2 / Math.max(timeOnce(0, 2), 1e-3); // products a ms
+  const first = rateOf();
+  let rate = first;
+  let stable = 0;
+  while (now() - warmStart < WARM_UP_LIMIT_MS) {
+    for (let i = 0; i < 20; i++) timeOnce(tiles[i % count], 1);
+    await wait(5);
+    const latest = rateOf();
+    if (latest > 1.15 * rate) {
+      rate = latest;
+      stable = 0;
+    } else if (rate >= JUMP * first && ++stable >= STABLE_CHECKS) {
+      break;
+    }
+  }
+  const warmUpMs = now() - warmStart;
+
+  // 2. Timing: reps so one sample lasts about SAMPLE_MS at the warmed rate.
+  const reps = Math.max(1, Math.round(SAMPLE_MS * rate));
+  const samples = tiles.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...tiles].reverse() : tiles;
+    for (const tile of order) samples[tile].push(timeOnce(tile, reps));
+  }
+
+  // 3. Choice: the fastest tile by the median of its per-round ratio to tile 0.
+  const ratios = tiles.map((tile) => median(samples[tile].map((ms, round) => ms / Math.max(samples[0][round], 1e-9))));
+  let chosen = 0;
+  for (const tile of tiles) if (ratios[tile] < 1 - SWITCH_GAIN && ratios[tile] < ratios[chosen]) chosen = tile;
+  module.setTile(chosen);
+  const sampleMs = Object.fromEntries(tiles.map((tile) => [module.tileName(tile), median(samples[tile])]));
+  return { tile: module.tileName(chosen), chosenBy: 'calibrated', calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs } };
+}
+
+const calibrated = new Map(); // backend -> Promise<calibrateTile() result>: one calibration a page
+
+/**
+ * The loader's tile choice for `module`, an instance of `backend`, left set on it: the tile named
+ * by `tileOption` (a RangeError if the build lacks it) or this page's calibration of the backend
+ * (the first load times, the next ones reuse it) -> the frozen { tile, chosenBy, calibration }.
+ */
+export async function tileChoice(module, backend, tileOption) {
+  const names = Array.from({ length: module.tileCount() }, (_, t) => module.tileName(t));
+  let choice;
+  if (tileOption !== undefined && tileOption !== 'auto') {
+    if (!names.includes(tileOption)) {
+      throw new RangeError(`loadAttention: tile must be 'auto' or one of the ${backend} build's tiles (${names.join(', ')}), got '${tileOption}'`);
+    }
+    choice = { tile: tileOption, chosenBy: names.length > 1 ? 'option' : 'only', calibration: null };
+  } else {
+    if (!calibrated.has(backend)) {
+      const calibrating = calibrateTile(module);
+      calibrated.set(backend, calibrating);
+      calibrating.catch(() => calibrated.delete(backend));
+    }
+    choice = await calibrated.get(backend);
+  }
+  if (names.length > 1) module.setTile(names.indexOf(choice.tile));
+  const calibration = choice.calibration && Object.freeze({ ...choice.calibration, sampleMs: Object.freeze({ ...choice.calibration.sampleMs }) });
+  return Object.freeze({ ...choice, calibration });
+}
