@@ -28,7 +28,7 @@ import { chartSvg } from './lib/chart-svg.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { modernConfigs } from './lib/modern-configs.mjs';
 import { opConfigs } from './lib/op-configs.mjs';
-import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable } from './lib/report.mjs';
+import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable, tileText } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
 import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 import { RETIMES, SLOW_WINDOW, attemptsText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from './lib/slow-window.mjs';
@@ -83,7 +83,7 @@ const modules = [simd, ...(relaxed ? [relaxed] : []), scalar];
 for (const attn of modules) await coreClock(attn); // our rows also say how much of a call is the core's
 const sdpaModules = [simd, ...(relaxed ? [relaxed] : []), ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
-console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''})`).join(', ')}`);
+console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''}, ${tileText(m.kernel)})`).join(', ')}`);
 console.log(`attention-lab: ${machine.ours}`);
 console.log(`machine: ${machine.described}`);
 console.log(`${ceilingText(ceilings)}, read again before every table; "of ceiling" is a row's GFLOP/s over the highest reading so far (the relaxed build's over relaxed_madd's) per thread`);
@@ -262,6 +262,8 @@ function resultsMarkdown(measured, targets, efficiencies) {
     'loaded from node_modules.',
     '',
     `Machine: ${machine.described} (/proc/cpuinfo, /sys/devices/system/cpu/cpu0/cache).`,
+    '',
+    `The products' register tile (loadAttention()'s, attn.kernel): ${modules.map((m) => `${m.backend} ${tileText(m.kernel)}`).join('; ')}.`,
     '',
     `Ceiling (tools/bench/lib/ceiling.mjs, in this process before every table and after the last): ${ceilingText(ceilings)}.`,
     'A probe module runs 14 independent chains of f32x4 multiply-adds; "of ceiling" is a row\'s GFLOP/s over the highest reading',

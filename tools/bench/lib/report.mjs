@@ -94,3 +94,15 @@ export function targetLines(measured) {
   }
   return lines;
 }
+
+/**
+ * How one of our modules' products were tiled, for the run's header and results.md, from
+ * attn.kernel (web/src/boundary/loader.js): "tile 6x2 (calibrated at load, ms a sample: 2x4 1.41,
+ * 6x2 1.27)", "tile 2x4 (the build's only)" or "tile 2x4 (named by the tile option)".
+ */
+export function tileText(kernel) {
+  if (kernel.chosenBy === 'only') return `tile ${kernel.tile} (the build's only)`;
+  if (kernel.chosenBy === 'option') return `tile ${kernel.tile} (named by the tile option)`;
+  const samples = Object.entries(kernel.calibration.sampleMs).map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
+  return `tile ${kernel.tile} (calibrated at load, ms a sample: ${samples.join(', ')})`;
+}
