@@ -11,7 +11,6 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "args.hpp"
 #include "attnlab/kernels.hpp"
@@ -418,19 +417,18 @@ void set_tile_entry(double tile) {
 }
 
 // The products of one block of the fused forward, `reps` times, in the current tile: S^T = K Qt
-// (64 keys by 64 query columns over d = 64, K's rows 64 floats apart as sdpa_fused.cpp's are at
-// d = 64) and O += P V (64 rows by dv = 64 over 64 keys, P^T with the padded stride 80 of its
-// scratch). The JS loader times this in each tile to choose one.
-// Returns a sum of the output, so no engine can skip the work. Its own buffers: 4 x 16-20 KiB.
+// (64 keys by 64 query columns over d = 64, K's rows 64 floats apart as at d = 64) and O += P V
+// (64 rows by dv = 64 over 64 keys, P^T with its scratch's padded stride 80). The JS loader times
+// this in each tile to choose one. Returns a sum of the output, so no engine can skip the work.
 double calibration_product_entry(double reps) {
   Boundary check("calibrationProduct");
   check.require(std::floor(reps) == reps && reps >= 1 && reps <= 1e5, "reps must be an integer in [1, 100000]");
   if (!check.ok()) return check.raise(), 0;
   constexpr int n = 64, ld = n + 16;
-  static std::vector<float> keys(n * n, 0.25f), qt(n * ld, 0.5f), pt(n * ld, 0.125f), values(n * n, 0.75f), out(n * n);
+  static float keys[n * n], qt[n * ld], pt[n * ld], values[n * n], out[n * n];  // 80 KiB, zeros
   for (int r = 0; r < int(reps); ++r) {
-    kernels::f32_gemm_nn_strided(n, n, n, keys.data(), n, qt.data(), ld, pt.data(), ld, false);
-    kernels::f32_gemm_tn_strided(n, n, n, pt.data(), ld, values.data(), n, out.data(), n, r > 0);
+    kernels::f32_gemm_nn_strided(n, n, n, keys, n, qt, ld, pt, ld, false);
+    kernels::f32_gemm_tn_strided(n, n, n, pt, ld, values, n, out, n, r > 0);
   }
   return out[0] + out[n * n - 1];
 }
