@@ -397,7 +397,7 @@ export interface LoadOptions {
   /**
    * The products' register tile, rows x vectors of 4 floats. The relaxed build has two, '2x4' and
    * '6x2' (12 accumulators, which hide the FMA's latency on Intel CPUs); by default ('auto') the
-   * first load of a page times both, about 20 ms after a warm-up of at most 200 ms, and keeps the
+   * first load of a page times both, about 20 ms after a warm-up of at most 300 ms, and keeps the
    * faster for the page. Both give the same bits, so this only moves speed. The other builds have
    * one tile ('2x4' SIMD, '4x2' scalar); naming another rejects with a RangeError. See
    * `Attention.kernel`.
