@@ -20,6 +20,7 @@ import {
   type AttentionTrace,
   type AttnMask,
   type Causal,
+  type KernelChoice,
   type KVCache,
   type LayerForwardOptions,
   type LayerGradients,
@@ -221,7 +222,8 @@ export async function useSync(): Promise<number> {
     relaxedPool.dispose();
   }
   const arch: string = attn.arch;
-  const tile: '2x4' | '6x2' | '4x2' = attn.kernel.tile;
+  const kernel: KernelChoice = attn.kernel;
+  const tile: '2x4' | '6x2' | '4x2' = kernel.tile;
   const chosenBy: 'only' | 'calibrated' | 'option' = attn.kernel.chosenBy;
   const ratio: number | undefined = attn.kernel.calibration?.ratio;
 
