@@ -206,12 +206,17 @@ void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float*
                                                accumulate);
 }
 
-// One block in the tile set_tile chose.
+// One block in the tile set_tile chose, where that tile needs one pointer for its rows of A: A
+// transposed, or its row stride the fixed one. Otherwise each of the tall tile's 6 rows walks its
+// own pointer, and the fused backward (dQ += dS K, dS with the padded stride 80) ran 2.6x slower
+// than in 2 x 4 (efficiency.mjs, fwd+bwd at T = 512, 150.8 against 57.2 ms, Intel Xeon); such
+// blocks keep the default tile (the same bits).
 template <bool kTransposedA>
 __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                 bool accumulate) {
 #if ATTNLAB_RELAXED_SIMD
-  if (g_tile == 1) return gemm_block_tiled<kTransposedA, TallTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  if (g_tile == 1 && (kTransposedA || lda == kFixedRowStride))
+    return gemm_block_tiled<kTransposedA, TallTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 #endif
   gemm_block_tiled<kTransposedA, DefaultTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
