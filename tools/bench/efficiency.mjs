@@ -6,7 +6,9 @@
 // (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
 // CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed), of
 // the whole call and of the same calls' time inside the core alone (lib/core-clock.mjs: without the
-// API's checks and copies in and out).
+// API's checks and copies in and out). The relaxed build runs once in each of its register tiles
+// (loadAttention({ tile }): 2x4 and 6x2, web/src/boundary/tile-calibration.js), and once as its
+// calibration at load chose, so one run shows what the tile is worth on this machine.
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
 import { coreClock, coreMedianMs, withCoreSamples } from './lib/core-clock.mjs';
@@ -32,7 +34,14 @@ const timeCpu = (fn) => {
 console.log(describeMachine().text);
 // Read before every shape and at the end; the rows are printed at the end, over the highest reading.
 let ceilings = await measureCeilings();
-const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? [await loadAttention({ simd: 'relaxed' })] : [])];
+const relaxedBuilds = async () => {
+  const calibrated = await loadAttention({ simd: 'relaxed' });
+  const tiles = await Promise.all(['2x4', '6x2'].map((tile) => loadAttention({ simd: 'relaxed', tile })));
+  return [calibrated, ...tiles];
+};
+const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? await relaxedBuilds() : [])];
+const label = (attn) => (attn.kernel.chosenBy === 'only' ? attn.backend : `${attn.backend} ${attn.kernel.tile}${attn.kernel.chosenBy === 'calibrated' ? ' (cal.)' : ''}`);
+console.log(`builds: ${builds.map(label).join(', ')}`);
 const clocks = await Promise.all(builds.map((attn) => coreClock(attn, cpuMs)));
 
 const shapes = [...sizes.map((T) => ({ B: 1, H: 8, T, d: 64 })), { B: 8, H: 12, T: 128, d: 64 }];
@@ -65,18 +74,18 @@ for (const { B, H, T, d } of shapes) {
     builds.forEach((attn, i) => {
       const ms = median(samples[i]);
       const coreMs = coreMedianMs(contenders[i], samples[i].length);
-      rows.push({ name: `B=${B} H=${H} T=${T} d=${d}`, pass, backend: attn.backend, flops, ms, coreMs });
+      rows.push({ name: `B=${B} H=${H} T=${T} d=${d}`, pass, backend: attn.backend, build: label(attn), flops, ms, coreMs });
     });
   }
 }
 ceilings = higherCeilings(ceilings, await measureCeilings());
 console.log(ceilingText(ceilings));
-console.log('\nshape                     pass              build          CPU ms  GFLOP/s  of ceiling  core ms  core of ceiling');
-for (const { name, pass, backend, flops, ms, coreMs } of rows) {
+console.log('\nshape                     pass              build                     CPU ms  GFLOP/s  of ceiling  core ms  core of ceiling');
+for (const { name, pass, backend, build, flops, ms, coreMs } of rows) {
   const ceiling = ceilingOf(ceilings, backend);
   const percent = (x) => `${(100 * (flops / x / 1e6 / ceiling)).toFixed(1)}%`;
   console.log(
-    `${name.padEnd(26)}${pass.padEnd(18)}${backend.padEnd(13)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
+    `${name.padEnd(26)}${pass.padEnd(18)}${build.padEnd(24)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
       `${percent(ms).padStart(12)}${coreMs.toFixed(2).padStart(9)}${percent(coreMs).padStart(17)}`,
   );
 }
