@@ -411,9 +411,9 @@ export interface KernelChoice {
   /** 'only': the build has one tile; 'calibrated': timed at load; 'option': named by LoadOptions.tile. */
   readonly chosenBy: 'only' | 'calibrated' | 'option';
   /**
-   * When calibrated: each tile's median time of a sample (the products of one 64 x 64 block of the
-   * fused forward, `reps` times), the median over rounds of the chosen tile's time over the
-   * default's (1 when the default was kept), and how long the warm-up took. Otherwise null.
+   * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
+   * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default
+   * was kept), and how long the warm-up took. Otherwise null.
    */
   readonly calibration: {
     readonly sampleMs: Readonly<Record<string, number>>;
