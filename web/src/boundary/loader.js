@@ -175,11 +175,10 @@ class Runtime {
 async function chooseTile(runtime, tileOption) {
   const module = runtime.module;
   const named = tileOption !== undefined && tileOption !== 'auto';
-  const kernel = module.tileCount() > 1 || named
+  runtime.kernel = module.tileCount() > 1 || named
     ? await (await import('./tile-calibration.js')).tileChoice(module, runtime.backend, tileOption)
     : Object.freeze({ tile: module.tileName(0), chosenBy: 'only', calibration: null });
-  runtime.tile = module.tileCount() > 1 ? module.currentTile() : 0;
-  runtime.kernel = kernel;
+  runtime.tile = module.currentTile(); // 0 in a build with one tile
 }
 
 async function createRuntime(backend, options) {

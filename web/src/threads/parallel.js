@@ -54,11 +54,12 @@ function parallelOptions(given) {
 
 /**
  * Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone).
- * Every worker runs the build and the tile chosen here, so none calibrates again.
+ * Every worker runs the build and the tile chosen here (`kernel`, the calling thread's), so none
+ * calibrates again; a build with one tile needs no tile named.
  */
-function workerLoadOptions(load, backend, tile) {
+function workerLoadOptions(load, backend, kernel) {
   const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
-  const options = { ...load, simd, tile };
+  const options = { ...load, simd, tile: kernel.chosenBy === 'only' ? undefined : kernel.tile };
   if (load.wasmUrl !== undefined) {
     const base = isNode() ? undefined : globalThis.location?.href;
     options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
@@ -70,7 +71,7 @@ function workerLoadOptions(load, backend, tile) {
 export async function loadParallelAttention(options) {
   const { threads, inlineBelow, load } = parallelOptions(options);
   const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
-  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend, runtime.kernel.tile));
+  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend, runtime.kernel));
   return createParallelAttention(runtime, pool, inlineBelow);
 }
 
