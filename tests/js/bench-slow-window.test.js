@@ -2,7 +2,7 @@
 // which tables count as hit, that the least hit attempt is kept whatever the rows' speeds, and the
 // text the report prints. Pure functions: measure() is a stand-in returning prepared tables.
 import { describe, expect, it } from 'vitest';
-import { RETIMES, SLOW_WINDOW, attemptsText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from '../../tools/bench/lib/slow-window.mjs';
+import { RETIMES, SLOW_WINDOW, attemptsText, lateOrder, lateSkippedText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from '../../tools/bench/lib/slow-window.mjs';
 
 // A table whose target rows have these (call, beside) efficiencies, plus a peer row with neither.
 const table = (name, ...pairs) => ({
@@ -81,5 +81,26 @@ describe('lessDisturbedAtEnd: the check again over the run\'s highest ceiling', 
     expect(kept.late.kept).toBe('first');
     expect(lateText(kept)).toMatch(/the first timing kept$/);
     expect(lateText(table('plain', [0.7, 0.7]))).toBe('');
+  });
+});
+
+describe('lateOrder: the tables the check at the end times again, within its budget', () => {
+  it('takes only the tables over the bound, those with a target first, each group by its gap', () => {
+    const tables = [
+      { ...table('plain-small', [0.7, 0.75]), target: false }, // +7%
+      { ...table('target-small', [0.7, 0.74]), target: true }, // +6%
+      { ...table('quiet', [0.7, 0.71]), target: true }, // +1.4%: not timed again
+      { ...table('plain-large', [0.5, 0.7]), target: false }, // +40%
+      { ...table('target-large', [0.6, 0.72]), target: true }, // +20%
+    ];
+    expect(lateOrder(tables, (t) => t.target).map((i) => tables[i].name)).toEqual(['target-large', 'target-small', 'plain-large', 'plain-small']);
+    expect(lateOrder(tables, () => false).map((i) => tables[i].name)).toEqual(['plain-large', 'target-large', 'plain-small', 'target-small']);
+    expect(lateOrder([table('q', [0.7, 0.7])], () => true)).toEqual([]);
+  });
+
+  it('says of a table the budget did not reach that it was not timed again, and its gap', () => {
+    expect(lateSkippedText(table('t', [0.5, 0.56]), 15)).toBe(
+      "not timed again at the end: the check's 15-minute budget was spent (beside over the call +12% over the run's highest ceiling)",
+    );
   });
 });

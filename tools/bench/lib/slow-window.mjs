@@ -82,3 +82,24 @@ export function lateText(table) {
   return `timed again at the end of the run (beside over the call ${percent(table.late.before)} over the run's highest ceiling, ` +
     `then ${percent(table.late.after)}): the ${table.late.kept === 'again' ? 'second' : 'first'} timing kept`;
 }
+
+/**
+ * Which tables the check at the end times again, in what order: those over `bound`, the tables that
+ * carry a target first (hasTarget(table)), then the others, each group by its gap, largest first.
+ * On a host where most tables show a gap (an Intel Xeon, 2026-11-27: nearly all 33), timing them all
+ * again took longer than the run; the caller stops at a time budget, so the order decides which the
+ * budget reaches. -> indexes into `tables`.
+ */
+export function lateOrder(tables, hasTarget, bound = SLOW_WINDOW) {
+  return tables
+    .map((t, i) => ({ i, gap: slowWindow(t.rows), target: hasTarget(t) }))
+    .filter((t) => t.gap > bound)
+    .sort((a, b) => Number(b.target) - Number(a.target) || b.gap - a.gap)
+    .map((t) => t.i);
+}
+
+/** "not timed again at the end: the check's 15-minute budget was spent (beside over the call +12% over the run's highest ceiling)". */
+export function lateSkippedText(table, budgetMinutes) {
+  return `not timed again at the end: the check's ${budgetMinutes}-minute budget was spent ` +
+    `(beside over the call +${(100 * slowWindow(table.rows)).toFixed(0)}% over the run's highest ceiling)`;
+}
