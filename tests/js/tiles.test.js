@@ -2,14 +2,15 @@
 // chosen at load by a calibration (web/src/boundary/tile-calibration.js); every other build has one.
 //   1. the calibration's choice, on a stand-in module and clock: which tile, when it keeps the
 //      default, what a slow window or a late optimizing tier does to it;
-//   2. the loader: the tile option and its errors, attn.kernel, a healed instance keeping the tile;
+//   2. the page's calibration in the background (tileChoice), and the loader: the tile option and
+//      its errors, attn.kernel and kernelSettled, a healed instance keeping the tile;
 //   3. the two tiles give the same bits, for every product shape whose rows and columns leave a
 //      remainder in either tile (the relaxed build only: whichever tile the calibration picks runs
 //      every other suite against the references, and this one ties the other to it).
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { ROUNDS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile } from '../../web/src/boundary/tile-calibration.js';
+import { ROUNDS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -105,17 +106,74 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
   });
 });
 
+describe('tileChoice: one calibration a page, in the background, that no load waits for', () => {
+  // Each test names a backend of its own: the page's calibrations are kept per backend.
+  it('answers at once with the default tile, pending, and the calibration\'s choice later; the loads after share it', async () => {
+    const s = standIn({ msPerRep: [1, 0.9] });
+    const first = tileChoice(() => s.module, 'stand-in-a');
+    expect(first.kernel).toEqual({ tile: '2x4', chosenBy: 'pending', calibration: null });
+    expect(s.calls()).toBe(0); // nothing timed before the load has resolved
+    const second = tileChoice(() => s.module, 'stand-in-a');
+    expect(second.later).toBe(first.later);
+    const chosen = await first.later;
+    expect(chosen.chosenBy).toBe('calibrated');
+    expect(Object.isFrozen(chosen) && Object.isFrozen(chosen.calibration)).toBe(true);
+    const after = tileChoice(() => s.module, 'stand-in-a');
+    expect(after).toEqual({ kernel: chosen, later: null });
+    expect(after.kernel).toBe(chosen);
+  });
+
+  it('calibrates on whichever instance is live at each call, as a trap replaces it', async () => {
+    const [a, b] = [standIn({ msPerRep: [1, 1] }), standIn({ msPerRep: [1, 1] })];
+    let live = a;
+    const { later } = tileChoice(() => live.module, 'stand-in-b');
+    live = b;
+    await later;
+    expect(a.calls()).toBe(0);
+    expect(b.calls()).toBeGreaterThan(0);
+  });
+
+  it('settles on the default tile, "default", when the calibration throws, and the next load tries again', async () => {
+    const s = standIn({ msPerRep: [1, 0.9] });
+    const broken = { ...s.module, calibrationProduct: () => { throw new WebAssembly.RuntimeError('unreachable'); } };
+    const { later } = tileChoice(() => broken, 'stand-in-c');
+    expect(await later).toEqual({ tile: '2x4', chosenBy: 'default', calibration: null });
+    const retry = tileChoice(() => s.module, 'stand-in-c');
+    expect(retry.later).not.toBe(later);
+    expect((await retry.later).chosenBy).toBe('calibrated');
+  });
+
+  it('names a tile the build has at once, and rejects one it lacks with a RangeError', () => {
+    const s = standIn({ msPerRep: [1, 0.9] });
+    expect(tileChoice(() => s.module, 'stand-in-d', '6x2')).toEqual({ kernel: { tile: '6x2', chosenBy: 'option', calibration: null }, later: null });
+    expect(() => tileChoice(() => s.module, 'stand-in-d', '3x3')).toThrow(RangeError);
+    expect(s.calls()).toBe(0);
+  });
+});
+
 describe('the loader: the tile option, attn.kernel, and a healed instance keeping its tile', () => {
   it.each(BACKENDS)('$backend says which tile runs and how it was chosen, frozen', async (build) => {
     const attn = await loadAttention({ simd: build.simd });
     expect(Object.isFrozen(attn.kernel)).toBe(true);
     if (build.backend === 'wasm-relaxed') {
-      expect(attn.kernel.chosenBy).toBe('calibrated');
-      expect(['2x4', '6x2']).toContain(attn.kernel.tile);
-      expect(Object.keys(attn.kernel.calibration.sampleMs)).toEqual(['2x4', '6x2']);
-      expect(Object.isFrozen(attn.kernel.calibration.sampleMs)).toBe(true);
+      // The page's first relaxed load (no other test of this file loads it before): the load did
+      // not wait for the calibration, which runs in the background, the default tile until then.
+      expect(attn.kernel).toEqual({ tile: '2x4', chosenBy: 'pending', calibration: null });
+      const settled = await attn.kernelSettled;
+      expect(attn.kernel).toBe(settled);
+      expect(settled.chosenBy).toBe('calibrated');
+      expect(['2x4', '6x2']).toContain(settled.tile);
+      expect(Object.keys(settled.calibration.sampleMs)).toEqual(['2x4', '6x2']);
+      expect(Object.isFrozen(settled.calibration.sampleMs)).toBe(true);
+      const { module } = await loadModule({ simd: 'relaxed' });
+      expect(module.tileName(module.currentTile())).toBe(settled.tile);
+      // Later loads of the page reuse the choice at once: the cached runtime, and one of their own.
+      expect((await loadAttention({ simd: 'relaxed' })).kernel).toBe(settled);
+      const uncached = await loadAttention({ simd: 'relaxed', wasmUrl: new URL('../../web/wasm/attention-relaxed.wasm', import.meta.url) });
+      expect(uncached.kernel).toBe(settled);
     } else {
       expect(attn.kernel).toEqual({ tile: build.backend === 'wasm-scalar' ? '4x2' : '2x4', chosenBy: 'only', calibration: null });
+      expect(await attn.kernelSettled).toBe(attn.kernel);
     }
   });
 
@@ -156,12 +214,19 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
     }
   });
 
-  it.runIf(relaxed)('a pool runs the tile chosen on the calling thread', async () => {
+  it.runIf(relaxed)('a pool runs the tile chosen on the calling thread, after the calibration has settled', async () => {
     const pool = await loadAttention({ simd: 'relaxed', tile: '6x2', threads: 2 });
     try {
       expect(pool.kernel.tile).toBe('6x2');
     } finally {
       pool.dispose();
+    }
+    const calibrated = await loadAttention({ simd: 'relaxed', threads: 2 });
+    try {
+      expect(calibrated.kernel.chosenBy).toBe('calibrated');
+      expect(await calibrated.kernelSettled).toBe(calibrated.kernel);
+    } finally {
+      calibrated.dispose();
     }
   });
 });

@@ -224,7 +224,8 @@ export async function useSync(): Promise<number> {
   const arch: string = attn.arch;
   const kernel: KernelChoice = attn.kernel;
   const tile: '2x4' | '6x2' | '4x2' = kernel.tile;
-  const chosenBy: 'only' | 'calibrated' | 'option' = attn.kernel.chosenBy;
+  const chosenBy: 'only' | 'calibrated' | 'option' | 'pending' | 'default' = attn.kernel.chosenBy;
+  expectType<Equal<Attention['kernelSettled'], Promise<KernelChoice>>>(true);
   const ratio: number | undefined = attn.kernel.calibration?.ratio;
 
   const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);

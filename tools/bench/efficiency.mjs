@@ -36,6 +36,7 @@ console.log(describeMachine().text);
 let ceilings = await measureCeilings();
 const relaxedBuilds = async () => {
   const calibrated = await loadAttention({ simd: 'relaxed' });
+  await calibrated.kernelSettled; // the calibration runs in the background after the load
   const tiles = await Promise.all(['2x4', '6x2'].map((tile) => loadAttention({ simd: 'relaxed', tile })));
   return [calibrated, ...tiles];
 };

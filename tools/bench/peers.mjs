@@ -78,7 +78,9 @@ let ceilings = await measureCeilings();
 // And read beside every timed call of our target builds, for the efficiency "beside" (ceiling.mjs efficiencyBeside).
 const probes = { 'wasm-simd': await ceilingProbe(), 'wasm-relaxed': await ceilingProbe({ relaxed: true }) };
 const [simd, scalar] = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
+// The relaxed build's tile is calibrated in the background after its load: every table times the settled one.
 const relaxed = relaxedSimdSupported() ? await loadAttention({ simd: 'relaxed' }) : null;
+await relaxed?.kernelSettled;
 // The opt-in pool of workers (issue 3's "both cores"), as a line of its own next to the 2-thread peer.
 const pool = await loadAttention({ simd: true, threads: 2 }).catch((error) => console.log(`no parallel API: ${error.message}`));
 const modules = [simd, ...(relaxed ? [relaxed] : []), scalar];

@@ -22,7 +22,14 @@ const OPERATIONS = {
 
 /** The API object: every operation on `runtime`'s live module, plus which build answered. */
 export function createAttention(runtime) {
-  const api = { backend: runtime.backend, arch: runtime.module.archName(), kernel: runtime.kernel };
+  const api = {
+    backend: runtime.backend,
+    arch: runtime.module.archName(),
+    get kernel() {
+      return runtime.kernel; // may change once, when the page's tile calibration finishes
+    },
+    kernelSettled: runtime.kernelSettled,
+  };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     api[name] = (...args) => runtime.call(name, (module) => operation(module, ...args));
   }

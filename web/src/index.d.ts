@@ -342,8 +342,15 @@ export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
   /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
   readonly arch: string;
-  /** The products' register tile and how it was chosen (LoadOptions.tile). */
+  /**
+   * The products' register tile and how it was chosen (LoadOptions.tile). While the page's first
+   * calibration of the relaxed build runs, in the background after the load, this is the build's
+   * default tile with chosenBy 'pending'; it changes once, to the calibration's choice. The
+   * results are the same bits in every tile.
+   */
   readonly kernel: KernelChoice;
+  /** Resolves with `kernel` once it is final (at once for a named tile or a build with one tile). */
+  readonly kernelSettled: Promise<KernelChoice>;
 
   /**
    * x of rank 1 to 4 -> weights of x's shape: (B, H, Tq, Tk), (B, Tq, Tk) (H = 1, as for q),
@@ -397,8 +404,10 @@ export interface LoadOptions {
   /**
    * The products' register tile, rows x vectors of 4 floats. The relaxed build has two, '2x4' and
    * '6x2' (12 accumulators, which hide the FMA's latency on Intel CPUs); by default ('auto') the
-   * first load of a page times both, about 20 ms after a warm-up of at most 300 ms, and keeps the
-   * faster for the page. Both give the same bits, so this only moves speed. The other builds have
+   * first load of a page starts timing both in the background (a warm-up of at most 300 ms in
+   * short slices, until the engine's optimized code has arrived, then about 20 ms of timing) and
+   * the faster then runs for the page; no load waits for it. Both give the same bits, so this only
+   * moves speed. The other builds have
    * one tile ('2x4' SIMD, '4x2' scalar); naming another rejects with a RangeError. See
    * `Attention.kernel`.
    */
@@ -408,8 +417,12 @@ export interface LoadOptions {
 /** Which register tile the products run, and how it was chosen (LoadOptions.tile). */
 export interface KernelChoice {
   readonly tile: '2x4' | '6x2' | '4x2';
-  /** 'only': the build has one tile; 'calibrated': timed at load; 'option': named by LoadOptions.tile. */
-  readonly chosenBy: 'only' | 'calibrated' | 'option';
+  /**
+   * 'only': the build has one tile; 'option': named by LoadOptions.tile; 'calibrated': timed on
+   * this page; 'pending': the build's default while the calibration runs; 'default': the
+   * calibration could not run (the module trapped), so the build's default.
+   */
+  readonly chosenBy: 'only' | 'calibrated' | 'option' | 'pending' | 'default';
   /**
    * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
    * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default

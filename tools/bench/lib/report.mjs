@@ -98,11 +98,14 @@ export function targetLines(measured) {
 /**
  * How one of our modules' products were tiled, for the run's header and results.md, from
  * attn.kernel (web/src/boundary/loader.js): "tile 6x2 (calibrated at load, ms a sample: 2x4 1.41,
- * 6x2 1.27)", "tile 2x4 (the build's only)" or "tile 2x4 (named by the tile option)".
+ * 6x2 1.27)", "tile 2x4 (the build's only)", "tile 2x4 (named by the tile option)", or while or
+ * where the calibration did not finish "tile 2x4 (the build's default; its calibration still running)".
  */
 export function tileText(kernel) {
   if (kernel.chosenBy === 'only') return `tile ${kernel.tile} (the build's only)`;
   if (kernel.chosenBy === 'option') return `tile ${kernel.tile} (named by the tile option)`;
+  if (kernel.chosenBy === 'pending') return `tile ${kernel.tile} (the build's default; its calibration still running)`;
+  if (kernel.chosenBy === 'default') return `tile ${kernel.tile} (the build's default; its calibration could not run)`;
   const samples = Object.entries(kernel.calibration.sampleMs).map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
   return `tile ${kernel.tile} (calibrated at load, ms a sample: ${samples.join(', ')})`;
 }

@@ -15,8 +15,9 @@
 // fresh instance of the same compiled module, made synchronously. (tests/js/hardening.test.js
 // forces a trap through the internal hook loadModule() gives tests: the live module's
 // stackRestore(0), after which the next call's first stack frame lies below address 0.)
-// The products' tile: the relaxed build has two, timed once a page (tile-calibration.js) or named
-// by { tile }, and set on every instance, a healed one too. Runtime.kernel says which and how.
+// The products' tile: the relaxed build has two, timed once a page in the background after the
+// first load (tile-calibration.js) or named by { tile }, and set on every instance, a healed one
+// too. Runtime.kernel says which and how; Runtime.kernelSettled resolves once it is final.
 
 // The smallest module with a simd128 instruction (v128.const; i8x16.popcnt), as used by
 // wasm-feature-detect: WebAssembly.validate accepts it exactly when the engine has SIMD.
@@ -127,8 +128,18 @@ class Runtime {
     this.compiled = compiled;
     this.current = null;
     this.instances = 0; // how many were made: 1 until a trap
-    this.tile = 0; // the products' tile, set on every instance (chooseTile)
-    this.kernel = null; // { tile, chosenBy, calibration }, frozen (chooseTile)
+    this.tile = 0; // the products' tile, set on every instance (setKernel)
+    this.kernel = null; // { tile, chosenBy, calibration }, frozen (setKernel)
+    this.kernelSettled = null; // Promise<kernel>, once the tile is final (chooseTile)
+  }
+
+  /** Runs `kernel`'s tile from now on, on the live instance and on any that replaces it. */
+  setKernel(kernel) {
+    const module = this.module;
+    const count = module.tileCount();
+    this.tile = Array.from({ length: count }, (_, t) => module.tileName(t)).indexOf(kernel.tile);
+    if (count > 1) module.setTile(this.tile);
+    this.kernel = kernel;
   }
 
   /** The live Emscripten module; a fresh instance when the last one trapped. */
@@ -171,14 +182,25 @@ class Runtime {
   }
 }
 
-/** Sets runtime's tile and runtime.kernel; a choice to make loads tile-calibration.js on demand. */
+/**
+ * Sets runtime's tile, kernel and kernelSettled; a choice to make loads tile-calibration.js on
+ * demand. A calibration still running sets the tile it chooses when it finishes.
+ */
 async function chooseTile(runtime, tileOption) {
   const module = runtime.module;
   const named = tileOption !== undefined && tileOption !== 'auto';
-  runtime.kernel = module.tileCount() > 1 || named
-    ? await (await import('./tile-calibration.js')).tileChoice(module, runtime.backend, tileOption)
-    : Object.freeze({ tile: module.tileName(0), chosenBy: 'only', calibration: null });
-  runtime.tile = module.currentTile(); // 0 in a build with one tile
+  if (module.tileCount() === 1 && !named) {
+    runtime.setKernel(Object.freeze({ tile: module.tileName(0), chosenBy: 'only', calibration: null }));
+    runtime.kernelSettled = Promise.resolve(runtime.kernel);
+    return;
+  }
+  const { tileChoice } = await import('./tile-calibration.js');
+  const { kernel, later } = tileChoice(() => runtime.module, runtime.backend, tileOption);
+  runtime.setKernel(kernel);
+  runtime.kernelSettled = later === null ? Promise.resolve(kernel) : later.then((chosen) => {
+    runtime.setKernel(chosen);
+    return chosen;
+  });
 }
 
 async function createRuntime(backend, options) {

@@ -3,7 +3,11 @@
 // where 8 do not (on an Intel Xeon, family 6 model 207: 1.09x on the products, 1.07x on the
 // forward). Both give the same bits (each element's sum runs over k in the same order), so the
 // choice is only about speed. It cannot be told from the browser (no CPU model there), so it is
-// timed once per page, on the products of one block of the fused forward (calibrationProduct):
+// timed once per page, on the products of one block of the fused forward (calibrationProduct), in
+// the background after the first load (tileChoice): the load resolves with the default tile, and
+// the chosen one runs from when the calibration settles (attn.kernelSettled). Waiting for it made
+// the first relaxed load take 121-248 ms on the Xeon against 15-32 ms now; the thread is held at
+// most 9-17 ms at a time while it runs (the timing, 2 below; Node 20, 5 loads each):
 //   1. warm-up: the engine first runs baseline code (V8's Liftoff, about a tenth of the speed) and
 //      compiles optimized code in the background once a function is hot; timing the baseline
 //      would compare nothing. Short calls, waiting in between, until the rate has jumped JUMP-fold
@@ -26,7 +30,8 @@ export const ROUNDS = 6;
 export const SAMPLE_MS = 1.5;
 export const SWITCH_GAIN = 0.01; // a tie keeps the default; a wrong pick costs speed only, never bits
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Node: an unref'd timer, so that a script that has finished does not wait for the calibration.
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms)?.unref?.());
 
 /**
  * The tile choice of `module`, an instance of a build, the tile left set on the module:
@@ -83,30 +88,53 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
   return { tile: module.tileName(chosen), chosenBy: 'calibrated', calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs } };
 }
 
-const calibrated = new Map(); // backend -> Promise<calibrateTile() result>: one calibration a page
+const calibrated = new Map(); // backend -> Promise<frozen choice>: one calibration a page, never rejected
+const settled = new Map(); // backend -> its frozen choice, once the calibration has finished
+
+const frozen = (choice) => Object.freeze({
+  ...choice,
+  calibration: choice.calibration && Object.freeze({ ...choice.calibration, sampleMs: Object.freeze({ ...choice.calibration.sampleMs }) }),
+});
 
 /**
- * The loader's tile choice for `module`, an instance of `backend`, left set on it: the tile named
- * by `tileOption` (a RangeError if the build lacks it) or this page's calibration of the backend
- * (the first load times, the next ones reuse it) -> the frozen { tile, chosenBy, calibration }.
+ * The loader's tile choice for a runtime of `backend` whose live module live() returns:
+ * { kernel, later }. kernel is the frozen { tile, chosenBy, calibration } to run now: the tile
+ * named by `tileOption` (a RangeError if the build lacks it; later null), or this page's
+ * calibration of the backend once it has finished (later null). Before that, kernel is the build's
+ * default tile, chosenBy 'pending', and later the Promise of the calibration's choice: the first
+ * load starts it, in the background, so that no load waits for the warm-up (100-230 ms on the
+ * Xeon); the loads after it share it. A calibration that fails (a trap) settles on the default
+ * tile, chosenBy 'default', and the next load of the page tries again.
  */
-export async function tileChoice(module, backend, tileOption) {
+export function tileChoice(live, backend, tileOption) {
+  const module = live();
   const names = Array.from({ length: module.tileCount() }, (_, t) => module.tileName(t));
-  let choice;
   if (tileOption !== undefined && tileOption !== 'auto') {
     if (!names.includes(tileOption)) {
       throw new RangeError(`loadAttention: tile must be 'auto' or one of the ${backend} build's tiles (${names.join(', ')}), got '${tileOption}'`);
     }
-    choice = { tile: tileOption, chosenBy: names.length > 1 ? 'option' : 'only', calibration: null };
-  } else {
-    if (!calibrated.has(backend)) {
-      const calibrating = calibrateTile(module);
-      calibrated.set(backend, calibrating);
-      calibrating.catch(() => calibrated.delete(backend));
-    }
-    choice = await calibrated.get(backend);
+    return { kernel: frozen({ tile: tileOption, chosenBy: names.length > 1 ? 'option' : 'only', calibration: null }), later: null };
   }
-  if (names.length > 1) module.setTile(names.indexOf(choice.tile));
-  const calibration = choice.calibration && Object.freeze({ ...choice.calibration, sampleMs: Object.freeze({ ...choice.calibration.sampleMs }) });
-  return Object.freeze({ ...choice, calibration });
+  if (settled.has(backend)) return { kernel: settled.get(backend), later: null };
+  if (!calibrated.has(backend)) calibrated.set(backend, calibrateInBackground(live, backend));
+  return { kernel: frozen({ tile: names[0], chosenBy: 'pending', calibration: null }), later: calibrated.get(backend) };
+}
+
+/** calibrateTile on whichever instance is live at each call (a trap replaces it) -> Promise<frozen choice>. */
+async function calibrateInBackground(live, backend) {
+  const module = {
+    tileCount: () => live().tileCount(),
+    tileName: (t) => live().tileName(t),
+    setTile: (t) => live().setTile(t),
+    calibrationProduct: (reps) => live().calibrationProduct(reps),
+  };
+  try {
+    await pause(0); // the load resolves first
+    const choice = frozen(await calibrateTile(module));
+    settled.set(backend, choice);
+    return choice;
+  } catch {
+    calibrated.delete(backend);
+    return frozen({ tile: module.tileName(0), chosenBy: 'default', calibration: null });
+  }
 }

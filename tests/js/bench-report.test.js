@@ -1,0 +1,18 @@
+// The bench's line about the products' tile (tools/bench/lib/report.mjs tileText), read from
+// attn.kernel: what the run's header and results.md say about how each build's tile was chosen.
+import { describe, expect, it } from 'vitest';
+import { tileText } from '../../tools/bench/lib/report.mjs';
+
+describe('tileText: how a build\'s tile was chosen, in words', () => {
+  it('names the tile and how it was chosen, with each tile\'s fastest sample when calibrated', () => {
+    expect(tileText({ tile: '2x4', chosenBy: 'only', calibration: null })).toBe("tile 2x4 (the build's only)");
+    expect(tileText({ tile: '6x2', chosenBy: 'option', calibration: null })).toBe('tile 6x2 (named by the tile option)');
+    const calibration = { sampleMs: { '2x4': 1.412, '6x2': 1.268 }, ratio: 0.898, reps: 40, warmUpMs: 90 };
+    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration })).toBe('tile 6x2 (calibrated at load, ms a sample: 2x4 1.41, 6x2 1.27)');
+  });
+
+  it('says so when the calibration has not settled or could not run, rather than reading a calibration that is null', () => {
+    expect(tileText({ tile: '2x4', chosenBy: 'pending', calibration: null })).toBe("tile 2x4 (the build's default; its calibration still running)");
+    expect(tileText({ tile: '2x4', chosenBy: 'default', calibration: null })).toBe("tile 2x4 (the build's default; its calibration could not run)");
+  });
+});
