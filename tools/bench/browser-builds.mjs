@@ -1,7 +1,9 @@
 // Our SIMD and relaxed-SIMD builds in Chromium (Debian's /usr/bin/chromium through playwright-core),
 // with the ceilings of ceiling.mjs measured in the same page: the measurement that decides whether
 // the relaxed build is loadAttention()'s default (web/src/boundary/loader.js, loadModule).
-// Usage: node tools/bench/browser-builds.mjs [--rounds N]
+// Usage: node tools/bench/browser-builds.mjs [--rounds N] [--tiles]
+//   --tiles  the relaxed build also in each of its register tiles by name ({ tile: '2x4' }, '6x2'),
+//            beside the tile its calibration at load chose (attn.kernel, printed)
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
 // CPU clock, so on a loaded machine only the ratio between the builds means much).
@@ -11,16 +13,21 @@ import { launchChromium } from '../chromium.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
+const tiles = args.includes('--tiles');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs in the page: every shape and pass, both builds alternating. */
-async function inPage(rounds) {
+async function inPage(rounds, tiles) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
   const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
   const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
-  const builds = [await loadAttention({ simd: true }), await loadAttention({ simd: 'relaxed' })];
+  const relaxed = await loadAttention({ simd: 'relaxed' });
+  await relaxed.kernelSettled; // the calibration runs in the background after the load
+  // With --tiles: the relaxed build once more per tile by name (one instance each, the same .wasm).
+  const named = tiles ? ['2x4', '6x2'] : [];
+  const builds = [await loadAttention({ simd: true }), relaxed, ...(await Promise.all(named.map((tile) => loadAttention({ simd: 'relaxed', tile }))))];
   const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);
   const rows = [];
   for (const [B, H, T] of [[1, 8, 512], [1, 8, 1024], [8, 12, 128]]) {
@@ -38,10 +45,13 @@ async function inPage(rounds) {
       });
       const flops = perEntry * B * H * T * T * d;
       const ms = times.map(median);
-      rows.push({ shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6 });
+      rows.push({ shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6, tileMs: ms.slice(2) });
     }
   }
-  return { ceilings, rows, userAgent: navigator.userAgent };
+  const calibration = relaxed.kernel.calibration;
+  const kernel = `${relaxed.kernel.tile}, ${relaxed.kernel.chosenBy}` +
+    (calibration ? ` (fastest sample, ms: ${Object.entries(calibration.sampleMs).map(([t, ms]) => `${t} ${ms.toFixed(2)}`).join(', ')})` : '');
+  return { ceilings, rows, userAgent: navigator.userAgent, kernel, named };
 }
 
 // The repository served from disk to a made-up origin (no server, no network): playwright answers
@@ -55,15 +65,18 @@ try {
     return file.startsWith(root + path.sep) ? route.fulfill({ path: file }) : route.abort();
   });
   await page.goto(`${ORIGIN}/package.json`);
-  const { ceilings, rows, note, userAgent } = await page.evaluate(inPage, rounds);
+  const { ceilings, rows, note, userAgent, kernel, named } = await page.evaluate(([r, t]) => inPage(r, t), [rounds, tiles]);
   console.log(userAgent ?? note);
+  if (kernel) console.log(`the relaxed build's tile: ${kernel}`);
   const c = (x) => (x ? `${x.gflops.toFixed(1)} GFLOP/s` : 'unsupported');
   console.log(`ceilings (wall clock, in the page): mul+add ${c(ceilings.simd)}, relaxed_madd ${c(ceilings.relaxed)}`);
-  console.log('\nshape                  pass              simd ms  relaxed ms  simd GFLOP/s  relaxed GFLOP/s  relaxed gain');
+  const tileHeads = (named ?? []).map((t) => `  ${t} ms`.padStart(10)).join('');
+  console.log(`\nshape                  pass              simd ms  relaxed ms  simd GFLOP/s  relaxed GFLOP/s  relaxed gain${tileHeads}`);
   for (const r of rows) {
     console.log(
       `${r.shape.padEnd(23)}${r.pass.padEnd(16)}${r.simdMs.toFixed(2).padStart(9)}${r.relaxedMs.toFixed(2).padStart(12)}` +
-        `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x`,
+        `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x` +
+        r.tileMs.map((ms) => ms.toFixed(2).padStart(10)).join(''),
     );
   }
 } finally {
