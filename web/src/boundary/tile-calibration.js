@@ -102,7 +102,7 @@ const frozen = (choice) => Object.freeze({
  * named by `tileOption` (a RangeError if the build lacks it; later null), or this page's
  * calibration of the backend once it has finished (later null). Before that, kernel is the build's
  * default tile, chosenBy 'pending', and later the Promise of the calibration's choice: the first
- * load starts it, in the background, so that no load waits for the warm-up (100-230 ms on the
+ * load starts it, in the background, so that no load waits for the warm-up (62-135 ms on the
  * Xeon); the loads after it share it. A calibration that fails (a trap) settles on the default
  * tile, chosenBy 'default', and the next load of the page tries again.
  */
