@@ -104,3 +104,16 @@ describe('lateOrder: the tables the check at the end times again, within its bud
     );
   });
 });
+
+describe('leastDisturbed within a deadline: the check at the end starts no attempt after its budget', () => {
+  it('times a hit table once more only while the deadline is ahead', async () => {
+    let calls = 0;
+    const tables = [table('a1', [0.5, 0.6]), table('a2', [0.5, 0.6]), table('a3', [0.5, 0.6])];
+    const measure = async () => tables[calls++];
+    const kept = await leastDisturbed(measure, { deadline: performance.now() - 1 });
+    expect(calls).toBe(1);
+    expect(kept.attempts).toBe(1);
+    calls = 0;
+    expect((await leastDisturbed(measure, { deadline: performance.now() + 60_000 })).attempts).toBe(1 + RETIMES);
+  });
+});
