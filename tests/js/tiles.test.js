@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { ROUNDS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
+import { ROUNDS, SAMPLE_TICKS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -97,6 +97,30 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     const choice = await calibrateTile(s.module, s);
     expect(choice.calibration.warmUpMs).toBeGreaterThanOrEqual(WARM_UP_LIMIT_MS);
     expect(choice.calibration.warmUpMs).toBeLessThan(WARM_UP_LIMIT_MS + 20);
+  });
+
+  // A page that is not cross-origin isolated reads performance.now() in steps of 0.1 ms (Chromium
+  // 156): 2 products at 40 GFLOP/s read 0 or 0.1 ms there. Here the stand-in's clock advances 1e-4 ms
+  // a reading, as a real one does, and is read in whole steps of 0.1.
+  const coarse = (s, stepMs) => {
+    let drift = 0;
+    return () => Math.floor((s.now() + (drift += 1e-4)) / stepMs) * stepMs;
+  };
+
+  it('sizes its samples from the clock\'s step where the clock is coarse: 50 steps, not 1.5 ms of 0.1 ms steps', async () => {
+    const s = standIn({ msPerRep: [0.013, 0.0117] }); // one product at about 40 GFLOP/s, 6x2 at 0.9 of it
+    const choice = await calibrateTile(s.module, { now: coarse(s, 0.1), wait: s.wait });
+    expect(choice.tile).toBe('6x2');
+    expect(choice.calibration.clockStepMs).toBeCloseTo(0.1, 5);
+    const sampleMs = choice.calibration.reps * 0.013;
+    expect(sampleMs).toBeGreaterThanOrEqual(SAMPLE_TICKS * 0.1 * 0.9);
+    expect(sampleMs).toBeLessThanOrEqual(SAMPLE_TICKS * 0.1 * 2);
+  });
+
+  it('keeps the default where the other tile is faster by less than two steps of a coarse clock', async () => {
+    const s = standIn({ msPerRep: [0.013, 0.0127] }); // 0.977: about 0.1 ms of a 5 ms sample
+    const choice = await calibrateTile(s.module, { now: coarse(s, 0.1), wait: s.wait });
+    expect(choice.tile).toBe('2x4');
   });
 
   it('says "only" for a build with one tile, and times nothing', async () => {

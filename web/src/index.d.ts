@@ -426,13 +426,15 @@ export interface KernelChoice {
   /**
    * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
    * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default
-   * was kept), and how long the warm-up took. Otherwise null.
+   * was kept), how long the warm-up took, and the step of the clock it read (0.1 ms in a page that
+   * is not cross-origin isolated, whose samples are then 50 steps long). Otherwise null.
    */
   readonly calibration: {
     readonly sampleMs: Readonly<Record<string, number>>;
     readonly ratio: number;
     readonly reps: number;
     readonly warmUpMs: number;
+    readonly clockStepMs: number;
   } | null;
 }
 

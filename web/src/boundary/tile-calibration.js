@@ -16,18 +16,25 @@
 //      both tiles at 1.54 ms), or WARM_UP_LIMIT_MS; an engine whose first code is its best shows
 //      no jump and waits that long.
 //   2. timing: ROUNDS rounds, each timing every tile once (the order turned each round), SAMPLE_MS
-//      a sample; under 20 ms in all. Another job on the core only ever adds time, so each tile's
+//      a sample, or SAMPLE_TICKS steps of the clock where it is coarser: a page that is not
+//      cross-origin isolated reads performance.now() in steps of 0.1 ms (Chromium 156; jittered),
+//      and there samples sized from a rate read over 2 products lasted 0.4 ms, so that the choice
+//      read 2x4 0.40 against 6x2 0.50, whole steps. 5 ms samples, 60 ms in all, a round at a
+//      time between pauses; 18 ms in Node. Another job on the core only ever adds time, so each tile's
 //      fastest sample is its speed (and a sample timed before an optimized function arrived drops
 //      out). On that Xeon, in a quiet hour the loads read 6 x 2 at 0.90-0.92 of 2 x 4's time; in a
 //      noisy one (the probe at 21-40 GFLOP/s from one call to the next) at 0.966-0.974, as if the
 //      pipes, shared with another job, left nothing for more chains to hide.
-//   3. choice: another tile only where it is at least SWITCH_GAIN faster than the build's default.
+//   3. choice: another tile only where it is at least SWITCH_GAIN faster than the build's default,
+//      and more than two steps of the clock faster.
 
 export const WARM_UP_LIMIT_MS = 300;
 export const JUMP = 3;
 export const STABLE_MS = 40;
 export const ROUNDS = 6;
 export const SAMPLE_MS = 1.5;
+export const SAMPLE_TICKS = 50; // a sample spans at least this many steps of the clock
+export const RATE_TICKS = 10; // and a reading of the rate this many
 export const SWITCH_GAIN = 0.01; // a tie keeps the default; a wrong pick costs speed only, never bits
 
 // Node: an unref'd timer, so that a script that has finished does not wait for the calibration.
@@ -38,7 +45,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms)?.unref?.(
  * { tile, chosenBy, calibration }. chosenBy 'only' (the build has one tile; calibration null) or
  * 'calibrated', with calibration { sampleMs: { [tile name]: its fastest sample, ms }, ratio: the
  * chosen tile's over the default's (1 when the default was kept), reps: calls of the product in a
- * sample, warmUpMs }. `now` and `wait` are the clock and the pause, given by tests.
+ * sample, warmUpMs, clockStepMs: the clock's step }. `now` and `wait` are the clock and the pause,
+ * given by tests.
  */
 export async function calibrateTile(module, { now = () => performance.now(), wait = pause } = {}) {
   const count = module.tileCount();
@@ -51,9 +59,17 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
     return now() - start;
   };
 
+  const step = clockStep(now);
+  // Products a ms, over enough of them to span RATE_TICKS steps of the clock.
+  const rateOf = () => {
+    for (let reps = 2; ; reps *= 2) {
+      const ms = timeOnce(0, reps);
+      if (ms >= RATE_TICKS * step || reps >= 4096) return reps / Math.max(ms, step);
+    }
+  };
+
   // 1. Warm-up: both tiles run in the same functions, so one tile's calls warm them all.
   const warmStart = now();
-  const rateOf = () => 2 / Math.max(timeOnce(0, 2), 1e-3); // products a ms
   const first = rateOf();
   let rate = first;
   let lastRise = now();
@@ -70,22 +86,48 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
   }
   const warmUpMs = now() - warmStart;
 
-  // 2. Timing: reps so one sample lasts about SAMPLE_MS at the warmed rate.
-  const reps = Math.max(1, Math.round(SAMPLE_MS * rate));
+  // 2. Timing: reps so one sample lasts about SAMPLE_MS (or SAMPLE_TICKS steps) at the warmed rate.
+  const targetMs = Math.max(SAMPLE_MS, SAMPLE_TICKS * step);
+  const reps = Math.max(1, Math.round(targetMs * rate));
   const samples = tiles.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 ? [...tiles].reverse() : tiles;
     for (const tile of order) samples[tile].push(timeOnce(tile, reps));
+    await wait(0);
   }
 
   // 3. Choice: the fastest tile by its fastest sample over tile 0's.
   const fastest = samples.map((times) => Math.min(...times));
   const ratios = tiles.map((tile) => fastest[tile] / Math.max(fastest[0], 1e-9));
+  const gain = Math.max(SWITCH_GAIN, (2 * step) / Math.max(fastest[0], 1e-9));
   let chosen = 0;
-  for (const tile of tiles) if (ratios[tile] < 1 - SWITCH_GAIN && ratios[tile] < ratios[chosen]) chosen = tile;
+  for (const tile of tiles) if (ratios[tile] < 1 - gain && ratios[tile] < ratios[chosen]) chosen = tile;
   module.setTile(chosen);
   const sampleMs = Object.fromEntries(tiles.map((tile) => [module.tileName(tile), fastest[tile]]));
-  return { tile: module.tileName(chosen), chosenBy: 'calibrated', calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs } };
+  return {
+    tile: module.tileName(chosen),
+    chosenBy: 'calibrated',
+    calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs, clockStepMs: step },
+  };
+}
+
+/**
+ * The step of the clock `now`, ms: the smallest rise seen over 3 changes of its reading (about
+ * 1e-4 in Node; 0.1 in a page that is not cross-origin isolated). A clock that does not move while
+ * read (a test's) counts as 1e-3.
+ */
+function clockStep(now) {
+  let step = Infinity;
+  let last = now();
+  for (let changes = 0, reads = 0; changes < 3 && reads < 100_000; reads++) {
+    const t = now();
+    if (t > last) {
+      step = Math.min(step, t - last);
+      last = t;
+      changes += 1;
+    }
+  }
+  return Number.isFinite(step) ? step : 1e-3;
 }
 
 const calibrated = new Map(); // backend -> Promise<frozen choice>: one calibration a page, never rejected
