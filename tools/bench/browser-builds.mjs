@@ -17,7 +17,7 @@ const tiles = args.includes('--tiles');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs in the page: every shape and pass, both builds alternating. */
-async function inPage(rounds, tiles) {
+async function inPage({ rounds, tiles }) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
   const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
   const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
@@ -65,7 +65,7 @@ try {
     return file.startsWith(root + path.sep) ? route.fulfill({ path: file }) : route.abort();
   });
   await page.goto(`${ORIGIN}/package.json`);
-  const { ceilings, rows, note, userAgent, kernel, named } = await page.evaluate(([r, t]) => inPage(r, t), [rounds, tiles]);
+  const { ceilings, rows, note, userAgent, kernel, named } = await page.evaluate(inPage, { rounds, tiles });
   console.log(userAgent ?? note);
   if (kernel) console.log(`the relaxed build's tile: ${kernel}`);
   const c = (x) => (x ? `${x.gflops.toFixed(1)} GFLOP/s` : 'unsupported');
