@@ -238,6 +238,20 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
     }
   });
 
+  // The calibration pauses on unref'd timers in Node (a script that never asks does not wait for it
+  // at exit); awaiting kernelSettled must hold the process open, or a top-level await ends it
+  // unsettled, with exit code 13 and nothing printed.
+  it.runIf(relaxed && typeof process !== 'undefined' && process.versions?.node)('a Node script that awaits kernelSettled at its top level gets the choice', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const index = new URL('../../web/src/index.js', import.meta.url).href;
+    const script = `const { loadAttention } = await import(${JSON.stringify(index)});
+      const attn = await loadAttention({ simd: 'relaxed' });
+      console.log(attn.kernel.chosenBy, (await attn.kernelSettled).chosenBy);`;
+    const flags = process.execArgv.filter((a) => a === '--experimental-wasm-relaxed-simd');
+    const out = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out.trim()).toBe('pending calibrated');
+  });
+
   it.runIf(relaxed)('a pool runs the tile chosen on the calling thread, after the calibration has settled', async () => {
     const pool = await loadAttention({ simd: 'relaxed', tile: '6x2', threads: 2 });
     try {

@@ -28,7 +28,9 @@ export function createAttention(runtime) {
     get kernel() {
       return runtime.kernel; // may change once, when the page's tile calibration finishes
     },
-    kernelSettled: runtime.kernelSettled,
+    get kernelSettled() {
+      return runtime.whenKernelSettled();
+    },
   };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     api[name] = (...args) => runtime.call(name, (module) => operation(module, ...args));

@@ -133,6 +133,16 @@ class Runtime {
     this.kernelSettled = null; // Promise<kernel>, once the tile is final (chooseTile)
   }
 
+  /**
+   * kernelSettled, holding the event loop open until it settles. The calibration pauses on unref'd
+   * timers in Node, so that a script that never asks does not wait for it at exit; one that awaits
+   * this would otherwise end with its top-level await unsettled (exit code 13).
+   */
+  whenKernelSettled() {
+    const keepAlive = setInterval(() => {}, 1000);
+    return this.kernelSettled.finally(() => clearInterval(keepAlive));
+  }
+
   /** Runs `kernel`'s tile from now on, on the live instance and on any that replaces it. */
   setKernel(kernel) {
     const module = this.module;

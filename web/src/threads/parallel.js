@@ -71,7 +71,7 @@ function workerLoadOptions(load, backend, kernel) {
 export async function loadParallelAttention(options) {
   const { threads, inlineBelow, load } = parallelOptions(options);
   const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
-  await runtime.kernelSettled; // the tile every worker runs, so that none calibrates on its own
+  await runtime.whenKernelSettled(); // the tile every worker runs, so that none calibrates on its own
   const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend, runtime.kernel));
   return createParallelAttention(runtime, pool, inlineBelow);
 }
