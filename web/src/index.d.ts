@@ -349,7 +349,11 @@ export interface Attention {
    * results are the same bits in every tile.
    */
   readonly kernel: KernelChoice;
-  /** Resolves with `kernel` once it is final (at once for a named tile or a build with one tile). */
+  /**
+   * Resolves with `kernel` once it is final (at once for a named tile or a build with one tile).
+   * In Node, awaiting it keeps the process alive until then; a script that never reads it does not
+   * wait for the calibration at exit.
+   */
   readonly kernelSettled: Promise<KernelChoice>;
 
   /**
