@@ -158,12 +158,15 @@ export function tileChoice(live, backend, tileOption) {
     return { kernel: frozen({ tile: tileOption, chosenBy: names.length > 1 ? 'option' : 'only', calibration: null }), later: null };
   }
   if (settled.has(backend)) return { kernel: settled.get(backend), later: null };
-  if (!calibrated.has(backend)) calibrated.set(backend, calibrateInBackground(live, backend));
+  if (!calibrated.has(backend)) calibrated.set(backend, calibrateInBackground(live, backend, names[0]));
   return { kernel: frozen({ tile: names[0], chosenBy: 'pending', calibration: null }), later: calibrated.get(backend) };
 }
 
-/** calibrateTile on whichever instance is live at each call (a trap replaces it) -> Promise<frozen choice>. */
-async function calibrateInBackground(live, backend) {
+/**
+ * calibrateTile on whichever instance is live at each call (a trap replaces it) -> Promise<frozen
+ * choice>, never rejected: a failure settles on `defaultTile`, named before anything can trap.
+ */
+async function calibrateInBackground(live, backend, defaultTile) {
   const module = {
     tileCount: () => live().tileCount(),
     tileName: (t) => live().tileName(t),
@@ -177,6 +180,6 @@ async function calibrateInBackground(live, backend) {
     return choice;
   } catch {
     calibrated.delete(backend);
-    return frozen({ tile: module.tileName(0), chosenBy: 'default', calibration: null });
+    return frozen({ tile: defaultTile, chosenBy: 'default', calibration: null });
   }
 }
