@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { ROUNDS, SAMPLE_TICKS, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
+import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_TICKS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -74,18 +74,35 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     expect(s.module.currentTile()).toBe(2);
   });
 
-  it('is not misled by a slow window: rounds whose calls all run 3 times slower do not move the choice', async () => {
-    // Another job only adds time, and every tile has samples outside the window: their fastest decides.
-    const s = standIn({ msPerRep: [0.03, 0.027], disturb: (round) => (round >= ROUNDS - 2 || round === 1 ? 3 : 1) });
+  it('is not misled by a slow window: it times on until two samples of each tile agree, and their fastest decides', async () => {
+    // Another job only adds time: round 1 runs 3 times slower, so after 2 rounds no tile's two
+    // samples agree; round 2 is clean, and its samples agree with round 0's.
+    const s = standIn({ msPerRep: [0.03, 0.027], disturb: (round) => (round === 1 ? 3 : 1) });
     const choice = await calibrateTile(s.module, s);
     expect(choice.tile).toBe('6x2');
     expect(choice.calibration.ratio).toBeCloseTo(0.9, 6);
+    expect(choice.calibration.rounds).toBe(3);
+  });
+
+  it(`stops after ${MIN_ROUNDS} rounds where the samples agree, and reports their time`, async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027] });
+    const { calibration } = await calibrateTile(s.module, s);
+    expect(calibration.rounds).toBe(MIN_ROUNDS);
+    expect(calibration.timingMs).toBeCloseTo(MIN_ROUNDS * calibration.reps * (0.03 + 0.027), 6);
+  });
+
+  it(`times at most ${MAX_ROUNDS} rounds where the samples never agree`, async () => {
+    // Each round 10% slower than the one before (both tiles alike): no two samples within STEADY.
+    const s = standIn({ msPerRep: [0.03, 0.027], disturb: (round) => 1 + 5 * STEADY * round });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.calibration.rounds).toBe(MAX_ROUNDS);
+    expect(choice.tile).toBe('6x2');
   });
 
   it('times only after the engine\'s optimized code arrives: samples from baseline code would all read 10x slower', async () => {
     const s = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: 100, slowdown: 10 });
     const choice = await calibrateTile(s.module, s);
-    expect(s.calls()).toBeGreaterThan(100 + 2 * ROUNDS);
+    expect(s.calls()).toBeGreaterThan(100 + 2 * MIN_ROUNDS);
     // Each sample lasts about SAMPLE_MS at the optimized rate, not at the baseline's.
     expect(choice.calibration.sampleMs['2x4']).toBeGreaterThan(1);
     expect(choice.calibration.sampleMs['2x4']).toBeLessThan(2.5);

@@ -15,23 +15,28 @@
 //      the other: a wait of 3 checks, about 20 ms, once fell between them in a bench run and timed
 //      both tiles at 1.54 ms), or WARM_UP_LIMIT_MS; an engine whose first code is its best shows
 //      no jump and waits that long.
-//   2. timing: ROUNDS rounds, each timing every tile once (the order turned each round), SAMPLE_MS
-//      a sample, or SAMPLE_TICKS steps of the clock where it is coarser: a page that is not
+//   2. timing: rounds, each timing every tile once (the order turned each round), SAMPLE_MS a
+//      sample, or SAMPLE_TICKS steps of the clock where it is coarser: a page that is not
 //      cross-origin isolated reads performance.now() in steps of 0.1 ms (Chromium 156; jittered),
 //      and there samples sized from a rate read over 2 products lasted 0.4 ms, so that the choice
-//      read 2x4 0.40 against 6x2 0.50, whole steps. 5 ms samples, 60 ms in all, a round at a
-//      time between pauses; 18 ms in Node. Another job on the core only ever adds time, so each tile's
-//      fastest sample is its speed (and a sample timed before an optimized function arrived drops
-//      out). On that Xeon, in a quiet hour the loads read 6 x 2 at 0.90-0.92 of 2 x 4's time; in a
-//      noisy one (the probe at 21-40 GFLOP/s from one call to the next) at 0.966-0.974, as if the
-//      pipes, shared with another job, left nothing for more chains to hide.
+//      read 2x4 0.40 against 6x2 0.50, whole steps. Another job on the core only ever adds time, so
+//      each tile's fastest sample is its speed (and a sample timed before an optimized function
+//      arrived drops out). The rounds stop once every tile's two fastest samples agree within
+//      STEADY (or two steps of the clock), at least MIN_ROUNDS, at most MAX_ROUNDS: on a quiet
+//      machine 2 rounds, 20 ms of 5 ms samples in a page (6 ms in Node), a round at a time between
+//      pauses; while another job disturbs the samples, up to 6 rounds (60 ms in a page). On that
+//      Xeon, in a quiet hour the loads read 6 x 2 at 0.90-0.92 of 2 x 4's time; in a noisy one (the
+//      probe at 21-40 GFLOP/s from one call to the next) at 0.966-0.974, as if the pipes, shared
+//      with another job, left nothing for more chains to hide.
 //   3. choice: another tile only where it is at least SWITCH_GAIN faster than the build's default,
 //      and more than two steps of the clock faster.
 
 export const WARM_UP_LIMIT_MS = 300;
 export const JUMP = 3;
 export const STABLE_MS = 40;
-export const ROUNDS = 6;
+export const MIN_ROUNDS = 2;
+export const MAX_ROUNDS = 6;
+export const STEADY = 0.02; // two samples this close (relative) read the same speed
 export const SAMPLE_MS = 1.5;
 export const SAMPLE_TICKS = 50; // a sample spans at least this many steps of the clock
 export const RATE_TICKS = 10; // and a reading of the rate this many
@@ -45,7 +50,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms)?.unref?.(
  * { tile, chosenBy, calibration }. chosenBy 'only' (the build has one tile; calibration null) or
  * 'calibrated', with calibration { sampleMs: { [tile name]: its fastest sample, ms }, ratio: the
  * chosen tile's over the default's (1 when the default was kept), reps: calls of the product in a
- * sample, warmUpMs, clockStepMs: the clock's step }. `now` and `wait` are the clock and the pause,
+ * sample, warmUpMs, rounds: how many rounds were timed, timingMs: the time of all the samples,
+ * clockStepMs: the clock's step }. `now` and `wait` are the clock and the pause,
  * given by tests.
  */
 export async function calibrateTile(module, { now = () => performance.now(), wait = pause } = {}) {
@@ -90,11 +96,19 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
   const targetMs = Math.max(SAMPLE_MS, SAMPLE_TICKS * step);
   const reps = Math.max(1, Math.round(targetMs * rate));
   const samples = tiles.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [...tiles].reverse() : tiles;
+  // A tile's two fastest samples agree: nothing slowed both, so the faster of them is its speed.
+  const steady = (times) => {
+    const [a, b] = [...times].sort((x, y) => x - y);
+    return b - a <= Math.max(STEADY * a, 2 * step);
+  };
+  let rounds = 0;
+  while (rounds < MAX_ROUNDS && !(rounds >= MIN_ROUNDS && samples.every(steady))) {
+    const order = rounds % 2 ? [...tiles].reverse() : tiles;
     for (const tile of order) samples[tile].push(timeOnce(tile, reps));
+    rounds += 1;
     await wait(0);
   }
+  const timingMs = samples.flat().reduce((sum, ms) => sum + ms, 0);
 
   // 3. Choice: the fastest tile by its fastest sample over tile 0's.
   const fastest = samples.map((times) => Math.min(...times));
@@ -107,7 +121,7 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
   return {
     tile: module.tileName(chosen),
     chosenBy: 'calibrated',
-    calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs, clockStepMs: step },
+    calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs, rounds, timingMs, clockStepMs: step },
   };
 }
 
