@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_TICKS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
+import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_MS, SAMPLE_TICKS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -106,6 +106,20 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     // Each sample lasts about SAMPLE_MS at the optimized rate, not at the baseline's.
     expect(choice.calibration.sampleMs['2x4']).toBeGreaterThan(1);
     expect(choice.calibration.sampleMs['2x4']).toBeLessThan(2.5);
+    expect(choice.tile).toBe('6x2');
+  });
+
+  it('lengthens samples that last under half the target, as when the optimized code arrives after the warm-up', async () => {
+    // An engine whose optimized code arrives on the first timed call: the warm-up reads only the
+    // baseline's rate (10x slower), so its reps would give samples of a tenth of SAMPLE_MS.
+    const dry = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: Infinity });
+    const { calibration: baseline } = await calibrateTile(dry.module, dry);
+    const warmUpCalls = dry.calls() - baseline.rounds * 2;
+    const s = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: warmUpCalls });
+    const choice = await calibrateTile(s.module, s);
+    expect(choice.calibration.reps).toBeGreaterThan(5 * baseline.reps);
+    expect(choice.calibration.sampleMs['2x4']).toBeGreaterThanOrEqual(SAMPLE_MS);
+    expect(choice.calibration.sampleMs['2x4']).toBeLessThan(2 * SAMPLE_MS);
     expect(choice.tile).toBe('6x2');
   });
 
