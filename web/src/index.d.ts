@@ -431,7 +431,8 @@ export interface KernelChoice {
    * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
    * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default
    * was kept), how long the warm-up took, how many rounds of samples it timed (2 to 6: it stops
-   * once each tile's two fastest samples agree) and their total time, and the step of the clock it
+   * once each tile's two fastest samples agree), whether they agreed (`steady`; if not, the
+   * default tile is kept) and their total time, and the step of the clock it
    * read (0.1 ms in a page that is not cross-origin isolated, whose samples are then 50 steps
    * long). Otherwise null.
    */
@@ -441,6 +442,7 @@ export interface KernelChoice {
     readonly reps: number;
     readonly warmUpMs: number;
     readonly rounds: number;
+    readonly steady: boolean;
     readonly timingMs: number;
     readonly clockStepMs: number;
   } | null;

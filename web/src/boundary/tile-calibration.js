@@ -29,7 +29,11 @@
 //      probe at 21-40 GFLOP/s from one call to the next) at 0.966-0.974, as if the pipes, shared
 //      with another job, left nothing for more chains to hide.
 //   3. choice: another tile only where it is at least SWITCH_GAIN faster than the build's default,
-//      and more than two steps of the clock faster.
+//      and more than two steps of the clock faster, and only where the samples were steady (every
+//      tile's two fastest agree). Samples that never agreed in MAX_ROUNDS keep the default: in a
+//      Chromium page on the Xeon such loads read 6 x 2 at 0.529 and 0.953 of 2 x 4, in Node at 0.76
+//      and 0.97, while the readings rose round after round (the engine still tiering the tiles'
+//      functions up, or another job): evidence for no tile, and a wrong tile costs speed.
 
 export const WARM_UP_LIMIT_MS = 300;
 export const JUMP = 3;
@@ -50,7 +54,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms)?.unref?.(
  * { tile, chosenBy, calibration }. chosenBy 'only' (the build has one tile; calibration null) or
  * 'calibrated', with calibration { sampleMs: { [tile name]: its fastest sample, ms }, ratio: the
  * chosen tile's over the default's (1 when the default was kept), reps: calls of the product in a
- * sample, warmUpMs, rounds: how many rounds were timed, timingMs: the time of all the samples,
+ * sample, warmUpMs, rounds: how many rounds were timed, steady: whether every tile's two fastest
+ * samples agreed (if not, the default is kept), timingMs: the time of all the samples,
  * clockStepMs: the clock's step }. `now` and `wait` are the clock and the pause,
  * given by tests.
  */
@@ -122,18 +127,19 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
     await wait(0);
   }
 
-  // 3. Choice: the fastest tile by its fastest sample over tile 0's.
+  // 3. Choice: the fastest tile by its fastest sample over tile 0's, where the samples were steady.
   const fastest = samples.map((times) => Math.min(...times));
   const ratios = tiles.map((tile) => fastest[tile] / Math.max(fastest[0], 1e-9));
   const gain = Math.max(SWITCH_GAIN, (2 * step) / Math.max(fastest[0], 1e-9));
+  const steadySamples = samples.every(steady);
   let chosen = 0;
-  for (const tile of tiles) if (ratios[tile] < 1 - gain && ratios[tile] < ratios[chosen]) chosen = tile;
+  if (steadySamples) for (const tile of tiles) if (ratios[tile] < 1 - gain && ratios[tile] < ratios[chosen]) chosen = tile;
   module.setTile(chosen);
   const sampleMs = Object.fromEntries(tiles.map((tile) => [module.tileName(tile), fastest[tile]]));
   return {
     tile: module.tileName(chosen),
     chosenBy: 'calibrated',
-    calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs, rounds, timingMs, clockStepMs: step },
+    calibration: { sampleMs, ratio: ratios[chosen], reps, warmUpMs, rounds, steady: steadySamples, timingMs, clockStepMs: step },
   };
 }
 
