@@ -9,6 +9,11 @@ describe('tileText: how a build\'s tile was chosen, in words', () => {
     expect(tileText({ tile: '6x2', chosenBy: 'option', calibration: null })).toBe('tile 6x2 (named by the tile option)');
     const calibration = { sampleMs: { '2x4': 1.412, '6x2': 1.268 }, ratio: 0.898, reps: 40, warmUpMs: 90 };
     expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration })).toBe('tile 6x2 (calibrated at load, ms a sample: 2x4 1.41, 6x2 1.27)');
+    const steady = { ...calibration, rounds: 2, steady: true };
+    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration: steady })).toBe('tile 6x2 (calibrated at load in 2 rounds, ms a sample: 2x4 1.41, 6x2 1.27)');
+    const unsteady = { ...calibration, ratio: 1, rounds: 6, steady: false };
+    expect(tileText({ tile: '2x4', chosenBy: 'calibrated', calibration: unsteady }))
+      .toBe('tile 2x4 (calibrated at load in 6 rounds whose samples never agreed, so the default, ms a sample: 2x4 1.41, 6x2 1.27)');
   });
 
   it('says so when the calibration has not settled or could not run, rather than reading a calibration that is null', () => {
