@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_MS, SAMPLE_TICKS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
+import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_MS, SAMPLE_TICKS, STABLE_MS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -18,8 +18,9 @@ import { BACKENDS, backendNamed } from './backends.js';
  * moves: calls before `optimizedAfter` run `slowdown` times slower (the engine's baseline code),
  * and `disturb(round)` multiplies the time of the timing phase's calls (a slow window).
  */
-function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 1 }) {
+function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 1, compileMs = 0 }) {
   let clock = 0;
+  let optimizedAtMs = optimizedAfter === 0 ? 0 : Infinity; // the clock when the optimized code arrived
   let tile = 0;
   let calls = 0;
   let timed = 0; // calls with reps > 2: the timing phase's
@@ -33,6 +34,8 @@ function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 
     calibrationProduct: (reps) => {
       calls += 1;
       const round = reps > 2 ? Math.floor(timed++ / msPerRep.length) : -1;
+      if (calls === 1) clock += compileMs; // the first call compiles the baseline code
+      if (calls === optimizedAfter + 1) optimizedAtMs = clock;
       clock += reps * msPerRep[tile] * (calls <= optimizedAfter ? slowdown : 1) * (round >= 0 ? disturb(round) : 1);
     },
   };
@@ -40,7 +43,7 @@ function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 
   const wait = async (ms) => {
     clock += ms;
   };
-  return { module, now, wait, calls: () => calls };
+  return { module, now, wait, calls: () => calls, optimizedAtMs: () => optimizedAtMs };
 }
 
 describe('the calibration chooses the faster tile, and keeps the default unless another is clearly faster', () => {
@@ -111,6 +114,18 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     // Each sample lasts about SAMPLE_MS at the optimized rate, not at the baseline's.
     expect(choice.calibration.sampleMs['2x4']).toBeGreaterThan(1);
     expect(choice.calibration.sampleMs['2x4']).toBeLessThan(2.5);
+    expect(choice.tile).toBe('6x2');
+  });
+
+  it('does not take the first call\'s compile for the baseline\'s rate: the baseline after it is no jump', async () => {
+    // A lazily compiling engine: the first call also compiles (5 ms), so a rate read over it is
+    // 9x slower than the baseline code's; the optimized code arrives after 200 calls, later than
+    // STABLE_MS of baseline calls. The warm-up must wait for it, not settle on the baseline.
+    const s = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: 200, slowdown: 10, compileMs: 5 });
+    const choice = await calibrateTile(s.module, s);
+    expect(s.optimizedAtMs()).toBeGreaterThan(STABLE_MS);
+    expect(choice.calibration.warmUpMs).toBeGreaterThan(s.optimizedAtMs() + STABLE_MS);
+    expect(choice.calibration.reps * 0.03).toBeGreaterThan(SAMPLE_MS / 2); // sized at the optimized rate
     expect(choice.tile).toBe('6x2');
   });
 
