@@ -115,21 +115,26 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
     return b - a <= Math.max(STEADY * a, 2 * step);
   };
   let rounds = 0;
-  while (rounds < MAX_ROUNDS && !(rounds >= MIN_ROUNDS && samples.every(steady))) {
+  let steadySamples = false;
+  while (rounds < MAX_ROUNDS && !steadySamples) {
     const order = rounds % 2 ? [...tiles].reverse() : tiles;
-    for (const tile of order) samples[tile].push(timeOnce(tile, reps));
+    for (const tile of order) {
+      const ms = timeOnce(tile, reps);
+      samples[tile].push(ms);
+      timingMs += ms;
+    }
     rounds += 1;
     // The warm-up's rate can read low (in a page on a 2-core Xeon its readings spanned 0.8-33
     // products a ms, so samples of 33-47 reps lasted 11-16 steps where 50 were meant): samples
     // under half the target are lengthened to it, and the rounds start again, once.
-    const shortest = Math.min(...samples.flat());
-    timingMs += samples.reduce((sum, times) => sum + times[times.length - 1], 0);
-    if (!resized && shortest < targetMs / 2) {
+    const shortest = resized ? Infinity : Math.min(...samples.flat());
+    if (shortest < targetMs / 2) {
       reps = Math.ceil((reps * targetMs) / Math.max(shortest, step));
       samples = tiles.map(() => []);
       rounds = 0;
       resized = true;
     }
+    steadySamples = rounds >= MIN_ROUNDS && samples.every(steady);
     await wait(0);
   }
 
@@ -137,7 +142,6 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
   const fastest = samples.map((times) => Math.min(...times));
   const ratios = tiles.map((tile) => fastest[tile] / Math.max(fastest[0], 1e-9));
   const gain = Math.max(SWITCH_GAIN, (2 * step) / Math.max(fastest[0], 1e-9));
-  const steadySamples = samples.every(steady);
   let chosen = 0;
   if (steadySamples) for (const tile of tiles) if (ratios[tile] < 1 - gain && ratios[tile] < ratios[chosen]) chosen = tile;
   module.setTile(chosen);
