@@ -7,11 +7,10 @@
 // Usage: node tools/test-summary.mjs <results-dir> [suites: native,asan,types,node,browser,e2e,embed]
 import fs from 'node:fs';
 import path from 'node:path';
+import { gtestCounts, vitestCounts } from './test-report.mjs';
 
 const [dir, only = 'native,asan,types,node,browser,e2e,embed'] = process.argv.slice(2);
 const wanted = new Set(only.split(','));
-// The wasm builds a Vitest title may name (tests/js/backends.js).
-const BUILDS = ['wasm-simd', 'wasm-relaxed', 'wasm-scalar'];
 const SUITES = [
   { name: 'native-simd', group: 'native', kind: 'gtest' },
   { name: 'native-scalar', group: 'native', kind: 'gtest' },
@@ -25,42 +24,9 @@ const SUITES = [
   { name: 'vitest-embed', group: 'embed', kind: 'vitest' },
 ];
 
+// The failed tests listed under a suite's line (CI keeps only the tail of a long log), at most.
+const LISTED_FAILURES = 20;
 const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
-
-/** GoogleTest's XML: every <testcase> ran unless result="skipped"; failed when it holds a <failure>. */
-function gtestCounts(xml) {
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const m of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    if (/\bresult="skipped"|\bstatus="notrun"/.test(m[1])) counts.skipped++;
-    else if (m[3] && m[3].includes('<failure')) counts.failed++;
-    else counts.passed++;
-  }
-  return counts;
-}
-
-/**
- * Vitest's JSON reporter. A file that failed without a failed test (an import error, or a failed
- * beforeAll, after which vitest reports the tests as skipped) counts as one failure.
- */
-function vitestCounts(report) {
-  const counts = { passed: 0, failed: 0, skipped: 0, byBuild: {} };
-  for (const file of report.testResults ?? []) {
-    const tests = file.assertionResults ?? [];
-    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
-      counts.failed++;
-      counts.errors = [...(counts.errors ?? []), `${path.basename(file.name)}: ${(file.message || 'failed outside any test (an import error or a failed beforeAll: see the log above)').split('\n')[0]}`];
-    }
-    for (const t of file.assertionResults ?? []) {
-      const outcome = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';
-      counts[outcome]++;
-      const title = [...(t.ancestorTitles ?? []), t.title].join(' ');
-      const build = BUILDS.find((name) => title.includes(name)) ?? 'both/none';
-      counts.byBuild[build] ??= { passed: 0, failed: 0, skipped: 0 };
-      counts.byBuild[build][outcome]++;
-    }
-  }
-  return counts;
-}
 
 let passed = 0;
 let failed = 0;
@@ -105,6 +71,8 @@ for (const suite of SUITES) {
     for (const [build, c] of builds) lines.push(`    ${build}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   }
   for (const e of counts.errors ?? []) lines.push(`    error: ${e}`);
+  for (const f of counts.failures.slice(0, LISTED_FAILURES)) lines.push(`    failed: ${f}`);
+  if (counts.failures.length > LISTED_FAILURES) lines.push(`    ... and ${counts.failures.length - LISTED_FAILURES} more failed (see the log above)`);
   passed += counts.passed;
   failed += counts.failed;
   skipped += counts.skipped;
