@@ -5,7 +5,7 @@
 // which is meant to sit inside another page's iframe) are not asserted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE, VIEWPORTS } from '../support/site.js';
-import { elementsPage, rendered, startPages } from '../support/pages.js';
+import { drawAllFigures, elementsPage, rendered, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
 import { axeViolations, blocking } from '../support/axe.js';
 
@@ -32,15 +32,6 @@ async function expectAccessible(page, where) {
   expect(found, `${where}: ${found.map((v) => `${v.id} x${v.nodes}`).join(', ')}`).toEqual([]);
 }
 
-/** Scrolls through the page so every lazily drawn figure draws, then waits for all of them. */
-async function drawAll(page) {
-  for (let y = 0; y < await page.evaluate(() => document.body.scrollHeight); y += 500) {
-    await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(40);
-  }
-  await page.waitForFunction(() => [...document.querySelectorAll('attn-figure, attn-heatmap')].every((el) => el.shadowRoot?.querySelector('svg[data-stage]')));
-}
-
 for (const colorScheme of ['light', 'dark']) {
   describe(`accessibility (axe-core), ${colorScheme} theme`, () => {
     // Every preset in light; in dark, where only colours change, one preset's views.
@@ -59,14 +50,14 @@ for (const colorScheme of ['light', 'dark']) {
 
     it('the guide, with every example drawn', async () => {
       const { page, problems } = await pages.open('site/guide.html', { wait: false, colorScheme });
-      await drawAll(page);
+      await drawAllFigures(page);
       await expectAccessible(page, `guide, ${colorScheme}`);
       expect(problems).toEqual([]);
     });
 
     it('embed.html (the iframe embed), with the backward pass', async () => {
       const { page, problems } = await pages.open('site/embed.html?preset=d2l&backward', { wait: false, colorScheme });
-      await drawAll(page);
+      await drawAllFigures(page);
       await expectAccessible(page, `embed.html, ${colorScheme}`);
       expect(problems).toEqual([]);
     });
@@ -74,7 +65,7 @@ for (const colorScheme of ['light', 'dark']) {
     it('a page of <attn-figure> and <attn-heatmap> elements', async () => {
       const { page, problems } = await pages.open('elements.html', { colorScheme });
       await rendered(page, 'attn-figure', 'output');
-      await drawAll(page);
+      await drawAllFigures(page);
       await expectAccessible(page, `elements, ${colorScheme}`);
       expect(problems).toEqual([]);
     });

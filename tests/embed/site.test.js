@@ -4,7 +4,7 @@
 // every live example and the sample post; and pipeline() drawing the explorer's very matrices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE } from '../support/site.js';
-import { rendered, startPages } from '../support/pages.js';
+import { drawAllFigures, rendered, startPages } from '../support/pages.js';
 import { allValues, shadowStageValues, worstDifference } from '../support/figures.js';
 
 
@@ -90,12 +90,7 @@ describe('embedding, from the built site', () => {
 
   it('the guide draws every example and the sample post\'s three figures, with no console error', async () => {
     const { page, problems } = await pages.open('site/guide.html');
-    // Scroll through: the figures draw only when near the viewport.
-    for (let y = 0; y < await page.evaluate(() => document.body.scrollHeight); y += 500) {
-      await page.evaluate((top) => window.scrollTo(0, top), y);
-      await page.waitForTimeout(60);
-    }
-    await page.waitForFunction(() => [...document.querySelectorAll('attn-figure, attn-heatmap')].every((el) => el.shadowRoot.querySelector('svg[data-stage]')));
+    await drawAllFigures(page); // they draw only when near the viewport
     const post = await page.evaluate(() => [...document.querySelectorAll('.guide-post attn-figure')].map((el) => ({
       attributes: Object.fromEntries([...el.attributes].map((a) => [a.name, a.value])),
       stages: [...new Set([...el.shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage))],

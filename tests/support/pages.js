@@ -56,3 +56,25 @@ export function rendered(page, selector, stage = null) {
 
 /** URLs of the .wasm files a page requested. */
 export const wasmRequests = (requests) => requests.filter((url) => new URL(url).pathname.endsWith('.wasm'));
+
+/**
+ * Draws every <attn-figure> and <attn-heatmap> on the page (each draws only once near the
+ * viewport): brings the first one not yet drawn into view, waits two frames, and again until all
+ * have drawn. Scrolling by a fixed step with a fixed wait missed figures on a loaded machine: the
+ * page's IntersectionObserver looks at a frame, and a figure in view only between two frames was
+ * never seen. Throws after `timeout` ms naming how many never drew.
+ */
+export async function drawAllFigures(page, { timeout = 30_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const undrawn = await page.evaluate(async () => {
+      const waiting = [...document.querySelectorAll('attn-figure, attn-heatmap')].filter((el) => !el.shadowRoot?.querySelector('svg[data-stage]'));
+      waiting[0]?.scrollIntoView({ block: 'center' });
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      return waiting.length;
+    });
+    if (undrawn === 0) return;
+    if (Date.now() > deadline) throw new Error(`drawAllFigures: ${undrawn} figures had not drawn after ${timeout} ms`);
+    await page.waitForTimeout(20);
+  }
+}
