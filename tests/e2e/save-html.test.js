@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../tools/chromium.mjs';
+import { launchChromium } from '../support/browser.js';
 import { shadowStageValues, stageValues } from '../support/figures.js';
 import { openOffline } from '../support/offline.js';
 import { startSite } from '../support/site.js';

@@ -1,11 +1,12 @@
-// Chromium for the browser suites (tests/e2e, tests/embed, tests/cli): Debian's system Chromium
-// as tools/chromium.mjs launches it, one browser per test file, a folder served by startServer() on
+// Chromium for the suites that drive pages (tests/e2e, tests/embed, tests/cli): Debian's
+// chromium-headless-shell as tools/chromium.mjs launches it, one browser per test file, a folder served by startServer() on
 // a free loopback port, and pages (each in its own context) that record every console error and
 // page error, which the tests expect to be none.
-import { launchChromium } from '../../tools/chromium.mjs';
+import { launchChromium as launch } from '../../tools/chromium.mjs';
 import { startServer } from '../../tools/static-server.mjs';
 
-export { launchChromium };
+/** The browser the page suites drive: chromium-headless-shell (tools/chromium.mjs says why). */
+export const launchChromium = () => launch({ shell: true });
 
 /**
  * The problems `page` reports from now on, as strings in an array that fills as they come:
