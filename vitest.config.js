@@ -6,8 +6,7 @@
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
 //            explorer (dist/site, `npm run build:site`) served on a free loopback port, two files
-//            at a time (each runs its own browser); e2e-timed, the files that time the page, one
-//            at a time.
+//            at a time (each runs its own browser).
 //   embed    environment node: tests/embed drive Chromium the same way against the custom elements
 //            and figure functions (raw sources, no bundler), dist/site's embed.html, guide and Embed
 //            dialog, and the packed package installed into a fresh project (Node, Vite, plain page).
@@ -30,9 +29,10 @@ const fuzz = {
   ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
 };
 
-// The explorer's end-to-end files that time the page (first render, frames while the speed panel
-// runs): the project e2e-timed runs them alone, after e2e (tools/test.sh).
-const E2E_TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js'];
+// The files that time a page (the explorer's first render, its frames while the speed panel runs,
+// the figures' render times): the project timed runs them one at a time with nothing else running,
+// after e2e and embed (tools/test.sh), which run two files at a time.
+const TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js', 'tests/embed/render-times.test.js'];
 
 export default defineConfig({
   test: {
@@ -66,7 +66,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.js'],
-          exclude: [...configDefaults.exclude, ...E2E_TIMED],
+          exclude: [...configDefaults.exclude, ...TIMED],
           // Two files at a time: they mostly wait on Chromium (one file used about half a core), so
           // two took the project from 239 to 183 s on 2 cores (Zen 4). None of them times anything.
           fileParallelism: true,
@@ -77,9 +77,9 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'e2e-timed',
+          name: 'timed',
           environment: 'node',
-          include: E2E_TIMED,
+          include: TIMED,
           fileParallelism: false, // they time the page: one file, and nothing else, at a time
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -90,7 +90,10 @@ export default defineConfig({
           name: 'embed',
           environment: 'node',
           include: ['tests/embed/**/*.test.js'],
-          fileParallelism: false,
+          exclude: [...configDefaults.exclude, ...TIMED],
+          // Two files at a time, like e2e: one at a time left a core 30% idle (vmstat).
+          fileParallelism: true,
+          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000, // the consumer test packs and installs the package first
         },

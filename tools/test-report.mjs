@@ -1,5 +1,5 @@
 // Reads the reports tools/test.sh writes (test-results/) into counts: GoogleTest's XML (native,
-// asan) and Vitest's JSON reporter (types, node, browser, e2e, e2e-timed, embed). Each reader gives
+// asan) and Vitest's JSON reporter (types, node, browser, e2e, embed, timed). Each reader gives
 // { passed, failed, skipped, failures }, failures one line per failed test (its name and the first
 // line of its message), for the summary CI prints last (tools/test-summary.mjs).
 // The wasm builds a Vitest title may name (tests/js/backends.js).

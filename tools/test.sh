@@ -14,12 +14,15 @@
 #   6. e2e      Vitest, project "e2e": the explorer page (built into dist/site first) driven in real
 #               Chromium with playwright-core, two files at a time: presets, editing, the URL,
 #               exports, check mode, backward and training, accessibility (axe-core), screenshots
-#               into tests/artifacts/site/; then project "e2e-timed", one file at a time: the first
-#               render, the speed panel
+#               into tests/artifacts/site/
 #   7. embed    Vitest, project "embed": <attn-figure>/<attn-heatmap> and the figure functions in
 #               Chromium, dist/site's embed.html, guide and Embed dialog, and `npm pack` installed
-#               into a fresh project used from Node, a Vite app (build and dev) and a plain page
-# e2e, e2e-timed and embed start only once nothing else runs (the last two time the page). Every
+#               into a fresh project used from Node, a Vite app (build and dev) and a plain page,
+#               two files at a time
+#   8. timed    Vitest, project "timed" (with e2e or embed): the files that time a page, one at a
+#               time: the explorer's first render, the speed panel's frames, the figures' render
+#               times
+# e2e, embed and timed start only once nothing else runs (timed runs alone: it times). Every
 # suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
@@ -150,17 +153,16 @@ if [ -n "$asan_pid" ]; then
   grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
 fi
 if wants e2e; then
-  banner "explorer end-to-end tests in Chromium (Vitest projects e2e, two files at a time, then e2e-timed alone; dist/site)"
-  if [ "$build_site" = 0 ]; then
-    run_vitest e2e
-    run_vitest e2e-timed
-  else
-    status vitest-e2e "$build_site"; status vitest-e2e-timed "$build_site"
-  fi
+  banner "explorer end-to-end tests in Chromium (Vitest project e2e, two files at a time; dist/site)"
+  if [ "$build_site" = 0 ]; then run_vitest e2e; else status vitest-e2e "$build_site"; fi
 fi
 if wants embed; then
-  banner "embedding tests in Chromium and the packed package (Vitest project embed)"
+  banner "embedding tests in Chromium and the packed package (Vitest project embed, two files at a time)"
   if [ "$build_site" = 0 ]; then run_vitest embed; else status vitest-embed "$build_site"; fi
+fi
+if wants e2e || wants embed; then
+  banner "the files that time a page, one at a time with nothing else running (Vitest project timed)"
+  if [ "$build_site" = 0 ]; then run_vitest timed; else status vitest-timed "$build_site"; fi
 fi
 
 banner "summary"

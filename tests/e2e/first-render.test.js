@@ -1,5 +1,5 @@
 // How fast the explorer appears: the time from navigation to the first render of the default
-// preset, over three loads. In the Vitest project e2e-timed, which runs its files one at a time
+// preset, over three loads. In the Vitest project timed, which runs its files one at a time
 // with nothing else running (the other e2e files run two at a time: vitest.config.js).
 import fs from 'node:fs';
 import path from 'node:path';
