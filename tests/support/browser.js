@@ -1,7 +1,7 @@
 // Chromium for the suites that drive pages (tests/e2e, tests/embed, tests/cli): Debian's
-// chromium-headless-shell as tools/chromium.mjs launches it, one browser per test file, a folder served by startServer() on
-// a free loopback port, and pages (each in its own context) that record every console error and
-// page error, which the tests expect to be none.
+// chromium-headless-shell as tools/chromium.mjs launches it, one browser per test file, a folder
+// served by startServer() on a free loopback port, and pages (each in its own context) that record
+// every console error and page error, which the tests expect to be none.
 import { launchChromium as launch } from '../../tools/chromium.mjs';
 import { startServer } from '../../tools/static-server.mjs';
 
