@@ -67,8 +67,8 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.js'],
           exclude: [...configDefaults.exclude, ...TIMED],
-          // Two files at a time: they mostly wait on Chromium (one file used about half a core), so
-          // two took the project from 239 to 183 s on 2 cores (Zen 4). None of them times anything.
+          // Two files at a time: two took the project from 239 to 183 s on 2 cores (Zen 4); on the
+          // Xeon both cores are then busy (vmstat: 2% idle). None of them times anything.
           fileParallelism: true,
           maxWorkers: 2,
           testTimeout: 60_000,
