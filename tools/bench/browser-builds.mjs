@@ -3,13 +3,15 @@
 // the relaxed build is loadAttention()'s default (web/src/boundary/loader.js, loadModule).
 // Usage: node tools/bench/browser-builds.mjs [--rounds N] [--tiles]
 //   --tiles  the relaxed build also in each of its register tiles by name ({ tile: '2x4' }, '6x2'),
-//            beside the tile its calibration at load chose (attn.kernel, printed)
+//            beside the tile its calibration at load chose (attn.kernel, printed), and 6 x 2's time
+//            over 2 x 4's round by round (lib/paired.mjs)
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
 // CPU clock, so on a loaded machine only the ratio between the builds means much).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../chromium.mjs';
+import { pairedText } from './lib/paired.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
@@ -21,6 +23,7 @@ async function inPage({ rounds, tiles }) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
   const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
   const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
+  const { pairedRatio } = await import('/tools/bench/lib/paired.mjs');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
   const relaxed = await loadAttention({ simd: 'relaxed' });
@@ -45,7 +48,10 @@ async function inPage({ rounds, tiles }) {
       });
       const flops = perEntry * B * H * T * T * d;
       const ms = times.map(median);
-      rows.push({ shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6, tileMs: ms.slice(2) });
+      rows.push({
+        shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6,
+        gain: pairedRatio(times[0], times[1]), tileMs: ms.slice(2), tileRatio: tiles ? pairedRatio(times[3], times[2]) : null,
+      });
     }
   }
   const calibration = relaxed.kernel.calibration;
@@ -78,6 +84,13 @@ try {
         `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x` +
         r.tileMs.map((ms) => ms.toFixed(2).padStart(10)).join(''),
     );
+  }
+  // Round by round (lib/paired.mjs): each round's calls ran moments apart, so a slow spell of a
+  // shared machine moves both sides of its ratio; a ratio of 1 inside the middle half is no difference.
+  console.log('\nround by round, the median ratio and the middle half of the rounds:');
+  for (const r of rows) {
+    console.log(`${r.shape.padEnd(23)}${r.pass.padEnd(16)}relaxed gain (simd / relaxed) ${pairedText(r.gain)}`);
+    if (r.tileRatio) console.log(`${' '.repeat(39)}6x2 / 2x4 time ${pairedText(r.tileRatio)}`);
   }
 } finally {
   await browser.close();

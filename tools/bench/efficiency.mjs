@@ -8,13 +8,15 @@
 // the whole call and of the same calls' time inside the core alone (lib/core-clock.mjs: without the
 // API's checks and copies in and out). The relaxed build runs once in each of its register tiles
 // (loadAttention({ tile }): 2x4 and 6x2, web/src/boundary/tile-calibration.js), and once as its
-// calibration at load chose, so one run shows what the tile is worth on this machine.
+// calibration at load chose, so one run shows what the tile is worth on this machine; after the
+// table, 6x2's time over 2x4's round by round.
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
 import { coreClock, coreMedianMs, withCoreSamples } from './lib/core-clock.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
+import { pairedRatio, pairedText } from './lib/paired.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -47,6 +49,7 @@ const clocks = await Promise.all(builds.map((attn) => coreClock(attn, cpuMs)));
 
 const shapes = [...sizes.map((T) => ({ B: 1, H: 8, T, d: 64 })), { B: 8, H: 12, T: 128, d: 64 }];
 const rows = [];
+const tileRows = [];
 for (const { B, H, T, d } of shapes) {
   if (rows.length > 0) ceilings = higherCeilings(ceilings, await measureCeilings());
   const shape = [B, H, T, d];
@@ -72,6 +75,8 @@ for (const { B, H, T, d } of shapes) {
       return withCoreSamples({ time: async () => timeCpu(run) }, clocks[i]);
     });
     const samples = await timeAlternating(contenders, { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 });
+    // The relaxed build's two tiles by name (builds 2 and 3), round by round.
+    if (builds.length === 4) tileRows.push({ name: `B=${B} H=${H} T=${T} d=${d}`, pass, ratio: pairedRatio(samples[3], samples[2]) });
     builds.forEach((attn, i) => {
       const ms = median(samples[i]);
       const coreMs = coreMedianMs(contenders[i], samples[i].length);
@@ -89,4 +94,8 @@ for (const { name, pass, backend, build, flops, ms, coreMs } of rows) {
     `${name.padEnd(26)}${pass.padEnd(18)}${build.padEnd(24)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
       `${percent(ms).padStart(12)}${coreMs.toFixed(2).padStart(9)}${percent(coreMs).padStart(17)}`,
   );
+}
+if (tileRows.length > 0) {
+  console.log("\nthe relaxed build's 6x2 over its 2x4, CPU time round by round (lib/paired.mjs): the median ratio and the middle half of the rounds");
+  for (const { name, pass, ratio } of tileRows) console.log(`${name.padEnd(26)}${pass.padEnd(18)}${pairedText(ratio)}`);
 }
