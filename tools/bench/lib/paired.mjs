@@ -1,6 +1,6 @@
 // Two contenders compared round by round. timeAlternating (web/site/features/speed/timing.js) times
 // every contender once a round, so a round's samples share that moment of the machine: on a shared
-// host (an Intel Xeon, 2 vCPUs, 2026-11-28) the same call took 16.2 ms in one run and 24.6 ms in the
+// host (an Intel Xeon, 2 vCPUs, 2026-11-27) the same call took 16.2 ms in one run and 24.6 ms in the
 // next, while two tiles of the relaxed build differ by a few percent. Each round's own ratio compares
 // calls made moments apart; their median is the comparison, and their middle half (first to third
 // quartile) shows how far one round can mislead: a difference inside it is not shown to be real.
