@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
 import { elementsPage, rendered, startPages, wasmRequests } from '../support/pages.js';
-import { shadowStageValues, worstDifference } from '../support/figures.js';
+import { settle, shadowStageValues, worstDifference } from '../support/figures.js';
 
 const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
@@ -254,7 +254,7 @@ describe('<attn-figure>', () => {
       await page.mouse.down();
       await page.mouse.move(at.x + 50, at.y, { steps: 5 }); // 50 px at 0.02 per px: +1
       await page.mouse.up();
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await settle(page);
     };
     await drag('#f');
     expect(await value('#f', 'x', 0, 0)).toBe('2'); // X[0][0] was 1

@@ -7,7 +7,8 @@ import { elementsPage, startPages } from '../support/pages.js';
 
 // The figure functions and attention-lab/io in the page as window.figures and window.io (an
 // import() inside page.evaluate would be rewritten by Vite), beside the elements, and
-// window.causalUniform(L, H, T): (L, H, T, T) float32 weights whose rows are causal and uniform.
+// window.causalUniform(L, H, T): (L, H, T, T) float32 weights whose rows are causal and uniform,
+// and window.twoFrames(), which resolves after two frames (inside a timed span, so in the page).
 const MODULES = `<link rel="stylesheet" href="./web/figures/figures.css">
   <script type="module">
     import * as figures from './web/figures/index.js';
@@ -17,7 +18,8 @@ const MODULES = `<link rel="stylesheet" href="./web/figures/figures.css">
       for (let r = 0; r < L * H * T; r++) for (let j = 0; j <= r % T; j++) data[r * T + j] = 1 / ((r % T) + 1);
       return data;
     };
-    Object.assign(window, { figures, io, causalUniform, ready: true });
+    const twoFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    Object.assign(window, { figures, io, causalUniform, twoFrames, ready: true });
   </script>`;
 
 let pages;
@@ -40,7 +42,7 @@ describe('render times in Chromium (this machine is shared: a ceiling, not a ben
       const data = window.causalUniform(L, H, T);
       const start = performance.now();
       document.querySelector('#slot').replaceChildren(window.figures.heads({ data, shape: [L, H, T, T] }));
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await window.twoFrames();
       return performance.now() - start;
     });
     console.log(`heads 12x12 at T = 128: ${ms.toFixed(0)} ms`);
@@ -59,7 +61,7 @@ describe('render times in Chromium (this machine is shared: a ceiling, not a ben
       const rendered = new Promise((resolve) => element.addEventListener('attn-render', resolve, { once: true }));
       document.querySelector('#slot').replaceChildren(element);
       await rendered;
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await window.twoFrames();
       return { ms: performance.now() - start, thumbs: element.shadowRoot.querySelectorAll('canvas[data-layer][data-head]').length };
     });
     console.log(`<attn-heads> 12x12 at T = 128 from a blob URL (fetch, read, draw): ${times.ms.toFixed(0)} ms`);
@@ -74,7 +76,7 @@ describe('render times in Chromium (this machine is shared: a ceiling, not a ben
       for (let i = 0; i < T; i++) data[i * T + (i % 7)] = 1;
       const start = performance.now();
       document.querySelector('#slot').replaceChildren(window.figures.canvasHeatmap({ data, shape: [T, T] }, { cellSize: 2 }));
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await window.twoFrames();
       const ms = performance.now() - start;
       const scroller = document.querySelector('.attn-canvas-scroll');
       scroller.scrollTop = 1000;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowser } from './browser.js';
+import { settle } from './figures.js';
 
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 
@@ -67,13 +68,13 @@ export const wasmRequests = (requests) => requests.filter((url) => new URL(url).
 export async function drawAllFigures(page, { timeout = 30_000 } = {}) {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const undrawn = await page.evaluate(async () => {
+    const undrawn = await page.evaluate(() => {
       const waiting = [...document.querySelectorAll('attn-figure, attn-heatmap')].filter((el) => !el.shadowRoot?.querySelector('svg[data-stage]'));
       waiting[0]?.scrollIntoView({ block: 'center' });
-      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       return waiting.length;
     });
     if (undrawn === 0) return;
+    await settle(page);
     if (Date.now() > deadline) throw new Error(`drawAllFigures: ${undrawn} figures had not drawn after ${timeout} ms`);
     await page.waitForTimeout(20);
   }
