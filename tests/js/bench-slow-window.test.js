@@ -40,13 +40,27 @@ describe('leastDisturbed: a table hit by a slow window is timed again, the least
     // attempt 2 has our highest call efficiency but a worse window than attempt 3
     const r = run([table('a1', [0.5, 0.63]), table('a2', [0.9, 1.2]), table('a3', [0.7, 0.72])]);
     const told = [];
-    const kept = await leastDisturbed(r.measure, { onRetime: (t, gap, attempt) => told.push([t.name, attempt]) });
+    const kept = await leastDisturbed(r.measure, { onAttempt: (t, gap, attempt, again) => told.push([t.name, attempt, again]) });
     expect(r.calls()).toBe(3);
     expect(kept.name).toBe('a3');
     expect(kept.attempts).toBe(3);
-    // each attempt is told as it was timed, attempt 2 too although it never became the best
-    expect(told).toEqual([['a1', 2], ['a2', 3]]);
+    // each attempt is told as it was timed, attempt 2 too although it never became the best; the kept one is not
+    expect(told).toEqual([['a1', 1, true], ['a2', 2, true]]);
     expect(attemptsText(kept)).toBe('timed 3 times in this run (beside over the call +26%, +33%, +3%; above +5% a table is timed again): attempt 3 kept');
+  });
+
+  it('tells of the last attempt too when it is set aside, so the log loses none, and of nothing for a quiet table', async () => {
+    // attempt 2 is the least hit; attempt 3, the last RETIMES allows, is worse and not kept
+    const r = run([table('a1', [0.5, 0.65]), table('a2', [0.6, 0.66]), table('a3', [0.55, 0.7])]);
+    const told = [];
+    const kept = await leastDisturbed(r.measure, { onAttempt: (t, gap, attempt, again) => told.push([t.name, attempt, again, gap]) });
+    expect(r.calls()).toBe(1 + RETIMES);
+    expect(kept.name).toBe('a2');
+    expect(told.map(([name, attempt, again]) => [name, attempt, again])).toEqual([['a1', 1, true], ['a2', 2, true], ['a3', 3, false]]);
+    expect(told.map(([, , , gap]) => gap)).toEqual(kept.slowWindows); // each told with its own gap
+    const quiet = [];
+    await leastDisturbed(run([table('quiet', [0.77, 0.79])]).measure, { onAttempt: (t) => quiet.push(t.name) });
+    expect(quiet).toEqual([]);
   });
 
   it('stops as soon as an attempt is under the bound, and after RETIMES more attempts at most', async () => {

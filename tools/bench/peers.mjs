@@ -164,11 +164,11 @@ const configs = [
 ].filter(
   (c) => !only || c.title.includes(only),
 );
-const onRetime = (hit, gap, attempt) =>
-  console.log(`${textTable(hit)}\n  a slow window: beside ${(100 * gap).toFixed(0)}% above the call; timing it again (attempt ${attempt})`);
+const onAttempt = (hit, gap, attempt, again) =>
+  console.log(`${textTable(hit)}\n  attempt ${attempt}, a slow window: beside ${(100 * gap).toFixed(0)}% above the call; ${again ? `timing it again (attempt ${attempt + 1})` : 'set aside'}`);
 // A table a slow window of the machine hit is timed again (lib/slow-window.mjs), the least hit kept.
 async function timedLeastDisturbed(config, deadline = Infinity) {
-  const m = await leastDisturbed(() => measure(config), { onRetime, deadline });
+  const m = await leastDisturbed(() => measure(config), { onAttempt, deadline });
   if (m.attempts > 1) m.workText += `; ${attemptsText(m)}`;
   return m;
 }

@@ -34,20 +34,23 @@ export function slowWindow(rows) {
  * performance.now() time; the check at the end of a run passes its budget's end: one attempt of
  * the largest table took 5 minutes on the Xeon). -> the attempt with the smallest slowWindow,
  * with `attempts` (how many were timed) and `slowWindows` (each attempt's gap, in order).
- * onRetime(table, gap, attempt) is told before each new attempt, with the attempt just timed and
- * its gap (to print it: the log then shows every attempt once, the one kept again at the end).
+ * onAttempt(table, gap, attempt, again) is told, as soon as it is timed, of each attempt that is
+ * timed again (again: true) or that ends the retimes without being kept (again: false); attempt is
+ * its number from 1. So a log shows every attempt once and the one returned, the caller's to
+ * print, again; a table timed once tells nothing.
  */
-export async function leastDisturbed(measure, { bound = SLOW_WINDOW, retimes = RETIMES, deadline = Infinity, onRetime = () => {} } = {}) {
+export async function leastDisturbed(measure, { bound = SLOW_WINDOW, retimes = RETIMES, deadline = Infinity, onAttempt = () => {} } = {}) {
   let best = await measure();
   let bestGap = slowWindow(best.rows);
   const gaps = [bestGap];
-  let [latest, latestGap] = [best, bestGap];
-  while (bestGap > bound && gaps.length <= retimes && performance.now() < deadline) {
-    onRetime(latest, latestGap, gaps.length + 1);
+  let latest = best;
+  for (;;) {
+    const again = bestGap > bound && gaps.length <= retimes && performance.now() < deadline;
+    if (again || latest !== best) onAttempt(latest, gaps.at(-1), gaps.length, again);
+    if (!again) break;
     latest = await measure();
-    latestGap = slowWindow(latest.rows);
-    gaps.push(latestGap);
-    if (latestGap < bestGap) [best, bestGap] = [latest, latestGap];
+    gaps.push(slowWindow(latest.rows));
+    if (gaps.at(-1) < bestGap) [best, bestGap] = [latest, gaps.at(-1)];
   }
   return { ...best, attempts: gaps.length, slowWindows: gaps };
 }
