@@ -84,7 +84,7 @@ describe('lessDisturbedAtEnd: the check again over the run\'s highest ceiling', 
     const again = table('again', [0.74, 0.75]);
     const kept = lessDisturbedAtEnd(first, again);
     expect(kept.name).toBe('again');
-    expect(kept.late).toEqual({ before: slowWindow(first.rows), after: slowWindow(again.rows), kept: 'again' });
+    expect(kept.late).toEqual({ before: slowWindow(first.rows), after: slowWindow(again.rows), kept: 'again', attempts: 1, slowWindows: [slowWindow(again.rows)] });
     expect(lateText(kept)).toBe('timed again at the end of the run (beside over the call +34% over the run\'s highest ceiling, then +1%): the second timing kept');
   });
 
@@ -96,6 +96,25 @@ describe('lessDisturbedAtEnd: the check again over the run\'s highest ceiling', 
     expect(kept.late.kept).toBe('first');
     expect(lateText(kept)).toMatch(/the first timing kept$/);
     expect(lateText(table('plain', [0.7, 0.7]))).toBe('');
+  });
+
+  // run of 2026-11-28 at 50bb44e, the SIMD forward at T = 1024: timed 3 times in the run (+18%,
+  // +16%, +18%), then at the end +16% over the run's highest ceiling, timed again there twice (+35%,
+  // +4%). Its title had said "timed 2 times in this run (+35%, +4%)", the end's attempts under the
+  // run's name, and lost the run's three.
+  it('keeps the attempts in the run apart from those at the end, whichever timing is kept', async () => {
+    const measureFrom = (tables) => async () => tables.shift();
+    const inRun = await leastDisturbed(measureFrom([table('a1', [0.5, 0.59]), table('a2', [0.5, 0.58]), table('a3', [0.5, 0.59])]));
+    const atEnd = await leastDisturbed(measureFrom([table('e1', [0.5, 0.675]), table('e2', [0.84, 0.874])]));
+    const kept = lessDisturbedAtEnd(inRun, atEnd);
+    expect(kept.name).toBe('e2');
+    expect(kept.attempts).toBe(3);
+    expect(attemptsText(kept)).toBe('timed 3 times in this run (beside over the call +18%, +16%, +18%; above +5% a table is timed again): attempt 2 kept');
+    expect(lateText(kept)).toBe('timed again at the end of the run, 2 attempts (beside over the call +16% over the run\'s highest ceiling, then +35%, +4%): the second timing (attempt 2 at the end) kept');
+    // The first kept: the end's attempts are still told.
+    const keptFirst = lessDisturbedAtEnd(table('calm', [0.8, 0.81]), atEnd);
+    expect(keptFirst.name).toBe('calm');
+    expect(lateText(keptFirst)).toBe('timed again at the end of the run, 2 attempts (beside over the call +1% over the run\'s highest ceiling, then +35%, +4%): the first timing kept');
   });
 });
 

@@ -72,22 +72,35 @@ export function attemptsText(table, bound = SLOW_WINDOW) {
  * included, reads normal beside its calls against the highest ceiling read so far, which that same
  * window lowered; over the run's highest reading its calls fall and beside does not, and the gap
  * shows. `kept` is the table as kept, `again` the same configuration timed again at the end
- * (leastDisturbed), both with efficiencies over the run's highest reading: the one with the smaller
- * gap, whose `late` records both gaps and which was kept.
+ * (leastDisturbed, so with its own `attempts` and `slowWindows`), both with efficiencies over the
+ * run's highest reading: the one with the smaller gap, whose `late` records both gaps, the end's
+ * attempts and which was kept. Its `attempts` and `slowWindows` stay the first timing's, the
+ * attempts in the run, whichever is kept: a report tells those and the end's apart.
  */
 export function lessDisturbedAtEnd(kept, again) {
   const before = slowWindow(kept.rows);
   const after = slowWindow(again.rows);
   const winner = after < before ? again : kept;
-  return { ...winner, late: { before, after, kept: winner === again ? 'again' : 'first' } };
+  const late = { before, after, kept: winner === again ? 'again' : 'first', attempts: again.attempts ?? 1, slowWindows: again.slowWindows ?? [after] };
+  return { ...winner, attempts: kept.attempts, slowWindows: kept.slowWindows, late };
 }
 
-/** "timed again at the end of the run (beside over the call +34% over the run's highest ceiling, then +2%): the second timing kept". */
+/**
+ * "timed again at the end of the run (beside over the call +34% over the run's highest ceiling,
+ * then +2%): the second timing kept"; where the end's timing was itself retimed, its attempts:
+ * "timed again at the end of the run, 2 attempts (beside over the call +16% over the run's highest
+ * ceiling, then +35%, +4%): the second timing (attempt 2 at the end) kept".
+ */
 export function lateText(table) {
   if (!table.late) return '';
   const percent = (g) => `+${(100 * g).toFixed(0)}%`;
-  return `timed again at the end of the run (beside over the call ${percent(table.late.before)} over the run's highest ceiling, ` +
-    `then ${percent(table.late.after)}): the ${table.late.kept === 'again' ? 'second' : 'first'} timing kept`;
+  const { before, after, kept, attempts = 1, slowWindows = [after] } = table.late;
+  const atEnd = attempts > 1 ? `, ${attempts} attempts` : '';
+  const which = kept === 'again'
+    ? `the second timing${attempts > 1 ? ` (attempt ${slowWindows.indexOf(Math.min(...slowWindows)) + 1} at the end)` : ''}`
+    : 'the first timing';
+  return `timed again at the end of the run${atEnd} (beside over the call ${percent(before)} over the run's highest ceiling, ` +
+    `then ${slowWindows.map(percent).join(', ')}): ${which} kept`;
 }
 
 /**
