@@ -198,8 +198,8 @@ for (const i of lateOrder(measured, hasTarget)) {
   const gap = slowWindow(measured[i].rows);
   console.log(`${measured[i].title}: beside ${(100 * gap).toFixed(0)}% above the call over the run's highest ceiling; timing it again`);
   const first = measured[i];
+  // measure() reads efficiencies over `ceilings`, the run's highest reading by now.
   const again = await leastDisturbed(() => measure(first), { onAttempt, deadline: lateDeadline });
-  setEfficiencies(again, ceilings);
   measured[i] = lessDisturbedAtEnd(first, again);
   // The title keeps the attempts in the run and adds the end's, whichever timing is kept.
   measured[i].workText = `${first.workText}; ${lateText(measured[i])}`;

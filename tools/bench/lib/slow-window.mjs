@@ -55,16 +55,19 @@ export async function leastDisturbed(measure, { bound = SLOW_WINDOW, retimes = R
   return { ...best, attempts: gaps.length, slowWindows: gaps };
 }
 
+/** A gap as the report prints it: 0.163 -> "+16%". */
+const percent = (gap) => `+${(100 * gap).toFixed(0)}%`;
+/** The number, from 1, of the least hit of attempts with these gaps (the one leastDisturbed keeps). */
+const leastHitAttempt = (slowWindows) => slowWindows.indexOf(Math.min(...slowWindows)) + 1;
+
 /**
  * "timed 3 times in this run (beside over the call +16%, +12%, +3%; above +5% a table is timed
  * again): attempt 3 kept", or '' for a table timed once.
  */
 export function attemptsText(table, bound = SLOW_WINDOW) {
   if (!(table.attempts > 1)) return '';
-  const percent = (g) => `+${(100 * g).toFixed(0)}%`;
-  const kept = table.slowWindows.indexOf(Math.min(...table.slowWindows)) + 1;
   return `timed ${table.attempts} times in this run (beside over the call ${table.slowWindows.map(percent).join(', ')}; ` +
-    `above ${percent(bound)} a table is timed again): attempt ${kept} kept`;
+    `above ${percent(bound)} a table is timed again): attempt ${leastHitAttempt(table.slowWindows)} kept`;
 }
 
 /**
@@ -93,11 +96,10 @@ export function lessDisturbedAtEnd(kept, again) {
  */
 export function lateText(table) {
   if (!table.late) return '';
-  const percent = (g) => `+${(100 * g).toFixed(0)}%`;
-  const { before, after, kept, attempts = 1, slowWindows = [after] } = table.late;
+  const { before, kept, attempts, slowWindows } = table.late;
   const atEnd = attempts > 1 ? `, ${attempts} attempts` : '';
   const which = kept === 'again'
-    ? `the second timing${attempts > 1 ? ` (attempt ${slowWindows.indexOf(Math.min(...slowWindows)) + 1} at the end)` : ''}`
+    ? `the second timing${attempts > 1 ? ` (attempt ${leastHitAttempt(slowWindows)} at the end)` : ''}`
     : 'the first timing';
   return `timed again at the end of the run${atEnd} (beside over the call ${percent(before)} over the run's highest ceiling, ` +
     `then ${slowWindows.map(percent).join(', ')}): ${which} kept`;
@@ -121,5 +123,5 @@ export function lateOrder(tables, hasTarget, bound = SLOW_WINDOW) {
 /** "not timed again at the end: the check's 15-minute budget was spent (beside over the call +12% over the run's highest ceiling)". */
 export function lateSkippedText(table, budgetMinutes) {
   return `not timed again at the end: the check's ${budgetMinutes}-minute budget was spent ` +
-    `(beside over the call +${(100 * slowWindow(table.rows)).toFixed(0)}% over the run's highest ceiling)`;
+    `(beside over the call ${percent(slowWindow(table.rows))} over the run's highest ceiling)`;
 }
