@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { MAX_ROUNDS, MIN_ROUNDS, SAMPLE_MS, SAMPLE_TICKS, STABLE_MS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, tileChoice } from '../../web/src/boundary/tile-calibration.js';
+import { ATTEMPTS, MAX_ROUNDS, MIN_ROUNDS, RETRY_PAUSE_MS, SAMPLE_MS, SAMPLE_TICKS, STABLE_MS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, calibrateWithRetries, tileChoice } from '../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from './backends.js';
 
 /**
@@ -181,6 +181,54 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
   });
 });
 
+describe('calibrateWithRetries: samples that never agreed are timed again after a pause', () => {
+  // Each round 10% slower than the one before, for the first `rounds` rounds of timing, then level:
+  // the first attempt's samples never agree, the next one's do.
+  const slowingFor = (rounds) => (round) => (round < rounds ? 1 + 5 * STEADY * round : 1);
+
+  it('times again after RETRY_PAUSE_MS, without the warm-up, and chooses on the attempt whose samples agree', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027], disturb: slowingFor(MAX_ROUNDS) });
+    const choice = await calibrateWithRetries(s.module, s);
+    expect(choice.tile).toBe('6x2');
+    expect(s.module.currentTile()).toBe(1);
+    const { calibration } = choice;
+    expect(calibration.attempts).toBe(2);
+    expect(calibration.steady).toBe(true);
+    expect(calibration.rounds).toBe(MIN_ROUNDS); // the last attempt's
+    expect(calibration.ratio).toBeCloseTo(0.9, 6);
+    // The first attempt's warm-up waited WARM_UP_LIMIT_MS (this engine's first code is its best);
+    // the second one's none: the whole took the warm-up, the pause and the samples, and little else.
+    expect(calibration.warmUpMs).toBeGreaterThanOrEqual(WARM_UP_LIMIT_MS);
+    expect(calibration.timingMs).toBeCloseTo((MAX_ROUNDS * (1 + 5 * STEADY * (MAX_ROUNDS - 1) / 2) + MIN_ROUNDS) * calibration.reps * (0.03 + 0.027), 6);
+    expect(s.now()).toBeGreaterThan(calibration.warmUpMs + RETRY_PAUSE_MS + calibration.timingMs);
+    expect(s.now()).toBeLessThan(calibration.warmUpMs + RETRY_PAUSE_MS + calibration.timingMs + 5);
+  });
+
+  it(`keeps the default after ${ATTEMPTS} attempts whose samples never agree, pausing RETRY_PAUSE_MS and then twice that`, async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027], disturb: slowingFor(Infinity) });
+    const choice = await calibrateWithRetries(s.module, s);
+    expect(choice.tile).toBe('2x4');
+    expect(s.module.currentTile()).toBe(0);
+    expect(choice.calibration).toMatchObject({ attempts: ATTEMPTS, steady: false, rounds: MAX_ROUNDS, ratio: 1 });
+    const pauses = RETRY_PAUSE_MS + 2 * RETRY_PAUSE_MS;
+    expect(s.now()).toBeGreaterThan(choice.calibration.warmUpMs + pauses + choice.calibration.timingMs);
+    expect(s.now()).toBeLessThan(choice.calibration.warmUpMs + pauses + choice.calibration.timingMs + 5);
+  });
+
+  it('makes one attempt where its samples agree, and says so', async () => {
+    const s = standIn({ msPerRep: [0.03, 0.027] });
+    const choice = await calibrateWithRetries(s.module, s);
+    expect(choice.calibration.attempts).toBe(1);
+    expect(choice.tile).toBe('6x2');
+  });
+
+  it('says "only" for a build with one tile, and times nothing', async () => {
+    const s = standIn({ msPerRep: [0.03] });
+    expect(await calibrateWithRetries(s.module, s)).toEqual({ tile: '2x4', chosenBy: 'only', calibration: null });
+    expect(s.calls()).toBe(0);
+  });
+});
+
 describe('tileChoice: one calibration a page, in the background, that no load waits for', () => {
   // Each test names a backend of its own: the page's calibrations are kept per backend.
   it('answers at once with the default tile, pending, and the calibration\'s choice later; the loads after share it', async () => {
@@ -240,6 +288,10 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
       expect(['2x4', '6x2']).toContain(settled.tile);
       expect(Object.keys(settled.calibration.sampleMs)).toEqual(['2x4', '6x2']);
       expect(Object.isFrozen(settled.calibration.sampleMs)).toBe(true);
+      // Every field KernelChoice.calibration declares (index.d.ts), and no other.
+      expect(Object.keys(settled.calibration).sort()).toEqual(['attempts', 'clockStepMs', 'ratio', 'reps', 'rounds', 'sampleMs', 'steady', 'timingMs', 'warmUpMs']);
+      expect(settled.calibration.attempts).toBeGreaterThanOrEqual(1);
+      expect(settled.calibration.attempts).toBeLessThanOrEqual(ATTEMPTS);
       const { module } = await loadModule({ simd: 'relaxed' });
       expect(module.tileName(module.currentTile())).toBe(settled.tile);
       // Later loads of the page reuse the choice at once: the cached runtime, and one of their own.

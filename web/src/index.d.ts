@@ -430,11 +430,12 @@ export interface KernelChoice {
   /**
    * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
    * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default
-   * was kept), how long the warm-up took, how many rounds of samples it timed (2 to 6: it stops
+   * was kept), how long the warm-up took, how many rounds of samples it timed (2 to 16: it stops
    * once each tile's two fastest samples agree), whether they agreed (`steady`; if not, the
-   * default tile is kept) and their total time, and the step of the clock it
-   * read (0.1 ms in a page that is not cross-origin isolated, whose samples are then 50 steps
-   * long). Otherwise null.
+   * default tile is kept), how many attempts it made (1 to 3: samples that never agreed are timed
+   * again 250 ms later, then 500 ms after that; the other fields are the last attempt's) and the
+   * samples' total time over all attempts, and the step of the clock it read (0.1 ms in a page
+   * that is not cross-origin isolated, whose samples are then 50 steps long). Otherwise null.
    */
   readonly calibration: {
     readonly sampleMs: Readonly<Record<string, number>>;
@@ -443,6 +444,7 @@ export interface KernelChoice {
     readonly warmUpMs: number;
     readonly rounds: number;
     readonly steady: boolean;
+    readonly attempts: number;
     readonly timingMs: number;
     readonly clockStepMs: number;
   } | null;
