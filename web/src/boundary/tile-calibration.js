@@ -167,8 +167,9 @@ export async function calibrateTile(module, { now = () => performance.now(), wai
 /**
  * calibrateTile, again after a pause while its samples never agree (step 4 above): at most
  * ATTEMPTS calibrations, the second RETRY_PAUSE_MS after the first (250 ms), the third twice that
- * after the second (500 ms), the retries without the warm-up. -> the last one's choice, its calibration with attempts (how many
- * ran) and timingMs (all their samples' time) over all of them, and warmUpMs the first one's.
+ * after the second (500 ms), the retries without the warm-up. -> the last one's choice, its
+ * calibration with attempts (how many ran), timingMs (all their samples' time) and warmUpMs (the
+ * first one's, the only warm-up).
  */
 export async function calibrateWithRetries(module, { now = () => performance.now(), wait = pause } = {}) {
   let choice = await calibrateTile(module, { now, wait });
