@@ -174,9 +174,13 @@ export interface PipelineStateSpec {
   preset?: PresetId;
   /**
    * A partial (or whole) explorer state: { x (T, d_in), wq, wk (H, d_in, d_q), wv (H, d_in, d_v),
-   * tokens } (self-attention of X), or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens,
-   * keyTokens } (given Q, K, V). Merged over the preset when both are given. The explorer's link
-   * state (the JSON in #s=...) is accepted as it is.
+   * wo (H d_v, d_in), tokens } (self-attention of X), or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv),
+   * tokens, keyTokens } (given Q, K, V). 2-D wq, wk, wv mean one head and 2-D q, k, v one batch, as
+   * the API takes them. Merged over the preset when both are given (the preset's own values are
+   * resized around the data). The explorer's link state (the JSON in #s=...) is accepted as it is.
+   * Given values are drawn as given: an unknown key ('Wq'), a value that is not a finite number, or
+   * a shape that does not fit the rest of the example rejects with an error naming the key and the
+   * shape it needs, never a figure with other numbers.
    */
   data?: Record<string, unknown>;
   scoring?: Scoring;
