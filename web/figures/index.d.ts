@@ -88,8 +88,9 @@ export interface HeadsOptions {
 }
 
 /**
- * The model view: a grid of canvas thumbnails, a column per layer (data-layer) and a row per head
- * (data-head), plus data-layer="mean" and data-head="mean"/"max" aggregates. Click or Enter
+ * The model view, laid out as BertViz's: a grid of canvas thumbnails, a row per layer (data-layer)
+ * and a column per head (data-head), plus the columns data-head="mean"/"max" (over heads) and the
+ * row data-layer="mean" (over layers). Layers and heads are counted from 0 in every label. Click or Enter
  * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,
  * a canvas beyond); hover sets [data-role=readout] to the exact value; [data-token] buttons
  * highlight tokens' rows and columns. Root: div[data-stage=heads].
