@@ -1,6 +1,8 @@
 // A tiny static file server with no dependencies (used by tools/serve.mjs and by the explorer's
 // browser checks). Content types matter: browsers compile .wasm by streaming only when it is served as
-// application/wasm, and refuse ES modules served without a JavaScript type.
+// application/wasm, and refuse ES modules served without a JavaScript type. Every file is sent with
+// `Access-Control-Allow-Origin: *`: a blog post on another origin (another port, or file://) loads
+// elements.js as a module script and its .wasm with fetch, and both are CORS requests.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -41,6 +43,7 @@ async function handle(root, request, response) {
     'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
     'content-length': info.size,
     'cache-control': 'no-cache',
+    'access-control-allow-origin': '*',
   });
   if (request.method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);

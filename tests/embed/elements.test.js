@@ -84,6 +84,31 @@ describe('<attn-figure>', () => {
     expect(problems).toEqual([]);
   });
 
+  it('draws 2-D weights in data as one head, and names an unknown key, a wrong shape or a non-number instead of drawing other numbers', async () => {
+    // The README's Node example passes 2-D weights to the API's layers; the same data in a figure.
+    const data = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+    const bad = [
+      ['unknown', { ...data, Wq: data.wq }],
+      ['shape', { ...data, wk: [[1, 1, 0], [0, 1, 0]] }],
+      ['value', { ...data, wv: [[1, 0], [1, 'one']] }],
+    ];
+    const { page, problems } = await show('given-data.html', `
+      <attn-figure id="ok" stages="scores"><script type="application/json">${JSON.stringify(data)}</script></attn-figure>
+      ${bad.map(([id, d]) => `<attn-figure id="${id}" stages="scores"><script type="application/json">${JSON.stringify(d)}</script></attn-figure>`).join('\n')}`, ['#ok']);
+    expect((await shadowStageValues(page, '#ok', 'scores'))[0]).toEqual([[7, 2, 11], [3, 1, 4], [6, 1, 13]]);
+    const messages = await page.waitForFunction(() => {
+      const texts = ['#unknown', '#shape', '#value'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }).then((handle) => handle.jsonValue());
+    expect(messages[0]).toMatch(/unknown key 'Wq' \(did you mean 'wq'\?\)/);
+    expect(messages[1]).toMatch(/wk has shape \(1, 2, 3\) but this example needs \(1, 2, 2\) \(H, d_in, d_q\)/);
+    expect(messages[2]).toMatch(/wv\[0\]\[1\]\[1\] must be a finite number, got "one"/);
+    // None of them drew a figure with numbers of its own.
+    const drawn = await page.evaluate(() => ['#unknown', '#shape', '#value'].map((id) => document.querySelector(id).shadowRoot.querySelectorAll('svg[data-stage]').length));
+    expect(drawn).toEqual([0, 0, 0]);
+    expect(problems).toEqual([]);
+  });
+
   it('shows a wrong attribute as a message naming it, with no console error', async () => {
     const { page, problems } = await show('errors.html', `
       <attn-figure id="a" preset="seed-005"></attn-figure>

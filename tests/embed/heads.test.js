@@ -38,16 +38,24 @@ async function hover(selector, i, j, T) {
 }
 
 describe('heads()', () => {
-  it('draws one thumbnail per layer and head of the induction model, plus the mean and max rows and the mean column', async () => {
-    const grid = await page.evaluate(() => {
+  it('draws a row per layer and a column per head of the induction model, as BertViz does, plus the mean and max columns and the mean row, counted from 0', async () => {
+    const { grid, labels, names } = await page.evaluate(() => {
       const { attention } = window.induction.tensors;
       document.body.replaceChildren(window.figures.heads(attention, { tokens: window.induction.tokens }));
-      return [...document.querySelectorAll('canvas[data-layer][data-head]')].map((c) => `${c.dataset.layer}/${c.dataset.head} ${c.width}x${c.height}`);
+      return {
+        grid: [...document.querySelectorAll('canvas[data-layer][data-head]')].map((c) => `${c.dataset.layer}/${c.dataset.head} ${c.width}x${c.height}`),
+        labels: [...document.querySelectorAll('.attn-heads-grid > .attn-axis')].map((d) => d.textContent),
+        names: [...document.querySelectorAll('canvas[data-layer="1"]')].map((c) => c.title),
+      };
     });
     const want = [];
-    for (const h of ['0', '1', '2', '3']) want.push(`0/${h} 24x24`, `1/${h} 24x24`, `mean/${h} 24x24`);
-    for (const kind of ['mean', 'max']) want.push(`0/${kind} 24x24`, `1/${kind} 24x24`, `mean/${kind} 24x24`);
+    for (const l of ['0', '1', 'mean']) {
+      for (const h of ['0', '1', '2', '3', 'mean', 'max']) want.push(`${l}/${h} 24x24`);
+    }
     expect(grid).toEqual(want);
+    // The header row (heads, then the aggregates), then each row's label: the same 0-based indices as data-layer and data-head.
+    expect(labels).toEqual(['H0', 'H1', 'H2', 'H3', 'mean', 'max', 'L0', 'L1', 'mean']);
+    expect(names).toEqual(['layer 1, head 0', 'layer 1, head 1', 'layer 1, head 2', 'layer 1, head 3', 'layer 1, mean over heads', 'layer 1, max over heads']);
     expect(problems).toEqual([]);
   });
 
@@ -58,6 +66,9 @@ describe('heads()', () => {
     for (const [l, h, i, j] of [[1, 2, 15, 6], [0, 0, 5, 4], [1, 3, 23, 14]]) {
       const got = await hover(`canvas[data-layer="${l}"][data-head="${h}"]`, i, j, T);
       expect(got).toMatchObject({ layer: String(l), head: String(h), row: String(i), col: String(j), value: String(at(l, h, i, j)) });
+      // The words count from 0 too: the same layer, head, query and key as the data attributes.
+      const words = await page.evaluate(() => document.querySelector('[data-role=readout]').textContent);
+      expect(words).toMatch(new RegExp(`^layer ${l}, head ${h}: query .* \\(${i}\\) → key .* \\(${j}\\): `));
     }
     const i = 17;
     const j = 8;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE } from '../support/site.js';
 import { drawAllFigures, rendered, startPages } from '../support/pages.js';
 import { allValues, shadowStageValues, worstDifference } from '../support/figures.js';
+import { startServer } from '../../tools/static-server.mjs';
 
 
 // One origin for the built site (site/, a link to dist/site, never written to) and the test's own
@@ -86,6 +87,26 @@ describe('embedding, from the built site', () => {
     await host.page.waitForFunction((h) => document.querySelector('iframe').getBoundingClientRect().height === h, inside.height);
     expect(inside.height).toBeGreaterThan(420); // taller than the snippet's initial height: it grew
     expect([...problems, ...host.problems]).toEqual([]);
+  });
+
+  it('a post on another origin loads elements.js and its wasm from `npm start`\'s server (CORS) and draws', async () => {
+    // The blogger's first snippet: the site served by tools/static-server.mjs (as `npm start` does) on
+    // one port, the post on the test pages' server, another port and so another origin.
+    const site = await startServer(SITE);
+    try {
+      await pages.write('cross-origin-post.html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+        <script type="module" src="${site.url}elements.js"></script>
+        <attn-figure preset="seed-004" stages="scores weights"></attn-figure></body></html>`);
+      const post = await pages.open('cross-origin-post.html', { wait: false });
+      expect(new URL(site.url).origin).not.toBe(new URL(pages.url).origin);
+      await rendered(post.page, 'attn-figure', 'weights');
+      const scores = await shadowStageValues(post.page, 'attn-figure', 'scores');
+      expect(scores[0][0]).toEqual([7, 2, 11]); // seed 004: q1 = x1 = (1, 2) against k = x W^K
+      expect(post.requests.some((url) => url.startsWith(site.url) && url.endsWith('.wasm'))).toBe(true);
+      expect(post.problems).toEqual([]);
+    } finally {
+      await site.close();
+    }
   });
 
   it('the guide draws every example and the sample post\'s three figures, with no console error', async () => {

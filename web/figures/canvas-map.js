@@ -63,7 +63,7 @@ export function showValue(readout, where, i, j, value, rowLabels, colLabels) {
   readout.dataset.row = i;
   readout.dataset.col = j;
   readout.dataset.value = fullValue(value);
-  readout.textContent = `${where}query ${rowLabels ? `${rowLabels[i]} ` : ''}(${i + 1}) → key ${colLabels ? `${colLabels[j]} ` : ''}(${j + 1}): ${fullValue(value)}`;
+  readout.textContent = `${where}query ${rowLabels ? `${rowLabels[i]} ` : ''}(${i}) → key ${colLabels ? `${colLabels[j]} ` : ''}(${j}): ${fullValue(value)}`;
 }
 
 export function canvasHeatmap(input, options = {}) {

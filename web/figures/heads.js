@@ -2,8 +2,9 @@
 // thumbnail per layer and head, with aggregates, for attentions of shape (L, H, T, Tk), (H, T, Tk)
 // or BertViz's list of per-layer (1, H, T, Tk) (nested arrays or tensors).
 //
-// Layout: a column per layer and a last column for the mean over layers; a row per head, then a
-// row for the mean and a row for the max over heads. Every thumbnail is a canvas with
+// Layout, as BertViz's model view: a row per layer, then a last row for the mean over layers; a
+// column per head, then a column for the mean and one for the max over heads. Layers and heads are
+// counted from 0 in every label, as PyTorch indexes them. Every thumbnail is a canvas with
 // data-layer (0.. or 'mean') and data-head (0.., 'mean' or 'max'), focusable, a button:
 // click (or Enter/Space) enlarges it into [data-role=detail] (the SVG heatmap with its
 // data-row/data-col/data-value cells while T <= 64, a canvas beyond). Hovering any map sets the
@@ -96,23 +97,27 @@ export function heads(input, options = {}) {
   };
   const label = (text, extra = '') => el('div', { class: 'attn-axis', style: `font-size:11px;align-self:center;${extra}`, text });
 
-  // Grid: column 1 the head labels, then layers, then the mean over layers.
-  const columns = layers.length + (agg ? 1 : 0);
+  // Grid, as BertViz's model view: a row per layer (its label first), a column per head, then the
+  // mean and the max over heads; a last row for the mean over layers. Layers and heads are counted
+  // from 0, as PyTorch indexes them and as the index attributes and flags take them.
+  const columns = headIndices.length + (agg ? 2 : 0);
   const grid = el('div', { class: 'attn-heads-grid', role: 'group', 'aria-label': `${L} layers by ${H} heads`, style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%` });
   grid.append(el('div'));
-  for (const l of layers) grid.append(label(`L${l + 1}`, 'text-align:center'));
-  if (agg) grid.append(label('mean', 'text-align:center'));
-  for (const h of headIndices) {
-    grid.append(label(`H${h + 1}`));
-    for (const l of layers) grid.append(map(l, h, att.data, (l * H + h) * size, `layer ${l + 1}, head ${h + 1}`));
-    if (agg) grid.append(map('mean', h, agg.meanLayers, h * size, `head ${h + 1}, mean over layers`));
+  for (const h of headIndices) grid.append(label(`H${h}`, 'text-align:center'));
+  if (agg) grid.append(label('mean', 'text-align:center'), label('max', 'text-align:center'));
+  for (const l of layers) {
+    grid.append(label(`L${l}`));
+    for (const h of headIndices) grid.append(map(l, h, att.data, (l * H + h) * size, `layer ${l}, head ${h}`));
+    if (agg) {
+      grid.append(map(l, 'mean', agg.meanHeads, l * size, `layer ${l}, mean over heads`));
+      grid.append(map(l, 'max', agg.maxHeads, l * size, `layer ${l}, max over heads`));
+    }
   }
   if (agg) {
-    for (const [kind, per, corner] of [['mean', agg.meanHeads, agg.meanAll], ['max', agg.maxHeads, agg.maxMean]]) {
-      grid.append(label(kind));
-      for (const l of layers) grid.append(map(l, kind, per, l * size, `layer ${l + 1}, ${kind} over heads`));
-      grid.append(map('mean', kind, corner, 0, `${kind} over heads, mean over layers`));
-    }
+    grid.append(label('mean'));
+    for (const h of headIndices) grid.append(map('mean', h, agg.meanLayers, h * size, `head ${h}, mean over layers`));
+    grid.append(map('mean', 'mean', agg.meanAll, 0, 'mean over heads, mean over layers'));
+    grid.append(map('mean', 'max', agg.maxMean, 0, 'max over heads, mean over layers'));
   }
 
   const readout = el('p', { class: 'attn-readout', 'aria-live': 'polite', dataset: { role: 'readout' }, style: 'font-size:12px;min-height:1.4em;margin:4px 0', text: 'Point at a map to read a weight; click to enlarge.' });
@@ -169,7 +174,7 @@ export function heads(input, options = {}) {
     const labels = rowLabels ?? colLabels;
     const strip = el('div', { class: 'attn-tokens', role: 'group', 'aria-label': 'Select tokens to highlight their rows and columns', style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto' });
     labels.forEach((text, i) => {
-      const button = el('button', { type: 'button', 'aria-pressed': 'false', dataset: { token: String(i) }, title: `token ${i + 1}`, style: 'font:inherit;font-size:11px;padding:0 4px', text });
+      const button = el('button', { type: 'button', 'aria-pressed': 'false', dataset: { token: String(i) }, title: `token ${i}`, style: 'font:inherit;font-size:11px;padding:0 4px', text });
       button.addEventListener('click', () => {
         if (selected.has(i)) selected.delete(i);
         else selected.add(i);

@@ -88,8 +88,9 @@ export interface HeadsOptions {
 }
 
 /**
- * The model view: a grid of canvas thumbnails, a column per layer (data-layer) and a row per head
- * (data-head), plus data-layer="mean" and data-head="mean"/"max" aggregates. Click or Enter
+ * The model view, laid out as BertViz's: a grid of canvas thumbnails, a row per layer (data-layer)
+ * and a column per head (data-head), plus the columns data-head="mean"/"max" (over heads) and the
+ * row data-layer="mean" (over layers). Layers and heads are counted from 0 in every label. Click or Enter
  * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,
  * a canvas beyond); hover sets [data-role=readout] to the exact value; [data-token] buttons
  * highlight tokens' rows and columns. Root: div[data-stage=heads].
@@ -174,9 +175,13 @@ export interface PipelineStateSpec {
   preset?: PresetId;
   /**
    * A partial (or whole) explorer state: { x (T, d_in), wq, wk (H, d_in, d_q), wv (H, d_in, d_v),
-   * tokens } (self-attention of X), or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv), tokens,
-   * keyTokens } (given Q, K, V). Merged over the preset when both are given. The explorer's link
-   * state (the JSON in #s=...) is accepted as it is.
+   * wo (H d_v, d_in), tokens } (self-attention of X), or { q (B, Tq, d), k (B, Tk, d), v (B, Tk, dv),
+   * tokens, keyTokens } (given Q, K, V). 2-D wq, wk, wv mean one head and 2-D q, k, v one batch, as
+   * the API takes them. Merged over the preset when both are given (the preset's own values are
+   * resized around the data). The explorer's link state (the JSON in #s=...) is accepted as it is.
+   * Given values are drawn as given: an unknown key ('Wq'), a value that is not a finite number, or
+   * a shape that does not fit the rest of the example rejects with an error naming the key and the
+   * shape it needs, never a figure with other numbers.
    */
   data?: Record<string, unknown>;
   scoring?: Scoring;

@@ -20,7 +20,7 @@
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
 import { toTensor } from '../src/to-tensor.js';
 import { STRONG, colorScale } from './color.js';
-import { formatNumber, fullValue, spokenValue } from './format.js';
+import { formatMatrix, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';
 import { rovingGrid } from './interact/roving.js';
 import { hatchPattern, svg, textWidth } from './svg.js';
@@ -57,7 +57,7 @@ export function matrix(input, options = {}) {
   const cellLabel = options.cellLabel ?? ((b, i, j, v) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
   const scale = colorScale(kind, tensor.data, (k) => !isMasked(k));
-  const texts = Array.from(tensor.data, formatNumber);
+  const texts = formatMatrix(tensor.data);
 
   // Wide enough for the longest number, and for column labels up to ~9 characters.
   const labelNeed = colLabels ? Math.min(64, Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, LABEL_FONT)))) + 6) : 0;

@@ -8,6 +8,7 @@
 // preset loaded (presets/catalog.js); loadPipelineState loads it, and only it, first.
 import { PRESET_IDS, loadPreset, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
+import { givenState } from '../../model/state/given.js';
 import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, isAlibiSlope, sizesOf } from '../../model/state/model.js';
 import { setSize } from '../../model/state/sizes.js';
 
@@ -53,11 +54,9 @@ function baseState({ preset, data }) {
     throw new TypeError(`data must be an object (a partial explorer state such as { x, wq, wk, wv } or { q, k, v }), got ${JSON.stringify(data)}`);
   }
   if (!data) return presetState(preset);
-  // Data alone is its own example; with a preset it edits that preset. Given Q, K, V (and no X)
-  // make a 'qkv' example, X makes a 'self' one, unless the data names its source.
-  const base = preset ? presetState(preset) : { preset: 'custom' };
-  const source = data.source ?? (data.q && !data.x ? 'qkv' : data.x ? 'self' : base.source);
-  return conform({ ...base, ...data, source });
+  // Data alone is its own example; with a preset it edits that preset. Its values are drawn as
+  // given or refused with the key's name (given.js), never repaired into other numbers.
+  return givenState(preset ? presetState(preset) : { preset: 'custom' }, data);
 }
 
 /** window, alibi and rope of a spec -> the state's window, alibi, rope and ropeBase. */
