@@ -1,0 +1,164 @@
+// The lifetime of a layer's KV cache (issue 37, finding 5): its rows live in wasm memory between
+// calls, so they must come back when the caller is done with them, at once, even in a loop that
+// never yields to the event loop (where no FinalizationRegistry callback can run); running out of
+// memory must name the caches that hold it.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadModule } from '../../web/src/boundary/loader.js';
+import { heldMemory } from '../../web/src/boundary/memory.js';
+import { selfAttention } from '../../web/src/ops/layers.js';
+import { BACKENDS, heapState, loadBackend } from './backends.js';
+import { expectClose, randomTensor, seededRandom } from './numeric.js';
+
+// As in kv-cache.test.js: the cached path and the full forward round in different orders.
+const TOLERANCE = { rtol: 1e-5, atol: 2e-6 };
+const MIB = 2 ** 20;
+
+// Caches of 8 kv heads (B 4 x Hkv 2) of widths 16 + 16: 16 rows (the first capacity) hold 32 KiB.
+const LAYER = { dModel: 64, heads: 4, kvHeads: 2, causal: true, rope: true, seed: 3 };
+const STEP = randomTensor(seededRandom(1), [4, 1, 64]);
+
+/** `steps` one-row decode steps of `layer` through `cache`. */
+function decode(layer, cache, steps) {
+  for (let t = 0; t < steps; t++) layer.forward(STEP, { cache });
+}
+
+/** The error `call` throws (or undefined). */
+function thrown(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe.each(BACKENDS)('the lifetime of a KV cache ($backend)', (build) => {
+  let attn;
+  let runtime;
+  beforeAll(async () => {
+    attn = await loadBackend(build);
+    ({ runtime } = await loadModule({ simd: build.simd }));
+  });
+
+  it('cache.dispose() frees its rows at once: 300 caches of 8 decode steps in a loop that never awaits leave wasm memory as it was', () => {
+    const layer = attn.multiHeadAttention(LAYER);
+    const warm = layer.createCache();
+    decode(layer, warm, 8);
+    warm.dispose();
+    const before = heapState(runtime.module);
+    for (let i = 0; i < 300; i++) {
+      const cache = layer.createCache();
+      decode(layer, cache, 8);
+      cache.dispose();
+    }
+    // Without dispose(), 300 x 32 KiB (9.4 MiB) would still be held here: nothing awaited, so no cache was finalized.
+    expect(heapState(runtime.module)).toEqual(before);
+    expect(heldMemory(runtime.module).caches).toBe(0);
+  });
+
+  it("a layer's dispose() frees every cache it made: 100 layers with 3 caches each in a loop that never awaits leave wasm memory as it was", () => {
+    const warm = attn.multiHeadAttention(LAYER);
+    decode(warm, warm.createCache(), 8);
+    warm.dispose();
+    const before = heapState(runtime.module);
+    const caches = [];
+    for (let i = 0; i < 100; i++) {
+      const layer = attn.multiHeadAttention(LAYER);
+      for (let c = 0; c < 3; c++) {
+        const cache = layer.createCache();
+        decode(layer, cache, 1 + c);
+        caches.push(cache); // still reachable: only the layer's dispose() can free them
+      }
+      layer.dispose();
+    }
+    expect(heapState(runtime.module)).toEqual(before);
+    expect(caches.map((cache) => cache.length + cache.capacity)).toEqual(Array(300).fill(0));
+    expect(() => caches[0].dispose()).not.toThrow(); // already freed with its layer
+  });
+
+  it('dispose() is idempotent, and a disposed cache refuses further use with an Error that says so', () => {
+    const layer = attn.multiHeadAttention(LAYER);
+    const cache = layer.createCache();
+    decode(layer, cache, 3);
+    cache.dispose();
+    cache.dispose();
+    expect([cache.length, cache.capacity, cache.maxLength]).toEqual([0, 0, 2 ** 20]);
+    const error = thrown(() => layer.forward(STEP, { cache }));
+    expect(error?.constructor).toBe(Error);
+    expect(error?.message).toBe('multiHeadAttention.forward: cache: this cache was disposed by its dispose(); make a new one with createCache()');
+    // The layer and its other caches carry on.
+    const fresh = layer.createCache();
+    decode(layer, fresh, 2);
+    expect(fresh.length).toBe(2);
+  });
+
+  it("a cache of a disposed layer says it went with its layer; the layer's methods say the layer was disposed", () => {
+    const layer = attn.selfAttention({ dIn: 4, causal: true, seed: 2 });
+    const cache = layer.createCache();
+    layer.forward(randomTensor(seededRandom(2), [1, 2, 4]), { cache });
+    layer.dispose();
+    expect(() => layer.forward(randomTensor(seededRandom(2), [1, 1, 4]), { cache })).toThrow('selfAttention.forward: this layer was disposed');
+    expect(() => layer.createCache()).toThrow('selfAttention.createCache: this layer was disposed');
+    expect(cache.length).toBe(0);
+  });
+
+  describe('running out of wasm memory', () => {
+    /**
+     * `module` as if its memory could not grow past `limit` bytes: mallocs that would end beyond it
+     * return 0, as Emscripten's malloc does at -sMAXIMUM_MEMORY (reaching the real 4 GiB in a test
+     * would take a minute and gigabytes of the machine's memory).
+     */
+    function capped(module, limit) {
+      return Object.create(module, {
+        _malloc: {
+          value: (bytes) => {
+            const at = module._malloc(bytes) >>> 0;
+            if (at === 0 || at + bytes <= limit) return at;
+            module._free(at);
+            return 0;
+          },
+        },
+      });
+    }
+
+    it('the RangeError counts the live caches and their layers and their MiB, and after dispose() the freed memory is reused', () => {
+      const module = capped(runtime.module, runtime.module.HEAPU8.length + 24 * MIB);
+      const onCapped = { call: (fn, body) => body(module) };
+      const options = { dIn: 64, dQ: 64, dOut: 64, causal: true, seed: 9 };
+      const layers = [selfAttention(onCapped, options), selfAttention(onCapped, options)];
+      const x = randomTensor(seededRandom(9), [8, 1, 64]);
+      const cacheBytes = 8 * 16 * (64 + 64) * 4; // B 8 x Hkv 1 heads of 16 rows (the first capacity) of k and v
+      /** Caches of one decode step each, dropped as made, until memory runs out: -> [caches made, the error]. */
+      const fill = () => {
+        for (let made = 0; ; made++) {
+          const layer = layers[made % 2];
+          const error = thrown(() => layer.forward(x, { cache: layer.createCache() }));
+          if (error !== undefined) return [made, error];
+        }
+      };
+      const [made, error] = fill();
+      expect(made).toBeGreaterThan(200); // 24 MiB / 64 KiB = 384, less what the calls and the record take
+      expect(error).toBeInstanceOf(RangeError);
+      // The refused call's cache got its room before the call's arena did not: it is live too.
+      const live = made + 1;
+      expect(error.message).toMatch(
+        new RegExp(
+          `^selfAttention\\.forward(: cache of 16 rows)? needs [\\d.]+ MiB of wasm memory but the module could not grow to hold it ` +
+            `\\(memory now \\d+ MiB, limit 4096 MiB; ${live} live KV caches of 2 layers hold ${((live * cacheBytes) / MIB).toFixed(0)} MiB of it, the largest 0\\.06 MiB\\): ` +
+            'dispose the caches no longer needed \\(cache.dispose\\(\\), or layer.dispose\\(\\) for all of its caches; ' +
+            'a cache dropped without dispose\\(\\) is freed only after garbage collection, once the event loop turns\\), or use smaller inputs$',
+        ),
+      );
+      expect(heldMemory(module)).toMatchObject({ caches: live, layers: 2, bytes: live * cacheBytes });
+      // Recovery: wasm memory cannot shrink, but what the caches held is reused for as many again.
+      for (const layer of layers) layer.dispose();
+      expect(heldMemory(module).caches).toBe(0);
+      const grown = runtime.module.HEAPU8.length;
+      layers.splice(0, 2, selfAttention(onCapped, options), selfAttention(onCapped, options));
+      const [again] = fill();
+      expect(again).toBe(made);
+      expect(runtime.module.HEAPU8.length).toBe(grown);
+      for (const layer of layers) layer.dispose();
+    });
+  });
+});
