@@ -1,7 +1,8 @@
 // The lifetime of a layer's KV cache (issue 37, finding 5): its rows live in wasm memory between
 // calls, so they must come back when the caller is done with them, at once, even in a loop that
 // never yields to the event loop (where no FinalizationRegistry callback can run); running out of
-// memory must name the caches that hold it.
+// memory must name the caches that hold it; and a cache must not go on with k and v rows of weights
+// the layer no longer has.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../web/src/boundary/loader.js';
 import { heldMemory } from '../../web/src/boundary/memory.js';
@@ -100,6 +101,54 @@ describe.each(BACKENDS)('the lifetime of a KV cache ($backend)', (build) => {
     expect(() => layer.forward(randomTensor(seededRandom(2), [1, 1, 4]), { cache })).toThrow('selfAttention.forward: this layer was disposed');
     expect(() => layer.createCache()).toThrow('selfAttention.createCache: this layer was disposed');
     expect(cache.length).toBe(0);
+  });
+
+  describe('weights changed between decode steps', () => {
+    const x = randomTensor(seededRandom(5), [1, 6, 4]);
+    const rowsOf = (t0, t1) => ({ data: x.data.slice(t0 * 4, t1 * 4), shape: [1, t1 - t0, 4] });
+    const wv = randomTensor(seededRandom(6), [4, 4]);
+
+    it('setParameters() between steps is a RangeError saying the cached rows hold the old weights; the cache keeps its rows', () => {
+      const layer = attn.selfAttention({ dIn: 4, dQ: 4, dOut: 4, causal: true, seed: 5 });
+      const cache = layer.createCache();
+      layer.forward(rowsOf(0, 3), { cache });
+      layer.setParameters({ wv });
+      const error = thrown(() => layer.forward(rowsOf(3, 4), { cache }));
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.message).toBe(
+        "selfAttention.forward: cache: its 3 rows hold k and v of the layer's earlier weights (setParameters() changed them since); " +
+          'make a fresh cache with createCache() and feed the sequence again (dispose() this one)',
+      );
+      expect(cache.length).toBe(3);
+      // A fresh cache decodes with the new weights: its rows equal one causal forward over the sequence.
+      const fresh = layer.createCache();
+      const pieces = [layer.forward(rowsOf(0, 3), { cache: fresh }).output, layer.forward(rowsOf(3, 6), { cache: fresh }).output];
+      const joined = { data: Float32Array.of(...pieces[0].data, ...pieces[1].data), shape: [1, 6, 4] };
+      expectClose(joined, layer.forward(x, { trace: false }).output, { ...TOLERANCE, label: 'fresh cache after setParameters' });
+    });
+
+    it('step() between steps is refused the same way, naming step()', () => {
+      const layer = attn.selfAttention({ dIn: 4, dQ: 4, dOut: 4, causal: true, seed: 5 });
+      const cache = layer.createCache();
+      layer.forward(rowsOf(0, 2), { cache });
+      const { output } = layer.forward(x, { trace: false });
+      layer.backward({ data: new Float32Array(output.data.length).fill(1), shape: output.shape });
+      layer.step(0.1);
+      expect(() => layer.forward(rowsOf(2, 3), { cache })).toThrow(RangeError);
+      expect(() => layer.forward(rowsOf(2, 3), { cache })).toThrow(/its 2 rows hold k and v of the layer's earlier weights \(step\(\) changed them since\)/);
+    });
+
+    it('an empty cache follows the weights, and a refused setParameters() changes nothing', () => {
+      const layer = attn.selfAttention({ dIn: 4, dQ: 4, dOut: 4, causal: true, seed: 5 });
+      const empty = layer.createCache();
+      const held = layer.createCache();
+      layer.forward(rowsOf(0, 2), { cache: held });
+      expect(() => layer.setParameters({ wv: randomTensor(seededRandom(7), [4, 5]) })).toThrow(RangeError);
+      layer.forward(rowsOf(2, 3), { cache: held }); // weights unchanged: the cache goes on
+      layer.setParameters({ wv });
+      layer.forward(rowsOf(0, 1), { cache: empty }); // it held no rows of the old weights
+      expect([empty.length, held.length]).toEqual([1, 3]);
+    });
   });
 
   describe('running out of wasm memory', () => {

@@ -8,8 +8,9 @@
 // copy inside wasm memory); past maxLength a RangeError says so.
 // Rows enter only through layerForwardCached from a checked x, and each call's new rows are checked
 // finite before the length counts them (layers.js), so the held rows are never scanned again.
-// A cache belongs to the layer that made it (its owner below) and to the batch size of its first
-// use. Its memory is freed by cache.dispose() or the layer's
+// A cache belongs to the layer that made it (its owner below), to the batch size of its first use
+// and to the layer's weights at its first row: after setParameters() or step() it refuses to go on
+// (its rows hold the old weights' k and v). Its memory is freed by cache.dispose() or the layer's
 // dispose(), at once; a cache dropped without either is freed only when the garbage collector
 // finalizes it, and FinalizationRegistry callbacks run as tasks of their own, so a loop that never
 // yields to the event loop would otherwise hold every cache it made. After a trap replaced the
@@ -27,9 +28,18 @@ const isLength = (x) => Number.isSafeInteger(x) && x >= 1;
 // Frees a dropped cache's rows (state: the cache's state, which never refers to the cache object).
 const FREED = new FinalizationRegistry((state) => disposeState(state, 'garbage collection'));
 
-/** What a layer shares with its caches: the states of its live caches, which its dispose() frees. */
+/**
+ * What a layer shares with its caches: its weights' version (one more after every setParameters()
+ * or step(), changedBy naming the last) and the states of its live caches, which its dispose() frees.
+ */
 export function cacheOwner() {
-  return { caches: new Set() };
+  return { version: 0, changedBy: '', caches: new Set() };
+}
+
+/** The owner's weights changed (by 'setParameters()' or 'step()'): caches holding rows refuse to go on. */
+export function weightsChanged(owner, by) {
+  owner.version += 1;
+  owner.changedBy = by;
 }
 
 /** Frees every live cache of `owner` now (its layer was disposed). */
@@ -65,7 +75,7 @@ export function createCache(fn, layer, { kvHeads, dQ, dV }, options) {
   if (!isLength(maxLength)) throw new RangeError(`${fn}: maxLength must be an integer >= 1, got ${String(maxLength)}`);
   // The wasm allocations (byte addresses), also the module's ledger entry (boundary/memory.js).
   const held = { module: null, k: 0, v: 0, bytes: 0, owner: layer };
-  const state = { layer, kvHeads, dQ, dV, B: 0, length: 0, capacity: 0, maxLength, held, allocatedB: 0, disposedBy: null };
+  const state = { layer, kvHeads, dQ, dV, B: 0, length: 0, capacity: 0, maxLength, held, allocatedB: 0, version: 0, disposedBy: null };
   const cache = Object.freeze({
     /** Rows held. */
     get length() {
@@ -89,7 +99,10 @@ export function createCache(fn, layer, { kvHeads, dQ, dV }, options) {
   return cache;
 }
 
-/** The state of `cache`, checked: made by `layer`, not disposed, and for batch size B once it holds rows. */
+/**
+ * The state of `cache`, checked: made by `layer`, not disposed, and, once it holds rows, for batch
+ * size B and the layer's weights of its first row.
+ */
 export function cacheState(fn, cache, layer, B) {
   const state = typeof cache === 'object' && cache !== null ? STATES.get(cache) : undefined;
   if (state === undefined) throw new TypeError(`${fn}: cache must be an object from layer.createCache(), got ${typeof cache}`);
@@ -97,6 +110,12 @@ export function cacheState(fn, cache, layer, B) {
   if (state.disposedBy !== null) {
     const how = state.disposedBy === 'dispose()' ? 'by its dispose()' : `because ${state.disposedBy}`;
     throw new Error(`${fn}: this cache was disposed ${how}; make a new one with createCache()`);
+  }
+  if (state.length > 0 && state.version !== layer.version) {
+    throw new RangeError(
+      `${fn}: its ${state.length} rows hold k and v of the layer's earlier weights (${layer.changedBy} changed them since); ` +
+        'make a fresh cache with createCache() and feed the sequence again (dispose() this one)',
+    );
   }
   if (state.length > 0 && state.B !== B) {
     throw new RangeError(`${fn}: cache holds a batch of B = ${state.B}, got x with B = ${B}`);
@@ -162,7 +181,7 @@ function grow(fn, module, state, B, needed) {
 
 /** Counts `rows` more rows, written by the core at rows length .. length + rows - 1 (batch B). */
 export function commitRows(state, B, rows) {
-  if (state.length === 0) state.B = B;
+  if (state.length === 0) Object.assign(state, { B, version: state.layer.version });
   state.length += rows;
 }
 

@@ -4,7 +4,7 @@
 //   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
-import { cacheOwner, cacheState, commitRows, createCache, disposeCaches, pendingRows, reserveRows } from './kv-cache.js';
+import { cacheOwner, cacheState, commitRows, createCache, disposeCaches, pendingRows, reserveRows, weightsChanged } from './kv-cache.js';
 import { causalCode, resolveMask } from '../boundary/masks.js';
 import { NO_BUFFERS } from '../boundary/buffers.js';
 import { callBinding, withArena } from '../boundary/memory.js';
@@ -98,7 +98,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
   };
 
   const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset, cacheLength: 0, cacheCapacity: 0 });
-  const owner = cacheOwner(); // what the layer's KV caches share with it: its live caches
+  const owner = cacheOwner(); // what the layer's KV caches share with it: its weights' version, its live caches
 
   /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
   const forwardBlocks = (s, xt, B, T, scratch) => ({
@@ -253,6 +253,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     });
     for (const [name, w] of stepped) s.weights[name] = w;
     s.cache = null; // the saved forward state belongs to the old weights
+    weightsChanged(owner, 'step()');
   }
 
   function parameters() {
@@ -273,6 +274,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     Object.assign(s.weights, replaced); // only after every given weight passed its checks
     s.grads = null;
     s.cache = null;
+    weightsChanged(owner, 'setParameters()');
   }
 
   function dispose() {
