@@ -3,7 +3,8 @@
 // never yields to the event loop (where no FinalizationRegistry callback can run); running out of
 // memory must name the caches that hold it; and a cache must not go on with k and v rows of weights
 // the layer no longer has.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAttention } from '../../web/src/index.js';
 import { loadModule } from '../../web/src/boundary/loader.js';
 import { heldMemory } from '../../web/src/boundary/memory.js';
 import { selfAttention } from '../../web/src/ops/layers.js';
@@ -209,5 +210,28 @@ describe.each(BACKENDS)('the lifetime of a KV cache ($backend)', (build) => {
       expect(runtime.module.HEAPU8.length).toBe(grown);
       for (const layer of layers) layer.dispose();
     });
+  });
+});
+
+describe('a KV cache and the worker pool', () => {
+  let attn;
+  let parallel;
+  beforeAll(async () => {
+    attn = await loadAttention({ simd: false });
+    parallel = await loadAttention({ simd: false, threads: 1, inlineBelow: 0 });
+  });
+  afterAll(() => parallel?.dispose());
+
+  it("a layer on a worker has no createCache, and refuses a synchronous layer's cache with a TypeError naming it", async () => {
+    const remote = await parallel.selfAttention({ dIn: 4, causal: true, seed: 1 });
+    expect('createCache' in remote).toBe(false);
+    const cache = attn.selfAttention({ dIn: 4, causal: true, seed: 1 }).createCache();
+    const x = randomTensor(seededRandom(1), [1, 1, 4]);
+    await expect(remote.forward(x, { cache })).rejects.toThrow(TypeError);
+    await expect(remote.forward(x, { cache })).rejects.toThrow(
+      'selfAttention.forward: cache: a layer on a worker takes no KV cache (caches are made by the layers of loadAttention() without threads)',
+    );
+    expect((await remote.forward(x, { cache: undefined })).output.shape).toEqual([1, 1, 4]);
+    await remote.dispose();
   });
 });
