@@ -175,7 +175,8 @@ describe.each(BACKENDS)('the KV cache of the layers ($backend)', (build) => {
     const { output } = layer.forward(x, { trace: false });
     layer.backward({ data: new Float32Array(output.data.length).fill(1), shape: output.shape });
     layer.step(0.1);
-    // The cache holds the old weights' rows: it is the caller's to start over after a step.
+    // The cache holds the old weights' rows: it refuses to go on (kv-cache-lifetime.test.js), a fresh one decodes.
+    expect(() => layer.forward(rows(x, 3, 4), { cache })).toThrow(/earlier weights \(step\(\) changed them since\)/);
     const fresh = layer.createCache();
     expectClose(feed(layer, fresh, x, [2, 4]), layer.forward(x, { trace: false }).output, { ...TOLERANCE, label: 'after a step' });
   });

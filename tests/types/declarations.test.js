@@ -148,10 +148,11 @@ describe('the declarations match the JS at runtime', () => {
 
     const x = [[1, 0], [0, 1]];
     const weights = { wq: [[1]], wk: [[1]], wv: [1] };
-    it('Attention, ParallelAttention and both layers have exactly the declared members', async () => {
+    it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
       expect(Object.keys(attn).sort()).toEqual(names(declaredMembers('.', 'Attention')));
       expect(Object.keys(pool).sort()).toEqual(names(declaredMembers('.', 'ParallelAttention')));
       expect(Object.keys(attn.selfAttention({ dIn: 2 })).sort()).toEqual(names(declaredMembers('.', 'AttentionLayer')));
+      expect(Object.keys(attn.selfAttention({ dIn: 2 }).createCache()).sort()).toEqual(names(declaredMembers('.', 'KVCache')));
       const remote = await pool.selfAttention({ dIn: 2 });
       expect(Object.keys(remote).sort()).toEqual(names(declaredMembers('.', 'ParallelAttentionLayer')));
       await remote.dispose();

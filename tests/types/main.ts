@@ -200,6 +200,7 @@ function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const cache: KVCache = layer.createCache({ maxLength: 8 });
   layer.forward(x, cachedForward(cache));
   const held: number = cache.length + cache.capacity + cache.maxLength;
+  cache.dispose();
   layer.createCache();
   const config: Readonly<Record<string, unknown>> = layer.config;
   layer.dispose();

@@ -237,7 +237,7 @@ export interface LayerForwardOptions {
    * bottom-right causal alignment (and the layer's window and ALiBi). The output equals the
    * matching rows of one causal forward over the whole sequence, up to float32 rounding. No trace,
    * no validLens; backward() needs a forward without a cache. Synchronous layers only (a
-   * ParallelAttentionLayer has no createCache).
+   * ParallelAttentionLayer has no createCache, and its forward rejects a cache with a TypeError).
    */
   cache?: KVCache;
 }
@@ -245,15 +245,27 @@ export interface LayerForwardOptions {
 /**
  * The keys and values a layer has seen: k (B, Hkv, capacity, d_q), v (B, Hkv, capacity, d_v),
  * rows 0 .. length - 1 held. The capacity doubles as rows arrive; past maxLength a RangeError.
- * Belongs to the layer that made it and to the batch size of its first use. The rows stay in wasm
- * memory between calls (a decode step copies none of them) and are freed when the cache is
- * garbage-collected; a call that fails (NaN in x, an overflow) leaves the cache as it was. After a
- * wasm trap reset the module, a cache that held rows refuses further use (make a new one).
+ * Belongs to the layer that made it, to the batch size of its first use and to the layer's weights
+ * when it took its first row: after setParameters() or step() a cache holding rows refuses to go on
+ * with a RangeError that says so (make a fresh one; an empty cache follows the weights). The rows
+ * stay in wasm memory between calls (a decode step copies none of them) until dispose(), or the
+ * layer's dispose(), frees them at once. A cache dropped without either is freed only once the
+ * garbage collector has finalized it, which needs the event loop to turn: a loop that never awaits
+ * and drops caches holds all of them (out of memory, the RangeError counts the live caches and
+ * their MiB). Wasm memory never shrinks: freed rows are reused by later calls and caches, but the
+ * memory an engine gave the module stays allocated to it (in RSS) until the module is discarded.
+ * A call that fails (NaN in x, an overflow) leaves the cache as it was. After a wasm trap reset the
+ * module, a cache that held rows refuses further use (make a new one).
  */
 export interface KVCache {
   readonly length: number;
   readonly capacity: number;
   readonly maxLength: number;
+  /**
+   * Frees the rows now (length and capacity become 0). Idempotent; a later forward with this
+   * cache throws an Error saying it was disposed.
+   */
+  dispose(): void;
 }
 
 export interface LayerGradients {
@@ -272,7 +284,10 @@ export interface LayerParameters {
   wo?: Tensor;
 }
 
-/** A layer keeps its weights in JS; no wasm object needs freeing. dispose() drops its state. */
+/**
+ * A layer keeps its weights in JS; only its KV caches hold wasm memory. dispose() drops its state
+ * and frees every cache it made (their later use throws); later calls of its methods throw.
+ */
 export interface AttentionLayer {
   /** x (T, d_in) or (B, T, d_in) -> output (.., T, d_out). */
   forward(x: TensorLike, options?: LayerForwardOptions): { output: Tensor; trace?: LayerTrace };

@@ -111,9 +111,10 @@ export function createDecoder(attn, state, result) {
     },
     step,
     reset() {
+      cache.dispose(); // its rows back now, not when the collector gets to it
       cache = layer.createCache({ maxLength: T });
       kv = {};
     },
-    dispose: () => layer.dispose(),
+    dispose: () => layer.dispose(), // and its cache with it
   };
 }

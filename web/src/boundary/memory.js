@@ -1,8 +1,9 @@
 // Copy-in / copy-out arena: every call places its inputs, outputs and scratch in ONE wasm
 // allocation, runs, copies the results out into fresh arrays and frees the allocation in a
 // finally block. Nothing stays in wasm memory between calls, so there is nothing to leak and
-// nothing for users to .delete() (the one exception, a layer's KV cache, frees itself when it is
-// garbage-collected: ops/kv-cache.js).
+// nothing for users to .delete() (the one exception, a layer's KV cache: ops/kv-cache.js, freed by
+// cache.dispose(), its layer's dispose() or, late, garbage collection). What the caches hold is
+// kept in a ledger per module, so that running out of memory names them rather than the inputs.
 import { shapeSize } from './tensor.js';
 import { bytesOf, typedByteLength, typedKind, typedLength } from './typed.js';
 import { NO_BUFFERS, buffersWith } from './buffers.js';
@@ -22,6 +23,61 @@ const ALIGN = 16; // bytes: keeps every float buffer aligned for simd128 loads
 
 // Sizes the binding reports as Infinity (scratch for dims whose tensors cannot fit at all) read "> 4096".
 const mib = (bytes) => (Number.isFinite(bytes) ? (bytes / MIB).toFixed(bytes < 10 * MIB ? 2 : 0) : `> ${MEMORY_LIMIT_MIB}`);
+
+// module -> Set of its holdings { bytes, owner }: wasm memory held between calls (each KV cache's
+// rows; owner: its layer's identity). A module discarded after a trap takes its ledger with it.
+const LEDGERS = new WeakMap();
+
+/** Records (or, with bytes updated, keeps) `holding` in `module`'s ledger of memory held between calls. */
+export function recordHolding(module, holding) {
+  let ledger = LEDGERS.get(module);
+  if (ledger === undefined) LEDGERS.set(module, (ledger = new Set()));
+  ledger.add(holding);
+}
+
+/** Takes `holding` out of `module`'s ledger (its memory was freed). */
+export function releaseHolding(module, holding) {
+  LEDGERS.get(module)?.delete(holding);
+}
+
+/**
+ * { caches, layers, bytes, largest } held between calls in `module`: what the memory-limit errors
+ * report. Caches dropped without dispose() count until the garbage collector has freed them.
+ */
+export function heldMemory(module) {
+  const owners = new Set();
+  let bytes = 0;
+  let largest = 0;
+  const ledger = LEDGERS.get(module) ?? new Set();
+  for (const holding of ledger) {
+    owners.add(holding.owner);
+    bytes += holding.bytes;
+    largest = Math.max(largest, holding.bytes);
+  }
+  return { caches: ledger.size, layers: owners.size, bytes, largest };
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The RangeError for `bytes` the module could not grow to hold, for `request` (a function's name,
+ * and what it was allocating when that is not its arena): the memory now and its limit, then what
+ * holds it between calls and what to do.
+ */
+export function outOfMemoryError(module, request, bytes) {
+  const held = heldMemory(module);
+  const memory = `memory now ${mib(module.HEAPU8.length)} MiB, limit ${MEMORY_LIMIT_MIB} MiB`;
+  const holders =
+    held.caches === 0
+      ? 'no KV cache holds any of it between calls'
+      : `${plural(held.caches, 'live KV cache')} of ${plural(held.layers, 'layer')} hold ${mib(held.bytes)} MiB of it, the largest ${mib(held.largest)} MiB`;
+  const advice =
+    held.caches === 0
+      ? 'use smaller inputs'
+      : 'dispose the caches no longer needed (cache.dispose(), or layer.dispose() for all of its caches; ' +
+        'a cache dropped without dispose() is freed only after garbage collection, once the event loop turns), or use smaller inputs';
+  return new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}): ${advice}`);
+}
 
 /** The RangeError for a request beyond one allocation, naming its largest block (built only on failure). */
 function tooLargeError(fn, blocks, total) {
@@ -127,12 +183,7 @@ export function withArena(module, fn, blocks, run) {
   const names = Object.keys(blocks);
   const total = expectArenaFits(fn, blocks, names);
   const base = module._malloc(Math.max(total, ALIGN)) >>> 0;
-  if (base === 0) {
-    throw new RangeError(
-      `${fn} needs ${mib(total)} MiB of wasm memory but the module could not grow to hold it ` +
-        `(memory now ${mib(module.HEAPU8.length)} MiB, limit ${MEMORY_LIMIT_MIB} MiB): use smaller inputs`,
-    );
-  }
+  if (base === 0) throw outOfMemoryError(module, fn, total);
   const stack = module.stackSave();
   const buffers = takeBuffers();
   try {

@@ -1,10 +1,10 @@
 // Attention layers. Weights, gradients and the forward cache live in JS typed arrays; forward and
 // backward call the core's stateless layer functions through one arena per call, so a layer
-// holds no wasm memory and dispose() only drops JS state.
+// holds no wasm memory of its own; dispose() drops its JS state and frees its KV caches' rows.
 //   selfAttention       x (B, T, d_in) -> (B, T, d_out): one head, Q = X Wq, K = X Wk, V = X Wv
 //   multiHeadAttention  x (B, T, dModel) -> (B, T, dModel): H heads of width dModel / H over
 //                       Hkv kv heads, concatenated, then Wo
-import { cacheState, commitRows, createCache, pendingRows, reserveRows } from './kv-cache.js';
+import { cacheOwner, cacheState, commitRows, createCache, disposeCaches, pendingRows, reserveRows, weightsChanged } from './kv-cache.js';
 import { causalCode, resolveMask } from '../boundary/masks.js';
 import { NO_BUFFERS } from '../boundary/buffers.js';
 import { callBinding, withArena } from '../boundary/memory.js';
@@ -98,7 +98,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
   };
 
   const args = (B, T, mask, ropeOffset = 0) => ({ B, T, ...dims, scale, mask, ...positions.rope, ropeOffset, cacheLength: 0, cacheCapacity: 0 });
-  const identity = {}; // what a KV cache remembers of the layer that made it
+  const owner = cacheOwner(); // what the layer's KV caches share with it: its weights' version, its live caches
 
   /** The arena blocks of a layer forward over x (B, T, d_in): input, weights, output and saved q, k, v. */
   const forwardBlocks = (s, xt, B, T, scratch) => ({
@@ -172,7 +172,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
   function forwardWithCache(module, fn, s, xt, B, T, opts) {
     if (opts.validLens !== undefined) throw new TypeError(`${fn}: validLens cannot be combined with a cache`);
     if (opts.trace === true) throw new TypeError(`${fn}: trace is not available with a cache`);
-    const state = cacheState(`${fn}: cache`, opts.cache, identity, B);
+    const state = cacheState(`${fn}: cache`, opts.cache, owner, B);
     const held = reserveRows(`${fn}: cache`, module, state, B, T);
     const keys = state.length + T;
     const maskOptions = { causal: 'bottom-right', window: positions.window, alibi: positions.alibi };
@@ -253,6 +253,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     });
     for (const [name, w] of stepped) s.weights[name] = w;
     s.cache = null; // the saved forward state belongs to the old weights
+    weightsChanged(owner, 'step()');
   }
 
   function parameters() {
@@ -273,15 +274,17 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     Object.assign(s.weights, replaced); // only after every given weight passed its checks
     s.grads = null;
     s.cache = null;
+    weightsChanged(owner, 'setParameters()');
   }
 
   function dispose() {
     state = null;
+    disposeCaches(owner);
   }
 
   function makeCache(options) {
     alive('createCache');
-    return createCache(`${kind}.createCache`, identity, dims, options);
+    return createCache(`${kind}.createCache`, owner, dims, options);
   }
 
   return Object.freeze({

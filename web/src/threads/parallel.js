@@ -86,6 +86,12 @@ const LAYER_TENSOR_ARGS = { forward: ['x'], backward: ['gradOutput'] };
  * with the synchronous layer's argument name in its errors; setParameters' tensors likewise.
  */
 function postable(name, method, args) {
+  // A KV cache lives with a synchronous layer (its rows in that module's memory): refused by name
+  // here, where a structured clone would fail on its dispose() with a DataCloneError.
+  const options = args[1];
+  if (method === 'forward' && typeof options === 'object' && options !== null && Object.hasOwn(options, 'cache') && options.cache !== undefined) {
+    throw new TypeError(`${name}.forward: cache: a layer on a worker takes no KV cache (caches are made by the layers of loadAttention() without threads)`);
+  }
   if (clonesWhole(args)) return args;
   const plain = (value, argName) => (clonesWhole(value) ? value : toTensor(value, `${name}.${method}: ${argName}`));
   if (method === 'setParameters' && args[0] !== null && typeof args[0] === 'object') {
