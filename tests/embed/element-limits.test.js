@@ -41,6 +41,70 @@ async function show(name, body, { head = '' } = {}) {
 const status = (page, selector) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('.status').textContent, selector);
 
 describe('a heatmap above the SVG cell budget', () => {
+  it('a 1024 × 1024 <attn-heatmap src> draws on a canvas in a few seconds, says so, and stays focusable, named and axe-clean', async () => {
+    const T = 1024;
+    await writeFile(join(pages.root, 'big.safetensors'), writeSafetensors({ attention: diagonalWeights(T) }));
+    const started = Date.now();
+    const { page, problems } = await show('big-heatmap.html', '<main><h1>Big</h1><attn-heatmap id="big" src="big.safetensors" label="Big map"></attn-heatmap></main>', { head: '<title>A big heatmap</title>' });
+    const ms = Date.now() - started;
+    console.log(`<attn-heatmap src> of ${T} × ${T}: drawn in ${ms} ms (page load included)`);
+    // 40 s and 4 GiB as SVG cells; a canvas is one ImageData. 10 s leaves room for a busy machine.
+    expect(ms).toBeLessThan(10_000);
+    const figure = await page.evaluate(() => {
+      const root = document.querySelector('#big').shadowRoot;
+      const canvas = root.querySelector('canvas');
+      const focusable = root.querySelector('[tabindex="0"]');
+      return {
+        stage: root.querySelector('[data-stage]')?.dataset.stage,
+        cells: root.querySelectorAll('[data-row][data-col]').length,
+        size: canvas && [canvas.width, canvas.height],
+        // The diagonal's colour (0.75) is darker than the off-diagonal's (0.25 / 1023).
+        diagonal: canvas && Array.from(canvas.getContext('2d').getImageData(500, 500, 1, 1).data),
+        offDiagonal: canvas && Array.from(canvas.getContext('2d').getImageData(501, 500, 1, 1).data),
+        note: root.querySelector('[data-role="canvas-note"]')?.textContent,
+        focusName: focusable?.getAttribute('aria-label'),
+        describedBy: focusable && root.getElementById(focusable.getAttribute('aria-describedby') ?? '')?.textContent,
+        status: root.querySelector('.status').textContent,
+      };
+    });
+    expect(figure.stage).toBe('weights');
+    expect(figure.cells).toBe(0); // no SVG cells at all
+    expect(figure.size).toEqual([T, T]);
+    expect(figure.diagonal[0]).toBeLessThan(figure.offDiagonal[0] - 100);
+    expect(figure.note).toMatch(/^Drawn on a canvas: 1,048,576 cells are more than the 16,384 drawn as SVG cells\./);
+    expect(figure.focusName).toBe('Big map: 1024 queries by 1024 keys');
+    expect(figure.describedBy).toBe(figure.note);
+    expect(figure.status).toBe('');
+
+    // The keyboard reads what the pointer reads: arrows move over the weights, the readout says each.
+    await page.focus('#big >> [tabindex="0"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    const readout = await page.evaluate(() => ({ ...document.querySelector('#big').shadowRoot.querySelector('[data-role="readout"]').dataset }));
+    expect(readout).toMatchObject({ row: '1', col: '1', value: '0.75' });
+
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.locator('#big').screenshot({ path: join(ARTIFACTS, 'canvas-heatmap-1024.png') });
+    expect(blocking(await axeViolations(page))).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('a heatmap drawn on a canvas says so in Chinese on a zh-CN page', async () => {
+    await writeFile(join(pages.root, 'zh.npy'), writeNpy(diagonalWeights(200)));
+    const { page } = await show('zh-heatmap.html', '<div lang="zh-CN"><attn-heatmap id="zh" src="zh.npy"></attn-heatmap></div>');
+    const note = await page.evaluate(() => document.querySelector('#zh').shadowRoot.querySelector('[data-role="canvas-note"]').textContent);
+    expect(note).toMatch(/^以画布绘制：40,000 个单元格超过 SVG 单元格的上限 16,384。/);
+  });
+
+  it('a (130000, 1) tensor from a file draws without "Maximum call stack size exceeded"', async () => {
+    const column = { data: Float32Array.from({ length: 130_000 }, (_, i) => (i % 100) / 100), shape: [130_000, 1] };
+    await writeFile(join(pages.root, 'column.npy'), writeNpy(column));
+    const { page, problems } = await show('column.html', '<attn-heatmap id="col" src="column.npy"></attn-heatmap>');
+    expect(await status(page, '#col')).toBe('');
+    expect(await page.evaluate(() => document.querySelector('#col').shadowRoot.querySelector('canvas')?.height)).toBe(130_000);
+    expect(problems).toEqual([]);
+  });
+
   it('no figure or element spreads a list into Math.max or Math.min (the stack holds ~10^5 arguments), and label widths are measured by a loop', async () => {
     const sources = [];
     for (const folder of ['figures', 'elements']) {

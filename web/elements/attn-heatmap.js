@@ -73,8 +73,12 @@ export class AttnHeatmap extends FigureElement {
     }
     if (masked && masked.length !== weights.data.length) throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
     // The figure's code loads with the first heatmap drawn, not with the element definitions.
-    const { heatmap } = await import('../figures/heatmap.js');
-    this.show(heatmap(weights, { ...options, masked }));
+    const { heatmapOrCanvas } = await import('../figures/heatmap-or-canvas.js');
+    const figure = heatmapOrCanvas(weights, { ...options, masked, lang: this.closest('[lang]')?.lang || document.documentElement.lang });
+    this.show(figure);
+    // A map above the SVG cell budget is a canvas: HTML saves it; SVG and PNG export SVG cells only.
+    const drawnAsSvg = figure.localName === 'svg';
+    for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = !drawnAsSvg;
     this.#shown = shown;
   }
 
