@@ -122,3 +122,29 @@ describe('a heatmap above the SVG cell budget', () => {
   });
 });
 
+describe('the export menu', () => {
+  it('50 elements removed with their menu open leave no document click listener', async () => {
+    const body = Array.from({ length: 50 }, (_, k) => `<attn-heatmap id="m${k}" weights="[[0.5, 0.5], [0.25, 0.75]]"></attn-heatmap>`).join('');
+    // Counts the document's click listeners from before the elements load.
+    const head = `<script>
+      window.clickListeners = new Set();
+      const add = document.addEventListener, remove = document.removeEventListener;
+      document.addEventListener = function (type, fn, options) { if (type === 'click') window.clickListeners.add(fn); return add.call(this, type, fn, options); };
+      document.removeEventListener = function (type, fn, options) { if (type === 'click') window.clickListeners.delete(fn); return remove.call(this, type, fn, options); };
+    </script>`;
+    const { page } = await show('menus.html', body, { head });
+    const before = await page.evaluate(() => window.clickListeners.size);
+    await page.evaluate(async () => {
+      const menus = [...document.querySelectorAll('attn-heatmap')].map((e) => e.shadowRoot.querySelector('details.figure-menu'));
+      for (const menu of menus) menu.open = true;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the toggle events
+    });
+    expect(await page.evaluate(() => window.clickListeners.size)).toBe(before + 50);
+    await page.evaluate(async () => {
+      for (const element of document.querySelectorAll('attn-heatmap')) element.remove();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(await page.evaluate(() => window.clickListeners.size)).toBe(before);
+  });
+});
+
