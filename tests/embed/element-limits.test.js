@@ -122,6 +122,41 @@ describe('a heatmap above the SVG cell budget', () => {
   });
 });
 
+describe('the src file cache', () => {
+  it('lets go of a file when the last element showing it is removed, and keeps it while one still does', async () => {
+    const files = Array.from({ length: 4 }, (_, k) => `small-${k}.npy`);
+    for (const name of files) await writeFile(join(pages.root, name), writeNpy(diagonalWeights(16)));
+    const { page } = await show('cache-free.html', `${files.map((f, k) => `<attn-heatmap id="e${k}" src="${f}"></attn-heatmap>`).join('')}<attn-heatmap id="twin" src="${files[0]}"></attn-heatmap>`, { head: CACHE });
+    expect(await page.evaluate(() => window.files.fileCache().files)).toBe(4);
+    await page.evaluate(async () => {
+      for (const k of [0, 1, 2, 3]) document.querySelector(`#e${k}`).remove();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    // The twin still shows small-0.npy; the three others had no user left.
+    expect(await page.evaluate(() => window.files.fileCache())).toEqual({ files: 1, bytes: 16 * 16 * 4, budget: CACHE_BUDGET });
+    // A move (disconnect and connect in one task) is not a removal.
+    await page.evaluate(() => document.body.append(document.querySelector('#twin')));
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(await page.evaluate(() => window.files.fileCache().files)).toBe(1);
+    await page.evaluate(() => document.querySelector('#twin').remove());
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(await page.evaluate(() => window.files.fileCache())).toEqual({ files: 0, bytes: 0, budget: CACHE_BUDGET });
+  });
+
+  it('holds at most its byte budget however many files the page shows', async () => {
+    // 24 files of 4 MiB (512 × 2048 float32) on one page: 96 MiB, over the 64 MiB budget.
+    const names = Array.from({ length: 24 }, (_, k) => `wide-${k}.npy`);
+    const block = { data: new Float32Array(512 * 2048).fill(0.5), shape: [512, 2048] };
+    for (const name of names) await writeFile(join(pages.root, name), writeNpy(block));
+    const { page, problems } = await show('cache-budget.html', names.map((f) => `<attn-heatmap src="${f}"></attn-heatmap>`).join(''), { head: CACHE });
+    const cache = await page.evaluate(() => window.files.fileCache());
+    console.log(`24 files of 4 MiB shown: the cache holds ${cache.files} files, ${(cache.bytes / 2 ** 20).toFixed(0)} MiB`);
+    expect(cache.bytes).toBeLessThanOrEqual(CACHE_BUDGET);
+    expect(cache.files).toBe(16);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
 describe('the export menu', () => {
   it('50 elements removed with their menu open leave no document click listener', async () => {
     const body = Array.from({ length: 50 }, (_, k) => `<attn-heatmap id="m${k}" weights="[[0.5, 0.5], [0.25, 0.75]]"></attn-heatmap>`).join('');

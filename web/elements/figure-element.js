@@ -20,6 +20,8 @@ export class FigureElement extends Element {
   #scheduled = false;
   #renders = 0;
   #menu;
+  /** The URL of the src file this element shows, while file-source.js's cache holds it for it. */
+  fileUrl = null;
 
   constructor() {
     super();
@@ -46,9 +48,10 @@ export class FigureElement extends Element {
     this.scheduleRender();
   }
 
-  /** Leaving the page: the open menu's document listener goes now. */
+  /** Leaving the page: the open menu's document listener goes now, the src file when no one else shows it. */
   disconnectedCallback() {
     closeMenu(this.#menu);
+    if (this.fileUrl) import('./file-source.js').then(({ releaseFile }) => releaseFile(this));
   }
 
   attributeChangedCallback() {
