@@ -183,3 +183,28 @@ describe('the export menu', () => {
   });
 });
 
+describe('child JSON of the wrong type', () => {
+  it('labels given as an object (or holding objects) name the key and what was expected, in the figure', async () => {
+    const child = (json) => `<script type="application/json">${JSON.stringify(json)}</script>`;
+    const weights = [[0.5, 0.5], [0.25, 0.75]];
+    const { page, problems } = await show('child-types.html', `
+      <attn-heatmap id="col">${child({ weights, colLabels: { a: 1 } })}</attn-heatmap>
+      <attn-heatmap id="row">${child({ weights, rowLabels: 'the cat' })}</attn-heatmap>
+      <attn-heatmap id="inner">${child({ weights, rowLabels: ['the', { x: 1 }] })}</attn-heatmap>
+      <attn-heatmap id="label">${child({ weights, label: ['a'] })}</attn-heatmap>
+      <attn-heatmap id="numbers">${child({ weights, rowLabels: [1, 2] })}</attn-heatmap>`);
+    expect(await status(page, '#col')).toBe('<attn-heatmap> colLabels must be an array of strings, got object');
+    expect(await status(page, '#row')).toBe('<attn-heatmap> rowLabels must be an array of strings, got string');
+    expect(await status(page, '#inner')).toBe('<attn-heatmap> rowLabels must be an array of strings, got an array holding object at 1');
+    expect(await status(page, '#label')).toBe('<attn-heatmap> label must be a string, got array');
+    // Numbers are labels too, as the attributes read them.
+    expect(await status(page, '#numbers')).toBe('');
+    expect(problems.filter((p) => !p.includes('colLabels') && !p.includes('rowLabels'))).toEqual([]);
+  });
+
+  it('<attn-heads> tokens given as an object name the key', async () => {
+    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], tokens: { a: 1 } })}</script></attn-heads>`);
+    await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.status').textContent);
+    expect(await status(page, '#h')).toBe('<attn-heads> tokens must be an array of strings, got object');
+  });
+});
