@@ -73,6 +73,33 @@ describe('opening files', () => {
     expect(problems).toEqual([]);
   });
 
+  it('tokens holding a space (["New York", "is", "big"]) reach the state as they are, and an edited JSON list too', async () => {
+    const { page, problems } = await site.open('?preset=seed-004');
+    const bytes = writeSafetensors({ x: SEED_004.x, wq: SEED_004.wq, wk: SEED_004.wk, wv: SEED_004.wv }, { tokens: ['New York', 'is', 'big'] });
+    const openFile = async () => {
+      await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'city.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.waitForSelector('[data-role="import-dialog"][open]');
+    };
+    const apply = async () => {
+      await page.click('[data-action="apply-import"]');
+      await page.waitForSelector('[data-role="import-dialog"]:not([open])', { state: 'attached' });
+    };
+    await openFile();
+    // Joined by spaces, 'New York is big' would read back as four tokens for three rows.
+    expect(await page.$eval('[data-field="tokens"]', (i) => i.value)).toBe('["New York","is","big"]');
+    await apply();
+    expect(await page.evaluate(() => window.attentionLab.store.get().tokens)).toEqual(['New York', 'is', 'big']);
+    await openFile();
+    await page.fill('[data-field="tokens"]', '["San Francisco", "is", "far"]');
+    await apply();
+    expect(await page.evaluate(() => window.attentionLab.store.get().tokens)).toEqual(['San Francisco', 'is', 'far']);
+    await openFile();
+    await page.fill('[data-field="tokens"]', '["San Francisco", 3]');
+    await page.click('[data-action="apply-import"]');
+    expect(await dialogText(page)).toBe('tokens: a JSON list must hold strings only, like ["New York", "is", "big"]');
+    expect(problems).toEqual([]);
+  });
+
   it('a rectangular nn.Linear weight is transposed by default and refused untransposed, naming the role', async () => {
     const { page } = await site.open('?preset=seed-004');
     const x = [[1, 2, 0], [0, 1, 1]]; // T = 2, d_in = 3

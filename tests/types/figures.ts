@@ -1,12 +1,14 @@
 // A consumer of 'attention-lab/figures' (web/figures/index.d.ts): every function with every option
 // (each options literal `satisfies Required<...>`), its result used as the DOM type declared.
 import {
+  CELL_BUDGET,
   canvasHeatmap,
   colorScale,
   formatNumber,
   fullValue,
   heads,
   heatmap,
+  heatmapOrCanvas,
   legend,
   lineChart,
   links,
@@ -108,6 +110,9 @@ const canvasOptions = {
   colLabels: null,
   cellSize: 2,
   highlight: new Set([1]),
+  colorScale: 'signed',
+  masked: [0, 1, 0, 0],
+  note: 'Drawn on a canvas',
 } satisfies Required<CanvasHeatmapOptions>;
 
 const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
@@ -146,6 +151,8 @@ export async function useFigures(): Promise<number> {
     canvasHeatmap(weights, canvasOptions),
     canvasHeatmap(tensor, { highlight: null }),
   ];
+  const either: SVGSVGElement | HTMLDivElement = heatmapOrCanvas(weights, { ...heatmapOptions, lang: 'zh-CN' });
+  const budget: number = CELL_BUDGET;
   const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
   const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
   const intensity: number = scale.t(0.5) + scale.min + scale.max;
@@ -181,7 +188,7 @@ export async function useFigures(): Promise<number> {
   const file: string = await standaloneHtml(standalone, options);
   await standaloneHtml({ element: 'attn-figure' });
 
-  return file.length + nodes.length + divs.length + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
+  return file.length + nodes.length + divs.length + either.childElementCount + budget + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
     + figure.childElementCount + Object.keys(state).length + text.length;
 }
 

@@ -9,7 +9,7 @@
 // tokens (default: the file's), layers, heads (indices shown, 0-based), aggregates ("false" hides the
 // mean and max), thumb-size (px), label (title). Or inline: attentions as JSON in a child
 // <script type="application/json"> ({ attention, tokens } or the nested array).
-import { childJson, flag, integer, text, words } from './attributes.js';
+import { childJson, flag, integer, labelList, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 function indices(element, name) {
@@ -32,7 +32,7 @@ export class AttnHeads extends FigureElement {
       const child = childJson(this);
       if (child === null) throw new TypeError('needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">');
       attentions = Array.isArray(child) ? child : child.attention ?? child.attentions;
-      tokens = Array.isArray(child) ? undefined : child.tokens;
+      tokens = Array.isArray(child) ? undefined : labelList(child.tokens, 'tokens');
     }
     // The figure code loads with the first <attn-heads>, so pages without one never pay for it.
     const { heads } = await import('../figures/heads.js');

@@ -14,7 +14,7 @@
 // (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), tokens (labels of both axes;
 // default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
 import { toTensor } from '../src/to-tensor.js';
-import { childJson, flag, json, text, words } from './attributes.js';
+import { booleanValue, childJson, flag, json, labelList, text, textValue, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
@@ -23,6 +23,7 @@ export class AttnHeatmap extends FigureElement {
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
     const child = childJson(this);
+    if (child !== null && typeof child !== 'object') throw new TypeError(`<script type="application/json"> must hold the weights array or { weights, rowLabels, ... }, got ${typeof child}`);
     const given = Array.isArray(child) ? { weights: child } : (child ?? {});
     const weights = json(this, 'weights') ?? given.weights;
     if (weights === undefined) throw new TypeError('needs weights: a weights="[[...]]" attribute or a child <script type="application/json">');
@@ -30,13 +31,13 @@ export class AttnHeatmap extends FigureElement {
     return {
       weights: toTensor(weights, 'weights'),
       masked: masked === undefined || masked === null ? null : toTensor(masked, 'masked', Uint8Array).data,
-      rowLabels: words(this, 'row-labels') ?? given.rowLabels,
-      colLabels: words(this, 'col-labels') ?? given.colLabels,
-      title: text(this, 'label') ?? given.label,
-      xlabel: text(this, 'xlabel') ?? given.xlabel,
-      ylabel: text(this, 'ylabel') ?? given.ylabel,
-      colorScale: text(this, 'color-scale') ?? given.colorScale,
-      numbers: flag(this, 'numbers') || Boolean(given.numbers),
+      rowLabels: words(this, 'row-labels') ?? labelList(given.rowLabels, 'rowLabels'),
+      colLabels: words(this, 'col-labels') ?? labelList(given.colLabels, 'colLabels'),
+      title: text(this, 'label') ?? textValue(given.label, 'label'),
+      xlabel: text(this, 'xlabel') ?? textValue(given.xlabel, 'xlabel'),
+      ylabel: text(this, 'ylabel') ?? textValue(given.ylabel, 'ylabel'),
+      colorScale: text(this, 'color-scale') ?? textValue(given.colorScale, 'colorScale'),
+      numbers: flag(this, 'numbers') || (booleanValue(given.numbers, 'numbers') ?? false),
     };
   }
 
@@ -73,8 +74,12 @@ export class AttnHeatmap extends FigureElement {
     }
     if (masked && masked.length !== weights.data.length) throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
     // The figure's code loads with the first heatmap drawn, not with the element definitions.
-    const { heatmap } = await import('../figures/heatmap.js');
-    this.show(heatmap(weights, { ...options, masked }));
+    const { heatmapOrCanvas } = await import('../figures/heatmap-or-canvas.js');
+    const figure = heatmapOrCanvas(weights, { ...options, masked, lang: this.closest('[lang]')?.lang || document.documentElement.lang });
+    this.show(figure);
+    // A map above the SVG cell budget is a canvas: HTML saves it; SVG and PNG export SVG cells only.
+    const drawnAsSvg = figure.localName === 'svg';
+    for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = !drawnAsSvg;
     this.#shown = shown;
   }
 

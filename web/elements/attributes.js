@@ -30,6 +30,33 @@ export function childJson(element) {
   }
 }
 
+// The keys of a child <script type="application/json"> are checked as strictly as attributes: a
+// wrong type names the key ("colLabels must be an array of strings, got object").
+const kindOf = (value) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/** A child JSON's labels (strings; numbers read as their text) -> string[], or undefined when absent. */
+export function labelList(value, name) {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of strings, got ${kindOf(value)}`);
+  const bad = value.findIndex((label) => typeof label !== 'string' && !Number.isFinite(label));
+  if (bad >= 0) throw new TypeError(`${name} must be an array of strings, got an array holding ${kindOf(value[bad])} at ${bad}`);
+  return value.map(String);
+}
+
+/** A child JSON's string, or undefined when absent. */
+export function textValue(value, name) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${kindOf(value)}`);
+  return value;
+}
+
+/** A child JSON's true or false, or undefined when absent. */
+export function booleanValue(value, name) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${kindOf(value)}`);
+  return value;
+}
+
 /** A list attribute ("a, b c" or a JSON array) -> string[], or undefined when absent. */
 export function words(element, name) {
   const text = element.getAttribute(name);

@@ -8,7 +8,7 @@
 // After every successful render the element dispatches 'attn-render' (bubbles, composed), which
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
-import { menu } from '../figures/export/menu-button.js';
+import { closeMenu, menu } from '../figures/export/menu-button.js';
 import { childJson } from './attributes.js';
 import { elementSheets } from './styles.js';
 
@@ -19,6 +19,9 @@ const Element = globalThis.HTMLElement ?? class {};
 export class FigureElement extends Element {
   #scheduled = false;
   #renders = 0;
+  #menu;
+  /** The URL of the src file this element shows, while file-source.js's cache holds it for it. */
+  fileUrl = null;
 
   constructor() {
     super();
@@ -30,6 +33,7 @@ export class FigureElement extends Element {
     const html = { id: 'html', label: 'HTML', note: 'one file, works offline', dataset: { export: 'html' }, run: () => this.saveHtml() };
     const exports = menu({ items: [item('svg'), item('png'), html], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG, PNG or a self-contained HTML file' });
     for (const button of exports.querySelectorAll('button')) button.disabled = true;
+    this.#menu = exports;
     this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' }, exports);
     // Hidden until the styles are in, so an unstyled figure never flashes.
     this.frame = h('div', { class: 'frame', part: 'frame', hidden: true }, this.body, this.toolbar, this.status);
@@ -42,6 +46,12 @@ export class FigureElement extends Element {
       .catch((error) => this.showError(error))
       .finally(() => { this.frame.hidden = false; });
     this.scheduleRender();
+  }
+
+  /** Leaving the page: the open menu's document listener goes now, the src file when no one else shows it. */
+  disconnectedCallback() {
+    closeMenu(this.#menu);
+    if (this.fileUrl) import('./file-source.js').then(({ releaseFile }) => releaseFile(this));
   }
 
   attributeChangedCallback() {

@@ -6,15 +6,70 @@
 // Every failure names the attribute and the file: "src: attn.npy could not be loaded (HTTP 404)".
 import { text } from './attributes.js';
 
-const files = new Map(); // absolute URL -> Promise<{ tensors, tokens?, metadata? }>, once per page
+// The files read for src, shared by the elements that show them: absolute URL -> { loading:
+// Promise<{ tensors, tokens?, metadata? }>, bytes (of its tensors, once read), users (the elements
+// showing it) }, in order of last use. A file no element uses any more is dropped (releaseFile);
+// past BUDGET bytes the least recently used files go too, even in use (their elements keep what
+// they drew; only a redraw reads the file again). 64 MiB holds sixteen 1024 x 1024 float32 maps,
+// or a (2, 12, 512, 512) model view's 25 MiB twice: a page of figures reads each file once, and
+// a page of 400 files no longer holds them all (100 MB in issue 37).
+export const BUDGET = 64 * 2 ** 20;
+const files = new Map();
 
 function fileName(src) {
   return decodeURIComponent(src.split(/[?#]/)[0].split('/').pop() || src);
 }
 
-async function fetchTensors(src) {
+/** What the cache holds: { files, bytes, budget } (for tests and curious pages). */
+export function fileCache() {
+  let bytes = 0;
+  for (const entry of files.values()) bytes += entry.bytes;
+  return { files: files.size, bytes, budget: BUDGET };
+}
+
+/** Drops the least recently used files until the cache fits its budget; the newest always stays. */
+function evict() {
+  let { bytes } = fileCache();
+  const newest = [...files.keys()].pop();
+  for (const [url, entry] of files) {
+    if (bytes <= BUDGET) return;
+    if (url === newest) continue;
+    files.delete(url);
+    bytes -= entry.bytes;
+  }
+}
+
+/** `element` shows the file at `url` from now on (and no other). */
+function use(element, url) {
+  if (element.fileUrl && element.fileUrl !== url) forget(element);
+  element.fileUrl = url;
+  files.get(url)?.users.add(element);
+}
+
+function forget(element) {
+  const url = element.fileUrl;
+  element.fileUrl = null;
+  const entry = files.get(url);
+  if (!entry) return;
+  entry.users.delete(element);
+  if (entry.users.size === 0) files.delete(url);
+}
+
+/**
+ * Called when `element` left the page: its file goes when no other element shows it. An element
+ * moved (disconnected and connected again before this runs) keeps it.
+ */
+export function releaseFile(element) {
+  if (!element.isConnected && element.fileUrl) forget(element);
+}
+
+async function fetchTensors(src, element) {
   const url = new URL(src, document.baseURI).href;
-  if (!files.has(url)) {
+  let entry = files.get(url);
+  if (entry) {
+    files.delete(url); // most recently used last
+    files.set(url, entry);
+  } else {
     const loading = (async () => {
       let response;
       try {
@@ -31,10 +86,17 @@ async function fetchTensors(src) {
         throw new Kind(`src: ${error.message}`);
       }
     })();
-    loading.catch(() => files.delete(url)); // a failed load may be retried
-    files.set(url, loading);
+    entry = { loading, bytes: 0, users: new Set() };
+    files.set(url, entry);
+    loading.then((file) => {
+      entry.bytes = Object.values(file.tensors).reduce((sum, t) => sum + t.data.byteLength, 0);
+      evict();
+    }, () => {
+      if (files.get(url) === entry) files.delete(url); // a failed load may be retried
+    });
   }
-  return files.get(url);
+  use(element, url);
+  return entry.loading;
 }
 
 /**
@@ -44,7 +106,7 @@ async function fetchTensors(src) {
  */
 export async function fileState(element) {
   const src = text(element, 'src');
-  const file = await fetchTensors(src);
+  const file = await fetchTensors(src, element);
   const { fileStatePatch } = await import('../model/roles.js');
   const listed = element.getAttribute('transpose');
   const flipped = listed === null ? null : Object.fromEntries((listed.trim().split(/[\s,]+/).filter(Boolean)).map((k) => [k.toLowerCase(), true]));
@@ -66,7 +128,7 @@ export async function fileState(element) {
  */
 export async function fileTensor(element, rank) {
   const src = text(element, 'src');
-  const file = await fetchTensors(src);
+  const file = await fetchTensors(src, element);
   const names = Object.keys(file.tensors);
   let name = text(element, 'tensor');
   if (name === undefined) {

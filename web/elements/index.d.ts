@@ -28,6 +28,10 @@
 // weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
 // .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
 // "0 3" = layer 0, head 3), tokens (default: the file's). No wasm.
+// Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (English,
+// or Chinese under a lang="zh..." ancestor), SVG and PNG export hidden. Child JSON keys of the wrong
+// type are named: "colLabels must be an array of strings, got object". Files read for src are shared
+// and held up to 64 MiB; a file no element shows any more is let go when its last element leaves.
 //
 // <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
 // BertViz's list; tokens, layers and heads (indices shown), aggregates ("false" hides mean and max),

@@ -4,16 +4,23 @@
 // default); a page scales the canvas with CSS (image-rendering: pixelated keeps cells sharp).
 //
 // canvasHeatmap(weights (Tq, Tk), options) -> HTMLDivElement[data-stage=weights]: a scrolling
-// canvas with a readout [data-role=readout] that shows the exact value under the pointer (its
-// data-row, data-col, data-value as the SVG cells carry them). Options: title, rowLabels,
-// colLabels, cellSize (CSS px per weight, default fits 640 px, at least 1), highlight (token indices).
+// canvas with a readout [data-role=readout] that shows the exact value under the pointer or under
+// the keyboard's cursor (the canvas is focusable; arrows, Home/End and PageUp/PageDown move the
+// cursor), with its data-row, data-col, data-value as the SVG cells carry them. Options: title,
+// rowLabels, colLabels, cellSize (CSS px per weight, default fits 640 px, at least 1), highlight
+// (token indices), colorScale ('weights' or 'signed', as heatmap()), masked (per weight, 1 =
+// masked: drawn in the masked background), note (a caption under the map, [data-role=canvas-note],
+// which also describes the canvas to assistive technology).
 import { toTensor } from '../src/to-tensor.js';
+import { colorScale } from './color.js';
 import { fullValue } from './format.js';
 import { NAN_GREY, PALETTE } from './palette.js';
 
 const hexRgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
 
 export const WEIGHT_RGB = hexRgb(PALETTE.weight[0]); // --attn-weight's light default
+const SIGNED_RGB = { pos: hexRgb(PALETTE.pos[0]), neg: hexRgb(PALETTE.neg[0]) };
+const MASKED_RGB = hexRgb(PALETTE['masked-bg'][0]);
 const PAPER = 255;
 const NAN_RGB = hexRgb(NAN_GREY);
 const FADED = 0.22; // the share of its colour a weight outside highlighted rows and columns keeps
@@ -21,30 +28,37 @@ const FADED = 0.22; // the share of its colour a weight outside highlighted rows
 /**
  * Paints the (R, C) block of `data` at `offset` into `canvas` (resized to C x R pixels).
  * highlight: a Set of token indices; weights in none of their rows or columns are faded.
+ * scale: a color.js scale ('weights' by default: [0, 1] in --attn-weight; 'signed': --attn-pos
+ * and --attn-neg by magnitude). masked: per weight of the block, 1 = masked.
  */
-export function paintWeights(canvas, data, offset, R, C, highlight = null) {
+export function paintWeights(canvas, data, offset, R, C, highlight = null, { scale = null, masked = null } = {}) {
   if (canvas.width !== C) canvas.width = C;
   if (canvas.height !== R) canvas.height = R;
   const context = canvas.getContext('2d');
   const image = context.createImageData(C, R);
   const px = image.data;
-  const [r0, g0, b0] = WEIGHT_RGB;
+  const signed = scale?.kind === 'signed';
   const some = highlight && highlight.size > 0;
   for (let i = 0; i < R; i++) {
     const rowOn = !some || highlight.has(i);
     for (let j = 0; j < C; j++) {
       const v = data[offset + i * C + j];
-      let t = v > 0 ? (v < 1 ? v : 1) : 0;
-      if (!rowOn && !highlight.has(j)) t *= FADED;
       const p = 4 * (i * C + j);
+      px[p + 3] = 255;
+      if (masked && masked[i * C + j]) {
+        [px[p], px[p + 1], px[p + 2]] = MASKED_RGB;
+        continue;
+      }
       if (v !== v) { // NaN: grey, never mistaken for a weight
         [px[p], px[p + 1], px[p + 2]] = NAN_RGB;
-      } else {
-        px[p] = PAPER + (r0 - PAPER) * t;
-        px[p + 1] = PAPER + (g0 - PAPER) * t;
-        px[p + 2] = PAPER + (b0 - PAPER) * t;
+        continue;
       }
-      px[p + 3] = 255;
+      let t = signed ? scale.t(v) : (v > 0 ? (v < 1 ? v : 1) : 0);
+      if (!rowOn && !highlight.has(j)) t *= FADED;
+      const [r0, g0, b0] = signed ? SIGNED_RGB[v < 0 ? 'neg' : 'pos'] : WEIGHT_RGB;
+      px[p] = PAPER + (r0 - PAPER) * t;
+      px[p + 1] = PAPER + (g0 - PAPER) * t;
+      px[p + 2] = PAPER + (b0 - PAPER) * t;
     }
   }
   context.putImageData(image, 0, 0);
@@ -66,31 +80,71 @@ export function showValue(readout, where, i, j, value, rowLabels, colLabels) {
   readout.textContent = `${where}query ${rowLabels ? `${rowLabels[i]} ` : ''}(${i}) → key ${colLabels ? `${colLabels[j]} ` : ''}(${j}): ${fullValue(value)}`;
 }
 
+/** The keys that move the keyboard's cursor over an R x C map: key -> (i, j, page) -> [i, j]. */
+const MOVES = {
+  ArrowUp: (i, j) => [i - 1, j],
+  ArrowDown: (i, j) => [i + 1, j],
+  ArrowLeft: (i, j) => [i, j - 1],
+  ArrowRight: (i, j) => [i, j + 1],
+  PageUp: (i, j, page) => [i - page, j],
+  PageDown: (i, j, page) => [i + page, j],
+  Home: (i) => [i, 0],
+  End: (i, j, page, C) => [i, C - 1],
+};
+
+let notes = 0; // ids of captions, unique in a document
+
 export function canvasHeatmap(input, options = {}) {
   const weights = toTensor(input, 'canvasHeatmap: weights');
   if (weights.shape.length !== 2) throw new RangeError(`canvasHeatmap: weights must have shape (Tq, Tk), got [${weights.shape.join(', ')}]`);
   const [R, C] = weights.shape;
-  const { title = 'Attention weights', rowLabels = null, colLabels = null, highlight = null } = options;
+  const { title = 'Attention weights', rowLabels = null, colLabels = null, highlight = null, masked = null, note = null } = options;
+  const kind = options.colorScale ?? 'weights';
+  if (kind !== 'weights' && kind !== 'signed') throw new TypeError(`canvasHeatmap: colorScale must be 'weights' or 'signed', got ${JSON.stringify(kind)}`);
+  const scale = colorScale(kind, weights.data, (k) => !(masked && masked[k]));
   const cellSize = options.cellSize ?? Math.max(1, Math.floor(640 / Math.max(R, C)));
   const canvas = document.createElement('canvas');
   canvas.className = 'attn-canvas';
   canvas.style.cssText = `width:${C * cellSize}px;height:${R * cellSize}px;image-rendering:pixelated;display:block`;
-  canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', `${title}: ${R} queries by ${C} keys`);
-  paintWeights(canvas, weights.data, 0, R, C, highlight);
+  // A widget of its own keys (the arrows move the cursor), named like the SVG heatmap's grid.
+  canvas.setAttribute('role', 'application');
+  canvas.setAttribute('aria-roledescription', 'heatmap');
+  canvas.tabIndex = 0;
+  canvas.setAttribute('aria-label', `${title ? `${title}: ` : ''}${R} queries by ${C} keys`);
+  paintWeights(canvas, weights.data, 0, R, C, highlight, { scale, masked });
+  const cursor = document.createElement('div');
+  cursor.className = 'attn-canvas-cursor';
+  cursor.hidden = true;
+  const box = Math.max(cellSize, 3);
+  cursor.style.cssText = `position:absolute;width:${box}px;height:${box}px;box-sizing:border-box;outline:2px solid var(--attn-focus, #2563eb);pointer-events:none`;
   const scroller = document.createElement('div');
   scroller.className = 'attn-canvas-scroll';
-  scroller.style.cssText = 'overflow:auto;max-width:100%;max-height:660px;contain:strict;content-visibility:auto;width:min(100%, 660px);height:min(660px, ' + (R * cellSize + 16) + 'px)';
-  scroller.append(canvas);
+  scroller.style.cssText = 'position:relative;overflow:auto;max-width:100%;max-height:660px;contain:strict;content-visibility:auto;width:min(100%, 660px);height:min(660px, ' + (R * cellSize + 16) + 'px)';
+  scroller.append(canvas, cursor);
   const readout = document.createElement('p');
   readout.className = 'attn-readout';
   readout.dataset.role = 'readout';
   readout.setAttribute('aria-live', 'polite');
   readout.textContent = 'Point at a weight to read it.';
+  const read = (i, j) => showValue(readout, '', i, j, weights.data[i * C + j], rowLabels, colLabels);
   canvas.addEventListener('pointermove', (event) => {
     const at = cellAt(event, canvas, R, C);
-    if (at) showValue(readout, '', at[0], at[1], weights.data[at[0] * C + at[1]], rowLabels, colLabels);
+    if (at) read(at[0], at[1]);
   });
+  let at = null; // the keyboard's cursor [i, j]
+  canvas.addEventListener('keydown', (event) => {
+    const move = MOVES[event.key];
+    if (!move) return;
+    event.preventDefault();
+    const [i, j] = move(...(at ?? [0, 0]), Math.max(1, Math.floor(640 / cellSize)), C);
+    at = [Math.min(R - 1, Math.max(0, i)), Math.min(C - 1, Math.max(0, j))];
+    cursor.hidden = false;
+    cursor.style.left = `${at[1] * cellSize - (box - cellSize) / 2}px`;
+    cursor.style.top = `${at[0] * cellSize - (box - cellSize) / 2}px`;
+    cursor.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    read(at[0], at[1]);
+  });
+  canvas.addEventListener('blur', () => { cursor.hidden = true; });
   const root = document.createElement('div');
   root.className = 'attn-figure attn-canvas-map';
   root.dataset.stage = 'weights';
@@ -103,5 +157,14 @@ export function canvasHeatmap(input, options = {}) {
     root.append(heading);
   }
   root.append(scroller, readout);
+  if (note) {
+    const caption = document.createElement('p');
+    caption.className = 'attn-canvas-note';
+    caption.dataset.role = 'canvas-note';
+    caption.id = `attn-canvas-note-${(notes += 1)}`;
+    caption.textContent = note;
+    canvas.setAttribute('aria-describedby', caption.id);
+    root.append(caption);
+  }
   return root;
 }

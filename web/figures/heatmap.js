@@ -14,7 +14,7 @@ import { toTensor } from '../src/to-tensor.js';
 import { STRONG, colorScale, gradientStops } from './color.js';
 import { formatNumber, fullValue, spokenValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
-import { hatchPattern, svg, textWidth, uid } from './svg.js';
+import { hatchPattern, svg, uid, widestText } from './svg.js';
 
 const FONT = 11;
 
@@ -39,8 +39,8 @@ export function heatmap(input, options = {}) {
   const scale = colorScale(kind, weights.data, (k) => !(masked && masked[k]));
   const hatch = masked && Array.from(masked).some(Boolean) ? hatchPattern() : null;
 
-  const labelW = Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, FONT)))) + 10;
-  const longest = Math.max(...colLabels.map((l) => textWidth(l, FONT)));
+  const labelW = Math.ceil(widestText(rowLabels, FONT)) + 10;
+  const longest = widestText(colLabels, FONT);
   const slanted = longest > size - 2;
   const tickH = slanted ? Math.ceil(longest * 0.72) + 10 : 16;
   const x0 = 20 + labelW;

@@ -98,9 +98,10 @@ export interface HeadsOptions {
 export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLDivElement;
 
 /**
- * One (Tq, Tk) map of weights on [0, 1] as canvas pixels, for sizes SVG cells cannot carry
- * (T = 2048 is 4 million weights): a scrolling canvas and a readout [data-role=readout] with the
- * exact value under the pointer. Root: div[data-stage=weights][data-rows][data-cols].
+ * One (Tq, Tk) map of weights as canvas pixels, for sizes SVG cells cannot carry
+ * (T = 2048 is 4 million weights): a scrolling, focusable canvas and a readout [data-role=readout]
+ * with the exact value under the pointer or the keyboard's cursor (arrows, Home/End, PageUp/PageDown).
+ * Root: div[data-stage=weights][data-rows][data-cols].
  */
 export function canvasHeatmap(weights: MatrixLike, options?: CanvasHeatmapOptions): HTMLDivElement;
 
@@ -114,7 +115,24 @@ export interface CanvasHeatmapOptions {
   cellSize?: number;
   /** Token indices: weights in none of their rows or columns are faded. */
   highlight?: Set<number> | null;
+  /** As heatmap()'s: 'weights' ([0, 1], the default) or 'signed' (diverging around 0). */
+  colorScale?: 'weights' | 'signed';
+  /** Per weight, 1 = masked (painted in the masked background). */
+  masked?: ArrayLike<number> | null;
+  /** A caption under the map ([data-role=canvas-note]) that also describes the canvas (aria-describedby). */
+  note?: string | null;
 }
+
+/** The most weights heatmapOrCanvas() draws as SVG cells: 16,384 (128 x 128). */
+export const CELL_BUDGET: number;
+
+/**
+ * heatmap() up to CELL_BUDGET weights; beyond, canvasHeatmap() (batches stacked as rows) with a
+ * caption saying it is drawn on a canvas, in English or, for a `lang` starting with 'zh', Chinese.
+ * The canvas is focusable (role application, named like the grid); arrows move a cursor whose
+ * weight the readout says. It has no tick labels, colour bar, numbers or per-cell DOM.
+ */
+export function heatmapOrCanvas(weights: MatrixLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
 
 export interface LinksOptions {
   stage?: string;

@@ -13,8 +13,9 @@ const PAD = { left: 44, right: 14, top: 24, bottom: 28 };
 export function lineChart(values, options = {}) {
   const { stage = 'line', title = '', xlabel = 'step', width = 300, height = 150, empty = 'no values yet', attrs = {} } = options;
   const finite = values.filter(Number.isFinite);
-  const hi = finite.length ? Math.max(...finite) : 1;
-  const lo = Math.min(0, ...finite);
+  // A loop, not Math.max(...finite): a spread of ~10^5 values overflows the stack.
+  const hi = finite.length ? finite.reduce((a, b) => (b > a ? b : a)) : 1;
+  const lo = finite.reduce((a, b) => (b < a ? b : a), 0);
   const span = hi - lo || 1;
   const n = values.length;
   const plotW = width - PAD.left - PAD.right;

@@ -9,7 +9,7 @@
 import { toTensor } from '../src/to-tensor.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
-import { svg, textWidth } from './svg.js';
+import { svg, textWidth, widestText } from './svg.js';
 
 const ROW = 26;
 const FONT = 12.5;
@@ -20,8 +20,8 @@ export function links(input, options = {}) {
   const [R, C] = weights.shape.length === 1 ? [1, weights.shape[0]] : weights.shape.slice(-2);
   const queryTokens = options.queryTokens ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);
   const keyTokens = options.keyTokens ?? Array.from({ length: C }, (_, j) => `k${j + 1}`);
-  const leftW = Math.ceil(Math.max(...queryTokens.map((t) => textWidth(t, FONT)))) + 18;
-  const rightW = Math.ceil(Math.max(...keyTokens.map((t) => textWidth(t, FONT)))) + 18;
+  const leftW = Math.ceil(widestText(queryTokens, FONT)) + 18;
+  const rightW = Math.ceil(widestText(keyTokens, FONT)) + 18;
   const span = 150;
   const top = title ? 30 : 8;
   const xl = leftW;

@@ -23,7 +23,7 @@ import { STRONG, colorScale } from './color.js';
 import { formatMatrix, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';
 import { rovingGrid } from './interact/roving.js';
-import { hatchPattern, svg, textWidth } from './svg.js';
+import { hatchPattern, svg, widestText } from './svg.js';
 
 const CELL = { height: 28, gap: 3, minWidth: 40, pad: 16, font: 12.5 };
 const LABEL_FONT = 11.5;
@@ -60,9 +60,9 @@ export function matrix(input, options = {}) {
   const texts = formatMatrix(tensor.data);
 
   // Wide enough for the longest number, and for column labels up to ~9 characters.
-  const labelNeed = colLabels ? Math.min(64, Math.ceil(Math.max(...colLabels.map((l) => textWidth(l, LABEL_FONT)))) + 6) : 0;
-  const cellW = Math.max(CELL.minWidth, labelNeed, Math.ceil(Math.max(...texts.map((t) => textWidth(t, CELL.font)))) + CELL.pad);
-  const labelW = rowLabels ? Math.min(96, Math.ceil(Math.max(...rowLabels.map((l) => textWidth(l, LABEL_FONT)))) + 14) : 0;
+  const labelNeed = colLabels ? Math.min(64, Math.ceil(widestText(colLabels, LABEL_FONT)) + 6) : 0;
+  const cellW = Math.max(CELL.minWidth, labelNeed, Math.ceil(widestText(texts, CELL.font)) + CELL.pad);
+  const labelW = rowLabels ? Math.min(96, Math.ceil(widestText(rowLabels, LABEL_FONT)) + 14) : 0;
   const headH = colLabels ? 20 : 0;
   const batchH = B > 1 ? 20 : 0;
   const blockW = C * cellW + (C - 1) * CELL.gap;

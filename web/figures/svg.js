@@ -23,6 +23,13 @@ export function textWidth(text, size) {
   return String(text).length * size * 0.6;
 }
 
+/** The rough width of the longest of `texts` (0 for none), by a loop: Math.max(...texts) overflows the stack near 10^5 items. */
+export function widestText(texts, size) {
+  let widest = 0;
+  for (const text of texts) widest = Math.max(widest, textWidth(text, size));
+  return widest;
+}
+
 /** The diagonal-stripe pattern masked cells are filled with; -> { id, node } for <defs>. */
 export function hatchPattern() {
   const id = uid('attn-hatch');

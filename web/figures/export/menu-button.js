@@ -1,6 +1,18 @@
 // The figures' one menu (the explorer's cards, the elements' toolbar): a summary over a list of
 // actions, closed by Escape or a click elsewhere, listened for on the document only while open.
+// A menu removed while open drops that listener: at once through closeMenu() (the elements call it
+// when they leave the page), or at the next click anywhere (the explorer's cards, redrawn whole).
 import { h } from '../dom.js';
+
+const listeners = new WeakMap(); // an open menu -> its document click listener
+
+/** Closes `details` (a menu()) and drops its document listener now, not at the toggle event. */
+export function closeMenu(details) {
+  details.open = false;
+  const outside = listeners.get(details);
+  if (outside) details.ownerDocument.removeEventListener('click', outside);
+  listeners.delete(details);
+}
 
 /** items: [{ id, label, note?, dataset?, run() }]; name: its accessible name. -> <details>. */
 export function menu({ items, label = 'Export', className, name, title, focusKey, part }) {
@@ -8,10 +20,16 @@ export function menu({ items, label = 'Export', className, name, title, focusKey
   const summary = h('summary', { class: className, part, 'aria-label': name, title, dataset: focusKey ? { focusKey } : {} }, label);
   // composedPath(): a click inside an element's shadow root is inside, not elsewhere.
   const outside = (event) => {
-    if (!event.composedPath().includes(details)) details.open = false;
+    if (!details.isConnected) closeMenu(details);
+    else if (!event.composedPath().includes(details)) details.open = false;
   };
   details.addEventListener('toggle', () => {
-    details.ownerDocument[details.open ? 'addEventListener' : 'removeEventListener']('click', outside);
+    if (details.open && !listeners.has(details)) {
+      listeners.set(details, outside);
+      details.ownerDocument.addEventListener('click', outside);
+    } else if (!details.open) {
+      closeMenu(details);
+    }
   });
   details.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || !details.open) return;

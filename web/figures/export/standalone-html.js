@@ -40,7 +40,7 @@ const COMMON = [ENTRY, BOOT, 'web/figures/figures.css', 'web/figures/export/comp
 // file-source.js and the worker pool never: a standalone
 // file has no file to read and one figure needs no threads).
 const ON_DEMAND = {
-  'attn-heatmap': ['web/model/roles.js', 'web/figures/heatmap.js'],
+  'attn-heatmap': ['web/model/roles.js', 'web/figures/heatmap-or-canvas.js'],
   'attn-heads': ['web/model/roles.js', 'web/figures/heads.js'],
   // The SIMD build only: every current browser validates simd128 (a browser without it shows the
   // loader's error in the figure). What a figure loads only when it shows it: the backward pass and

@@ -9,6 +9,25 @@ const ROLES = [
   ['self', 'X, Wq, Wk, Wv', 'self-attention recomputed from the input and the projections'],
   ['qkv', 'Q, K, V', 'attention recomputed from given queries, keys and values'],
 ];
+// Tokens are edited as one line of text: words separated by spaces, or a JSON list when a token
+// holds a space (['New York', 'is', 'big'] shows as ["New York","is","big"]), so every list of
+// strings survives the field unchanged.
+const tokensText = (tokens) => (tokens.some((t) => t === '' || /\s/.test(t)) ? JSON.stringify(tokens) : tokens.join(' '));
+
+/** The field's text -> the tokens (a JSON list or words), or null when it is empty. */
+function readTokens(typed) {
+  if (typed === '') return null;
+  if (!typed.startsWith('[')) return typed.split(/\s+/);
+  let list;
+  try {
+    list = JSON.parse(typed);
+  } catch (error) {
+    throw new TypeError(`tokens: not a valid JSON list (${error.message})`);
+  }
+  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError('tokens: a JSON list must hold strings only, like ["New York", "is", "big"]');
+  return list;
+}
+
 const SLOTS = { weights: [['weights', 'Weights']], self: [['x', 'X'], ['wq', 'Wq'], ['wk', 'Wk'], ['wv', 'Wv']], qkv: [['q', 'Q'], ['k', 'K'], ['v', 'V']] };
 
 /** -> { node, open(name, file) }; apply(choice) receives { role, attentions | patch, tokens, name }. */
@@ -36,8 +55,7 @@ export function importDialog(apply) {
     const role = dialog.querySelector('input[name="import-role"]:checked').value;
     const tensor = (key) => current.file.tensors[dialog.querySelector(`select[data-slot="${key}"]`).value];
     const ticked = (key) => Boolean(dialog.querySelector(`input[data-transpose="${key}"]`)?.checked);
-    const typed = dialog.querySelector('[data-field="tokens"]').value.trim();
-    const tokens = typed ? typed.split(/\s+/) : null;
+    const tokens = readTokens(dialog.querySelector('[data-field="tokens"]').value.trim());
     if (role === 'weights') {
       const attentions = weightsRole(tensor('weights'));
       const T = attentions.shape[2];
@@ -71,7 +89,7 @@ export function importDialog(apply) {
       h('table', { class: 'import-tensors' }, h('thead', {}, h('tr', {}, h('th', {}, 'tensor'), h('th', {}, 'shape'), h('th', {}, 'dtype'))), h('tbody', {}, rows)),
       h('fieldset', {}, h('legend', {}, 'The file holds'), roles),
       h('div', { class: 'import-slots' }),
-      h('p', {}, h('label', {}, 'Tokens ', h('input', { type: 'text', dataset: { field: 'tokens' }, value: (file.tokens ?? []).join(' '), placeholder: 'one per row, separated by spaces', size: 40 }))),
+      h('p', {}, h('label', {}, 'Tokens ', h('input', { type: 'text', dataset: { field: 'tokens' }, value: tokensText(file.tokens ?? []), placeholder: 'one per row, separated by spaces, or a JSON list', size: 40 }))),
     );
     choose(guess.role);
     dialog.querySelector('#import-title').textContent = `Open ${name}`;
