@@ -127,9 +127,10 @@ function decodeStrings(bytes, offset, count, chars, littleEndian) {
 
 /**
  * bytes of a .npy -> { data: Float32Array, shape, dtype } (C order), or { strings, shape } for a
- * 'U' array. `where` names the array in messages ('' for a file, 'member x.npy: ' in a .npz).
+ * 'U' array. `where` names the array in messages ('' for a file, 'member x.npy: ' in a .npz); its
+ * float32 data (or its strings' bytes) is spent from `budget` before anything is decoded.
  */
-export function parseNpy(bytes, problem, where = '') {
+export function parseNpy(bytes, problem, budget, where = '') {
   const at = (msg) => `${where}${msg}`;
   if (bytes.length < 10 || NPY_MAGIC.some((b, i) => bytes[i] !== b)) throw problem.type(at('is not a .npy file (no \\x93NUMPY magic)'));
   const major = bytes[6];
@@ -164,6 +165,7 @@ export function parseNpy(bytes, problem, where = '') {
     const name = type.strings ? `<U${type.strings}` : type.dtype;
     throw problem.range(at(`shape ${formatShape(shape)} of ${name} needs ${count * size} bytes of data, the file has ${available}${available < count * size ? ' (truncated)' : ''}`));
   }
+  budget.spend(type.strings ? count * size : count * 4, where ? where.slice(0, -2) : `shape ${formatShape(shape)}`);
   if (type.strings) {
     if (shape.length !== 1) throw problem.type(at(`holds strings (dtype <U${type.strings}) of shape ${formatShape(shape)}: only a 1-d list of tokens can be read`));
     const strings = decodeStrings(bytes, start + headerLength, count, type.strings, type.littleEndian);
