@@ -78,7 +78,11 @@ function parseDescr(descr, problem) {
   if (typeof descr !== 'string') throw problem.type(`header descr must be a string such as '<f4', got ${typeof descr}`);
   const m = /^([<>|=]?)([a-zA-Z])(\d*)$/.exec(descr);
   if (m && m[2] === 'O') throw problem.type(`dtype '${descr}' is an object array (pickled Python objects): refused, never unpickled; save numbers instead`);
-  if (m && m[2] === 'U' && m[3]) return { strings: Number(m[3]), littleEndian: m[1] !== '>' };
+  if (m && m[2] === 'U' && m[3]) {
+    const chars = Number(m[3]);
+    if (!Number.isSafeInteger(chars) || chars < 1) throw problem.type(`dtype '${descr}' holds strings of ${m[3]} characters; a string dtype needs at least 1`);
+    return { strings: chars, littleEndian: m[1] !== '>' };
+  }
   const kind = m && (m[2] === 'b' && m[3] === '1' ? 'bool' : KINDS[m[2]] && `${KINDS[m[2]]}${8 * Number(m[3])}`);
   if (!kind || !(kind in DTYPES) || kind === 'bfloat16') {
     throw problem.type(`unknown dtype '${descr}' (supported: float16/32/64, int8..64, uint8..64, bool, in either byte order)`);

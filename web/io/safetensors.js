@@ -29,20 +29,23 @@ function metadataTokens(text, problem) {
   return checkTokens(list, '__metadata__.tokens', problem);
 }
 
+/** An own property of a header object (never one inherited from a polluted Object.prototype). */
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
 const isSize = (n) => Number.isSafeInteger(n) && n >= 0;
 
 /** Header entry `name` -> { name, dtype, shape, count, begin, end }, every field checked, nothing decoded. */
 function tensorEntry(name, entry, dataLength, problem) {
-  if (entry === null || typeof entry !== 'object') throw problem.type(`tensor '${name}' must be an object with dtype, shape and data_offsets`);
-  const fileDtype = entry.dtype;
-  if (!Object.hasOwn(SAFETENSORS_DTYPES, fileDtype)) {
-    throw problem.type(`tensor '${name}' has unknown dtype ${JSON.stringify(fileDtype)} (known: ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw problem.type(`tensor '${name}' must be an object with dtype, shape and data_offsets`);
+  const fileDtype = own(entry, 'dtype');
+  if (typeof fileDtype !== 'string' || !Object.hasOwn(SAFETENSORS_DTYPES, fileDtype)) {
+    throw problem.type(`tensor '${name}' has unknown dtype ${JSON.stringify(fileDtype)} (a string, one of ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
   }
   const dtype = SAFETENSORS_DTYPES[fileDtype];
-  const shape = entry.shape;
+  const shape = own(entry, 'shape');
   if (!Array.isArray(shape)) throw problem.type(`tensor '${name}': shape must be a list of sizes, got ${JSON.stringify(shape)}`);
   const count = elementCount(shape, `tensor '${name}'`, problem);
-  const offsets = entry.data_offsets;
+  const offsets = own(entry, 'data_offsets');
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isSize) || offsets[0] > offsets[1]) {
     throw problem.range(`tensor '${name}': data_offsets must be [begin, end], two integers with 0 <= begin <= end, got ${JSON.stringify(offsets)}`);
   }
