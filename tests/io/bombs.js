@@ -30,11 +30,13 @@ class BitWriter {
  *   literal/length codes: 285 -> '0', 0 -> '10', 256 (end of block) -> '11'; distances 0, 1 -> '0', '1'
  *   code-length codes:    18 (a run of zeros) -> '0', 1 -> '10', 2 -> '11'
  */
+const HEADER_BITS = 107; // the block header and code lengths below (105 bits) and the first literal (2)
+
 export function deflatedZeros(n) {
   if (n < 1) throw new RangeError('deflatedZeros: n must be at least 1');
   const matches = Math.floor((n - 1) / 258);
   const tail = n - 1 - matches * 258; // more literal zeros after the last match
-  const bytes = new Uint8Array(Math.ceil((100 + 2 * matches + 2 * tail) / 8) + 1);
+  const bytes = new Uint8Array(Math.ceil((HEADER_BITS + 2 * matches + 2 * tail + 2) / 8));
   const w = new BitWriter(bytes);
   w.bits(1, 1); // BFINAL
   w.bits(2, 2); // BTYPE: dynamic Huffman codes
@@ -61,7 +63,8 @@ export function deflatedZeros(n) {
   w.bit += 2 * matches; // each match: length 285 '0', distance 0 '0' (the array is zero already)
   for (let i = 0; i < tail; i++) w.code(2, 2);
   w.code(3, 2); // end of block
-  return bytes.subarray(0, Math.ceil(w.bit / 8));
+  if (w.bit > 8 * bytes.length) throw new Error(`deflatedZeros: wrote ${w.bit} bits into ${bytes.length} bytes`);
+  return bytes;
 }
 
 // CRC-32 over n zero bytes without touching n bytes: one zero byte is a linear map of the register,
