@@ -23,6 +23,8 @@ class BitWriter {
   }
 }
 
+const HEADER_BITS = 107; // the block header and code lengths below (105 bits) and the first literal (2)
+
 /**
  * A raw deflate stream of `n` zero bytes at deflate's best ratio, 1032:1: one dynamic block whose
  * length code 285 (a 258-byte match) and distance code 0 (distance 1) are one bit each, both the
@@ -30,8 +32,6 @@ class BitWriter {
  *   literal/length codes: 285 -> '0', 0 -> '10', 256 (end of block) -> '11'; distances 0, 1 -> '0', '1'
  *   code-length codes:    18 (a run of zeros) -> '0', 1 -> '10', 2 -> '11'
  */
-const HEADER_BITS = 107; // the block header and code lengths below (105 bits) and the first literal (2)
-
 export function deflatedZeros(n) {
   if (n < 1) throw new RangeError('deflatedZeros: n must be at least 1');
   const matches = Math.floor((n - 1) / 258);
@@ -67,7 +67,7 @@ export function deflatedZeros(n) {
   return bytes;
 }
 
-// CRC-32 over n zero bytes without touching n bytes: one zero byte is a linear map of the register,
+// CRC-32 over n zero bytes without touching them: one zero byte is a linear map of the register,
 // raised to the n-th power by squaring (as zlib's crc32_combine does).
 const CRC_POLY = 0xedb88320;
 function applyMatrix(matrix, vector) {
@@ -86,6 +86,7 @@ function zeroByteMatrix() {
   for (let i = 0; i < 3; i++) m = multiply(m, m); // 8 bits
   return m;
 }
+
 /** A .npy header for `count` float32 values of shape [count], padded as numpy pads it (to 64 bytes). */
 export function npyHeader(count, descr = '<f4') {
   let dict = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${count},), }`;
