@@ -13,7 +13,7 @@ import {
 import { expectType, type Equal } from './assert.js';
 
 const formats: TensorFormat[] = ['npy', 'npz', 'safetensors', 'json'];
-const readOptions = { name: 'attn.safetensors', format: formats[2] } satisfies Required<ReadOptions>;
+const readOptions = { name: 'attn.safetensors', format: formats[2], maxBytes: 2 ** 31 } satisfies Required<ReadOptions>;
 
 // Every TensorInput form.
 const inputs: TensorInput[] = [

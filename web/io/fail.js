@@ -2,6 +2,7 @@
 // kind of content (not numbers, an object array, a pickle) and a RangeError for sizes and offsets
 // that do not add up (truncation, overlaps, a shape that does not match the bytes).
 export const HEADER_LIMIT = 100 * 1024 * 1024; // as safetensors' own reader: a larger header is hostile, not a model
+export const DEFAULT_MAX_BYTES = 2 ** 30; // readTensors' maxBytes: 1 GiB unpacked from one file unless the caller raises it
 
 export class FileProblem {
   constructor(fn, file) {
@@ -12,6 +13,24 @@ export class FileProblem {
   }
   range(problem) {
     return new RangeError(`${this.prefix}: ${problem}`);
+  }
+}
+
+/**
+ * What one file may unpack into (readTensors' options.maxBytes): the float32 data of its tensors,
+ * 4 bytes an element, spent as each header promises it, before that tensor is decoded.
+ */
+export class OutputBudget {
+  constructor(limit, problem) {
+    this.limit = limit;
+    this.spent = 0;
+    this.problem = problem;
+  }
+  spend(bytes, what) {
+    this.spent += bytes;
+    if (this.spent > this.limit) {
+      throw this.problem.range(`${what} brings the tensors to ${this.spent} bytes of float32 data, over the limit of ${this.limit} bytes (options.maxBytes)`);
+    }
   }
 }
 

@@ -8,7 +8,10 @@
 //   RangeError  sizes that do not add up: truncated data, a header that runs past the end or is
 //               over 100 MB, a shape whose size does not match the bytes or whose product
 //               overflows, safetensors offsets that overlap, leave holes or run past the end,
-//               ragged nested arrays, a zip member that fails its CRC-32 or inflates past its size.
+//               ragged nested arrays, a zip member that fails its CRC-32, inflates past its size
+//               or declares more than deflate can give, zip entries that share or overlap bytes
+//               (zip bombs), and a file over `maxBytes`. Every size is checked from the headers
+//               and the zip central directory before anything is inflated or decoded.
 
 /** A tensor read from a file: float32 data in C order (last axis fastest), and the file's own dtype. */
 export interface FileTensor {
@@ -25,6 +28,13 @@ export interface ReadOptions {
   name?: string;
   /** Overrides the extension and the magic bytes. */
   format?: TensorFormat;
+  /**
+   * The most bytes one file may unpack into (a positive whole number; default 2**30, 1 GiB): the
+   * tensors' float32 data (4 bytes an element, whatever the file's dtype), the bytes a .npz's
+   * members inflate to, and a Blob's size, each counted from the headers before the work is done.
+   * Raise it for larger files; a file over it is refused with a RangeError naming the file.
+   */
+  maxBytes?: number;
 }
 
 export interface TensorFile {

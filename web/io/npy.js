@@ -78,7 +78,11 @@ function parseDescr(descr, problem) {
   if (typeof descr !== 'string') throw problem.type(`header descr must be a string such as '<f4', got ${typeof descr}`);
   const m = /^([<>|=]?)([a-zA-Z])(\d*)$/.exec(descr);
   if (m && m[2] === 'O') throw problem.type(`dtype '${descr}' is an object array (pickled Python objects): refused, never unpickled; save numbers instead`);
-  if (m && m[2] === 'U' && m[3]) return { strings: Number(m[3]), littleEndian: m[1] !== '>' };
+  if (m && m[2] === 'U' && m[3]) {
+    const chars = Number(m[3]);
+    if (!Number.isSafeInteger(chars) || chars < 1) throw problem.type(`dtype '${descr}' holds strings of ${m[3]} characters; a string dtype needs at least 1`);
+    return { strings: chars, littleEndian: m[1] !== '>' };
+  }
   const kind = m && (m[2] === 'b' && m[3] === '1' ? 'bool' : KINDS[m[2]] && `${KINDS[m[2]]}${8 * Number(m[3])}`);
   if (!kind || !(kind in DTYPES) || kind === 'bfloat16') {
     throw problem.type(`unknown dtype '${descr}' (supported: float16/32/64, int8..64, uint8..64, bool, in either byte order)`);
@@ -127,9 +131,10 @@ function decodeStrings(bytes, offset, count, chars, littleEndian) {
 
 /**
  * bytes of a .npy -> { data: Float32Array, shape, dtype } (C order), or { strings, shape } for a
- * 'U' array. `where` names the array in messages ('' for a file, 'member x.npy: ' in a .npz).
+ * 'U' array. `where` names the array in messages ('' for a file, 'member x.npy: ' in a .npz); its
+ * float32 data (or its strings' bytes) is spent from `budget` before anything is decoded.
  */
-export function parseNpy(bytes, problem, where = '') {
+export function parseNpy(bytes, problem, budget, where = '') {
   const at = (msg) => `${where}${msg}`;
   if (bytes.length < 10 || NPY_MAGIC.some((b, i) => bytes[i] !== b)) throw problem.type(at('is not a .npy file (no \\x93NUMPY magic)'));
   const major = bytes[6];
@@ -164,6 +169,7 @@ export function parseNpy(bytes, problem, where = '') {
     const name = type.strings ? `<U${type.strings}` : type.dtype;
     throw problem.range(at(`shape ${formatShape(shape)} of ${name} needs ${count * size} bytes of data, the file has ${available}${available < count * size ? ' (truncated)' : ''}`));
   }
+  budget.spend(type.strings ? count * size : count * 4, where ? where.slice(0, -2) : `shape ${formatShape(shape)}`);
   if (type.strings) {
     if (shape.length !== 1) throw problem.type(at(`holds strings (dtype <U${type.strings}) of shape ${formatShape(shape)}: only a 1-d list of tokens can be read`));
     const strings = decodeStrings(bytes, start + headerLength, count, type.strings, type.littleEndian);

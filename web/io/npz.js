@@ -5,14 +5,15 @@ import { defineEntry } from './fail.js';
 import { parseNpy } from './npy.js';
 import { readZip } from './zip.js';
 
-export async function readNpz(bytes, problem) {
+/** The members are read one at a time, so only one inflated member is held beside the tensors. */
+export async function readNpz(bytes, problem, budget) {
   const tensors = {};
   let tokens;
-  for (const member of await readZip(bytes, problem)) {
+  for (const member of readZip(bytes, problem, budget.limit)) {
     if (/\.pkl$/.test(member.name)) throw problem.type(`holds a pickle (${member.name}), as PyTorch checkpoints do: refused, never unpickled; save with numpy.savez or safetensors`);
     if (!member.name.endsWith('.npy')) throw problem.type(`member ${member.name} is not a .npy array`);
     const name = member.name.slice(0, -4);
-    const array = parseNpy(member.bytes, problem, `member ${member.name}: `);
+    const array = parseNpy(await member.read(), problem, budget, `member ${member.name}: `);
     if (Object.hasOwn(tensors, name) || (tokens && name === 'tokens')) throw problem.type(`member ${member.name} appears twice`);
     if (array.strings) {
       if (name !== 'tokens') throw problem.type(`member ${member.name} holds strings; only a member named 'tokens' may`);
