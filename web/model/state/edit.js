@@ -65,3 +65,6 @@ export function setCheckEntry(state, stage, { batch, row, col }, text) {
   checks[stage] = blocks;
   return { ...state, checks };
 }
+
+// Pasting a matrix: loaded with the rest of the editing code.
+export { matrixOf, pasteMatrix, pasteText, PasteError } from './paste.js';
