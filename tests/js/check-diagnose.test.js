@@ -68,6 +68,7 @@ describe('diagnose: follow-through', () => {
     expect(result.first).toBe('q');
     expect(result.stages.q.verdict, said(result)).toBe('wrong');
     expect(result.stages.q.slips).toEqual([{ row: 0, col: 1, typed: 0, should: 1, exact: 1, source: [['x', 'row', 0], ['wq', 'col', 1]] }]);
+    expect(result.stages.q.cells[0][1]).toMatchObject({ status: 'wrong', follow: 'wrong', typed: 0, tolerance: 0.5 });
     const scores = result.stages.scores;
     expect(scores.verdict, said(result)).toBe('follows');
     expect(scores.yours).toEqual(['q']);

@@ -16,7 +16,8 @@
 //     id, from,                     the stage and the stages it is computed from
 //     cells: [i][j] { status: 'empty' | 'invalid' | 'right' | 'wrong'   against the exact value,
 //                     follow: 'right' | 'wrong' | null   against the follow-through value (null: not typed),
-//                     typed, exact, should }             should: the follow-through value
+//                     typed, tolerance, exact, should }  should: the follow-through value;
+//                                                        tolerance: what the typed digits allow
 //     counts: { total, typed, empty, invalid, right, wrong, follows, unexplained }
 //                                   right/wrong against the exact value; of the wrong ones, follows:
 //                                   right from the student's own previous numbers; unexplained: not
@@ -88,7 +89,7 @@ function markStage(stage, t, ex, follow) {
   const cells = ex.map((row, i) => row.map((x, j) => {
     counts.total++;
     const n = t[i][j];
-    const cell = { status: 'empty', follow: null, typed: n?.value ?? null, exact: x, should: follow[i][j] };
+    const cell = { status: 'empty', follow: null, typed: n?.value ?? null, tolerance: n?.tolerance ?? null, exact: x, should: follow[i][j] };
     if (n === null) counts.empty++;
     else if (n.invalid) { cell.status = 'invalid'; counts.invalid++; }
     else {

@@ -53,6 +53,12 @@ export function toggleCheck(state, stage, [B, R, C]) {
   return { ...state, checks };
 }
 
+/** A stage in check mode checked (its marks and exact values shown) or only revealed (the exact values). */
+export function markChecked(state, stage, how = 'checked') {
+  if (state.checked?.[stage] === 'checked') return state;
+  return { ...state, checked: { ...state.checked, [stage]: how } };
+}
+
 /** The number typed for cell (batch, row, col) of a stage in check mode, as typed. */
 export function setCheckEntry(state, stage, { batch, row, col }, text) {
   const checks = structuredClone(state.checks);
