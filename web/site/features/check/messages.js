@@ -39,7 +39,7 @@ const TABLE = {
     'all-right': (p) => `${p.typed === 1 ? 'The number you typed is' : `All ${p.typed} numbers you typed are`} right.`,
     'some-wrong': (p) => `${p.right} of ${p.typed} ${plural(p.typed, 'number is', 'numbers are')} right, ${p.wrong} ${plural(p.wrong, 'is', 'are')} not.`,
     'all-follow': (p) => `${p.follows === 1 ? 'It follows' : `All ${p.follows} follow`} from your own ${p.yours}: this step is done right, the difference comes from earlier${p.first ? ` (it starts in ${p.first})` : ''}.`,
-    'some-follow': (p) => `${p.follows} of them follow from your own ${p.yours}.`,
+    'some-follow': (p) => `${p.follows} of them ${plural(p.follows, 'follows', 'follow')} from your own ${p.yours}.`,
     invalid: (p) => `${p.invalid} ${plural(p.invalid, 'entry is not a number', 'entries are not numbers')}.`,
     empty: (p) => `${p.empty} left empty.`,
     'mistake-no-scaling': 'These are the scores without the scaling: divide each by √d = √{d} ≈ {sqrtD}.',
