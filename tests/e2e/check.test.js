@@ -101,6 +101,24 @@ describe('check my hand calculation', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a matrix pasted into a check field fills the grid, each number kept as written', async () => {
+    const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
+    const card = page.locator('[data-card="scores"]');
+    await card.getByRole('button', { name: 'Check my calculation of raw scores' }).click();
+    await settle(page);
+    // Q Kᵀ of seed 004 (docs/semantics.md), as a NumPy print.
+    await page.evaluate(() => navigator.clipboard.writeText('[[ 7.  2. 11.]\n [ 3.  1.  4.]\n [ 6.  1. 13.]]'));
+    await page.locator('input[data-check-input="scores"][data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('Control+V');
+    await settle(page);
+    const typed = await page.$$eval('[data-check-stage="scores"] input', (inputs) => inputs.map((i) => i.value));
+    expect(typed).toEqual(['7.', '2.', '11.', '3.', '1.', '4.', '6.', '1.', '13.']);
+    await card.getByRole('button', { name: 'Check my numbers for the scores' }).click();
+    await settle(page);
+    expect(await page.locator('[data-check-stage="scores"]').getAttribute('data-verdict')).toBe('right');
+    expect(problems).toEqual([]);
+  });
+
   it('Show the exact values reveals the matrix without marking anything', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const card = page.locator('[data-card="output"]');

@@ -75,9 +75,14 @@ describe('parseMatrix', () => {
   ];
   for (const [name, text, format] of forms) {
     it(`reads ${name} as [[1, 0, 1], [0, 2, 0]]`, () => {
-      expect(parseMatrix(text)).toEqual({ rows: 2, cols: 3, data: TWO_BY_THREE, format });
+      expect(parseMatrix(text)).toMatchObject({ rows: 2, cols: 3, data: TWO_BY_THREE, format });
     });
   }
+
+  it('keeps each number as written beside its value, so its precision can be read', () => {
+    // A spreadsheet's TSV with a full-width row and a decimal comma.
+    expect(parseMatrix('0.20\t1/2\n１．５０\t2,0')).toMatchObject({ data: [[0.2, 0.5], [1.5, 2]], texts: [['0.20', '1/2'], ['1.50', '2.0']] });
+  });
 
   it('reads fractions and exponents as their values', () => {
     expect(parseMatrix('1/2 -3/4\n1e-3 -2.5E2').data).toEqual([[0.5, -0.75], [0.001, -250]]);

@@ -12,7 +12,8 @@ export function focusedCell(root) {
   if (field?.dataset?.focusKey && root.contains(field)) return { key: field.dataset.focusKey };
   if (field?.dataset?.checkInput && root.contains(field)) {
     const { checkInput, batch, row, col } = field.dataset;
-    return { field: { checkInput, batch, row, col }, value: field.value, selection: [field.selectionStart, field.selectionEnd] };
+    // edited: typed in since it was drawn (a paste that filled the grid changed the state, not the field).
+    return { field: { checkInput, batch, row, col }, value: field.value, edited: field.value !== field.defaultValue, selection: [field.selectionStart, field.selectionEnd] };
   }
   const cell = field?.closest?.('[role="gridcell"]');
   if (!cell || !root.contains(cell)) return null;
@@ -34,13 +35,13 @@ export function findCell(root, { figure, cell }) {
   return root.querySelector(`svg${figureSel} [role="gridcell"]${cellSel}`);
 }
 
-function restoreField(root, { field, value, selection }) {
+function restoreField(root, { field, value, edited, selection }) {
   const selector = Object.entries(field).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join('');
   const target = root.querySelector(`input${selector}`);
   if (!target) return;
-  target.value = value;
+  if (edited) target.value = value;
   target.focus({ preventScroll: true });
-  target.setSelectionRange(...selection);
+  if (edited) target.setSelectionRange(...selection);
 }
 
 export function restoreFocus(root, remembered) {

@@ -12,7 +12,8 @@
 // Markdown header, a spreadsheet's column names) or a first column (token names) none of whose
 // cells is a number; a Markdown header of numbers counts as the matrix's first row (Markdown
 // requires a header, so people put the first row there). Numbers follow read-number.js.
-//   parseMatrix(text) -> { rows, cols, data: number[][], format }
+//   parseMatrix(text) -> { rows, cols, data: number[][], texts: string[][], format }
+// texts: each number as written (full-width forms mapped), so a check can read its precision ('0.20').
 // or throws a MatrixTextError (a RangeError) whose code and fields say what is wrong and where
 // (row and col 1-based, as the page counts):
 //   empty                 nothing that looks like a number
@@ -34,7 +35,7 @@ export class MatrixTextError extends RangeError {
 
 const NAME = /^\s*[A-Za-z][\w^{}'\\]*\s*=\s*/; // 'X =', 'W^Q =', 'W_{q} ='
 
-/** -> { rows, cols, data, format } (see the top of the file). */
+/** -> { rows, cols, data, texts, format } (see the top of the file). */
 export function parseMatrix(text) {
   if (typeof text !== 'string') throw new TypeError(`parseMatrix: text must be a string, got ${text === null ? 'null' : typeof text}`);
   const source = normalizeText(text).replace(/\r\n?/g, '\n').replace(NAME, '').trim();
@@ -152,5 +153,5 @@ function numbersOf(rows, format, decimalComma) {
       return number.value;
     });
   });
-  return { rows: data.length, cols: expected, data, format };
+  return { rows: data.length, cols: expected, data, texts: rows.map((row) => row.map((text) => (decimalComma ? text.replace(',', '.') : text))), format };
 }

@@ -19,7 +19,7 @@ function laterReports(ctx, id) {
   return at < 0 ? [] : stages.slice(at + 1).filter((r) => ctx.state.checks[r.id] !== undefined);
 }
 
-/** handlers: { onToggleCheck(stageId, [B, R, C]), onCheckEntry(stageId, cell, text), onChecked(stageId, 'checked' | 'revealed') }. */
+/** handlers: { onToggleCheck(stageId, [B, R, C]), onCheckEntry(stageId, cell, text), onCheckPaste(stageId, cell, texts), onChecked(stageId, 'checked' | 'revealed') }. */
 export function explorerCard(stage, ctx, handlers) {
   const editable = Boolean(stage.editable?.(ctx));
   const entries = ctx.state.checks[stage.id];
@@ -41,6 +41,7 @@ export function explorerCard(stage, ctx, handlers) {
         d: matrixSize(ctx.result.heads[ctx.head].q)[1],
       }, {
         onEntry: (cell, text) => handlers.onCheckEntry(s.id, cell, text),
+        onPaste: (cell, texts) => handlers.onCheckPaste(s.id, cell, texts),
         onCheck: () => handlers.onChecked(s.id, 'checked'),
         onReveal: () => handlers.onChecked(s.id, 'revealed'),
       })

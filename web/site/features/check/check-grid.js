@@ -1,5 +1,5 @@
 // Check mode of a stage card: a grid of fields, one per number of the stage's (first) matrix,
-// where a student types what they calculated by hand, then presses Check. Until then the exact
+// where a student types (or pastes, as a whole matrix) what they calculated by hand, then presses Check. Until then the exact
 // matrix stays hidden (the card hides its figures; "Show the exact values" reveals them without
 // marks). After Check every field is marked two ways (model/check/diagnose.js): against the exact
 // value (✓, or by how much it is off) and, when the student's own earlier numbers differ from the
@@ -7,6 +7,7 @@
 // them and names the mistake, or the slipped cells with what they should be.
 import { formatNumber } from '../../../figures/index.js';
 import { h } from '../../../figures/dom.js';
+import { parseMatrix } from '../../../model/numbers/parse-matrix.js';
 import { checkMessage, stageList, stageName } from './messages.js';
 
 const signedText = (x) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${formatNumber(Math.abs(Number(x.toPrecision(2))))}` : '∞');
@@ -89,9 +90,9 @@ function merged(reports) {
  * how: undefined (not checked yet), 'revealed' or 'checked'; first: the diagnosis's first wrong
  * stage; later: the reports of the stages after this one (the first says which follow from it);
  * d: the queries' width; lang; rowLabels of the figure.
- * handlers: { onEntry(cell, text), onCheck(), onReveal() }.
+ * handlers: { onEntry(cell, text), onPaste(cell, texts), onCheck(), onReveal() }.
  */
-export function checkGrid(stage, { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null }, { onEntry, onCheck, onReveal }) {
+export function checkGrid(stage, { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null }, { onEntry, onPaste, onCheck, onReveal }) {
   const say = (id, params) => checkMessage(lang, id, params);
   const marked = how === 'checked';
   const B = reports.length;
@@ -111,6 +112,14 @@ export function checkGrid(stage, { entries, reports, how, first = null, later = 
           dataset: { checkInput: stage.id, batch: b, row: i, col: j },
         });
         input.addEventListener('change', () => onEntry({ batch: b, row: i, col: j }, input.value));
+        // A matrix pasted into a field fills the grid (one number pastes as text does).
+        input.addEventListener('paste', (event) => {
+          let pasted = null;
+          try { pasted = parseMatrix(event.clipboardData?.getData('text/plain') ?? ''); } catch { return; }
+          if (pasted.rows * pasted.cols === 1) return;
+          event.preventDefault();
+          onPaste({ batch: b, row: i, col: j }, pasted.texts);
+        });
         input.addEventListener('keydown', (event) => {
           if (event.key !== 'Enter') return;
           event.preventDefault();
