@@ -111,7 +111,7 @@ const TABLE = {
     'source-col': '{stage} 的第 {index} 列',
     'source-cell': '{stage} 的第 ({row}, {col}) 项乘以缩放因子',
     'source-softmax': '{stage}第 {index} 行的 softmax',
-    times: '{a}乘以{b}',
+    times: '{a}乘以 {b}',
     and: '和',
     'mark-right': '正确',
     'mark-wrong': '相差 {diff}(允许 {tolerance})',
