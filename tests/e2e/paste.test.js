@@ -76,6 +76,9 @@ describe('pasting a matrix', () => {
     expect(await notice(page)).toBe('Nothing pasted into X: row 2 has 1 number but row 1 has 2.');
     expect(await page.locator('.paste-notice').getAttribute('role')).toBe('alert');
     expect(await stageValues(page, 'x')).toEqual(before);
+    // A computed matrix says where numbers can go instead.
+    await pasteOnto(page, 'q', '1 2\n3 4\n5 6');
+    expect(await notice(page)).toMatch(/^Nothing pasted into Q: it is computed from the matrices before it\. Paste into an editable matrix/);
     expect(problems).toEqual([]);
   });
 });

@@ -95,9 +95,14 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
     const text = event.clipboardData?.getData('text/plain') ?? '';
     // One number pasted into the field goes in as text, to be committed with Enter.
     if (inField && /^\s*\S+\s*$/.test(text)) return;
-    const cell = inField ? null : event.target.closest?.('[role="gridcell"].editable');
+    const cell = inField ? null : event.target.closest?.('[role="gridcell"]');
     const id = inField ? open.id : cell && editableCell(cell);
-    if (!id) return;
+    if (!id) {
+      // A computed matrix takes no paste: say where the numbers can go instead of doing nothing.
+      const computed = cell && cellIdentity(cell);
+      if (computed) notice.refused(computed, { code: 'not-editable' });
+      return;
+    }
     event.preventDefault();
     if (inField) open.close(false);
     const { pasteText } = edits ?? (await loadEditing());

@@ -47,6 +47,7 @@ const TABLE = {
     'not-a-number': 'row {row}, column {col} is “{text}”, not a number.',
     shape: 'it must stay {expectedRows} × {expectedCols}, the text is {rows} × {cols}.',
     'too-large': '{size} would be {got}; the explorer takes {lo} to {hi}.',
+    'not-editable': 'it is computed from the matrices before it. Paste into an editable matrix (X, the weights), or into the fields of Check to check your own numbers.',
   },
   'zh-CN': {
     'editor-label': '{cell}。输入数字(也可输入 1/2 或全角数字),Enter 确认并下移,Tab 右移,Escape 取消',
@@ -63,6 +64,7 @@ const TABLE = {
     'not-a-number': '第 {row} 行第 {col} 列是“{text}”,不是数字。',
     shape: '它必须保持 {expectedRows} × {expectedCols},而文本是 {rows} × {cols}。',
     'too-large': '{size} 将为 {got};本页面支持 {lo} 到 {hi}。',
+    'not-editable': '它由前面的矩阵计算得出。请粘贴到可编辑的矩阵(X、权重矩阵),或粘贴到“检查”的输入框中核对你自己的计算。',
   },
 };
 

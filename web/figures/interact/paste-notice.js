@@ -1,7 +1,9 @@
 // The note a paste leaves: what was pasted and which sizes (and other matrices) changed with it,
-// or why nothing was pasted (the parser's or the paste's named error, in words). One <p
+// or why nothing was pasted (the parser's or the paste's named error in words, or a computed
+// matrix that takes no paste). One <p
 // role="status"> per figure root, kept across re-renders (the controller appends nodes()), shown
 // until the next paste or for NOTE_MS.
+import { stageById } from '../../model/stages/registry.js';
 import { h } from '../dom.js';
 import { editMessage, langOf, MATRIX_NAMES, SIZE_NAMES } from './messages.js';
 
@@ -44,7 +46,8 @@ export function pasteNotice(root) {
     refused(id, error) {
       node?.remove();
       const lang = langOf(root);
-      show(editMessage(lang, 'paste-refused', { matrix: MATRIX_NAMES[id.stage] ?? id.stage, reason: reasonOf(lang, error) }), 'error');
+      const matrix = MATRIX_NAMES[id.stage] ?? stageById(id.stage)?.title ?? id.stage;
+      show(editMessage(lang, 'paste-refused', { matrix, reason: reasonOf(lang, error) }), 'error');
     },
   };
 }
