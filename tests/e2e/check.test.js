@@ -125,6 +125,23 @@ describe('check my hand calculation', () => {
     expect(problems).toEqual([]);
   });
 
+  it('scaled scores typed without the 1/sqrt(d) are named as such, with the number to divide by', async () => {
+    const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
+    const card = page.locator('[data-card="scaled"]');
+    await card.getByRole('button', { name: 'Check my calculation of scaled scores' }).click();
+    await settle(page);
+    await page.evaluate(() => navigator.clipboard.writeText('7 2 11\n3 1 4\n6 1 13'));
+    await page.locator('input[data-check-input="scaled"][data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('Control+V');
+    await card.getByRole('button', { name: 'Check my numbers for the scaled scores' }).click();
+    await settle(page);
+    expect(await page.locator('[data-check-stage="scaled"]').getAttribute('data-mistake')).toBe('no-scaling');
+    // The two 1s are right too: 1/√2 ≈ 0.71 rounds to 1, the precision they were typed with.
+    expect(await page.locator('[data-check-stage="scaled"] .check-summary').textContent()).toBe('2 of 9 numbers are right, 7 are not. '
+      + 'Your numbers match the computation without the scaling: divide each score by √d = √2 ≈ 1.414 before the softmax.');
+    expect(problems).toEqual([]);
+  });
+
   it('Show the exact values reveals the matrix without marking anything', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const card = page.locator('[data-card="output"]');
