@@ -46,8 +46,9 @@ export function summaryOf(report, entries, { lang, first, d, later = [] }) {
   const say = (id, params) => checkMessage(lang, id, params);
   const { counts } = report;
   const parts = [];
-  if (counts.typed === 0) parts.push(say('none-typed'));
-  else if (counts.wrong === 0) parts.push(say('all-right', counts));
+  if (counts.typed === 0) {
+    if (!counts.invalid) parts.push(say('none-typed'));
+  } else if (counts.wrong === 0) parts.push(say('all-right', counts));
   else {
     parts.push(say('some-wrong', counts));
     const yours = stageList(lang, report.yours);
@@ -57,9 +58,10 @@ export function summaryOf(report, entries, { lang, first, d, later = [] }) {
     if (mistake?.id === 'rounding-too-early') parts.push(say('mistake-rounding-too-early', { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
     else if (mistake) parts.push(say(`mistake-${mistake.id}`, { d, sqrtD: formatNumber(Number(Math.sqrt(d).toPrecision(4))), ...(MISTAKE_TEXT[mistake.id]?.(report.id) ?? {}) }));
     else if (report.slips) {
-      const list = report.slips.map(({ row, col, should, source }) => say('slip', {
+      // A stage checked against its exact value alone has no source to name.
+      const list = report.slips.map(({ row, col, should, source }) => say(source.length ? 'slip' : 'slip-plain', {
         where: say('where', { row: row + 1, col: col + 1 }),
-        source: sourceText(source, lang),
+        source: source.length ? sourceText(source, lang) : '',
         should: formatNumber(Number(should.toPrecision(4))),
         typed: entries?.[row]?.[col] ?? '',
       }));
