@@ -126,6 +126,16 @@ describe('diagnose: each common mistake, planted', () => {
     expect(result.stages.weights.mistake?.id, said(result)).toBe('mask-after-softmax');
   });
 
+  it('names at most 3 slips: four wrong cells of 36 are more than slips, even with the rest right', () => {
+    const inputs = { x: Array.from({ length: 6 }, (_, i) => [i, 1, 0, i % 2]), wq: SEED_002.wq, wk: SEED_002.wk, wv: SEED_002.wv };
+    const { exact: ex } = exactOf(inputs, everyKey(6));
+    const typed = typedAs(ex.scores, 0);
+    for (const [i, j] of [[0, 0], [1, 1], [2, 2], [3, 3]]) typed[i][j] = '99';
+    expect(run({ scores: typed }, { inputs }).stages.scores).toMatchObject({ verdict: 'wrong', mistake: null, slips: null, counts: { typed: 36, unexplained: 4 } });
+    typed[3][3] = typedAs(ex.scores, 0)[3][3];
+    expect(run({ scores: typed }, { inputs }).stages.scores.slips).toHaveLength(3);
+  });
+
   it('calls many unrelated wrong numbers wrong without inventing a mistake or a list of slips', () => {
     const result = run({ scores: [['9', '9', '9'], ['9', '9', '9'], ['9', '9', '9']] });
     expect(result.stages.scores).toMatchObject({ verdict: 'wrong', mistake: null, slips: null });

@@ -30,8 +30,9 @@ import { parseTyped, matches } from './marks.js';
 import { roundCells, sameShape } from './algebra.js';
 import { CHECK_STAGES } from './stages.js';
 
-/** At most this share of the typed numbers is called a set of slips rather than a wrong method. */
+/** At most this share of the typed numbers, and this many, are called slips rather than a wrong method. */
 const SLIP_SHARE = 1 / 3;
+const SLIP_MAX = 3;
 const ROUNDINGS = [0, 1, 2]; // decimals a hand calculation rounds an intermediate to
 
 /** The typed matrix of a stage as { value, tolerance } | null (empty) | { invalid } per cell, shaped like `exact`. */
@@ -132,7 +133,7 @@ function explainWrong(report, stage, t, values, context, follow) {
   report.cells.forEach((row, i) => row.forEach((cell, j) => {
     if (cell.follow === 'wrong') wrong.push({ row: i, col: j, typed: cell.typed, should: follow[i][j], exact: cell.exact, source: stage.source(i, j) });
   }));
-  if (wrong.length <= Math.max(1, Math.floor(report.counts.typed * SLIP_SHARE))) report.slips = wrong;
+  if (wrong.length <= Math.min(SLIP_MAX, Math.max(1, Math.floor(report.counts.typed * SLIP_SHARE)))) report.slips = wrong;
 }
 
 /**
