@@ -95,7 +95,7 @@ describe('editing', () => {
     await page.keyboard.type('4');
     await page.keyboard.press('Enter');
     await settle(page);
-    expect((await focused()).slice(0, 3)).toEqual(['x', '1', '1']); // focus comes back to the cell
+    expect((await focused()).slice(0, 3)).toEqual(['x', '2', '1']); // Enter commits and moves down, as in a spreadsheet
     expect((await stageValues(page, 'x'))[0][1]).toEqual([0, 4]);
     await page.locator('svg[data-stage="weights"] .cell[data-row="2"][data-col="0"]').focus();
     await expect.poll(() => page.locator('.explain-card .explain-kicker').textContent()).toContain('attention weights · row 3, col 1');

@@ -258,7 +258,19 @@ describe('<attn-figure>', () => {
     const exact = selfAttention({ ...SEED_004, x });
     expect(worstDifference((await shadowStageValues(page, '#f', 'q'))[0], exact.q).diff).toBeLessThan(FLOAT32);
     expect(worstDifference((await shadowStageValues(page, '#f', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
-    expect(await focused()).toBe('x 1,0'); // focus comes back to the edited cell
+    expect(await focused()).toBe('x 2,0'); // Enter commits and moves down, as in a spreadsheet
+    expect(problems).toEqual([]);
+  });
+
+  it('editable: a matrix pasted onto a cell of X inside the shadow root replaces X, and the sizes follow it', async () => {
+    const { page, problems } = await show('paste.html', '<attn-figure id="f" preset="seed-004" stages="x q" editable></attn-figure>', ['#f'], { permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.evaluate(() => navigator.clipboard.writeText('1 & 0 & 1 \\\\ 0 & 2 & 0 \\\\ 1 & 1 & 1'));
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+V');
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] [data-row="0"][data-col="2"]'));
+    expect((await shadowStageValues(page, '#f', 'x'))[0]).toEqual([[1, 0, 1], [0, 2, 0], [1, 1, 1]]);
+    expect(await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.paste-notice').textContent))
+      .toBe('Pasted a 3 × 3 matrix into X. d_in is now 3 (was 2): W^Q, W^K, W^V were resized to match, new numbers seeded; paste them next.');
     expect(problems).toEqual([]);
   });
 

@@ -87,14 +87,20 @@ describe('compute() and the backward pass', () => {
 
 describe('the example state and the page state', () => {
   it('conform drops the page-only parts; conformPage keeps them, conformed', () => {
-    const raw = { ...presetState('seed-004'), checks: { weights: [[['0.5']]] }, speed: { T: 1e9, d: 64, heads: 2 } };
+    const raw = {
+      ...presetState('seed-004'), checks: { weights: [[['0.5']]] }, speed: { T: 1e9, d: 64, heads: 2 },
+      // Only a stage in check mode can be checked, and only as 'checked' or 'revealed'.
+      checked: { weights: 'checked', output: 'checked', q: 'maybe' },
+    };
     const example = conform(raw);
     expect(example).not.toHaveProperty('checks');
+    expect(example).not.toHaveProperty('checked');
     expect(example).not.toHaveProperty('speed');
     const page = conformPage(raw);
     expect(page.checks).toEqual({ weights: [[['0.5']]] });
+    expect(page.checked).toEqual({ weights: 'checked' });
     expect(page.speed).toEqual({ T: 1024, d: 64, heads: 2 });
-    expect({ ...page, checks: undefined, speed: undefined }).toEqual({ ...example, checks: undefined, speed: undefined });
+    expect({ ...page, checks: undefined, checked: undefined, speed: undefined }).toEqual({ ...example, checks: undefined, checked: undefined, speed: undefined });
   });
 
   it('each preset loads on its own by id (an <attn-figure>\'s path) and gives the state the full registry gives', async () => {
@@ -115,6 +121,8 @@ describe('the example state and the page state', () => {
   it('the seed-002 preset brings the text\'s printed numbers to check mode in the page only', () => {
     expect(presetState('seed-002')).not.toHaveProperty('checks');
     expect(Object.keys(presetPage('seed-002').checks).length).toBeGreaterThan(0);
+    // ...checked already, so the page opens with the marks and the diagnosis.
+    expect(Object.values(presetPage('seed-002').checked)).toEqual(Array(7).fill('checked'));
   });
 });
 

@@ -142,6 +142,14 @@ const ELEMENT_CSS = `
   outline: none;
 }
 .cell-editor.is-invalid { border-color: var(--attn-pos); }
+/* What a paste did (web/figures/interact/paste-notice.js), at the foot of the window. */
+.paste-notice {
+  position: fixed; z-index: 20; bottom: 16px; left: 50%; transform: translateX(-50%);
+  width: max-content; max-width: min(560px, calc(100vw - 32px)); margin: 0; padding: 8px 12px;
+  border: 1px solid var(--attn-grid); border-inline-start: 4px solid var(--attn-focus); border-radius: 8px;
+  background: var(--attn-cell); color: var(--attn-ink); font-size: 13px; line-height: 1.4; cursor: pointer;
+}
+.paste-notice.is-error { border-inline-start-color: var(--attn-pos); }
 `;
 
 let sheets = null;

@@ -4,6 +4,8 @@
 //   ...the example state (web/model/state/model.js),
 //   checks: { [stage]: string[][][] },   check mode: the numbers a user typed for a stage (B, R, C),
 //                                  as typed ('' = not filled); compared with the stage's first matrix
+//   checked: { [stage]: 'checked' | 'revealed' },   a stage in check mode whose exact values are
+//                                  shown: after Check (with the marks), or asked for without checking
 //   speed: { T, d, heads },        the size the speed panel times
 // }
 import { conform } from '../model/state/conform.js';
@@ -30,6 +32,16 @@ export function conformChecks(raw) {
   return checks;
 }
 
+/** checked: { stage: 'checked' | 'revealed' } for stages in check mode (checks) only. */
+export function conformChecked(raw, checks) {
+  const checked = {};
+  if (!isObject(raw)) return checked;
+  for (const [stage, how] of Object.entries(raw)) {
+    if (Object.hasOwn(checks, stage) && (how === 'checked' || how === 'revealed')) checked[stage] = how;
+  }
+  return checked;
+}
+
 /** speed: { T, d, heads } of the speed panel. */
 export function conformSpeed(raw) {
   const given = isObject(raw) ? raw : {};
@@ -42,7 +54,8 @@ export function conformSpeed(raw) {
 
 /** A complete, consistent page state from any object: the example state and the page's own parts. */
 export function conformPage(raw = {}) {
-  return { ...conform(raw), checks: conformChecks(raw?.checks), speed: conformSpeed(raw?.speed) };
+  const checks = conformChecks(raw?.checks);
+  return { ...conform(raw), checks, checked: conformChecked(raw?.checked, checks), speed: conformSpeed(raw?.speed) };
 }
 
 /** The page state of preset `id`: its example state with the page parts it brings (seed-002's checks). */

@@ -1,15 +1,44 @@
-// Typing a number into a cell: an <input> laid over the cell. Enter or leaving the field
-// commits, Escape cancels; focus goes back to the cell either way. Accepts '−' and ',' as
-// typed on some keyboards; anything that is not a finite number is refused (the field shakes).
+// Typing a number into a cell: an <input> laid over the cell, as in a spreadsheet. Enter commits
+// and moves down, Tab right (both wrapping through the matrix), Shift reverses them; Escape
+// cancels; leaving the field commits. Focus goes to the cell moved to, or back to this one.
+// The number grammar is read-number.js's: '−', a decimal comma, '1/2', full-width digits. Anything
+// that is not a finite number is refused (the field shakes and stays).
+import { readNumber } from '../../model/numbers/read-number.js';
+import { editMessage, langOf } from './messages.js';
 
-function parseNumber(text) {
-  const cleaned = text.trim().replace(/\u2212/g, '-').replace(',', '.');
-  if (cleaned === '') return NaN;
-  return Number(cleaned);
+const parse = (text) => readNumber(text, { decimalComma: true })?.value ?? NaN;
+
+// Where Enter and Tab move focus after committing, then with Shift.
+const MOVES = { Enter: ['down', 'up'], Tab: ['right', 'left'] };
+
+/** The cell `move` reaches from `cell` in its matrix (and batch), wrapping at the ends. */
+export function neighbour(cell, move) {
+  const svg = cell.closest('svg');
+  const batch = cell.dataset.batch ?? '0';
+  const inBatch = (c) => (c.dataset.batch ?? '0') === batch;
+  const cells = [...svg.querySelectorAll('[role="gridcell"][data-row][data-col]')].filter(inBatch);
+  const R = Math.max(...cells.map((c) => Number(c.dataset.row))) + 1;
+  const C = Math.max(...cells.map((c) => Number(c.dataset.col))) + 1;
+  let r = Number(cell.dataset.row);
+  let c = Number(cell.dataset.col);
+  const step = move === 'down' || move === 'right' ? 1 : -1;
+  if (move === 'down' || move === 'up') {
+    const k = (c * R + r + step + R * C) % (R * C);
+    [r, c] = [k % R, Math.floor(k / R)];
+  } else {
+    const k = (r * C + c + step + R * C) % (R * C);
+    [r, c] = [Math.floor(k / C), k % C];
+  }
+  return cells.find((x) => Number(x.dataset.row) === r && Number(x.dataset.col) === c) ?? cell;
 }
 
-/** Opens the editor over cellNode with `initial`; onCommit(value) on success. */
-export function editCell(cellNode, initial, onCommit) {
+/**
+ * Opens the editor over cellNode with `initial`; onCommit(value) on success.
+ * typed: the text a key press started the edit with (replaces the value, caret at the end).
+ * -> { input, close(commit, move) (close(false): cancel, as Escape), hold(), moveTo(cell) }.
+ */
+export function editCell(cell, initial, onCommit, { typed = null } = {}) {
+  let cellNode = cell;
   const host = cellNode.closest('.figure-scroll') ?? cellNode.ownerSVGElement.parentElement;
   const box = cellNode.querySelector('.tile').getBoundingClientRect();
   const hostBox = host.getBoundingClientRect();
@@ -17,8 +46,8 @@ export function editCell(cellNode, initial, onCommit) {
   input.className = 'cell-editor';
   input.type = 'text';
   input.inputMode = 'decimal';
-  input.value = String(initial);
-  input.setAttribute('aria-label', `${cellNode.getAttribute('aria-label')}. Type a number, Enter to set, Escape to cancel`);
+  input.value = typed ?? String(initial);
+  input.setAttribute('aria-label', editMessage(langOf(cellNode), 'editor-label', { cell: cellNode.getAttribute('aria-label') }));
   Object.assign(input.style, {
     left: `${box.left - hostBox.left + host.scrollLeft - 6}px`,
     top: `${box.top - hostBox.top + host.scrollTop - 2}px`,
@@ -26,9 +55,11 @@ export function editCell(cellNode, initial, onCommit) {
     height: `${box.height + 4}px`,
   });
   let done = false;
-  const close = (commit) => {
+  let held = false; // while the figure is redrawn under the field (keep())
+  /** commit: keep the typed value; move: where focus goes next ('down', 'right', ... or null: this cell). */
+  const close = (commit, move = null) => {
     if (done) return;
-    const value = parseNumber(input.value);
+    const value = parse(input.value);
     if (commit && !Number.isFinite(value)) {
       input.classList.remove('is-invalid');
       void input.offsetWidth; // restart the shake animation
@@ -37,16 +68,42 @@ export function editCell(cellNode, initial, onCommit) {
     }
     done = true;
     input.remove();
-    cellNode.focus({ preventScroll: true });
+    // Focus first: the re-render the commit brings keeps focus on the cell focused now.
+    (move ? neighbour(cellNode, move) : cellNode).focus({ preventScroll: false });
     if (commit && value !== initial) onCommit(value);
   };
   input.addEventListener('keydown', (event) => {
     event.stopPropagation();
-    if (event.key === 'Enter') { event.preventDefault(); close(true); }
+    if (MOVES[event.key]) {
+      event.preventDefault();
+      close(true, MOVES[event.key][event.shiftKey ? 1 : 0]);
+    }
     if (event.key === 'Escape') { event.preventDefault(); close(false); }
   });
-  input.addEventListener('blur', () => { if (!done) { done = true; input.remove(); const v = parseNumber(input.value); if (Number.isFinite(v) && v !== initial) onCommit(v); } });
+  input.addEventListener('blur', () => {
+    if (done || held) return;
+    done = true;
+    input.remove();
+    const v = parse(input.value);
+    if (Number.isFinite(v) && v !== initial) onCommit(v);
+  });
   host.append(input);
   input.focus();
-  input.select();
+  if (typed === null) input.select();
+  else input.setSelectionRange(input.value.length, input.value.length);
+  /**
+   * Keeps the field open across a redraw of its figure: hold() before the old cells go, then
+   * moveTo(the same cell in the new figure), or close(false) when it is gone.
+   */
+  const hold = () => { held = true; };
+  const moveTo = (cell) => {
+    held = false;
+    if (!cell) { close(false); return; }
+    const [start, end] = [input.selectionStart, input.selectionEnd];
+    cellNode = cell;
+    (cell.closest('.figure-scroll') ?? cell.ownerSVGElement.parentElement).append(input);
+    input.focus({ preventScroll: true });
+    input.setSelectionRange(start, end);
+  };
+  return { input, close, hold, moveTo };
 }

@@ -1,15 +1,19 @@
 // Touching a pipeline's cells, wherever it is drawn (the explorer, <attn-figure>): an editable
-// cell is typed into (Enter, Space, click) or scrubbed (drag); a click masks a score; focus stays
-// on the same cell across re-renders. The caller says only how an edit reaches its store.
+// cell is typed into (Enter, Space, click, or a digit typed on it) or scrubbed (drag); a matrix
+// pasted onto an editable cell (or into its field) replaces the cell, its row or the whole matrix
+// (model/state/paste.js), and a note says what changed or why nothing did; a click masks a score;
+// focus stays on the same cell across re-renders. The caller says only how an edit reaches its store.
 // The editing code (the field, the scrub, the state edits) loads when a figure is first shown with
 // editing enabled, so a figure that is only read never downloads it.
 import { stageById } from '../../model/stages/registry.js';
+import { normalizeText } from '../../model/numbers/read-number.js';
 import { cellIdentity } from './cell-identity.js';
-import { focusedCell, restoreFocus } from './focus.js';
+import { cellKey, findCell, focusedCell, restoreFocus } from './focus.js';
+import { pasteNotice } from './paste-notice.js';
 
 const MASKABLE = new Set(['scores', 'scaled', 'masked']);
 
-let editing = null; // Promise<{ cellValue, setCell, toggleMaskedCell, editCell, scrubCell }>, one per page
+let editing = null; // Promise<{ cellValue, setCell, pasteText, toggleMaskedCell, editCell, scrubCell }>, one per page
 let edits = null; // the same, once it has come
 
 function loadEditing() {
@@ -32,6 +36,15 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
     return id && stageById(id.stage)?.editable?.({ state: state() }) ? id : null;
   };
   const setter = (id) => (value) => edit((s) => edits.setCell(s, id, value));
+  const notice = pasteNotice(root);
+
+  let open = null; // the field being typed in: editCell()'s { input, close, hold, moveTo } with its cell's id and key
+
+  const openEditor = async (cell, typed = null) => {
+    const { cellValue, editCell } = edits ?? (await loadEditing());
+    const id = editableCell(cell);
+    if (id) open = { ...editCell(cell, cellValue(state(), id), setter(id), { typed }), id, key: cellKey(cell) };
+  };
 
   root.addEventListener('attn-cell-activate', async (event) => {
     if (!enabled()) return;
@@ -42,9 +55,9 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
     const cell = event.target; // kept: a shadow root's event forgets its target once dispatched
     const id = cellIdentity(cell);
     if (!id) return;
-    const { cellValue, editCell, toggleMaskedCell } = edits ?? (await loadEditing());
+    const { toggleMaskedCell } = edits ?? (await loadEditing());
     if (editableCell(cell)) {
-      editCell(cell, cellValue(state(), id), setter(id));
+      openEditor(cell);
     } else if (MASKABLE.has(id.stage)) {
       edit((s) => toggleMaskedCell(s, id.batch, id.row, id.col));
       onMask(id);
@@ -66,15 +79,56 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
     });
   });
 
+  // A digit, sign, point or slash typed on a focused editable cell starts editing it with that key.
+  root.addEventListener('keydown', (event) => {
+    if (!enabled() || event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
+    const cell = event.target.closest?.('[role="gridcell"].editable');
+    if (!cell || !/^[0-9.,+\-/]$/.test(normalizeText(event.key))) return;
+    event.preventDefault();
+    openEditor(cell, event.key);
+  });
+
+  // A paste onto a focused editable cell, or into its field when the text is more than one number.
+  root.addEventListener('paste', async (event) => {
+    if (!enabled()) return;
+    const inField = open && event.target === open.input;
+    const text = event.clipboardData?.getData('text/plain') ?? '';
+    // One number pasted into the field goes in as text, to be committed with Enter.
+    if (inField && /^\s*\S+\s*$/.test(text)) return;
+    const cell = inField ? null : event.target.closest?.('[role="gridcell"]');
+    const id = inField ? open.id : cell && editableCell(cell);
+    if (!id) {
+      // A computed matrix takes no paste: say where the numbers can go instead of doing nothing.
+      const computed = cell && cellIdentity(cell);
+      if (computed) notice.refused(computed, { code: 'not-editable' });
+      return;
+    }
+    event.preventDefault();
+    if (inField) open.close(false);
+    const { pasteText } = edits ?? (await loadEditing());
+    try {
+      const report = pasteText(state(), id, text);
+      edit(() => report.state);
+      notice.pasted(id, report);
+    } catch (error) {
+      if (!(error instanceof RangeError) || !error.code) throw error;
+      notice.refused(id, error);
+    }
+  });
+
   const ready = (on = enabled()) => (on ? loadEditing() : Promise.resolve());
 
   return {
     ready,
     show(node) {
       ready().catch(() => {}); // on its way before the first touch (ready() shows a failure to whoever waits)
-      const remembered = focusedCell(root);
-      root.replaceChildren(node);
-      restoreFocus(root, remembered);
+      // A field being typed in stays open over the same cell (typing runs ahead of the redraws).
+      const typing = open?.input.isConnected && root.contains(open.input) ? open : null;
+      const remembered = typing ? null : focusedCell(root);
+      typing?.hold();
+      root.replaceChildren(node, ...notice.nodes());
+      if (typing) typing.moveTo(findCell(root, typing.key));
+      else restoreFocus(root, remembered);
     },
   };
 }

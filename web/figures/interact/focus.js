@@ -12,23 +12,36 @@ export function focusedCell(root) {
   if (field?.dataset?.focusKey && root.contains(field)) return { key: field.dataset.focusKey };
   if (field?.dataset?.checkInput && root.contains(field)) {
     const { checkInput, batch, row, col } = field.dataset;
-    return { field: { checkInput, batch, row, col }, value: field.value, selection: [field.selectionStart, field.selectionEnd] };
+    // edited: typed in since it was drawn (a paste that filled the grid changed the state, not the field).
+    return { field: { checkInput, batch, row, col }, value: field.value, edited: field.value !== field.defaultValue, selection: [field.selectionStart, field.selectionEnd] };
   }
   const cell = field?.closest?.('[role="gridcell"]');
   if (!cell || !root.contains(cell)) return null;
+  return cellKey(cell);
+}
+
+/** What names a figure cell across re-renders: { figure: its svg's data keys, cell: its own }. */
+export function cellKey(cell) {
   const figure = cell.closest('svg[data-stage]');
   const id = {};
   for (const k of KEYS) if (figure.dataset[k] !== undefined) id[k] = figure.dataset[k];
   return { figure: id, cell: { batch: cell.dataset.batch, row: cell.dataset.row, col: cell.dataset.col, side: cell.dataset.side, index: cell.dataset.index } };
 }
 
-function restoreField(root, { field, value, selection }) {
+/** The cell of the new DOM that cellKey() named, or null. */
+export function findCell(root, { figure, cell }) {
+  const figureSel = Object.entries(figure).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
+  const cellSel = Object.entries(cell).filter(([, v]) => v !== undefined).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
+  return root.querySelector(`svg${figureSel} [role="gridcell"]${cellSel}`);
+}
+
+function restoreField(root, { field, value, edited, selection }) {
   const selector = Object.entries(field).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join('');
   const target = root.querySelector(`input${selector}`);
   if (!target) return;
-  target.value = value;
+  if (edited) target.value = value;
   target.focus({ preventScroll: true });
-  target.setSelectionRange(...selection);
+  if (edited) target.setSelectionRange(...selection);
 }
 
 export function restoreFocus(root, remembered) {
@@ -41,9 +54,7 @@ export function restoreFocus(root, remembered) {
     root.querySelector(`[data-focus-key="${CSS.escape(remembered.key)}"]`)?.focus({ preventScroll: true });
     return;
   }
-  const figureSel = Object.entries(remembered.figure).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
-  const cellSel = Object.entries(remembered.cell).filter(([, v]) => v !== undefined).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
-  const target = root.querySelector(`svg${figureSel} [role="gridcell"]${cellSel}`);
+  const target = findCell(root, remembered);
   if (!target) return;
   for (const other of target.closest('svg').querySelectorAll('[role="gridcell"][tabindex="0"]')) other.setAttribute('tabindex', '-1');
   target.setAttribute('tabindex', '0');

@@ -3,7 +3,7 @@
 // after them too. `printed` keeps the text's numbers as printed, for the note that compares them
 // with the exact ones, and the preset opens in check mode with them typed in. Strings: '0.20' and
 // '2.0' say how precise the text claims to be, which decides how far from the exact value a
-// number may be and still count as right (check/compare.js).
+// number may be and still count as right (model/check/marks.js).
 const PRINTED = {
   q: [['1', '0', '1'], ['2', '2', '2'], ['2', '1', '2']],
   k: [['0', '1', '1'], ['4', '0', '2'], ['2', '2', '1']],
@@ -26,8 +26,10 @@ export default {
     wk: [[[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]]],
     wv: [[[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]]],
     scoring: 'scaled-dot',
-    // Opens in check mode with the text's numbers typed in: the page flags the wrong ones.
+    // Opens in check mode with the text's numbers typed in and checked: the page marks the wrong
+    // ones and names the slips they start from.
     checks: Object.fromEntries(Object.entries(PRINTED).map(([stage, rows]) => [stage, [rows]])),
+    checked: Object.fromEntries(Object.keys(PRINTED).map((stage) => [stage, 'checked'])),
   }),
   printed: PRINTED,
 };

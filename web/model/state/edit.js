@@ -53,6 +53,28 @@ export function toggleCheck(state, stage, [B, R, C]) {
   return { ...state, checks };
 }
 
+/** A stage in check mode checked (its marks and exact values shown) or only revealed (the exact values). */
+export function markChecked(state, stage, how = 'checked') {
+  if (state.checked?.[stage] === 'checked') return state;
+  return { ...state, checked: { ...state.checked, [stage]: how } };
+}
+
+/**
+ * Numbers pasted into check mode, as written (texts: rows of strings): the whole grid when they
+ * have its shape, else from cell (batch, row, col) on, cut at the grid's edges.
+ */
+export function setCheckEntries(state, stage, { batch, row, col }, texts) {
+  const checks = structuredClone(state.checks);
+  const grid = checks[stage]?.[batch];
+  if (!grid) return state;
+  const whole = texts.length === grid.length && texts[0].length === grid[0].length;
+  const [r0, c0] = whole ? [0, 0] : [row, col];
+  texts.forEach((line, i) => line.forEach((text, j) => {
+    if (grid[r0 + i] && c0 + j < grid[r0 + i].length) grid[r0 + i][c0 + j] = text;
+  }));
+  return { ...state, checks };
+}
+
 /** The number typed for cell (batch, row, col) of a stage in check mode, as typed. */
 export function setCheckEntry(state, stage, { batch, row, col }, text) {
   const checks = structuredClone(state.checks);
@@ -65,3 +87,6 @@ export function setCheckEntry(state, stage, { batch, row, col }, text) {
   checks[stage] = blocks;
   return { ...state, checks };
 }
+
+// Pasting a matrix: loaded with the rest of the editing code.
+export { matrixOf, pasteMatrix, pasteText, PasteError } from './paste.js';

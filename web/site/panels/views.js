@@ -4,7 +4,7 @@ import { h } from '../../figures/dom.js';
 import { cellController } from '../../figures/interact/controller.js';
 import { galleryView } from '../../figures/pipeline/gallery.js';
 import { figureMenu } from '../../figures/export/menu.js';
-import { setCheckEntry, toggleCheck } from '../../model/state/edit.js';
+import { markChecked, setCheckEntries, setCheckEntry, toggleCheck } from '../../model/state/edit.js';
 import { pipelineView } from '../pipeline/pipeline.js';
 
 function mount(container, app) {
@@ -27,6 +27,8 @@ function mount(container, app) {
           onHead: (head) => store.update({ head }),
           onToggleCheck: (stage, shape) => store.update((s) => toggleCheck(s, stage, shape)),
           onCheckEntry: (stage, cell, text) => store.update((s) => setCheckEntry(s, stage, cell, text)),
+          onCheckPaste: (stage, cell, texts) => store.update((s) => setCheckEntries(s, stage, cell, texts)),
+          onChecked: (stage, how) => store.update((s) => markChecked(s, stage, how)),
         })
         : galleryView(ctx, state.view, { tools: figureMenu }));
     },

@@ -4,7 +4,7 @@ import { h } from '../../figures/dom.js';
 import { stageBands } from '../../figures/pipeline/render.js';
 import { explorerCard } from './stage-card.js';
 
-/** handlers: { onHead(k), and the stage cards' onToggleCheck, onCheckEntry }. */
+/** handlers: { onHead(k), and the stage cards' onToggleCheck, onCheckEntry, onCheckPaste, onChecked }. */
 export function pipelineView(ctx, handlers) {
   const bands = stageBands(ctx, { numbered: true, card: (stage) => explorerCard(stage, ctx, handlers) });
   const heads = ctx.result.heads.length;

@@ -1,61 +1,158 @@
 // Check mode of a stage card: a grid of fields, one per number of the stage's (first) matrix,
-// where a user types what they calculated by hand. Each field is marked right or wrong against
-// the exact value (check/compare.js) and says by how much; a summary line counts them.
+// where a student types (or pastes, as a whole matrix) what they calculated by hand, then presses Check. Until then the exact
+// matrix stays hidden (the card hides its figures; "Show the exact values" reveals them without
+// marks). After Check every field is marked two ways (model/check/diagnose.js): against the exact
+// value (✓, or by how much it is off) and, when the student's own earlier numbers differ from the
+// exact ones, against what those give (↪✓ follows, ↪✗ does not); a summary in plain words counts
+// them and names the mistake, or the slipped cells with what they should be.
 import { formatNumber } from '../../../figures/index.js';
-import { checkStage, checkSummary } from './compare.js';
-import { matrixSize, stackCount } from '../../../model/compute/tensors.js';
 import { h } from '../../../figures/dom.js';
+import { parseMatrix } from '../../../model/numbers/parse-matrix.js';
+import { checkMessage, stageList, stageName } from './messages.js';
 
 const signedText = (x) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${formatNumber(Math.abs(Number(x.toPrecision(2))))}` : '∞');
 
-function noteOf(cell) {
-  if (cell.status === 'right') return { text: '✓', label: 'right' };
-  if (cell.status === 'wrong') return { text: signedText(cell.signed), label: `off by ${Number.isFinite(cell.diff) ? Number(cell.diff.toPrecision(3)) : 'infinity'} (allowed ${cell.tolerance})` };
-  if (cell.status === 'invalid') return { text: '?', label: 'not a number' };
-  return { text: '', label: 'empty' };
+/** The visible note and the spoken label of one field's marks. */
+function marksOf(cell, lang, following) {
+  const say = (id, params) => checkMessage(lang, id, params);
+  if (cell.status === 'right') return { text: '✓', label: say('mark-right') };
+  if (cell.status === 'invalid') return { text: '?', label: say('mark-invalid') };
+  if (cell.status === 'empty') return { text: '', label: say('mark-empty') };
+  const off = say('mark-wrong', { diff: Number.isFinite(cell.typed - cell.exact) ? Number(Math.abs(cell.typed - cell.exact).toPrecision(3)) : '∞', tolerance: Number(cell.tolerance?.toPrecision?.(3) ?? 0) });
+  if (!following) return { text: signedText(cell.typed - cell.exact), label: off };
+  const follows = cell.follow === 'right';
+  return { text: `${signedText(cell.typed - cell.exact)} ↪${follows ? '✓' : '✗'}`, label: follows ? `${off}; ${say('mark-follows')}` : off };
+}
+
+/** 'row 1 of X times column 2 of W^Q': what a slipped cell is made of, in words. */
+function sourceText(source, lang) {
+  const part = ([stage, kind, a, b]) => {
+    const name = stageName(lang, stage);
+    if (kind === 'row' && source.length === 1) return checkMessage(lang, 'source-softmax', { index: a + 1, stage: name });
+    if (kind === 'cell') return checkMessage(lang, 'source-cell', { stage: name, row: a + 1, col: b + 1 });
+    return checkMessage(lang, kind === 'row' ? 'source-row' : 'source-col', { index: a + 1, stage: name });
+  };
+  return source.length === 2 ? checkMessage(lang, 'times', { a: part(source[0]), b: part(source[1]) }) : part(source[0]);
+}
+
+const MISTAKE_TEXT = {
+  'column-notation': (stage) => (stage === 'scores'
+    ? { wrong: 'Qᵀ K', right: 'Q Kᵀ' }
+    : { wrong: `X (W^${stage.toUpperCase()})ᵀ`, right: `${stage.toUpperCase()} = X W^${stage.toUpperCase()}` }),
+};
+
+/** The sentences of a checked stage: counts, then what explains the wrong numbers. */
+export function summaryOf(report, entries, { lang, first, d, later = [] }) {
+  const say = (id, params) => checkMessage(lang, id, params);
+  const { counts } = report;
+  const parts = [];
+  if (counts.typed === 0) {
+    if (!counts.invalid) parts.push(say('none-typed'));
+  } else if (counts.wrong === 0) parts.push(say('all-right', counts));
+  else {
+    parts.push(say('some-wrong', counts));
+    const yours = stageList(lang, report.yours);
+    if (report.verdict === 'follows') parts.push(say('all-follow', { ...counts, yours, first: first && first !== report.id ? stageName(lang, first) : null }));
+    else if (counts.follows > 0) parts.push(say('some-follow', { ...counts, yours }));
+    const { mistake } = report;
+    if (mistake?.id === 'rounding-too-early') parts.push(say('mistake-rounding-too-early', { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
+    else if (mistake) parts.push(say(`mistake-${mistake.id}`, { d, sqrtD: formatNumber(Number(Math.sqrt(d).toPrecision(4))), ...(MISTAKE_TEXT[mistake.id]?.(report.id) ?? {}) }));
+    else if (report.slips) {
+      // A stage checked against its exact value alone has no source to name.
+      const list = report.slips.map(({ row, col, should, source }) => say(source.length ? 'slip' : 'slip-plain', {
+        where: say('where', { row: row + 1, col: col + 1 }),
+        source: source.length ? sourceText(source, lang) : '',
+        should: formatNumber(Number(should.toPrecision(4))),
+        typed: entries?.[row]?.[col] ?? '',
+      }));
+      parts.push(say('slips', { count: report.slips.length, list: list.join(say('list-gap')) }));
+    } else if (report.verdict === 'wrong') parts.push(say('unexplained', { count: counts.unexplained, yours: report.yours.length ? yours : null }));
+  }
+  // The first stage that differs says which later numbers follow from it.
+  const following = later.filter((s) => s.counts.follows > 0);
+  if (report.id === first && following.length > 0) {
+    parts.push(say('later', { list: following.map((s) => say('later-item', { stage: stageName(lang, s.id), ...s.counts })).join(say('list-gap')) }));
+  }
+  if (counts.invalid) parts.push(say('invalid', counts));
+  if (counts.typed > 0 && counts.empty) parts.push(say('empty', counts));
+  return parts.join(say('gap'));
+}
+
+/** Adds the counts of several batches' reports (the summary speaks of the whole stage). */
+function merged(reports) {
+  if (reports.length === 1) return reports[0];
+  const counts = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + v;
+  const verdict = counts.typed === 0 ? 'empty' : counts.wrong === 0 ? 'right' : 'wrong';
+  return { ...reports[0], counts, verdict, mistake: null, slips: null, yours: [] };
 }
 
 /**
- * stage: the registry entry; tensor: the exact (B, R, C); entries: the typed text;
- * onEntry(cell, text) when a field is changed; labels: { rowLabels } of the figure.
+ * stage: the registry entry; entries: the typed text (B, R, C); reports: a StageReport per batch;
+ * how: undefined (not checked yet), 'revealed' or 'checked'; first: the diagnosis's first wrong
+ * stage; later: the reports of the stages after this one (the first says which follow from it);
+ * d: the queries' width; lang; rowLabels of the figure.
+ * handlers: { onEntry(cell, text), onPaste(cell, texts), onCheck(), onReveal() }.
  */
-export function checkGrid(stage, tensor, entries, onEntry, { rowLabels = null } = {}) {
-  const [R, C] = matrixSize(tensor);
-  const B = stackCount(tensor);
-  const report = checkStage(entries, tensor);
-  const blocks = [];
-  for (let b = 0; b < B; b++) {
+export function checkGrid(stage, { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null }, { onEntry, onPaste, onCheck, onReveal }) {
+  const say = (id, params) => checkMessage(lang, id, params);
+  const marked = how === 'checked';
+  const B = reports.length;
+  const following = (report) => marked && report.yours.length > 0;
+  const blocks = reports.map((report, b) => {
     const cells = [];
-    for (let i = 0; i < R; i++) {
+    report.cells.forEach((row, i) => {
       if (rowLabels) cells.push(h('span', { class: 'check-row-label', 'aria-hidden': 'true' }, rowLabels[i] ?? ''));
-      for (let j = 0; j < C; j++) {
-        const cell = report.cells[b][i][j];
-        const note = noteOf(cell);
-        const where = `${B > 1 ? `batch ${b + 1}, ` : ''}row ${i + 1}, column ${j + 1}`;
+      row.forEach((cell, j) => {
+        const note = marked ? marksOf(cell, lang, following(report)) : { text: '', label: '' };
+        const where = `${B > 1 ? `${say('batch', { batch: b + 1 })}, ` : ''}${say('where', { row: i + 1, col: j + 1 })}`;
         const input = h('input', {
           type: 'text', inputmode: 'decimal', class: 'check-input', autocomplete: 'off', spellcheck: 'false',
           value: entries?.[b]?.[i]?.[j] ?? '',
-          'aria-label': `Your ${stage.noun}, ${where}${cell.status === 'empty' ? '' : `: ${note.label}`}`,
-          'aria-invalid': cell.status === 'wrong' || cell.status === 'invalid' ? 'true' : 'false',
+          'aria-label': `${say('cell-label', { noun: stageName(lang, stage.id) === stage.id ? stage.noun : stageName(lang, stage.id), where })}${marked && cell.status !== 'empty' ? `: ${note.label}` : ''}`,
+          'aria-invalid': marked && (cell.status === 'wrong' || cell.status === 'invalid') ? 'true' : 'false',
           dataset: { checkInput: stage.id, batch: b, row: i, col: j },
         });
         input.addEventListener('change', () => onEntry({ batch: b, row: i, col: j }, input.value));
+        // A matrix pasted into a field fills the grid (one number pastes as text does).
+        input.addEventListener('paste', (event) => {
+          let pasted = null;
+          try { pasted = parseMatrix(event.clipboardData?.getData('text/plain') ?? ''); } catch { return; }
+          if (pasted.rows * pasted.cols === 1) return;
+          event.preventDefault();
+          onPaste({ batch: b, row: i, col: j }, pasted.texts);
+        });
         input.addEventListener('keydown', (event) => {
           if (event.key !== 'Enter') return;
           event.preventDefault();
           input.dispatchEvent(new Event('change'));
         });
-        cells.push(h('div', { class: `check-cell is-${cell.status}`, dataset: { batch: b, row: i, col: j, status: cell.status, diff: cell.diff ?? '' } },
+        const status = marked ? cell.status : 'unmarked';
+        const follows = marked && cell.status === 'wrong' && following(report) && cell.follow === 'right';
+        cells.push(h('div', { class: `check-cell is-${status}${follows ? ' is-follows' : ''}`, dataset: { batch: b, row: i, col: j, status, follow: marked && cell.follow ? cell.follow : '' } },
           input, h('span', { class: 'check-note', 'aria-hidden': 'true', title: note.label }, note.text)));
-      }
-    }
-    blocks.push(h('div', { class: 'check-block' },
-      B > 1 ? h('p', { class: 'check-batch' }, `batch ${b + 1}`) : null,
-      h('div', { class: 'check-grid', style: `grid-template-columns: ${rowLabels ? 'auto ' : ''}repeat(${C}, 64px)` }, cells)));
-  }
-  return h('div', { class: 'check', dataset: { checkStage: stage.id, wrong: report.wrong, filled: report.filled } },
-    h('p', { class: 'check-title' }, 'Your numbers'),
+      });
+    });
+    return h('div', { class: 'check-block' },
+      B > 1 ? h('p', { class: 'check-batch' }, say('batch', { batch: b + 1 })) : null,
+      h('div', { class: 'check-grid', style: `grid-template-columns: ${rowLabels ? 'auto ' : ''}repeat(${report.cells[0].length}, 64px)` }, cells));
+  });
+  const whole = merged(reports);
+  const summary = marked
+    ? summaryOf(whole, entries?.[0], { lang, first, d, later })
+    : whole.counts.typed + whole.counts.invalid === 0 ? say('prompt') : say('progress', whole.counts);
+  const tone = !marked || whole.counts.typed === 0 ? ''
+    : whole.verdict === 'follows' && !whole.counts.invalid ? ' is-follows'
+      : whole.counts.wrong > 0 || whole.counts.invalid > 0 ? ' has-wrong' : ' is-right';
+  const yours = B === 1 && following(reports[0]) ? stageList(lang, reports[0].yours) : null;
+  return h('div', { class: 'check', dataset: { checkStage: stage.id, wrong: whole.counts.wrong, filled: whole.counts.typed + whole.counts.invalid, verdict: marked ? whole.verdict : '', mistake: whole.mistake?.id ?? '' } },
+    h('p', { class: 'check-title' }, say('title')),
+    how ? null : h('p', { class: 'check-hidden' }, say('hidden')),
     blocks,
-    h('p', { class: `check-summary${report.wrong ? ' has-wrong' : ''}`, role: 'status' }, checkSummary(report, { batches: B > 1 })),
-    h('p', { class: 'check-rule' }, 'Right means the exact value rounds to your number: within half a unit of its last decimal (0.46 ± 0.005, 3 ± 0.5).'));
+    h('div', { class: 'check-actions' },
+      h('button', { type: 'button', class: 'chip check-button', dataset: { focusKey: `check-now:${stage.id}` }, 'aria-label': say('check-button-label', { noun: stageName(lang, stage.id) }), onclick: onCheck }, say('check-button')),
+      how ? null : h('button', { type: 'button', class: 'chip check-reveal', dataset: { focusKey: `check-reveal:${stage.id}` }, 'aria-label': say('reveal-label', { noun: stageName(lang, stage.id) }), onclick: onReveal }, say('reveal'))),
+    h('p', { class: `check-summary${tone}`, role: 'status' }, summary),
+    yours ? h('p', { class: 'check-rule' }, say('legend', { yours })) : null,
+    h('p', { class: 'check-rule' }, say('rule')));
 }

@@ -10,7 +10,7 @@ import { encodeState } from '../../url.js';
 import { HEIGHT_LISTENER } from './height-listener.js';
 
 // Page state that no figure shows: left out of the snippets.
-const PAGE_ONLY = ['checks', 'speed'];
+const PAGE_ONLY = ['checks', 'checked', 'speed'];
 
 /** The state without the page-only fields. */
 function figureState(state) {

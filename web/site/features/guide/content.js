@@ -124,7 +124,7 @@ document.body.append(await pipeline({ attn, preset: 'd2l', stages: ['masked', 'w
         { example: '<attn-figure preset="seed-004" backward captions stages="output"></attn-figure>' },
         { h: 'editable' },
         { example: '<attn-figure preset="seed-004" editable stages="x weights"></attn-figure>' },
-        { p: 'Press Enter on a cell of X to type a number, or drag it sideways; in a figure that shows the scores, a click on a score masks it.' },
+        { p: 'Type a digit on a cell of X (or press Enter) to edit it: Enter sets it and moves down, Tab right, Shift goes back, Escape cancels. Paste a whole matrix onto a cell (LaTeX, a NumPy print, CSV or TSV, a Markdown table, plain rows; 1/2 and full-width digits too) and the sizes follow it. Drag a cell sideways to scrub it; in a figure that shows the scores, a click on a score masks it.' },
         { h: 'theme' },
         { example: '<attn-figure preset="seed-004" theme="dark" stages="weights"></attn-figure>' },
       ],

@@ -1,8 +1,8 @@
 // Where a preset's printed numbers (the tutorial's text) differ from the exact ones: per stage,
-// how many cells are off by more than the text's rounding (check/compare.js decides, as for any
+// how many cells are off by more than the text's rounding (model/check/marks.js decides, as for any
 // hand calculation), and the first such row.
 import { formatNumber } from '../../../figures/index.js';
-import { checkEntry } from '../check/compare.js';
+import { checkEntry } from '../../../model/check/marks.js';
 import { at } from '../../../model/compute/tensors.js';
 
 const STAGE_TENSOR = {

@@ -35,7 +35,7 @@ function mount(container) {
       const intro = h('header', { class: 'intro' },
         h('h1', { class: 'intro-title' }, 'Attention, every number'),
         h('p', { class: 'intro-lede' }, preset?.summary ?? 'Your own example.'),
-        h('p', { class: 'intro-hint' }, 'Hover or focus any number to see how it was computed. Inputs are editable: Enter to type, drag to scrub.'));
+        h('p', { class: 'intro-hint' }, 'Hover or focus any number to see how it was computed. Inputs are editable: type, paste a whole matrix, or drag to scrub.'));
       const note = preset?.printed && result && unchanged(state, preset) ? errataNote(preset, result) : null;
       container.replaceChildren(intro, note ?? '');
     },

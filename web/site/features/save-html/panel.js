@@ -13,7 +13,7 @@ export async function savedFigure(state, attributes) {
     import('../../../figures/export/standalone-html.js'),
     import('./sources.js'),
   ]);
-  const { checks, speed, ...example } = state;
+  const { checks, checked, speed, ...example } = state;
   return standaloneHtml({
     element: 'attn-figure',
     attributes: { editable: true, captions: true, ...attributes },
