@@ -35,15 +35,19 @@ Options of figure:
                    Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size.
                    Default: the extension of OUT, else svg.
   --title TEXT     The figure's title (default: the tensor's name and index).
-  -o, --out OUT    The file to write.
+  -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
   -h, --help       This text.
 
 Colours: weights (every value in [0, 1]) on the fixed sequential scale [0, 1]; any other tensor
 on a diverging scale symmetric around 0.
 
-Exit codes: 0 done, 1 bad input (a file that cannot be read, no such tensor, an index out of
-range, a token count that does not fit, PNG without Chromium), 2 usage (unknown command or flag,
-a missing FILE or -o, a value outside a flag's choices).
+Files: FILE must be a regular file (not a device, FIFO or directory) of at most 1 GiB; both are
+checked before a byte is read.
+
+Exit codes: 0 done, 1 bad input (a file that cannot be read, is not a regular file or is over
+1 GiB, no such tensor, an index out of range, a token count that does not fit, PNG without
+Chromium), 2 usage (unknown command or flag, a missing FILE or -o, a value outside a flag's
+choices, -o naming FILE).
 `;
 
 const OPTIONS = {

@@ -7,6 +7,7 @@ import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
 import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+import { sameFile } from './read-file.js';
 import { standaloneHtml } from '../web/figures/export/standalone-html.js';
 import { pipelineState } from '../web/figures/pipeline/state.js';
 import { fileStatePatch } from '../web/model/roles.js';
@@ -74,6 +75,7 @@ export async function pipelineHtml(file, loaded, options) {
 }
 
 async function figure(options) {
+  if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
   if (options.view === 'pipeline') return write(options, await pipelineHtml(options.file, loaded, options));
   // The HTML page shows values on hover; per-cell tooltips would only double its size.

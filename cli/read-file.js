@@ -72,3 +72,8 @@ export async function readRegularFile(file) {
   }
 }
 
+/** Whether the paths name one file (the same inode: the same path spelled otherwise, a hard or symbolic link). */
+export async function sameFile(a, b) {
+  const [x, y] = await Promise.all([stat(a).catch(() => null), stat(b).catch(() => null)]);
+  return x !== null && y !== null && x.dev === y.dev && x.ino === y.ino;
+}

@@ -3,9 +3,9 @@
 // does not hold), and never an OUT that is one of its inputs. The odd files are made here, in a
 // temp dir: a FIFO by mkfifo, a sparse file by truncate, /dev/zero and /dev/urandom as they are.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDUCTION } from './expected.js';
 import { REPO, runCli } from './run.js';
@@ -71,5 +71,42 @@ describe('attention-lab checks a file\'s size before reading it', () => {
     await truncate(sparse, 1.5 * GIB);
     const { ms } = await refused(['info', sparse], 1, `${sparse}: 1610612736 bytes (1.5 GiB), over the 1 GiB (1073741824-byte) limit of a file to read`);
     console.log(`sparse 1.5 GiB file refused in ${ms.toFixed(0)} ms`);
+  });
+});
+
+describe('attention-lab never writes over its input', () => {
+  /** A copy of the induction example in the temp dir; -> its path and bytes. */
+  async function input(name) {
+    const path = join(dir, name);
+    await copyFile(join(REPO, INDUCTION), path);
+    return { path, bytes: await readFile(path) };
+  }
+
+  it('-o naming FILE itself exits 2 and leaves FILE as it was', async () => {
+    const { path, bytes } = await input('same.safetensors');
+    await refused(['figure', path, '--index', '0,0', '--format', 'svg', '-o', path], 2, `-o ${path} is the input file ${path}: nothing written`);
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+  });
+
+  it('-o naming FILE by another path (relative, with ..) exits 2', async () => {
+    const { path, bytes } = await input('spelled.safetensors');
+    const other = join(relative(REPO, dir), '..', dir.split('/').pop(), 'spelled.safetensors');
+    await refused(['figure', path, '--index', '0,0', '--format', 'svg', '-o', other], 2, 'is the input file');
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+  });
+
+  it('-o naming a hard link or a symbolic link to FILE (the same inode) exits 2', async () => {
+    const { path, bytes } = await input('inode.safetensors');
+    await link(path, join(dir, 'hard.svg'));
+    await symlink(path, join(dir, 'soft.html'));
+    await refused(['figure', path, '--index', '0,0', '-o', join(dir, 'hard.svg')], 2, `-o ${join(dir, 'hard.svg')} is the input file ${path}`);
+    await refused(['figure', path, '--view', 'heads', '-o', join(dir, 'soft.html')], 2, 'is the input file');
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+  });
+
+  it('-o naming the input of --view pipeline exits 2 as well', async () => {
+    const { path, bytes } = await input('qkv.html');
+    await refused(['figure', path, '--view', 'pipeline', '--format', 'html', '-o', path], 2, 'is the input file');
+    expect((await readFile(path)).equals(bytes)).toBe(true);
   });
 });
