@@ -21,6 +21,13 @@ export function scaleFor(data) {
   return colorScale(weights ? 'weights' : 'signed', data);
 }
 
+/** The width of the longest label, by a loop: Math.max(...labels) overflows the stack past ~10^5 labels. */
+function longestLabel(labels) {
+  let widest = 0;
+  for (const label of labels) widest = Math.max(widest, textWidth(label, FONT));
+  return widest;
+}
+
 function cellFill(scale, v) {
   return Number.isNaN(v) ? NAN_FILL : toneColor(scale.tone(v), scale.t(v));
 }
@@ -78,8 +85,8 @@ function cellRow(scale, data, offset, C, x, y, size, i, say, gap = 1) {
 export function heatmapSvg({ data, Tq, Tk, rows, cols, title = 'Attention weights', titles = true }) {
   const scale = scaleFor(data);
   const size = Math.max(14, Math.min(40, Math.floor(400 / Math.max(Tq, Tk))));
-  const x0 = 30 + Math.ceil(Math.max(...rows.map((l) => textWidth(l, FONT))));
-  const longest = Math.max(...cols.map((l) => textWidth(l, FONT)));
+  const x0 = 30 + Math.ceil(longestLabel(rows));
+  const longest = longestLabel(cols);
   const slanted = longest > size - 2;
   const y0 = 24;
   const parts = [el('text', { x: x0, y: 15, 'font-size': 12.5, 'font-weight': 600, fill: INK.text }, escape(title))];

@@ -15,7 +15,8 @@ import { fileStatePatch } from '../web/model/roles.js';
 /** The lines `info` prints: one per tensor, then tokens and metadata. */
 export function describeFile(file, { tensors, tokens, metadata }) {
   const names = Object.keys(tensors);
-  const width = Math.max(...names.map((n) => n.length), 4);
+  let width = 4; // a loop, not Math.max(...names): a file may hold 10^5 tensors and more
+  for (const name of names) width = Math.max(width, name.length);
   const lines = [`${file}: ${names.length} tensor${names.length === 1 ? '' : 's'}`];
   for (const name of names) {
     const t = tensors[name];

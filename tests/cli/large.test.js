@@ -1,0 +1,53 @@
+// Tensors the readers accept and the 2^20-cell limit lets through are drawn, however thin: a
+// (130000, 1) map once crashed figure-svg.js with "Maximum call stack size exceeded" (the longest
+// label found by Math.max(...labels), one argument per label).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNpy } from '../../web/io/index.js';
+import { runCli } from './run.js';
+import { findAll, parseXml } from './xml.js';
+
+let dir;
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-large-')); });
+afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+
+/** A .npy of `shape` holding 0, 1/n, 2/n...; -> { file, data }. */
+async function ramp(name, shape) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const data = Float32Array.from({ length: n }, (_, k) => k / n);
+  const file = join(dir, `${name}.npy`);
+  await writeFile(file, writeNpy({ data, shape }));
+  return { file, data };
+}
+
+describe('attention-lab draws thin tensors of many rows', () => {
+  it('a (130000, 1) tensor is a heatmap of 130000 cells holding its values, with no stack overflow', async () => {
+    const { file, data } = await ramp('tall', [130000, 1]);
+    const out = join(dir, 'tall.svg');
+    const { code, stderr, ms } = await runCli(['figure', file, '-o', out], { timeout: 120_000 });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    console.log(`(130000, 1) heatmap SVG written in ${(ms / 1000).toFixed(1)} s`);
+    const root = parseXml(await readFile(out, 'utf8'));
+    const cells = findAll(root, (n) => 'data-value' in n.attrs);
+    expect(cells).toHaveLength(data.length);
+    const wrong = cells.findIndex((c, k) => c.attrs['data-value'] !== String(data[k]));
+    expect(wrong, `cell ${wrong}`).toBe(-1);
+  }, 180_000);
+});
+
+describe('attention-lab info lists files of many tensors', () => {
+  it('a JSON file of 200000 tensors is listed, one line each, with no stack overflow', async () => {
+    const file = join(dir, 'many.json');
+    await writeFile(file, JSON.stringify(Object.fromEntries(Array.from({ length: 200_000 }, (_, k) => [`t${k}`, [[k]]]))));
+    const { code, stdout, stderr } = await runCli(['info', file], { timeout: 60_000 });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${file}: 200000 tensors`);
+    expect(lines).toHaveLength(200_001);
+    expect(lines[200_000]).toMatch(/^ {2}t199999 +float32 +\[1, 1\]$/);
+  }, 90_000);
+});
