@@ -3,6 +3,7 @@
 //   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG
 import { writeFile } from 'node:fs/promises';
 import { USAGE, parseCommand } from './args.js';
+import { showControls, terminalText } from './controls.js';
 import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
@@ -66,7 +67,8 @@ export async function pipelineHtml(file, loaded, options) {
     if (options.tokens.length !== rows) throw new InputError(`--tokens: ${options.tokens.length} tokens for ${rows} rows of ${file}`);
     patch.tokens = options.tokens;
   }
-  const title = options.title ?? `attention of ${file}`;
+  if (patch.tokens) patch.tokens = patch.tokens.map(showControls);
+  const title = showControls(options.title ?? `attention of ${file}`);
   try {
     pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
     return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
@@ -96,8 +98,13 @@ async function write(options, bytes) {
   return `wrote ${options.out} (${options.view}, ${options.format}, ${Buffer.byteLength(bytes)} bytes)`;
 }
 
-/** Runs the command line `argv` (without node and the script); -> the exit code. */
-export async function run(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+/**
+ * Runs the command line `argv` (without node and the script); -> the exit code. What it prints
+ * names tensors, tokens and files: their control characters are shown, never sent to the terminal.
+ */
+export async function run(argv, streams = {}) {
+  const stdout = { write: (text) => (streams.stdout ?? process.stdout).write(terminalText(text)) };
+  const stderr = { write: (text) => (streams.stderr ?? process.stderr).write(terminalText(text)) };
   try {
     const options = parseCommand(argv);
     if (options.help) {

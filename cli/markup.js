@@ -1,8 +1,10 @@
 // SVG and HTML as strings, for files written without a DOM: one element builder, escaping in one place.
+import { showControls } from './controls.js';
+
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-/** Text or an attribute value, escaped. */
-export const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+/** Text or an attribute value, escaped; control characters shown as pictures (XML has no place for them). */
+export const escape = (text) => showControls(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
 /**
  * <tag a="v">inner</tag>: attributes escaped (null, undefined and false left out); `inner` is
