@@ -34,7 +34,7 @@ export function describeFile(file, { tensors, tokens, metadata }) {
 // comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
 export const MAX_CELLS = 2 ** 20;
 
-/** -> { svg, title } of the figure the options ask for. */
+/** -> { svg (the SVG's chunks), title } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
   const where = `${file}: tensor '${name}'`;
@@ -80,22 +80,53 @@ export async function pipelineHtml(file, loaded, options) {
 async function figure(options) {
   if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
-  if (options.view === 'pipeline') return write(options, await pipelineHtml(options.file, loaded, options));
+  if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
   // The HTML page shows values on hover; per-cell tooltips would only double its size.
   const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
-  let bytes = svg;
-  if (options.format === 'html') bytes = standalonePage(svg, { title, caption: `${title} from ${options.file}` });
-  if (options.format === 'png') bytes = await (await import('./png.js')).renderPng(svg);
-  return write(options, bytes);
+  if (options.format === 'svg') return write(options, svg);
+  if (options.format === 'html') return write(options, standalonePage(svg, { title, caption: `${title} from ${options.file}` }));
+  let text;
+  try {
+    text = svg.join(''); // Chromium takes the SVG as one string
+  } catch (error) {
+    throw new InputError(`${options.file}: the figure is too large to draw as a PNG (${error.message}); write SVG, or choose fewer cells with --index`);
+  }
+  return write(options, await (await import('./png.js')).renderPng(text));
 }
 
-async function write(options, bytes) {
+const BATCH_CHARS = 1 << 20;
+
+/** The chunks joined into strings of about BATCH_CHARS (one write each, not one per cell); counts their bytes in `sizes.bytes`. */
+function* batches(chunks, sizes) {
+  let batch = [];
+  let length = 0;
+  for (const chunk of chunks) {
+    batch.push(chunk);
+    length += chunk.length;
+    if (length >= BATCH_CHARS) {
+      const text = batch.join('');
+      sizes.bytes += Buffer.byteLength(text);
+      yield text;
+      batch = [];
+      length = 0;
+    }
+  }
+  const text = batch.join('');
+  sizes.bytes += Buffer.byteLength(text);
+  yield text;
+}
+
+/** Writes `content` to OUT: the PNG's bytes, or a text's chunks in order. */
+async function write(options, content) {
+  const sizes = { bytes: 0 };
+  const png = content instanceof Uint8Array;
   try {
-    await writeFile(options.out, bytes);
+    await writeFile(options.out, png ? content : batches(content, sizes));
   } catch (error) {
     throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
   }
-  return `wrote ${options.out} (${options.view}, ${options.format}, ${Buffer.byteLength(bytes)} bytes)`;
+  if (png) sizes.bytes = content.byteLength;
+  return `wrote ${options.out} (${options.view}, ${options.format}, ${sizes.bytes} bytes)`;
 }
 
 /**

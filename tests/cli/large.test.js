@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeNpy } from '../../web/io/index.js';
+import { writeNpy, writeSafetensors } from '../../web/io/index.js';
 import { runCli } from './run.js';
 import { findAll, parseXml } from './xml.js';
 
@@ -50,4 +50,27 @@ describe('attention-lab info lists files of many tensors', () => {
     expect(lines).toHaveLength(200_001);
     expect(lines[200_000]).toMatch(/^ {2}t199999 +float32 +\[1, 1\]$/);
   }, 90_000);
+});
+
+describe('attention-lab draws files whose tokens are long', () => {
+  it('a (512, 512) map with 1100-character tokens is written, its labels cut to 40 characters', async () => {
+    // Each tooltip named two whole tokens: 2^18 cells of 2200 characters passed V8's longest
+    // string (2^29 - 24) and the join crashed with "Invalid string length".
+    const T = 512;
+    const tokens = Array.from({ length: T }, (_, i) => `${i}:${'w'.repeat(1100)}`);
+    const data = Float32Array.from({ length: T * T }, (_, k) => (k % 97) / 97);
+    const file = join(dir, 'long-tokens.safetensors');
+    await writeFile(file, writeSafetensors({ attention: { data, shape: [T, T] } }, { tokens }));
+    const out = join(dir, 'long-tokens.svg');
+    const { code, stderr, ms } = await runCli(['figure', file, '-o', out], { timeout: 120_000 });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    console.log(`(512, 512) heatmap with 1100-character tokens written in ${(ms / 1000).toFixed(1)} s`);
+    const text = await readFile(out, 'utf8');
+    const shown = `7:${'w'.repeat(37)}\u2026`;
+    expect(text).toContain(`>${shown}</text>`);
+    expect(text).toContain(`<title>query ${shown} → key ${shown}: `);
+    expect(text).not.toContain('w'.repeat(40));
+    expect(text.match(/data-value="/g)).toHaveLength(T * T);
+  }, 180_000);
 });
