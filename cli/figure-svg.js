@@ -62,7 +62,7 @@ function colorBar(scale, x, y, height, id) {
   ].join('');
 }
 
-/** -> the chunks of the whole <svg>: its opening tag, the background, `inner`'s chunks, the closing tag. */
+/** -> { chunks, width, height } of the whole <svg>: its opening tag, the background, `inner`'s chunks, the closing tag. */
 function svgRoot({ width, height, stage, label }, inner) {
   const chunks = [openTag('svg', {
     xmlns: 'http://www.w3.org/2000/svg',
@@ -77,7 +77,7 @@ function svgRoot({ width, height, stage, label }, inner) {
   }), el('rect', { width, height, fill: INK.cell })];
   for (const chunk of inner) chunks.push(chunk);
   chunks.push('</svg>');
-  return chunks;
+  return { chunks, width, height };
 }
 
 /**
@@ -96,7 +96,7 @@ function cellRow(parts, scale, data, offset, C, x, y, size, i, say, gap = 1) {
 }
 
 /**
- * heatmapSvg({ data (Tq, Tk), Tq, Tk, rows, cols, title, titles }) -> the SVG's chunks: query rows,
+ * heatmapSvg({ data (Tq, Tk), Tq, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG: query rows,
  * key columns, labelled axes and a colour bar, as web/figures' heatmap() lays them out.
  */
 export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, title = 'Attention weights', titles = true }) {
@@ -135,7 +135,7 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, tit
 }
 
 /**
- * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, title, titles }) -> the SVG's chunks: one small map
+ * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, title, titles }) -> { chunks, width, height } of the SVG: one small map
  * per layer (rows) and head (columns), on one colour scale so that heads compare by eye.
  */
 export function headsSvg({ data, L, H, T, Tk, rows: rowLabels, cols: colLabels, title = 'Attention heads', titles = true }) {

@@ -34,7 +34,7 @@ export function describeFile(file, { tensors, tokens, metadata }) {
 // comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
 export const MAX_CELLS = 2 ** 20;
 
-/** -> { svg (the SVG's chunks), title } of the figure the options ask for. */
+/** -> { svg: { chunks, width, height }, title } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
   const where = `${file}: tensor '${name}'`;
@@ -83,15 +83,9 @@ async function figure(options) {
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
   // The HTML page shows values on hover; per-cell tooltips would only double its size.
   const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
-  if (options.format === 'svg') return write(options, svg);
-  if (options.format === 'html') return write(options, standalonePage(svg, { title, caption: `${title} from ${options.file}` }));
-  let text;
-  try {
-    text = svg.join(''); // Chromium takes the SVG as one string
-  } catch (error) {
-    throw new InputError(`${options.file}: the figure is too large to draw as a PNG (${error.message}); write SVG, or choose fewer cells with --index`);
-  }
-  return write(options, await (await import('./png.js')).renderPng(text));
+  if (options.format === 'svg') return write(options, svg.chunks);
+  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
+  return write(options, await (await import('./png.js')).renderPng(svg));
 }
 
 const BATCH_CHARS = 1 << 20;

@@ -74,3 +74,14 @@ describe('attention-lab draws files whose tokens are long', () => {
     expect(text.match(/data-value="/g)).toHaveLength(T * T);
   }, 180_000);
 });
+
+describe('attention-lab refuses a PNG taller than Chromium draws', () => {
+  it('the PNG of a (130000, 1) tensor exits 1 at once saying to write SVG (it waited 30 s for Chromium, then threw)', async () => {
+    const { file } = await ramp('tall-png', [130000, 1]);
+    const { code, stderr, signal } = await runCli(['figure', file, '-o', join(dir, 'tall.png')], { timeout: 15_000 });
+    expect(signal).toBeNull();
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stderr).toContain('attention-lab: the figure is 146 x 1820062 px; a PNG at 2x holds at most 8192 px a side (Chromium\'s limit): write SVG (--format svg)');
+    expect(code).toBe(1);
+  }, 30_000);
+});
