@@ -32,18 +32,25 @@ Options of figure:
   --format F       svg: a static SVG (every cell has data-value, its exact float32 value, and a
                    tooltip); html: one self-contained page (no network, opens from file://) that
                    shows the exact value under the pointer; png: the SVG drawn by the system
-                   Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size.
-                   Default: the extension of OUT, else svg.
+                   Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size,
+                   at most 8192 px a side (else write SVG). Default: the extension of OUT, else svg.
   --title TEXT     The figure's title (default: the tensor's name and index).
-  -o, --out OUT    The file to write.
+  -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
   -h, --help       This text.
 
 Colours: weights (every value in [0, 1]) on the fixed sequential scale [0, 1]; any other tensor
 on a diverging scale symmetric around 0.
 
-Exit codes: 0 done, 1 bad input (a file that cannot be read, no such tensor, an index out of
-range, a token count that does not fit, PNG without Chromium), 2 usage (unknown command or flag,
-a missing FILE or -o, a value outside a flag's choices).
+Files: FILE must be a regular file (not a device, FIFO or directory) of at most 1 GiB; both are
+checked before a byte is read. A figure holds at most 2^20 cells; labels longer than 40
+characters are cut with an ellipsis. Control characters in names, tokens and metadata are shown
+as Control Pictures (U+0001 as U+2401, ESC as U+241B; C1 controls as U+FFFD) in the figures and
+in what is printed: no escape sequence reaches the terminal.
+
+Exit codes: 0 done, 1 bad input (a file that cannot be read, is not a regular file or is over
+1 GiB, no such tensor, an index out of range, a token count that does not fit, PNG without
+Chromium), 2 usage (unknown command or flag, a missing FILE or -o, a value outside a flag's
+choices, -o naming FILE).
 `;
 
 const OPTIONS = {

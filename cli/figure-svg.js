@@ -6,19 +6,39 @@
 // (String of the float32 value, as the figure functions write it) and, with `titles`, a <title>
 // tooltip, inside its row's <g class="row" data-row>; the heads grid's rows are inside
 // <g class="panel" data-layer data-head>.
+// Each figure is a list of chunks, the strings of the file in order, never joined here: 2^20
+// cells with their tooltips can pass V8's longest string (2^29 - 24 characters), and a file is
+// written chunk by chunk anyway. Labels longer than LABEL_CHARS are cut (with "…") so that
+// neither a cell's tooltip nor the file grows with a file's longest token.
 import { colorScale, gradientStops } from '../web/figures/color.js';
 import { formatNumber, fullValue } from '../web/figures/format.js';
 import { textWidth } from '../web/figures/svg.js';
-import { el, escape } from './markup.js';
+import { el, escape, openTag } from './markup.js';
 import { INK, NAN_FILL, toneColor } from './palette.js';
 
 const FONT = 11;
 const GRADIENT_STOPS = 9; // a gradient interpolates in sRGB: enough stops to follow the oklab mix
+const LABEL_CHARS = 40;
+
+/** A label as drawn: at most LABEL_CHARS UTF-16 units, the last one "…" when cut (never half a surrogate pair). */
+export function shortLabel(text) {
+  const label = String(text);
+  if (label.length <= LABEL_CHARS) return label;
+  const head = label.slice(0, LABEL_CHARS - 1);
+  return `${/[\ud800-\udbff]$/.test(head) ? head.slice(0, -1) : head}\u2026`;
+}
 
 /** Attention weights (every finite value in [0, 1]) on the fixed scale; anything else diverging around 0. */
 export function scaleFor(data) {
   const weights = data.every((v) => !Number.isFinite(v) || (v >= 0 && v <= 1));
   return colorScale(weights ? 'weights' : 'signed', data);
+}
+
+/** The width of the longest label, by a loop: Math.max(...labels) overflows the stack past ~10^5 labels. */
+function longestLabel(labels) {
+  let widest = 0;
+  for (const label of labels) widest = Math.max(widest, textWidth(label, FONT));
+  return widest;
 }
 
 function cellFill(scale, v) {
@@ -42,8 +62,9 @@ function colorBar(scale, x, y, height, id) {
   ].join('');
 }
 
+/** -> { chunks, width, height } of the whole <svg>: its opening tag, the background, `inner`'s chunks, the closing tag. */
 function svgRoot({ width, height, stage, label }, inner) {
-  return el('svg', {
+  const chunks = [openTag('svg', {
     xmlns: 'http://www.w3.org/2000/svg',
     class: 'attn-figure',
     width,
@@ -53,40 +74,45 @@ function svgRoot({ width, height, stage, label }, inner) {
     'aria-label': label,
     'data-stage': stage,
     'font-family': 'ui-sans-serif, system-ui, sans-serif',
-  }, [el('rect', { width, height, fill: INK.cell }), ...inner]);
+  }), el('rect', { width, height, fill: INK.cell })];
+  for (const chunk of inner) chunks.push(chunk);
+  chunks.push('</svg>');
+  return { chunks, width, height };
 }
 
 /**
- * One row of cells: <g data-row transform> holding a <rect data-col data-value> per column (the
- * row's y and index written once: a 24 x 24 map's HTML page stays under 60 KiB). `say(j, v)` is
- * the tooltip of a cell, or null for none; `gap` px are left between cells.
+ * One row of cells pushed onto `parts`: <g data-row transform> holding a <rect data-col data-value>
+ * per column (the row's y and index written once: a 24 x 24 map's HTML page stays under 60 KiB).
+ * `say(j, v)` is the tooltip of a cell, or null for none; `gap` px are left between cells.
  */
-function cellRow(scale, data, offset, C, x, y, size, i, say, gap = 1) {
-  const cells = [];
+function cellRow(parts, scale, data, offset, C, x, y, size, i, say, gap = 1) {
+  parts.push(openTag('g', { class: 'row', 'data-row': i, transform: `translate(0 ${y})` }));
   for (let j = 0; j < C; j++) {
     const v = data[offset + j];
     const tip = say && say(j, v);
-    cells.push(el('rect', { x: x + j * size, width: size - gap, height: size - gap, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) }, tip ? el('title', {}, escape(tip)) : ''));
+    parts.push(el('rect', { x: x + j * size, width: size - gap, height: size - gap, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) }, tip ? el('title', {}, escape(tip)) : ''));
   }
-  return el('g', { class: 'row', 'data-row': i, transform: `translate(0 ${y})` }, cells);
+  parts.push('</g>');
 }
 
 /**
- * heatmapSvg({ data (Tq, Tk), Tq, Tk, rows, cols, title, titles }) -> SVG text: query rows, key
- * columns, labelled axes and a colour bar, as web/figures' heatmap() lays them out.
+ * heatmapSvg({ data (Tq, Tk), Tq, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG: query rows,
+ * key columns, labelled axes and a colour bar, as web/figures' heatmap() lays them out.
  */
-export function heatmapSvg({ data, Tq, Tk, rows, cols, title = 'Attention weights', titles = true }) {
+export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, title = 'Attention weights', titles = true }) {
+  const rows = rowLabels.map(shortLabel);
+  const cols = colLabels.map(shortLabel);
   const scale = scaleFor(data);
   const size = Math.max(14, Math.min(40, Math.floor(400 / Math.max(Tq, Tk))));
-  const x0 = 30 + Math.ceil(Math.max(...rows.map((l) => textWidth(l, FONT))));
-  const longest = Math.max(...cols.map((l) => textWidth(l, FONT)));
+  const x0 = 30 + Math.ceil(longestLabel(rows));
+  const longest = longestLabel(cols);
   const slanted = longest > size - 2;
   const y0 = 24;
   const parts = [el('text', { x: x0, y: 15, 'font-size': 12.5, 'font-weight': 600, fill: INK.text }, escape(title))];
   for (let i = 0; i < Tq; i++) {
     parts.push(el('text', { x: x0 - 6, y: y0 + i * size + size / 2, dy: '0.35em', 'text-anchor': 'end', 'font-size': FONT, fill: INK.muted }, escape(rows[i])));
     const say = titles && ((j, v) => `query ${rows[i]} → key ${cols[j]}: ${formatNumber(v)}`);
-    parts.push(cellRow(scale, data, i * Tk, Tk, x0, y0 + i * size, size, i, say));
+    cellRow(parts, scale, data, i * Tk, Tk, x0, y0 + i * size, size, i, say);
   }
   const tickY = y0 + Tq * size + 6;
   cols.forEach((label, j) => {
@@ -109,10 +135,12 @@ export function heatmapSvg({ data, Tq, Tk, rows, cols, title = 'Attention weight
 }
 
 /**
- * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, title, titles }) -> SVG text: one small map per layer
- * (rows) and head (columns), on one colour scale so that heads compare by eye.
+ * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, title, titles }) -> { chunks, width, height } of the SVG: one small map
+ * per layer (rows) and head (columns), on one colour scale so that heads compare by eye.
  */
-export function headsSvg({ data, L, H, T, Tk, rows, cols, title = 'Attention heads', titles = true }) {
+export function headsSvg({ data, L, H, T, Tk, rows: rowLabels, cols: colLabels, title = 'Attention heads', titles = true }) {
+  const rows = rowLabels.map(shortLabel);
+  const cols = colLabels.map(shortLabel);
   const scale = scaleFor(data);
   const size = Math.max(2, Math.floor(120 / Math.max(T, Tk)));
   const gap = 14;
@@ -130,12 +158,13 @@ export function headsSvg({ data, L, H, T, Tk, rows, cols, title = 'Attention hea
     for (let h = 0; h < H; h++) {
       const px = x0 + h * (panelW + gap);
       const base = (l * H + h) * T * Tk;
-      const cellRows = Array.from({ length: T }, (_, i) => {
+      parts.push(openTag('g', { class: 'panel', 'data-layer': l, 'data-head': h }));
+      for (let i = 0; i < T; i++) {
         const say = titles && ((j, v) => `layer ${l}, head ${h}, query ${rows[i]} → key ${cols[j]}: ${formatNumber(v)}`);
         // The maps are small: their cells are drawn without gaps.
-        return cellRow(scale, data, base + i * Tk, Tk, px, py + i * size, size, i, say, 0);
-      });
-      parts.push(el('g', { class: 'panel', 'data-layer': l, 'data-head': h }, cellRows));
+        cellRow(parts, scale, data, base + i * Tk, Tk, px, py + i * size, size, i, say, 0);
+      }
+      parts.push('</g>');
     }
   }
   const gridW = H * (panelW + gap) - gap;

@@ -14,17 +14,19 @@ document.addEventListener('pointerover',(e)=>{const c=e.target.closest('[data-va
 const p=c.closest('[data-layer]'),i=+c.parentNode.dataset.row,j=+c.dataset.col;out.dataset.value=c.dataset.value;
 out.textContent=(p?'layer '+p.dataset.layer+', head '+p.dataset.head+', ':'')+'query '+(i+1)+', key '+(j+1)+': '+c.dataset.value;});`;
 
-/** -> the HTML text of a page showing `svg` with `title`, and `caption` (the file and tensor it shows) under it. */
-export function standalonePage(svg, { title, caption }) {
-  return `<!doctype html>
+/** -> the chunks of a page showing the SVG of `svgChunks` with `title`, and `caption` (the file and tensor it shows) under it. */
+export function standalonePage(svgChunks, { title, caption }) {
+  const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <style>${STYLE}</style></head>
 <body>
-${svg}
+`;
+  const tail = `
 ${el('p', { id: 'readout', 'aria-live': 'polite' }, 'Point at a cell to read its exact value.')}
 ${el('p', {}, escape(caption))}
 <script>${SCRIPT}</script>
 </body></html>
 `;
+  return [head, ...svgChunks, tail]; // an array literal: no call argument per chunk
 }

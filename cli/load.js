@@ -1,18 +1,16 @@
 // A file's tensors, and the numbers a figure of one of them shows.
-import { readFile } from 'node:fs/promises';
 import { readTensors } from '../web/io/index.js';
 import { InputError } from './errors.js';
+import { readRegularFile } from './read-file.js';
 
 const shapeText = (shape) => `[${shape.join(', ')}]`;
 
-/** -> { tensors, tokens?, metadata? } of FILE; a missing or malformed file is an InputError naming it. */
+/**
+ * -> { tensors, tokens?, metadata? } of FILE; a missing, malformed, oversized or not regular file
+ * (a device, a FIFO, a directory) is an InputError naming it.
+ */
 export async function loadFile(file) {
-  let bytes;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new InputError(`${file}: cannot be read (${error.code === 'ENOENT' ? 'no such file' : error.code ?? error.message})`);
-  }
+  const bytes = await readRegularFile(file);
   try {
     return await readTensors(bytes, { name: file });
   } catch (error) {

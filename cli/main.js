@@ -3,10 +3,12 @@
 //   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG
 import { writeFile } from 'node:fs/promises';
 import { USAGE, parseCommand } from './args.js';
+import { showControls, terminalText } from './controls.js';
 import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
 import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+import { sameFile } from './read-file.js';
 import { standaloneHtml } from '../web/figures/export/standalone-html.js';
 import { pipelineState } from '../web/figures/pipeline/state.js';
 import { fileStatePatch } from '../web/model/roles.js';
@@ -14,7 +16,8 @@ import { fileStatePatch } from '../web/model/roles.js';
 /** The lines `info` prints: one per tensor, then tokens and metadata. */
 export function describeFile(file, { tensors, tokens, metadata }) {
   const names = Object.keys(tensors);
-  const width = Math.max(...names.map((n) => n.length), 4);
+  let width = 4; // a loop, not Math.max(...names): a file may hold 10^5 tensors and more
+  for (const name of names) width = Math.max(width, name.length);
   const lines = [`${file}: ${names.length} tensor${names.length === 1 ? '' : 's'}`];
   for (const name of names) {
     const t = tensors[name];
@@ -31,7 +34,7 @@ export function describeFile(file, { tensors, tokens, metadata }) {
 // comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
 export const MAX_CELLS = 2 ** 20;
 
-/** -> { svg, title } of the figure the options ask for. */
+/** -> { svg: { chunks, width, height }, title } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
   const where = `${file}: tensor '${name}'`;
@@ -64,7 +67,8 @@ export async function pipelineHtml(file, loaded, options) {
     if (options.tokens.length !== rows) throw new InputError(`--tokens: ${options.tokens.length} tokens for ${rows} rows of ${file}`);
     patch.tokens = options.tokens;
   }
-  const title = options.title ?? `attention of ${file}`;
+  if (patch.tokens) patch.tokens = patch.tokens.map(showControls);
+  const title = showControls(options.title ?? `attention of ${file}`);
   try {
     pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
     return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
@@ -74,27 +78,58 @@ export async function pipelineHtml(file, loaded, options) {
 }
 
 async function figure(options) {
+  if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
-  if (options.view === 'pipeline') return write(options, await pipelineHtml(options.file, loaded, options));
+  if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
   // The HTML page shows values on hover; per-cell tooltips would only double its size.
   const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
-  let bytes = svg;
-  if (options.format === 'html') bytes = standalonePage(svg, { title, caption: `${title} from ${options.file}` });
-  if (options.format === 'png') bytes = await (await import('./png.js')).renderPng(svg);
-  return write(options, bytes);
+  if (options.format === 'svg') return write(options, svg.chunks);
+  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
+  return write(options, await (await import('./png.js')).renderPng(svg));
 }
 
-async function write(options, bytes) {
+const BATCH_CHARS = 1 << 20;
+
+/** The chunks joined into strings of about BATCH_CHARS (one write each, not one per cell); counts their bytes in `sizes.bytes`. */
+function* batches(chunks, sizes) {
+  let batch = [];
+  let length = 0;
+  for (const chunk of chunks) {
+    batch.push(chunk);
+    length += chunk.length;
+    if (length >= BATCH_CHARS) {
+      const text = batch.join('');
+      sizes.bytes += Buffer.byteLength(text);
+      yield text;
+      batch = [];
+      length = 0;
+    }
+  }
+  const text = batch.join('');
+  sizes.bytes += Buffer.byteLength(text);
+  yield text;
+}
+
+/** Writes `content` to OUT: the PNG's bytes, or a text's chunks in order. */
+async function write(options, content) {
+  const sizes = { bytes: 0 };
+  const png = content instanceof Uint8Array;
   try {
-    await writeFile(options.out, bytes);
+    await writeFile(options.out, png ? content : batches(content, sizes));
   } catch (error) {
     throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
   }
-  return `wrote ${options.out} (${options.view}, ${options.format}, ${Buffer.byteLength(bytes)} bytes)`;
+  if (png) sizes.bytes = content.byteLength;
+  return `wrote ${options.out} (${options.view}, ${options.format}, ${sizes.bytes} bytes)`;
 }
 
-/** Runs the command line `argv` (without node and the script); -> the exit code. */
-export async function run(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+/**
+ * Runs the command line `argv` (without node and the script); -> the exit code. What it prints
+ * names tensors, tokens and files: their control characters are shown, never sent to the terminal.
+ */
+export async function run(argv, streams = {}) {
+  const stdout = { write: (text) => (streams.stdout ?? process.stdout).write(terminalText(text)) };
+  const stderr = { write: (text) => (streams.stderr ?? process.stderr).write(terminalText(text)) };
   try {
     const options = parseCommand(argv);
     if (options.help) {

@@ -246,6 +246,8 @@ describe('attention-lab errors', () => {
     expect(code).toBe(0);
     for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
+    expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
+    expect(stdout).toContain('-o naming FILE');
     await writeFile(join(dir, 'help.txt'), stdout);
   });
 });

@@ -1,21 +1,34 @@
-// A small XML reader for the command's SVG output: well-formedness (every tag closed in order,
-// attributes quoted and not repeated, only the five XML entities and numeric ones, nothing outside
-// the root) and a tree to query. Enough for what the figures write; not a general XML parser.
+// A small XML reader for the command's SVG output: well-formedness (only XML 1.0 characters, even
+// through numeric references: no C0 control but tab, newline and return; every tag closed in
+// order, attributes quoted and not repeated, only the five XML entities and numeric ones, nothing
+// outside the root) and a tree to query. Enough for what the figures write; not a general XML parser.
 const NAME = '[A-Za-z_][\\w.:-]*';
 const TOKEN = new RegExp(`<(/?)(${NAME})((?:\\s+${NAME}\\s*=\\s*"[^"<]*")*)\\s*(/?)>|([^<]+)|(<)`, 'gy');
 const ATTR = new RegExp(`(${NAME})\\s*=\\s*"([^"]*)"`, 'g');
 const ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));|&/g;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+// Not a Char of XML 1.0 (www.w3.org/TR/xml/#charsets): C0 controls but \t \n \r, U+FFFE, U+FFFF, lone surrogates.
+const NOT_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Throws when `text` holds a character XML 1.0 forbids, naming its code and where. */
+export function checkXmlChars(text, what = 'the document') {
+  const m = NOT_CHAR.exec(text);
+  if (m) throw new Error(`${what} holds U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')}, not an XML character, at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 20), m.index + 20))}`);
+}
 
 function decode(text) {
   return text.replace(ENTITY, (m, named, dec, hex) => {
     if (m === '&') throw new Error(`a bare & in ${JSON.stringify(text.slice(0, 40))}`);
-    return named ? NAMED[named] : String.fromCodePoint(dec ? Number(dec) : parseInt(hex, 16));
+    if (named) return NAMED[named];
+    const char = String.fromCodePoint(dec ? Number(dec) : parseInt(hex, 16));
+    checkXmlChars(char, `the reference ${m}`);
+    return char;
   });
 }
 
 /** -> the root element { tag, attrs, children, text }; throws on anything not well-formed. */
 export function parseXml(source) {
+  checkXmlChars(source);
   const doc = { tag: '#document', attrs: {}, children: [], text: '' };
   const stack = [doc];
   TOKEN.lastIndex = 0;
