@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Float64 goldens of the whole transformer (tools/model/transformer.py), for the C++ core's
+Transformer (tests/cpp/transformer_golden_test.cpp). Run with Debian's torch:
+
+  /usr/bin/python3 tests/golden/gen_transformer_golden.py   (writes tests/golden/transformer/*.txt)
+
+Per configuration: parameters drawn by PyTorch's own initialisation from a seed and rounded to
+float32 (so the float32 core starts from exactly these numbers), two batches of tokens, the targets
+and loss mask (next tokens; one case masks more), then in float64: the logits of batch 1, the loss,
+every parameter's gradient, and every parameter after two torch.optim.AdamW steps (batch 1, then
+batch 2; with clip_grad_norm_ where the case clips).
+
+Text format, one item per line; parameters as %.9g (float32 round-trips exactly), computed values as
+%.12g (1e-12 relative: far below the float32 core's tolerances):
+  config key value ...                     (transformer.hpp's TransformerConfig names)
+  optimizer lr b1 b2 eps wd clip
+  ints <name> <count> v...                  tokens1, tokens2 (B, T); targets1, targets2 (B, T)
+  floats <name> <count> v...               mask1, mask2 (B, T); logits (B, T, V); loss
+  param|grad|after <name> <count> v...      state_dict order
+It also checks that train_induction.py's Model and the attention-only Transformer agree.
+"""
+import os
+import sys
+
+import torch
+from torch.nn import functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'model'))
+import transformer as tr  # noqa: E402
+
+OUT = os.path.join(HERE, 'transformer')
+B, T, V = 2, 8, 11
+CASES = [
+    ('learned', dict(d_model=8, heads=2, positions='learned')),
+    ('rope', dict(d_model=8, heads=2, positions='rope')),
+    ('alibi', dict(d_model=8, heads=2, positions='alibi')),
+    ('none', dict(d_model=8, heads=2, positions='none')),
+    ('learned_mlp', dict(d_model=8, heads=2, positions='learned', mlp=16)),
+    ('rope_mlp_tanh_tied', dict(d_model=8, heads=2, positions='rope', mlp=16, gelu='tanh', tie=True)),
+    ('alibi_mlp', dict(d_model=8, heads=2, positions='alibi', mlp=12)),
+    ('none_mlp', dict(d_model=8, heads=2, positions='none', mlp=8)),
+    ('gqa_rope_mlp', dict(d_model=16, heads=4, kv_heads=2, positions='rope', mlp=16)),
+    ('gqa_learned', dict(d_model=16, heads=4, kv_heads=1, positions='learned')),
+    ('window_alibi_mlp', dict(d_model=8, heads=2, positions='alibi', window=3, mlp=16)),
+    ('window_learned', dict(d_model=8, heads=2, positions='learned', window=2)),
+    ('clipped_masked', dict(d_model=8, heads=2, positions='learned', mlp=16), dict(clip=0.5, wd=0.1, mask_from=3)),
+]
+GELU = {'none': 0, 'tanh': 1}
+POSITIONS = {'learned': 0, 'rope': 1, 'alibi': 2, 'none': 3}
+
+
+def line(kind, name, values, fmt='%.12g'):
+    return f'{kind} {name} {len(values)} ' + ' '.join(fmt % v for v in values)
+
+
+def targets_and_mask(tokens, mask_from):
+    targets = torch.zeros_like(tokens)
+    targets[:, :-1] = tokens[:, 1:]
+    mask = torch.zeros(tokens.shape, dtype=torch.float64)
+    mask[:, mask_from:-1] = 1.0
+    return targets, mask
+
+
+def masked_loss(logits, targets, mask):
+    losses = F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1), reduction='none')
+    return (losses * mask.reshape(-1)).sum() / mask.sum()
+
+
+def case(name, kwargs, extra, seed):
+    extra = extra or {}
+    c = tr.Config(vocab=V, layers=2, max_length=T, **kwargs)
+    torch.manual_seed(seed)
+    model = tr.Transformer(c).double()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(p.float().double())  # exactly representable in float32
+    g = torch.Generator().manual_seed(seed + 1)
+    tokens = [torch.randint(0, V, (B, T), generator=g) for _ in range(2)]
+    mask_from = extra.get('mask_from', 0)
+    tm = [targets_and_mask(t, mask_from) for t in tokens]
+    opt = dict(lr=1e-2, b1=0.9, b2=0.999, eps=1e-8, wd=extra.get('wd', 0.01), clip=extra.get('clip', 0.0))
+    out = [line('config', 'model', [], '%d').split(' 0')[0] + ' ' + ' '.join(
+        f'{k} {v}' for k, v in dict(vocab=V, d_model=c.d_model, layers=c.layers, heads=c.heads, kv_heads=c.kv,
+                                    max_length=T, positions=POSITIONS[c.positions], window=c.window, mlp=c.mlp,
+                                    gelu=GELU[c.gelu], tie=int(c.tie)).items())]
+    out[0] = 'config ' + out[0].split(' ', 2)[2]
+    out.append('optimizer ' + ' '.join('%.17g' % opt[k] for k in ('lr', 'b1', 'b2', 'eps', 'wd', 'clip')))
+    for i in range(2):
+        out.append(line('ints', f'tokens{i + 1}', tokens[i].flatten().tolist(), '%d'))
+        out.append(line('ints', f'targets{i + 1}', tm[i][0].flatten().tolist(), '%d'))
+        out.append(line('floats', f'mask{i + 1}', tm[i][1].flatten().tolist(), '%g'))
+    named = list(model.named_parameters())  # tied: unembed.weight is tok.weight, listed once
+    for n, p in named:
+        out.append(line('param', n, p.detach().flatten().tolist(), '%.9g'))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=opt['lr'], betas=(opt['b1'], opt['b2']), eps=opt['eps'],
+                                  weight_decay=opt['wd'])
+    for step in range(2):
+        logits, _, _ = model(tokens[step])
+        loss = masked_loss(logits, *tm[step])
+        optimizer.zero_grad()
+        loss.backward()
+        if step == 0:
+            out.append(line('floats', 'logits', logits.detach().flatten().tolist()))
+            out.append(line('floats', 'loss', [loss.item()]))
+            for n, p in named:
+                out.append(line('grad', n, p.grad.flatten().tolist()))
+        if opt['clip'] > 0:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), opt['clip'])
+        optimizer.step()
+    for n, p in named:
+        out.append(line('after', n, p.detach().flatten().tolist()))
+    with open(os.path.join(OUT, name + '.txt'), 'w') as f:
+        f.write('\n'.join(out) + '\n')
+    print(f'{name}: loss {out[[o.split()[1] for o in out].index("loss")].split()[-1]}')
+
+
+def check_induction_model():
+    """train_induction.py's Model and the attention-only Transformer: same names, same logits."""
+    import train_induction as ti
+    torch.manual_seed(0)
+    model = ti.Model().double()
+    general = tr.Transformer(tr.Config(vocab=ti.V, d_model=ti.D, layers=ti.L, heads=ti.H, max_length=ti.T)).double()
+    state = {k: v for k, v in model.state_dict().items() if not k.endswith('.causal')}
+    general.load_state_dict(state)  # strict: every name and shape must match
+    tokens, _ = ti.batch(torch.Generator().manual_seed(5), 4)
+    a, wa = model(tokens)
+    b, wb, _ = general(tokens)
+    assert torch.allclose(a, b, atol=1e-12) and torch.allclose(wa, wb, atol=1e-12), 'induction model differs'
+    print('train_induction.Model == Transformer(attention-only, learned): logits and attentions agree')
+
+
+def main():
+    torch.set_default_dtype(torch.float64)
+    os.makedirs(OUT, exist_ok=True)
+    check_induction_model()
+    for i, spec in enumerate(CASES):
+        name, kwargs = spec[0], spec[1]
+        case(name, kwargs, spec[2] if len(spec) > 2 else None, 100 + i)
+
+
+if __name__ == '__main__':
+    main()
