@@ -17,6 +17,8 @@ Text format, one item per line; parameters as %.9g (float32 round-trips exactly)
   ints <name> <count> v...                  tokens1, tokens2 (B, T); targets1, targets2 (B, T)
   floats <name> <count> v...               mask1, mask2 (B, T); logits (B, T, V); loss
   param|grad|after <name> <count> v...      state_dict order
+And induction_curve.txt: 300 AdamW steps of the induction model from one float32 start on
+batches both sides generate alike, the loss curves of float32 and float64 PyTorch.
 It also checks that train_induction.py's Model and the attention-only Transformer agree.
 """
 import os
@@ -130,6 +132,71 @@ def check_induction_model():
     print('train_induction.Model == Transformer(attention-only, learned): logits and attentions agree')
 
 
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state):
+    """(next state, output): splitmix64, the same bits in tests/cpp/transformer_curve_test.cpp."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def induction_batches(seed, steps, B, T, V, periods=(5, 12)):
+    """train_induction.py's task from a generator C++ can repeat: per sequence a period P in
+    [5, 12], the first P letters of a Fisher-Yates shuffle of the V letters, repeated to T."""
+    state, out = seed, []
+    for _ in range(steps):
+        batch = []
+        for _ in range(B):
+            state, r = splitmix64(state)
+            P = periods[0] + r % (periods[1] - periods[0] + 1)
+            letters = list(range(V))
+            for i in range(V - 1, 0, -1):
+                state, r = splitmix64(state)
+                j = r % (i + 1)
+                letters[i], letters[j] = letters[j], letters[i]
+            batch.append([letters[t % P] for t in range(T)])
+        out.append(torch.tensor(batch))
+    return out
+
+
+def induction_curve(steps=300):
+    """The induction model (tools/model/train_induction.py's config: V 26, T 24, d 32, 2 layers of
+    4 heads, AdamW lr 3e-3, wd 0.01, batch 32) trained from one float32 initialisation on the same
+    batches in float32 and in float64: both loss curves, whose gap is float32's own drift."""
+    c = tr.Config(vocab=26, d_model=32, layers=2, heads=4, max_length=24)
+    torch.manual_seed(0)
+    start = tr.Transformer(c).float().state_dict()
+    batches = induction_batches(1, steps, 32, 24, 26)
+    curves = {}
+    for dtype in (torch.float32, torch.float64):
+        model = tr.Transformer(c).to(dtype)
+        model.load_state_dict({k: v.to(dtype) for k, v in start.items()})
+        optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
+        curve = []
+        for tokens in batches:
+            logits, _, _ = model(tokens)
+            loss = tr.next_token_loss(logits, tokens)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            curve.append(loss.item())
+        curves[dtype] = curve
+    out = ['config vocab 26 d_model 32 layers 2 heads 4 kv_heads 4 max_length 24 positions 0 window 0 mlp 0 gelu 0 tie 0',
+           'optimizer 0.003 0.9 0.999 1e-08 0.01 0', 'ints seed 1 1']
+    out += [line('param', n, p.flatten().tolist(), '%.9g') for n, p in start.items()]
+    out.append(line('floats', 'loss32', curves[torch.float32]))
+    out.append(line('floats', 'loss64', curves[torch.float64]))
+    with open(os.path.join(OUT, 'induction_curve.txt'), 'w') as f:
+        f.write('\n'.join(out) + '\n')
+    gap = max(abs(a - b) for a, b in zip(curves[torch.float32], curves[torch.float64]))
+    print(f'induction curve: {steps} steps, loss {curves[torch.float64][0]:.4f} -> {curves[torch.float64][-1]:.4f}, '
+          f'float32 vs float64 at most {gap:.2g} apart')
+
+
 def main():
     torch.set_default_dtype(torch.float64)
     os.makedirs(OUT, exist_ok=True)
@@ -137,6 +204,7 @@ def main():
     for i, spec in enumerate(CASES):
         name, kwargs = spec[0], spec[1]
         case(name, kwargs, spec[2] if len(spec) > 2 else None, 100 + i)
+    induction_curve()
 
 
 if __name__ == '__main__':
