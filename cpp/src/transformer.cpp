@@ -98,7 +98,7 @@ struct Transformer::Work {
   float *x_final, *a_final, *mean_final, *rstd_final, *logits, *probs;
   // backward
   float *dx, *da, *dqkv, *dq, *dk, *dv, *dout, *dh, *sdpa, *weights;
-  std::size_t floats = 0;
+  std::uint64_t floats = 0;
 };
 
 Transformer::Work Transformer::carve(int B, int T, float* base) const {
@@ -106,7 +106,7 @@ Transformer::Work Transformer::carve(int B, int T, float* base) const {
   const int N = B * T, d = c.d_model, dh = c.head_width(), w = c.kv() * dh, qkv = d + 2 * w;
   Work s;
   auto take = [&](float*& at, std::size_t n) {
-    at = base != nullptr ? base + s.floats : nullptr;
+    at = base != nullptr ? base + std::size_t(s.floats) : nullptr;
     s.floats += (n + 15) / 16 * 16;
   };
   s.layer.resize(std::size_t(c.layers));
@@ -266,8 +266,10 @@ void Transformer::run_forward(int B, int T, const int32_t* tokens, const Work& s
   linear_forward(N, d, c.vocab, s.a_final, unembed_w, P + unembed_b.offset, s.logits);
 }
 
+std::uint64_t Transformer::workspace_floats(int B, int T) const { return carve(B, T, nullptr).floats; }
+
 void Transformer::forward(int B, int T, const int32_t* tokens, float* logits, const TransformerTrace& trace) {
-  const std::size_t need = carve(B, T, nullptr).floats;
+  const std::size_t need = std::size_t(workspace_floats(B, T));
   if (work_.size() < need) work_.resize(need);
   const Work s = carve(B, T, work_.data());
   run_forward(B, T, tokens, s, trace);
@@ -279,7 +281,7 @@ void Transformer::forward(int B, int T, const int32_t* tokens, float* logits, co
 float Transformer::backward(int B, int T, const int32_t* tokens, const int32_t* targets, const uint8_t* mask) {
   const TransformerConfig& c = config_;
   const int N = B * T, d = c.d_model, H = c.heads, Hkv = c.kv(), dh = c.head_width(), w = Hkv * dh, qkv = d + 2 * w;
-  const std::size_t need = carve(B, T, nullptr).floats;
+  const std::size_t need = std::size_t(workspace_floats(B, T));
   if (work_.size() < need) work_.resize(need);
   const Work s = carve(B, T, work_.data());
   run_forward(B, T, tokens, s, {});

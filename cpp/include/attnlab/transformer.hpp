@@ -69,6 +69,11 @@ class Transformer {
   float* parameters() { return arena_.data(); }
   const float* gradients() const { return arena_.data() + count_; }
   int steps() const { return steps_; }
+  // Floats of the workspace a call on (B, T) needs (activations, their gradients, the attention's
+  // scratch); the model holds 4 parameter_count() more for its parameters, gradients and moments.
+  // A binding checks both against its memory before it creates a model or calls one on a larger
+  // batch (the workspace grows then), with B T d small enough that no size_t here wraps.
+  std::uint64_t workspace_floats(int B, int T) const;
 
   // Deterministic initialisation from seed, PyTorch's distributions (not its generator):
   // embeddings N(0, 1), linear weights and biases U(-1/sqrt(fan_in), 1/sqrt(fan_in)), norms 1 and 0.
