@@ -148,21 +148,28 @@ TEST_P(TransformerGolden, LogitsLossGradientsAndTwoAdamWStepsMatchPyTorchInFloat
   // Adam divides each gradient by its own magnitude: a gradient error dg moves the second step by
   // about lr dg / |g|. So each element is allowed 1e-6 (parameters up to ~3, ulp 2.4e-7, and steps
   // of lr = 1e-2 with the gradients' relative error) plus 4 lr dg / |g| with dg the error measured
-  // on step 1 (standing for both steps', with a margin of 2 each), at most 2.5 lr: where the exact
-  // gradient is 0 and float32's is rounding noise (the key biases, qkv.bias rows d .. d + Hkv dh,
-  // add the same q . b to every score of a row), the step goes up to lr either way, twice. Where
-  // both gradients are exactly 0 (tokens no batch holds), dg = 0 and only the 1e-6 remains.
+  // on step 1 (standing for both steps', with a margin of 2 each), at most 2.5 lr. The key biases
+  // (qkv.bias rows d .. d + Hkv dh) add the same q . b to every score of a row: their exact
+  // gradient is 0 at every step and float32's rounding noise (or, by chance, 0 on step 1 but not on
+  // step 2: seen in the sanitized build), so they are allowed 2.5 lr outright, up to lr either way
+  // per step. Where both gradients are exactly 0 elsewhere (tokens no batch holds), dg = 0 and
+  // only the 1e-6 remains.
+  const std::size_t keys_from = std::size_t(model.config().d_model),
+                    keys_to = keys_from + std::size_t(model.config().kv() * model.config().head_width());
   int loose = 0;  // elements allowed more than 1e-5
   for (const ParameterInfo& p : model.parameter_info()) {
     const std::vector<double>& grad = g.at("grad", p.name);
     const std::vector<double>& after = g.at("after", p.name);
     const float* actual = model.parameters() + p.offset;
+    const bool key_bias = p.name.size() > 8 && p.name.compare(p.name.size() - 8, 8, "qkv.bias") == 0;
     std::size_t bad = 0, worst_at = 0;
     double worst_ratio = 0.0;
     for (std::size_t i = 0; i < p.size; ++i) {
       const double dg = std::fabs(double(step1_grads[p.offset + i]) - grad[i]);
+      const bool noise = key_bias && i >= keys_from && i < keys_to;
       const double allowed =
-          1e-6 + (dg == 0.0 ? 0.0 : std::min(2.5 * opt.learning_rate, 4.0 * opt.learning_rate * dg / std::fabs(grad[i])));
+          noise ? 2.5 * opt.learning_rate
+                : 1e-6 + (dg == 0.0 ? 0.0 : std::min(2.5 * opt.learning_rate, 4.0 * opt.learning_rate * dg / std::fabs(grad[i])));
       loose += allowed > 1e-5;
       const double ratio = std::fabs(actual[i] - after[i]) / allowed;
       bad += ratio > 1.0;
