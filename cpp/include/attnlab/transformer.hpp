@@ -62,6 +62,12 @@ struct TransformerTrace {
 class Transformer {
  public:
   explicit Transformer(const TransformerConfig& config);
+  // Its layers point into its own block: a copy would point into the original's. Moving keeps the
+  // block (and so the pointers) where it is.
+  Transformer(const Transformer&) = delete;
+  Transformer& operator=(const Transformer&) = delete;
+  Transformer(Transformer&&) = default;
+  Transformer& operator=(Transformer&&) = default;
 
   const TransformerConfig& config() const { return config_; }
   const std::vector<ParameterInfo>& parameter_info() const { return info_; }
