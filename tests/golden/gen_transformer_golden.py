@@ -82,11 +82,9 @@ def case(name, kwargs, extra, seed):
     mask_from = extra.get('mask_from', 0)
     tm = [targets_and_mask(t, mask_from) for t in tokens]
     opt = dict(lr=1e-2, b1=0.9, b2=0.999, eps=1e-8, wd=extra.get('wd', 0.01), clip=extra.get('clip', 0.0))
-    out = [line('config', 'model', [], '%d').split(' 0')[0] + ' ' + ' '.join(
-        f'{k} {v}' for k, v in dict(vocab=V, d_model=c.d_model, layers=c.layers, heads=c.heads, kv_heads=c.kv,
-                                    max_length=T, positions=POSITIONS[c.positions], window=c.window, mlp=c.mlp,
-                                    gelu=GELU[c.gelu], tie=int(c.tie)).items())]
-    out[0] = 'config ' + out[0].split(' ', 2)[2]
+    fields = dict(vocab=V, d_model=c.d_model, layers=c.layers, heads=c.heads, kv_heads=c.kv, max_length=T,
+                  positions=POSITIONS[c.positions], window=c.window, mlp=c.mlp, gelu=GELU[c.gelu], tie=int(c.tie))
+    out = ['config ' + ' '.join(f'{k} {v}' for k, v in fields.items())]
     out.append('optimizer ' + ' '.join('%.17g' % opt[k] for k in ('lr', 'b1', 'b2', 'eps', 'wd', 'clip')))
     for i in range(2):
         out.append(line('ints', f'tokens{i + 1}', tokens[i].flatten().tolist(), '%d'))
