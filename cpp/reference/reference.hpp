@@ -8,6 +8,7 @@
 #include "attnlab/rope.hpp"
 #include "attnlab/scoring.hpp"
 #include "attnlab/sdpa.hpp"
+#include "attnlab/train_ops.hpp"
 
 namespace attnlab::ref {
 
@@ -38,5 +39,24 @@ void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOpti
 // x (N, T, d) -> y (N, T, d), and its backward dy -> dx: the rotation matrix of each position.
 void rope_forward(int N, int T, int d, const RopeOptions& opt, const float* x, float* y);
 void rope_backward(int N, int T, int d, const RopeOptions& opt, const float* dy, float* dx);
+
+// The training ops (train_ops.hpp), same signatures and accumulation rules, in double.
+void embedding_forward(int N, int d, const int32_t* tokens, const float* table, float* out);
+void embedding_backward(int N, int d, const int32_t* tokens, const float* dout, float* dtable);
+void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta, float* y,
+                        float* mean, float* rstd);
+void layer_norm_backward(int N, int d, float eps, const float* x, const float* gamma, const float* dy, float* dx,
+                         float* dgamma, float* dbeta);  // recomputes mean and rstd in double from x
+void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, const float* b, float* y);
+void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx, float* dW,
+                     float* db);
+void gelu_forward(std::size_t n, Gelu form, const float* x, float* y);
+void gelu_backward(std::size_t n, Gelu form, const float* x, const float* dy, float* dx);
+float cross_entropy_forward(int N, int V, const float* logits, const int32_t* targets, const uint8_t* mask);
+void cross_entropy_backward(int N, int V, const float* logits, const int32_t* targets, const uint8_t* mask,
+                            float dloss, float* dlogits);
+// steps AdamW steps of one tensor with torch's formulas in double, the state kept in double between
+// them: grads[s] (n) is the gradient of step s + 1, already clipped.
+void adamw_steps(std::size_t n, const AdamWOptions& opt, int steps, const float* const* grads, float* param);
 
 }  // namespace attnlab::ref

@@ -26,11 +26,14 @@ struct Lane1 {
 inline Lane1 operator+(Lane1 a, Lane1 b) { return a.v + b.v; }
 inline Lane1 operator-(Lane1 a, Lane1 b) { return a.v - b.v; }
 inline Lane1 operator*(Lane1 a, Lane1 b) { return a.v * b.v; }
+inline Lane1 operator/(Lane1 a, Lane1 b) { return a.v / b.v; }
 inline bool operator==(Lane1 a, Lane1 b) { return a.v == b.v; }
 inline Lane1 select(bool condition, Lane1 a, Lane1 b) { return condition ? a : b; }
 inline Lane1 max(Lane1 a, Lane1 b) { return a.v > b.v ? a : b; }
 inline Lane1 exp(Lane1 a) { return std::exp(a.v); }  // std::exp(-inf) == 0
 inline Lane1 tanh(Lane1 a) { return std::tanh(a.v); }
+inline Lane1 erf(Lane1 a) { return std::erf(a.v); }
+inline Lane1 sqrt(Lane1 a) { return std::sqrt(a.v); }
 inline float reduce_add(Lane1 a) { return a.v; }
 inline float reduce_max(Lane1 a) { return a.v; }
 

@@ -68,6 +68,31 @@ void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, c
 void f32_additive_scores_backward(const float* da, const float* t, int ldk, const float* wv, int h, int n,
                                   float* dqw, float* dkwT, float* dwv);
 
+// The training ops' rows (kernels_train.cpp; train_ops.hpp loops them over rows and tensors).
+// LayerNorm of one row x (n), variance biased as PyTorch's: mean = sum x / n, var = sum (x - mean)^2
+// / n (two passes, so a large mean cancels before the squares), rstd = 1 / sqrt(var + eps),
+// y = (x - mean) rstd gamma + beta. Writes *mean and *rstd for the backward. y may alias x.
+void f32_layer_norm_row(float* y, const float* x, const float* gamma, const float* beta, float eps, int n,
+                        float* mean, float* rstd);
+// Its backward, with xhat = (x - mean) rstd and g = dy gamma, all accumulated (+=):
+//   dx += rstd (g - mean(g) - xhat mean(g xhat)),  dgamma += dy xhat,  dbeta += dy.
+void f32_layer_norm_row_backward(float* dx, float* dgamma, float* dbeta, const float* x, const float* gamma,
+                                 const float* dy, float mean, float rstd, int n);
+// GELU, y (n) = x Phi(x). tanh_form: PyTorch's approximate='tanh', 0.5 x (1 + tanh(sqrt(2/pi)
+// (x + 0.044715 x^3))); otherwise the exact 'none', 0.5 x (1 + erf(x / sqrt 2)). y may alias x.
+void f32_gelu(float* y, const float* x, int n, bool tanh_form);
+// dx (n) = dy * GELU'(x), overwritten; dx may alias dy.
+void f32_gelu_backward(float* dx, const float* x, const float* dy, int n, bool tanh_form);
+// One AdamW update of n floats in place, torch.optim.AdamW's order of operations, with g = grad *
+// grad_scale (the clipping factor, 1 without clipping):
+//   param *= decay;  m = beta1 m + (1 - beta1) g;  v = beta2 v + (1 - beta2) g^2;
+//   param -= step_size m / (sqrt(v) / bias2_sqrt + eps)
+// where decay = 1 - lr wd, step_size = lr / (1 - beta1^t), bias2_sqrt = sqrt(1 - beta2^t).
+struct AdamWUpdate {
+  float decay, beta1, beta2, step_size, bias2_sqrt, eps, grad_scale;
+};
+void f32_adamw(float* param, float* m, float* v, const float* grad, int n, const AdamWUpdate& u);
+
 // Row-major matrix products, C (M, N). accumulate: C += product, else C = product.
 void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (M, K), B (K, N)
 void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (K, M): C = A^T B
