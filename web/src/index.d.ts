@@ -485,6 +485,13 @@ export type Threaded<T> = {
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
  * createCache (a KV cache lives with a synchronous layer).
+ *
+ * The layer lives and dies with its worker. If that worker dies (a crash, running out of memory),
+ * the pool starts a fresh one for later calls, but the layer is lost: every later call of this
+ * handle (forward, backward, step, parameters, setParameters), and one in flight when the worker
+ * died, rejects with an Error "<name>.<method>: this layer was lost with its worker ...; create the
+ * layer again", forever; it never reaches a layer created since. dispose() of a lost layer
+ * resolves (there is nothing left to free).
  */
 export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
 
