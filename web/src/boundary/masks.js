@@ -5,7 +5,7 @@
 // (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
 // (rank 4: [0, 1, 2, 3], rank 3: [0, 2, 3], rank 2: [2, 3], rank 1: [3]); attnMask broadcasts
 // numpy-style, right-aligned, against that shape.
-import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
+import { expectDataFits, fieldOf, formatShape, tensorShape, toTensor } from './tensor.js';
 import { sharedAs, typedKind, typedLength } from './typed.js';
 import { alibiSlopes } from './alibi-slopes.js';
 
@@ -208,11 +208,12 @@ export function resolveMask(fn, options, scores) {
   }
   if (options.attnMask !== undefined && options.attnMask !== null) {
     const mask = options.attnMask;
-    if (typeof mask !== 'object' || !('data' in mask) || !('shape' in mask)) {
+    const data = typeof mask === 'object' ? fieldOf(mask, 'data') : undefined; // each read once
+    const maskShape = typeof mask === 'object' ? fieldOf(mask, 'shape') : undefined;
+    if (data === undefined || maskShape === undefined) {
       throw new TypeError(`${fn}: attnMask must be { data: Uint8Array | Float32Array, shape }`);
     }
-    const data = mask.data; // each read once
-    const shape = tensorShape(mask.shape, `${fn}: attnMask`);
+    const shape = tensorShape(maskShape, `${fn}: attnMask`);
     const [[kind, values]] = Object.entries(maskData(fn, data));
     expectDataFits(values, shape, `${fn}: attnMask`);
     buffers[kind] = { data: values, shape };

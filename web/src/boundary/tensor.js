@@ -6,6 +6,8 @@
 // every time), a typed array is measured by its internal length (typed.js), and one is shared
 // rather than copied only when it is a plain array of the wanted type over a fixed-size buffer.
 // The arena (memory.js) checks the data against the shape again when it copies it in.
+// `data` and `shape` are read only where the object or its class defines them (fieldOf): never
+// from a polluted Object.prototype.
 import { sharedAs, typedKind, typedLength } from './typed.js';
 
 const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
@@ -34,6 +36,21 @@ function describe(value) {
   if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
   if (typeof value === 'string') return `the string '${value}'`;
   return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * value[key] (read once) when value itself or its class defines key (a class instance's getter
+ * counts), else undefined. The root of the prototype chain is never read: a name inherited from
+ * Object.prototype (of any realm), which any code may have polluted, is no field of a tensor.
+ */
+export function fieldOf(value, key) {
+  for (let object = value; object !== null; ) {
+    const proto = Object.getPrototypeOf(object);
+    if (proto === null && object !== value) return undefined;
+    if (Object.hasOwn(object, key)) return value[key];
+    object = proto;
+  }
+  return undefined;
 }
 
 /** A real typed array of numbers (not a DataView, not a Proxy that claims to be one). */
@@ -145,10 +162,10 @@ export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Arr
     const data = toArrayType(value, name, ArrayType);
     return { data, shape: [typedLength(data)] };
   }
-  if (typeof value === 'object' && 'data' in value && 'shape' in value) {
-    const given = value.data; // each read once
-    const shape = checkShape(value.shape, name);
-    const data = toArrayType(given, name, ArrayType);
+  const given = typeof value === 'object' ? { data: fieldOf(value, 'data'), shape: fieldOf(value, 'shape') } : {}; // each read once
+  if (given.data !== undefined && given.shape !== undefined) {
+    const shape = checkShape(given.shape, name);
+    const data = toArrayType(given.data, name, ArrayType);
     expectDataFits(data, shape, name);
     return { data, shape };
   }
