@@ -1,5 +1,6 @@
 // Issue 37, finding 6 (the API boundary): inputs that once got through or failed without naming
-// their argument. Names inherited from Object.prototype are never read as a tensor's data or shape.
+// their argument. Names inherited from Object.prototype are never read as a tensor's data or shape;
+// nested arrays are measured before anything is allocated for them.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention, toTensor } from '../../web/src/index.js';
 
@@ -67,5 +68,39 @@ describe('a polluted Object.prototype.data and .shape', () => {
       }
     })();
     expect(attn.maskedSoftmax(held)).toEqual({ data: Float32Array.of(0.5, 0.5), shape: [1, 2] });
+  });
+});
+
+describe('nested arrays are measured before they are flattened', () => {
+  it('a 2^15 x 2^15 nested array of one reused row is refused at once, nothing allocated', () => {
+    const row = new Array(2 ** 15).fill(0);
+    const rows = new Array(2 ** 15).fill(row); // 2^30 numbers (4 GiB of float32) from 256 KiB of arrays
+    const started = performance.now();
+    const error = thrown(() => attn.maskedSoftmax(rows));
+    const ms = performance.now() - started;
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/^maskedSoftmax: x: nested arrays of shape \[32768, 32768\] hold 1073741824 numbers, more than the 536854528 one tensor may hold/);
+    // Flattening took 36 s here before; measuring takes microseconds. A second leaves room for a busy machine.
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('the limit counts the rows too: 2^30 empty rows are refused without being walked', () => {
+    const empty = [];
+    const inner = new Array(2 ** 15).fill(empty);
+    const rows = new Array(2 ** 15).fill(inner); // shape [32768, 32768, 0]: no numbers, 2^30 arrays to visit
+    const started = performance.now();
+    const error = thrown(() => toTensor(rows, 'rows'));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/^rows: nested arrays of shape \[32768, 32768, 0\] hold 1073741824 rows/);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('a ragged row is still found, before the data is allocated', () => {
+    const error = thrown(() => attn.maskedSoftmax([[1, 2], [3, 4], [5]]));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/^maskedSoftmax: x\[2\] must be an array of 2 elements like its siblings \(ragged nested array\), got 1 elements/);
+    const deep = thrown(() => toTensor([[[1], [2]], [[3]]], 'deep'));
+    expect(deep?.message).toMatch(/^deep\[1\] must be an array of 2 elements like its siblings/);
+    expect(toTensor([[1, 2], [3, 4]])).toEqual({ data: Float32Array.of(1, 2, 3, 4), shape: [2, 2] });
   });
 });
