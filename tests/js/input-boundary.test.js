@@ -1,6 +1,7 @@
 // Issue 37, finding 6 (the API boundary): inputs that once got through or failed without naming
 // their argument. Names inherited from Object.prototype are never read as a tensor's data or shape;
-// nested arrays are measured before anything is allocated for them.
+// nested arrays are measured before anything is allocated for them; a typed array whose buffer was
+// transferred is a TypeError "... is detached" wherever the API reads one.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention, toTensor } from '../../web/src/index.js';
 
@@ -102,5 +103,33 @@ describe('nested arrays are measured before they are flattened', () => {
     const deep = thrown(() => toTensor([[[1], [2]], [[3]]], 'deep'));
     expect(deep?.message).toMatch(/^deep\[1\] must be an array of 2 elements like its siblings/);
     expect(toTensor([[1, 2], [3, 4]])).toEqual({ data: Float32Array.of(1, 2, 3, 4), shape: [2, 2] });
+  });
+});
+
+describe('a typed array whose buffer was transferred', () => {
+  const x = [[1, 2], [3, 4]];
+  it.each([
+    ['x itself', () => attn.maskedSoftmax(detached(Float32Array, [1, 2])), /^maskedSoftmax: x is detached/],
+    ['x.data, Float32Array', () => attn.maskedSoftmax({ data: detached(Float32Array, [1, 2, 3, 4]), shape: [2, 2] }), /^maskedSoftmax: x\.data is detached/],
+    ['x.data, Float64Array (converted)', () => attn.maskedSoftmax({ data: detached(Float64Array, [1, 2, 3, 4]), shape: [2, 2] }), /^maskedSoftmax: x\.data is detached/],
+    ['x.shape', () => attn.maskedSoftmax({ data: Float32Array.of(1, 2, 3, 4), shape: detached(Int32Array, [2, 2]) }), /^maskedSoftmax: x\.shape is detached/],
+    ['q of attention', () => attn.scaledDotProductAttention({ data: detached(Float32Array, [1, 2, 3, 4]), shape: [2, 2] }, x, x), /^scaledDotProductAttention: q\.data is detached/],
+    ['options.out', () => attn.scaledDotProductAttention(x, x, x, { out: detached(Float32Array, [0, 0, 0, 0]) }), /^scaledDotProductAttention: out is detached/],
+    ['a bool attnMask', () => attn.maskedSoftmax(x, { attnMask: { data: detached(Uint8Array, [1, 1, 1, 1]), shape: [2, 2] } }), /^maskedSoftmax: attnMask\.data is detached/],
+    ['a float attnMask', () => attn.maskedSoftmax(x, { attnMask: { data: detached(Float64Array, [0, 0, 0, 0]), shape: [2, 2] } }), /^maskedSoftmax: attnMask\.data is detached/],
+    ['validLens', () => attn.scaledDotProductAttention([x], [x], [x], { validLens: detached(Int32Array, [1]) }), /^scaledDotProductAttention: validLens is detached/],
+    ['alibi slopes', () => attn.scaledDotProductAttention(x, x, x, { alibi: detached(Float32Array, [0.5]) }), /^scaledDotProductAttention: alibi is detached/],
+    ['a layer\'s input', () => attn.selfAttention({ dIn: 2 }).forward(detached(Float32Array, [1, 2])), /^selfAttention\.forward: x is detached/],
+    ['toTensor', () => toTensor(detached(Uint8Array, [1]), 'bytes', Uint8Array), /^bytes is detached/],
+  ])('%s is a TypeError naming the argument "... is detached"', (label, call, message) => {
+    const error = thrown(call);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toMatch(/Cannot perform/);
+  });
+
+  it('an empty typed array that was never transferred is no detached one', () => {
+    expect(toTensor(new Float32Array(0), 'empty')).toEqual({ data: new Float32Array(0), shape: [0] });
+    expect(attn.maskedSoftmax([[0, 0]]).data).toEqual(Float32Array.of(0.5, 0.5)); // and the module still computes
   });
 });

@@ -9,7 +9,7 @@
 // `data` and `shape` are read only where the object or its class defines them (fieldOf): never
 // from a polluted Object.prototype. Nested arrays are measured from their lengths, and refused
 // when too large, before anything is allocated for them.
-import { sharedAs, typedKind, typedLength } from './typed.js';
+import { isDetached, sharedAs, typedKind, typedLength } from './typed.js';
 
 const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
 // The most a tensor of nested arrays may hold: what one wasm call can place (memory.js's arena
@@ -58,6 +58,13 @@ export function fieldOf(value, key) {
   return undefined;
 }
 
+/** A TypeError when `array` is a typed array whose buffer was transferred away; `what` names it. */
+export function expectAttached(array, what) {
+  if (typedKind(array) !== undefined && isDetached(array)) {
+    throw new TypeError(`${what} is detached: its buffer was transferred (postMessage or structuredClone with transfer) and holds no data`);
+  }
+}
+
 /** A real typed array of numbers (not a DataView, not a Proxy that claims to be one). */
 function isNumericView(value) {
   return typedKind(value) !== undefined;
@@ -90,6 +97,7 @@ function checkShape(shape, name) {
   if (!Array.isArray(shape) && !isNumericView(shape)) {
     throw new TypeError(`${name}: shape must be an array of sizes, got ${describe(shape)}`);
   }
+  expectAttached(shape, `${name}.shape`);
   const dims = Array.from(shape);
   for (const s of dims) {
     if (!Number.isSafeInteger(s) || s < 0) {
@@ -193,11 +201,13 @@ export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Arr
     return { data, shape };
   }
   if (isNumericView(value)) {
+    expectAttached(value, name);
     const data = toArrayType(value, name, ArrayType);
     return { data, shape: [typedLength(data)] };
   }
   const given = typeof value === 'object' ? { data: fieldOf(value, 'data'), shape: fieldOf(value, 'shape') } : {}; // each read once
   if (given.data !== undefined && given.shape !== undefined) {
+    expectAttached(given.data, `${name}.data`);
     const shape = checkShape(given.shape, name);
     const data = toArrayType(given.data, name, ArrayType);
     expectDataFits(data, shape, name);
