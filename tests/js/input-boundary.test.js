@@ -128,6 +128,18 @@ describe('a typed array whose buffer was transferred', () => {
     expect(error.message).not.toMatch(/Cannot perform/);
   });
 
+  it('on the worker pool too: a remote layer\'s input and a pooled call name it, no DataCloneError', async () => {
+    const pool = await loadAttention({ threads: 1, inlineBelow: 0 });
+    try {
+      const layer = await pool.selfAttention({ dIn: 2 });
+      await expect(layer.forward({ data: detached(Float32Array, [1, 2]), shape: [1, 2] })).rejects.toThrow(/^selfAttention\.forward: x\.data is detached/);
+      await expect(layer.setParameters({ wv: detached(Float32Array, [1, 2, 3, 4]) })).rejects.toThrow(/^selfAttention\.setParameters: wv is detached/);
+      await expect(pool.maskedSoftmax(detached(Float32Array, [1, 2]))).rejects.toThrow(/^maskedSoftmax: x is detached/);
+    } finally {
+      pool.dispose();
+    }
+  });
+
   it('an empty typed array that was never transferred is no detached one', () => {
     expect(toTensor(new Float32Array(0), 'empty')).toEqual({ data: new Float32Array(0), shape: [0] });
     expect(attn.maskedSoftmax([[0, 0]]).data).toEqual(Float32Array.of(0.5, 0.5)); // and the module still computes
