@@ -1,11 +1,11 @@
 // The worker pool (web/src/threads/pool.js) when workers die or answers get lost: a dead worker fails what
 // it owed once and is replaced on demand, a message that cannot be deserialised rejects only its
-// own request, and a disposed remote layer is dropped from its worker's map. The bookkeeping runs
-// against fake endpoints (so a death can be staged in Node and Chromium alike); the layer map and a
-// real exit against real workers.
+// own request, requestTo never reaches a worker of another generation, and a disposed remote layer
+// is dropped from its worker's map. The bookkeeping runs against fake endpoints (so a death can be
+// staged in Node and Chromium alike); the layer map and a real exit against real workers.
 import { describe, expect, it } from 'vitest';
 import { isNode } from '../../web/src/boundary/loader.js';
-import { WorkerPool } from '../../web/src/threads/pool.js';
+import { WorkerGoneError, WorkerPool } from '../../web/src/threads/pool.js';
 
 /** An endpoint that answers { type: 'echo', value } with value, 'init' with {}, and keeps 'hold' requests until release(). */
 function fakeEndpoint() {
@@ -74,6 +74,24 @@ describe('the worker pool', () => {
     await expect(pool.request(0, { type: 'echo', value: 3 })).resolves.toBe(3);
     expect(spawned).toHaveLength(1);
     pool.dispose();
+  });
+
+  it('requestTo reaches only the worker of its generation: after that one died, never its replacement', async () => {
+    const { pool, spawned } = await fakePool(1);
+    const generation = await pool.ready(0);
+    await expect(pool.requestTo(0, generation, { type: 'echo', value: 'first' })).resolves.toBe('first');
+    spawned[0].die(new Error('crash'));
+    await expect(pool.requestTo(0, generation, { type: 'echo', value: 'dead' })).rejects.toThrow(WorkerGoneError);
+    expect(spawned).toHaveLength(1); // requestTo never starts a worker
+    const fresh = await pool.ready(0);
+    expect(spawned).toHaveLength(2);
+    expect(fresh).not.toBe(generation);
+    await expect(pool.requestTo(0, generation, { type: 'echo', value: 'replaced' })).rejects.toThrow(WorkerGoneError);
+    await expect(pool.requestTo(0, fresh, { type: 'echo', value: 'fresh' })).resolves.toBe('fresh');
+    expect(pool.lives(0, generation)).toBe(false);
+    expect(pool.lives(0, fresh)).toBe(true);
+    pool.dispose();
+    await expect(pool.requestTo(0, fresh, { type: 'echo', value: 1 })).rejects.toThrow('this parallel attention was disposed');
   });
 
   it('after dispose() requests reject, and a dying worker changes nothing', async () => {

@@ -5,7 +5,9 @@
 // Errors: bad input throws synchronously and never aborts the module (it keeps working afterwards):
 //   TypeError   wrong kind of value: not a tensor, non-numeric or NaN/Infinity elements, an unknown
 //               option name or value (e.g. causal: 'left'), missing weights, contradictory options
-//               (softcap or dropout with a non-dot scoring);
+//               (softcap or dropout with a non-dot scoring), a typed array (data, shape, out,
+//               attnMask, validLens, alibi) whose buffer was transferred before the call:
+//               "fn: x.data is detached: ...";
 //   RangeError  wrong sizes or ranges: data length vs shape, ragged nested arrays, rank, mismatched
 //               axes (the message names the argument, the expected shape in letters and the actual
 //               one), H % Hkv != 0, validLens that are negative, fractional or of the wrong shape, an
@@ -13,7 +15,9 @@
 //               a number option that is finite in float64 but not in float32, where the core
 //               computes (scale, softcap, maskFill or learningRate beyond ~3.4e38, a scale that
 //               rounds to 0, a dropout that rounds to 1), a request larger than wasm memory can
-//               hold ("... needs N MiB ...", scratch sizes included), an input whose buffer
+//               hold ("... needs N MiB ...", scratch sizes included), nested arrays of more than
+//               2 GiB of float32 (measured from their lengths before anything is allocated),
+//               an input whose buffer
 //               was detached or resized during the call, and finite inputs whose float32
 //               intermediates overflow (|value| > 3.4e38, e.g. q k^T of two 1e20 vectors, or the
 //               sum of two 2e38 values): "fn: an intermediate overflowed float32 (|value| > 3.4e38)
@@ -21,7 +25,8 @@
 //               (output, weights, dx, dq, dk, dv, parameter gradients; lse and trace keep their
 //               -Infinity for masked entries). The same holds on the worker pool and for layers.
 // Options and tensors are read as own properties, each once: getters run once, and names
-// inherited from a polluted Object.prototype are never read (an unknown name is a TypeError).
+// inherited from a polluted Object.prototype are never read (an unknown name is a TypeError). A
+// tensor's data and shape may also be getters of its class (a class instance is a tensor).
 // Backward calls reject the forward-only options (returnWeights, trace, returnLse).
 // Should a call ever trap inside wasm (a WebAssembly.RuntimeError: a bug, not bad input), it
 // throws an Error saying the module was reset (the trap as its cause), and every later call,
@@ -500,6 +505,13 @@ export type Threaded<T> = {
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
  * createCache (a KV cache lives with a synchronous layer).
+ *
+ * The layer lives and dies with its worker. If that worker dies (a crash, running out of memory),
+ * the pool starts a fresh one for later calls, but the layer is lost: every later call of this
+ * handle (forward, backward, step, parameters, setParameters), and one in flight when the worker
+ * died, rejects with an Error "<name>.<method>: this layer was lost with its worker ...; create the
+ * layer again", forever; it never reaches a layer created since. dispose() of a lost layer
+ * resolves (there is nothing left to free).
  */
 export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
 
@@ -540,7 +552,9 @@ export function relaxedSimdSupported(): boolean;
 
 /**
  * Any TensorLike as a checked { data, shape } (the conversion every call of this API makes):
- * nested arrays must not be ragged, data must hold numbers and fit the shape; errors name `name`.
+ * nested arrays must not be ragged nor hold more than 2 GiB of ArrayType (RangeError, checked before
+ * anything is allocated), data must hold numbers and fit the shape, a typed array must not be
+ * detached (TypeError "name is detached"); errors name `name`.
  * Data already of the wanted type is shared, not copied.
  */
 export function toTensor(value: TensorLike, name?: string): Tensor;

@@ -5,7 +5,7 @@
 // (B, Tq, Tk) for rank-3 q. `scores.axes` lists which of the four axes the caller's rank shows
 // (rank 4: [0, 1, 2, 3], rank 3: [0, 2, 3], rank 2: [2, 3], rank 1: [3]); attnMask broadcasts
 // numpy-style, right-aligned, against that shape.
-import { expectDataFits, formatShape, tensorShape, toTensor } from './tensor.js';
+import { expectAttached, expectDataFits, fieldOf, formatShape, tensorShape, toTensor } from './tensor.js';
 import { sharedAs, typedKind, typedLength } from './typed.js';
 import { alibiSlopes } from './alibi-slopes.js';
 
@@ -161,6 +161,7 @@ function alibiBuffer(fn, alibi, { H, Tq, Tk }) {
   if (!(Array.isArray(slopes) || kind === 'Float32Array' || kind === 'Float64Array')) {
     throw new TypeError(`${fn}: alibi must be true or a list of H slopes (one per head), got ${describe(alibi)}`);
   }
+  expectAttached(slopes, `${fn}: alibi`);
   // A typed array's length and elements through its intrinsics, an array's as own elements only.
   const length = kind === undefined ? slopes.length : typedLength(slopes);
   if (length !== H) {
@@ -208,11 +209,13 @@ export function resolveMask(fn, options, scores) {
   }
   if (options.attnMask !== undefined && options.attnMask !== null) {
     const mask = options.attnMask;
-    if (typeof mask !== 'object' || !('data' in mask) || !('shape' in mask)) {
+    const data = typeof mask === 'object' ? fieldOf(mask, 'data') : undefined; // each read once
+    const maskShape = typeof mask === 'object' ? fieldOf(mask, 'shape') : undefined;
+    if (data === undefined || maskShape === undefined) {
       throw new TypeError(`${fn}: attnMask must be { data: Uint8Array | Float32Array, shape }`);
     }
-    const data = mask.data; // each read once
-    const shape = tensorShape(mask.shape, `${fn}: attnMask`);
+    expectAttached(data, `${fn}: attnMask.data`);
+    const shape = tensorShape(maskShape, `${fn}: attnMask`);
     const [[kind, values]] = Object.entries(maskData(fn, data));
     expectDataFits(values, shape, `${fn}: attnMask`);
     buffers[kind] = { data: values, shape };

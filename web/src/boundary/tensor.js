@@ -6,9 +6,16 @@
 // every time), a typed array is measured by its internal length (typed.js), and one is shared
 // rather than copied only when it is a plain array of the wanted type over a fixed-size buffer.
 // The arena (memory.js) checks the data against the shape again when it copies it in.
-import { sharedAs, typedKind, typedLength } from './typed.js';
+// `data` and `shape` are read only where the object or its class defines them (fieldOf): never
+// from a polluted Object.prototype. Nested arrays are measured from their lengths, and refused
+// when too large, before anything is allocated for them.
+import { isDetached, sharedAs, typedKind, typedLength } from './typed.js';
 
 const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
+// The most a tensor of nested arrays may hold: what one wasm call can place (memory.js's arena
+// limit, 2 GiB - 64 KiB). A row reused in every row is few arrays but many numbers: 2^15 rows of
+// one 2^15-number row are 256 KiB of arrays and 4 GiB of float32.
+const MAX_NESTED_BYTES = 2 ** 31 - 64 * 1024;
 
 /** Number of elements of a shape. */
 export function shapeSize(shape) {
@@ -34,6 +41,28 @@ function describe(value) {
   if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
   if (typeof value === 'string') return `the string '${value}'`;
   return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * value[key] (read once) when value itself or its class defines key (a class instance's getter
+ * counts), else undefined. The root of the prototype chain is never read: a name inherited from
+ * Object.prototype (of any realm), which any code may have polluted, is no field of a tensor.
+ */
+export function fieldOf(value, key) {
+  for (let object = value; object !== null; ) {
+    const proto = Object.getPrototypeOf(object);
+    if (proto === null && object !== value) return undefined;
+    if (Object.hasOwn(object, key)) return value[key];
+    object = proto;
+  }
+  return undefined;
+}
+
+/** A TypeError when `array` is a typed array whose buffer was transferred away; `what` names it. */
+export function expectAttached(array, what) {
+  if (typedKind(array) !== undefined && isDetached(array)) {
+    throw new TypeError(`${what} is detached: its buffer was transferred (postMessage or structuredClone with transfer) and holds no data`);
+  }
 }
 
 /** A real typed array of numbers (not a DataView, not a Proxy that claims to be one). */
@@ -68,6 +97,7 @@ function checkShape(shape, name) {
   if (!Array.isArray(shape) && !isNumericView(shape)) {
     throw new TypeError(`${name}: shape must be an array of sizes, got ${describe(shape)}`);
   }
+  expectAttached(shape, `${name}.shape`);
   const dims = Array.from(shape);
   for (const s of dims) {
     if (!Number.isSafeInteger(s) || s < 0) {
@@ -89,12 +119,39 @@ function nestedShape(value, name) {
   return shape;
 }
 
-// `path` names the node in messages: q[1][0].
-function flatten(node, shape, depth, path, out, offset) {
-  if (!Array.isArray(node) || node.length !== shape[depth]) {
-    const got = Array.isArray(node) ? `${node.length} elements` : describe(node);
-    throw new RangeError(`${path} must be an array of ${shape[depth]} elements like its siblings (ragged nested array), got ${got}`);
+/**
+ * Refuses nested arrays that would hold more than MAX_NESTED_BYTES of ArrayType, or as many rows
+ * (arrays of numbers: a shape [.., 0] has no numbers but every row is still visited), from the
+ * shape alone, before anything is allocated or walked.
+ */
+function expectNestedFits(shape, name, ArrayType) {
+  const most = Math.floor(MAX_NESTED_BYTES / ArrayType.BYTES_PER_ELEMENT);
+  const numbers = shapeSize(shape);
+  const rows = shapeSize(shape.slice(0, -1));
+  const [count, what] = numbers > most ? [numbers, 'numbers'] : [rows, 'rows'];
+  if (count > most) {
+    throw new RangeError(
+      `${name}: nested arrays of shape ${formatShape(shape)} hold ${count} ${what}, more than the ${most} one tensor may hold (2 GiB as a ${ArrayType.name})`,
+    );
   }
+}
+
+// `path` names the node in messages: q[1][0].
+function raggedError(node, shape, depth, path) {
+  const got = Array.isArray(node) ? `${node.length} elements` : describe(node);
+  return new RangeError(`${path} must be an array of ${shape[depth]} elements like its siblings (ragged nested array), got ${got}`);
+}
+
+/** Every array of the nesting has its axis's length: a ragged one is refused before the data is allocated. */
+function expectRectangular(node, shape, depth, path) {
+  if (!Array.isArray(node) || node.length !== shape[depth]) throw raggedError(node, shape, depth, path);
+  if (depth === shape.length - 1) return;
+  for (let i = 0; i < node.length; i++) expectRectangular(node[i], shape, depth + 1, `${path}[${i}]`);
+}
+
+// Checks the lengths again: an array (a Proxy of one) may answer differently on a second read.
+function flatten(node, shape, depth, path, out, offset) {
+  if (!Array.isArray(node) || node.length !== shape[depth]) throw raggedError(node, shape, depth, path);
   if (depth === shape.length - 1) {
     for (let i = 0; i < node.length; i++) {
       const x = node[i];
@@ -137,18 +194,22 @@ export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Arr
   }
   if (Array.isArray(value)) {
     const shape = nestedShape(value, name);
+    expectNestedFits(shape, name, ArrayType);
+    expectRectangular(value, shape, 0, name);
     const data = new ArrayType(shapeSize(shape));
     flatten(value, shape, 0, name, data, 0);
     return { data, shape };
   }
   if (isNumericView(value)) {
+    expectAttached(value, name);
     const data = toArrayType(value, name, ArrayType);
     return { data, shape: [typedLength(data)] };
   }
-  if (typeof value === 'object' && 'data' in value && 'shape' in value) {
-    const given = value.data; // each read once
-    const shape = checkShape(value.shape, name);
-    const data = toArrayType(given, name, ArrayType);
+  const given = typeof value === 'object' ? { data: fieldOf(value, 'data'), shape: fieldOf(value, 'shape') } : {}; // each read once
+  if (given.data !== undefined && given.shape !== undefined) {
+    expectAttached(given.data, `${name}.data`);
+    const shape = checkShape(given.shape, name);
+    const data = toArrayType(given.data, name, ArrayType);
     expectDataFits(data, shape, name);
     return { data, shape };
   }

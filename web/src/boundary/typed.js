@@ -26,6 +26,30 @@ export function typedByteLength(array) {
   return byteLengthGetter.call(array);
 }
 
+const detachedGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get; // Node 22+, Chrome 114+
+
+/**
+ * True when a real typed array's buffer was detached (transferred by postMessage or
+ * structuredClone): the engine then reads it as empty and refuses to copy it.
+ */
+export function isDetached(array) {
+  if (lengthGetter.call(array) !== 0) return false; // a detached view always reads as empty
+  const buffer = bufferGetter.call(array);
+  if (detachedGetter !== undefined) {
+    try {
+      return detachedGetter.call(buffer);
+    } catch {
+      return false; // a SharedArrayBuffer, which cannot be detached
+    }
+  }
+  try {
+    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new -- throws only for a detached buffer
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** A Uint8Array over the same bytes, made here (so its own properties are the engine's). */
 export function bytesOf(array) {
   return new Uint8Array(bufferGetter.call(array), byteOffsetGetter.call(array), byteLengthGetter.call(array));

@@ -1,7 +1,7 @@
 // Boundary checks of the public API. Every message names the function and the argument and,
 // for shapes, gives the expected shape (in the letters of docs/semantics.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
-import { formatShape, toTensor } from './tensor.js';
+import { expectAttached, formatShape, toTensor } from './tensor.js';
 import { setInto, typedKind, typedLength } from './typed.js';
 
 /**
@@ -148,6 +148,7 @@ export function outOption(fn, options, floats, what) {
     const given = kind ?? (out === null ? 'null' : Array.isArray(out) ? 'an array' : typeof out);
     throw new TypeError(`${fn}: out must be a Float32Array of ${floats} floats for ${what}, got ${given}`);
   }
+  expectAttached(out, `${fn}: out`);
   const length = typedLength(out);
   if (length !== floats) throw new RangeError(`${fn}: out must hold ${floats} floats for ${what}, got ${length}`);
   return out;

@@ -6,7 +6,7 @@ import { MASK_OPTIONS, resolveMask } from '../boundary/masks.js';
 import { scratchFloats, withArena } from '../boundary/memory.js';
 import { callEntry } from '../boundary/packed.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from '../boundary/shapes.js';
-import { formatShape, shapeSize, tensor } from '../boundary/tensor.js';
+import { fieldOf, formatShape, shapeSize, tensor } from '../boundary/tensor.js';
 import {
   booleanOption,
   dotProductOptions,
@@ -140,7 +140,7 @@ export function sdpaBackwardBlocks(setup, dout) {
  */
 function savedForward(fn, saved, dims, scanInArena) {
   if (saved === undefined) return null;
-  const given = saved !== null && typeof saved === 'object' ? { output: saved.output, lse: saved.lse } : {}; // each read once
+  const given = typeof saved === 'object' ? { output: fieldOf(saved, 'output'), lse: fieldOf(saved, 'lse') } : {}; // each read once, never inherited
   if (given.output === undefined || given.lse === undefined) {
     throw new TypeError(`${fn}: saved must be the forward's result with output and lse (returnLse: true)`);
   }

@@ -2,6 +2,8 @@
 // constructor's name and message, so the caller gets the same TypeError or RangeError the
 // synchronous API throws) and the list of buffers to transfer instead of copy.
 
+import { isDetached, typedKind } from '../boundary/typed.js';
+
 const ERROR_TYPES = { TypeError, RangeError, Error };
 
 /** An Error -> { name, message } (structured clone would drop the subclass in some engines). */
@@ -20,10 +22,12 @@ export function errorFromMessage({ name, message }) {
  * True when a structured clone of `value` keeps everything the API reads from it: primitives,
  * typed arrays, arrays and plain objects (prototype Object.prototype or null) of data properties
  * only. A class instance with getters or any other accessor clones as an object without them
- * (a tensor { get data(), get shape() } arrives as {}), so such arguments must not cross.
+ * (a tensor { get data(), get shape() } arrives as {}), so such arguments must not cross; nor
+ * can a typed array whose buffer was detached (it is checked where it is read, and named).
  */
 export function clonesWhole(value, seen = new Set()) {
   if (value === null || typeof value !== 'object') return typeof value !== 'function';
+  if (typedKind(value) !== undefined) return !isDetached(value); // a detached one cannot be sent (DataCloneError)
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || seen.has(value)) return true;
   seen.add(value);
   const proto = Object.getPrototypeOf(value);

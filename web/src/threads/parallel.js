@@ -23,7 +23,7 @@ import { isNode, loadModule } from '../boundary/loader.js';
 import { clonesWhole } from './messages.js';
 import { toTensor } from '../boundary/tensor.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
-import { WorkerPool } from './pool.js';
+import { WorkerGoneError, WorkerPool } from './pool.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
 import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
@@ -101,14 +101,28 @@ function postable(name, method, args) {
   return args.map((arg, i) => (LAYER_TENSOR_ARGS[method]?.[i] ? plain(arg, LAYER_TENSOR_ARGS[method][i]) : arg));
 }
 
-/** A layer kept on one worker: the AttentionLayer methods, each returning a Promise. */
+/**
+ * A layer kept on one worker: the AttentionLayer methods, each returning a Promise. Its identity is
+ * (slot, generation, layer id): the worker numbers its layers from 1, and a fresh worker in the same
+ * slot does so again, so the handle talks to its own worker only (pool.requestTo). Once that
+ * worker died, the layer is lost with it: every call rejects, forever, whatever was created since.
+ */
 async function remoteLayer(pool, name, options) {
-  const worker = pool.byLoad()[0];
-  const { layer, config } = await pool.request(worker, { type: 'layer', name, options });
+  const slot = pool.byLoad()[0];
+  const generation = await pool.ready(slot);
+  const { layer, config } = await pool.requestTo(slot, generation, { type: 'layer', name, options });
+  const lost = (method, cause) =>
+    new Error(`${name}.${method}: this layer was lost with its worker (the worker died and the pool replaced it); create the layer again`, { cause });
   let disposed = false;
+  const request = (method, args) =>
+    pool.requestTo(slot, generation, { type: 'layerCall', layer, method, args }).catch((error) => {
+      // Gone before the call, or died during it (the pool's "worker died" error).
+      if (error instanceof WorkerGoneError || (!pool.disposed && !pool.lives(slot, generation))) throw lost(method, error);
+      throw error;
+    });
   const call = (method) => async (...args) => {
     if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
-    return pool.request(worker, { type: 'layerCall', layer, method, args: postable(name, method, args) });
+    return request(method, postable(name, method, args));
   };
   return Object.freeze({
     config: Object.freeze(config),
@@ -118,10 +132,12 @@ async function remoteLayer(pool, name, options) {
     parameters: call('parameters'),
     setParameters: call('setParameters'),
     // Frees the layer on its worker (the worker drops it from its map); later calls reject here.
+    // A lost layer has nothing left to free: its dispose() resolves.
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await pool.request(worker, { type: 'layerCall', layer, method: 'dispose', args: [] });
+      if (!pool.lives(slot, generation)) return;
+      await request('dispose', []);
     },
   });
 }

@@ -7,10 +7,23 @@
 // requests it still owed reject with the error. Its slot is then empty, and the next request for
 // that slot starts a fresh worker there first, so one death never fails later calls (replacing on
 // demand, not at once, keeps a worker that cannot start from being respawned in a loop).
+//
+// Each worker started gets a generation number, unique in the pool. State a worker keeps (a remote
+// layer, parallel.js) is reached only through requestTo(index, generation): once its worker died,
+// such a request rejects instead of reaching whatever the fresh worker in that slot keeps under
+// the same name.
 import { errorFromMessage } from './messages.js';
 import { spawnWorker } from './worker-spawn.js';
 
 const disposedError = () => new Error('attention-lab: this parallel attention was disposed');
+
+/** The rejection of requestTo() when the worker of that generation is gone. */
+export class WorkerGoneError extends Error {
+  constructor() {
+    super('attention-lab: the pool worker that held this state died (its slot runs a fresh worker, or none)');
+    this.name = 'WorkerGoneError';
+  }
+}
 
 export class WorkerPool {
   /**
@@ -31,9 +44,11 @@ export class WorkerPool {
   constructor(size, loadOptions, spawn) {
     this.loadOptions = loadOptions;
     this.spawn = spawn;
-    // endpoint null: no live worker in the slot (not started yet, or dead).
-    this.workers = Array.from({ length: size }, () => ({ endpoint: null, pending: new Map(), reviving: null }));
+    // endpoint null: no live worker in the slot (not started yet, or dead); generation: that of
+    // the last worker started in the slot.
+    this.workers = Array.from({ length: size }, () => ({ endpoint: null, generation: 0, pending: new Map(), reviving: null }));
     this.nextId = 1;
+    this.nextGeneration = 1;
     this.disposed = false;
   }
 
@@ -55,6 +70,32 @@ export class WorkerPool {
     return this.post(worker, message, transfer);
   }
 
+  /** -> Promise of the generation of the live worker in slot `index` (started first if the slot is empty). */
+  async ready(index) {
+    if (this.disposed) throw disposedError();
+    const worker = this.workers[index];
+    if (worker.endpoint === null) await this.revive(worker);
+    return worker.generation;
+  }
+
+  /**
+   * request() to one worker only: the one of `generation` in slot `index`. Rejects with a
+   * WorkerGoneError once that worker died (never starts another); calls in flight when it dies
+   * reject with the pool's "worker died" error.
+   */
+  requestTo(index, generation, message, transfer = []) {
+    if (this.disposed) return Promise.reject(disposedError());
+    const worker = this.workers[index];
+    if (worker.endpoint === null || worker.generation !== generation) return Promise.reject(new WorkerGoneError());
+    return this.post(worker, message, transfer);
+  }
+
+  /** True while the worker of `generation` in slot `index` lives. */
+  lives(index, generation) {
+    const worker = this.workers[index];
+    return worker.endpoint !== null && worker.generation === generation;
+  }
+
   /** A fresh worker in an empty slot, its module loaded (one start at a time per slot). */
   revive(worker) {
     worker.reviving ??= this.startWorker(worker).finally(() => {
@@ -70,6 +111,7 @@ export class WorkerPool {
       throw disposedError();
     }
     worker.endpoint = endpoint;
+    worker.generation = this.nextGeneration++;
     endpoint.onMessage((answer) => {
       if (worker.endpoint === endpoint) this.settle(worker, answer);
     });

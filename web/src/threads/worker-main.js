@@ -39,7 +39,7 @@ function runSubCall(module, fn, direction, staging, { args, inputs, outputs }) {
 
 function layerOf(id) {
   const layer = layers.get(id);
-  if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker (disposed, or its worker was replaced)`);
+  if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker (disposed)`);
   return layer;
 }
 
