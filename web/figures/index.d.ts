@@ -30,8 +30,8 @@ export interface MatrixOptions {
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked: drawn hatched and muted, never mistaken for 0. */
   masked?: ArrayLike<number> | null;
-  /** (b, i, j, value) -> the aria-label of a cell. */
-  cellLabel?: (b: number, i: number, j: number, value: number) => string;
+  /** (b, i, j, value, shown) -> the aria-label of a cell; shown is the text the cell displays (its name must contain it). */
+  cellLabel?: (b: number, i: number, j: number, value: number, shown: string) => string;
   /** Extra attributes of the root, e.g. { 'data-head': 0 }. */
   attrs?: Record<string, string | number>;
   /** Marks cells editable (class 'editable', aria-readonly false); the page handles the edits. */

@@ -9,7 +9,7 @@
 //   rowLabels, colLabels   labels of the rows / columns of each block (e.g. tokens)
 //   batchLabel   (b) -> label above block b when B > 1 (default 'batch b+1')
 //   masked       per-element flags (1 = masked), drawn hatched and muted: never mistaken for 0
-//   cellLabel    (b, i, j, value) -> the aria-label of a cell (default: position, the number shown
+//   cellLabel    (b, i, j, value, shown) -> the aria-label of a cell (default: position, the number shown
 //                and the exact value, format.js spokenValue)
 //   attrs        extra attributes of the root (e.g. { 'data-head': 0 })
 //   editable     marks cells as editable (the page handles 'attn-cell-activate')
@@ -54,7 +54,7 @@ export function matrix(input, options = {}) {
     attrs = {}, editable = false, legend: withLegend = true } = options;
   const [B, R, C] = shapeOf(tensor);
   const batchLabel = options.batchLabel ?? ((b) => `batch ${b + 1}`);
-  const cellLabel = options.cellLabel ?? ((b, i, j, v) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v)}`);
+  const cellLabel = options.cellLabel ?? ((b, i, j, v, shown) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v, shown)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
   const scale = colorScale(kind, tensor.data, (k) => !isMasked(k));
   const texts = formatMatrix(tensor.data);
@@ -108,7 +108,7 @@ export function matrix(input, options = {}) {
           'data-row': i,
           'data-col': j,
           'data-value': fullValue(value),
-          'aria-label': cellLabel(b, i, j, value) + (off ? ' (masked)' : ''),
+          'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ' (masked)' : ''),
           'aria-readonly': editable ? 'false' : null,
         }, [
           svg('rect', { class: 'tile', width: cellW, height: CELL.height, rx: 5, fill: off ? `url(#${hatch.id})` : null }),

@@ -17,8 +17,13 @@ export function neighbour(cell, move) {
   const batch = cell.dataset.batch ?? '0';
   const inBatch = (c) => (c.dataset.batch ?? '0') === batch;
   const cells = [...svg.querySelectorAll('[role="gridcell"][data-row][data-col]')].filter(inBatch);
-  const R = Math.max(...cells.map((c) => Number(c.dataset.row))) + 1;
-  const C = Math.max(...cells.map((c) => Number(c.dataset.col))) + 1;
+  // The matrix's size from its cells, by a loop (no spread into Math.max: web/figures never does).
+  let R = 0;
+  let C = 0;
+  for (const c of cells) {
+    R = Math.max(R, Number(c.dataset.row) + 1);
+    C = Math.max(C, Number(c.dataset.col) + 1);
+  }
   let r = Number(cell.dataset.row);
   let c = Number(cell.dataset.col);
   const step = move === 'down' || move === 'right' ? 1 : -1;
