@@ -27,6 +27,13 @@ describe('givenState', () => {
     }
   });
 
+  it('ignores the explorer link\'s page-only parts (check mode, the speed panel), as embed.html passes them on', () => {
+    const page = { ...SEED_004, checks: { q: [[['1', '0']]] }, checked: { q: 'checked' }, speed: { T: 256, d: 64, heads: 4 } };
+    const state = givenState(CUSTOM, page);
+    expect(state.x).toEqual(SEED_004.x);
+    expect(state).not.toHaveProperty('checked');
+  });
+
   it('names an unknown key, with the known key it resembles', () => {
     expect(() => givenState(CUSTOM, { ...SEED_004, Wq: SEED_004.wq })).toThrow(new TypeError(
       "data has an unknown key 'Wq' (did you mean 'wq'?); known keys: version, preset, source, seed, tokens, keyTokens, x, heads, wq, wk, wv, wo, kvHeads, q, k, v, scoring, compare, params, hidden, scale, temperature, causal, validLens, maskedCells, maskFill, window, alibi, rope, ropeBase, view, head, backward"));

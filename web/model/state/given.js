@@ -16,7 +16,7 @@ import { isObject } from './resize.js';
 const STATE_KEYS = ['version', 'preset', 'source', 'seed', 'tokens', 'keyTokens', 'x', 'heads', 'wq', 'wk', 'wv', 'wo',
   'kvHeads', 'q', 'k', 'v', 'scoring', 'compare', 'params', 'hidden', 'scale', 'temperature', 'causal', 'validLens',
   'maskedCells', 'maskFill', 'window', 'alibi', 'rope', 'ropeBase', 'view', 'head', 'backward'];
-const PAGE_KEYS = ['checks', 'speed'];
+const PAGE_KEYS = ['checks', 'checked', 'speed'];
 
 // The axes of each array key, in the letters of the model's comments.
 const AXES = {
