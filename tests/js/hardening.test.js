@@ -9,6 +9,7 @@ import { callEntry } from '../../web/src/boundary/packed.js';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
 import { sdpaReference } from '../reference/index.js';
+import { thrown } from './thrown.js';
 
 // One float32 rounding per step of a short row: far below the 1e-3 a wrong mask or row would miss by.
 const CLOSE = { atol: 1e-5, rtol: 1e-5 };
@@ -22,16 +23,6 @@ function expectStillWorks(attn, label) {
   const expected = sdpaReference(q, k, v, { causal: 'bottom-right' });
   const got = attn.scaledDotProductAttention(q, k, v, { causal: 'bottom-right' });
   expectClose(got.output, { data: expected.out, shape: [1, 2, 5, 3] }, { ...CLOSE, label });
-}
-
-/** The error `call` throws (or undefined). */
-function thrown(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe.each(BACKENDS)('hardening ($backend)', (build) => {

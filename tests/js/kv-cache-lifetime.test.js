@@ -10,6 +10,7 @@ import { heldMemory } from '../../web/src/boundary/memory.js';
 import { selfAttention } from '../../web/src/ops/layers.js';
 import { BACKENDS, heapState, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
+import { thrown } from './thrown.js';
 
 // As in kv-cache.test.js: the cached path and the full forward round in different orders.
 const TOLERANCE = { rtol: 1e-5, atol: 2e-6 };
@@ -22,16 +23,6 @@ const STEP = randomTensor(seededRandom(1), [4, 1, 64]);
 /** `steps` one-row decode steps of `layer` through `cache`. */
 function decode(layer, cache, steps) {
   for (let t = 0; t < steps; t++) layer.forward(STEP, { cache });
-}
-
-/** The error `call` throws (or undefined). */
-function thrown(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe.each(BACKENDS)('the lifetime of a KV cache ($backend)', (build) => {
