@@ -1,5 +1,6 @@
 // The command line: node:util's parseArgs (strict: an unknown flag or a missing value is a usage
 // error), then each value checked against its choices. USAGE documents every flag.
+import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from './errors.js';
 
@@ -33,7 +34,10 @@ Options of figure:
                    tooltip); html: one self-contained page (no network, opens from file://) that
                    shows the exact value under the pointer; png: the SVG drawn by the system
                    Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size,
-                   at most 8192 px a side (else write SVG). Default: the extension of OUT, else svg.
+                   at most 8192 px a side (else write SVG). Default: the extension of OUT.
+                   OUT's extension must be its format's (.svg, .html or .htm, .png): one that
+                   disagrees with --format, or names no format (out.txt), is refused (exit 2);
+                   an OUT with no extension (/dev/stdout) needs --format.
   --title TEXT     The figure's title (default: the tensor's name and index).
   -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
   -h, --help       This text.
@@ -50,7 +54,7 @@ in what is printed: no escape sequence reaches the terminal.
 Exit codes: 0 done, 1 bad input (a file that cannot be read, is not a regular file or is over
 1 GiB, no such tensor, an index out of range, a token count that does not fit, PNG without
 Chromium), 2 usage (unknown command or flag, a missing FILE or -o, a value outside a flag's
-choices, -o naming FILE).
+choices, an OUT whose extension is not its format's, -o naming FILE).
 `;
 
 const OPTIONS = {
@@ -64,7 +68,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 const VIEWS = ['heatmap', 'heads', 'pipeline'];
-const FORMATS = ['svg', 'html', 'png'];
+// Each format and the extensions an OUT of it may have.
+const EXTENSIONS = { svg: ['svg'], html: ['html', 'htm'], png: ['png'] };
+const FORMATS = Object.keys(EXTENSIONS);
+const NAMES = '.svg, .html (or .htm) or .png';
 
 function choice(flag, value, choices) {
   if (!choices.includes(value)) throw new UsageError(`--${flag} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
@@ -77,6 +84,26 @@ function indices(text) {
     throw new UsageError(`--index must be non-negative integers separated by commas (like 0,3), got ${JSON.stringify(text)}`);
   }
   return parts.map(Number);
+}
+
+/**
+ * The format of OUT: --format when given, else OUT's extension. A file named for one format never
+ * holds another (`--format svg -o fig.pdf` would write an SVG that no PDF reader opens), so an
+ * extension that disagrees with --format, or names no format at all, is a usage error. An OUT with
+ * no extension (/dev/stdout, a pipe) needs --format.
+ */
+function outputFormat(out, given) {
+  const dotted = extname(out); // as written, for the messages
+  const ext = dotted.slice(1).toLowerCase();
+  const format = given === undefined ? undefined : choice('format', given, FORMATS);
+  if (format !== undefined) {
+    if (ext && !EXTENSIONS[format].includes(ext)) throw new UsageError(`-o ${out} is named ${dotted}, but --format is ${format}: name it .${EXTENSIONS[format][0]}, or drop --format`);
+    return format;
+  }
+  if (!ext) throw new UsageError(`-o ${out} has no extension to tell the format: name it ${NAMES}, or give --format`);
+  const named = FORMATS.find((f) => EXTENSIONS[f].includes(ext));
+  if (!named) throw new UsageError(`-o ${out} is named ${dotted}, not a format the command writes: name it ${NAMES}`);
+  return named;
 }
 
 /** argv (after node and the script) -> { help } or { command, file, ...options }; a UsageError when it does not parse. */
@@ -100,12 +127,13 @@ export function parseCommand(argv) {
     return { command, file };
   }
   if (!values.out) throw new UsageError('figure: -o OUT is missing');
-  const fromName = values.out.match(/\.(svg|html|png)$/i)?.[1].toLowerCase();
   const tokens = values.tokens === undefined ? undefined : values.tokens.split(/\s+/).filter(Boolean);
   if (tokens && tokens.length === 0) throw new UsageError('--tokens is empty');
   const view = choice('view', values.view ?? 'heatmap', VIEWS);
-  const format = choice('format', values.format ?? fromName ?? 'svg', FORMATS);
-  if (view === 'pipeline' && format !== 'html') throw new UsageError(`--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format}`);
+  const format = outputFormat(values.out, values.format);
+  if (view === 'pipeline' && format !== 'html') {
+    throw new UsageError(`--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format} from ${values.format === undefined ? `-o ${values.out}` : '--format'}`);
+  }
   if (view === 'pipeline' && (values.tensor !== undefined || values.index !== undefined)) throw new UsageError('--view pipeline reads the file\'s x, wq, wk, wv (or q, k, v): --tensor and --index do not apply');
   return {
     command,

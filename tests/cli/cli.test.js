@@ -165,10 +165,11 @@ describe('attention-lab figure --format html and png', () => {
     expect(bytes).toBeLessThan(60 * KIB);
   });
 
-  it('--format is taken from the extension of OUT, and --format overrides it', async () => {
-    const svg = await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'named.html');
-    expect(svg.startsWith('<svg')).toBe(true);
+  it('the format is taken from the extension of OUT (.htm and capitals too), or from --format for an OUT with none', async () => {
     expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1'], 'page.html')).startsWith('<!doctype html>')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1'], 'PAGE.HTM')).startsWith('<!doctype html>')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'plain.SVG')).startsWith('<svg')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'no-extension')).startsWith('<svg')).toBe(true);
   });
 
   it('PNG through the system Chromium is an image twice the SVG\'s size', async () => {
@@ -190,6 +191,12 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html'],
     [['figure', INDUCTION, '-o', 'x.html', '--view', 'pipeline', '--index', '0'], '--tensor and --index do not apply'],
     [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, got "gif"'],
+    [['figure', INDUCTION, '-o', 'x.html', '--format', 'svg'], '-o x.html is named .html, but --format is svg: name it .svg, or drop --format'],
+    [['figure', INDUCTION, '-o', 'x.PNG', '--format', 'html'], '-o x.PNG is named .PNG, but --format is html: name it .html'],
+    [['figure', INDUCTION, '-o', 'x.txt'], '-o x.txt is named .txt, not a format the command writes: name it .svg, .html (or .htm) or .png'],
+    [['figure', INDUCTION, '-o', 'x.txt', '--format', 'svg'], '-o x.txt is named .txt, but --format is svg'],
+    [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm) or .png, or give --format'],
+    [['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png'],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
     [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
     [['figure', INDUCTION, '-o'], "'-o, --out <value>' argument missing"],
