@@ -9,7 +9,7 @@ export const USAGE = `attention-lab: attention tensors from files, as figures wi
 Usage:
   attention-lab info FILE
   attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
-                            [--view heatmap|heads|pipeline] [--format svg|html|png] -o OUT
+                            [--view heatmap|heads|pipeline] [--format svg|html|png] [--quiet] -o OUT
   attention-lab --help
 
 Commands:
@@ -40,6 +40,9 @@ Options of figure:
                    an OUT with no extension (/dev/stdout) needs --format.
   --title TEXT     The figure's title (default: the tensor's name and index).
   -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
+  -q, --quiet      Print nothing but errors. Otherwise figure says on stderr what it wrote (and
+                   that Chromium is starting, for PNG: a second or more); stdout stays empty, so
+                   -o /dev/stdout --format svg pipes the figure alone.
   -h, --help       This text.
 
 Colours: weights (every value in [0, 1]) on the fixed sequential scale [0, 1]; any other tensor
@@ -65,6 +68,7 @@ const OPTIONS = {
   format: { type: 'string' },
   title: { type: 'string' },
   out: { type: 'string', short: 'o' },
+  quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 };
 const VIEWS = ['heatmap', 'heads', 'pipeline'];
@@ -145,5 +149,6 @@ export function parseCommand(argv) {
     view,
     format,
     title: values.title,
+    quiet: values.quiet === true,
   };
 }

@@ -1,6 +1,7 @@
 // attention-lab's command line: run(argv) -> exit code, writing to stdout and stderr.
 //   info FILE                 the tensors of a file
-//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG
+//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG; what it
+//                             did on stderr (nothing with --quiet), stdout left to the figure
 import { writeFile } from 'node:fs/promises';
 import { USAGE, parseCommand } from './args.js';
 import { showControls, terminalText } from './controls.js';
@@ -77,7 +78,8 @@ export async function pipelineHtml(file, loaded, options) {
   }
 }
 
-async function figure(options) {
+/** Draws the figure the options ask for into OUT; `say(line)` reports what it does (on stderr). */
+async function figure(options, say) {
   if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
@@ -85,7 +87,7 @@ async function figure(options) {
   const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
   if (options.format === 'svg') return write(options, svg.chunks);
   if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
-  return write(options, await (await import('./png.js')).renderPng(svg));
+  return write(options, await (await import('./png.js')).renderPng(svg, { title, say }));
 }
 
 const BATCH_CHARS = 1 << 20;
@@ -140,7 +142,9 @@ export async function run(argv, streams = {}) {
       stdout.write(`${describeFile(options.file, await loadFile(options.file)).join('\n')}\n`);
       return 0;
     }
-    stdout.write(`${await figure(options)}\n`);
+    // Progress goes to stderr, so a script reading stdout (-o /dev/stdout) gets the figure alone.
+    const say = options.quiet ? () => {} : (line) => stderr.write(`${line}\n`);
+    say(await figure(options, say));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

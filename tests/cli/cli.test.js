@@ -3,6 +3,7 @@
 // each cell's data-value the tensor's float32 value as String() prints it (decoded here without
 // the package's readers); HTML and PNG are written; usage errors exit 2, bad input exits 1 naming
 // the file, the tensor and the flag.
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNpy } from '../../web/io/index.js';
 import { INDUCTION, fixtureTensor, induction, manifest } from './expected.js';
-import { runCli } from './run.js';
+import { BIN, REPO, runCli } from './run.js';
 import { findAll, parseXml } from './xml.js';
 
 const FIXTURES = 'tests/io/fixtures';
@@ -20,13 +21,20 @@ let dir;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-')); });
 afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
 
-/** Runs `figure` into a temp file and returns the file's text (or bytes for PNG) after checking exit 0. */
+const reText = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Runs `figure` into a temp file and returns the file's text (or bytes for PNG) after checking
+ * exit 0, an empty stdout and stderr saying only what was written (after Chromium's start for PNG).
+ */
 async function figure(args, out) {
   const path = join(dir, out);
   const result = await runCli(['figure', ...args, '-o', path]);
-  expect(result.stderr).toBe('');
+  const chromium = /\.png$/i.test(out) ? 'starting Chromium to draw the PNG\\.\\.\\.\\n' : '';
+  expect(result.stderr).toMatch(new RegExp(`^${chromium}wrote ${reText(path)} \\(\\w+, \\w+, \\d+ bytes\\)\\n$`));
+  expect(result.stdout).toBe('');
   expect(result.code).toBe(0);
-  return out.endsWith('.png') ? readFile(path) : readFile(path, 'utf8');
+  return /\.png$/i.test(out) ? readFile(path) : readFile(path, 'utf8');
 }
 
 /** The cells of an SVG text: [{ layer, head, row, col, value (the attribute text) }] in document order. */
@@ -172,6 +180,18 @@ describe('attention-lab figure --format html and png', () => {
     expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'no-extension')).startsWith('<svg')).toBe(true);
   });
 
+  it('--quiet prints nothing, and -o /dev/stdout --format svg pipes the figure alone to stdout', async () => {
+    const quiet = await runCli(['figure', `${FIXTURES}/bertviz.json`, '--index', '0,1', '--quiet', '-o', join(dir, 'quiet.svg')]);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    // Through a shell's pipe, as a script runs it (Node's own child stdout is a socket, which /dev/stdout cannot open).
+    const piped = await new Promise((resolve) => {
+      execFile('sh', ['-c', `"${process.execPath}" "${BIN}" figure ${FIXTURES}/bertviz.json --index 0,1 --format svg -o /dev/stdout | cat`], { cwd: REPO }, (error, stdout, stderr) => resolve({ error, stdout, stderr }));
+    });
+    expect(piped.error).toBeNull();
+    expect(piped.stdout).toBe(await readFile(join(dir, 'quiet.svg'), 'utf8'));
+    expect(piped.stderr).toMatch(/^wrote \/dev\/stdout \(heatmap, svg, \d+ bytes\)\n$/);
+  });
+
   it('PNG through the system Chromium is an image twice the SVG\'s size', async () => {
     const svg = parseXml(await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.svg'));
     const png = await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.png');
@@ -251,7 +271,7 @@ describe('attention-lab errors', () => {
   it('--help exits 0 and documents every flag and both exit codes', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
+    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
     expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
     expect(stdout).toContain('-o naming FILE');

@@ -26,7 +26,7 @@ afterAll(async () => {
 /** Writes the figure and opens it from file://; -> { page, problems, blocked, requests }. */
 async function openFigure(args, name) {
   const out = join(dir, name);
-  const { code, stderr } = await runCli(['figure', ...args, '-o', out]);
+  const { code, stderr } = await runCli(['figure', ...args, '--quiet', '-o', out]);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
