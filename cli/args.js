@@ -9,7 +9,8 @@ export const USAGE = `attention-lab: attention tensors from files, as figures wi
 Usage:
   attention-lab info FILE
   attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
-                            [--view heatmap|heads|pipeline] [--format svg|html|png] [--quiet] -o OUT
+                            [--view heatmap|heads|pipeline] [--format svg|html|png|pdf]
+                            [--title TEXT] [--quiet] -o OUT
   attention-lab --help
 
 Commands:
@@ -34,15 +35,17 @@ Options of figure:
                    tooltip); html: one self-contained page (no network, opens from file://) that
                    shows the exact value under the pointer; png: the SVG drawn by the system
                    Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size,
-                   at most 8192 px a side (else write SVG). Default: the extension of OUT.
-                   OUT's extension must be its format's (.svg, .html or .htm, .png): one that
+                   at most 8192 px a side (else write SVG); pdf: one vector page the size of the
+                   figure (cells as fills, labels as text), printed by the same Chromium, at most
+                   19200 px (200 in) a side. Default: the extension of OUT.
+                   OUT's extension must be its format's (.svg, .html or .htm, .png, .pdf): one that
                    disagrees with --format, or names no format (out.txt), is refused (exit 2);
                    an OUT with no extension (/dev/stdout) needs --format.
   --title TEXT     The figure's title (default: the tensor's name and index).
   -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
-  -q, --quiet      Print nothing but errors. Otherwise figure says on stderr what it wrote (and
-                   that Chromium is starting, for PNG: a second or more); stdout stays empty, so
-                   -o /dev/stdout --format svg pipes the figure alone.
+  -q, --quiet      Print nothing but errors. Otherwise figure says on stderr what it wrote
+                   (and that Chromium is starting, for PNG and PDF: a second or more); stdout
+                   stays empty, so -o /dev/stdout --format svg pipes the figure alone.
   -h, --help       This text.
 
 Colours: weights (every value in [0, 1]) on the fixed sequential scale [0, 1]; any other tensor
@@ -55,8 +58,8 @@ as Control Pictures (U+0001 as U+2401, ESC as U+241B; C1 controls as U+FFFD) in 
 in what is printed: no escape sequence reaches the terminal.
 
 Exit codes: 0 done, 1 bad input (a file that cannot be read, is not a regular file or is over
-1 GiB, no such tensor, an index out of range, a token count that does not fit, PNG without
-Chromium), 2 usage (unknown command or flag, a missing FILE or -o, a value outside a flag's
+1 GiB, no such tensor, an index out of range, a token count that does not fit, PNG or PDF
+without Chromium), 2 usage (unknown command or flag, a missing FILE or -o, a value outside a flag's
 choices, an OUT whose extension is not its format's, -o naming FILE).
 `;
 
@@ -73,9 +76,9 @@ const OPTIONS = {
 };
 const VIEWS = ['heatmap', 'heads', 'pipeline'];
 // Each format and the extensions an OUT of it may have.
-const EXTENSIONS = { svg: ['svg'], html: ['html', 'htm'], png: ['png'] };
+const EXTENSIONS = { svg: ['svg'], html: ['html', 'htm'], png: ['png'], pdf: ['pdf'] };
 const FORMATS = Object.keys(EXTENSIONS);
-const NAMES = '.svg, .html (or .htm) or .png';
+const NAMES = '.svg, .html (or .htm), .png or .pdf';
 
 function choice(flag, value, choices) {
   if (!choices.includes(value)) throw new UsageError(`--${flag} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);

@@ -1,6 +1,6 @@
 // attention-lab's command line: run(argv) -> exit code, writing to stdout and stderr.
 //   info FILE                 the tensors of a file
-//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG; what it
+//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page, a PNG or a PDF; what it
 //                             did on stderr (nothing with --quiet), stdout left to the figure
 import { writeFile } from 'node:fs/promises';
 import { USAGE, parseCommand } from './args.js';
@@ -83,11 +83,13 @@ async function figure(options, say) {
   if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
-  // The HTML page shows values on hover; per-cell tooltips would only double its size.
-  const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
+  // Per-cell tooltips serve the SVG file alone: the HTML page shows the value under the pointer
+  // (tooltips would double its size), and a PNG or a PDF has no pointer.
+  const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format === 'svg' });
   if (options.format === 'svg') return write(options, svg.chunks);
   if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
-  return write(options, await (await import('./png.js')).renderPng(svg, { title, say }));
+  if (options.format === 'png') return write(options, await (await import('./png.js')).renderPng(svg, { title, say }));
+  return write(options, await (await import('./pdf.js')).renderPdf(svg, { title, say }));
 }
 
 const BATCH_CHARS = 1 << 20;
@@ -112,16 +114,16 @@ function* batches(chunks, sizes) {
   yield text;
 }
 
-/** Writes `content` to OUT: the PNG's bytes, or a text's chunks in order. */
+/** Writes `content` to OUT: the bytes of a PNG or a PDF, or a text's chunks in order. */
 async function write(options, content) {
   const sizes = { bytes: 0 };
-  const png = content instanceof Uint8Array;
+  const binary = content instanceof Uint8Array;
   try {
-    await writeFile(options.out, png ? content : batches(content, sizes));
+    await writeFile(options.out, binary ? content : batches(content, sizes));
   } catch (error) {
     throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
   }
-  if (png) sizes.bytes = content.byteLength;
+  if (binary) sizes.bytes = content.byteLength;
   return `wrote ${options.out} (${options.view}, ${options.format}, ${sizes.bytes} bytes)`;
 }
 

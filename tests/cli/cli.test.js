@@ -210,12 +210,14 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pie'], '--view must be one of heatmap, heads, pipeline, got "pie"'],
     [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html'],
     [['figure', INDUCTION, '-o', 'x.html', '--view', 'pipeline', '--index', '0'], '--tensor and --index do not apply'],
-    [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, got "gif"'],
+    [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, pdf, got "gif"'],
+    [['figure', INDUCTION, '-o', 'out.pdf', '--format', 'svg'], '-o out.pdf is named .pdf, but --format is svg: name it .svg, or drop --format'],
+    [['figure', INDUCTION, '-o', 'out.pdf', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got pdf from -o out.pdf'],
     [['figure', INDUCTION, '-o', 'x.html', '--format', 'svg'], '-o x.html is named .html, but --format is svg: name it .svg, or drop --format'],
     [['figure', INDUCTION, '-o', 'x.PNG', '--format', 'html'], '-o x.PNG is named .PNG, but --format is html: name it .html'],
-    [['figure', INDUCTION, '-o', 'x.txt'], '-o x.txt is named .txt, not a format the command writes: name it .svg, .html (or .htm) or .png'],
+    [['figure', INDUCTION, '-o', 'x.txt'], '-o x.txt is named .txt, not a format the command writes: name it .svg, .html (or .htm), .png or .pdf'],
     [['figure', INDUCTION, '-o', 'x.txt', '--format', 'svg'], '-o x.txt is named .txt, but --format is svg'],
-    [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm) or .png, or give --format'],
+    [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm), .png or .pdf, or give --format'],
     [['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png'],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
     [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
@@ -271,7 +273,7 @@ describe('attention-lab errors', () => {
   it('--help exits 0 and documents every flag and both exit codes', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
+    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png', 'pdf']) expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
     expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
     expect(stdout).toContain('-o naming FILE');
