@@ -6,6 +6,10 @@ import { UsageError } from './errors.js';
 
 export const USAGE = `attention-lab: attention tensors from files, as figures without a browser.
 
+Layers, heads and positions are counted from 0 everywhere, as PyTorch indexes the tensor:
+--index 1,2 is attention[1, 2], drawn as layer 1, head 2 (L1, H2 in the heads view), and its
+first query is query 0.
+
 Usage:
   attention-lab info FILE
   attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
@@ -15,33 +19,35 @@ Usage:
 
 Commands:
   info     List the tensors of FILE (.npy, .npz, .safetensors or JSON): name, dtype, shape,
-           and the file's tokens and metadata.
+           and the file's tokens (with their positions) and metadata.
   figure   Draw one tensor of FILE into OUT.
 
 Options of figure:
   --tensor NAME    The tensor to draw (default: the file's only tensor).
-  --index I,J,...  Fix the leading axes: for a (L, H, T, T) tensor, "--index 0,3" is layer 0, head 3.
-                   heatmap needs 2 axes left, heads 3 (H, T, T) or 4 (L, H, T, T). Default: 0 for
-                   every axis in front of those.
+  --index I,J,...  Fix the leading axes: for a (L, H, T, T) tensor, "--index 0,3" is layer 0,
+                   head 3. heatmap needs 2 axes left, heads 3 (H, T, T) or 4 (L, H, T, T).
+                   Default: 0 for every axis in front of those.
   --tokens "a b"   Labels of the queries and keys, separated by spaces (default: the file's
-                   tokens when their count fits, else 1, 2, 3...).
+                   tokens when their count fits, else the positions 0, 1, 2...).
   --view V         heatmap (default): one (Tq, Tk) map with labelled axes and a colour bar.
-                   heads: a grid of small maps, a row per layer and a column per head.
+                   heads: a grid of small maps as BertViz draws it, a row per layer (L0, L1...)
+                   and a column per head (H0, H1...).
                    pipeline: the whole computation from the file's x, wq, wk, wv (or q, k, v)
                    tensors (PyTorch's q_proj.weight ... names too), recomputed by the wasm core
                    inside the file: editable cells, a click on a score masks it, exact values
                    on hover. HTML only; --tensor and --index do not apply.
   --format F       svg: a static SVG (every cell has data-value, its exact float32 value, and a
-                   tooltip); html: one self-contained page (no network, opens from file://) that
-                   shows the exact value under the pointer; png: the SVG drawn by the system
-                   Chromium (/usr/bin/chromium or $ATTENTION_LAB_CHROMIUM), at twice its size,
-                   at most 8192 px a side (else write SVG); pdf: one vector page the size of the
-                   figure (cells as fills, labels as text), printed by the same Chromium, at most
-                   19200 px (200 in) a side. Default: the extension of OUT.
-                   OUT's extension must be its format's (.svg, .html or .htm, .png, .pdf): one that
-                   disagrees with --format, or names no format (out.txt), is refused (exit 2);
-                   an OUT with no extension (/dev/stdout) needs --format.
-  --title TEXT     The figure's title (default: the tensor's name and index).
+                   tooltip: "query the (3) → key cat (1): 0.25"); html: one self-contained page
+                   (no network, opens from file://) that shows the same under the pointer;
+                   png: the SVG drawn by the system Chromium (/usr/bin/chromium or
+                   $ATTENTION_LAB_CHROMIUM), at twice its size, at most 8192 px a side (else
+                   write SVG); pdf: one vector page the size of the figure (cells as fills,
+                   labels as text), printed by the same Chromium, at most 19200 px (200 in) a
+                   side. Default: the extension of OUT, which must be its format's (.svg, .html
+                   or .htm, .png, .pdf): one that disagrees with --format, or names no format
+                   (out.txt), is refused (exit 2); an OUT with no extension (/dev/stdout) needs
+                   --format.
+  --title TEXT     The figure's title (default: the tensor's name and index, attention[1, 2]).
   -o, --out OUT    The file to write; never FILE itself (by any path or link: exit 2).
   -q, --quiet      Print nothing but errors. Otherwise figure says on stderr what it wrote
                    (and that Chromium is starting, for PNG and PDF: a second or more); stdout

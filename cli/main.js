@@ -8,7 +8,7 @@ import { showControls, terminalText } from './controls.js';
 import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
-import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+import { axisTokens, loadFile, pickTensor, selectBlock } from './load.js';
 import { sameFile } from './read-file.js';
 import { standaloneHtml } from '../web/figures/export/standalone-html.js';
 import { pipelineState } from '../web/figures/pipeline/state.js';
@@ -24,7 +24,11 @@ export function describeFile(file, { tensors, tokens, metadata }) {
     const t = tensors[name];
     lines.push(`  ${name.padEnd(width)}  ${t.dtype.padEnd(8)}  [${t.shape.join(', ')}]`);
   }
-  if (tokens) lines.push(`tokens (${tokens.length}): ${tokens.join(' ')}`);
+  // Positions count from 0, as the figures' axes, readouts and --index do.
+  if (tokens) {
+    const where = tokens.length === 1 ? 'position 0' : `positions 0 to ${tokens.length - 1}`;
+    lines.push(`tokens (${tokens.length}, ${where}): ${tokens.join(' ')}`);
+  }
   for (const [key, value] of Object.entries(metadata ?? {})) {
     if (key !== 'tokens') lines.push(`metadata ${key}: ${value.length > 120 ? `${value.slice(0, 117)}...` : value}`);
   }
@@ -35,7 +39,7 @@ export function describeFile(file, { tensors, tokens, metadata }) {
 // comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
 export const MAX_CELLS = 2 ** 20;
 
-/** -> { svg: { chunks, width, height }, title } of the figure the options ask for. */
+/** -> { svg: { chunks, width, height }, title, tokens: { rows, cols } (each null without tokens) } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
   const where = `${file}: tensor '${name}'`;
@@ -45,11 +49,12 @@ export function figureSvg(file, loaded, options, { titles }) {
   if (block.data.length > MAX_CELLS) {
     throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
   }
-  const { rows, cols } = axisLabels(where, Tq, Tk, options.tokens, loaded.tokens);
+  const tokens = axisTokens(where, Tq, Tk, options.tokens, loaded.tokens);
+  const { rows, cols } = tokens;
   const title = options.title ?? `${name}${block.index.length ? `[${block.index.join(', ')}]` : ''}`;
-  if (options.view === 'heatmap') return { title, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
+  if (options.view === 'heatmap') return { title, tokens, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
   const [L, H] = block.shape.length === 4 ? block.shape : [1, block.shape[0]];
-  return { title, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
+  return { title, tokens, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
 }
 
 /** The standalone computing figure of FILE's x, wq, wk, wv (or q, k, v), as an HTML file's text. */
@@ -85,9 +90,9 @@ async function figure(options, say) {
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
   // Per-cell tooltips serve the SVG file alone: the HTML page shows the value under the pointer
   // (tooltips would double its size), and a PNG or a PDF has no pointer.
-  const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format === 'svg' });
+  const { svg, title, tokens } = figureSvg(options.file, loaded, options, { titles: options.format === 'svg' });
   if (options.format === 'svg') return write(options, svg.chunks);
-  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
+  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, tokens, caption: `${title} from ${options.file}` }));
   if (options.format === 'png') return write(options, await (await import('./png.js')).renderPng(svg, { title, say }));
   return write(options, await (await import('./pdf.js')).renderPdf(svg, { title, say }));
 }

@@ -77,15 +77,15 @@ describe('attention-lab info', () => {
       for (const [tensor, entry] of Object.entries(want.tensors)) {
         expect(stdout).toMatch(new RegExp(`^  ${tensor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${entry.dtype} +\\[${entry.shape.join(', ')}\\]$`, 'm'));
       }
-      if (want.tokens) expect(stdout).toContain(`tokens (${want.tokens.length}): ${want.tokens.join(' ')}`);
+      if (want.tokens) expect(stdout).toContain(`tokens (${want.tokens.length}, positions 0 to ${want.tokens.length - 1}): ${want.tokens.join(' ')}`);
     });
   }
 
-  it('info on the induction example lists its (L, H, T, T) attention and its 24 tokens', async () => {
+  it('info on the induction example lists its (L, H, T, T) attention and its 24 tokens at positions 0 to 23', async () => {
     const { stdout, code } = await runCli(['info', INDUCTION]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}attention +float32 +\[2, 4, 24, 24\]$/m);
-    expect(stdout).toContain(`tokens (24): ${induction().tokens.join(' ')}`);
+    expect(stdout).toContain(`tokens (24, positions 0 to 23): ${induction().tokens.join(' ')}`);
   });
 });
 
@@ -98,8 +98,9 @@ describe('attention-lab figure --format svg', () => {
     expect(cells).toHaveLength(T * T);
     expect(cells.map((c) => [c.row, c.col])).toEqual(Array.from({ length: T * T }, (_, k) => [Math.floor(k / T), k % T]));
     expect(firstWrongCell(cells, data, (1 * H + 2) * T * T)).toBeNull();
-    // Tooltips name the tokens (the file's own) and show the number.
-    expect(cells[1].title).toBe(`query ${tokens[0]} → key ${tokens[1]}: ${cells[1].value === '0' ? '0' : cells[1].title.split(': ')[1]}`);
+    // Tooltips name the tokens (the file's own) and their positions from 0, then the number.
+    expect(cells[T + 2].title).toBe(`query ${tokens[1]} (1) → key ${tokens[2]} (2): ${cells[T + 2].title.split(': ')[1]}`);
+    expect(root.children.find((n) => n.tag === 'text').text).toBe('attention[1, 2]');
     const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
     for (const token of new Set(tokens)) expect(labels).toContain(token);
   });
@@ -110,22 +111,23 @@ describe('attention-lab figure --format svg', () => {
     expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(tokens));
   });
 
-  it('a rectangular (3, 4) .npy draws 12 cells with its values and numbers its axes', async () => {
+  it('a rectangular (3, 4) .npy without tokens draws 12 cells with its values, its axes numbered from 0', async () => {
     const { data } = fixtureTensor('float32_le.npy', 'float32_le');
     const { root, cells } = cellsOf(await figure([`${FIXTURES}/float32_le.npy`], 'rect.svg'));
     expect(cells).toHaveLength(12);
     expect(firstWrongCell(cells, data)).toBeNull();
-    const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
-    for (const l of ['1', '2', '3', '4']) expect(labels).toContain(l);
+    // The title, the query rows' labels, the key columns' labels, the axis names (then the colour bar's numbers).
+    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text).slice(0, 10)).toEqual(['float32_le', '0', '1', '2', '0', '1', '2', '3', 'Keys', 'Queries']);
+    expect(cells[6].title).toBe(`query (1) → key (2): ${cells[6].title.split(': ')[1]}`);
   });
 
   it('--tokens labels the axes and --tensor picks a tensor of a file with several', async () => {
     const { data } = fixtureTensor('stored.npz', 'weights');
     const { root, cells } = cellsOf(await figure([`${FIXTURES}/stored.npz`, '--tensor', 'weights', '--tokens', 'p q r'], 'tok.svg'));
     expect(firstWrongCell(cells, data)).toBeNull();
-    expect(cells[4].title.startsWith('query q → key')).toBe(true);
+    expect(cells[4].title.startsWith('query q (1) → key')).toBe(true);
     // The file's own 4 tokens fit the keys.
-    expect(cells[1].title.startsWith('query p → key cat:')).toBe(true);
+    expect(cells[1].title.startsWith('query p (0) → key cat (1): ')).toBe(true);
     expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(['p', 'q', 'r', 'été']));
   });
 
@@ -138,6 +140,41 @@ describe('attention-lab figure --format svg', () => {
     expect(cells.map((c) => `${c.layer},${c.head}`).filter((_, k) => k % (T * T) === 0)).toEqual(
       Array.from({ length: L * H }, (_, m) => `${Math.floor(m / H)},${m % H}`));
     expect(firstWrongCell(cells, data)).toBeNull();
+  });
+
+  it('the heads view is BertViz\'s grid: a row per layer (L0, L1), a column per head (H0..H3), each map at its row and column', async () => {
+    const { shape, tokens } = induction();
+    const [L, H, T] = shape;
+    const { root, cells } = cellsOf(await figure([INDUCTION, '--view', 'heads'], 'grid.svg'));
+    const texts = findAll(root, (n) => n.tag === 'text');
+    const label = (text) => texts.find((n) => n.text === text);
+    // Where each map is: its first cell's x and its first row's y.
+    const panels = findAll(root, (n) => n.attrs.class === 'panel').map((p) => ({
+      l: Number(p.attrs['data-layer']),
+      h: Number(p.attrs['data-head']),
+      x: Number(p.children[0].children[0].attrs.x),
+      y: Number(p.children[0].attrs.transform.match(/translate\(0 ([\d.]+)\)/)[1]),
+    }));
+    const column = (h) => panels.filter((p) => p.h === h);
+    const row = (l) => panels.filter((p) => p.l === l);
+    for (let h = 0; h < H; h++) {
+      expect(new Set(column(h).map((p) => p.x)).size, `head ${h}: one column`).toBe(1);
+      if (h > 0) expect(column(h)[0].x).toBeGreaterThan(column(h - 1)[0].x);
+      const x = Number(label(`H${h}`).attrs.x);
+      expect(x, `H${h} over its column`).toBeGreaterThan(column(h)[0].x);
+      expect(x).toBeLessThan(column(h)[0].x + T * 5);
+      expect(Number(label(`H${h}`).attrs.y)).toBeLessThan(panels[0].y);
+    }
+    for (let l = 0; l < L; l++) {
+      expect(new Set(row(l).map((p) => p.y)).size, `layer ${l}: one row`).toBe(1);
+      if (l > 0) expect(row(l)[0].y).toBeGreaterThan(row(l - 1)[0].y);
+      expect(Number(label(`L${l}`).attrs.y), `L${l} beside its row`).toBeGreaterThan(row(l)[0].y);
+      expect(Number(label(`L${l}`).attrs.x)).toBeLessThan(panels[0].x);
+    }
+    expect(texts.some((n) => /^(layer|head) /.test(n.text))).toBe(false);
+    // A tooltip: the map's layer and head, then the cell's tokens and positions, all from 0.
+    const cell = cells[((1 * H + 3) * T + 20) * T + 17];
+    expect(cell.title).toBe(`layer 1, head 3: query ${tokens[20]} (20) → key ${tokens[17]} (17): ${cell.title.split(': ')[2]}`);
   });
 
   it('the heads view with --index 1 draws the four heads of layer 1', async () => {

@@ -43,7 +43,7 @@ describe('attention-lab prints no control character to a terminal', () => {
     expect(stdout).toContain('  a\u2401b ');
     expect(stdout).toContain('  x\u241b[31mred ');
     expect(stdout).toContain('  c\ufffd2Jd ');
-    expect(stdout).toContain('tokens (3): t\u2401 \u241b[31mu v\ufffd');
+    expect(stdout).toContain('tokens (3, positions 0 to 2): t\u2401 \u241b[31mu v\ufffd');
     expect(stdout).toContain('metadata note: set the title\u241b]0;pwned\u2407 then \u241b[2J clear');
     expect(stdout).toContain('/e\u241b[31mvil\u2407.safetensors: 3 tensors');
   });

@@ -69,7 +69,7 @@ describe('attention-lab draws files whose tokens are long', () => {
     const text = await readFile(out, 'utf8');
     const shown = `7:${'w'.repeat(37)}\u2026`;
     expect(text).toContain(`>${shown}</text>`);
-    expect(text).toContain(`<title>query ${shown} → key ${shown}: `);
+    expect(text).toContain(`<title>query ${shown} (7) → key ${shown} (7): `);
     expect(text).not.toContain('w'.repeat(40));
     expect(text.match(/data-value="/g)).toHaveLength(T * T);
   }, 180_000);
