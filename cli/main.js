@@ -3,6 +3,7 @@
 //   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page, a PNG or a PDF; what it
 //                             did on stderr (nothing with --quiet), stdout left to the figure
 import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { USAGE, parseCommand } from './args.js';
 import { showControls, terminalText } from './controls.js';
 import { InputError, UsageError } from './errors.js';
@@ -79,6 +80,10 @@ export async function pipelineHtml(file, loaded, options) {
     pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
     return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
   } catch (error) {
+    // A clone of the repository holds no wasm build (web/wasm/ is built, not committed).
+    if (error.code === 'ENOENT' && /[\\/]web[\\/]wasm[\\/]/.test(error.path ?? '')) {
+      throw new InputError(`--view pipeline packs the wasm core into the page, and ${error.path} is not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`);
+    }
     throw new InputError(`${file}: ${error.message}`);
   }
 }
