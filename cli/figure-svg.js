@@ -28,6 +28,18 @@ export function shortLabel(text) {
   return `${/[\ud800-\udbff]$/.test(head) ? head.slice(0, -1) : head}\u2026`;
 }
 
+/** "0", "1", ... "n-1": the labels of an axis without tokens, positions counted from 0 as everywhere. */
+const positions = (n) => Array.from({ length: n }, (_, i) => String(i));
+
+/**
+ * Where a cell is, as its tooltip and the HTML page's readout say it (and heads()'s readout in
+ * web/figures): "query the (3) → key cat (1)", positions from 0, each with its token when the axis has tokens.
+ */
+export const cellPlace = (rows, cols, i, j) => `query ${rows ? `${rows[i]} ` : ''}(${i}) → key ${cols ? `${cols[j]} ` : ''}(${j})`;
+
+/** Tokens as drawn (each cut by shortLabel), or null for an axis without tokens. */
+export const shownTokens = (tokens) => tokens?.map(shortLabel) ?? null;
+
 /** Attention weights (every finite value in [0, 1]) on the fixed scale; anything else diverging around 0. */
 export function scaleFor(data) {
   const weights = data.every((v) => !Number.isFinite(v) || (v >= 0 && v <= 1));
@@ -97,11 +109,14 @@ function cellRow(parts, scale, data, offset, C, x, y, size, i, say, gap = 1) {
 
 /**
  * heatmapSvg({ data (Tq, Tk), Tq, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG: query rows,
- * key columns, labelled axes and a colour bar, as web/figures' heatmap() lays them out.
+ * key columns, labelled axes and a colour bar, as web/figures' heatmap() lays them out. `rows` and
+ * `cols` are the axes' tokens, or null for positions (0, 1, 2...).
  */
-export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, title = 'Attention weights', titles = true }) {
-  const rows = rowLabels.map(shortLabel);
-  const cols = colLabels.map(shortLabel);
+export function heatmapSvg({ data, Tq, Tk, rows: rowTokens = null, cols: colTokens = null, title = 'Attention weights', titles = true }) {
+  const rowNames = shownTokens(rowTokens);
+  const colNames = shownTokens(colTokens);
+  const rows = rowNames ?? positions(Tq);
+  const cols = colNames ?? positions(Tk);
   const scale = scaleFor(data);
   const size = Math.max(14, Math.min(40, Math.floor(400 / Math.max(Tq, Tk))));
   const x0 = 30 + Math.ceil(longestLabel(rows));
@@ -111,7 +126,7 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, tit
   const parts = [el('text', { x: x0, y: 15, 'font-size': 12.5, 'font-weight': 600, fill: INK.text }, escape(title))];
   for (let i = 0; i < Tq; i++) {
     parts.push(el('text', { x: x0 - 6, y: y0 + i * size + size / 2, dy: '0.35em', 'text-anchor': 'end', 'font-size': FONT, fill: INK.muted }, escape(rows[i])));
-    const say = titles && ((j, v) => `query ${rows[i]} → key ${cols[j]}: ${formatNumber(v)}`);
+    const say = titles && ((j, v) => `${cellPlace(rowNames, colNames, i, j)}: ${formatNumber(v)}`);
     cellRow(parts, scale, data, i * Tk, Tk, x0, y0 + i * size, size, i, say);
   }
   const tickY = y0 + Tq * size + 6;
@@ -135,12 +150,14 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowLabels, cols: colLabels, tit
 }
 
 /**
- * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, title, titles }) -> { chunks, width, height } of the SVG: one small map
- * per layer (rows) and head (columns), on one colour scale so that heads compare by eye.
+ * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG: one
+ * small map per layer (a row each, labelled L0, L1...) and head (a column each, H0, H1...), as
+ * BertViz and web/figures' heads() lay them out, on one colour scale so that heads compare by eye.
+ * `rows` and `cols` are the axes' tokens (for the tooltips), or null.
  */
-export function headsSvg({ data, L, H, T, Tk, rows: rowLabels, cols: colLabels, title = 'Attention heads', titles = true }) {
-  const rows = rowLabels.map(shortLabel);
-  const cols = colLabels.map(shortLabel);
+export function headsSvg({ data, L, H, T, Tk, rows: rowTokens = null, cols: colTokens = null, title = 'Attention heads', titles = true }) {
+  const rows = shownTokens(rowTokens);
+  const cols = shownTokens(colTokens);
   const scale = scaleFor(data);
   const size = Math.max(2, Math.floor(120 / Math.max(T, Tk)));
   const gap = 14;
@@ -150,17 +167,17 @@ export function headsSvg({ data, L, H, T, Tk, rows: rowLabels, cols: colLabels, 
   const panelH = T * size;
   const parts = [el('text', { x: x0, y: 15, 'font-size': 12.5, 'font-weight': 600, fill: INK.text }, escape(title))];
   for (let h = 0; h < H; h++) {
-    parts.push(el('text', { x: x0 + h * (panelW + gap) + panelW / 2, y: y0 - 8, 'text-anchor': 'middle', 'font-size': FONT, fill: INK.muted }, `head ${h}`));
+    parts.push(el('text', { x: x0 + h * (panelW + gap) + panelW / 2, y: y0 - 8, 'text-anchor': 'middle', 'font-size': FONT, fill: INK.muted }, `H${h}`));
   }
   for (let l = 0; l < L; l++) {
     const py = y0 + l * (panelH + gap);
-    parts.push(el('text', { x: x0 - 8, y: py + panelH / 2, dy: '0.35em', 'text-anchor': 'end', 'font-size': FONT, fill: INK.muted }, `layer ${l}`));
+    parts.push(el('text', { x: x0 - 8, y: py + panelH / 2, dy: '0.35em', 'text-anchor': 'end', 'font-size': FONT, fill: INK.muted }, `L${l}`));
     for (let h = 0; h < H; h++) {
       const px = x0 + h * (panelW + gap);
       const base = (l * H + h) * T * Tk;
       parts.push(openTag('g', { class: 'panel', 'data-layer': l, 'data-head': h }));
       for (let i = 0; i < T; i++) {
-        const say = titles && ((j, v) => `layer ${l}, head ${h}, query ${rows[i]} → key ${cols[j]}: ${formatNumber(v)}`);
+        const say = titles && ((j, v) => `layer ${l}, head ${h}: ${cellPlace(rows, cols, i, j)}: ${formatNumber(v)}`);
         // The maps are small: their cells are drawn without gaps.
         cellRow(parts, scale, data, base + i * Tk, Tk, px, py + i * size, size, i, say, 0);
       }

@@ -55,13 +55,14 @@ export function selectBlock(where, tensor, index, keep) {
 }
 
 /**
- * Labels of the Tq query rows and Tk key columns, per axis: --tokens where its count fits (it must
- * fit Tq or Tk), else the file's tokens where theirs fits, else 1, 2, 3...
+ * The tokens of the Tq query rows and Tk key columns, per axis: --tokens where its count fits (it
+ * must fit Tq or Tk), else the file's tokens where theirs fits, else null (the figure numbers the
+ * axis 0, 1, 2..., positions counted from 0 as layers and heads are).
  */
-export function axisLabels(where, Tq, Tk, given, fromFile) {
+export function axisTokens(where, Tq, Tk, given, fromFile) {
   if (given && given.length !== Tq && given.length !== Tk) {
     throw new InputError(`${where}: --tokens has ${given.length} tokens, the figure has ${Tq} queries and ${Tk} keys`);
   }
-  const labels = (n) => [given, fromFile].find((tokens) => tokens?.length === n) ?? Array.from({ length: n }, (_, i) => String(i + 1));
-  return { rows: labels(Tq), cols: labels(Tk) };
+  const tokens = (n) => [given, fromFile].find((list) => list?.length === n) ?? null;
+  return { rows: tokens(Tq), cols: tokens(Tk) };
 }

@@ -1,13 +1,15 @@
 // attention-lab's command line: run(argv) -> exit code, writing to stdout and stderr.
 //   info FILE                 the tensors of a file
-//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page or a PNG
+//   figure FILE [...] -o OUT  one tensor as a static SVG, a standalone HTML page, a PNG or a PDF; what it
+//                             did on stderr (nothing with --quiet), stdout left to the figure
 import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { USAGE, parseCommand } from './args.js';
 import { showControls, terminalText } from './controls.js';
 import { InputError, UsageError } from './errors.js';
 import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
-import { axisLabels, loadFile, pickTensor, selectBlock } from './load.js';
+import { axisTokens, loadFile, pickTensor, selectBlock } from './load.js';
 import { sameFile } from './read-file.js';
 import { standaloneHtml } from '../web/figures/export/standalone-html.js';
 import { pipelineState } from '../web/figures/pipeline/state.js';
@@ -23,7 +25,11 @@ export function describeFile(file, { tensors, tokens, metadata }) {
     const t = tensors[name];
     lines.push(`  ${name.padEnd(width)}  ${t.dtype.padEnd(8)}  [${t.shape.join(', ')}]`);
   }
-  if (tokens) lines.push(`tokens (${tokens.length}): ${tokens.join(' ')}`);
+  // Positions count from 0, as the figures' axes, readouts and --index do.
+  if (tokens) {
+    const where = tokens.length === 1 ? 'position 0' : `positions 0 to ${tokens.length - 1}`;
+    lines.push(`tokens (${tokens.length}, ${where}): ${tokens.join(' ')}`);
+  }
   for (const [key, value] of Object.entries(metadata ?? {})) {
     if (key !== 'tokens') lines.push(`metadata ${key}: ${value.length > 120 ? `${value.slice(0, 117)}...` : value}`);
   }
@@ -34,7 +40,7 @@ export function describeFile(file, { tensors, tokens, metadata }) {
 // comfortably, and far below V8's string limit (a 12 x 12 grid of heads at T = 128 is 2.4 million).
 export const MAX_CELLS = 2 ** 20;
 
-/** -> { svg: { chunks, width, height }, title } of the figure the options ask for. */
+/** -> { svg: { chunks, width, height }, title, tokens: { rows, cols } (each null without tokens) } of the figure the options ask for. */
 export function figureSvg(file, loaded, options, { titles }) {
   const { name, tensor } = pickTensor(file, loaded.tensors, options.tensor);
   const where = `${file}: tensor '${name}'`;
@@ -44,11 +50,12 @@ export function figureSvg(file, loaded, options, { titles }) {
   if (block.data.length > MAX_CELLS) {
     throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
   }
-  const { rows, cols } = axisLabels(where, Tq, Tk, options.tokens, loaded.tokens);
+  const tokens = axisTokens(where, Tq, Tk, options.tokens, loaded.tokens);
+  const { rows, cols } = tokens;
   const title = options.title ?? `${name}${block.index.length ? `[${block.index.join(', ')}]` : ''}`;
-  if (options.view === 'heatmap') return { title, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
+  if (options.view === 'heatmap') return { title, tokens, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
   const [L, H] = block.shape.length === 4 ? block.shape : [1, block.shape[0]];
-  return { title, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
+  return { title, tokens, svg: headsSvg({ data: block.data, L, H, T: Tq, Tk, rows, cols, title, titles }) };
 }
 
 /** The standalone computing figure of FILE's x, wq, wk, wv (or q, k, v), as an HTML file's text. */
@@ -73,19 +80,26 @@ export async function pipelineHtml(file, loaded, options) {
     pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
     return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
   } catch (error) {
+    // A clone of the repository holds no wasm build (web/wasm/ is built, not committed).
+    if (error.code === 'ENOENT' && /[\\/]web[\\/]wasm[\\/]/.test(error.path ?? '')) {
+      throw new InputError(`--view pipeline packs the wasm core into the page, and ${error.path} is not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`);
+    }
     throw new InputError(`${file}: ${error.message}`);
   }
 }
 
-async function figure(options) {
+/** Draws the figure the options ask for into OUT; `say(line)` reports what it does (on stderr). */
+async function figure(options, say) {
   if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
-  // The HTML page shows values on hover; per-cell tooltips would only double its size.
-  const { svg, title } = figureSvg(options.file, loaded, options, { titles: options.format !== 'html' });
+  // Per-cell tooltips serve the SVG file alone: the HTML page shows the value under the pointer
+  // (tooltips would double its size), and a PNG or a PDF has no pointer.
+  const { svg, title, tokens } = figureSvg(options.file, loaded, options, { titles: options.format === 'svg' });
   if (options.format === 'svg') return write(options, svg.chunks);
-  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, caption: `${title} from ${options.file}` }));
-  return write(options, await (await import('./png.js')).renderPng(svg));
+  if (options.format === 'html') return write(options, standalonePage(svg.chunks, { title, tokens, caption: `${title} from ${options.file}` }));
+  if (options.format === 'png') return write(options, await (await import('./png.js')).renderPng(svg, { title, say }));
+  return write(options, await (await import('./pdf.js')).renderPdf(svg, { title, say }));
 }
 
 const BATCH_CHARS = 1 << 20;
@@ -110,16 +124,16 @@ function* batches(chunks, sizes) {
   yield text;
 }
 
-/** Writes `content` to OUT: the PNG's bytes, or a text's chunks in order. */
+/** Writes `content` to OUT: the bytes of a PNG or a PDF, or a text's chunks in order. */
 async function write(options, content) {
   const sizes = { bytes: 0 };
-  const png = content instanceof Uint8Array;
+  const binary = content instanceof Uint8Array;
   try {
-    await writeFile(options.out, png ? content : batches(content, sizes));
+    await writeFile(options.out, binary ? content : batches(content, sizes));
   } catch (error) {
     throw new InputError(`-o ${options.out}: cannot be written (${error.code ?? error.message})`);
   }
-  if (png) sizes.bytes = content.byteLength;
+  if (binary) sizes.bytes = content.byteLength;
   return `wrote ${options.out} (${options.view}, ${options.format}, ${sizes.bytes} bytes)`;
 }
 
@@ -140,7 +154,9 @@ export async function run(argv, streams = {}) {
       stdout.write(`${describeFile(options.file, await loadFile(options.file)).join('\n')}\n`);
       return 0;
     }
-    stdout.write(`${await figure(options)}\n`);
+    // Progress goes to stderr, so a script reading stdout (-o /dev/stdout) gets the figure alone.
+    const say = options.quiet ? () => {} : (line) => stderr.write(`${line}\n`);
+    say(await figure(options, say));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

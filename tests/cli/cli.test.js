@@ -3,6 +3,7 @@
 // each cell's data-value the tensor's float32 value as String() prints it (decoded here without
 // the package's readers); HTML and PNG are written; usage errors exit 2, bad input exits 1 naming
 // the file, the tensor and the flag.
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNpy } from '../../web/io/index.js';
 import { INDUCTION, fixtureTensor, induction, manifest } from './expected.js';
-import { runCli } from './run.js';
+import { BIN, REPO, runCli } from './run.js';
 import { findAll, parseXml } from './xml.js';
 
 const FIXTURES = 'tests/io/fixtures';
@@ -20,13 +21,20 @@ let dir;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-')); });
 afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
 
-/** Runs `figure` into a temp file and returns the file's text (or bytes for PNG) after checking exit 0. */
+const reText = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Runs `figure` into a temp file and returns the file's text (or bytes for PNG) after checking
+ * exit 0, an empty stdout and stderr saying only what was written (after Chromium's start for PNG).
+ */
 async function figure(args, out) {
   const path = join(dir, out);
   const result = await runCli(['figure', ...args, '-o', path]);
-  expect(result.stderr).toBe('');
+  const chromium = /\.png$/i.test(out) ? 'starting Chromium to draw the PNG\\.\\.\\.\\n' : '';
+  expect(result.stderr).toMatch(new RegExp(`^${chromium}wrote ${reText(path)} \\(\\w+, \\w+, \\d+ bytes\\)\\n$`));
+  expect(result.stdout).toBe('');
   expect(result.code).toBe(0);
-  return out.endsWith('.png') ? readFile(path) : readFile(path, 'utf8');
+  return /\.png$/i.test(out) ? readFile(path) : readFile(path, 'utf8');
 }
 
 /** The cells of an SVG text: [{ layer, head, row, col, value (the attribute text) }] in document order. */
@@ -69,15 +77,15 @@ describe('attention-lab info', () => {
       for (const [tensor, entry] of Object.entries(want.tensors)) {
         expect(stdout).toMatch(new RegExp(`^  ${tensor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${entry.dtype} +\\[${entry.shape.join(', ')}\\]$`, 'm'));
       }
-      if (want.tokens) expect(stdout).toContain(`tokens (${want.tokens.length}): ${want.tokens.join(' ')}`);
+      if (want.tokens) expect(stdout).toContain(`tokens (${want.tokens.length}, positions 0 to ${want.tokens.length - 1}): ${want.tokens.join(' ')}`);
     });
   }
 
-  it('info on the induction example lists its (L, H, T, T) attention and its 24 tokens', async () => {
+  it('info on the induction example lists its (L, H, T, T) attention and its 24 tokens at positions 0 to 23', async () => {
     const { stdout, code } = await runCli(['info', INDUCTION]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}attention +float32 +\[2, 4, 24, 24\]$/m);
-    expect(stdout).toContain(`tokens (24): ${induction().tokens.join(' ')}`);
+    expect(stdout).toContain(`tokens (24, positions 0 to 23): ${induction().tokens.join(' ')}`);
   });
 });
 
@@ -90,8 +98,9 @@ describe('attention-lab figure --format svg', () => {
     expect(cells).toHaveLength(T * T);
     expect(cells.map((c) => [c.row, c.col])).toEqual(Array.from({ length: T * T }, (_, k) => [Math.floor(k / T), k % T]));
     expect(firstWrongCell(cells, data, (1 * H + 2) * T * T)).toBeNull();
-    // Tooltips name the tokens (the file's own) and show the number.
-    expect(cells[1].title).toBe(`query ${tokens[0]} → key ${tokens[1]}: ${cells[1].value === '0' ? '0' : cells[1].title.split(': ')[1]}`);
+    // Tooltips name the tokens (the file's own) and their positions from 0, then the number.
+    expect(cells[T + 2].title).toBe(`query ${tokens[1]} (1) → key ${tokens[2]} (2): ${cells[T + 2].title.split(': ')[1]}`);
+    expect(root.children.find((n) => n.tag === 'text').text).toBe('attention[1, 2]');
     const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
     for (const token of new Set(tokens)) expect(labels).toContain(token);
   });
@@ -102,22 +111,23 @@ describe('attention-lab figure --format svg', () => {
     expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(tokens));
   });
 
-  it('a rectangular (3, 4) .npy draws 12 cells with its values and numbers its axes', async () => {
+  it('a rectangular (3, 4) .npy without tokens draws 12 cells with its values, its axes numbered from 0', async () => {
     const { data } = fixtureTensor('float32_le.npy', 'float32_le');
     const { root, cells } = cellsOf(await figure([`${FIXTURES}/float32_le.npy`], 'rect.svg'));
     expect(cells).toHaveLength(12);
     expect(firstWrongCell(cells, data)).toBeNull();
-    const labels = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
-    for (const l of ['1', '2', '3', '4']) expect(labels).toContain(l);
+    // The title, the query rows' labels, the key columns' labels, the axis names (then the colour bar's numbers).
+    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text).slice(0, 10)).toEqual(['float32_le', '0', '1', '2', '0', '1', '2', '3', 'Keys', 'Queries']);
+    expect(cells[6].title).toBe(`query (1) → key (2): ${cells[6].title.split(': ')[1]}`);
   });
 
   it('--tokens labels the axes and --tensor picks a tensor of a file with several', async () => {
     const { data } = fixtureTensor('stored.npz', 'weights');
     const { root, cells } = cellsOf(await figure([`${FIXTURES}/stored.npz`, '--tensor', 'weights', '--tokens', 'p q r'], 'tok.svg'));
     expect(firstWrongCell(cells, data)).toBeNull();
-    expect(cells[4].title.startsWith('query q → key')).toBe(true);
+    expect(cells[4].title.startsWith('query q (1) → key')).toBe(true);
     // The file's own 4 tokens fit the keys.
-    expect(cells[1].title.startsWith('query p → key cat:')).toBe(true);
+    expect(cells[1].title.startsWith('query p (0) → key cat (1): ')).toBe(true);
     expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(['p', 'q', 'r', 'été']));
   });
 
@@ -130,6 +140,41 @@ describe('attention-lab figure --format svg', () => {
     expect(cells.map((c) => `${c.layer},${c.head}`).filter((_, k) => k % (T * T) === 0)).toEqual(
       Array.from({ length: L * H }, (_, m) => `${Math.floor(m / H)},${m % H}`));
     expect(firstWrongCell(cells, data)).toBeNull();
+  });
+
+  it('the heads view is BertViz\'s grid: a row per layer (L0, L1), a column per head (H0..H3), each map at its row and column', async () => {
+    const { shape, tokens } = induction();
+    const [L, H, T] = shape;
+    const { root, cells } = cellsOf(await figure([INDUCTION, '--view', 'heads'], 'grid.svg'));
+    const texts = findAll(root, (n) => n.tag === 'text');
+    const label = (text) => texts.find((n) => n.text === text);
+    // Where each map is: its first cell's x and its first row's y.
+    const panels = findAll(root, (n) => n.attrs.class === 'panel').map((p) => ({
+      l: Number(p.attrs['data-layer']),
+      h: Number(p.attrs['data-head']),
+      x: Number(p.children[0].children[0].attrs.x),
+      y: Number(p.children[0].attrs.transform.match(/translate\(0 ([\d.]+)\)/)[1]),
+    }));
+    const column = (h) => panels.filter((p) => p.h === h);
+    const row = (l) => panels.filter((p) => p.l === l);
+    for (let h = 0; h < H; h++) {
+      expect(new Set(column(h).map((p) => p.x)).size, `head ${h}: one column`).toBe(1);
+      if (h > 0) expect(column(h)[0].x).toBeGreaterThan(column(h - 1)[0].x);
+      const x = Number(label(`H${h}`).attrs.x);
+      expect(x, `H${h} over its column`).toBeGreaterThan(column(h)[0].x);
+      expect(x).toBeLessThan(column(h)[0].x + T * 5);
+      expect(Number(label(`H${h}`).attrs.y)).toBeLessThan(panels[0].y);
+    }
+    for (let l = 0; l < L; l++) {
+      expect(new Set(row(l).map((p) => p.y)).size, `layer ${l}: one row`).toBe(1);
+      if (l > 0) expect(row(l)[0].y).toBeGreaterThan(row(l - 1)[0].y);
+      expect(Number(label(`L${l}`).attrs.y), `L${l} beside its row`).toBeGreaterThan(row(l)[0].y);
+      expect(Number(label(`L${l}`).attrs.x)).toBeLessThan(panels[0].x);
+    }
+    expect(texts.some((n) => /^(layer|head) /.test(n.text))).toBe(false);
+    // A tooltip: the map's layer and head, then the cell's tokens and positions, all from 0.
+    const cell = cells[((1 * H + 3) * T + 20) * T + 17];
+    expect(cell.title).toBe(`layer 1, head 3: query ${tokens[20]} (20) → key ${tokens[17]} (17): ${cell.title.split(': ')[2]}`);
   });
 
   it('the heads view with --index 1 draws the four heads of layer 1', async () => {
@@ -165,10 +210,23 @@ describe('attention-lab figure --format html and png', () => {
     expect(bytes).toBeLessThan(60 * KIB);
   });
 
-  it('--format is taken from the extension of OUT, and --format overrides it', async () => {
-    const svg = await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'named.html');
-    expect(svg.startsWith('<svg')).toBe(true);
+  it('the format is taken from the extension of OUT (.htm and capitals too), or from --format for an OUT with none', async () => {
     expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1'], 'page.html')).startsWith('<!doctype html>')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1'], 'PAGE.HTM')).startsWith('<!doctype html>')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'plain.SVG')).startsWith('<svg')).toBe(true);
+    expect((await figure([`${FIXTURES}/bertviz.json`, '--index', '0,1', '--format', 'svg'], 'no-extension')).startsWith('<svg')).toBe(true);
+  });
+
+  it('--quiet prints nothing, and -o /dev/stdout --format svg pipes the figure alone to stdout', async () => {
+    const quiet = await runCli(['figure', `${FIXTURES}/bertviz.json`, '--index', '0,1', '--quiet', '-o', join(dir, 'quiet.svg')]);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    // Through a shell's pipe, as a script runs it (Node's own child stdout is a socket, which /dev/stdout cannot open).
+    const piped = await new Promise((resolve) => {
+      execFile('sh', ['-c', `"${process.execPath}" "${BIN}" figure ${FIXTURES}/bertviz.json --index 0,1 --format svg -o /dev/stdout | cat`], { cwd: REPO }, (error, stdout, stderr) => resolve({ error, stdout, stderr }));
+    });
+    expect(piped.error).toBeNull();
+    expect(piped.stdout).toBe(await readFile(join(dir, 'quiet.svg'), 'utf8'));
+    expect(piped.stderr).toMatch(/^wrote \/dev\/stdout \(heatmap, svg, \d+ bytes\)\n$/);
   });
 
   it('PNG through the system Chromium is an image twice the SVG\'s size', async () => {
@@ -189,7 +247,15 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pie'], '--view must be one of heatmap, heads, pipeline, got "pie"'],
     [['figure', INDUCTION, '-o', 'x.svg', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html'],
     [['figure', INDUCTION, '-o', 'x.html', '--view', 'pipeline', '--index', '0'], '--tensor and --index do not apply'],
-    [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, got "gif"'],
+    [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, pdf, got "gif"'],
+    [['figure', INDUCTION, '-o', 'out.pdf', '--format', 'svg'], '-o out.pdf is named .pdf, but --format is svg: name it .svg, or drop --format'],
+    [['figure', INDUCTION, '-o', 'out.pdf', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got pdf from -o out.pdf'],
+    [['figure', INDUCTION, '-o', 'x.html', '--format', 'svg'], '-o x.html is named .html, but --format is svg: name it .svg, or drop --format'],
+    [['figure', INDUCTION, '-o', 'x.PNG', '--format', 'html'], '-o x.PNG is named .PNG, but --format is html: name it .html'],
+    [['figure', INDUCTION, '-o', 'x.txt'], '-o x.txt is named .txt, not a format the command writes: name it .svg, .html (or .htm), .png or .pdf'],
+    [['figure', INDUCTION, '-o', 'x.txt', '--format', 'svg'], '-o x.txt is named .txt, but --format is svg'],
+    [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm), .png or .pdf, or give --format'],
+    [['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png'],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
     [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
     [['figure', INDUCTION, '-o'], "'-o, --out <value>' argument missing"],
@@ -244,7 +310,7 @@ describe('attention-lab errors', () => {
   it('--help exits 0 and documents every flag and both exit codes', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png']) expect(stdout).toContain(flag);
+    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png', 'pdf']) expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
     expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
     expect(stdout).toContain('-o naming FILE');

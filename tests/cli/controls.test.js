@@ -43,7 +43,7 @@ describe('attention-lab prints no control character to a terminal', () => {
     expect(stdout).toContain('  a\u2401b ');
     expect(stdout).toContain('  x\u241b[31mred ');
     expect(stdout).toContain('  c\ufffd2Jd ');
-    expect(stdout).toContain('tokens (3): t\u2401 \u241b[31mu v\ufffd');
+    expect(stdout).toContain('tokens (3, positions 0 to 2): t\u2401 \u241b[31mu v\ufffd');
     expect(stdout).toContain('metadata note: set the title\u241b]0;pwned\u2407 then \u241b[2J clear');
     expect(stdout).toContain('/e\u241b[31mvil\u2407.safetensors: 3 tensors');
   });
@@ -59,11 +59,12 @@ describe('attention-lab prints no control character to a terminal', () => {
 describe('attention-lab writes SVG and HTML that parse, whatever the names hold', () => {
   for (const [key, name] of Object.entries(NAMES)) {
     it(`the SVG of tensor ${visible(name)} (${key}) is XML, its title and labels in control pictures`, async () => {
-      const out = join(dir, `${key}.svg`);
+      const out = join(dir, `${key}${RED}.svg`); // the line saying what was written names it
       const { code, stderr, stdout } = await runCli(['figure', file, '--tensor', name, '-o', out]);
-      expect(stderr).toBe('');
+      expect(stdout).toBe('');
+      expect(stderr, visible(stderr)).not.toMatch(TERMINAL_CONTROL);
+      expect(stderr).toContain(`wrote ${dir}/${key}\u241b[31m.svg (heatmap, svg, `);
       expect(code).toBe(0);
-      expect(stdout, visible(stdout)).not.toMatch(TERMINAL_CONTROL);
       const root = parseXml(await readFile(out, 'utf8'));
       const texts = findAll(root, (n) => n.tag === 'text').map((n) => n.text);
       expect(texts).toEqual(expect.arrayContaining(['t\u2401', '\u241b[31mu', 'v\ufffd']));
@@ -82,7 +83,7 @@ describe('attention-lab writes SVG and HTML that parse, whatever the names hold'
 
   it('the HTML page (title, caption with the file name, the SVG) holds no control character', async () => {
     const out = join(dir, 'page.html');
-    const { code, stderr } = await runCli(['figure', file, '--tensor', NAMES.red, '--title', 'ti\u0001tle', '-o', out]);
+    const { code, stderr } = await runCli(['figure', file, '--tensor', NAMES.red, '--title', 'ti\u0001tle', '--quiet', '-o', out]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const html = await readFile(out, 'utf8');
@@ -98,7 +99,7 @@ describe('attention-lab writes SVG and HTML that parse, whatever the names hold'
     const q = { data: Float32Array.from([1, 0, 0, 1, 1, 1]), shape: [3, 2] };
     await writeFile(qkv, writeSafetensors({ q, k: q, v: q }, { tokens: TOKENS }));
     const out = join(dir, 'pipeline.html');
-    const { code, stderr } = await runCli(['figure', qkv, '--view', 'pipeline', '-o', out]);
+    const { code, stderr } = await runCli(['figure', qkv, '--view', 'pipeline', '--quiet', '-o', out]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const html = await readFile(out, 'utf8');

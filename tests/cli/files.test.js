@@ -82,15 +82,17 @@ describe('attention-lab never writes over its input', () => {
     return { path, bytes: await readFile(path) };
   }
 
+  // The inputs are named like figures (same.svg): OUT must be named for its format, and the
+  // readers know a safetensors file by its bytes whatever its name.
   it('-o naming FILE itself exits 2 and leaves FILE as it was', async () => {
-    const { path, bytes } = await input('same.safetensors');
+    const { path, bytes } = await input('same.svg');
     await refused(['figure', path, '--index', '0,0', '--format', 'svg', '-o', path], 2, `-o ${path} is the input file ${path}: nothing written`);
     expect((await readFile(path)).equals(bytes)).toBe(true);
   });
 
   it('-o naming FILE by another path (relative, with ..) exits 2', async () => {
-    const { path, bytes } = await input('spelled.safetensors');
-    const other = join(relative(REPO, dir), '..', dir.split('/').pop(), 'spelled.safetensors');
+    const { path, bytes } = await input('spelled.svg');
+    const other = join(relative(REPO, dir), '..', dir.split('/').pop(), 'spelled.svg');
     await refused(['figure', path, '--index', '0,0', '--format', 'svg', '-o', other], 2, 'is the input file');
     expect((await readFile(path)).equals(bytes)).toBe(true);
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchProblems } from '../support/browser.js';
-import { INDUCTION, induction } from './expected.js';
+import { INDUCTION, fixtureTensor, induction } from './expected.js';
 import { REPO, runCli } from './run.js';
 
 const SCREENSHOT = join(REPO, 'tests/artifacts/cli-heatmap-file-url.png');
@@ -26,7 +26,7 @@ afterAll(async () => {
 /** Writes the figure and opens it from file://; -> { page, problems, blocked, requests }. */
 async function openFigure(args, name) {
   const out = join(dir, name);
-  const { code, stderr } = await runCli(['figure', ...args, '-o', out]);
+  const { code, stderr } = await runCli(['figure', ...args, '--quiet', '-o', out]);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
@@ -45,8 +45,8 @@ async function openFigure(args, name) {
 }
 
 describe('the standalone HTML page from file:// with the network blocked', () => {
-  it('a heatmap shows the exact value of the hovered cell and requests nothing but itself', async () => {
-    const { data, shape } = induction();
+  it('a heatmap shows the hovered cell\'s tokens, positions from 0 and exact value, and requests nothing but itself', async () => {
+    const { data, shape, tokens } = induction();
     const [, H, T] = shape;
     const { page, problems, blocked, requests } = await openFigure([INDUCTION, '--index', '1,2'], 'heatmap.html');
     try {
@@ -56,7 +56,7 @@ describe('the standalone HTML page from file:// with the network blocked', () =>
         const readout = page.locator('#readout');
         const want = String(data[(1 * H + 2) * T * T + i * T + j]);
         expect(await readout.getAttribute('data-value')).toBe(want);
-        expect(await readout.textContent()).toBe(`query ${i + 1}, key ${j + 1}: ${want}`);
+        expect(await readout.textContent()).toBe(`query ${tokens[i]} (${i}) → key ${tokens[j]} (${j}): ${want}`);
       }
       await mkdir(join(REPO, 'tests/artifacts'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
@@ -69,16 +69,28 @@ describe('the standalone HTML page from file:// with the network blocked', () =>
     }
   });
 
-  it('the heads grid names the layer and head of the hovered cell', async () => {
-    const { data, shape } = induction();
+  it('the heads grid names the layer and head of the hovered cell, as heads() does', async () => {
+    const { data, shape, tokens } = induction();
     const [, H, T] = shape;
     const { page, problems, blocked } = await openFigure([INDUCTION, '--view', 'heads'], 'heads.html');
     try {
       await page.hover('[data-layer="1"][data-head="3"] > g[data-row="20"] > rect[data-col="17"]');
       const want = String(data[(1 * H + 3) * T * T + 20 * T + 17]);
-      expect(await page.locator('#readout').textContent()).toBe(`layer 1, head 3, query 21, key 18: ${want}`);
+      expect(await page.locator('#readout').textContent()).toBe(`layer 1, head 3: query ${tokens[20]} (20) → key ${tokens[17]} (17): ${want}`);
       expect(problems).toEqual([]);
       expect(blocked).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a map without tokens reads positions only: query (1) → key (2)', async () => {
+    const { data } = fixtureTensor('float32_le.npy', 'float32_le');
+    const { page, problems } = await openFigure(['tests/io/fixtures/float32_le.npy'], 'numbered.html');
+    try {
+      await page.hover('g[data-row="1"] > rect[data-col="2"]');
+      expect(await page.locator('#readout').textContent()).toBe(`query (1) → key (2): ${data[1 * 4 + 2]}`);
+      expect(problems).toEqual([]);
     } finally {
       await page.close();
     }

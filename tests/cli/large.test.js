@@ -26,7 +26,7 @@ describe('attention-lab draws thin tensors of many rows', () => {
   it('a (130000, 1) tensor is a heatmap of 130000 cells holding its values, with no stack overflow', async () => {
     const { file, data } = await ramp('tall', [130000, 1]);
     const out = join(dir, 'tall.svg');
-    const { code, stderr, ms } = await runCli(['figure', file, '-o', out], { timeout: 120_000 });
+    const { code, stderr, ms } = await runCli(['figure', file, '--quiet', '-o', out], { timeout: 120_000 });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     console.log(`(130000, 1) heatmap SVG written in ${(ms / 1000).toFixed(1)} s`);
@@ -62,14 +62,14 @@ describe('attention-lab draws files whose tokens are long', () => {
     const file = join(dir, 'long-tokens.safetensors');
     await writeFile(file, writeSafetensors({ attention: { data, shape: [T, T] } }, { tokens }));
     const out = join(dir, 'long-tokens.svg');
-    const { code, stderr, ms } = await runCli(['figure', file, '-o', out], { timeout: 120_000 });
+    const { code, stderr, ms } = await runCli(['figure', file, '--quiet', '-o', out], { timeout: 120_000 });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     console.log(`(512, 512) heatmap with 1100-character tokens written in ${(ms / 1000).toFixed(1)} s`);
     const text = await readFile(out, 'utf8');
     const shown = `7:${'w'.repeat(37)}\u2026`;
     expect(text).toContain(`>${shown}</text>`);
-    expect(text).toContain(`<title>query ${shown} → key ${shown}: `);
+    expect(text).toContain(`<title>query ${shown} (7) → key ${shown} (7): `);
     expect(text).not.toContain('w'.repeat(40));
     expect(text.match(/data-value="/g)).toHaveLength(T * T);
   }, 180_000);

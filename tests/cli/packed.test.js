@@ -66,9 +66,11 @@ describe('the attention-lab command from the packed package in a fresh project',
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/); // nothing outside the file
   });
 
-  it('PNG without playwright-core installed says to write SVG instead and exits 1', async () => {
-    const { code, stderr } = await installed(['figure', 'attention.safetensors', '--index', '0,0', '-o', 'a.png']);
-    expect(code).toBe(1);
-    expect(stderr).toContain('PNG needs Chromium; write SVG instead');
+  it('PNG and PDF without playwright-core installed say to write SVG instead and exit 1', async () => {
+    for (const format of ['png', 'pdf']) {
+      const { code, stderr } = await installed(['figure', 'attention.safetensors', '--index', '0,0', '-o', `a.${format}`]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`attention-lab: ${format.toUpperCase()} needs Chromium; write SVG instead (--format svg) (playwright-core is not installed)\n`);
+    }
   });
 });

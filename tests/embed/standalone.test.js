@@ -2,7 +2,7 @@
 // written to a temporary folder and opened from file:// in Chromium with every request but the
 // file itself aborted (a test fails on any other request): exact values, hover, editing with the
 // core recomputing, masking, no console error; the file's sizes against the issue's budgets.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -181,9 +181,9 @@ describe('attention-lab figure --view pipeline', () => {
     await writeFile(file, writeSafetensors({ x: tensor(X, [4, 3]), wq: tensor(WQ, [3, 3]), wk: tensor(WK, [3, 3]), wv: tensor(WV, [3, 3]) }));
     const out = join(folder, 'cli-pipeline.html');
     const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--tokens', TOKENS.join(' '), '-o', out]);
-    expect(stderr).toBe('');
+    expect(stdout).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toContain('(pipeline, html,');
+    expect(stderr).toBe(`wrote ${out} (pipeline, html, ${(await stat(out)).size} bytes)\n`);
     const { readFile } = await import('node:fs/promises');
     const { page, problems } = await openFile('cli-pipeline-opened.html', await readFile(out, 'utf8'));
     await rendered(page, 'attn-figure', 'weights');

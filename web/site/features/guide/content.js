@@ -66,7 +66,7 @@ export function guideSections({ elementsUrl, embedUrl, inductionUrl = 'attention
   </body>
 </html>` },
         { p: 'Without this site: install the package and point the script at it (a page that loads the package’s modules is served by any static server, for example <code>python3 -m http.server</code>). For a file that opens anywhere with no server and no network, use <b>Export → HTML</b> on any figure, or the command line below: that one file carries its code, its styles, its data and the WebAssembly core.' },
-        { code: `npm install attention-lab
+        { code: `npm pack ~/attention-lab && npm install ./attention-lab-0.1.0.tgz   # not on the npm registry yet: a tarball of your clone
 
 <script type="module" src="./node_modules/attention-lab/web/elements/index.js"></script>
 <attn-figure preset="d2l" view="heatmap"></attn-figure>` },
@@ -77,7 +77,7 @@ export function guideSections({ elementsUrl, embedUrl, inductionUrl = 'attention
       title: 'In a Vite app (or any bundler)',
       blocks: [
         { p: 'No configuration: the package’s <code>.wasm</code> files are found through <code>new URL(…, import.meta.url)</code>, which Vite copies as assets in <code>vite build</code> and serves in <code>vite</code>.' },
-        { code: `npm install attention-lab
+        { code: `npm pack ~/attention-lab && npm install ./attention-lab-0.1.0.tgz   # not on the npm registry yet: a tarball of your clone
 
 // main.js
 import 'attention-lab/elements';      // defines <attn-figure> and <attn-heatmap>
@@ -168,15 +168,15 @@ const bytes = writeSafetensors({ attention: tensors.attention }, { tokens });` }
       title: 'Notebooks: a figure in a Jupyter cell',
       blocks: [
         { p: 'The command line writes one self-contained <code>.html</code> file (no server, no CDN, nothing fetched), so a notebook shows it even where the network is blocked. Two lines in a Python cell:' },
-        { code: `!npx attention-lab figure attention.safetensors --index 0,3 -o fig.html
+        { code: `!node ~/attention-lab/bin/attention-lab.mjs figure attention.safetensors --index 0,3 -o fig.html   # ~/attention-lab: your clone
 from IPython.display import IFrame; IFrame('fig.html', width=720, height=560)` },
         { p: 'Or inline in the notebook itself (it then travels with the .ipynb): <code>from IPython.display import HTML; HTML(open(\'fig.html\').read())</code>.' },
         { p: 'A figure of a NumPy array made in the notebook: save it with <code>np.save</code>, then draw it. A (T, T) array of weights is a heatmap; (H, T, T) or (L, H, T, T) is the model view with <code>--view heads</code>; X, Wq, Wk, Wv saved together (<code>np.savez</code>) are the whole computation, recomputed live in the file, with <code>--view pipeline</code>.' },
         { code: `import numpy as np
 np.save('weights.npy', weights.astype(np.float32))          # (T, T)
-!npx attention-lab figure weights.npy --tokens "the cat sat" -o weights.html
+!node ~/attention-lab/bin/attention-lab.mjs figure weights.npy --tokens "the cat sat" -o weights.html
 np.savez('layer.npz', x=x, wq=wq, wk=wk, wv=wv)              # X (T, d_in), W (d_in, d)
-!npx attention-lab figure layer.npz --view pipeline -o layer.html
+!node ~/attention-lab/bin/attention-lab.mjs figure layer.npz --view pipeline -o layer.html   # once: npm run build:wasm in the clone
 IFrame('layer.html', width=900, height=900)` },
       ],
     },
