@@ -25,11 +25,11 @@ export function explorerCard(stage, ctx, handlers) {
     tools: (s, _, instances, svgs) => [
       editable ? null : h('button', {
         type: 'button', class: 'chip tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${s.id}` },
-        title: 'Check my hand calculation: type your numbers for this matrix',
+        title: ctx.t('site.check-title'),
         // The name starts with the word shown (Label in Name), pressed or not.
-        'aria-label': `${checking ? 'Checking' : 'Check'} my calculation of ${s.noun}`,
+        'aria-label': ctx.t(checking ? 'site.checking-label' : 'site.check-label', { noun: s.noun }),
         onclick: () => handlers.onToggleCheck(s.id, [stackCount(instances[0].tensor), ...matrixSize(instances[0].tensor)]),
-      }, checking ? 'Checking' : 'Check'),
+      }, ctx.t(checking ? 'site.checking' : 'site.check')),
       figureMenu(s, instances, svgs, ctx),
     ],
   });
