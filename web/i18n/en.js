@@ -269,4 +269,6 @@ export default {
   'site.save-html': 'Save as HTML',
   'site.save-html-title': 'Save this example as one HTML file that opens offline and keeps computing',
   'site.save-html-note': 'one file, works offline',
+
+  'stage.against-chain-rule': 'the chain rule through dS',
 };

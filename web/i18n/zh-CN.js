@@ -267,4 +267,6 @@ export default {
   'site.save-html': '另存为 HTML',
   'site.save-html-title': '把本例存为一个 HTML 文件，离线也能打开并继续计算',
   'site.save-html-note': '单个文件，可离线使用',
+
+  'stage.against-chain-rule': '经由 dS 的链式法则',
 };

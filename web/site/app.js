@@ -1,7 +1,9 @@
 // Boots the explorer: mounts every registered panel into its slot, recomputes the state through
 // the API once per frame with edits, and keeps the URL in step with the state. The page's language
 // (app.lang, its messages through app.t) is set before the panels mount; changing it
-// (app.setLanguage, the masthead's switch) mounts them again in the new language.
+// (app.setLanguage, the masthead's switch) opens this state's link in the new language: a panel
+// may register things once per page (the import feature's figure actions), so mounting again
+// in place would register them twice.
 import { t } from '../i18n/index.js';
 import { compute } from '../model/compute/index.js';
 import { backwardPass } from '../model/compute/backward.js';
@@ -50,12 +52,10 @@ export function startApp(attn, dom, lang) {
     for (const [key, params] of warnings) dom.notes.prepend(h('p', { class: 'error-box', role: 'alert' }, app.t(key, params)));
   }
 
-  /** Shows the page in `next` ('en', 'zh-CN'): every panel mounted again, the state kept. */
+  /** Shows the page in `next` ('en', 'zh-CN'): the same state's link, in that language. */
   function setLanguage(next) {
     if (next === app.lang) return;
-    app.lang = next;
-    mountPanels();
-    render(store.get());
+    window.location.replace(shareUrl(window.location, store.get(), next));
   }
 
   mountPanels();

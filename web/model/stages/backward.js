@@ -38,7 +38,9 @@ function agreementCaption(ctx, what, lead) {
   if (!a) return lead;
   // float32 sums of products, with cancellation: 1e-3 of the largest entry is still rounding.
   const ok = a.diff <= 1e-3 * a.size;
-  return stageText(ok ? 'stage.agreement' : 'stage.agreement-mismatch', { lead, against: a.against, diff: a.diff === 0 ? stageText('stage.last-bit') : a.diff.toExponential(1) });
+  // compute/backward.js names what it checked against: the chain rule in words, else code (P^T dO, selfAttention.backward()).
+  const against = a.against === 'the chain rule through dS' ? stageText('stage.against-chain-rule') : a.against;
+  return stageText(ok ? 'stage.agreement' : 'stage.agreement-mismatch', { lead, against, diff: a.diff === 0 ? stageText('stage.last-bit') : a.diff.toExponential(1) });
 }
 
 function registerLossStages() {

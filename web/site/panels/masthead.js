@@ -126,14 +126,21 @@ const language = {
   slot: 'masthead',
   order: 32,
   mount(container, { lang, t, setLanguage }) {
+    const FOCUS = 'attnlab-focus-language';
     const control = segmented('language', LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]]), (next) => {
+      // The page opens again in the other language: the focus comes back to the switch.
+      try { sessionStorage.setItem(FOCUS, '1'); } catch { /* private mode: the focus starts at the top */ }
       setLanguage(next);
-      // The panels were mounted again: the focus goes back to the switch it was on.
-      document.querySelector('.panel-language [aria-checked="true"]')?.focus();
     }, { label: t('site.language-label') });
     for (const button of control.node.children) button.lang = button.dataset.value;
     control.set(lang);
     container.append(control.node);
+    try {
+      if (sessionStorage.getItem(FOCUS)) {
+        sessionStorage.removeItem(FOCUS);
+        control.node.querySelector('[aria-checked="true"]').focus();
+      }
+    } catch { /* no storage: nothing to restore */ }
     return { update() {} };
   },
 };
