@@ -121,7 +121,7 @@ export default {
   'preset.seed-002.summary': '宽度为 4 的 x₁、x₂、x₃ 经 Wq、Wk、Wv 投影到宽度 3。教程自己的数字从 Q 开始就错了；本页指出错在哪里。',
   'preset.seed-002.origin': '出自一篇手算自注意力的中文教程（《Self-Attention（自注意力）详解 + 数据示例》），附带它印出的数字。',
 
-  'preset.d2l.title': '掩蔽 softmax:10 个键，有效长度 2 和 6',
+  'preset.d2l.title': '掩蔽 softmax：10 个键，有效长度 2 和 6',
   'preset.d2l.summary': '2 个批次、10 个相同的键、有效长度 2 和 6；加性注意力与缩放点积注意力并排比较。',
   'preset.d2l.origin': '出自《动手学深度学习》（d2l.ai）的“注意力评分函数”一节：其中的掩蔽 softmax 示例。',
 
@@ -133,7 +133,7 @@ export default {
   'preset.sliding-window.summary': '6 个词元，每个只看到自己和前面 2 个：窗口 [2, 0]。',
   'preset.sliding-window.origin': '如同 Mistral 7B 限制注意力的方式：每个词元只看到它之前固定窗口内的词元（这里 Q = K = V = X）。',
 
-  'preset.alibi.title': 'ALiBi:5 个词元，2 个头',
+  'preset.alibi.title': 'ALiBi：5 个词元，2 个头',
   'preset.alibi.summary': '5 个词元、2 个头、因果掩码：线性偏置 −m |i − j|，斜率取论文的 1/16 和 1/256。',
   'preset.alibi.origin': '出自 Press 等人 2022 年的论文《Train Short, Test Long》(ALiBi)：论文的斜率和它训练时用的因果掩码。',
 
@@ -155,7 +155,7 @@ export default {
   'site.errata-label': '教程中的错误',
   'site.errata-title': '教程的数字从 Q 开始就错了',
   'site.errata-lead': '教程把 {stage} 的第 {row} 行印成 {printed}，但 X 的第 {row} 行乘以 {wq} 等于 {exact}。',
-  'site.errata-item': '{stage}:{total} 个数字中有 {wrong} 个不同（第 {row} 行：教程 {printed}，精确值 {exact}）',
+  'site.errata-item': '{stage}：{total} 个数字中有 {wrong} 个不同（第 {row} 行：教程 {printed}，精确值 {exact}）',
   'site.errata-hint': '下面的每个矩阵都是精确的。手算难免出错；这正是本页的用处。',
   'site.errata-weights': '注意力权重',
   'site.errata-output': '输出 Z',
