@@ -55,6 +55,19 @@ describe('the explorer in Chinese', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the Embed dialog\'s iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure', async () => {
+    const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
+    await page.getByRole('button', { name: /嵌入/ }).first().click();
+    await page.locator('dialog.embed-dialog input[value="iframe"]').check();
+    const snippet = await page.locator('textarea.embed-snippet').inputValue();
+    const src = /<iframe src="([^"]+)"/.exec(snippet)[1].replace(/&amp;/g, '&');
+    expect(new URL(src).searchParams.get('lang')).toBe('zh-CN');
+    await page.goto(src);
+    await page.waitForFunction(() => document.querySelector('attn-figure')?.getAttribute('lang'));
+    expect(await page.evaluate(() => [document.documentElement.lang, document.querySelector('attn-figure').getAttribute('lang')])).toEqual(['zh-CN', 'zh-CN']);
+    expect(problems).toEqual([]);
+  });
+
   it('Copy link keeps ?lang=, and the link opens in that language', async () => {
     const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN', { permissions: ['clipboard-read', 'clipboard-write'] });
     await page.getByRole('button', { name: '复制链接' }).click();

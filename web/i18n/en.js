@@ -271,4 +271,6 @@ export default {
   'site.save-html-note': 'one file, works offline',
 
   'stage.against-chain-rule': 'the chain rule through dS',
+
+  'site.embed-page-title': 'attention-lab · figure',
 };

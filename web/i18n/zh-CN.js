@@ -269,4 +269,6 @@ export default {
   'site.save-html-note': '单个文件，可离线使用',
 
   'stage.against-chain-rule': '经由 dS 的链式法则',
+
+  'site.embed-page-title': 'attention-lab · 图表',
 };

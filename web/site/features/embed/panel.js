@@ -22,7 +22,7 @@ registerFigureAction({
   run: (target) => opener.open(opener.store.get().view === 'matrix' ? { stages: [target.svg.dataset.stage] } : {}),
 });
 
-function mount(container, { store, announce, t }) {
+function mount(container, { store, announce, t, lang }) {
   let kind = 'element';
   let scope = {}; // { stages } when opened from a figure's menu
   const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 9, spellcheck: 'false', 'aria-label': 'Embed code' });
@@ -44,7 +44,7 @@ function mount(container, { store, announce, t }) {
   function fill() {
     const state = store.get();
     const here = (file) => new URL(file, window.location.href).href;
-    const options = { ...scope, scriptUrl: here('./elements.js'), embedUrl: here('./embed.html') };
+    const options = { ...scope, scriptUrl: here('./elements.js'), embedUrl: here('./embed.html'), lang };
     snippet.value = kind === 'element' ? elementSnippet(state, options) : iframeSnippet(state, options);
     note.textContent = KINDS.find(([value]) => value === kind)[2];
     what.textContent = scope.stages
