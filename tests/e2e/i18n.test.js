@@ -28,6 +28,17 @@ describe('the explorer in Chinese', () => {
     expect(problems).toEqual([]);
   });
 
+  it.each([['weights', 'seed-004'], ['masked', 'sliding-window'], ['scores', 'd2l'], ['q', 'seed-002'], ['output', 'seed-002']])('the explanation of a %s number (%s) is in Chinese', async (stage, preset) => {
+    const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
+    // The last cell: in the sliding window's masked scores, key 1 is hidden from query 6.
+    const cells = page.locator(`svg[data-stage="${stage}"] .cell`);
+    await cells.nth(stage === 'masked' ? 30 : (await cells.count()) - 1).hover();
+    await page.waitForSelector('.explain-card');
+    expect(await page.locator('.explain-card .explain-heading').textContent()).toMatch(/[\u4e00-\u9fff]/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('a Chinese browser gets the Chinese page without ?lang=, an English one the English page', async () => {
     const zh = await site.open('?preset=seed-002', { locale: 'zh-CN' });
     expect(await zh.page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');

@@ -33,6 +33,7 @@ const FAMILIES = [
   [/^preset\.[\w-]+\.(title|summary|origin)$/, (m) => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
   [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
+  [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
 ];
 
