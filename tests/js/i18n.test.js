@@ -34,6 +34,7 @@ const FAMILIES = [
   [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
   [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
+  [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
 ];
 

@@ -12,7 +12,7 @@ export const KEPT = [
   'svg', '.stage-figures', '.figure-scroll', '.badge', '.figure-menu', '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
   '.check, [data-check-stage]', // web/site/features/check (paste and check diagnosis)
   '.import-dialog', '[class*="panel-import"]', // web/site/features/import (the Open dialog)
-  '.panel-generate', '.panel-train', '.panel-speed', '.embed-dialog', // web/site/features generate, train, speed and the Embed dialog's text: the next pass of issue 33 item 1
+  '.panel-generate', '.panel-speed', '.embed-dialog', // web/site/features generate, speed and the Embed dialog's text: the next pass of issue 33 item 1
 ];
 
 // Names and terms written in Latin letters in Chinese text too.
