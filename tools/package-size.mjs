@@ -85,7 +85,9 @@ const SCENARIOS = [
     // until it is editable (-2.4); the core's libm-free RoPE and JS-formatted errors (-16 KiB); and
     // custom ALiBi slopes (+1.1 KiB). -> 147 KiB (measured 146.4) with issue 13's tile choice: its
     // loader code above and the core's five tile bindings (+0.9 KB raw).
-    budget: 147,
+    // 147 -> 152 KiB (measured 151.4) with issue 33: the stages' words in English and Chinese
+    // (web/i18n/stages/*.js, +4.1 KiB gzipped; the pages' whole catalogs stay out of figures).
+    budget: 152,
     reason: 'the element definitions, the API, one matrix-view figure\'s code (its preset, forward compute and stages, the matrix drawing), the styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page\'s worst case; a bundler\'s minified build is smaller): about one photo of a blog post',
   },
   {

@@ -6,8 +6,11 @@
 //                                tag such as ?lang= gives (zh, zh-TW, zh-Hans-CN -> zh-CN; else en)
 //   t(lang, key, params)         the message, with {name} replaced by params.name; a key missing
 //                                from a catalog throws (tests/js/i18n.test.js keeps both complete)
+// The stages' part of each catalog (stages/en.js, stages/zh-CN.js) also loads alone, for the
+// figures: stage-text.js.
 import en from './en.js';
 import zhCN from './zh-CN.js';
+import { message } from './message.js';
 
 export const LANGUAGES = ['en', 'zh-CN'];
 export const CATALOGS = { en, 'zh-CN': zhCN };
@@ -35,13 +38,4 @@ export function pickLanguage(wanted) {
 export const knownLanguage = (tag) => (LANGUAGES.includes(tag) ? tag : null);
 
 /** The message `key` in `lang` ('en' when lang is not supported), with {name} filled from params. */
-export function t(lang, key, params) {
-  const catalog = CATALOGS[lang] ?? en;
-  const message = catalog[key];
-  if (typeof message !== 'string') throw new RangeError(`t: no message '${key}' in the ${CATALOGS[lang] ? lang : 'en'} catalog`);
-  if (!params) return message;
-  return message.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
-}
-
-/** t bound to one language: tr('site.copy-link'). */
-export const translator = (lang) => (key, params) => t(lang, key, params);
+export const t = (lang, key, params) => message(CATALOGS, lang, key, params, 't');

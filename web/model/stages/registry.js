@@ -22,7 +22,7 @@
 //
 // The words come in the stage language, one for the page: the figures read stage.noun and
 // group.title as strings, so the explorer sets the language here when it sets its own.
-import { t } from '../../i18n/index.js';
+import { stageMessage } from '../../i18n/stage-text.js';
 
 const groups = [];
 const stages = [];
@@ -34,7 +34,7 @@ export function setStageLanguage(lang) {
 }
 
 /** A stage's message in the stage language: stageText('stage.x.caption'). */
-export const stageText = (key, params) => t(language, key, params);
+export const stageText = (key, params) => stageMessage(language, key, params);
 
 /** A group of stages shown as one band: { id }, its title and lede from the catalog. */
 export function registerGroup(group, { after } = {}) {
