@@ -2,10 +2,12 @@
 // them (module-graph.mjs: static imports, literal import() and new URL(..., import.meta.url) assets):
 //   layers    web/src (the API; web/io beside it) -> web/model (example state, presets, compute,
 //             stage data) -> web/figures -> web/elements -> web/site (the app). A file imports from
-//             its own folder and those before it, never one after it.
+//             its own folder and those before it, never one after it. web/i18n (the message
+//             catalogs) sits at the model's level and imports nothing but itself.
 //   web/src   boundary/ (wasm memory, records, checks) -> ops/ -> api.js -> threads/ -> the
 //             entries index.js and worker.js.
-//   web/model no DOM and no KaTeX: no bare import at all, no document, window., custom elements.
+//   web/model no DOM and no KaTeX: no bare import at all, no document, window., custom elements
+//             (web/i18n the same: the caller says which language).
 //   tools/    web code never imports it (tools may import web code).
 //   package   every module a package.json export reaches is in `files`, and `files` ships nothing
 //             under web/site.
@@ -23,9 +25,10 @@ import { codeOf, moduleGraph, specifiers } from './module-graph.mjs';
 const MAY_IMPORT = {
   'web/src': ['web/src', 'web/wasm'],
   'web/io': ['web/io', 'web/src'],
-  'web/model': ['web/model', 'web/src', 'web/io'],
-  'web/figures': ['web/figures', 'web/model', 'web/src', 'web/io'],
-  'web/elements': ['web/elements', 'web/figures', 'web/model', 'web/src', 'web/io'],
+  'web/i18n': ['web/i18n'],
+  'web/model': ['web/model', 'web/src', 'web/io', 'web/i18n'],
+  'web/figures': ['web/figures', 'web/model', 'web/src', 'web/io', 'web/i18n'],
+  'web/elements': ['web/elements', 'web/figures', 'web/model', 'web/src', 'web/io', 'web/i18n'],
   'web/site': ['web', 'examples'],
 };
 // Inside web/src, bottom to top: a file imports only from its own rank and those below. api.js
@@ -38,6 +41,8 @@ const SRC_RANKS = [
   ['web/src/threads'],
   ['web/src/index.js', 'web/src/worker.js'],
 ];
+// The folders whose modules touch no DOM and import no package: the model and the catalogs.
+const NO_DOM = ['web/model', 'web/i18n'];
 // What a model module must not touch: the DOM (a figure's job) and the page's globals.
 const DOM = /\b(?:document|window|globalThis\.document)\s*\.|\b(?:customElements|HTMLElement|SVGElement|getComputedStyle|requestAnimationFrame|matchMedia|localStorage|sessionStorage|navigator)\b/;
 // String literals, blanked before looking for DOM names ('./sliding-window.js' is no window.).
@@ -71,7 +76,7 @@ function fileProblems(root, file) {
   for (const { spec, kind } of specifiers(file)) {
     if (spec.startsWith('node:') || /^[a-z]+:/.test(spec)) continue;
     if (!spec.startsWith('.') && kind !== 'asset') {
-      if (layer === 'web/model') say(spec, 'web/model imports no package: no DOM, no KaTeX');
+      if (NO_DOM.includes(layer)) say(spec, `${layer} imports no package: no DOM, no KaTeX`);
       continue;
     }
     const to = posix(relative(root, resolve(dirname(file), spec)));
@@ -86,9 +91,9 @@ function fileProblems(root, file) {
     const [mine, theirs] = [from, to].map(srcRank);
     if (mine >= 0 && theirs > mine) say(spec, `web/src: ${SRC_RANKS.map((r) => r.map((f) => f.slice('web/src/'.length)).join(' ')).join(' -> ')}`);
   }
-  if (layer === 'web/model') {
+  if (NO_DOM.includes(layer)) {
     const touch = codeOf(file).replace(STRINGS, "''").match(DOM);
-    if (touch) say(touch[0].replace(/\s*\.$/, ''), 'web/model touches no DOM');
+    if (touch) say(touch[0].replace(/\s*\.$/, ''), `${layer} touches no DOM`);
   }
   return problems;
 }

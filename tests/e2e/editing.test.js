@@ -66,7 +66,7 @@ describe('editing', () => {
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Link copied'));
     const link = await page.evaluate(() => navigator.clipboard.readText());
-    expect(link).toMatch(/\?preset=sentence#s=/);
+    expect(link).toMatch(/\?preset=sentence&lang=en#s=/);
     const before = await allValues(page);
     const state = await page.evaluate(() => window.attentionLab.store.get());
     const copy = await site.open(link);

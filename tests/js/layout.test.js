@@ -108,6 +108,12 @@ describe('the layout check', () => {
     breach('web/model/tex.js', "import katex from 'katex';\nexport const tex = katex;\n", 'web/model/tex.js -> katex');
   });
 
+  it('names a catalog module (web/i18n) that imports another layer, a package or touches the DOM', () => {
+    breach('web/i18n/state.js', "import { window } from '../model/state.js';\n", 'web/i18n/state.js -> ../model/state.js');
+    breach('web/i18n/lang.js', 'export const lang = () => navigator.language;\n', 'web/i18n/lang.js -> navigator');
+    breach('web/i18n/icu.js', "import icu from 'intl-messageformat';\nexport default icu;\n", 'web/i18n/icu.js -> intl-messageformat');
+  });
+
   it('names a boundary module that imports an op, and an op that imports the threads', () => {
     breach('web/src/boundary/slopes.js', "import { op } from '../ops/op.js';\n", 'web/src/boundary/slopes.js -> ../ops/op.js');
     breach('web/src/ops/parallel.js', "export const p = () => import('../threads/pool.js');\n", 'web/src/ops/parallel.js -> ../threads/pool.js');

@@ -22,16 +22,17 @@ export function watchProblems(page, { warnings = false } = {}) {
 
 /**
  * Serves `root` and launches Chromium. -> { url, open(path, options) -> { page, problems, requests },
- * close() }; open's options: viewport, colorScheme, permissions (granted for the server's origin)
- * and ready (a function run in the page, awaited until it returns something truthy).
+ * close() }; open's options: viewport, colorScheme, locale (navigator.languages' first, default
+ * en-US), permissions (granted for the server's origin) and ready (a function run in the page,
+ * awaited until it returns something truthy).
  */
 export async function startBrowser(root) {
   const server = await startServer(root);
   const browser = await launchChromium();
   const contexts = [];
 
-  async function open(path, { viewport, colorScheme = 'light', permissions = [], ready = null } = {}) {
-    const context = await browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1, acceptDownloads: true });
+  async function open(path, { viewport, colorScheme = 'light', locale = 'en-US', permissions = [], ready = null } = {}) {
+    const context = await browser.newContext({ viewport, colorScheme, locale, deviceScaleFactor: 1, acceptDownloads: true });
     contexts.push(context);
     if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
     const page = await context.newPage();

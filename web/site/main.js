@@ -17,11 +17,30 @@ import './features/generate/generate.css';
 import './features/speed/speed.css';
 import '../figures/figures.css';
 import { loadAttention, simdSupported } from '../src/index.js';
+import { pickLanguage, t } from '../i18n/index.js';
+import { languageOf } from './url.js';
 import { startApp } from './app.js';
 import { registerCorePanels } from './panels/index.js';
 import { registerCoreStages } from '../model/stages/index.js';
 
 const byId = (id) => document.getElementById(id);
+
+// The language: ?lang= when the link gives one, else the browser's (zh* -> zh-CN, else en).
+const lang = languageOf(window.location) ?? pickLanguage(navigator.languages ?? [navigator.language]);
+document.documentElement.lang = lang;
+
+/** index.html's own text in the page's language (the panels translate their own). */
+function translateStatic(tr) {
+  document.title = tr('site.page-title');
+  document.querySelector('meta[name="description"]').content = tr('site.page-description');
+  document.querySelector('.skip-link').textContent = tr('site.skip-link');
+  document.querySelector('aside.controls').setAttribute('aria-label', tr('site.controls'));
+  document.querySelector('.controls-summary').replaceChildren(tr('site.controls'), ' ', Object.assign(document.createElement('span'), { textContent: tr('site.controls-summary') }));
+  byId('explain').setAttribute('aria-label', tr('site.explain-label'));
+  const loading = document.querySelector('#views .loading');
+  if (loading) loading.textContent = tr('site.loading');
+}
+translateStatic((key) => t(lang, key));
 
 // Phones see the pipeline first; the controls fold into a disclosure (open on wider screens).
 byId('controls-details').open = !window.matchMedia('(max-width: 759px)').matches;
@@ -38,6 +57,7 @@ const dom = {
   aside: byId('explain'),
   footer: byId('footer'),
   announcer: byId('announcer'),
+  translate: translateStatic,
 };
 
 // Performance marks (tests read them): the core loaded, the first render in the DOM, and the
@@ -46,13 +66,13 @@ try {
   // The SIMD build, never the relaxed one (FMA): the explorer's numbers are the same on every machine.
   const attn = await loadAttention({ simd: simdSupported() });
   performance.mark('attnlab:core-loaded');
-  window.attentionLab = startApp(attn, dom); // for the console and for end-to-end tests
+  window.attentionLab = startApp(attn, dom, lang); // for the console and for end-to-end tests
   performance.mark('attnlab:first-render');
   requestAnimationFrame(() => setTimeout(() => performance.mark('attnlab:first-paint'), 0));
 } catch (error) {
   dom.views.replaceChildren(Object.assign(document.createElement('p'), {
     className: 'error-box',
-    textContent: `The WebAssembly core could not be loaded: ${error.message}`,
+    textContent: t(lang, 'site.core-failed', { message: error.message }),
   }));
   throw error;
 }

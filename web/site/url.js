@@ -1,7 +1,9 @@
 // The state in the URL: `#s=<base64url of the JSON state>` holds everything (copy the address
 // and the page restores it exactly); `?preset=seed-004` (seed-002, d2l, sentence, sliding-window, alibi, rotary, decode, random) picks
-// a preset when there is no state in the hash. JSON keeps every number as typed; base64url
-// keeps the hash free of characters that chat apps and markdown mangle.
+// a preset when there is no state in the hash; `?lang=zh-CN` (or en) the page's language, which
+// every link the page hands out keeps. JSON keeps every number as typed; base64url keeps the hash
+// free of characters that chat apps and markdown mangle.
+import { knownLanguage } from '../i18n/index.js';
 import { conformPage } from './page-state.js';
 
 const PREFIX = 's=';
@@ -40,10 +42,13 @@ export function readLocation(location) {
   return preset ? { preset } : {};
 }
 
-/** The shareable URL of a state: this page, ?preset=<its preset>, and the state in the hash. */
-export function shareUrl(location, state) {
+/** The language a location asks for with ?lang= ('en', 'zh-CN'), or null. */
+export const languageOf = (location) => knownLanguage(new URLSearchParams(location.search).get('lang'));
+
+/** The shareable URL of a state: this page, ?preset=<its preset>&lang=<lang>, and the state in the hash. */
+export function shareUrl(location, state, lang) {
   const url = new URL(location.href);
-  url.search = `?preset=${encodeURIComponent(state.preset)}`;
+  url.search = `?preset=${encodeURIComponent(state.preset)}${lang ? `&lang=${lang}` : ''}`;
   url.hash = encodeState(state);
   return url.href;
 }

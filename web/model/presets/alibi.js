@@ -2,8 +2,6 @@
 // the causal mask the paper trains with: head 1 fades far keys fast, head 2 slowly.
 export default {
   id: 'alibi',
-  title: 'ALiBi',
-  summary: '5 tokens, 2 heads, causal: linear biases −m |i − j| with the paper’s slopes 1/16 and 1/256.',
   make: () => ({
     source: 'self',
     tokens: ['t1', 't2', 't3', 't4', 't5'],

@@ -3,7 +3,7 @@
 // one for the explorer, which offers them all.
 //   PRESET_IDS              every preset's id, in the explorer's order
 //   loadPreset(id)          -> Promise: that preset loaded (default DEFAULT_PRESET; an unknown id: none)
-//   presetById(id)          the loaded preset { id, title, summary, make(options), ... }, else null
+//   presetById(id)          the loaded preset { id, make(options), ... }, else null
 //   presetRaw(id, options)  its raw state, with any page-only parts (seed-002's checks); an unknown
 //                           id gives the default preset; presetState: the same, conformed
 import { conform } from '../state/conform.js';

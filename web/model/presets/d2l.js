@@ -9,8 +9,6 @@ const values = Array.from({ length: 10 }, (_, j) => [0, 1, 2, 3].map((c) => 4 * 
 
 export default {
   id: 'd2l',
-  title: 'd2l masking',
-  summary: 'd2l’s valid-length example: 2 batches, 10 identical keys, valid lengths 2 and 6; additive and dot-product attention side by side.',
   make: () => ({
     source: 'qkv',
     seed: 1,

@@ -10,8 +10,6 @@ const shared = (name) => randomMatrix(seed, name, 4, 2, { sd: 0.7, decimals: 2 }
 
 export default {
   id: 'decode',
-  title: 'Decode with a cache',
-  summary: '5 tokens generated one at a time through a KV cache: causal, RoPE, 2 heads sharing 1 kv head.',
   opens: 'generate',
   make: () => ({
     source: 'self',

@@ -1,4 +1,5 @@
-// The preset registry: id -> { id, title, summary, make(options) -> raw state, printed?, opens? }
+// The preset registry: id -> { id, make(options) -> raw state, printed?, opens? }; its words are
+// web/i18n's 'preset.<id>.title' (what it shows), '.summary' and '.origin' (where it comes from)
 // (opens: the id of the explorer panel the preset scrolls into view, e.g. 'generate').
 // Importing this file loads every preset (catalog.js loads one at a time, for <attn-figure>).
 // A new preset is one file here, one line below and one in catalog.js's IMPORTS.

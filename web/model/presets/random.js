@@ -4,8 +4,6 @@ import { randomMatrix } from '../state/random.js';
 
 export default {
   id: 'random',
-  title: 'Random',
-  summary: 'Four tokens with seeded random values; pick it again for another draw.',
   make: ({ seed = 7 } = {}) => ({
     source: 'self',
     seed,

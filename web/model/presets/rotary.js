@@ -3,8 +3,6 @@
 // differently against the same key.
 export default {
   id: 'rotary',
-  title: 'Rotary (RoPE)',
-  summary: '4 tokens, width 4, RoPE on Q and K (halves, base 100): scores depend on the distance.',
   make: () => ({
     source: 'self',
     tokens: ['a', 'b', 'a', 'b'],

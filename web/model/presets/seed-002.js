@@ -16,8 +16,6 @@ const PRINTED = {
 
 export default {
   id: 'seed-002',
-  title: 'Seed 002',
-  summary: 'x₁, x₂, x₃ of width 4 projected to width 3. The tutorial’s own numbers are wrong from Q on; the page shows where.',
   make: () => ({
     source: 'self',
     tokens: ['x1', 'x2', 'x3'],

@@ -3,8 +3,6 @@
 // Its code also trains the weights by SGD; the target below gives the Train button a goal.
 export default {
   id: 'seed-004',
-  title: 'Seed 004',
-  summary: '3 tokens, width 2: the worked example of the Java walk-through, with its causal mask one click away.',
   make: () => ({
     source: 'self',
     tokens: ['Token1', 'Token2', 'Token3'],

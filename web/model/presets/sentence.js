@@ -8,8 +8,6 @@ const heads = (name, dOut) => [0, 1].map((h) => randomMatrix(seed, `${name}${h}`
 
 export default {
   id: 'sentence',
-  title: 'Sentence',
-  summary: '“the cat sat on the mat”: six tokens with seeded embeddings and two heads of width 2.',
   make: () => ({
     source: 'self',
     seed,

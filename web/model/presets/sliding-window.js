@@ -2,8 +2,6 @@
 // (window [2, 0]: the causal mask cut to a band), with the identity projections so Q = K = V = X.
 export default {
   id: 'sliding-window',
-  title: 'Sliding window',
-  summary: '6 tokens, each seeing only itself and the 2 before it: window [2, 0].',
   make: () => ({
     source: 'self',
     tokens: ['the', 'cat', 'sat', 'on', 'the', 'mat'],

@@ -4,7 +4,7 @@
 // the forward stages. The tensors come from compute/backward.js (the core's attentionBackward,
 // with dP and dS in JS); each card's caption says how far the core's numbers (of the first
 // scoring) are from the chain rule worked out in JS, or from the API layer's own backward().
-import { registerGroup, registerStage } from './registry.js';
+import { registerGroup, registerStage, stageText } from './registry.js';
 import { BACKWARD_STAGES } from './groups.js';
 import { hasLayerOutput, isSelf, maskedFlags, tokenLabels } from './common.js';
 
@@ -38,7 +38,9 @@ function agreementCaption(ctx, what, lead) {
   if (!a) return lead;
   // float32 sums of products, with cancellation: 1e-3 of the largest entry is still rounding.
   const ok = a.diff <= 1e-3 * a.size;
-  return `${lead} ${ok ? 'Checked' : 'MISMATCH'}: ${a.against} gives the same numbers to ${a.diff === 0 ? 'the last bit' : a.diff.toExponential(1)}.`;
+  // compute/backward.js names what it checked against: the chain rule in words, else code (P^T dO, selfAttention.backward()).
+  const against = a.against === 'the chain rule through dS' ? stageText('stage.against-chain-rule') : a.against;
+  return stageText(ok ? 'stage.agreement' : 'stage.agreement-mismatch', { lead, against, diff: a.diff === 0 ? stageText('stage.last-bit') : a.diff.toExponential(1) });
 }
 
 function registerLossStages() {
@@ -46,81 +48,73 @@ function registerLossStages() {
     id: TARGET,
     group: 'loss',
     title: 'Y',
-    noun: 'target',
     kind: 'signed',
     available: hasBackward,
     editable: () => true,
-    caption: () => 'What the output should be. Edit any number; Train fits the output to it.',
+    caption: () => stageText('stage.target.caption'),
     instances: targetInstance,
   });
   registerStage({
     id: D_PROJECTED,
     group: 'loss',
     title: 'dY',
-    noun: 'layer output gradient',
     kind: 'signed',
     available: (ctx) => hasBackward(ctx) && hasLayerOutput(ctx),
-    caption: (ctx) => `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors of the layer’s output).`,
+    caption: (ctx) => stageText(ctx.state.backward.loss === 'mean' ? 'stage.loss-mean' : 'stage.loss-half-sum', { loss: ctx.result.backward.loss.toPrecision(6) }),
     instances: (ctx) => instance(ctx, 'dY', { rows: 'queries' }),
   });
   registerStage({
     id: D_OUTPUT,
     group: 'loss',
     title: 'dO',
-    noun: 'output gradient',
     kind: 'signed',
     available: hasBackward,
     caption: (ctx) => (hasLayerOutput(ctx)
-      ? `Head ${ctx.head + 1}’s share of dY: ${ctx.state.wo ? `dY (Wᴼ)ᵀ, its ${ctx.result.sizes.dv} columns` : `its ${ctx.result.sizes.dv} columns of dY`}.`
-      : `L = ${ctx.result.backward.loss.toPrecision(6)} (${ctx.state.backward.loss === 'mean' ? 'mean' : 'half the sum'} of the squared errors).`),
+      ? stageText(ctx.state.wo ? 'stage.d-output.caption-layer' : 'stage.d-output.caption-columns', { head: ctx.head + 1, columns: ctx.result.sizes.dv })
+      : stageText(ctx.state.backward.loss === 'mean' ? 'stage.d-output.loss-mean' : 'stage.d-output.loss-half-sum', { loss: ctx.result.backward.loss.toPrecision(6) })),
     instances: (ctx) => instance(ctx, 'dO'),
   });
 }
 
-const checkedByChainRule = (what) => (ctx) => agreementCaption(ctx, what, 'From the core’s attentionBackward.');
+const checkedByChainRule = (what) => (ctx) => agreementCaption(ctx, what, stageText('stage.chain-rule'));
 
-// [id, title, noun, caption(ctx), which tensor and labels]
+// [id, title, caption(ctx), which tensor and labels]
 const GRADIENTS = [
-  [D_WEIGHTS, 'dP', 'weight gradient',
-    () => 'How the loss changes with each attention weight (masked ones do not matter: their P is 0).',
-    ['dP', { cols: 'keys', masked: true }]],
-  [D_SCORES, 'dS', 'score gradient',
-    () => 'The softmax backward, row by row. Each row sums to 0; masked scores get 0.',
-    ['dS', { cols: 'keys', masked: true }]],
-  [DQ, 'dQ', 'query gradient', checkedByChainRule('dQ'), ['dq', {}]],
-  [DK, 'dK', 'key gradient', checkedByChainRule('dK'), ['dk', { rows: 'keys' }]],
-  [DV, 'dV', 'value gradient', checkedByChainRule('dV'), ['dv', { rows: 'keys' }]],
+  [D_WEIGHTS, 'dP', () => stageText('stage.d-weights.caption'), ['dP', { cols: 'keys', masked: true }]],
+  [D_SCORES, 'dS', () => stageText('stage.d-scores.caption'), ['dS', { cols: 'keys', masked: true }]],
+  [DQ, 'dQ', checkedByChainRule('dQ'), ['dq', {}]],
+  [DK, 'dK', checkedByChainRule('dK'), ['dk', { rows: 'keys' }]],
+  [DV, 'dV', checkedByChainRule('dV'), ['dv', { rows: 'keys' }]],
 ];
 
 function registerGradientStages() {
-  for (const [id, title, noun, caption, [tensor, labels]] of GRADIENTS) {
+  for (const [id, title, caption, [tensor, labels]] of GRADIENTS) {
     registerStage({
-      id, group: 'gradients', title, noun, kind: 'signed', available: hasBackward, caption,
+      id, group: 'gradients', title, kind: 'signed', available: hasBackward, caption,
       instances: (ctx) => instance(ctx, tensor, labels),
     });
   }
 }
 
-// [id, symbol, the gradient it comes from (stage id, symbol), noun]: exported for the explorer's
+// [id, symbol, the gradient it comes from (stage id, symbol)]: exported for the explorer's
 // formulas and explanations of these cards.
-export const WEIGHT_GRADIENTS = [[DWQ, 'dW^Q', DQ, 'dQ', 'query weight gradient'], [DWK, 'dW^K', DK, 'dK', 'key weight gradient'], [DWV, 'dW^V', DV, 'dV', 'value weight gradient']];
+export const WEIGHT_GRADIENTS = [[DWQ, 'dW^Q', DQ, 'dQ'], [DWK, 'dW^K', DK, 'dK'], [DWV, 'dW^V', DV, 'dV']];
 
 /** "Heads 1–2 share it: Train steps along their sum." under dW^K and dW^V of grouped heads. */
 function groupNote({ state }) {
-  return state.kvHeads < state.heads ? ` Heads share it in groups of ${state.heads / state.kvHeads}: Train steps along the group’s sum.` : '';
+  return state.kvHeads < state.heads ? stageText('stage.weight-gradient.grouped', { size: state.heads / state.kvHeads }) : '';
 }
 
 function registerWeightGradientStages() {
-  for (const [id, tex, from, fromTex, noun] of WEIGHT_GRADIENTS) {
+  for (const [id, tex, from, fromTex] of WEIGHT_GRADIENTS) {
     registerStage({
       id,
       group: 'weight-gradients',
       title: tex.replace('^', ''),
       tex,
-      noun,
       kind: 'signed',
       available: (ctx) => hasBackward(ctx) && isSelf(ctx),
-      caption: (ctx) => agreementCaption(ctx, tex, `${fromTex.slice(1)} = X·W${fromTex.slice(1).toLowerCase()}, so the chain rule gives Xᵀ·${fromTex}.${id === DWQ ? '' : groupNote(ctx)}`),
+      caption: (ctx) => agreementCaption(ctx, tex, stageText('stage.weight-gradient.caption', { projection: fromTex.slice(1), weights: `W${fromTex.slice(1).toLowerCase()}`, gradient: fromTex }) + (id === DWQ ? '' : groupNote(ctx))),
       instances: (ctx) => instance(ctx, id, { rows: null }),
     });
   }
@@ -129,18 +123,15 @@ function registerWeightGradientStages() {
     group: 'weight-gradients',
     title: 'dWO',
     tex: 'dW^O',
-    noun: 'output weight gradient',
     kind: 'signed',
     available: (ctx) => hasBackward(ctx) && Boolean(ctx.state.wo),
-    caption: (ctx) => agreementCaption(ctx, 'dW^O', 'Y = [O₁ … O_H]·Wᴼ, so the chain rule gives [O₁ … O_H]ᵀ·dY (the first scoring’s, which Train follows).'),
+    caption: (ctx) => agreementCaption(ctx, 'dW^O', stageText('stage.dwo.caption')),
     instances: (ctx) => [{ tensor: ctx.result.backward.training.wo, attrs: { 'data-head': 0, 'data-run': 0 } }],
   });
 }
 
 export function registerBackwardStages() {
-  registerGroup({ id: 'loss', title: 'Loss', lede: 'Compare the output with a target: the squared error and its gradient.' });
-  registerGroup({ id: 'gradients', title: 'Backward through attention', lede: 'The gradient flows back through P V, the softmax and the scores.' });
-  registerGroup({ id: 'weight-gradients', title: 'Weight gradients', lede: 'What one SGD step subtracts (times the learning rate).' });
+  for (const id of ['loss', 'gradients', 'weight-gradients']) registerGroup({ id });
   registerLossStages();
   registerGradientStages();
   registerWeightGradientStages();

@@ -1,6 +1,6 @@
 // The layer's output (band "Heads to output"): W^O, the heads' outputs side by side and the output
 // through W^O (compute/output-projection.js), for 'self' states with several heads or a W^O.
-import { registerGroup, registerStage } from './registry.js';
+import { registerGroup, registerStage, stageText } from './registry.js';
 import { hasLayerOutput, tokenLabels } from './common.js';
 
 /** One instance per run of result.projected[r][name]. */
@@ -23,21 +23,20 @@ function woRowLabels({ result }) {
 /** "multiHeadAttention gives these numbers; the product in JS agrees to 2e-7." */
 function layerNote(ctx) {
   const first = ctx.result.projected[0];
-  if (!first.layer) return 'The product in JS (float64 sums); no multiHeadAttention layer computes this example (it needs Wᴼ, d_in = H·d = H·d_v and scaled-dot scores at the default scale).';
+  if (!first.layer) return stageText('stage.projected-output.caption-js');
   const diff = first.agreement.diff;
-  return `From the core’s multiHeadAttention layer; the product in JS gives the same numbers to ${diff === 0 ? 'the last bit' : diff.toExponential(1)}.`;
+  return stageText('stage.projected-output.caption-layer', { diff: diff === 0 ? stageText('stage.last-bit') : diff.toExponential(1) });
 }
 
 export function registerOutputStages() {
-  registerGroup({ id: 'output', title: 'Heads to output', lede: 'The heads’ outputs side by side, then Wᴼ back to the model’s width.' }, { after: 'attention' });
+  registerGroup({ id: 'output' }, { after: 'attention' });
   registerStage({
     id: 'concat-output',
     group: 'output',
     title: '[O]',
-    noun: 'heads side by side',
     kind: 'signed',
     available: (ctx) => hasLayerOutput(ctx) && ctx.state.heads > 1,
-    caption: () => 'Row i: every head’s output row i, head 1 first.',
+    caption: () => stageText('stage.concat-output.caption'),
     instances: (ctx) => projectedInstances(ctx, 'concat'),
   });
   registerStage({
@@ -45,18 +44,16 @@ export function registerOutputStages() {
     group: 'output',
     title: 'WO',
     tex: 'W^O',
-    noun: 'output weights',
     kind: 'signed',
     available: (ctx) => Boolean(ctx.state.source === 'self' && ctx.state.wo),
     editable: () => true,
-    caption: () => 'Learned like Wq, Wk, Wv: the rows of block h read head h’s output.',
+    caption: () => stageText('stage.wo.caption'),
     instances: (ctx) => [{ tensor: { data: Float32Array.from(ctx.state.wo.flat()), shape: [ctx.state.wo.length, ctx.state.wo[0].length] }, rowLabels: woRowLabels(ctx), attrs: { 'data-head': 0, 'data-run': 0 } }],
   });
   registerStage({
     id: 'projected-output',
     group: 'output',
     title: 'Y',
-    noun: 'layer output',
     kind: 'signed',
     available: hasLayerOutput,
     caption: layerNote,

@@ -1,7 +1,7 @@
 // The scoring functions' own parameters (general: W; additive: W_q, W_k, w_v; concat: w), shown
 // and editable when a computed scoring has them.
 import { fromNested } from '../compute/tensors.js';
-import { registerStage } from './registry.js';
+import { registerStage, stageText } from './registry.js';
 import { scoringsOf } from '../state/model.js';
 
 /** The parameters' names as the papers write them (labels here, explanations in the explorer). */
@@ -31,11 +31,10 @@ export function registerParamStage() {
     id: 'params',
     group: 'scores',
     title: 'θ',
-    noun: 'scoring parameters',
     kind: 'signed',
     available: (ctx) => instances(ctx).length > 0,
     editable: () => true,
-    caption: () => 'Seeded values; edit them like any input.',
+    caption: () => stageText('stage.params.caption'),
     instances,
   });
 }

@@ -1,6 +1,6 @@
 // Stages of issue 12's positions: the ALiBi bias of the shown head (when ALiBi is on), and Q, K
 // before and after the rotary rotation (when RoPE is on).
-import { registerStage } from './registry.js';
+import { registerStage, stageText } from './registry.js';
 import { tokenLabels } from './common.js';
 
 // The rope stage's four matrices, in order: [letter, rotated?, label].
@@ -11,10 +11,9 @@ export function registerPositionStages() {
     id: 'rope',
     group: 'qkv',
     title: 'RoPE',
-    noun: 'rotated queries and keys',
     kind: 'signed',
     available: (ctx) => ctx.state.rope !== 'off',
-    caption: () => 'Row i turns each pair of features by i θ: hover a rotated entry for its angle.',
+    caption: () => stageText('stage.rope.caption'),
     instances: (ctx) => {
       const head = ctx.result.heads[ctx.head];
       const { queries, keys } = tokenLabels(ctx.state);
@@ -30,10 +29,9 @@ export function registerPositionStages() {
     id: 'alibi',
     group: 'scores',
     title: 'B',
-    noun: 'ALiBi bias',
     kind: 'signed',
     available: (ctx) => ctx.state.alibi !== 'off',
-    caption: (ctx) => `Head ${ctx.head + 1}’s slope m = ${ctx.result.heads[ctx.head].slope}: the farther the key, the lower its score.`,
+    caption: (ctx) => stageText('stage.alibi.caption', { head: ctx.head + 1, slope: ctx.result.heads[ctx.head].slope }),
     instances: (ctx) => {
       const { queries, keys } = tokenLabels(ctx.state);
       return [{ tensor: ctx.result.heads[ctx.head].bias, rowLabels: queries, colLabels: keys, attrs: { 'data-head': ctx.head, 'data-run': 0 } }];

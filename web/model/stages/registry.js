@@ -5,7 +5,8 @@
 //   {
 //     id,            the data-stage name ('q', 'weights', 'dq', ...)
 //     group,         the id of a group below (where its card goes)
-//     title,         short name ('Q'); noun: what it is ('queries')
+//     title,         short name ('Q'); noun: what it is ('queries'), from the catalog's
+//                    'stage.<id>.noun' in the stage language (setStageLanguage)
 //     tex,           (optional) the symbol with a superscript, 'W^Q': figures draw it as W<sup>Q</sup>
 //     kind,          colour scale: 'signed' or 'weights'
 //     available(ctx) -> boolean          (optional: e.g. X only for 'self' states)
@@ -16,20 +17,37 @@
 //   }
 // ctx = { state, result, head } (head: the head index the pipeline shows); cell = { head, run,
 // batch, row, col, value }. Adding a stage (the backward pass, for instance) is one
-// registerStage() call with { after } or { group }; nothing else needs to change.
+// registerStage() call with { after } or { group } and its words in web/i18n's catalogs
+// ('stage.<id>.noun', captions; 'stage.group.<id>.title' and '.lede' for a group).
+//
+// The words come in the stage language, one for the page: the figures read stage.noun and
+// group.title as strings, so the explorer sets the language here when it sets its own.
+import { stageMessage } from '../../i18n/stage-text.js';
 
 const groups = [];
 const stages = [];
+let language = 'en';
 
-/** A group of stages shown as one band: { id, title, lede }. */
+/** The language of the stages' nouns, captions and band titles from now on ('en', 'zh-CN'). */
+export function setStageLanguage(lang) {
+  language = lang;
+}
+
+/** A stage's message in the stage language: stageText('stage.x.caption'). */
+export const stageText = (key, params) => stageMessage(language, key, params);
+
+/** A group of stages shown as one band: { id }, its title and lede from the catalog. */
 export function registerGroup(group, { after } = {}) {
-  insert(groups, group, after);
+  insert(groups, Object.defineProperties({ ...group }, {
+    title: { get: () => stageText(`stage.group.${group.id}.title`), enumerable: true },
+    lede: { get: () => stageText(`stage.group.${group.id}.lede`), enumerable: true },
+  }), after);
 }
 
 /** Adds a stage; { after: 'masked' } places it after that stage, otherwise at the end. */
 export function registerStage(stage, { after } = {}) {
   if (stages.some((s) => s.id === stage.id)) throw new Error(`registerStage: '${stage.id}' is registered already`);
-  insert(stages, stage, after);
+  insert(stages, Object.defineProperty({ ...stage }, 'noun', { get: () => stageText(`stage.${stage.id}.noun`), enumerable: true }), after);
 }
 
 function insert(list, item, after) {

@@ -1,4 +1,5 @@
 // An output entry o_ic = sum_j p_ij v_jc: the weighted sum of column c of V.
+import { t } from '../../i18n/index.js';
 import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, num, sub } from './tex.js';
 
@@ -9,7 +10,7 @@ export function explainOutput(ctx, cell) {
   const p = rowOf(run.weights, cell.batch, cell.row);
   const v = columnOf(head.v, cell.batch, cell.col);
   return {
-    heading: `Output ${cell.row + 1}, ${cell.col + 1}: the weights of row ${cell.row + 1} times column ${cell.col + 1} of V`,
+    heading: t(ctx.lang, 'explain.output', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [`o_{${sub(cell.row, cell.col)}} = \\sum_j p_{${cell.row + 1}j}\\, v_{j${cell.col + 1}}`, `= ${dotTerms(p, v)}`, `= ${num(at(run.output, cell.batch, cell.row, cell.col))}`],
     sources: [
       { stage: 'weights', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },

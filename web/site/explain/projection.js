@@ -1,4 +1,5 @@
 // Q = X Wq (and K, V): one entry as the sum over the input features.
+import { t } from '../../i18n/index.js';
 import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, num, sub } from './tex.js';
 
@@ -11,7 +12,7 @@ export function explainProjection(letter, weightStage, ctx, cell) {
   const column = columnOf(w, 0, cell.col);
   const W = `W^{${letter.toUpperCase()}}`;
   return {
-    heading: `${letter.toUpperCase()}[${cell.row + 1}, ${cell.col + 1}]: row ${cell.row + 1} of X times column ${cell.col + 1} of W${letter}`,
+    heading: t(ctx.lang, 'explain.projection', { letter: letter.toUpperCase(), row: cell.row + 1, col: cell.col + 1, weight: letter }),
     lines: [
       `${letter}_{${sub(cell.row, cell.col)}} = \\sum_t x_{${cell.row + 1},t}\\, ${W}_{t,${cell.col + 1}}`,
       `= ${dotTerms(x, column)}`,
@@ -26,5 +27,5 @@ export function explainProjection(letter, weightStage, ctx, cell) {
 
 /** An input or weight entry: where it sits and what it means. */
 export function explainInput(ctx, cell, meaning) {
-  return { heading: meaning, lines: [`= ${num(cell.value)}`], note: 'Editable: type a number (Enter), or drag sideways to scrub it.', sources: [] };
+  return { heading: meaning, lines: [`= ${num(cell.value)}`], note: t(ctx.lang, 'explain.editable'), sources: [] };
 }

@@ -1,4 +1,5 @@
 // One raw score a(q_i, k_j) of each scoring function, term by term (docs/semantics.md table).
+import { t } from '../../i18n/index.js';
 import { at, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, factor, joinTerms, num, ij } from './tex.js';
 
@@ -30,9 +31,9 @@ export function explainScore(ctx, cell) {
   const k = rowOf(head.k, cell.batch, cell.col);
   const [definition, terms] = TERMS[run.scoring](q, k, state.params[run.scoring]);
   return {
-    heading: `Score of query ${cell.row + 1} against key ${cell.col + 1} (${run.scoring})`,
+    heading: t(ctx.lang, 'explain.score', { row: cell.row + 1, col: cell.col + 1, scoring: t(ctx.lang, `site.scoring.${run.scoring}`) }),
     lines: [`s_{${ij(cell.row, cell.col)}} = ${definition}`, `= ${terms}`, `= ${num(at(run.raw, cell.batch, cell.row, cell.col))}`],
-    note: 'Click (or Enter) to mask this key for this query.',
+    note: t(ctx.lang, 'explain.click-to-mask'),
     sources: [
       { stage: 'q', head: cell.head, batch: cell.batch, row: cell.row },
       { stage: 'k', head: cell.head, batch: cell.batch, row: cell.col },
@@ -49,9 +50,9 @@ export function explainScaled(ctx, cell) {
   const base = state.scale === null ? (run.scoring === 'scaled-dot' ? `\\tfrac{1}{\\sqrt{${d}}}` : '1') : num(state.scale);
   const factorTex = state.temperature === 1 ? base : `${base} / ${num(state.temperature)}`;
   return {
-    heading: `Scaled score ${cell.row + 1}, ${cell.col + 1}`,
+    heading: t(ctx.lang, 'explain.scaled', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [`\\tilde s_{${ij(cell.row, cell.col)}} = s_{${ij(cell.row, cell.col)}} \\times ${factorTex}`, `= ${factor(raw)} \\times ${num(run.scale)}`, `= ${num(at(run.scaled, cell.batch, cell.row, cell.col))}`],
-    note: 'Click (or Enter) to mask this key for this query.',
+    note: t(ctx.lang, 'explain.click-to-mask'),
     sources: [{ stage: 'scores', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row, col: cell.col }],
   };
 }

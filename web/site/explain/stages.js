@@ -3,6 +3,7 @@
 // shared with the figures, which draw no TeX.
 //   formula(ctx) -> TeX
 //   explain(ctx, cell) -> { heading, lines: [TeX], note?, sources: [{ stage, head?, run?, batch, row?, col? }] }
+import { t } from '../../i18n/index.js';
 import { NAMES } from '../../model/stages/params.js';
 import { ROPE_PARTS } from '../../model/stages/positions.js';
 import { WEIGHT_GRADIENTS } from '../../model/stages/backward.js';
@@ -45,12 +46,12 @@ function lossTex(kind, out = 'O') {
     : `L = \\tfrac12\\sum (${out} - ${y})^2,\\quad \\partial L/\\partial ${out} = ${out} - ${y}`;
 }
 
-const batchSuffix = (ctx, cell) => (ctx.result.sizes.B > 1 ? ` (batch ${cell.batch + 1})` : '');
+const batchSuffix = (ctx, cell) => (ctx.result.sizes.B > 1 ? t(ctx.lang, 'explain.batch', { batch: cell.batch + 1 }) : '');
 
 const TEX = {
   x: {
     formula: () => 'X \\in \\mathbb{R}^{T \\times d_{\\text{in}}}',
-    explain: (ctx, cell) => explainInput(ctx, cell, `Feature ${cell.col + 1} of token “${ctx.state.tokens[cell.row]}”`),
+    explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.x', { col: cell.col + 1, token: ctx.state.tokens[cell.row] })),
   },
   rope: {
     formula: (ctx) => (ctx.state.rope === 'interleaved'
@@ -107,13 +108,13 @@ for (const [id, symbol, width] of [['wq', 'W^Q', 'd_q'], ['wk', 'W^K', 'd_q'], [
   const letter = id[1];
   TEX[id] = {
     formula: () => `${symbol} \\in \\mathbb{R}^{d_{\\text{in}} \\times ${width}}`,
-    explain: (ctx, cell) => explainInput(ctx, cell, `${ctx.stage.noun}: input feature ${cell.row + 1} → output feature ${cell.col + 1}`),
+    explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.weight-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 })),
   };
   TEX[letter] = {
     formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{given}`),
     explain: (ctx, cell) => (isSelf(ctx)
       ? explainProjection(letter, id, ctx, cell)
-      : explainInput(ctx, cell, `${ctx.stage.noun}: row ${cell.row + 1}, feature ${cell.col + 1}${batchSuffix(ctx, cell)}`)),
+      : explainInput(ctx, cell, t(ctx.lang, 'explain.input-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 }) + batchSuffix(ctx, cell))),
   };
 }
 

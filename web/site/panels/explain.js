@@ -9,17 +9,26 @@ import { clearHighlights, highlight, sourceSelector } from '../../figures/intera
 import { explainCell, explainable } from '../explain/stages.js';
 import { texNode } from '../explain/typeset.js';
 
-function placeholder() {
+/** A message with keys in it: {name} in the translated text replaced by the kbd nodes[name]. */
+function withKeys(text, keys) {
+  return text.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && Object.hasOwn(keys, name) ? keys[name].map((k) => h('kbd', {}, k)) : part;
+  });
+}
+
+function placeholder(t) {
   return h('div', { class: 'explain-empty' },
-    h('p', { class: 'explain-kicker' }, 'Explain'),
-    h('p', {}, 'Hover or focus any number to see exactly how it was computed and where it came from.'),
+    h('p', { class: 'explain-kicker' }, t('site.explain')),
+    h('p', {}, t('site.explain-intro')),
     h('ul', { class: 'explain-keys' },
-      h('li', {}, h('kbd', {}, 'Tab'), ' into a matrix, ', h('kbd', {}, '←'), h('kbd', {}, '→'), h('kbd', {}, '↑'), h('kbd', {}, '↓'), ' to move'),
-      h('li', {}, h('kbd', {}, 'Enter'), ' edits an input, or masks a score'),
-      h('li', {}, 'Drag an input sideways to scrub it')));
+      h('li', {}, withKeys(t('site.explain-keys-move'), { tab: ['Tab'], arrows: ['←', '→', '↑', '↓'] })),
+      h('li', {}, withKeys(t('site.explain-keys-enter'), { enter: ['Enter'] })),
+      h('li', {}, t('site.explain-keys-drag'))));
 }
 
 function mount(container, app) {
+  const { t, lang } = app;
   const views = app.dom.views;
   let selection = null; // cell identity being explained
   let last = null; // { state, result }
@@ -29,7 +38,7 @@ function mount(container, app) {
   function render() {
     if (!selection || !last?.result) {
       clearHighlights(views);
-      container.replaceChildren(placeholder());
+      container.replaceChildren(placeholder(t));
       return;
     }
     const node = nodeOf(selection);
@@ -40,13 +49,13 @@ function mount(container, app) {
       return;
     }
     const cell = cellIdentity(node);
-    const ex = explainCell(stage, { state: last.state, result: last.result, head: cell.head }, cell);
+    const ex = explainCell(stage, { state: last.state, result: last.result, head: cell.head, lang }, cell);
     container.replaceChildren(h('div', { class: 'explain-card' },
-      h('button', { type: 'button', class: 'explain-close', 'aria-label': 'Close the explanation', onclick: close }, '×'),
-      h('p', { class: 'explain-kicker' }, `${stage.noun} · row ${cell.row + 1}, col ${cell.col + 1}${last.result.sizes.B > 1 ? ` · batch ${cell.batch + 1}` : ''}`),
+      h('button', { type: 'button', class: 'explain-close', 'aria-label': t('site.explain-close'), onclick: close }, '×'),
+      h('p', { class: 'explain-kicker' }, t('site.explain-cell', { noun: stage.noun, row: cell.row + 1, col: cell.col + 1 }) + (last.result.sizes.B > 1 ? t('site.explain-batch', { batch: cell.batch + 1 }) : '')),
       h('h2', { class: 'explain-heading' }, ex.heading),
       h('div', { class: 'explain-lines' }, ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' }))),
-      h('p', { class: 'explain-exact' }, 'exact float32: ', h('code', {}, String(cell.value)), cell.value !== 0 && Number.isFinite(cell.value) ? ` (shown as ${formatNumber(cell.value)})` : ''),
+      h('p', { class: 'explain-exact' }, t('site.explain-exact'), h('code', {}, String(cell.value)), cell.value !== 0 && Number.isFinite(cell.value) ? t('site.explain-shown', { shown: formatNumber(cell.value) }) : ''),
       ex.note ? h('p', { class: 'explain-note' }, ex.note) : null));
     highlight(views, node, ex.sources);
   }

@@ -1,12 +1,12 @@
 // The status line: which core computed the page and how long the last recompute took.
 import { h } from '../../figures/dom.js';
 
-function mount(container, { attn }) {
+function mount(container, { attn, t }) {
   const status = h('p', { class: 'status' });
-  container.append(status, h('p', {}, 'attention-lab · the C++ core compiled to WebAssembly, called through its public JS API. Works offline.'));
+  container.append(status, h('p', {}, t('site.footer')));
   return {
     update(state, result) {
-      if (result) status.textContent = `Computed by the ${attn.backend} core (${attn.arch}) in ${result.ms.toFixed(2)} ms.`;
+      if (result) status.textContent = t('site.footer-status', { backend: attn.backend, arch: attn.arch, ms: result.ms.toFixed(2) });
     },
   };
 }

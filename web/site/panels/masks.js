@@ -4,7 +4,7 @@ import { h } from '../../figures/dom.js';
 import { fieldset, segmented } from './widgets.js';
 import { sizesOf } from '../../model/state/model.js';
 
-function lensEditor(state, store) {
+function lensEditor(state, store, t) {
   const { B, Tq, Tk } = sizesOf(state);
   const lens = state.validLens;
   if (!lens) return null;
@@ -20,16 +20,16 @@ function lensEditor(state, store) {
     return { ...s, validLens: next };
   });
   const rows = Array.from({ length: B }, (_, b) => h('div', { class: 'len-row' },
-    h('span', { class: 'len-label' }, B > 1 ? `batch ${b + 1}` : 'lengths'),
+    h('span', { class: 'len-label' }, B > 1 ? t('site.lens-batch', { batch: b + 1 }) : t('site.lens-lengths')),
     lens.per === 'row'
-      ? Array.from({ length: Tq }, (_, i) => input(lens.lens[b][i], `valid length of batch ${b + 1}, query ${i + 1}`, (n) => setLen(b, i, n)))
-      : input(lens.lens[b], `valid length of batch ${b + 1}`, (n) => setLen(b, 0, n))));
-  return h('div', { class: 'len-grid' }, rows, h('p', { class: 'hint-line' }, `Keys j ≥ length are hidden (0 … ${Tk}).`));
+      ? Array.from({ length: Tq }, (_, i) => input(lens.lens[b][i], t('site.lens-row-label', { batch: b + 1, query: i + 1 }), (n) => setLen(b, i, n)))
+      : input(lens.lens[b], t('site.lens-batch-label', { batch: b + 1 }), (n) => setLen(b, 0, n))));
+  return h('div', { class: 'len-grid' }, rows, h('p', { class: 'hint-line' }, t('site.lens-hint', { max: Tk })));
 }
 
-function mount(container, { store }) {
-  const causal = segmented('causal', [['none', 'none'], ['top-left', 'top-left', 'j ≤ i (PyTorch is_causal)'], ['bottom-right', 'bottom-right', 'j ≤ i + Tk − Tq (decoding with a cache)']], (value) => store.update({ causal: value }), { label: 'Causal mask' });
-  const per = segmented('valid lengths', [['off', 'off'], ['batch', 'per batch'], ['row', 'per row']], (value) => store.update((s) => {
+function mount(container, { store, t }) {
+  const causal = segmented('causal', [['none', t('site.causal.none')], ['top-left', t('site.causal.top-left'), t('site.causal.top-left-title')], ['bottom-right', t('site.causal.bottom-right'), t('site.causal.bottom-right-title')]], (value) => store.update({ causal: value }), { label: t('site.causal-label') });
+  const per = segmented('valid lengths', ['off', 'batch', 'row'].map((v) => [v, t(`site.lens.${v}`)]), (value) => store.update((s) => {
     const { B, Tq, Tk } = sizesOf(s);
     if (value === 'off') return { ...s, validLens: null };
     const current = s.validLens;
@@ -37,16 +37,16 @@ function mount(container, { store }) {
     return { ...s, validLens: value === 'row'
       ? { per: 'row', lens: Array.from({ length: B }, (_, b) => Array.from({ length: Tq }, () => first(b))) }
       : { per: 'batch', lens: Array.from({ length: B }, (_, b) => first(b)) } };
-  }), { label: 'Valid lengths' });
-  const fill = segmented('empty rows', [['zero', 'zero row', 'PyTorch ≥ 2.5, ONNX: no visible key → weights 0, output 0'], ['d2l', 'd2l fill', 'd2l: masked scores become −10⁶, an empty row turns uniform']], (value) => store.update({ maskFill: value }), { label: 'Fully masked rows' });
+  }), { label: t('site.valid-lengths') });
+  const fill = segmented('empty rows', ['zero', 'd2l'].map((v) => [v, t(`site.fill.${v}`), t(`site.fill.${v}-title`)]), (value) => store.update({ maskFill: value }), { label: t('site.fill-label') });
   const lensSlot = h('div', {});
   const cellsLine = h('p', { class: 'hint-line' });
-  const clear = h('button', { type: 'button', class: 'link-button', onclick: () => store.update({ maskedCells: [] }) }, 'clear');
-  container.append(fieldset('Masks',
-    h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Causal'), causal.node),
-    h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Valid lengths'), per.node),
+  const clear = h('button', { type: 'button', class: 'link-button', onclick: () => store.update({ maskedCells: [] }) }, t('site.clear'));
+  container.append(fieldset(t('site.masks'),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.causal')), causal.node),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.valid-lengths')), per.node),
     lensSlot,
-    h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Rows with no visible key'), fill.node),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.fill')), fill.node),
     h('div', { class: 'field-head' }, cellsLine, clear)));
   let lensKey = '';
   return {
@@ -57,10 +57,10 @@ function mount(container, { store }) {
       const key = JSON.stringify([state.validLens, sizesOf(state)]);
       if (key !== lensKey && !lensSlot.contains(document.activeElement)) {
         lensKey = key;
-        lensSlot.replaceChildren(lensEditor(state, store) ?? '');
+        lensSlot.replaceChildren(lensEditor(state, store, t) ?? '');
       }
       const n = state.maskedCells.length;
-      cellsLine.textContent = n ? `${n} score${n > 1 ? 's' : ''} masked by hand.` : 'Click a score to mask it by hand.';
+      cellsLine.textContent = n === 0 ? t('site.mask-hint') : n === 1 ? t('site.masked-by-hand-one') : t('site.masked-by-hand', { n });
       clear.hidden = n === 0;
     },
   };

@@ -1,6 +1,8 @@
-// The masthead: brand, presets, the view switch, the theme toggle and the share button.
+// The masthead: brand, presets, the view switch, the theme toggle, the language switch and the
+// share button.
 import { h } from '../../figures/dom.js';
 import { segmented } from './widgets.js';
+import { LANGUAGES } from '../../i18n/index.js';
 import { PRESETS } from '../../model/presets/index.js';
 import { presetPage } from '../page-state.js';
 import { shareUrl } from '../url.js';
@@ -11,11 +13,12 @@ const brand = {
   id: 'brand',
   slot: 'masthead',
   order: 0,
-  mount(container) {
+  mount(container, { t }) {
     container.className = 'brand';
     // Static markup: the mark is four cells of a tiny attention matrix.
     container.innerHTML = `<svg class="brand-mark" viewBox="0 0 22 22" aria-hidden="true"><rect width="22" height="22" rx="6" fill="var(--accent)"/><rect x="5" y="5" width="5" height="5" rx="1.2" fill="var(--accent-ink)"/><rect x="12" y="5" width="5" height="5" rx="1.2" fill="var(--accent-ink)" opacity=".35"/><rect x="5" y="12" width="5" height="5" rx="1.2" fill="var(--accent-ink)" opacity=".6"/><rect x="12" y="12" width="5" height="5" rx="1.2" fill="var(--accent-ink)" opacity=".15"/></svg>
-      <span>attention-lab</span><small>every number of attention, exactly</small>`;
+      <span>attention-lab</span><small></small>`;
+    container.querySelector('small').textContent = t('site.brand-tagline');
     return { update() {} };
   },
 };
@@ -24,14 +27,14 @@ const presets = {
   id: 'presets',
   slot: 'masthead',
   order: 10,
-  mount(container, { store }) {
+  mount(container, { store, t }) {
     let draws = 0;
     const pick = (id) => {
       // Picking "random" again draws a new example; the seed goes into the state (and the link).
       draws = id === 'random' && store.get().preset === 'random' ? draws + 1 : 0;
       store.update(() => presetPage(id, { seed: 7 + draws }));
     };
-    const control = segmented('preset', PRESETS.map((p) => [p.id, p.title, p.summary]), pick, { label: 'Preset' });
+    const control = segmented('preset', PRESETS.map((p) => [p.id, t(`preset.${p.id}.title`), t(`preset.${p.id}.summary`)]), pick, { label: t('site.preset-label') });
     container.className = 'masthead-presets';
     container.append(control.node);
     return { update: (state) => control.set(state.preset) };
@@ -42,8 +45,8 @@ const views = {
   id: 'view-switch',
   slot: 'masthead',
   order: 20,
-  mount(container, { store }) {
-    const control = segmented('view', [['matrix', 'Matrix'], ['heatmap', 'Heatmap'], ['links', 'Links']], (view) => store.update({ view }), { label: 'View' });
+  mount(container, { store, t }) {
+    const control = segmented('view', ['matrix', 'heatmap', 'links'].map((v) => [v, t(`site.view.${v}`)]), (view) => store.update({ view }), { label: t('site.view-label') });
     container.append(control.node);
     return { update: (state) => control.set(state.view) };
   },
@@ -54,17 +57,18 @@ const theme = {
   id: 'theme',
   slot: 'masthead',
   order: 30,
-  mount(container) {
+  mount(container, { t }) {
     const saved = () => document.documentElement.dataset.theme ?? 'system';
     const button = h('button', { type: 'button', class: 'icon-button', onclick: () => apply(THEMES[(THEMES.indexOf(saved()) + 1) % THEMES.length]) });
     function apply(choice) {
       if (choice === 'system') delete document.documentElement.dataset.theme;
       else document.documentElement.dataset.theme = choice;
       try { localStorage.setItem('attnlab-theme', choice); } catch { /* private mode: the choice lasts this visit */ }
-      const [icon, word] = { system: ['◐', 'Auto'], light: ['☀', 'Light'], dark: ['☾', 'Dark'] }[choice];
+      const icon = { system: '◐', light: '☀', dark: '☾' }[choice];
+      const word = t(`site.theme.${choice}`);
       button.textContent = `${icon} ${word}`;
       // The name holds the word shown (Label in Name: speech control says what it sees).
-      button.setAttribute('aria-label', `Theme: ${word}${choice === 'system' ? ', as the system' : ''} (click to change)`);
+      button.setAttribute('aria-label', t(choice === 'system' ? 'site.theme-label-system' : 'site.theme-label', { word }));
     }
     apply(saved());
     container.append(button);
@@ -76,18 +80,18 @@ const share = {
   id: 'share',
   slot: 'masthead',
   order: 40,
-  mount(container, { store, announce }) {
-    const button = h('button', { type: 'button', class: 'button-primary', onclick: copy }, 'Copy link');
+  mount(container, { store, announce, t, lang }) {
+    const button = h('button', { type: 'button', class: 'button-primary', onclick: copy }, t('site.copy-link'));
     async function copy() {
-      const url = shareUrl(window.location, store.get());
+      const url = shareUrl(window.location, store.get(), lang);
       try {
         await navigator.clipboard.writeText(url);
-        button.textContent = 'Copied ✓';
-        announce('Link copied: it restores this exact state');
+        button.textContent = t('site.copied');
+        announce(t('site.link-copied'));
       } catch {
-        window.prompt('Copy this link (it restores this exact state):', url);
+        window.prompt(t('site.copy-prompt'), url);
       }
-      setTimeout(() => { button.textContent = 'Copy link'; }, 1600);
+      setTimeout(() => { button.textContent = t('site.copy-link'); }, 1600);
     }
     container.append(button);
     return { update() {} };
@@ -99,15 +103,15 @@ const data = {
   id: 'data',
   slot: 'masthead',
   order: 35,
-  mount(container, { announce }) {
+  mount(container, { announce, t }) {
     let last = null;
     const button = h('button', {
-      type: 'button', class: 'icon-button', title: 'Download every matrix on the page, with the state, as JSON', 'aria-label': 'Download all stages as JSON',
+      type: 'button', class: 'icon-button', title: t('site.json-title'), 'aria-label': t('site.json-label'),
       onclick: () => {
         if (!last?.result) return;
         const ctx = { state: last.state, result: last.result, head: last.state.head };
         download(new Blob([stagesJson(ctx)], { type: 'application/json' }), fileName([last.state.preset, 'stages'], 'json'));
-        announce('JSON of every stage downloaded');
+        announce(t('site.json-done'));
       },
     }, '⤓ JSON');
     container.append(button);
@@ -115,4 +119,30 @@ const data = {
   },
 };
 
-export const mastheadPanels = [brand, presets, views, theme, data, share];
+// The page's language: each language named in itself (中文 reads as Chinese to a reader of either).
+const LANGUAGE_NAMES = { en: 'English', 'zh-CN': '中文' };
+const language = {
+  id: 'language',
+  slot: 'masthead',
+  order: 32,
+  mount(container, { lang, t, setLanguage }) {
+    const FOCUS = 'attnlab-focus-language';
+    const control = segmented('language', LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]]), (next) => {
+      // The page opens again in the other language: the focus comes back to the switch.
+      try { sessionStorage.setItem(FOCUS, '1'); } catch { /* private mode: the focus starts at the top */ }
+      setLanguage(next);
+    }, { label: t('site.language-label') });
+    for (const button of control.node.children) button.lang = button.dataset.value;
+    control.set(lang);
+    container.append(control.node);
+    try {
+      if (sessionStorage.getItem(FOCUS)) {
+        sessionStorage.removeItem(FOCUS);
+        control.node.querySelector('[aria-checked="true"]').focus();
+      }
+    } catch { /* no storage: nothing to restore */ }
+    return { update() {} };
+  },
+};
+
+export const mastheadPanels = [brand, presets, views, theme, language, data, share];

@@ -6,38 +6,38 @@ import { h } from '../../figures/dom.js';
 import { fieldset, segmented, stepper } from './widgets.js';
 import { LIMITS } from '../../model/state/model.js';
 
-function mount(container, { store }) {
+function mount(container, { store, t }) {
   const side = (k, label) => stepper(label, LIMITS.window, (n) => store.update((s) => {
     const window = [...s.window];
     window[k] = n;
     return { ...s, window };
-  }), { hint: '−1: no limit' });
-  const left = side(0, 'Window left');
-  const right = side(1, 'Window right');
+  }), { hint: t('site.window-hint'), names: { fewer: t('site.fewer', { label }), more: t('site.more', { label }) } });
+  const left = side(0, t('site.window-left'));
+  const right = side(1, t('site.window-right'));
   // A third choice only while the state holds its own slopes (from a link or a figure's data), so
   // the control never shows off or paper for them; picking off or paper replaces them.
   const alibi = segmented('ALiBi', [
-    ['off', 'off'],
-    ['paper', 'paper slopes', 'ALiBi: −m_h |i + Tk − Tq − j| added to the scaled scores, m_h = 2^(−8h/H)'],
-    ['custom', 'custom (from the link)', 'ALiBi with one slope per head given in the link'],
+    ['off', t('site.alibi.off')],
+    ['paper', t('site.alibi.paper'), t('site.alibi.paper-title')],
+    ['custom', t('site.alibi.custom'), t('site.alibi.custom-title')],
   ], (value) => value !== 'custom' && store.update({ alibi: value }), { label: 'ALiBi' });
   const customAlibi = alibi.node.querySelector('[data-value="custom"]');
-  const rope = segmented('RoPE', [['off', 'off'], ['halves', 'halves', 'pairs (c, c + d/2): Hugging Face Llama'], ['interleaved', 'interleaved', 'pairs (2c, 2c + 1): GPT-J']], (value) => store.update({ rope: value }), { label: 'Rotary positions' });
-  const base = h('input', { type: 'number', min: LIMITS.ropeBase[0], max: LIMITS.ropeBase[1], step: 'any', class: 'len-input', 'aria-label': 'RoPE base' });
+  const rope = segmented('RoPE', [['off', t('site.rope.off')], ['halves', t('site.rope.halves'), t('site.rope.halves-title')], ['interleaved', t('site.rope.interleaved'), t('site.rope.interleaved-title')]], (value) => store.update({ rope: value }), { label: t('site.rope-label') });
+  const base = h('input', { type: 'number', min: LIMITS.ropeBase[0], max: LIMITS.ropeBase[1], step: 'any', class: 'len-input', 'aria-label': t('site.rope-base') });
   base.addEventListener('change', () => {
     const value = Number(base.value);
     if (Number.isFinite(value) && value > 0) store.update({ ropeBase: value });
   });
   const ropeHint = h('p', { class: 'hint-line' });
-  const kvHeads = h('select', { 'aria-label': 'KV heads', onchange: () => store.update({ kvHeads: Number(kvHeads.value) }) },
+  const kvHeads = h('select', { 'aria-label': t('site.kv-heads'), onchange: () => store.update({ kvHeads: Number(kvHeads.value) }) },
     Array.from({ length: LIMITS.heads[1] }, (_, k) => h('option', { value: k + 1 }, String(k + 1))));
-  const kvField = h('div', { class: 'field' }, h('label', { class: 'field-label' }, 'KV heads (shared K, V)', kvHeads));
-  container.append(fieldset('Positions',
+  const kvField = h('div', { class: 'field' }, h('label', { class: 'field-label' }, t('site.kv-heads-field'), kvHeads));
+  container.append(fieldset(t('site.positions'),
     left.node,
     right.node,
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'ALiBi'), alibi.node),
     h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'RoPE'), rope.node),
-    h('div', { class: 'field' }, h('label', { class: 'field-label' }, 'RoPE base', base)),
+    h('div', { class: 'field' }, h('label', { class: 'field-label' }, t('site.rope-base'), base)),
     ropeHint,
     kvField));
   return {
@@ -46,14 +46,14 @@ function mount(container, { store }) {
       right.set(state.window[1]);
       const custom = Array.isArray(state.alibi);
       customAlibi.hidden = !custom;
-      customAlibi.title = custom ? `ALiBi with the slopes given in the link: m = ${state.alibi.join(', ')}` : '';
+      customAlibi.title = custom ? t('site.alibi-slopes', { slopes: state.alibi.join(', ') }) : '';
       alibi.set(custom ? 'custom' : state.alibi);
       rope.set(state.rope);
       if (document.activeElement !== base) base.value = String(state.ropeBase);
       kvField.hidden = state.source !== 'self';
       for (const option of kvHeads.options) option.disabled = state.heads % Number(option.value) !== 0;
       kvHeads.value = String(state.kvHeads);
-      ropeHint.textContent = state.source === 'self' ? 'RoPE needs an even query width.' : 'RoPE applies to states made from X.';
+      ropeHint.textContent = t(state.source === 'self' ? 'site.rope-even' : 'site.rope-self');
     },
   };
 }

@@ -3,13 +3,8 @@ import { h } from '../../figures/dom.js';
 import { fieldset, segmented, slider, stepper } from './widgets.js';
 import { LIMITS } from '../../model/state/model.js';
 
-const SCORING_OPTIONS = [
-  ['dot', 'dot', 'q · k'],
-  ['scaled-dot', 'scaled', 'q · k / √d (the Transformer’s)'],
-  ['general', 'general', 'qᵀ W k (bilinear, Luong)'],
-  ['additive', 'additive', 'w_vᵀ tanh(q W_q + k W_k) (Bahdanau)'],
-  ['concat', 'concat', 'wᵀ [q; k]'],
-];
+// The scorings; their names and formulas in the catalog ('site.scoring.<id>', '-title').
+const SCORINGS = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
 
 // The temperature slider is logarithmic: position p in [-1, 1] is τ = 10^p.
 const temperature = {
@@ -19,31 +14,33 @@ const temperature = {
   format: (t) => `τ = ${t.toFixed(2)}`,
 };
 
-function mount(container, { store }) {
-  const scoring = segmented('scoring', SCORING_OPTIONS, (value) => store.update((s) => ({ ...s, scoring: value, compare: s.compare.filter((c) => c !== value) })), { label: 'Scoring function' });
-  const hidden = stepper('Additive hidden width', LIMITS.hidden, (n) => store.update({ hidden: n }), { hint: 'h' });
-  const temp = slider('Temperature', temperature, (t) => store.update({ temperature: t }));
-  const scaleInput = h('input', { type: 'text', inputmode: 'decimal', class: 'text-input', placeholder: 'default', id: 'scale-input', 'aria-describedby': 'scale-hint' });
+function mount(container, { store, t }) {
+  const options = SCORINGS.map((id) => [id, t(`site.scoring.${id}`), t(`site.scoring.${id}-title`)]);
+  const scoring = segmented('scoring', options, (value) => store.update((s) => ({ ...s, scoring: value, compare: s.compare.filter((c) => c !== value) })), { label: t('site.scoring-label') });
+  const hiddenLabel = t('site.hidden-width');
+  const hidden = stepper(hiddenLabel, LIMITS.hidden, (n) => store.update({ hidden: n }), { hint: 'h', names: { fewer: t('site.fewer', { label: hiddenLabel }), more: t('site.more', { label: hiddenLabel }) } });
+  const temp = slider(t('site.temperature'), temperature, (tau) => store.update({ temperature: tau }));
+  const scaleInput = h('input', { type: 'text', inputmode: 'decimal', class: 'text-input', placeholder: t('site.scale-default'), id: 'scale-input', 'aria-describedby': 'scale-hint' });
   scaleInput.addEventListener('change', () => {
     const text = scaleInput.value.trim().replace('\u2212', '-');
     const value = Number(text);
     store.update({ scale: text === '' ? null : Number.isFinite(value) && value > 0 ? value : store.get().scale });
   });
   const scaleHint = h('p', { class: 'hint-line', id: 'scale-hint' });
-  const compareButtons = SCORING_OPTIONS.map(([value, text]) => h('button', {
+  const compareButtons = options.map(([value, text]) => h('button', {
     type: 'button', class: 'chip', dataset: { value },
     onclick: () => store.update((s) => ({ ...s, compare: s.compare.includes(value) ? s.compare.filter((c) => c !== value) : [...s.compare, value] })),
   }, text));
   const compare = h('div', { class: 'field' },
-    h('span', { class: 'field-label' }, 'Compare side by side'),
-    h('div', { class: 'chips', role: 'group', 'aria-label': 'Scorings computed side by side' }, compareButtons));
-  const reset = h('button', { type: 'button', class: 'link-button', 'aria-label': 'Reset the scale and the temperature', onclick: () => store.update({ temperature: 1, scale: null }) }, 'reset');
-  container.append(fieldset('Scoring',
-    h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Function a(q, k)'), scoring.node),
+    h('span', { class: 'field-label' }, t('site.compare')),
+    h('div', { class: 'chips', role: 'group', 'aria-label': t('site.compare-label') }, compareButtons));
+  const reset = h('button', { type: 'button', class: 'link-button', 'aria-label': t('site.reset-scale'), onclick: () => store.update({ temperature: 1, scale: null }) }, t('site.reset'));
+  container.append(fieldset(t('site.scoring'),
+    h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.scoring-function')), scoring.node),
     compare,
     hidden.node,
     h('div', { class: 'field' },
-      h('div', { class: 'field-head' }, h('label', { for: 'scale-input', class: 'field-label' }, 'Scale s'), reset),
+      h('div', { class: 'field-head' }, h('label', { for: 'scale-input', class: 'field-label' }, t('site.scale')), reset),
       scaleInput, scaleHint),
     temp.node));
   return {
@@ -54,7 +51,7 @@ function mount(container, { store }) {
       hidden.set(state.hidden);
       temp.set(state.temperature);
       if (document.activeElement !== scaleInput) scaleInput.value = state.scale === null ? '' : String(state.scale);
-      scaleHint.textContent = `Scores are multiplied by s / τ. Empty: ${state.scoring === 'scaled-dot' ? '1/√d' : '1'}.`;
+      scaleHint.textContent = t('site.scale-hint', { empty: state.scoring === 'scaled-dot' ? '1/√d' : '1' });
       for (const button of compareButtons) {
         const value = button.dataset.value;
         button.hidden = value === state.scoring;

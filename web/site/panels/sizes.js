@@ -4,30 +4,32 @@ import { stepper, fieldset } from './widgets.js';
 import { LIMITS } from '../../model/state/model.js';
 import { setSize, sizeControls } from '../../model/state/sizes.js';
 
+// name -> [its word in the catalog ('site.size.<word>'), its letter, its range]
 const LABELS = {
-  tokens: ['Tokens', 'T', LIMITS.tokens],
-  dIn: ['Input width', 'd_in', LIMITS.width],
-  dQ: ['Query/key width', 'd_q', LIMITS.width],
-  dV: ['Value width', 'd_v', LIMITS.width],
-  heads: ['Heads', 'H', LIMITS.heads],
-  batch: ['Batch', 'B', LIMITS.batch],
-  queries: ['Queries', 'T_q', LIMITS.tokens],
-  keys: ['Keys', 'T_k', LIMITS.tokens],
-  d: ['Query/key width', 'd', LIMITS.width],
-  dv: ['Value width', 'd_v', LIMITS.width],
+  tokens: ['tokens', 'T', LIMITS.tokens],
+  dIn: ['dIn', 'd_in', LIMITS.width],
+  dQ: ['dQ', 'd_q', LIMITS.width],
+  dV: ['dV', 'd_v', LIMITS.width],
+  heads: ['heads', 'H', LIMITS.heads],
+  batch: ['batch', 'B', LIMITS.batch],
+  queries: ['queries', 'T_q', LIMITS.tokens],
+  keys: ['keys', 'T_k', LIMITS.tokens],
+  d: ['dQ', 'd', LIMITS.width],
+  dv: ['dV', 'd_v', LIMITS.width],
 };
 
-function mount(container, { store }) {
+function mount(container, { store, t }) {
   let source = null;
   let steppers = new Map();
 
   function build(state) {
     source = state.source;
     steppers = new Map(sizeControls(state).map(([name]) => {
-      const [label, letter, range] = LABELS[name];
-      return [name, stepper(label, range, (n) => store.update((s) => setSize(s, name, n)), { hint: letter })];
+      const [word, letter, range] = LABELS[name];
+      const label = t(`site.size.${word}`);
+      return [name, stepper(label, range, (n) => store.update((s) => setSize(s, name, n)), { hint: letter, names: { fewer: t('site.fewer', { label }), more: t('site.more', { label }) } })];
     }));
-    container.replaceChildren(fieldset('Sizes', ...[...steppers.values()].map((s) => s.node)));
+    container.replaceChildren(fieldset(t('site.sizes'), ...[...steppers.values()].map((s) => s.node)));
     container.firstChild.classList.add('sizes-grid');
   }
 

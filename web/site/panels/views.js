@@ -12,16 +12,16 @@ function mount(container, app) {
   const cells = cellController(container, {
     state: () => store.get(),
     edit: (change) => store.update(change),
-    onMask: (id) => app.announce(`Score ${id.row + 1}, ${id.col + 1} mask toggled`),
+    onMask: (id) => app.announce(app.t('site.mask-toggled', { row: id.row + 1, col: id.col + 1 })),
   });
 
   return {
     update(state, result, error) {
       if (error) {
-        container.replaceChildren(h('p', { class: 'error-box', role: 'alert' }, `This state cannot be computed: ${error.message}`));
+        container.replaceChildren(h('p', { class: 'error-box', role: 'alert' }, app.t('site.cannot-compute', { message: error.message })));
         return;
       }
-      const ctx = { state, result, head: state.head };
+      const ctx = { state, result, head: state.head, lang: app.lang, t: app.t };
       cells.show(state.view === 'matrix'
         ? pipelineView(ctx, {
           onHead: (head) => store.update({ head }),

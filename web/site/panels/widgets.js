@@ -33,15 +33,15 @@ export function segmented(name, options, onChange, { label } = {}) {
   };
 }
 
-/** An integer stepper: − [n] +, within [min, max]. */
-export function stepper(label, [min, max], onChange, { hint } = {}) {
+/** An integer stepper: − [n] +, within [min, max]; names: { fewer, more } of its buttons ('fewer Tokens'). */
+export function stepper(label, [min, max], onChange, { hint, names = { fewer: `fewer ${label}`, more: `more ${label}` } } = {}) {
   const id = nextId('stepper');
   const input = h('input', { id, type: 'number', min, max, step: 1, inputmode: 'numeric', class: 'stepper-input' });
   const clamp = (n) => Math.min(max, Math.max(min, n));
   const commit = (n) => Number.isFinite(n) && onChange(clamp(Math.round(n)));
   input.addEventListener('change', () => commit(Number(input.value)));
-  const minus = h('button', { type: 'button', class: 'step', 'aria-label': `fewer ${label}`, onclick: () => commit(Number(input.value) - 1) }, '−');
-  const plus = h('button', { type: 'button', class: 'step', 'aria-label': `more ${label}`, onclick: () => commit(Number(input.value) + 1) }, '+');
+  const minus = h('button', { type: 'button', class: 'step', 'aria-label': names.fewer, onclick: () => commit(Number(input.value) - 1) }, '−');
+  const plus = h('button', { type: 'button', class: 'step', 'aria-label': names.more, onclick: () => commit(Number(input.value) + 1) }, '+');
   const node = h('div', { class: 'field stepper-field' },
     h('label', { for: id, class: 'field-label' }, label, hint ? h('span', { class: 'hint' }, hint) : null),
     h('div', { class: 'stepper' }, minus, input, plus));

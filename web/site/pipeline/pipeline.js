@@ -9,11 +9,11 @@ export function pipelineView(ctx, handlers) {
   const bands = stageBands(ctx, { numbered: true, card: (stage) => explorerCard(stage, ctx, handlers) });
   const heads = ctx.result.heads.length;
   const headTabs = heads > 1
-    ? h('div', { class: 'head-tabs', role: 'tablist', 'aria-label': 'Head shown in the pipeline' },
+    ? h('div', { class: 'head-tabs', role: 'tablist', 'aria-label': ctx.t('site.head-tabs') },
       Array.from({ length: heads }, (_, k) => h('button', {
         type: 'button', role: 'tab', class: 'head-tab', 'aria-selected': String(k === ctx.head), tabindex: k === ctx.head ? 0 : -1,
         onclick: () => handlers.onHead(k),
-      }, `head ${k + 1}`)))
+      }, ctx.t('site.head', { head: k + 1 }))))
     : null;
   // The head tabs sit where the heads begin: above the projection weights (X is shared).
   const at = bands.findIndex((band) => band.classList.contains('band-weights'));

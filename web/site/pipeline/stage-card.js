@@ -49,11 +49,11 @@ export function explorerCard(stage, ctx, handlers) {
     tools: (s, _, instances, svgs) => [
       editable ? null : h('button', {
         type: 'button', class: 'chip tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${s.id}` },
-        title: checkMessage(lang, 'toggle-title'),
+        title: ctx.t('site.check-title'),
         // The name starts with the word shown (Label in Name), pressed or not.
-        'aria-label': checkMessage(lang, 'toggle-label', { on: checking, noun: lang === 'en' ? s.noun : stageName(lang, s.id) }),
+        'aria-label': ctx.t(checking ? 'site.checking-label' : 'site.check-label', { noun: s.noun }),
         onclick: () => handlers.onToggleCheck(s.id, [stackCount(instances[0].tensor), ...matrixSize(instances[0].tensor)]),
-      }, checking ? checkMessage(lang, 'toggle', { on: true }) : checkMessage(lang, 'toggle', { on: false })),
+      }, ctx.t(checking ? 'site.checking' : 'site.check')),
       figureMenu(s, instances, svgs, ctx),
     ],
   });

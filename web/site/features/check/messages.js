@@ -21,9 +21,6 @@ const STAGE_NAMES = {
 const TABLE = {
   en: {
     title: 'Your numbers',
-    toggle: (p) => (p.on ? 'Checking' : 'Check'),
-    'toggle-label': (p) => `${p.on ? 'Checking' : 'Check'} my calculation of ${p.noun}`,
-    'toggle-title': 'Check my hand calculation: type your numbers for this matrix',
     gap: ' ',
     'list-gap': '; ',
     later: (p) => `Later numbers that are off only because of earlier ones (the step itself done right): ${p.list}.`,
@@ -74,9 +71,6 @@ const TABLE = {
   },
   'zh-CN': {
     title: '你的计算',
-    toggle: (p) => (p.on ? '检查中' : '检查'),
-    'toggle-label': (p) => `${p.on ? '检查中' : '检查'}:我算的${p.noun}`,
-    'toggle-title': '检查我的手算:为这个矩阵填入你算出的数',
     gap: '',
     'list-gap': ';',
     later: (p) => `后面只因前面的数而偏离(这一步本身算对)的:${p.list}。`,

@@ -1,11 +1,13 @@
 // embed.html: one <attn-figure> from the address, for an iframe on a page that strips scripts.
 //   embed.html#s=<base64url state>&stages=weights%20output&backward&theme=dark
 //   embed.html?preset=d2l#view=heatmap
+//   embed.html?lang=zh-CN#s=...    the language (else the browser's): <html lang> and the figure's lang
 // The state is the explorer's (#s=..., as its links carry it); the other parameters are the
 // element's attributes. The page posts { type: 'attention-lab:height', height } to its parent
 // whenever its height changes (the snippet from snippets.js listens and resizes the iframe).
 import '../../../elements/index.js';
-import { decodeState } from '../../url.js';
+import { pickLanguage, t } from '../../../i18n/index.js';
+import { decodeState, languageOf } from '../../url.js';
 
 const ATTRIBUTES = ['preset', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill', 'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'theme'];
 
@@ -25,9 +27,14 @@ function attributesFrom(location) {
 }
 
 const figure = document.getElementById('figure');
+const lang = languageOf(window.location) ?? pickLanguage(navigator.languages ?? [navigator.language]);
+document.documentElement.lang = lang;
+document.title = t(lang, 'site.embed-page-title');
 
 function apply() {
   for (const name of [...figure.getAttributeNames()]) if (name !== 'id') figure.removeAttribute(name);
+  // The figure's language (the elements read their lang attribute, else the page's).
+  figure.setAttribute('lang', lang);
   try {
     for (const [name, value] of attributesFrom(window.location)) figure.setAttribute(name, value);
   } catch (error) {

@@ -13,7 +13,16 @@ const KINDS = [
   ['iframe', 'Iframe', 'For hosts that strip scripts: the figure runs inside embed.html on this site; the lines after the iframe resize it to fit.'],
 ];
 
-function mount(container, { store, announce }) {
+// The figure menus' "Embed code" entry is registered once for the page; a mount (again after a
+// language change) points it at its own dialog.
+let opener = null;
+registerFigureAction({
+  id: 'embed',
+  get label() { return opener.t('site.embed-code'); },
+  run: (target) => opener.open(opener.store.get().view === 'matrix' ? { stages: [target.svg.dataset.stage] } : {}),
+});
+
+function mount(container, { store, announce, t, lang }) {
   let kind = 'element';
   let scope = {}; // { stages } when opened from a figure's menu
   const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 9, spellcheck: 'false', 'aria-label': 'Embed code' });
@@ -35,7 +44,7 @@ function mount(container, { store, announce }) {
   function fill() {
     const state = store.get();
     const here = (file) => new URL(file, window.location.href).href;
-    const options = { ...scope, scriptUrl: here('./elements.js'), embedUrl: here('./embed.html') };
+    const options = { ...scope, scriptUrl: here('./elements.js'), embedUrl: here('./embed.html'), lang };
     snippet.value = kind === 'element' ? elementSnippet(state, options) : iframeSnippet(state, options);
     note.textContent = KINDS.find(([value]) => value === kind)[2];
     what.textContent = scope.stages
@@ -51,13 +60,9 @@ function mount(container, { store, announce }) {
     snippet.select();
   }
 
-  registerFigureAction({
-    id: 'embed',
-    label: 'Embed code',
-    run: (target) => open(store.get().view === 'matrix' ? { stages: [target.svg.dataset.stage] } : {}),
-  });
+  opener = { open, store, t };
   container.append(
-    h('button', { type: 'button', class: 'icon-button', title: 'Embed code for this example: a custom element or an iframe', 'aria-haspopup': 'dialog', onclick: () => open({}) }, '</> Embed'),
+    h('button', { type: 'button', class: 'icon-button', title: t('site.embed-title'), 'aria-haspopup': 'dialog', onclick: () => open({}) }, `</> ${t('site.embed')}`),
     dialog);
   return { update() { if (dialog.open) fill(); } };
 }

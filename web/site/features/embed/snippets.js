@@ -4,7 +4,8 @@
 //   iframeSnippet(state, options)   an <iframe> of embed.html#s=<state>&<options>, and the few
 //                                    lines that size it to its content (embed.js posts its height)
 //   embedHash(state, options)       that hash
-// options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl }.
+// options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl, lang (the page's:
+// the iframe's embed.html?lang= when it is not English, the default) }.
 import { presetPage } from '../../page-state.js';
 import { encodeState } from '../../url.js';
 import { HEIGHT_LISTENER } from './height-listener.js';
@@ -57,8 +58,8 @@ export function embedHash(state, { stages = null, backward = false } = {}) {
   return [encodeState(figureState(state)), ...params].join('&');
 }
 
-export function iframeSnippet(state, { stages = null, backward = false, embedUrl }) {
-  const src = `${embedUrl}${embedHash(state, { stages, backward })}`;
+export function iframeSnippet(state, { stages = null, backward = false, embedUrl, lang = 'en' }) {
+  const src = `${embedUrl}${lang === 'en' ? '' : `?lang=${lang}`}${embedHash(state, { stages, backward })}`;
   return `<iframe src="${escapeAttribute(src)}" title="Attention figure (attention-lab)" loading="lazy" style="width: 100%; height: 420px; border: 0"></iframe>
 <script>
   // Sizes attention-lab iframes to their figures (the embed page posts its height).

@@ -22,7 +22,17 @@ export async function savedFigure(state, attributes) {
   }, { read: readPackageFile });
 }
 
-function mount(container, { store, announce }) {
+// The figure menus' "Save as HTML" entry is registered once for the page; a mount (again after a
+// language change) points it at its own save().
+let saver = null;
+registerFigureAction({
+  id: 'html',
+  get label() { return saver.t('site.save-html'); },
+  get note() { return saver.t('site.save-html-note'); },
+  run: (target) => saver.run(target),
+});
+
+function mount(container, { store, announce, t }) {
   async function save(attributes, parts) {
     announce('Saving the figure as one HTML file…');
     try {
@@ -35,10 +45,8 @@ function mount(container, { store, announce }) {
     }
   }
 
-  registerFigureAction({
-    id: 'html',
-    label: 'Save as HTML',
-    note: 'one file, works offline',
+  saver = {
+    t,
     run: (target) => {
       const state = store.get();
       const stage = target.svg.closest('[data-card]')?.dataset.card ?? target.svg.dataset.stage;
@@ -47,13 +55,13 @@ function mount(container, { store, announce }) {
       const attributes = state.view === 'matrix' ? { stages: stage } : { view: state.view };
       return save(attributes, [state.preset, state.view === 'matrix' ? stage : state.view]);
     },
-  });
+  };
   container.append(h('button', {
     type: 'button',
     class: 'icon-button',
-    title: 'Save this example as one HTML file that opens offline and keeps computing',
+    title: t('site.save-html-title'),
     onclick: () => save({ backward: true, view: store.get().view }, [store.get().preset]),
-  }, 'Save as HTML'));
+  }, t('site.save-html')));
   return { update() {} };
 }
 

@@ -11,6 +11,7 @@ const SOURCES = import.meta.glob([
   '../../../figures/**/*.js',
   '../../../elements/**/*.js',
   '../../../io/**/*.js',
+  '../../../i18n/**/*.js',
   '../../../wasm/attention-simd.js',
   '../../../figures/figures.css',
 ], { query: '?raw', import: 'default' });

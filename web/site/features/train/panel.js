@@ -1,6 +1,6 @@
 // The training panel: a loss (half-sum or mean squared error against the target Y), a learning
 // rate and a speed, and Train / Step / Reset. Each step is SGD on the trained matrices (as
-// seed 004's Java code: W <- W - lr dL/dW); the pipeline above, the heatmap and the loss curve
+// seed-004's Java code: W <- W - lr dL/dW); the pipeline above, the heatmap and the loss curve
 // here follow every step.
 import { heatmap, lineChart, matrix } from '../../../figures/index.js';
 import { fromNested } from '../../../model/compute/tensors.js';
@@ -18,14 +18,13 @@ const RATE = {
   fromValue: (r) => Math.log10(r),
   format: (r) => `η = ${r}`,
 };
-const SPEED = { min: LIMITS.stepsPerSecond[0], max: LIMITS.stepsPerSecond[1], step: 1, format: (n) => `${n} steps/s` };
+const SPEED = { min: LIMITS.stepsPerSecond[0], max: LIMITS.stepsPerSecond[1], step: 1 };
 const LEAF_TITLES = { wq: 'Wq', wk: 'Wk', wv: 'Wv', wo: 'Wo', q: 'Q', k: 'K', v: 'V' };
 
-function trainedText(state) {
-  const heads = state.heads > 1 ? ` of all ${state.heads} heads` : '';
-  return state.source === 'self'
-    ? `SGD on Wq, Wk and Wv${heads}${state.wo ? ' and Wo' : ''}, as seed 004’s Java code does: W ← W − η ∂L/∂W.${state.heads > 1 ? ` The matrices below are head ${state.head + 1}’s.` : ''}`
-    : 'This example has no weights: SGD moves Q, K and V themselves (Q ← Q − η ∂L/∂Q, …).';
+function trainedText(state, t) {
+  if (state.source !== 'self') return t('site.train-qkv');
+  const weights = t(`site.train-weights${state.heads > 1 ? '-heads' : ''}${state.wo ? '-wo' : ''}`, { heads: state.heads });
+  return t('site.train-self', { weights }) + (state.heads > 1 ? t('site.train-head-shown', { head: state.head + 1 }) : '');
 }
 
 function figures(state, result, trainer) {
@@ -48,30 +47,30 @@ function figures(state, result, trainer) {
 }
 
 function mount(container, app) {
-  const { store, announce } = app;
-  const trainButton = h('button', { type: 'button', class: 'button-primary train-toggle', 'aria-pressed': 'false', onclick: () => (trainer.running ? trainer.stop() : trainer.start()) }, 'Train');
-  const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'One SGD step', onclick: () => trainer.step() }, 'Step');
-  const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Reset the trained weights', onclick: () => trainer.reset() }, 'Reset');
-  const loss = segmented('loss', [['half-sum', '½ Σ (O − Y)²', 'L = 1/2 sum of the squared errors; dL/dO = O − Y'], ['mean', 'mean (O − Y)²', 'L = mean of the squared errors; dL/dO = 2 (O − Y) / n']],
-    (value) => store.update((s) => ({ ...s, backward: { ...s.backward, loss: value } })), { label: 'Loss' });
-  const rate = slider('Learning rate', RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));
-  const speed = slider('Speed', SPEED, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })));
+  const { store, announce, t } = app;
+  const trainButton = h('button', { type: 'button', class: 'button-primary train-toggle', 'aria-pressed': 'false', onclick: () => (trainer.running ? trainer.stop() : trainer.start()) }, t('site.train'));
+  const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': t('site.train-step-label'), onclick: () => trainer.step() }, t('site.train-step'));
+  const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': t('site.train-reset-label'), onclick: () => trainer.reset() }, t('site.train-reset'));
+  const loss = segmented('loss', [['half-sum', '½ Σ (O − Y)²', t('site.train-half-sum-title')], ['mean', t('site.train-mean'), t('site.train-mean-title')]],
+    (value) => store.update((s) => ({ ...s, backward: { ...s.backward, loss: value } })), { label: t('site.train-loss') });
+  const rate = slider(t('site.train-rate'), RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));
+  const speed = slider(t('site.train-speed'), { ...SPEED, format: (n) => t('site.train-steps-per-second', { n }) }, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })));
   const lede = h('p', { class: 'band-lede' });
   const status = h('p', { class: 'panel-status train-status', role: 'status' });
   const gallery = h('div', { class: 'train-figures' });
   container.append(h('section', { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
-    h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, 'Train'), lede),
+    h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, t('site.train')), lede),
     h('div', { class: 'train-controls' },
       h('div', { class: 'train-buttons' }, trainButton, stepButton, resetButton),
-      h('div', { class: 'field' }, h('span', { class: 'field-label' }, 'Loss'), loss.node),
+      h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.train-loss')), loss.node),
       rate.node, speed.node),
     status, gallery));
 
   let last = null;
-  const trainer = createTrainer(store, (t) => {
-    trainButton.textContent = t.running ? 'Stop' : 'Train';
-    trainButton.setAttribute('aria-pressed', String(t.running));
-    if (t.stopReason) announce(t.stopReason);
+  const trainer = createTrainer(store, { t }, (tr) => {
+    trainButton.textContent = t(tr.running ? 'site.train-stop' : 'site.train');
+    trainButton.setAttribute('aria-pressed', String(tr.running));
+    if (tr.stopReason) announce(tr.stopReason);
     if (last) render(last.state, last.result);
   });
 
@@ -82,14 +81,14 @@ function mount(container, app) {
     const { history } = trainer;
     const steps = Math.max(0, history.length - 1);
     status.textContent = trainer.stopReason || (steps === 0
-      ? `L = ${bw.loss.toPrecision(5)}. Press Train to descend.`
-      : `Step ${steps}: L = ${bw.loss.toPrecision(5)} (from ${history[0].toPrecision(5)})${trainer.running ? '' : ', paused'}.`);
+      ? t('site.train-start', { loss: bw.loss.toPrecision(5) })
+      : t(trainer.running ? 'site.train-progress' : 'site.train-paused', { steps, loss: bw.loss.toPrecision(5), first: history[0].toPrecision(5) }));
     gallery.replaceChildren(...figures(state, result, trainer));
   }
 
   return {
     update(state, result) {
-      lede.textContent = trainedText(state);
+      lede.textContent = trainedText(state, t);
       loss.set(state.backward.loss);
       rate.set(state.backward.learningRate);
       speed.set(state.backward.stepsPerSecond);

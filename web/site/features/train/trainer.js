@@ -1,6 +1,7 @@
 // The Train loop: SGD steps at the chosen steps per second, each from the gradients of the state
 // on screen. The app computes every new state once per frame and shows the trainer the result
 // (observe), so a step never computes anything twice; the next step waits for that result.
+// createTrainer(store, { t }, onChange): t gives its stop messages in the page language.
 import { sgdStep, trainedLeaves } from './sgd.js';
 import { sizesOf } from '../../../model/state/model.js';
 
@@ -13,7 +14,7 @@ const experimentKey = (state) => JSON.stringify([state.preset, state.source, siz
  * store: the app's store. onChange(trainer) after anything a panel shows changed.
  * -> { running, history, start(), stop(reason?), step(), reset(), observe(state, result) }
  */
-export function createTrainer(store, onChange) {
+export function createTrainer(store, { t }, onChange) {
   let timer = 0;
   let lastStepAt = 0;
   let awaiting = false; // a step was stored and its result not seen yet
@@ -59,7 +60,7 @@ export function createTrainer(store, onChange) {
       if (awaiting && hasGradients(result)) {
         awaiting = false;
         trainer.history.push(result.backward.loss);
-        if (!Number.isFinite(result.backward.loss)) trainer.stop('The loss diverged: lower the learning rate and press Reset.');
+        if (!Number.isFinite(result.backward.loss)) trainer.stop(t('site.train-diverged'));
       }
       if (trainer.running && !timer) schedule();
     },
@@ -77,7 +78,7 @@ export function createTrainer(store, onChange) {
     // Only from the result of the state on screen; otherwise the next observe() schedules again.
     if (!seen || seen.state !== store.get() || awaiting) return;
     if (!hasGradients(seen.result)) {
-      trainer.stop('This state has no gradients to follow.');
+      trainer.stop(t('site.train-no-gradients'));
       return;
     }
     if (!before) before = Object.fromEntries(trainedLeaves(seen.state).map(([leaf]) => [leaf, seen.state[leaf]]));

@@ -1,0 +1,58 @@
+// English left on a page that should be Chinese: the visible text nodes, aria-labels, titles and
+// placeholders outside the parts a page may keep in Latin letters, each word of three or more
+// Latin letters that is not a name, a formula or a token. For the zh-CN explorer test (tests/e2e/i18n.test.js).
+
+// What keeps its Latin letters in any language: formulas, code, keyboard keys, the figures' own
+// drawing, token text, and the parts another pass translates (each named, so the list only shrinks).
+export const KEPT = [
+  '.katex', 'code', 'kbd', 'pre', 'script', 'style', 'textarea', // formulas, code, keys, the embed snippets
+  '.brand', // the project's name, attention-lab
+  '[lang="en"]', // what says it is English: the language switch's own "English"
+  // Not yet translated, another pass does them:
+  'svg', '.stage-figures', '.figure-scroll', '.badge', '.figure-menu', '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
+  '.check, [data-check-stage]', // web/site/features/check (paste and check diagnosis)
+  '.import-dialog', '[class*="panel-import"]', // web/site/features/import (the Open dialog)
+  '.panel-generate', '.panel-speed', '.embed-dialog', // web/site/features generate, speed and the Embed dialog's text: the next pass of issue 33 item 1
+];
+
+// Names and terms written in Latin letters in Chinese text too.
+export const NAMES = new Set(('attention-lab WebAssembly JavaScript JSON SIMD wasm simd relaxed scalar softmax tanh RoPE ALiBi '
+  + 'PyTorch ONNX Llama GPT Hugging Face Bahdanau Luong Transformer Mistral Press Train Short Test Long d2l '
+  + 'SGD KV kv float32 float64 multiHeadAttention attentionBackward is_causal base Self Attention Java HTML SVG PNG CSV '
+  + 'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe').split(/\s+/));
+
+/**
+ * In the page: [{ text, where }] of every visible text node, aria-label, title and placeholder with
+ * an English word, outside KEPT. `tokens`: the example's token text, kept as typed.
+ */
+export function englishOnPage({ kept, names, tokens }) {
+  const skip = kept.join(', ');
+  const known = new Set([...names, ...tokens]);
+  const isKnown = (w) => known.has(w) || known.has(w.replace(/['’]s$/, '')) || w.split('-').every((part) => part.length < 3 || known.has(part));
+  // Quoted text (“the cat sat”, 《a tutorial’s title》) is a token or a title, kept as written; so
+  // is code: an API call (selfAttention.backward()), a name with _ or digits (is_causal, float64).
+  const unquoted = (text) => text.replace(/“[^”]*”|《[^》]*》/g, ' ').replace(/[A-Za-z_]\w*\.\w+\(\)|\w*(?:_|\d)\w*/g, ' ');
+  const english = (text) => (unquoted(text).match(/[A-Za-z][A-Za-z'’-]{2,}/g) ?? []).filter((w) => !isKnown(w));
+  const found = [];
+  const where = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
+  const visible = (el) => el.closest('[hidden]') === null && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest(skip) || !visible(el)) continue;
+    const words = english(node.data);
+    if (words.length) found.push({ text: node.data.trim().slice(0, 80), words, where: where(el) });
+  }
+  for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    if (el.closest(skip)) continue;
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      const words = english(el.getAttribute(name) ?? '');
+      if (words.length) found.push({ text: `${name}="${el.getAttribute(name).slice(0, 80)}"`, words, where: where(el) });
+    }
+  }
+  for (const name of ['title']) {
+    const words = english(document.title);
+    if (words.length) found.push({ text: `document.${name}`, words, where: 'head' });
+  }
+  return found;
+}
