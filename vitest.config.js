@@ -102,8 +102,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
-          // The import-layout check reads the sources with node:fs: a property of the repository, not of a runtime.
-          exclude: [...configDefaults.exclude, 'tests/js/layout.test.js'],
+          // The import-layout and catalog checks read the sources with node:fs: properties of the
+          // repository, not of a runtime.
+          exclude: [...configDefaults.exclude, 'tests/js/layout.test.js', 'tests/js/i18n.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -61,7 +61,7 @@ describe('editing', () => {
     await page.getByRole('radio', { name: 'additive', exact: true }).click();
     await page.getByRole('radio', { name: 'per batch' }).click();
     await page.locator('svg[data-stage="scaled"] .cell[data-row="4"][data-col="1"]').click(); // mask one score by hand
-    await page.getByRole('tab', { name: 'head 2' }).click();
+    await page.getByRole('tab', { name: 'head 1' }).click();
     await settle(page);
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.waitForFunction(() => document.getElementById('announcer').textContent.startsWith('Link copied'));

@@ -130,7 +130,7 @@ describe('positions', () => {
     expect(await formula('masked')).toContain('+ B +');
     for (const [head, slope] of [[0, 0.5], [1, 0.25]]) {
       if (head === 1) {
-        await page.getByRole('tab', { name: 'head 2' }).click();
+        await page.getByRole('tab', { name: 'head 1' }).click();
         await settle(page);
       }
       const exact = selfAttention({ x: raw.x, wq: raw.wq[head], wk: raw.wk[head], wv: raw.wv[head] }, { causal: 'top-left', slope });
@@ -156,21 +156,21 @@ describe('positions', () => {
     expect([...problems, ...copy.problems]).toEqual([]);
   });
 
-  it('the KV heads control makes the heads share K and V: head 2 attends with kv head 1’s keys and values', async () => {
+  it('the KV heads control makes the heads share K and V: head 1 attends with kv head 0’s keys and values', async () => {
     const { page, problems } = await site.open('?preset=sentence');
     expect((await pageState(page)).kvHeads).toBe(2);
     await page.getByRole('combobox', { name: 'KV heads' }).selectOption('1');
     await settle(page);
     const state = await pageState(page);
     expect(state.kvHeads).toBe(1);
-    await page.getByRole('tab', { name: 'head 2' }).click();
+    await page.getByRole('tab', { name: 'head 1' }).click();
     await settle(page);
-    // Head 2 keeps its own Wq and takes head 1's Wk and Wv (the state copies them into head 2).
+    // Head 1 (the second; heads count from 0) keeps its own Wq and takes head 0's Wk and Wv (the state copies them into head 1).
     expect(state.wk[1]).toEqual(state.wk[0]);
     const exact = selfAttention({ x: state.x, wq: state.wq[1], wk: state.wk[0], wv: state.wv[0] }, { causal: 'top-left' }); // the preset's mask
     expect(worstDifference((await stageValues(page, 'k', { head: 1 }))[0], exact.k).diff).toBeLessThan(4 * FLOAT32);
     expect(worstDifference((await stageValues(page, 'weights', { head: 1 }))[0], exact.weights).diff).toBeLessThan(4 * FLOAT32);
-    expect(await page.locator('.stage-caption', { hasText: 'Shared by heads 1–2 (kv head 1 of 1).' }).count()).toBe(2); // K and V
+    expect(await page.locator('.stage-caption', { hasText: 'Shared by heads 0–1 (kv head 0; 1 in all).' }).count()).toBe(2); // K and V
     expect(problems).toEqual([]);
   });
 });

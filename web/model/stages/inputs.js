@@ -17,12 +17,12 @@ const PROJECTIONS = [
   ['v', 'V'],
 ];
 
-/** 'Shared by heads 1–2 (kv head 1).' when the shown head's K and V serve a group of heads. */
+/** 'Shared by heads 0–1 (kv head 0; 1 in all).', heads counted from 0 as everywhere, when the shown head's K and V serve a group of heads. */
 function sharedBy({ state, head }) {
   if (!isSelf({ state }) || state.kvHeads === state.heads) return null;
   const size = state.heads / state.kvHeads;
   const leader = groupLeader(head, state.heads, state.kvHeads);
-  return stageText('stage.k.shared', { first: leader + 1, last: leader + size, group: leader / size + 1, groups: state.kvHeads });
+  return stageText('stage.k.shared', { first: leader, last: leader + size - 1, group: leader / size, groups: state.kvHeads });
 }
 
 export function registerInputStages() {

@@ -31,7 +31,7 @@ export function registerPositionStages() {
     title: 'B',
     kind: 'signed',
     available: (ctx) => ctx.state.alibi !== 'off',
-    caption: (ctx) => stageText('stage.alibi.caption', { head: ctx.head + 1, slope: ctx.result.heads[ctx.head].slope }),
+    caption: (ctx) => stageText('stage.alibi.caption', { head: ctx.head, slope: ctx.result.heads[ctx.head].slope }),
     instances: (ctx) => {
       const { queries, keys } = tokenLabels(ctx.state);
       return [{ tensor: ctx.result.heads[ctx.head].bias, rowLabels: queries, colLabels: keys, attrs: { 'data-head': ctx.head, 'data-run': 0 } }];

@@ -13,7 +13,7 @@ export function pipelineView(ctx, handlers) {
       Array.from({ length: heads }, (_, k) => h('button', {
         type: 'button', role: 'tab', class: 'head-tab', 'aria-selected': String(k === ctx.head), tabindex: k === ctx.head ? 0 : -1,
         onclick: () => handlers.onHead(k),
-      }, ctx.t('site.head', { head: k + 1 }))))
+      }, ctx.t('site.head', { head: k }))))
     : null;
   // The head tabs sit where the heads begin: above the projection weights (X is shared).
   const at = bands.findIndex((band) => band.classList.contains('band-weights'));

@@ -34,7 +34,7 @@ function stepView(state, stepper) {
     h('li', { class: `generate-token${t < stepper.steps.length ? ' is-cached' : ''}`, 'aria-current': last && t === last.t ? 'step' : null }, token)));
   if (!last) return [tokens, h('p', { class: 'generate-empty' }, 'The cache is empty. Step feeds the first token.')];
   const seen = state.tokens.slice(0, last.t + 1);
-  const head = state.heads > 1 ? ` (head ${state.head + 1}${state.kvHeads < state.heads ? `, kv head ${last.kvHead + 1}` : ''})` : '';
+  const head = state.heads > 1 ? ` (head ${state.head}${state.kvHeads < state.heads ? `, kv head ${last.kvHead}` : ''})` : '';
   const n = last.t + 1;
   const causal = state.causal === 'none'
     ? h('p', { class: 'hint-line' }, 'The full forward here has no causal mask, so its rows also see later tokens; a cache only ever holds earlier ones. Pick a causal mask to compare.')

@@ -154,10 +154,10 @@ tokenizer, model = AutoTokenizer.from_pretrained('bert-base-uncased'), AutoModel
 inputs = tokenizer('The cat sat on the mat.', return_tensors='pt')
 attention = torch.cat(model(**inputs).attentions).detach()        # (L, H, T, T)
 save_file({'attention': attention}, 'attention.safetensors', metadata={'tokens': json.dumps(tokenizer.convert_ids_to_tokens(inputs['input_ids'][0]))})` },
-        { p: 'Then one element shows every layer and head, with the mean and the maximum over heads and the mean over layers; click a head to enlarge it, point at a pixel to read its weight, pick tokens to follow their rows and columns. The file here holds a two-layer model trained on this site’s own machine to continue repeated letters: layer 2’s heads look at the letter after the earlier occurrence of the current one (induction heads).' },
+        { p: 'Then one element shows every layer and head, with the mean and the maximum over heads and the mean over layers; click a head to enlarge it, point at a pixel to read its weight, pick tokens to follow their rows and columns. The file here holds a two-layer model trained on this site’s own machine to continue repeated letters: layer 1’s heads (the second layer; layers count from 0) look at the letter after the earlier occurrence of the current one (induction heads).' },
         { example: `<attn-heads src="${inductionUrl}"></attn-heads>` },
         { p: 'One head as a heatmap: <code>index</code> picks the leading axes (layer 1, head 0, counted from 0), <code>tensor</code> names the tensor when the file holds several; the tokens come from the file unless a <code>tokens</code> attribute gives them. <code>&lt;attn-figure src="layer.safetensors" transpose="wq wk wv"&gt;</code> computes the whole pipeline from a file’s <code>x</code>, <code>wq</code>, <code>wk</code>, <code>wv</code> (PyTorch’s <code>nn.Linear</code> weights are <code>(out, in)</code>: list them in <code>transpose</code>) or <code>q</code>, <code>k</code>, <code>v</code>. A file that cannot be read says so in the figure, naming the attribute and the file.' },
-        { example: `<attn-heatmap src="${inductionUrl}" index="1 0" label="Layer 2, head 1"></attn-heatmap>` },
+        { example: `<attn-heatmap src="${inductionUrl}" index="1 0" label="Layer 1, head 0"></attn-heatmap>` },
         { code: `import { readTensors, writeSafetensors } from 'attention-lab/io';   // .npy, .npz, .safetensors, JSON
 const { tensors, tokens } = await readTensors(file, { name: file.name }); // a File from <input type="file">
 const bytes = writeSafetensors({ attention: tensors.attention }, { tokens });` },
@@ -207,9 +207,9 @@ IFrame('layer.html', width=900, height=900)` },
         { post: `<h3>Attention, masked and unmasked</h3>
 <p>In d2l’s chapter on attention scoring functions, two batches of ten identical keys meet valid lengths of 2 and 6. The keys beyond each length are masked: their scores become −10⁶ before the softmax, so their weights are zero and each output is the mean of the first values.</p>
 <attn-figure preset="d2l" stages="masked weights output"></attn-figure>
-<p>Additive attention (a small network with a tanh) and the scaled dot product score the same queries and keys differently. Here they are side by side on seed 004’s three tokens: the dot product is far more decided about token 3.</p>
+<p>Additive attention (a small network with a tanh) and the scaled dot product score the same queries and keys differently. Here they are side by side on the three tokens of the hand-worked example (3 tokens, width 2): the dot product is far more decided about token 3.</p>
 <attn-figure preset="seed-004" scoring="additive" compare="scaled-dot" stages="scores weights"></attn-figure>
-<p>Training needs the backward pass. With a target for the output, every gradient of seed 004 follows from the chain rule, and attention-lab checks each one against the core’s own backward:</p>
+<p>Training needs the backward pass. With a target for the output, every gradient of that example follows from the chain rule, and attention-lab checks each one against the core’s own backward:</p>
 <attn-figure preset="seed-004" backward captions stages="weights output"></attn-figure>` },
       ],
     },

@@ -24,7 +24,7 @@ const LEAF_TITLES = { wq: 'Wq', wk: 'Wk', wv: 'Wv', wo: 'Wo', q: 'Q', k: 'K', v:
 function trainedText(state, t) {
   if (state.source !== 'self') return t('site.train-qkv');
   const weights = t(`site.train-weights${state.heads > 1 ? '-heads' : ''}${state.wo ? '-wo' : ''}`, { heads: state.heads });
-  return t('site.train-self', { weights }) + (state.heads > 1 ? t('site.train-head-shown', { head: state.head + 1 }) : '');
+  return t('site.train-self', { weights }) + (state.heads > 1 ? t('site.train-head-shown', { head: state.head }) : '');
 }
 
 function figures(state, result, trainer) {
