@@ -79,6 +79,20 @@ export function outOfMemoryError(module, request, bytes) {
   return new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}): ${advice}`);
 }
 
+/**
+ * Checks that `module` can allocate `bytes` in one block now (allocated and freed at once), before
+ * code that allocates inside the core, where a failed allocation aborts instead of returning 0:
+ * the RangeError of a request beyond one allocation, or outOfMemoryError's.
+ */
+export function expectAllocatable(module, request, bytes) {
+  if (!(bytes <= MAX_ARENA_BYTES)) {
+    throw new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory in one block, more than the ${mib(MAX_ARENA_BYTES)} MiB one allocation can hold: use a smaller model or batch`);
+  }
+  const probe = module._malloc(bytes) >>> 0;
+  if (probe === 0) throw outOfMemoryError(module, request, bytes);
+  module._free(probe);
+}
+
 /** The RangeError for a request beyond one allocation, naming its largest block (built only on failure). */
 function tooLargeError(fn, blocks, total) {
   let largest = { name: '', bytes: 0 };
