@@ -160,6 +160,9 @@ describe('the declarations match the JS at runtime', () => {
       const model = attn.transformer(tinyModel);
       expect(Object.keys(model).sort()).toEqual(names(declaredMembers('.', 'Transformer')));
       model.dispose();
+      const remoteModel = await pool.transformer(tinyModel);
+      expect(Object.keys(remoteModel).sort()).toEqual(names(declaredMembers('.', 'ParallelTransformer')));
+      await remoteModel.dispose();
     });
 
     const calls = {

@@ -48,6 +48,7 @@ import {
   type AdamWOptions,
   type TokensLike,
   type Transformer,
+  type ParallelTransformer,
   type TransformerConfig,
   type TransformerLossOptions,
   type TransformerParameters,
@@ -294,11 +295,17 @@ export async function useThreads(): Promise<number> {
   const parameters: LayerParameters = await layer.parameters();
   await layer.setParameters({ wo: parameters.wo ?? [[0]] });
   await layer.dispose();
+  const model: ParallelTransformer = await pool.transformer({ vocab: 3, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 });
+  expectType<Equal<ReturnType<ParallelTransformer['trainStep']>, Promise<{ loss: number }>>>(true);
+  expectType<Equal<ParallelTransformer['layout'], Transformer['layout']>>(true);
+  const { loss } = await model.trainStep([[0, 1]], { optimizer: { learningRate: 0.1 } });
+  await model.setParameters(await model.parameters());
+  await model.dispose();
   const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
   await single.dispose();
   pool.dispose();
   return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
-    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length;
+    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length + loss + model.steps;
 }
 
 // A transformer: every option of its configuration and of each method, every result field.

@@ -596,9 +596,16 @@ export interface ParallelOptions extends LoadOptions {
  */
 export type Threaded<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R
-    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R>
+    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R extends Transformer ? ParallelTransformer : R>
     : T[K];
 };
+
+/**
+ * A Transformer kept on one worker of the pool, so that training runs off the calling thread: the
+ * same members, every method returning a Promise. If its worker dies, the model goes with it (its
+ * calls reject and say so); dispose() frees it, as does disposing the pool.
+ */
+export interface ParallelTransformer extends Threaded<Transformer> {}
 
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
@@ -618,7 +625,7 @@ export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'c
  * global (b, h, i, j)). The other methods run whole on the least busy worker. Inputs are copied,
  * never detached; results are fresh arrays.
  */
-export interface ParallelAttention extends Threaded<Omit<Attention, 'transformer'>> {
+export interface ParallelAttention extends Threaded<Attention> {
   /** Workers in the pool. */
   readonly threads: number;
   /**
