@@ -163,20 +163,20 @@ double workspace(const Transformer& model, int B, int T) {
   return floats <= kMaxFloatsPerBuffer ? floats : HUGE_VAL;
 }
 
-// The model of a call and its batch (B, T), checked: B, T >= 1, T <= maxLength, a workspace that
-// fits one allocation.
+// The model of a call and its batch (B, T), checked: B, T >= 1, T <= maxLength.
 Transformer* checked_batch(Boundary& check, const ModelCallArgs& a) {
   Transformer* model = model_of(check, a.handle);
   check.positive({{"B", a.B}, {"T", a.T}});
   if (!check.ok()) return nullptr;
   if (a.T > model->config().max_length) check.require(false, "T must be at most the model's maxLength");
-  check.require(workspace(*model, a.B, a.T) < HUGE_VAL, "the workspace of this batch does not fit one wasm allocation");
   return check.ok() ? model : nullptr;
 }
 
-// checked_batch, and tokens (B, T) within the vocabulary.
+// checked_batch, a workspace that fits one allocation, and tokens (B, T) within the vocabulary.
 Transformer* checked_call(Boundary& check, const ModelCallArgs& a) {
   Transformer* model = checked_batch(check, a);
+  if (check.ok())
+    check.require(workspace(*model, a.B, a.T) < HUGE_VAL, "the workspace of this batch does not fit one wasm allocation");
   if (!check.ok()) return nullptr;
   const TransformerConfig& c = model->config();
   check.span("tokens", a.tokens, count(a.B, a.T), 4);
@@ -187,6 +187,7 @@ Transformer* checked_call(Boundary& check, const ModelCallArgs& a) {
   return model;
 }
 
+// -> the workspace's floats, or Infinity beyond one allocation (the JS side says so in its terms).
 double workspace_entry(uintptr_t record) {
   Boundary check("transformerWorkspaceFloats");
   ModelCallArgs a;

@@ -176,6 +176,21 @@ describe.each(BACKENDS)('transformer input checks on $backend', ({ simd, backend
     b.dispose();
   });
 
+  it('a model or a batch larger than one wasm allocation is refused before the core allocates', () => {
+    // 9 V + 320 = 134217320 parameters: under the binding's 2^27, but 16 bytes each (parameters,
+    // gradients, two moments) pass the 2 GiB - 64 KiB one allocation holds.
+    const huge = { vocab: 14913000, dModel: 8, layers: 1, heads: 1, maxLength: 4, positions: 'none', mlp: 0, tie: true };
+    expect(() => attn.transformer(huge)).toThrow(RangeError);
+    expect(() => attn.transformer(huge)).toThrow(/transformer \(134217320 parameters, with gradients and AdamW moments\) needs 2048 MiB of wasm memory in one block/);
+    const wide = attn.transformer({ vocab: 100000, dModel: 8, layers: 1, heads: 1, maxLength: 1024, positions: 'none', mlp: 0, tie: true });
+    const tokens = { data: new Int32Array(8 * 1024), shape: [8, 1024] }; // logits (8, 1024, 100000): 3.1 GiB
+    expect(() => wide.forward(tokens)).toThrow(RangeError);
+    expect(() => wide.forward(tokens)).toThrow(/logits alone 3125 MiB/);
+    expect(() => wide.trainStep(tokens, STEP)).toThrow(/trainStep: a batch of 8 x 1024 needs more than one wasm allocation \(2 GiB\) for its activations/);
+    expect(wide.forward({ data: new Int32Array(4), shape: [1, 4] }).logits.shape).toEqual([1, 4, 100000]);
+    wide.dispose();
+  });
+
   it('a disposed model refuses every call, and the module keeps working after all of the above', () => {
     const model = attn.transformer(CONFIG);
     model.dispose();

@@ -73,6 +73,9 @@ function modelObject(runtime, held) {
   function reserveWorkspace(module, fn, B, T) {
     const floats = callQuery(module, 'transformerWorkspaceFloats', callArgs(B, T, {}));
     if (floats <= held.workspace) return;
+    if (!Number.isFinite(floats)) {
+      throw new RangeError(`${fn}: a batch of ${B} x ${T} needs more than one wasm allocation (2 GiB) for its activations: use a smaller batch`);
+    }
     expectAllocatable(module, `${fn} on a batch of ${B} x ${T} (its activations)`, floats * 4);
     held.workspace = floats;
   }
