@@ -2,7 +2,9 @@
 // optimizer's) is a TypeError or RangeError naming it, nothing changes, and the module keeps
 // working; a step whose loss is not finite leaves the parameters and the AdamW state as they were.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from './backends.js';
+import { BACKENDS, heapState, loadBackend } from './backends.js';
+import { heldMemory, outOfMemoryError } from '../../web/src/boundary/memory.js';
+import { loadModule } from '../../web/src/boundary/loader.js';
 
 const CONFIG = { vocab: 7, dModel: 8, layers: 2, heads: 2, maxLength: 6, positions: 'learned', mlp: 0, seed: 3 };
 const TOKENS = { data: Int32Array.from([0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]), shape: [2, 6] };
@@ -189,6 +191,21 @@ describe.each(BACKENDS)('transformer input checks on $backend', ({ simd, backend
     expect(() => wide.trainStep(tokens, STEP)).toThrow(/trainStep: a batch of 8 x 1024 needs more than one wasm allocation \(2 GiB\) for its activations/);
     expect(wide.forward({ data: new Int32Array(4), shape: [1, 4] }).logits.shape).toEqual([1, 4, 100000]);
     wide.dispose();
+  });
+
+  it('a model counts in the memory errors while it lives, and dispose() gives every byte back', async () => {
+    const { module } = await loadModule({ simd });
+    attn.transformer(CONFIG).dispose(); // the registry's first slot is made once per module
+    const before = heapState(module);
+    const model = attn.transformer(CONFIG);
+    model.trainStep(TOKENS, STEP);
+    const held = heldMemory(module);
+    expect(held.models).toBe(1);
+    expect(held.modelBytes).toBeGreaterThan(16 * model.parameterCount); // parameters, gradients, moments and the workspace
+    expect(outOfMemoryError(module, 'sdpa', 2 ** 30).message).toMatch(/; 1 live transformer holds [\d.]+ MiB \(model.dispose\(\) frees one\)/);
+    model.dispose();
+    expect(heldMemory(module).models).toBe(0);
+    expect(heapState(module)).toEqual(before);
   });
 
   it('a disposed model refuses every call, and the module keeps working after all of the above', () => {

@@ -8,7 +8,7 @@
 //   forward(tokens)        tokens (B, T) -> logits (B, T, V) [+ trace: attentions (B, L, H, T, T), residual L x (B, T, d)]
 //   gradients(tokens)      -> { loss, gradients }: mean cross-entropy and every parameter's gradient
 //   trainStep(tokens)      -> { loss }: the same, then one AdamW step (torch.optim.AdamW's defaults)
-import { callBinding, expectAllocatable, withArena } from '../boundary/memory.js';
+import { callBinding, expectAllocatable, recordHolding, releaseHolding, withArena } from '../boundary/memory.js';
 import { callQuery } from '../boundary/packed.js';
 import { tensor } from '../boundary/tensor.js';
 import { booleanOption, expectKnownOptions, firstNonFinite } from '../boundary/validate.js';
@@ -25,6 +25,7 @@ const FREED = new FinalizationRegistry((held) => destroy(held));
 
 function destroy(held) {
   if (held.handle === 0) return;
+  releaseHolding(held.module, held);
   try {
     held.module.transformerDestroy(held.handle);
   } catch {
@@ -43,7 +44,9 @@ export function createTransformer(runtime, config) {
     expectAllocatable(module, `transformer (${count} parameters, with gradients and AdamW moments)`, count * 16);
     const handle = callBinding(module, () => callQuery(module, 'transformerCreate', args));
     const layout = parseLayout(module.transformerLayout(handle));
-    const held = { module, handle, layout, count, config: shown, workspace: 0, steps: 0, disposed: false };
+    // bytes and model: its entry in the module's ledger of memory held between calls (memory.js)
+    const held = { module, handle, layout, count, config: shown, workspace: 0, steps: 0, disposed: false, bytes: count * 16, model: true };
+    recordHolding(module, held);
     // The binding counts before it allocates, the core lays out after: both lists must agree.
     if (layout.reduce((sum, p) => sum + p.size, 0) !== count) {
       destroy(held);
@@ -78,6 +81,7 @@ function modelObject(runtime, held) {
     }
     expectAllocatable(module, `${fn} on a batch of ${B} x ${T} (its activations)`, floats * 4);
     held.workspace = floats;
+    held.bytes = count * 16 + floats * 4;
   }
 
   /** Runs a loss entry ('transformerBackward' or 'transformerTrainStep') on a checked batch -> loss. */
