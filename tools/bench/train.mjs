@@ -1,17 +1,19 @@
 // Training steps per second of attn.transformer against PyTorch (Debian's python3-torch, 1 and 2
 // threads: torch.set_num_threads) on the same model, batch and data: the induction model of
 // tools/model/train_induction.py (B 32, T 24, d 32, 2 attention-only layers of 4 heads, V 26) and
-// a larger one (B 16, T 128, d 128, 4 layers of 4 heads, MLP 512, V 256); the training step's
+// a larger one (B 16, T 128, d 128, 4 layers of 4 heads, MLP 512, V 256), and tfjs-backend-wasm on
+// the same; the training step's
 // GFLOP/s over the machine's WebAssembly SIMD ceiling; and the wall time to an induction head
 // (accuracy >= 0.99 on the predictable tokens, seed 0, one thread).
 //   npm run bench:train             full: more steps per measurement
 //   npm run bench:train -- --quick  a quick form (about a minute)
-// Not measured here (issue 35 asks for it too): tfjs-backend-wasm with the same model from tfjs layers.
+// tfjs-backend-wasm (one thread in Node) trains the same model built from tfjs ops (lib/tfjs-transformer.mjs).
 import { spawnSync } from 'node:child_process';
 import { loadAttention } from '../../web/src/index.js';
 import { accuracy, inductionTask } from '../../web/model/train/tasks.js';
 import { ceilingProbe } from './lib/ceiling.mjs';
 import { describeMachine } from './lib/machine.mjs';
+import { tfjsStepsPerSecond } from './lib/tfjs-transformer.mjs';
 import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 
 rerunWithRelaxedSimd();
@@ -95,20 +97,25 @@ for (const config of CONFIGS) {
   const ours = builds.map((attn) => ({ backend: attn.backend, rate: oursStepsPerSecond(attn, config, batches) }));
   if (probe) for (let i = 0; i < 5; i++) ceilings.push(probe.read());
   const torch = [1, 2].map((threads) => torchStepsPerSecond(config, batches, threads));
-  rows.push({ config, ours, torch });
+  const tfjs = await tfjsStepsPerSecond(config.model, batches, config.torchSteps);
+  rows.push({ config, ours, torch, tfjs });
 }
 const ceiling = ceilings.length ? Math.max(...ceilings) : NaN;
 const torchVersion = rows.flatMap((r) => r.torch).find((t) => t.torch)?.torch ?? 'unavailable';
 const rate = (x) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
-console.log(`| model | ${rows[0].ours.map((o) => `ours ${o.backend}`).join(' | ')} | PyTorch ${torchVersion} (Debian) 1 thread | 2 threads | ours / PyTorch 1 thread | training GFLOP/s (of the ${ceiling.toFixed(1)} GFLOP/s SIMD ceiling) |`);
-console.log(`| --- | ${rows[0].ours.map(() => '---:').join(' | ')} | ---: | ---: | ---: | ---: |`);
-for (const { config, ours, torch } of rows) {
+const tfjsVersion = rows.find((r) => r.tfjs.version)?.tfjs.version ?? 'unavailable';
+console.log(`| model | ${rows[0].ours.map((o) => `ours ${o.backend}`).join(' | ')} | PyTorch ${torchVersion} (Debian) 1 thread | 2 threads | tfjs-wasm ${tfjsVersion} | ours / PyTorch 1 thread | ours / tfjs-wasm | training GFLOP/s (of the ${ceiling.toFixed(1)} GFLOP/s SIMD ceiling) |`);
+console.log(`| --- | ${rows[0].ours.map(() => '---:').join(' | ')} | ---: | ---: | ---: | ---: | ---: | ---: |`);
+for (const { config, ours, torch, tfjs } of rows) {
   const best = Math.max(...ours.map((o) => o.rate));
   const flops = stepFlops(config);
   const torchText = torch.map((t) => (t.error ? `failed: ${t.error}` : `${rate(t.steps_per_second)} steps/s`));
   const ratio = torch[0].steps_per_second ? `${(best / torch[0].steps_per_second).toFixed(2)}x` : '-';
+  const tfjsText = tfjs.error ? `failed: ${tfjs.error}` : `${rate(tfjs.rate)} steps/s`;
+  const tfjsRatio = tfjs.rate ? `${(best / tfjs.rate).toFixed(2)}x` : '-';
   const gflops = ours.map((o) => `${((o.rate * flops) / 1e9).toFixed(1)} (${((100 * o.rate * flops) / 1e9 / ceiling).toFixed(0)}%)`).join(' / ');
-  console.log(`| ${config.name}: B ${config.B}, T ${config.model.maxLength}, d ${config.model.dModel}, L ${config.model.layers}, H ${config.model.heads}, MLP ${config.model.mlp}, V ${config.model.vocab} | ${ours.map((o) => `${rate(o.rate)} steps/s`).join(' | ')} | ${torchText.join(' | ')} | ${ratio} | ${gflops} |`);
+  console.log(`| ${config.name}: B ${config.B}, T ${config.model.maxLength}, d ${config.model.dModel}, L ${config.model.layers}, H ${config.model.heads}, MLP ${config.model.mlp}, V ${config.model.vocab} | ${ours.map((o) => `${rate(o.rate)} steps/s`).join(' | ')} | ${torchText.join(' | ')} | ${tfjsText} | ${ratio} | ${tfjsRatio} | ${gflops} |`);
 }
+console.log(`\ntfjs-wasm's loss, first and last timed step: ${rows.map((r) => `${r.config.name} ${r.tfjs.losses?.map((x) => x.toFixed(3)).join(' -> ') ?? '-'}`).join(', ')} (the induction batches can be learned; the larger model's random ids cannot)`);
 const head = timeToInductionHead(builds[0]);
 console.log(`\ntime to an induction head (${builds[0].backend}, one thread, seed 0): ${head.seconds.toFixed(1)} s, ${head.step} steps, accuracy ${head.correct.toFixed(4)} on the predictable tokens`);
