@@ -81,6 +81,10 @@ describe.each(BACKENDS)('transformer against float64 PyTorch on $backend', ({ si
       expectClose(gradients[p], { data: v(`grad ${p}`), shape }, { ...GRADIENTS, label: `${name} gradient of ${p}` });
     }
 
+    const worst = (a, e) => a.reduce((w, x, i) => Math.max(w, Math.abs(x - e[i])), 0);
+    const gradientError = Math.max(...model.layout.map(({ name: p }) => worst(gradients[p].data, v(`grad ${p}`))));
+    console.log(`${backend} ${name}: worst |error| logits ${worst(logits.data, v('floats logits')).toExponential(1)}, loss ${Math.abs(loss - v('floats loss')[0]).toExponential(1)}, gradients ${gradientError.toExponential(1)}`);
+
     const optimizer = optimizerOf(golden.optimizer);
     model.trainStep(tokens1, { ...batch1, optimizer });
     model.trainStep(tokens2, { ...batch2, optimizer });
