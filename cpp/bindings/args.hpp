@@ -107,6 +107,30 @@ struct StepArgs {
   ATTNLAB_STEP_ARGS(ATTNLAB_FIELD)
 };
 
+// A transformer's configuration (attnlab/transformer.hpp's TransformerConfig; kvHeads 0: heads;
+// positions and gelu: the enums' values) and the seed of its initialisation.
+#define ATTNLAB_TRANSFORMER_ARGS(X)                                                                \
+  X(int, vocab, 1) X(int, dModel, 1) X(int, layers, 1) X(int, heads, 1) X(int, kvHeads, 0)         \
+  X(int, maxLength, 1) X(int, positions, 0) X(double, ropeBase, 10000) X(int, window, 0)          \
+  X(int, mlp, 0) X(int, gelu, 0) X(bool, tie, false) X(double, seed, 0)
+struct TransformerArgs {
+  ATTNLAB_TRANSFORMER_ARGS(ATTNLAB_FIELD)
+};
+
+// One call on a live model (its handle from transformerCreate) over a batch (B, T): the byte
+// addresses of tokens (B, T) int32, targets (B, T) int32 and lossMask (B, T) uint8 (0: every
+// position counts), logits (B, T, V), the trace's attentions (B, L, H, T, T) and residual
+// (L, B, T, d) (0: not wanted); and, for a training step, torch.optim.AdamW's options.
+#define ATTNLAB_MODEL_CALL_ARGS(X)                                                                 \
+  X(int, handle, 0) X(int, B, 1) X(int, T, 1)                                                     \
+  X(uintptr_t, tokens, 0) X(uintptr_t, targets, 0) X(uintptr_t, lossMask, 0)                      \
+  X(uintptr_t, logits, 0) X(uintptr_t, attentions, 0) X(uintptr_t, residual, 0)                   \
+  X(double, learningRate, 1e-3) X(double, beta1, 0.9) X(double, beta2, 0.999) X(double, eps, 1e-8) \
+  X(double, weightDecay, 1e-2) X(double, clip, 0)
+struct ModelCallArgs {
+  ATTNLAB_MODEL_CALL_ARGS(ATTNLAB_FIELD)
+};
+
 #undef ATTNLAB_FIELD
 #undef ATTNLAB_ADDRESS
 

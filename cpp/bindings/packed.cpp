@@ -20,6 +20,8 @@ std::string packed_layout() {
          ";RopeArgs=" + names(ATTNLAB_ROPE_ARGS(ATTNLAB_NAME)) +
          ";InitArgs=" + names(ATTNLAB_INIT_ARGS(ATTNLAB_NAME)) +
          ";StepArgs=" + names(ATTNLAB_STEP_ARGS(ATTNLAB_NAME)) +
+         ";TransformerArgs=" + names(ATTNLAB_TRANSFORMER_ARGS(ATTNLAB_NAME)) +
+         ";ModelCallArgs=" + names(ATTNLAB_MODEL_CALL_ARGS(ATTNLAB_NAME)) +
          ";Buffers=" + names(ATTNLAB_BUFFERS(ATTNLAB_ADDRESS_NAME));
 #undef ATTNLAB_ADDRESS_NAME
 #undef ATTNLAB_NAME

@@ -9,10 +9,10 @@ export const DEFAULT_SEED = 20261124;
 /**
  * Runs of every property of the suite together at the default counts: the shares the test files
  * give fuzzParams add up to this (per build 500 + 1000 + 400 + 5 x 50 + 300 + 100 + 150 + 200 for
- * rope, plus 70 for loadAttention and 100 + 100 + 20 for the file readers). `--runs N` scales
+ * rope, 150 for the transformer, plus 70 for loadAttention and 100 + 100 + 20 for the file readers). `--runs N` scales
  * every share by N / DEFAULT_TOTAL.
  */
-export const DEFAULT_TOTAL = 6090;
+export const DEFAULT_TOTAL = 6240;
 
 const given = inject('fuzz') ?? {};
 export const SEED = Number.isSafeInteger(given.seed) ? given.seed : DEFAULT_SEED;

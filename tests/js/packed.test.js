@@ -43,7 +43,7 @@ describe.each(BACKENDS)('packed entry points ($backend)', ({ simd }) => {
 
   it('list every field the JS side sends, Buffers in the order of its own list', () => {
     const lists = Object.fromEntries(module.packedLayout().split(';').map((list) => list.split('=')));
-    expect(Object.keys(lists)).toEqual(['MaskArgs', 'SoftmaxArgs', 'SdpaArgs', 'ScoringArgs', 'LayerArgs', 'RopeArgs', 'InitArgs', 'StepArgs', 'Buffers']);
+    expect(Object.keys(lists)).toEqual(['MaskArgs', 'SoftmaxArgs', 'SdpaArgs', 'ScoringArgs', 'LayerArgs', 'RopeArgs', 'InitArgs', 'StepArgs', 'TransformerArgs', 'ModelCallArgs', 'Buffers']);
     expect(lists.Buffers.split(',')).toEqual(Object.keys(NO_BUFFERS));
     expect(lists.MaskArgs.split(',').sort()).toEqual(Object.keys(MASK).sort());
     expect(lists.StepArgs.split(',')).toEqual(['n', 'learningRate']);

@@ -147,6 +147,7 @@ describe('the declarations match the JS at runtime', () => {
     afterAll(() => pool?.dispose());
 
     const x = [[1, 0], [0, 1]];
+    const tinyModel = { vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 };
     const weights = { wq: [[1]], wk: [[1]], wv: [1] };
     it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
       expect(Object.keys(attn).sort()).toEqual(names(declaredMembers('.', 'Attention')));
@@ -156,6 +157,12 @@ describe('the declarations match the JS at runtime', () => {
       const remote = await pool.selfAttention({ dIn: 2 });
       expect(Object.keys(remote).sort()).toEqual(names(declaredMembers('.', 'ParallelAttentionLayer')));
       await remote.dispose();
+      const model = attn.transformer(tinyModel);
+      expect(Object.keys(model).sort()).toEqual(names(declaredMembers('.', 'Transformer')));
+      model.dispose();
+      const remoteModel = await pool.transformer(tinyModel);
+      expect(Object.keys(remoteModel).sort()).toEqual(names(declaredMembers('.', 'ParallelTransformer')));
+      await remoteModel.dispose();
     });
 
     const calls = {
@@ -183,6 +190,13 @@ describe('the declarations match the JS at runtime', () => {
       const layer = attn.selfAttention({ dIn: 2 });
       expect(await acceptedOptions((o) => layer.forward(x, o))).toEqual(optionNames('AttentionLayer', 'forward'));
       expect(await acceptedOptions((o) => layer.createCache(o))).toEqual(optionNames('AttentionLayer', 'createCache'));
+      const model = attn.transformer(tinyModel);
+      expect(await acceptedOptions((o) => attn.transformer({ ...tinyModel, ...o }))).toEqual(names(declaredMembers('.', 'TransformerConfig')));
+      expect(await acceptedOptions((o) => model.forward(x, o))).toEqual(optionNames('Transformer', 'forward'));
+      expect(await acceptedOptions((o) => model.gradients(x, o))).toEqual(names(declaredMembers('.', 'TransformerLossOptions')));
+      expect(await acceptedOptions((o) => model.trainStep(x, { optimizer: { learningRate: 0 }, ...o }))).toEqual(names(declaredMembers('.', 'TransformerStepOptions')));
+      expect(await acceptedOptions((o) => model.trainStep(x, { optimizer: { learningRate: 0, ...o } }))).toEqual(names(declaredMembers('.', 'AdamWOptions')));
+      model.dispose();
       expect(await acceptedOptions((o) => loadAttention(o))).toEqual(names(declaredMembers('.', 'LoadOptions')));
       expect(await acceptedOptions((o) => loadAttention({ threads: 1, ...o }))).toEqual(names(declaredMembers('.', 'ParallelOptions')));
     });

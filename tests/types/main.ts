@@ -45,6 +45,14 @@ import {
   type Tensor,
   type TensorLike,
   type Threaded,
+  type AdamWOptions,
+  type TokensLike,
+  type Transformer,
+  type ParallelTransformer,
+  type TransformerConfig,
+  type TransformerLossOptions,
+  type TransformerParameters,
+  type TransformerStepOptions,
   type ValidLens,
 } from 'attention-lab';
 import { expectType, type Equal } from './assert.js';
@@ -287,11 +295,41 @@ export async function useThreads(): Promise<number> {
   const parameters: LayerParameters = await layer.parameters();
   await layer.setParameters({ wo: parameters.wo ?? [[0]] });
   await layer.dispose();
+  const model: ParallelTransformer = await pool.transformer({ vocab: 3, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 });
+  expectType<Equal<ReturnType<ParallelTransformer['trainStep']>, Promise<{ loss: number }>>>(true);
+  expectType<Equal<ParallelTransformer['layout'], Transformer['layout']>>(true);
+  const { loss } = await model.trainStep([[0, 1]], { optimizer: { learningRate: 0.1 } });
+  await model.setParameters(await model.parameters());
+  await model.dispose();
   const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
   await single.dispose();
   pool.dispose();
   return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
-    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length;
+    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length + loss + model.steps;
+}
+
+// A transformer: every option of its configuration and of each method, every result field.
+export function useTransformer(attn: Attention): number {
+  const config = {
+    vocab: 5, dModel: 4, layers: 1, heads: 2, kvHeads: 1, maxLength: 4, positions: 'rope', rope: { base: 100 },
+    alibi: true, window: 2, mlp: 8, gelu: 'tanh', tie: true, seed: 1,
+  } satisfies Required<TransformerConfig>;
+  const model: Transformer = attn.transformer({ ...config, alibi: undefined });
+  const tokens: TokensLike = { data: new Int32Array([0, 1, 2, 3]), shape: [1, 4] };
+  const { logits, trace } = model.forward(tokens, { trace: true } satisfies Required<Parameters<Transformer['forward']>[1] & object>);
+  const loss = { targets: [[1, 2, 3, 0]], lossMask: [[1, 1, true, false]] } satisfies Required<TransformerLossOptions>;
+  const { gradients } = model.gradients(tokens, loss);
+  const optimizer = { learningRate: 1e-3, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0.01, clip: 1 } satisfies Required<AdamWOptions>;
+  const step = { ...loss, optimizer } satisfies Required<TransformerStepOptions>;
+  const trained: number = model.trainStep([[0, 1, 2, 3]], step).loss + model.trainStep(tokens, { optimizer: { learningRate: 0 } }).loss;
+  const saved: TransformerParameters = model.parameters();
+  model.setParameters(saved);
+  model.setParameters(new Map(Object.entries(saved)));
+  const sizes = model.layout.map((p) => p.shape.length + p.name.length);
+  const shown = model.config.positions.length + model.config.kvHeads + (model.config.rope?.base ?? 0) + (model.config.window ?? 0);
+  model.dispose();
+  return logits.data.length + (trace?.attentions.data.length ?? 0) + (trace?.residual[0]?.data.length ?? 0)
+    + Object.keys(gradients).length + trained + sizes.length + shown + model.parameterCount + model.steps;
 }
 
 // What the declarations must reject.
@@ -320,6 +358,10 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   attn.maskedSoftmax([1], { window: [1] });
   // @ts-expect-error a layer on a worker has no KV cache
   (await pool.selfAttention({ dIn: 2 })).createCache();
+  // @ts-expect-error a transformer needs its positions and mlp width
+  attn.transformer({ vocab: 5, dModel: 4, layers: 1, heads: 2, maxLength: 4 });
+  // @ts-expect-error a training step needs its optimizer
+  attn.transformer({ vocab: 5, dModel: 4, layers: 1, heads: 2, maxLength: 4, positions: 'none', mlp: 0 }).trainStep([[0]], {});
   // @ts-expect-error the backend is one of the three builds
   if (attn.backend === 'wasm-fma') return;
 }

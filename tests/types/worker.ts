@@ -6,6 +6,8 @@ import {
   type AttentionWorkerOptions,
   type ParallelAttention,
   type ParallelAttentionLayer,
+  type ParallelTransformer,
+  type TransformerConfig,
   type SdpaGradients,
   type Tensor,
   type TensorLike,
@@ -36,8 +38,13 @@ export async function useWorker(): Promise<number> {
   const grads: SdpaGradients = await worker.scaledDotProductAttentionBackward(x, x, x, result.output);
   const layer: ParallelAttentionLayer = await worker.selfAttention({ dIn: 2 });
   const out: Tensor = (await layer.forward(x)).output;
+  // training off the main thread: the model lives on the worker
+  const config: TransformerConfig = { vocab: 4, dModel: 2, layers: 1, heads: 1, maxLength: 3, positions: 'learned', mlp: 0 };
+  const model: ParallelTransformer = await worker.transformer(config);
+  const { loss } = await model.trainStep([[0, 1, 2]], { optimizer: { learningRate: 0.01 } });
+  await model.dispose();
   worker.dispose();
-  return worker.threads + grads.dq.data.length + out.data.length;
+  return worker.threads + grads.dq.data.length + out.data.length + loss;
 }
 
 export async function misuse(): Promise<void> {

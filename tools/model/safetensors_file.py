@@ -33,3 +33,18 @@ def safetensors_bytes(tensors, metadata=None, dtypes=None):
     text = json.dumps(header, separators=(',', ':')).encode('utf-8')
     text += b' ' * (-len(text) % 8)
     return struct.pack('<Q', len(text)) + text + b''.join(chunks)
+
+
+def read_safetensors(data):
+    """The tensors (name -> ndarray, in the file's dtypes) and the metadata (or None) of a file's bytes."""
+    (length,) = struct.unpack('<Q', data[:8])
+    header = json.loads(data[8:8 + length].decode('utf-8'))
+    metadata = header.pop('__metadata__', None)
+    start = 8 + length
+    names = {v: k for k, v in DTYPES.items()}
+    tensors = {}
+    for name, entry in header.items():
+        begin, end = entry['data_offsets']
+        dtype = np.dtype(names[entry['dtype']]).newbyteorder('<')
+        tensors[name] = np.frombuffer(data[start + begin:start + end], dtype=dtype).reshape(entry['shape'])
+    return tensors, metadata

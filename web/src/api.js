@@ -6,6 +6,7 @@ import { rope, ropeBackward } from './ops/rope.js';
 import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './ops/scoring.js';
 import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './ops/sdpa.js';
 import { maskedSoftmax, maskedSoftmaxBackward } from './ops/softmax.js';
+import { createTransformer } from './train/transformer.js';
 
 const OPERATIONS = {
   maskedSoftmax,
@@ -37,5 +38,6 @@ export function createAttention(runtime) {
   }
   api.selfAttention = (options) => selfAttention(runtime, options);
   api.multiHeadAttention = (options) => multiHeadAttention(runtime, options);
+  api.transformer = (config) => createTransformer(runtime, config);
   return Object.freeze(api);
 }

@@ -356,6 +356,107 @@ export interface MultiHeadAttentionOptions extends LayerPositionOptions {
   wo?: TensorLike;
 }
 
+/** Token ids (B, T): integers in [0, vocab), T <= maxLength; an Int32Array tensor is used as is. */
+export type TokensLike = { data: Int32Array | ArrayLike<number>; shape: readonly [number, number] | readonly number[] } | number[][];
+
+/**
+ * A decoder-only transformer (tools/model/transformer.py's Transformer; attention-only with learned
+ * positions it is tools/model/train_induction.py's Model): token embedding, positions, `layers`
+ * blocks of pre-LayerNorm causal multi-head attention with a residual and, when mlp > 0, a
+ * pre-LayerNorm GELU MLP with its own residual; a final LayerNorm and the unembedding.
+ */
+export interface TransformerConfig {
+  vocab: number;
+  dModel: number;
+  layers: number;
+  heads: number;
+  /** Default heads; must divide heads (grouped-query attention). */
+  kvHeads?: number;
+  /** The longest sequence (T) the model takes; the learned position table has this many rows. */
+  maxLength: number;
+  positions: 'learned' | 'rope' | 'alibi' | 'none';
+  /** With positions 'rope': true or { base (default 10000) } (Llama's rotate_half pairs); needs an even dModel / heads. */
+  rope?: true | { base?: number };
+  /** With positions 'alibi': true (Press et al.'s slopes, the only ones). */
+  alibi?: true;
+  /** Sliding window w >= 1: query t sees keys t - w + 1 .. t (Mistral's sliding_window). Default none. */
+  window?: number;
+  /** The MLP's hidden width; 0: attention-only. */
+  mlp: number;
+  /** PyTorch's GELU: 'none' (erf, the default) or 'tanh'. */
+  gelu?: 'none' | 'tanh';
+  /** The unembedding is the token embedding (tok.weight; the state_dict lists it as unembed.weight too). */
+  tie?: boolean;
+  /** Initialisation seed (default 0): embeddings N(0, 1), linears U(+-1/sqrt(fan_in)), norms 1 and 0. */
+  seed?: number;
+}
+
+/** The loss's targets: by default the next tokens (the last position does not count). */
+export interface TransformerLossOptions {
+  /** (B, T) target ids; they count everywhere lossMask does not exclude (elsewhere any integer, such as -100). */
+  targets?: TokensLike;
+  /** (B, T) of 0/1 (or booleans): the positions whose loss counts; at least one must. */
+  lossMask?: { data: ArrayLike<number>; shape: readonly number[] } | (number | boolean)[][];
+}
+
+/** torch.optim.AdamW's options and defaults, and clip_grad_norm_'s max_norm. */
+export interface AdamWOptions {
+  learningRate: number;
+  /** Default [0.9, 0.999]. */
+  betas?: readonly [number, number];
+  /** Default 1e-8. */
+  eps?: number;
+  /** Decoupled weight decay, default 1e-2. */
+  weightDecay?: number;
+  /** Scale every gradient by min(1, clip / (norm + 1e-6)) first; 0 (default): off. */
+  clip?: number;
+}
+
+export interface TransformerStepOptions extends TransformerLossOptions {
+  optimizer: AdamWOptions;
+}
+
+/** Name -> tensor, the names, shapes and row-major layouts of the PyTorch state_dict. */
+export type TransformerParameters = Record<string, Tensor>;
+
+/**
+ * A model in wasm memory: its parameters, gradients and AdamW state stay there between calls (a
+ * training step copies only the batch). dispose() frees them (a model dropped without it is freed
+ * after garbage collection); later calls throw, as they do after a trap reset the module.
+ */
+export interface Transformer {
+  /** The configuration as checked, its defaults filled in. */
+  readonly config: Readonly<Required<Omit<TransformerConfig, 'rope' | 'alibi' | 'window'>>> & { rope?: { base: number }; window?: number };
+  /** Parameters counted once (a tied embedding once). */
+  readonly parameterCount: number;
+  /** The parameters in state_dict order (a tied model's unembed.weight is tok.weight, listed once). */
+  readonly layout: readonly { readonly name: string; readonly shape: readonly number[] }[];
+  /** AdamW steps taken. */
+  readonly steps: number;
+  /** tokens (B, T) -> logits (B, T, vocab); trace: every layer's attention weights and the residual stream after it. */
+  forward(tokens: TokensLike, options?: { trace?: boolean }): {
+    logits: Tensor;
+    trace?: { /** (B, layers, heads, T, T) */ attentions: Tensor; /** per layer (B, T, dModel) */ residual: Tensor[] };
+  };
+  /** The mean cross-entropy over the positions that count and every parameter's gradient (tied: tok.weight once). */
+  gradients(tokens: TokensLike, options?: TransformerLossOptions): { loss: number; gradients: TransformerParameters };
+  /**
+   * gradients(), then one AdamW step -> the loss before it. A loss or gradient that is not finite
+   * throws a RangeError and changes nothing.
+   */
+  trainStep(tokens: TokensLike, options: TransformerStepOptions): { loss: number };
+  /** Copies of the parameters: the PyTorch state_dict (a tied model lists unembed.weight too). */
+  parameters(): TransformerParameters;
+  /**
+   * Replaces every parameter from a state_dict-like map (object or Map): a missing, unknown or
+   * misshapen tensor is refused by name and nothing changes. A tied model takes tok.weight and/or
+   * unembed.weight (equal); train_induction.py's layers.{i}.causal buffers are ignored. The AdamW
+   * state is kept, as PyTorch's load_state_dict keeps an optimizer's.
+   */
+  setParameters(parameters: Record<string, TensorLike> | Map<string, TensorLike>): void;
+  dispose(): void;
+}
+
 export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
 
 export interface Attention {
@@ -398,6 +499,8 @@ export interface Attention {
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
+  /** A transformer that trains in wasm memory, seeded; see Transformer. */
+  transformer(config: TransformerConfig): Transformer;
 
   /**
    * x (..., T, d), d even -> y of x's shape: each pair (a, b) of row t rotated by the angle
@@ -498,9 +601,16 @@ export interface ParallelOptions extends LoadOptions {
  */
 export type Threaded<T> = {
   readonly [K in keyof T]: T[K] extends (...args: infer A) => infer R
-    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R>
+    ? (...args: A) => Promise<R extends AttentionLayer ? ParallelAttentionLayer : R extends Transformer ? ParallelTransformer : R>
     : T[K];
 };
+
+/**
+ * A Transformer kept on one worker of the pool, so that training runs off the calling thread: the
+ * same members, every method returning a Promise. If its worker dies, the model goes with it (its
+ * calls reject and say so); dispose() frees it, as does disposing the pool.
+ */
+export interface ParallelTransformer extends Threaded<Transformer> {}
 
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except

@@ -12,6 +12,8 @@ import type { ParallelAttention, ParallelOptions } from './index.js';
 export type {
   ParallelAttention,
   ParallelAttentionLayer,
+  ParallelTransformer,
+  TransformerConfig,
   AttentionResult,
   SdpaGradients,
   Tensor,

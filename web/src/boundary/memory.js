@@ -24,8 +24,9 @@ const ALIGN = 16; // bytes: keeps every float buffer aligned for simd128 loads
 // Sizes the binding reports as Infinity (scratch for dims whose tensors cannot fit at all) read "> 4096".
 const mib = (bytes) => (Number.isFinite(bytes) ? (bytes / MIB).toFixed(bytes < 10 * MIB ? 2 : 0) : `> ${MEMORY_LIMIT_MIB}`);
 
-// module -> Set of its holdings { bytes, owner }: wasm memory held between calls (each KV cache's
-// rows; owner: its layer's identity). A module discarded after a trap takes its ledger with it.
+// module -> Set of its holdings { bytes, owner, model? }: wasm memory held between calls (each KV
+// cache's rows, owner its layer's identity; each transformer's block, model: true). A module
+// discarded after a trap takes its ledger with it.
 const LEDGERS = new WeakMap();
 
 /** Records (or, with bytes updated, keeps) `holding` in `module`'s ledger of memory held between calls. */
@@ -41,20 +42,29 @@ export function releaseHolding(module, holding) {
 }
 
 /**
- * { caches, layers, bytes, largest } held between calls in `module`: what the memory-limit errors
- * report. Caches dropped without dispose() count until the garbage collector has freed them.
+ * { caches, layers, bytes, largest, models, modelBytes } held between calls in `module`: what the
+ * memory-limit errors report (bytes and largest: the caches'). Caches and models dropped without
+ * dispose() count until the garbage collector has freed them.
  */
 export function heldMemory(module) {
   const owners = new Set();
   let bytes = 0;
   let largest = 0;
-  const ledger = LEDGERS.get(module) ?? new Set();
-  for (const holding of ledger) {
+  let caches = 0;
+  let models = 0;
+  let modelBytes = 0;
+  for (const holding of LEDGERS.get(module) ?? []) {
+    if (holding.model) {
+      models += 1;
+      modelBytes += holding.bytes;
+      continue;
+    }
+    caches += 1;
     owners.add(holding.owner);
     bytes += holding.bytes;
     largest = Math.max(largest, holding.bytes);
   }
-  return { caches: ledger.size, layers: owners.size, bytes, largest };
+  return { caches, layers: owners.size, bytes, largest, models, modelBytes };
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -76,7 +86,25 @@ export function outOfMemoryError(module, request, bytes) {
       ? 'use smaller inputs'
       : 'dispose the caches no longer needed (cache.dispose(), or layer.dispose() for all of its caches; ' +
         'a cache dropped without dispose() is freed only after garbage collection, once the event loop turns), or use smaller inputs';
-  return new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}): ${advice}`);
+  const models =
+    held.models === 0
+      ? ''
+      : `; ${plural(held.models, 'live transformer')} hold${held.models === 1 ? 's' : ''} ${mib(held.modelBytes)} MiB (model.dispose() frees one)`;
+  return new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}${models}): ${advice}`);
+}
+
+/**
+ * Checks that `module` can allocate `bytes` in one block now (allocated and freed at once), before
+ * code that allocates inside the core, where a failed allocation aborts instead of returning 0:
+ * the RangeError of a request beyond one allocation, or outOfMemoryError's.
+ */
+export function expectAllocatable(module, request, bytes) {
+  if (!(bytes <= MAX_ARENA_BYTES)) {
+    throw new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory in one block, more than the ${mib(MAX_ARENA_BYTES)} MiB one allocation can hold: use a smaller model or batch`);
+  }
+  const probe = module._malloc(bytes) >>> 0;
+  if (probe === 0) throw outOfMemoryError(module, request, bytes);
+  module._free(probe);
 }
 
 /** The RangeError for a request beyond one allocation, naming its largest block (built only on failure). */

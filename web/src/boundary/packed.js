@@ -24,6 +24,12 @@ const ARGS_OF_ENTRY = {
   layerForwardCached: 'LayerArgs',
   initWeights: 'InitArgs',
   sgdStep: 'StepArgs',
+  transformerParameterCount: 'TransformerArgs',
+  transformerCreate: 'TransformerArgs',
+  transformerWorkspaceFloats: 'ModelCallArgs',
+  transformerForward: 'ModelCallArgs',
+  transformerBackward: 'ModelCallArgs',
+  transformerTrainStep: 'ModelCallArgs',
 };
 
 const packedByModule = new WeakMap(); // module -> { record, entries, maskFields, bufferFields }

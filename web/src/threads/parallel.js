@@ -24,6 +24,7 @@ import { clonesWhole } from './messages.js';
 import { toTensor } from '../boundary/tensor.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerGoneError, WorkerPool } from './pool.js';
+import { remoteTransformer } from './remote-transformer.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
 import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
@@ -216,6 +217,10 @@ function createParallelAttention(runtime, pool, inlineBelow) {
     async multiHeadAttention(options) {
       alive('multiHeadAttention');
       return remoteLayer(pool, 'multiHeadAttention', options);
+    },
+    async transformer(config) {
+      alive('transformer');
+      return remoteTransformer(pool, config);
     },
     /** Terminates the workers; calls made afterwards reject. */
     dispose() {

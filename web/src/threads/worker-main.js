@@ -5,6 +5,8 @@
 //   api          { name, args }          run one method of the synchronous API on this worker
 //   layer        { name, options }       create a layer, kept here -> { layer: id, config }
 //   layerCall    { layer, method, args } call a method of a layer kept here
+//   transformer  { config }               create a transformer, kept here -> { model: id, config, parameterCount, layout }
+//   transformerCall { model, method, args } call a method of a transformer kept here
 // Requests run one after another in arrival order: each is synchronous once the module is loaded.
 import { createAttention } from '../api.js';
 import { loadModule } from '../boundary/loader.js';
@@ -18,6 +20,8 @@ import { workerPort } from './worker-port.js';
 let loading = null; // Promise<{ runtime, api }>, from the init request
 const layers = new Map(); // id -> AttentionLayer
 let nextLayer = 1;
+const models = new Map(); // id -> Transformer
+let nextModel = 1;
 
 /**
  * One sub-call: SdpaArgs over its slices, which sit in `staging` at the places `inputs` names
@@ -41,6 +45,12 @@ function layerOf(id) {
   const layer = layers.get(id);
   if (layer === undefined) throw new Error(`attention-lab: no layer ${id} on this worker (disposed)`);
   return layer;
+}
+
+function modelOf(id) {
+  const model = models.get(id);
+  if (model === undefined) throw new Error(`attention-lab: no transformer ${id} on this worker (disposed, or its worker died and was replaced: its parameters went with it)`);
+  return model;
 }
 
 const HANDLERS = {
@@ -71,6 +81,20 @@ const HANDLERS = {
     await loading;
     const result = layerOf(layer)[method](...args);
     if (method === 'dispose') layers.delete(layer); // later calls fail with "no layer"
+    return result;
+  },
+  async transformer({ config }) {
+    const { api } = await loading;
+    const model = api.transformer(config);
+    const id = nextModel++;
+    models.set(id, model);
+    const layout = model.layout.map(({ name, shape }) => ({ name, shape: [...shape] }));
+    return { model: id, config: { ...model.config }, parameterCount: model.parameterCount, layout };
+  },
+  async transformerCall({ model, method, args }) {
+    await loading;
+    const result = modelOf(model)[method](...args);
+    if (method === 'dispose') models.delete(model);
     return result;
   },
 };
