@@ -108,6 +108,24 @@ describe('a layer handle whose worker was replaced', () => {
     await expect(a.forward(x)).rejects.toThrow('selfAttention.forward: this layer was disposed');
   });
 
+  it('a transformer on the pool is pinned to its worker the same way', async () => {
+    capture = await captureWorkers();
+    attn = await loadAttention({ threads: 1 });
+    const config = { vocab: 8, dModel: 8, layers: 1, heads: 2, maxLength: 6, positions: 'learned', mlp: 0 };
+    const tokens = { data: Int32Array.of(1, 2, 3, 4), shape: [1, 4] };
+    const a = await attn.transformer({ ...config, seed: 1 });
+    await a.forward(tokens);
+    await capture.kill();
+    const b = await attn.transformer({ ...config, seed: 2 }); // model 1 of the fresh worker, as A was of the old
+    const bBefore = await b.parameters();
+    const LOST_MODEL = /^transformer\.(forward|gradients|trainStep|parameters|setParameters): this model was lost with its worker/;
+    await expect(a.forward(tokens)).rejects.toThrow(LOST_MODEL);
+    await expect(a.trainStep(tokens, { optimizer: { learningRate: 0.1 } })).rejects.toThrow(LOST_MODEL);
+    await expect(a.setParameters(bBefore)).rejects.toThrow(LOST_MODEL);
+    expect(await b.parameters()).toEqual(bBefore);
+    await expect(a.dispose()).resolves.toBeUndefined();
+  });
+
   it('a call in flight when its worker dies rejects as lost too', async () => {
     capture = await captureWorkers();
     attn = await loadAttention({ threads: 1, inlineBelow: 0 });

@@ -4,6 +4,7 @@
 // and answered as Promises, with the same TypeError or RangeError for bad input. Like a remote layer
 // it belongs to its worker: if that worker dies, the model is gone with it and its calls say so.
 import { clonesWhole } from './messages.js';
+import { WorkerGoneError } from './pool.js';
 import { toTensor } from '../boundary/tensor.js';
 
 // Options whose values are tensors: read into plain tensors when a clone would drop them.
@@ -33,15 +34,28 @@ function postable(method, args) {
   return out;
 }
 
-/** -> a Transformer on the least busy worker: its methods return Promises. */
+/**
+ * -> a Transformer on the least busy worker: its methods return Promises. Like a remote layer
+ * (parallel.js), its identity is (slot, generation, model id): it talks to its own worker only
+ * (pool.requestTo), so once that worker died every call rejects, and never reaches a model that a
+ * fresh worker in the same slot numbered the same.
+ */
 export async function remoteTransformer(pool, config) {
-  const worker = pool.byLoad()[0];
-  const made = await pool.request(worker, { type: 'transformer', config: clonesWhole(config) ? config : { ...config } });
+  const slot = pool.byLoad()[0];
+  const generation = await pool.ready(slot);
+  const made = await pool.requestTo(slot, generation, { type: 'transformer', config: clonesWhole(config) ? config : { ...config } });
+  const lost = (method, cause) =>
+    new Error(`transformer.${method}: this model was lost with its worker (the worker died and the pool replaced it); create the model again`, { cause });
+  const request = (method, args) =>
+    pool.requestTo(slot, generation, { type: 'transformerCall', model: made.model, method, args }).catch((error) => {
+      if (error instanceof WorkerGoneError || (!pool.disposed && !pool.lives(slot, generation))) throw lost(method, error);
+      throw error;
+    });
   let disposed = false;
   let steps = 0; // counted here: the model answers only on its worker
   const call = (method) => async (...args) => {
     if (disposed) throw new Error(`transformer.${method}: this model was disposed`);
-    return pool.request(worker, { type: 'transformerCall', model: made.model, method, args: postable(method, args) });
+    return request(method, postable(method, args));
   };
   const trainStep = call('trainStep');
   return Object.freeze({
@@ -60,11 +74,12 @@ export async function remoteTransformer(pool, config) {
     },
     parameters: call('parameters'),
     setParameters: call('setParameters'),
-    /** Frees the model on its worker; later calls reject here. */
+    /** Frees the model on its worker; later calls reject here. A lost model has nothing left to free. */
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await pool.request(worker, { type: 'transformerCall', model: made.model, method: 'dispose', args: [] });
+      if (!pool.lives(slot, generation)) return;
+      await request('dispose', []);
     },
   });
 }
