@@ -135,6 +135,9 @@ describe('a typed array whose buffer was transferred', () => {
       await expect(layer.forward({ data: detached(Float32Array, [1, 2]), shape: [1, 2] })).rejects.toThrow(/^selfAttention\.forward: x\.data is detached/);
       await expect(layer.setParameters({ wv: detached(Float32Array, [1, 2, 3, 4]) })).rejects.toThrow(/^selfAttention\.setParameters: wv is detached/);
       await expect(pool.maskedSoftmax(detached(Float32Array, [1, 2]))).rejects.toThrow(/^maskedSoftmax: x is detached/);
+      // In a remote layer's options, beside its tensor argument.
+      const x = [[1, 2], [3, 4]];
+      await expect(layer.forward(x, { validLens: detached(Int32Array, [1]) })).rejects.toThrow(/^selfAttention\.forward: validLens is detached/);
     } finally {
       pool.dispose();
     }

@@ -22,6 +22,7 @@ import { createAttention } from '../api.js';
 import { isNode, loadModule } from '../boundary/loader.js';
 import { clonesWhole } from './messages.js';
 import { toTensor } from '../boundary/tensor.js';
+import { isDetached } from '../boundary/typed.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
 import { WorkerGoneError, WorkerPool } from './pool.js';
 import { remoteTransformer } from './remote-transformer.js';
@@ -92,6 +93,17 @@ function postable(name, method, args) {
   const options = args[1];
   if (method === 'forward' && typeof options === 'object' && options !== null && Object.hasOwn(options, 'cache') && options.cache !== undefined) {
     throw new TypeError(`${name}.forward: cache: a layer on a worker takes no KV cache (caches are made by the layers of loadAttention() without threads)`);
+  }
+  // An option holding a typed array whose buffer was transferred (validLens, attnMask's data):
+  // named here, where the structured clone would fail with a DataCloneError that names nothing.
+  if (typeof options === 'object' && options !== null) {
+    for (const key of Object.keys(options)) {
+      const value = options[key];
+      const data = ArrayBuffer.isView(value) ? value : ArrayBuffer.isView(value?.data) ? value.data : null;
+      if (data !== null && !(data instanceof DataView) && isDetached(data)) {
+        throw new TypeError(`${name}.${method}: ${key}${data === value ? '' : '.data'} is detached: its buffer was transferred (postMessage or structuredClone with transfer) and holds no data`);
+      }
+    }
   }
   if (clonesWhole(args)) return args;
   const plain = (value, argName) => (clonesWhole(value) ? value : toTensor(value, `${name}.${method}: ${argName}`));
