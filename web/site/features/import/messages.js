@@ -1,0 +1,73 @@
+// The words of the import dialog and the model view in English and Chinese (zh-CN), keyed by
+// message id with {parameters} (formatted by figures/interact/messages.js's messageText): a small
+// table of its own until the site-wide catalog absorbs it. The Chinese uses the tutorials' terms
+// (查询/键/值, 注意力权重).
+import { messageText } from '../../../figures/interact/messages.js';
+
+const TABLE = {
+  en: {
+    title: 'Open {name}',
+    'title-none': 'Open a file',
+    tensors: 'Tensors in the file',
+    'col-tensor': 'Tensor',
+    'col-shape': 'Shape',
+    'col-dtype': 'Type',
+    holds: 'The file holds',
+    'role-weights': 'Attention weights',
+    'hint-weights': 'Shown as they are, layer by layer and head by head (not recomputed).',
+    'role-self': 'X, Wq, Wk, Wv',
+    'hint-self': 'Self-attention recomputed from the input and the projections.',
+    'role-qkv': 'Q, K, V',
+    'hint-qkv': 'Attention recomputed from given queries, keys and values.',
+    transpose: 'transpose (nn.Linear is (out, in))',
+    tokens: 'Tokens',
+    'tokens-hint': 'One per row, separated by spaces, or a JSON list.',
+    apply: 'Apply',
+    cancel: 'Cancel',
+    'choose-other': 'Choose another file',
+    'cannot-read': 'This file cannot be read',
+    'tokens-json': 'tokens: not a valid JSON list ({reason})',
+    'tokens-strings': 'tokens: a JSON list must hold strings only, like ["New York", "is", "big"]',
+    'tokens-weights': 'tokens: {given} given, the weights have T = {T} queries',
+    'tokens-rows': 'tokens: {given} given, {matrix} has {T} rows',
+    'shown-weights': '{name}: attention weights shown in the model view',
+    loaded: '{name}: {what} loaded',
+    'model-view': 'Model view: {name}',
+    'model-view-lede': 'Attention weights from {name}: layers as rows, heads as columns, counted from 0. Choose an example above to go back to the pipeline.',
+    close: 'Back to the example',
+  },
+  'zh-CN': {
+    title: '打开 {name}',
+    'title-none': '打开文件',
+    tensors: '文件中的张量',
+    'col-tensor': '张量',
+    'col-shape': '形状',
+    'col-dtype': '类型',
+    holds: '文件内容是',
+    'role-weights': '注意力权重',
+    'hint-weights': '按层、按头原样显示(不重新计算)。',
+    'role-self': 'X、Wq、Wk、Wv',
+    'hint-self': '由输入和投影矩阵重新计算自注意力。',
+    'role-qkv': '查询 Q、键 K、值 V',
+    'hint-qkv': '由给定的查询、键和值重新计算注意力。',
+    transpose: '转置(nn.Linear 的形状是 (out, in))',
+    tokens: '词元',
+    'tokens-hint': '每行一个,用空格分隔,或一个 JSON 列表。',
+    apply: '应用',
+    cancel: '取消',
+    'choose-other': '选择其他文件',
+    'cannot-read': '无法读取这个文件',
+    'tokens-json': 'tokens:不是有效的 JSON 列表({reason})',
+    'tokens-strings': 'tokens:JSON 列表只能包含字符串,例如 ["New York", "is", "big"]',
+    'tokens-weights': 'tokens:给了 {given} 个,注意力权重有 T = {T} 个查询',
+    'tokens-rows': 'tokens:给了 {given} 个,{matrix} 有 {T} 行',
+    'shown-weights': '{name}:注意力权重已显示在模型视图中',
+    loaded: '{name}:已载入 {what}',
+    'model-view': '模型视图:{name}',
+    'model-view-lede': '来自 {name} 的注意力权重:每行一层,每列一个头,从 0 开始编号。在上方选择一个示例即可回到计算流程。',
+    close: '回到示例',
+  },
+};
+
+export const importMessage = (lang, id, params) => messageText(TABLE, lang, id, params);
+export const IMPORT_MESSAGES = TABLE;
