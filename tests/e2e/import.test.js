@@ -10,6 +10,7 @@ import { selfAttention } from '../reference/matrices.js';
 import path from 'node:path';
 import { ARTIFACTS, VIEWPORTS, startSite } from '../support/site.js';
 import { axeViolations, blocking } from '../support/axe.js';
+import { IMPORT_MESSAGES } from '../../web/site/features/import/messages.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
@@ -157,8 +158,10 @@ describe('opening files', () => {
         focused: document.activeElement?.dataset.action };
     });
     expect(shown).toEqual({ role: 'alert', colour: shown.bad, bad: shown.bad, ink: true, applyDisabled: true, main: 'choose-file', focused: 'choose-file' });
-    // A good file after the bad one: Apply is back as the main action, the error gone.
-    await openExample(page);
+    // Choosing another file opens the file chooser; a good file after the bad one: Apply is back as the main action, the error gone.
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-action="choose-file"]')]);
+    await chooser.setFiles(EXAMPLE);
+    await page.waitForSelector('[data-role="import-dialog"] tr[data-tensor="attention"]');
     expect(await page.$eval('[data-action="apply-import"]', (b) => [b.disabled, b.className])).toEqual([false, 'button-primary']);
     expect(await page.$eval('[data-role="import-message"]', (m) => m.hidden)).toBe(true);
     expect(problems).toEqual([]);
@@ -277,6 +280,26 @@ describe('the import dialog and the model view', () => {
     const dark = await worst();
     expect(dark.max, JSON.stringify(dark.where)).toBeLessThanOrEqual(2);
     expect(Math.max(...dark.paper)).toBeLessThan(128); // a dark thumbnail, not white
+    expect(problems).toEqual([]);
+  });
+
+  it('every message of the dialog and the model view exists in English and Chinese', () => {
+    expect(Object.keys(IMPORT_MESSAGES['zh-CN']).sort()).toEqual(Object.keys(IMPORT_MESSAGES.en).sort());
+  });
+
+  it('on a zh-CN page the dialog and the model view speak Chinese', async () => {
+    const { page, problems } = await site.open('?preset=seed-004');
+    await page.evaluate(() => { document.documentElement.lang = 'zh-CN'; });
+    await openExample(page);
+    const words = await page.evaluate(() => ({
+      legend: document.querySelector('[data-role="import-dialog"] legend').textContent,
+      roles: [...document.querySelectorAll('.import-role-name')].map((r) => r.textContent),
+      apply: document.querySelector('[data-action="apply-import"]').textContent,
+    }));
+    expect(words).toEqual({ legend: '文件内容是', roles: ['注意力权重', 'X、Wq、Wk、Wv', '查询 Q、键 K、值 V'], apply: '应用' });
+    await page.click('[data-action="apply-import"]');
+    await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer][data-head]');
+    expect(await page.$eval('[data-view="heads"] h2', (h2) => h2.textContent)).toBe('模型视图:attention.safetensors');
     expect(problems).toEqual([]);
   });
 

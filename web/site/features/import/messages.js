@@ -35,6 +35,13 @@ const TABLE = {
     'model-view': 'Model view: {name}',
     'model-view-lede': 'Attention weights from {name}: layers as rows, heads as columns, counted from 0. Choose an example above to go back to the pipeline.',
     close: 'Back to the example',
+    'panel-title': 'Your tensors',
+    'panel-hint': 'A .npy, .npz, .safetensors or JSON file: attention weights, X with Wq/Wk/Wv, or Q/K/V. Or drop it on the page.',
+    'open-button': '⤒ Open a file',
+    'open-title': 'Open a .npy, .npz, .safetensors or JSON file (or drop one on the page)',
+    example: 'Induction model',
+    'example-title': 'The attentions of a 2-layer model trained here to continue repeated letters: previous-token heads in layer 0, induction heads in layer 1',
+    'example-name': 'an induction model trained here',
   },
   'zh-CN': {
     title: '打开 {name}',
@@ -66,6 +73,13 @@ const TABLE = {
     'model-view': '模型视图:{name}',
     'model-view-lede': '来自 {name} 的注意力权重:每行一层,每列一个头,从 0 开始编号。在上方选择一个示例即可回到计算流程。',
     close: '回到示例',
+    'panel-title': '你的张量',
+    'panel-hint': '.npy、.npz、.safetensors 或 JSON 文件:注意力权重、X 与 Wq/Wk/Wv,或 Q/K/V。也可以直接拖到页面上。',
+    'open-button': '⤒ 打开文件',
+    'open-title': '打开 .npy、.npz、.safetensors 或 JSON 文件(或拖到页面上)',
+    example: '归纳头模型',
+    'example-title': '在这里训练的两层模型的注意力,它学会续写重复的字母:第 0 层是前一词元头,第 1 层是归纳头',
+    'example-name': '在这里训练的归纳头模型',
   },
 };
 

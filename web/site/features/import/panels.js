@@ -51,7 +51,7 @@ function mountOpen(container, { store, announce }) {
     if (input.files[0]) openFile(input.files[0], dialog);
     input.value = '';
   } });
-  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: 'Open a .npy, .npz, .safetensors or JSON file (or drop one on the page)' }, '⤒ Open a file', input);
+  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: say('open-title') }, say('open-button'), input);
   const dragging = (on) => document.documentElement.classList.toggle('dropping-file', on);
   document.addEventListener('dragover', (event) => {
     if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
@@ -66,17 +66,17 @@ function mountOpen(container, { store, announce }) {
     event.preventDefault();
     openFile(file, dialog);
   });
-  const example = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'example-heads' }, title: 'The attentions of a 2-layer model trained here to continue repeated letters: previous-token heads in layer 1, induction heads in layer 2', onclick: async () => {
+  const example = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'example-heads' }, title: say('example-title'), onclick: async () => {
     try {
       const { readTensors } = await import('../../../io/index.js');
       const bytes = new Uint8Array(await (await fetch(inductionUrl)).arrayBuffer());
       const file = await readTensors(bytes, { name: 'induction-model.safetensors' });
-      document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: 'an induction model trained here' } }));
+      document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: say('example-name') } }));
     } catch (error) {
       dialog.showError('induction-model.safetensors', error);
     }
-  } }, 'Induction model');
-  container.append(fieldset('Your tensors', h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, 'A .npy, .npz, .safetensors or JSON file: attention weights, X with Wq/Wk/Wv, or Q/K/V. Or drop it on the page.'), h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example)));
+  } }, say('example'));
+  container.append(fieldset(say('panel-title'), h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, say('panel-hint')), h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example)));
   // In <body>, not in the controls: a phone folds the controls away, and a dialog in a hidden section is never drawn.
   document.body.append(dialog.node);
   return { update() {} };
@@ -89,9 +89,10 @@ function mountHeads(container) {
   const say = (id, params) => importMessage(langOf(container), id, params);
   container.dataset.view = 'heads';
   container.hidden = true;
-  const title = h('h2', { class: 'model-view-title', tabindex: '-1' });
+  const title = h('h2', { class: 'model-view-title', id: 'model-view-title', tabindex: '-1' });
   const lede = h('p', { class: 'model-view-lede' });
-  const figure = h('div', { class: 'model-view-figure' });
+  // Scrolls sideways when the grid is wider than a phone: focusable, so the keyboard can scroll it too.
+  const figure = h('div', { class: 'model-view-figure', tabindex: '0', role: 'region', 'aria-labelledby': 'model-view-title' });
   const close = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'close-model-view' }, onclick: () => hide() });
   container.append(h('div', { class: 'model-view-head' }, title, close), lede, figure);
   let shownOver = null; // the state the model view stands in for
