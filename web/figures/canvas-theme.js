@@ -16,7 +16,13 @@ const LEVELS = 256; // t is looked up in 1/255 steps: under half a colour level 
 const PROPERTIES = { seq: ['--attn-weight', PALETTE.weight[0]], pos: ['--attn-pos', PALETTE.pos[0]], neg: ['--attn-neg', PALETTE.neg[0]], cell: ['--attn-cell', PALETTE.cell[0]], masked: ['--attn-masked-bg', PALETTE['masked-bg'][0]] };
 
 let swatch = null; // a 1 x 1 canvas that turns any CSS colour string into sRGB bytes
+const bytesOf = new Map(); // CSS colour string -> [r, g, b]: the same few strings for every canvas
 function rgbOf(css) {
+  if (!bytesOf.has(css)) bytesOf.set(css, swatchBytes(css));
+  return bytesOf.get(css);
+}
+
+function swatchBytes(css) {
   swatch ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
   swatch.clearRect(0, 0, 1, 1);
   swatch.fillStyle = '#000';
@@ -32,13 +38,17 @@ function resolved(canvas) {
     for (const [key, [, fallback]] of Object.entries(PROPERTIES)) out[key] = rgbOf(fallback);
     return out;
   }
-  const probe = document.createElement('span');
-  canvas.append(probe); // a canvas's children are fallback content: never drawn, but they inherit its properties
-  for (const [key, [property, fallback]] of Object.entries(PROPERTIES)) {
+  // One probe per property, all in place before the first read: one style recalculation, not five.
+  const entries = Object.entries(PROPERTIES);
+  const probes = entries.map(([, [property, fallback]]) => {
+    const probe = document.createElement('span');
     probe.style.color = `var(${property}, ${fallback})`;
-    out[key] = rgbOf(getComputedStyle(probe).color);
-  }
-  probe.remove();
+    return probe;
+  });
+  canvas.append(...probes); // a canvas's children are fallback content: never drawn, but they inherit its properties
+  entries.forEach(([key], k) => { out[key] = getComputedStyle(probes[k]).color; });
+  for (const probe of probes) probe.remove();
+  for (const key of Object.keys(out)) out[key] = rgbOf(out[key]);
   return out;
 }
 
