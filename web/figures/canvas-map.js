@@ -1,7 +1,7 @@
 // Attention weights drawn as pixels on a canvas, one pixel per (query, key), for sizes where one
 // SVG cell per weight is too many (T > 64: 4,096 cells; a 12 x 12 grid of heads at T = 128 is 2.4
 // million). The colour is figures.css's sequential scale on [0, 1] (paper to --attn-weight's
-// default); a page scales the canvas with CSS (image-rendering: pixelated keeps cells sharp).
+// default, or the page's theme: canvas-theme.js); a page scales the canvas with CSS (image-rendering: pixelated keeps cells sharp).
 //
 // canvasHeatmap(weights (Tq, Tk), options) -> HTMLDivElement[data-stage=weights]: a scrolling
 // canvas with a readout [data-role=readout] that shows the exact value under the pointer or under
@@ -14,14 +14,10 @@
 import { toTensor } from '../src/to-tensor.js';
 import { colorScale } from './color.js';
 import { fullValue } from './format.js';
-import { NAN_GREY, PALETTE } from './palette.js';
+import { NAN_GREY } from './palette.js';
+import { canvasColours, onThemeChange } from './canvas-theme.js';
 
 const hexRgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
-
-export const WEIGHT_RGB = hexRgb(PALETTE.weight[0]); // --attn-weight's light default
-const SIGNED_RGB = { pos: hexRgb(PALETTE.pos[0]), neg: hexRgb(PALETTE.neg[0]) };
-const MASKED_RGB = hexRgb(PALETTE['masked-bg'][0]);
-const PAPER = 255;
 const NAN_RGB = hexRgb(NAN_GREY);
 const FADED = 0.22; // the share of its colour a weight outside highlighted rows and columns keeps
 
@@ -29,9 +25,12 @@ const FADED = 0.22; // the share of its colour a weight outside highlighted rows
  * Paints the (R, C) block of `data` at `offset` into `canvas` (resized to C x R pixels).
  * highlight: a Set of token indices; weights in none of their rows or columns are faded.
  * scale: a color.js scale ('weights' by default: [0, 1] in --attn-weight; 'signed': --attn-pos
- * and --attn-neg by magnitude). masked: per weight of the block, 1 = masked.
+ * and --attn-neg by magnitude). masked: per weight of the block, 1 = masked. The colours are the
+ * page's for this canvas (canvas-theme.js), painted again when the canvas joins a page or the theme changes.
  */
 export function paintWeights(canvas, data, offset, R, C, highlight = null, { scale = null, masked = null } = {}) {
+  onThemeChange(canvas, () => paintWeights(canvas, data, offset, R, C, highlight, { scale, masked }));
+  const colours = canvasColours(canvas);
   if (canvas.width !== C) canvas.width = C;
   if (canvas.height !== R) canvas.height = R;
   const context = canvas.getContext('2d');
@@ -46,7 +45,7 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null, { sca
       const p = 4 * (i * C + j);
       px[p + 3] = 255;
       if (masked && masked[i * C + j]) {
-        [px[p], px[p + 1], px[p + 2]] = MASKED_RGB;
+        [px[p], px[p + 1], px[p + 2]] = colours.masked;
         continue;
       }
       if (v !== v) { // NaN: grey, never mistaken for a weight
@@ -55,10 +54,7 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null, { sca
       }
       let t = signed ? scale.t(v) : (v > 0 ? (v < 1 ? v : 1) : 0);
       if (!rowOn && !highlight.has(j)) t *= FADED;
-      const [r0, g0, b0] = signed ? SIGNED_RGB[v < 0 ? 'neg' : 'pos'] : WEIGHT_RGB;
-      px[p] = PAPER + (r0 - PAPER) * t;
-      px[p + 1] = PAPER + (g0 - PAPER) * t;
-      px[p + 2] = PAPER + (b0 - PAPER) * t;
+      [px[p], px[p + 1], px[p + 2]] = colours.mix(signed && v < 0 ? 'neg' : signed ? 'pos' : 'seq', t);
     }
   }
   context.putImageData(image, 0, 0);

@@ -11,6 +11,7 @@ import './explain/explain.css';
 import './styles/gallery.css';
 import './styles/card-tools.css';
 import './features/check/check.css';
+import './features/import/import.css';
 import './styles/panel-card.css';
 import './features/train/train.css';
 import './features/generate/generate.css';

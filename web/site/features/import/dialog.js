@@ -3,39 +3,49 @@
 // nn.Linear weights, the tokens; Apply checks the shapes (roles.js) and says what does not fit.
 import { h } from '../../../figures/dom.js';
 import { guessRoles, qkvRole, selfRole, weightsRole } from '../../../model/roles.js';
+import { langOf } from '../../../figures/interact/messages.js';
+import { importMessage } from './messages.js';
 
-const ROLES = [
-  ['weights', 'Attention weights', 'shown as they are, layer by layer and head by head (not recomputed)'],
-  ['self', 'X, Wq, Wk, Wv', 'self-attention recomputed from the input and the projections'],
-  ['qkv', 'Q, K, V', 'attention recomputed from given queries, keys and values'],
-];
+const ROLES = ['weights', 'self', 'qkv'];
 // Tokens are edited as one line of text: words separated by spaces, or a JSON list when a token
 // holds a space (['New York', 'is', 'big'] shows as ["New York","is","big"]), so every list of
 // strings survives the field unchanged.
 const tokensText = (tokens) => (tokens.some((t) => t === '' || /\s/.test(t)) ? JSON.stringify(tokens) : tokens.join(' '));
 
-/** The field's text -> the tokens (a JSON list or words), or null when it is empty. */
-function readTokens(typed) {
+/** The field's text -> the tokens (a JSON list or words), or null when it is empty. say(id, params): a message. */
+function readTokens(typed, say) {
   if (typed === '') return null;
   if (!typed.startsWith('[')) return typed.split(/\s+/);
   let list;
   try {
     list = JSON.parse(typed);
   } catch (error) {
-    throw new TypeError(`tokens: not a valid JSON list (${error.message})`);
+    throw new TypeError(say('tokens-json', { reason: error.message }));
   }
-  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError('tokens: a JSON list must hold strings only, like ["New York", "is", "big"]');
+  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError(say('tokens-strings'));
   return list;
 }
 
 const SLOTS = { weights: [['weights', 'Weights']], self: [['x', 'X'], ['wq', 'Wq'], ['wk', 'Wk'], ['wv', 'Wv']], qkv: [['q', 'Q'], ['k', 'K'], ['v', 'V']] };
 
-/** -> { node, open(name, file) }; apply(choice) receives { role, attentions | patch, tokens, name }. */
-export function importDialog(apply) {
+/**
+ * -> { node, open(name, file), showError(name, error) }. apply(choice) receives { role, attentions |
+ * patch, tokens, name } after the dialog has closed (so it can move the focus to what it drew);
+ * chooseFile() opens the file chooser (the main action when a file cannot be read).
+ */
+export function importDialog(apply, chooseFile) {
+  const say = (id, params) => importMessage(langOf(dialog), id, params);
+  const title = h('h2', { id: 'import-title', class: 'import-title' });
   const body = h('div', { class: 'import-body' });
   const message = h('p', { class: 'import-message', role: 'alert', dataset: { role: 'import-message' } });
   const dialog = h('dialog', { class: 'import-dialog', 'aria-labelledby': 'import-title', dataset: { role: 'import-dialog' } });
   let current = null;
+
+  /** Shows an error under the form (or clears it with ''). */
+  function showMessage(text) {
+    message.textContent = text;
+    message.hidden = text === '';
+  }
 
   function choose(role) {
     const { file, guess } = current;
@@ -43,70 +53,92 @@ export function importDialog(apply) {
     const slots = SLOTS[role].map(([key, label]) => {
       const select = h('select', { dataset: { slot: key }, 'aria-label': label }, names.map((n) => h('option', { value: n, selected: n === guess.pick[key] }, n)));
       const transpose = key.startsWith('w') && role === 'self'
-        ? h('label', { class: 'import-transpose' }, h('input', { type: 'checkbox', dataset: { transpose: key }, checked: Boolean(guess.transpose[key]) }), ' transpose (nn.Linear is (out, in))')
+        ? h('label', { class: 'import-transpose' }, h('input', { type: 'checkbox', dataset: { transpose: key }, checked: Boolean(guess.transpose[key]) }), ` ${say('transpose')}`)
         : null;
-      return h('p', { class: 'import-slot' }, h('label', {}, `${label} `, select), transpose);
+      return h('div', { class: 'import-slot' }, h('label', {}, h('span', { class: 'import-slot-name' }, label), select), transpose);
     });
     body.querySelector('.import-slots').replaceChildren(...slots);
-    message.textContent = '';
+    showMessage('');
   }
 
   function read() {
     const role = dialog.querySelector('input[name="import-role"]:checked').value;
     const tensor = (key) => current.file.tensors[dialog.querySelector(`select[data-slot="${key}"]`).value];
     const ticked = (key) => Boolean(dialog.querySelector(`input[data-transpose="${key}"]`)?.checked);
-    const tokens = readTokens(dialog.querySelector('[data-field="tokens"]').value.trim());
+    const tokens = readTokens(dialog.querySelector('[data-field="tokens"]').value.trim(), say);
     if (role === 'weights') {
       const attentions = weightsRole(tensor('weights'));
       const T = attentions.shape[2];
-      if (tokens && tokens.length !== T) throw new RangeError(`tokens: ${tokens.length} given, the weights have T = ${T} queries`);
+      if (tokens && tokens.length !== T) throw new RangeError(say('tokens-weights', { given: tokens.length, T }));
       return { role, attentions, tokens, name: current.name };
     }
     const patch = role === 'self'
       ? selfRole({ x: tensor('x'), wq: tensor('wq'), wk: tensor('wk'), wv: tensor('wv') }, { wq: ticked('wq'), wk: ticked('wk'), wv: ticked('wv') })
       : qkvRole({ q: tensor('q'), k: tensor('k'), v: tensor('v') });
     const T = role === 'self' ? patch.x.length : patch.q[0].length;
-    if (tokens && tokens.length !== T) throw new RangeError(`tokens: ${tokens.length} given, ${role === 'self' ? 'X' : 'Q'} has ${T} rows`);
+    if (tokens && tokens.length !== T) throw new RangeError(say('tokens-rows', { given: tokens.length, matrix: role === 'self' ? 'X' : 'Q', T }));
     return { role, patch, tokens, name: current.name };
   }
 
-  const applyButton = h('button', { type: 'button', class: 'button-primary', dataset: { action: 'apply-import' }, onclick: () => {
+  const applyButton = h('button', { type: 'button', dataset: { action: 'apply-import' }, onclick: () => {
+    let choice;
     try {
-      apply(read());
-      dialog.close();
+      choice = read();
     } catch (error) {
-      message.textContent = error.message;
+      showMessage(error.message);
+      return;
     }
-  } }, 'Apply');
+    dialog.close();
+    apply(choice);
+  } });
+  const chooseButton = h('button', { type: 'button', dataset: { action: 'choose-file' }, onclick: () => chooseFile() });
+  const cancelButton = h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() });
+
+  /** A file to apply: Apply is the main action; a file that cannot be read: choosing another is, and Apply is off. */
+  function setActions(readable) {
+    applyButton.disabled = !readable;
+    applyButton.className = readable ? 'button-primary' : 'icon-button';
+    chooseButton.className = readable ? 'icon-button' : 'button-primary';
+    applyButton.textContent = say('apply');
+    chooseButton.textContent = say('choose-other');
+    cancelButton.textContent = say('cancel');
+  }
 
   function open(name, file) {
     const guess = guessRoles(file.tensors);
     current = { name, file, guess };
-    const rows = Object.entries(file.tensors).map(([n, t]) => h('tr', { dataset: { tensor: n } }, h('td', {}, n), h('td', {}, `(${t.shape.join(', ')})`), h('td', {}, t.dtype)));
-    const roles = ROLES.map(([value, label, hint]) => h('label', { class: 'import-role' },
-      h('input', { type: 'radio', name: 'import-role', value, checked: value === guess.role, onchange: () => choose(value) }), ` ${label}`, h('small', {}, ` ${hint}`)));
+    const rows = Object.entries(file.tensors).map(([n, t]) => h('tr', { dataset: { tensor: n } },
+      h('th', { scope: 'row' }, n), h('td', {}, `(${t.shape.join(', ')})`), h('td', {}, t.dtype)));
+    const roles = ROLES.map((value) => h('label', { class: 'import-role' },
+      h('input', { type: 'radio', name: 'import-role', value, checked: value === guess.role, onchange: () => choose(value) }),
+      h('span', { class: 'import-role-text' }, h('span', { class: 'import-role-name' }, say(`role-${value}`)), h('span', { class: 'import-role-hint' }, say(`hint-${value}`)))));
     body.replaceChildren(
-      h('table', { class: 'import-tensors' }, h('thead', {}, h('tr', {}, h('th', {}, 'tensor'), h('th', {}, 'shape'), h('th', {}, 'dtype'))), h('tbody', {}, rows)),
-      h('fieldset', {}, h('legend', {}, 'The file holds'), roles),
+      h('div', { class: 'import-table-wrap' }, h('table', { class: 'import-tensors' },
+        h('caption', {}, say('tensors')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, say('col-tensor')), h('th', { scope: 'col' }, say('col-shape')), h('th', { scope: 'col' }, say('col-dtype')))),
+        h('tbody', {}, rows))),
+      h('fieldset', { class: 'import-roles' }, h('legend', {}, say('holds')), roles),
       h('div', { class: 'import-slots' }),
-      h('p', {}, h('label', {}, 'Tokens ', h('input', { type: 'text', dataset: { field: 'tokens' }, value: tokensText(file.tokens ?? []), placeholder: 'one per row, separated by spaces, or a JSON list', size: 40 }))),
+      h('div', { class: 'import-tokens' },
+        h('label', { for: 'import-tokens' }, say('tokens')),
+        h('input', { type: 'text', id: 'import-tokens', dataset: { field: 'tokens' }, value: tokensText(file.tokens ?? []), 'aria-describedby': 'import-tokens-hint' }),
+        h('p', { id: 'import-tokens-hint', class: 'import-hint' }, say('tokens-hint'))),
     );
     choose(guess.role);
-    dialog.querySelector('#import-title').textContent = `Open ${name}`;
-    dialog.showModal();
+    title.textContent = say('title', { name });
+    setActions(true);
+    if (!dialog.open) dialog.showModal();
   }
 
-  dialog.append(
-    h('h2', { id: 'import-title' }, 'Open a file'),
-    body,
-    message,
-    h('p', { class: 'import-actions' }, applyButton, ' ', h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() }, 'Cancel')),
-  );
+  dialog.append(title, body, message, h('p', { class: 'import-actions' }, applyButton, chooseButton, cancelButton));
+  showMessage('');
   return { node: dialog, open, showError(name, error) {
     current = null;
-    body.replaceChildren();
-    dialog.querySelector('#import-title').textContent = `Open ${name}`;
-    message.textContent = error.message;
+    body.replaceChildren(h('p', { class: 'import-error-title' }, say('cannot-read')));
+    title.textContent = say('title', { name });
+    showMessage(error.message);
+    setActions(false);
     if (!dialog.open) dialog.showModal();
+    chooseButton.focus();
   } };
 }
