@@ -24,7 +24,7 @@ import { clonesWhole } from './messages.js';
 import { toTensor } from '../boundary/tensor.js';
 import { isDetached } from '../boundary/typed.js';
 import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './parallel-sdpa.js';
-import { WorkerGoneError, WorkerPool } from './pool.js';
+import { WorkerPool } from './pool.js';
 import { remoteTransformer } from './remote-transformer.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
 import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
@@ -124,15 +124,10 @@ async function remoteLayer(pool, name, options) {
   const slot = pool.byLoad()[0];
   const generation = await pool.ready(slot);
   const { layer, config } = await pool.requestTo(slot, generation, { type: 'layer', name, options });
-  const lost = (method, cause) =>
-    new Error(`${name}.${method}: this layer was lost with its worker (the worker died and the pool replaced it); create the layer again`, { cause });
+  const send = pool.pinned(slot, generation, ({ method }, cause) =>
+    new Error(`${name}.${method}: this layer was lost with its worker (the worker died and the pool replaced it); create the layer again`, { cause }));
+  const request = (method, args) => send({ type: 'layerCall', layer, method, args });
   let disposed = false;
-  const request = (method, args) =>
-    pool.requestTo(slot, generation, { type: 'layerCall', layer, method, args }).catch((error) => {
-      // Gone before the call, or died during it (the pool's "worker died" error).
-      if (error instanceof WorkerGoneError || (!pool.disposed && !pool.lives(slot, generation))) throw lost(method, error);
-      throw error;
-    });
   const call = (method) => async (...args) => {
     if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
     return request(method, postable(name, method, args));

@@ -90,6 +90,18 @@ export class WorkerPool {
     return this.post(worker, message, transfer);
   }
 
+  /**
+   * A sender for state kept on one worker (a remote layer or model): requestTo() that worker only,
+   * with a worker gone before a call, or dying during it, turned into lost(message, cause), the
+   * caller's own error; other rejections pass as they are.
+   */
+  pinned(index, generation, lost) {
+    return (message) => this.requestTo(index, generation, message).catch((error) => {
+      if (error instanceof WorkerGoneError || (!this.disposed && !this.lives(index, generation))) throw lost(message, error);
+      throw error;
+    });
+  }
+
   /** True while the worker of `generation` in slot `index` lives. */
   lives(index, generation) {
     const worker = this.workers[index];

@@ -4,7 +4,6 @@
 // and answered as Promises, with the same TypeError or RangeError for bad input. Like a remote layer
 // it belongs to its worker: if that worker dies, the model is gone with it and its calls say so.
 import { clonesWhole } from './messages.js';
-import { WorkerGoneError } from './pool.js';
 import { toTensor } from '../boundary/tensor.js';
 
 // Options whose values are tensors: read into plain tensors when a clone would drop them.
@@ -44,13 +43,9 @@ export async function remoteTransformer(pool, config) {
   const slot = pool.byLoad()[0];
   const generation = await pool.ready(slot);
   const made = await pool.requestTo(slot, generation, { type: 'transformer', config: clonesWhole(config) ? config : { ...config } });
-  const lost = (method, cause) =>
-    new Error(`transformer.${method}: this model was lost with its worker (the worker died and the pool replaced it); create the model again`, { cause });
-  const request = (method, args) =>
-    pool.requestTo(slot, generation, { type: 'transformerCall', model: made.model, method, args }).catch((error) => {
-      if (error instanceof WorkerGoneError || (!pool.disposed && !pool.lives(slot, generation))) throw lost(method, error);
-      throw error;
-    });
+  const send = pool.pinned(slot, generation, ({ method }, cause) =>
+    new Error(`transformer.${method}: this model was lost with its worker (the worker died and the pool replaced it); create the model again`, { cause }));
+  const request = (method, args) => send({ type: 'transformerCall', model: made.model, method, args });
   let disposed = false;
   let steps = 0; // counted here: the model answers only on its worker
   const call = (method) => async (...args) => {
