@@ -4,17 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { readTensors, writeNpy, writeSafetensors } from '../../web/io/index.js';
 import { npyHeader, safetensorsFile } from './bombs.js';
 import { fixture, manifest } from './fixtures.js';
+import { rejection } from '../js/thrown.js';
 
 const errorClass = { TypeError, RangeError };
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, got a result');
-}
 
 describe('bad files are refused with a named error', () => {
   for (const [name, want] of Object.entries(manifest.errors)) {

@@ -5,6 +5,7 @@
 // over one safetensors region 14 s and 2.6 GiB (tests/io/measure-bombs.mjs).
 import { describe, expect, it } from 'vitest';
 import { readTensors } from '../../web/io/index.js';
+import { rejection } from '../js/thrown.js';
 import {
   hugeMemberNpz, lyingMemberNpz, nestedMemberNpz, npyHeader, safetensorsFile, sharedMemberNpz, sharedRegionSafetensors, zerosMember, zipArchive,
 } from './bombs.js';
@@ -14,15 +15,6 @@ const SECOND = 1000;
 // Node only: the process's peak RSS (KiB) is a high-water mark, so a bomb that allocated its
 // gigabytes would raise it; Chromium has no such counter and checks the time alone.
 const peakRss = () => (typeof process !== 'undefined' && process.resourceUsage ? process.resourceUsage().maxRSS * 1024 : 0);
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, got a result');
-}
 
 /** Reads `bytes` as `name` and returns the error, checking it is a quick, cheap RangeError naming the file. */
 async function refusedQuickly(bytes, name, options = {}) {

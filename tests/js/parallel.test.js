@@ -7,6 +7,7 @@ import { loadAttention } from '../../web/src/index.js';
 import { planSdpa, rowRanges, subCallSpans } from '../../web/src/threads/plan.js';
 import { BACKENDS, loadBackend } from './backends.js';
 import { expectClose, randomTensor, seededRandom } from './numeric.js';
+import { expectSameError } from './thrown.js';
 
 // Why not exact: a sub-call is a smaller attention (fewer rows, or a causal block over its first Tk'
 // keys), which the kernels may tile differently, and the backward adds dk, dv partials of workers
@@ -160,23 +161,6 @@ describe.each(BACKENDS)('the parallel API gives the synchronous results ($backen
     await expect(remote.forward(x)).rejects.toThrow('multiHeadAttention.forward: this layer was disposed');
   });
 });
-
-/** The error the synchronous API throws for `call`, then the parallel API's rejection: same type and message. */
-async function expectSameError(syncCall, parallelCall) {
-  let expected;
-  try {
-    syncCall();
-  } catch (error) {
-    expected = error;
-  }
-  expect(expected, 'the synchronous call should throw').toBeInstanceOf(Error);
-  const actual = await parallelCall().then(
-    () => new Error('the parallel call resolved'),
-    (error) => error,
-  );
-  expect(actual.constructor).toBe(expected.constructor);
-  expect(actual.message).toBe(expected.message);
-}
 
 describe('errors of the parallel API', () => {
   let sync;

@@ -5,23 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';
 import { loadAttention } from '../../web/src/index.js';
 import { inductionTask } from '../../web/model/train/tasks.js';
+import { expectSameError } from './thrown.js';
 
 const CONFIG = { vocab: 26, dModel: 16, layers: 2, heads: 2, maxLength: 24, positions: 'rope', mlp: 32, seed: 7 };
 const optimizer = { learningRate: 3e-3, clip: 1 };
 
 /** The synchronous call's error, then the same class and message from the pool's. */
-async function expectSameError(syncCall, parallelCall) {
-  let expected;
-  try {
-    syncCall();
-  } catch (error) {
-    expected = error;
-  }
-  expect(expected, 'the synchronous call should throw').toBeInstanceOf(Error);
-  const actual = await parallelCall().then(() => new Error('the parallel call resolved'), (error) => error);
-  expect(actual.constructor).toBe(expected.constructor);
-  expect(actual.message).toBe(expected.message);
-}
 
 describe.each(BACKENDS)('a transformer on a worker ($backend)', ({ simd, backend }) => {
   let sync;
