@@ -10,4 +10,8 @@ export default {
   'site.token-count': '{count} tokens: the example holds {min} to {max}.',
   'site.tokens-json': 'Not a valid JSON list ({reason}).',
   'site.tokens-strings': 'A JSON list must hold strings only, like ["New York", "is", "big"].',
+  'guide.code-copy': 'Copy',
+  'guide.code-copy-label': 'Copy the code: {what}',
+  'guide.code-copied': 'Copied',
+  'guide.code-copy-failed': 'Copying is not allowed here: the code is selected, copy it with the keyboard',
 };

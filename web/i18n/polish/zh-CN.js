@@ -9,4 +9,8 @@ export default {
   'site.token-count': '{count} 个词元：这个例子只能有 {min} 到 {max} 个。',
   'site.tokens-json': '不是有效的 JSON 列表（{reason}）。',
   'site.tokens-strings': 'JSON 列表只能包含字符串，例如 ["New York", "is", "big"]。',
+  'guide.code-copy': '复制',
+  'guide.code-copy-label': '复制代码：{what}',
+  'guide.code-copied': '已复制',
+  'guide.code-copy-failed': '此处不允许复制：代码已选中，请用键盘复制',
 };
