@@ -38,6 +38,21 @@ describe('the explorer\'s layout', () => {
     expect(problems).toEqual([]);
   });
 
+  // Below 1440 px the Explain panel is a sheet at the window's foot, where a paste's note appears too.
+  it.each([['tablet', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]])('a paste\'s note does not cover the Explain sheet (%s)', async (_, viewport) => {
+    const { page, problems } = await site.open('?preset=seed-004', { viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.evaluate(() => navigator.clipboard.writeText('1 0 1 0\n0 2 0 2\n1 1 1 1'));
+    await page.locator('svg[data-stage="x"] .cell[data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('Control+V');
+    await page.waitForSelector('.paste-notice');
+    await page.waitForSelector('.explain-card');
+    await settle(page);
+    const [note, sheet] = await Promise.all(['.paste-notice', '.explain'].map((sel) => page.$eval(sel, (n) => n.getBoundingClientRect().toJSON())));
+    const overlap = note.left < sheet.right && sheet.left < note.right && note.top < sheet.bottom && sheet.top < note.bottom;
+    expect(overlap, `note ${JSON.stringify(note)} and sheet ${JSON.stringify(sheet)}`).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
   it('the RoPE base field shows 10000 and the largest base whole', async () => {
     const { page, problems } = await site.open('?preset=rotary');
     const field = page.getByRole('spinbutton', { name: 'RoPE base' });
