@@ -24,6 +24,14 @@ describe('the guide', () => {
     expect(problems).toEqual([]);
   });
 
+  it('fits 390 px with every figure drawn (the 24-key heatmap of a file scales to its frame)', async () => {
+    const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
+    await drawAllFigures(page);
+    await page.waitForFunction(() => document.querySelector('attn-heatmap[src]')?.shadowRoot.querySelector('svg.attn-heatmap'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(problems).toEqual([]);
+  });
+
   it('brings d2l\'s tenth key wholly into view when the arrow keys reach it at 390 px', async () => {
     const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
     await drawAllFigures(page);

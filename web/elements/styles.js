@@ -47,6 +47,8 @@ const ELEMENT_CSS = `
 }
 .frame[hidden] { display: none; }
 .body { min-width: 0; }
+/* A heatmap wider than its frame (24 keys on a phone) scales down to it: its viewBox keeps every cell. */
+.body > svg.attn-heatmap { max-width: 100%; height: auto; }
 .has-error .body:empty { display: none; }
 .body:empty::before {
   content: attr(data-placeholder);
