@@ -53,6 +53,22 @@ describe('the explorer\'s layout', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a paste\'s note goes when another example is picked (it spoke of the last one\'s matrices)', async () => {
+    const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.evaluate(() => navigator.clipboard.writeText('1 0 1 0\n0 2 0 2\n1 1 1 1'));
+    await page.locator('svg[data-stage="x"] .cell[data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('Control+V');
+    await page.waitForSelector('.paste-notice');
+    // An edit of the same example keeps it.
+    await page.getByRole('button', { name: 'more Tokens' }).click();
+    await settle(page);
+    expect(await page.locator('.paste-notice').count()).toBe(1);
+    await page.getByRole('radio', { name: 'Self-attention by hand: 3 tokens, width 4' }).click();
+    await settle(page);
+    expect(await page.locator('.paste-notice').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('the RoPE base field shows 10000 and the largest base whole', async () => {
     const { page, problems } = await site.open('?preset=rotary');
     const field = page.getByRole('spinbutton', { name: 'RoPE base' });
