@@ -154,6 +154,8 @@ describe('the blogger', () => {
     expect((await shadowStageValues(page, '#mine', 'scores'))[0]).toEqual([[7, 2, 11], [3, 1, 4], [6, 1, 13]]);
     const error = await page.waitForFunction(() => document.querySelector('#typo').shadowRoot.querySelector('.status.error')?.textContent).then((h) => h.jsonValue());
     expect(error).toMatch(/unknown key 'Wq' \(did you mean 'wq'\?\)/);
+    expect(await page.locator('#mine .toolbar').isVisible(), 'the drawn figure\'s Export menu').toBe(true);
+    expect(await page.locator('#typo .toolbar').isVisible(), 'an Export menu with nothing to export').toBe(false);
     clock.step('read the scores and the typo\'s message');
     // elements.js and the core came from the explorer's origin.
     expect(requests.some((url) => url.startsWith(explorer) && url.endsWith('.wasm'))).toBe(true);
