@@ -47,7 +47,11 @@ const ELEMENT_CSS = `
 }
 .frame[hidden] { display: none; }
 .body { min-width: 0; }
+/* A heatmap wider than its frame (24 keys on a phone) scales down to it: its viewBox keeps every cell. */
+.body > svg.attn-heatmap { max-width: 100%; height: auto; }
 .has-error .body:empty { display: none; }
+/* An error with nothing drawn: no Export menu over the message (nothing to export). */
+.has-error .body:empty + .toolbar { display: none; }
 .body:empty::before {
   content: attr(data-placeholder);
   display: grid;

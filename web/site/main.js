@@ -21,6 +21,7 @@ import { loadAttention, simdSupported } from '../src/index.js';
 import { pickLanguage, t } from '../i18n/index.js';
 import { languageOf } from './url.js';
 import { startApp } from './app.js';
+import { trackMastheadHeight } from './controls/masthead-height.js';
 import { registerCorePanels } from './panels/index.js';
 import { registerCoreStages } from '../model/stages/index.js';
 
@@ -48,6 +49,7 @@ byId('controls-details').open = !window.matchMedia('(max-width: 759px)').matches
 
 registerCoreStages();
 registerCorePanels();
+trackMastheadHeight(byId('masthead'));
 
 const dom = {
   masthead: byId('masthead'),

@@ -37,6 +37,7 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
   };
   const setter = (id) => (value) => edit((s) => edits.setCell(s, id, value));
   const notice = pasteNotice(root);
+  let noticeFor; // the preset of the state a paste's note speaks of: another example takes the note away
 
   let open = null; // the field being typed in: editCell()'s { input, close, hold, moveTo } with its cell's id and key
 
@@ -100,7 +101,10 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
     if (!id) {
       // A computed matrix takes no paste: say where the numbers can go instead of doing nothing.
       const computed = cell && cellIdentity(cell);
-      if (computed) notice.refused(computed, { code: 'not-editable' });
+      if (computed) {
+        notice.refused(computed, { code: 'not-editable' });
+        noticeFor = state().preset;
+      }
       return;
     }
     event.preventDefault();
@@ -110,9 +114,11 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
       const report = pasteText(state(), id, text);
       edit(() => report.state);
       notice.pasted(id, report);
+      noticeFor = state().preset;
     } catch (error) {
       if (!(error instanceof RangeError) || !error.code) throw error;
       notice.refused(id, error);
+      noticeFor = state().preset;
     }
   });
 
@@ -126,6 +132,7 @@ export function cellController(root, { state, edit, enabled = () => true, onMask
       const typing = open?.input.isConnected && root.contains(open.input) ? open : null;
       const remembered = typing ? null : focusedCell(root);
       typing?.hold();
+      if (state().preset !== noticeFor) notice.clear();
       root.replaceChildren(node, ...notice.nodes());
       if (typing) typing.moveTo(findCell(root, typing.key));
       else restoreFocus(root, remembered);

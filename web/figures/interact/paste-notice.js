@@ -2,7 +2,7 @@
 // or why nothing was pasted (the parser's or the paste's named error in words, or a computed
 // matrix that takes no paste). One <p
 // role="status"> per figure root, kept across re-renders (the controller appends nodes()), shown
-// until the next paste or for NOTE_MS.
+// until the next paste, for NOTE_MS, or until another example replaces the one it speaks of.
 import { stageById } from '../../model/stages/registry.js';
 import { h } from '../dom.js';
 import { editMessage, langOf, MATRIX_NAMES, SIZE_NAMES } from './messages.js';
@@ -29,6 +29,12 @@ export function pasteNotice(root) {
   };
   return {
     nodes: () => (node ? [node] : []),
+    /** Takes the note away now (the example it spoke of is gone). */
+    clear() {
+      clearTimeout(timer);
+      node?.remove();
+      node = null;
+    },
     /** report: pasteText()'s. */
     pasted(id, { what, notes: changes, rows, cols, value }) {
       node?.remove();

@@ -17,7 +17,10 @@ export function rovingGrid(root, cells) {
     const row = cells[Math.max(0, Math.min(cells.length - 1, r))];
     const target = row[Math.max(0, Math.min(row.length - 1, c))];
     for (const cell of flat) cell.setAttribute('tabindex', cell === target ? '0' : '-1');
-    target.focus();
+    // Wholly in view inside a figure that scrolls sideways (d2l's ten keys on a phone): focus()'s
+    // own scrolling left the last key half hidden.
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   };
 
   root.addEventListener('focusin', (event) => {

@@ -2,7 +2,7 @@
 // leaves holes (null) that conform() fills with seeded values, since conform() reads every size
 // from the arrays themselves.
 import { conform } from './conform.js';
-import { sizesOf } from './model.js';
+import { LIMITS, sizesOf } from './model.js';
 
 /** `array` cut or grown to n entries, new ones from make(i). */
 const toLength = (array, n, make) => Array.from({ length: n }, (_, i) => (i < array.length ? array[i] : make(i)));
@@ -50,4 +50,29 @@ export function setSize(state, name, n) {
   const set = SETTERS[state.source][name];
   if (!set) throw new TypeError(`setSize: no size '${name}' for source '${state.source}'`);
   return conform(set(state, n));
+}
+
+/** The size each list of token labels sets, per source: X's rows, or the queries and the keys. */
+const TOKEN_SIZES = { self: { tokens: 'tokens' }, qkv: { tokens: 'queries', keyTokens: 'keys' } };
+
+/** The token label fields of a state's source: ['tokens'] or ['tokens', 'keyTokens']. */
+export const tokenFields = (state) => Object.keys(TOKEN_SIZES[state.source]);
+
+/**
+ * A new state whose `field` ('tokens', or 'keyTokens' for a qkv state) holds `labels`, resized to
+ * their count (new rows seeded); a RangeError when the count is outside LIMITS.tokens.
+ */
+export function setTokens(state, field, labels) {
+  const size = TOKEN_SIZES[state.source][field];
+  if (!size) throw new TypeError(`setTokens: no token field '${field}' for source '${state.source}'`);
+  const [min, max] = LIMITS.tokens;
+  if (labels.length < min || labels.length > max) throw new RangeError(`setTokens: ${labels.length} tokens, expected ${min} to ${max}`);
+  return conform({ ...setSize(state, size, labels.length), [field]: labels });
+}
+
+/** The sizes of `state` that differ from those of `reference`: [name, reference's, state's]. */
+export function sizeChanges(state, reference) {
+  if (state.source !== reference.source) return [];
+  const before = new Map(sizeControls(reference));
+  return sizeControls(state).filter(([name, n]) => before.get(name) !== n).map(([name, n]) => [name, before.get(name), n]);
 }

@@ -21,3 +21,34 @@ export function splitTokens(text, { locale = 'zh' } = {}) {
   }
   return tokens;
 }
+
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The tokens as one line of text a person edits: words separated by spaces when splitTokens reads
+ * them back unchanged, else a JSON list (a token holding a space, 'New York', one the segmenter
+ * would split further, or a first one starting with '['), so every list of strings survives the field.
+ */
+export function tokensText(tokens) {
+  const words = tokens.join(' ');
+  return !words.startsWith('[') && sameList(splitTokens(words), tokens) ? words : JSON.stringify(tokens);
+}
+
+/**
+ * A field's text -> the tokens: a JSON list of strings when it starts with '[', else splitTokens'
+ * words; null when it is empty. say(id, params) words the two errors ('tokens-json' with
+ * { reason }, 'tokens-strings'), thrown as TypeErrors, in the caller's language.
+ */
+export function readTokensText(typed, say) {
+  const text = typed.trim();
+  if (text === '') return null;
+  if (!text.startsWith('[')) return splitTokens(text);
+  let list;
+  try {
+    list = JSON.parse(text);
+  } catch (error) {
+    throw new TypeError(say('tokens-json', { reason: error.message }));
+  }
+  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError(say('tokens-strings'));
+  return list;
+}

@@ -11,9 +11,9 @@ import { texNode } from '../explain/typeset.js';
 
 /** A message with keys in it: {name} in the translated text replaced by the kbd nodes[name]. */
 function withKeys(text, keys) {
-  return text.split(/(\{\w+\})/).map((part) => {
+  return text.split(/(\{\w+\})/).flatMap((part) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    return name && Object.hasOwn(keys, name) ? keys[name].map((k) => h('kbd', {}, k)) : part;
+    return name && Object.hasOwn(keys, name) ? keys[name].map((k) => h('kbd', {}, k)) : [part];
   });
 }
 

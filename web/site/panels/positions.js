@@ -23,7 +23,7 @@ function mount(container, { store, t }) {
   ], (value) => value !== 'custom' && store.update({ alibi: value }), { label: 'ALiBi' });
   const customAlibi = alibi.node.querySelector('[data-value="custom"]');
   const rope = segmented('RoPE', [['off', t('site.rope.off')], ['halves', t('site.rope.halves'), t('site.rope.halves-title')], ['interleaved', t('site.rope.interleaved'), t('site.rope.interleaved-title')]], (value) => store.update({ rope: value }), { label: t('site.rope-label') });
-  const base = h('input', { type: 'number', min: LIMITS.ropeBase[0], max: LIMITS.ropeBase[1], step: 'any', class: 'len-input', 'aria-label': t('site.rope-base') });
+  const base = h('input', { type: 'number', min: LIMITS.ropeBase[0], max: LIMITS.ropeBase[1], step: 'any', class: 'len-input base-input', 'aria-label': t('site.rope-base') });
   base.addEventListener('change', () => {
     const value = Number(base.value);
     if (Number.isFinite(value) && value > 0) store.update({ ropeBase: value });

@@ -1,8 +1,10 @@
-// Sizes: tokens, widths and heads ('self'), or batch, queries, keys and widths ('qkv').
+// Sizes: tokens, widths and heads ('self'), or batch, queries, keys and widths ('qkv'); below
+// them the tokens as text (token-text.js), whose count is a size too.
 // Every change reshapes the state at once (new cells get seeded values).
 import { stepper, fieldset } from './widgets.js';
 import { LIMITS } from '../../model/state/model.js';
-import { setSize, sizeControls } from '../../model/state/sizes.js';
+import { setSize, sizeControls, tokenFields } from '../../model/state/sizes.js';
+import { tokenText } from './token-text.js';
 
 // name -> [its word in the catalog ('site.size.<word>'), its letter, its range]
 const LABELS = {
@@ -18,18 +20,24 @@ const LABELS = {
   dv: ['dV', 'd_v', LIMITS.width],
 };
 
-function mount(container, { store, t }) {
+/** A size's name in the page's words ('Tokens', '词元数'). */
+export const sizeLabel = (name, t) => t(`site.size.${LABELS[name][0]}`);
+
+function mount(container, app) {
+  const { store, t } = app;
   let source = null;
   let steppers = new Map();
+  let texts = [];
 
   function build(state) {
     source = state.source;
     steppers = new Map(sizeControls(state).map(([name]) => {
-      const [word, letter, range] = LABELS[name];
-      const label = t(`site.size.${word}`);
+      const [, letter, range] = LABELS[name];
+      const label = sizeLabel(name, t);
       return [name, stepper(label, range, (n) => store.update((s) => setSize(s, name, n)), { hint: letter, names: { fewer: t('site.fewer', { label }), more: t('site.more', { label }) } })];
     }));
-    container.replaceChildren(fieldset(t('site.sizes'), ...[...steppers.values()].map((s) => s.node)));
+    texts = tokenFields(state).map((field) => tokenText(state.source, field, app));
+    container.replaceChildren(fieldset(t('site.sizes'), ...[...steppers.values()].map((s) => s.node), ...texts.map((x) => x.node)));
     container.firstChild.classList.add('sizes-grid');
   }
 
@@ -37,6 +45,7 @@ function mount(container, { store, t }) {
     update(state) {
       if (state.source !== source) build(state);
       for (const [name, value] of sizeControls(state)) steppers.get(name).set(value);
+      for (const text of texts) text.set(state);
     },
   };
 }

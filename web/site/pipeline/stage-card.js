@@ -11,6 +11,7 @@ import { diagnosisOf, stageReports } from '../features/check/reports.js';
 import { figureMenu } from '../../figures/export/menu.js';
 import { formulaOf } from '../explain/stages.js';
 import { texNode } from '../explain/typeset.js';
+import { focusableWhenScrolling } from '../controls/scroll-focus.js';
 
 /** The diagnosis's reports of the stages after `id` that are in check mode. */
 function laterReports(ctx, id) {
@@ -31,7 +32,7 @@ export function explorerCard(stage, ctx, handlers) {
     // Until checked or revealed, the card's own figures (the exact values) are not shown.
     className: checking ? `is-checking${how ? '' : ' is-exact-hidden'}` : '',
     symbol: (s) => texNode(s.tex ?? s.title, { className: 'stage-symbol' }),
-    formula: (s) => texNode(formulaOf(s, ctx), { className: 'stage-formula' }),
+    formula: (s) => focusableWhenScrolling(texNode(formulaOf(s, ctx), { className: 'stage-formula' })),
     below: (s, _, [first]) => (checking
       ? checkGrid(s, {
         entries, how, lang, rowLabels: first.rowLabels,

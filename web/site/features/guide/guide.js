@@ -7,15 +7,29 @@ import '../../../elements/index.js';
 import { h } from '../../../figures/dom.js';
 import { guideSections } from './content.js';
 import { frameHeight } from '../embed/height-listener.js';
+import { copyButton } from '../../controls/copy-button.js';
+import { knownLanguage, pickLanguage, t } from '../../../i18n/index.js';
 // The trained model's attentions (tools/model/train_induction.py), for the file examples.
 import inductionUrl from '../../../../examples/induction/attention.safetensors?url';
 
 const here = (file) => new URL(file, window.location.href).href;
 const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html'), inductionUrl });
 
+// The page's language: ?lang=, else the browser's.
+const lang = knownLanguage(new URLSearchParams(window.location.search).get('lang')) ?? pickLanguage(navigator.languages ?? [navigator.language]);
+// Copy buttons say what they did here (read out by screen readers).
+const announcer = document.body.appendChild(h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }));
+const announce = (message) => { announcer.textContent = message; };
+
 // A code block scrolls sideways when its lines are long: focusable, so a keyboard can scroll it,
-// and named, so a screen reader says what the focus landed on.
-const codeBlock = (text, label) => h('pre', { class: 'guide-code', tabindex: 0, role: 'group', 'aria-label': label }, h('code', {}, text));
+// and named, so a screen reader says what the focus landed on. Its Copy button copies it whole.
+function codeBlock(text, label) {
+  const code = h('code', {}, text);
+  const copy = copyButton(code, announce, label, { class: 'guide-copy', 'aria-label': t(lang, 'guide.code-copy-label', { what: label }) }, {
+    copy: t(lang, 'guide.code-copy'), copied: `${t(lang, 'guide.code-copied')} ✓`, done: t(lang, 'guide.code-copied'), failed: t(lang, 'guide.code-copy-failed'),
+  });
+  return h('div', { class: 'guide-code-block' }, h('pre', { class: 'guide-code', tabindex: 0, role: 'group', 'aria-label': label }, code), copy);
+}
 
 function liveBlock(html, className) {
   const live = h('div', { class: className });

@@ -5,26 +5,9 @@ import { h } from '../../../figures/dom.js';
 import { guessRoles, qkvRole, selfRole, weightsRole } from '../../../model/roles.js';
 import { langOf } from '../../../figures/interact/messages.js';
 import { importMessage } from './messages.js';
+import { readTokensText, tokensText } from '../../../model/state/tokens.js';
 
 const ROLES = ['weights', 'self', 'qkv'];
-// Tokens are edited as one line of text: words separated by spaces, or a JSON list when a token
-// holds a space (['New York', 'is', 'big'] shows as ["New York","is","big"]), so every list of
-// strings survives the field unchanged.
-const tokensText = (tokens) => (tokens.some((t) => t === '' || /\s/.test(t)) ? JSON.stringify(tokens) : tokens.join(' '));
-
-/** The field's text -> the tokens (a JSON list or words), or null when it is empty. say(id, params): a message. */
-function readTokens(typed, say) {
-  if (typed === '') return null;
-  if (!typed.startsWith('[')) return typed.split(/\s+/);
-  let list;
-  try {
-    list = JSON.parse(typed);
-  } catch (error) {
-    throw new TypeError(say('tokens-json', { reason: error.message }));
-  }
-  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError(say('tokens-strings'));
-  return list;
-}
 
 const SLOTS = { weights: [['weights', 'Weights']], self: [['x', 'X'], ['wq', 'Wq'], ['wk', 'Wk'], ['wv', 'Wv']], qkv: [['q', 'Q'], ['k', 'K'], ['v', 'V']] };
 
@@ -65,7 +48,7 @@ export function importDialog(apply, chooseFile) {
     const role = dialog.querySelector('input[name="import-role"]:checked').value;
     const tensor = (key) => current.file.tensors[dialog.querySelector(`select[data-slot="${key}"]`).value];
     const ticked = (key) => Boolean(dialog.querySelector(`input[data-transpose="${key}"]`)?.checked);
-    const tokens = readTokens(dialog.querySelector('[data-field="tokens"]').value.trim(), say);
+    const tokens = readTokensText(dialog.querySelector('[data-field="tokens"]').value, say);
     if (role === 'weights') {
       const attentions = weightsRole(tensor('weights'));
       const T = attentions.shape[2];

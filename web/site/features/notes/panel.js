@@ -3,7 +3,9 @@
 // exact, computed live.
 import { h } from '../../../figures/dom.js';
 import { errata, formatRow } from './errata.js';
-import { presetById } from '../../../model/presets/index.js';
+import { presetById, presetState } from '../../../model/presets/index.js';
+import { sizeChanges } from '../../../model/state/sizes.js';
+import { sizeLabel } from '../../panels/sizes.js';
 import { texNode } from '../../explain/typeset.js';
 
 // The stages as the tutorial names them (words from the catalog: 'site.errata-<stage>').
@@ -40,13 +42,24 @@ function errataNote(preset, result, t) {
     h('p', { class: 'hint-line' }, t('site.errata-hint')));
 }
 
+/** The headline's lede: the preset's summary, or, once resized, what changed from the preset's sizes. */
+function lede(state, preset, t) {
+  if (!preset) return t('site.own-example');
+  const changes = sizeChanges(state, presetState(preset.id));
+  if (changes.length === 0) return t(`preset.${preset.id}.summary`);
+  return t('site.resized', {
+    preset: t(`preset.${preset.id}.title`),
+    changes: changes.map(([name, from, to]) => t('site.resized-size', { label: sizeLabel(name, t), from, to })).join(', '),
+  });
+}
+
 function mount(container, { t }) {
   return {
     update(state, result) {
       const preset = presetById(state.preset);
       const intro = h('header', { class: 'intro' },
         h('h1', { class: 'intro-title' }, t('site.intro-title')),
-        h('p', { class: 'intro-lede' }, preset ? t(`preset.${preset.id}.summary`) : t('site.own-example')),
+        h('p', { class: 'intro-lede' }, lede(state, preset, t)),
         preset ? h('p', { class: 'intro-origin' }, t(`preset.${preset.id}.origin`)) : null,
         h('p', { class: 'intro-hint' }, t('site.intro-hint')));
       const note = preset?.printed && result && unchanged(state, preset) ? errataNote(preset, result, t) : null;

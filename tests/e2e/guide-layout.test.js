@@ -1,0 +1,79 @@
+// The embedding guide where a newcomer saw it fail: on a phone (390 px) the attribute tables keep
+// their values and d2l's ten keys can be reached with the keyboard; every code block has a Copy
+// button, reachable from the keyboard, named, and saying "Copied" in the page's language.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SITE, VIEWPORTS } from '../support/site.js';
+import { drawAllFigures, startPages } from '../support/pages.js';
+import { settle } from '../support/figures.js';
+
+let pages;
+beforeAll(async () => { pages = await startPages({ links: { site: SITE } }); });
+afterAll(async () => { await pages?.close(); });
+
+describe('the guide', () => {
+  it('shows every attribute\'s values at 390 px, inside the page', async () => {
+    const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
+    const hidden = await page.$$eval('.guide-table tbody tr', (rows) => rows.filter((row) => {
+      const values = row.children[1].getBoundingClientRect();
+      return values.width === 0 || values.height === 0 || values.right > document.documentElement.clientWidth;
+    }).map((row) => row.children[0].textContent));
+    expect(await page.locator('.guide-table tbody tr').count()).toBeGreaterThan(20);
+    expect(hidden, 'attributes whose values are hidden or off the page').toEqual([]);
+    const widest = await page.$$eval('.guide-table', (tables) => Math.max(...tables.map((t) => t.getBoundingClientRect().right)));
+    expect(widest).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(problems).toEqual([]);
+  });
+
+  it('fits 390 px with every figure drawn (the 24-key heatmap of a file scales to its frame)', async () => {
+    const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
+    await drawAllFigures(page);
+    await page.waitForFunction(() => document.querySelector('attn-heatmap[src]')?.shadowRoot.querySelector('svg.attn-heatmap'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(problems).toEqual([]);
+  });
+
+  it('brings d2l\'s tenth key wholly into view when the arrow keys reach it at 390 px', async () => {
+    const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
+    await drawAllFigures(page);
+    for (const figure of await page.locator('attn-figure[preset="d2l"][stages="masked weights output"]').all()) {
+      await figure.evaluate((f) => f.shadowRoot.querySelector('svg[data-stage="masked"] .cell[tabindex="0"]').focus());
+      for (let k = 0; k < 9; k++) await page.keyboard.press('ArrowRight');
+      await settle(page);
+      const seen = await figure.evaluate((f) => {
+        const cell = f.shadowRoot.activeElement;
+        const cellBox = cell.getBoundingClientRect();
+        const box = cell.closest('.figure-scroll').getBoundingClientRect();
+        return { label: cell.getAttribute('aria-label'), cell: [cellBox.left, cellBox.right], box: [box.left, box.right] };
+      });
+      expect(seen.label).toMatch(/column 10 \(k10\)/);
+      expect(seen.cell[0], `k10 at ${seen.cell} in a box at ${seen.box}`).toBeGreaterThanOrEqual(seen.box[0]);
+      expect(seen.cell[1], `k10 at ${seen.cell} in a box at ${seen.box}`).toBeLessThanOrEqual(seen.box[1]);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each([
+    ['en', 'Copy', 'Copy the code: ', 'Copied'],
+    ['zh-CN', '复制', '复制代码：', '已复制'],
+  ])('gives every code block a Copy button (%s): after the code in the tab order, named, copying the code and saying so', async (lang, word, name, said) => {
+    const { page, problems } = await pages.open(`site/guide.html?lang=${lang}`, { wait: false, permissions: ['clipboard-read', 'clipboard-write'] });
+    const blocks = await page.locator('pre.guide-code').count();
+    expect(blocks).toBeGreaterThan(20);
+    expect(await page.locator('.guide-copy').count()).toBe(blocks);
+    const labels = await page.$$eval('.guide-copy', (buttons) => buttons.map((b) => [b.textContent, b.getAttribute('aria-label')]));
+    for (const [text, label] of labels) {
+      expect(text).toBe(word);
+      expect(label.startsWith(name), label).toBe(true);
+    }
+    // From the third code block, Tab reaches its button; Enter copies that block.
+    const pre = page.locator('pre.guide-code').nth(2);
+    await pre.focus();
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement.className);
+    expect(focused).toBe('guide-copy');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((w) => document.querySelector('[role="status"]')?.textContent === w, said);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await pre.textContent());
+    expect(problems).toEqual([]);
+  });
+});
