@@ -4,11 +4,13 @@
 //   explain.*  the explanation of one number          guide.*   the guide and the embed page
 // {name} is filled from the caller's params. Formulas, numbers and token text stay out of it.
 
+import figures from './figures/en.js';
 import stages from './stages/en.js';
 
 // stage.*: in ./stages/en.js (the figures load only that part).
 export default {
   ...stages,
+  ...figures,
   'site.page-title': 'attention-lab · the explorer',
   'site.page-description': 'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',
   'site.skip-link': 'Skip to the figures',
