@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CATALOGS, LANGUAGES, pickLanguage, t } from '../../web/i18n/index.js';
+import figuresEn from '../../web/i18n/figures/en.js';
+import figuresZh from '../../web/i18n/figures/zh-CN.js';
+import { figureLang, figureMessage } from '../../web/i18n/figure-text.js';
 import { PRESET_IDS } from '../../web/model/presets/catalog.js';
 
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -102,5 +105,24 @@ describe('pickLanguage(wanted)', () => {
     expect(pickLanguage([])).toBe('en');
     expect(pickLanguage('zh-cn')).toBe('zh-CN');
     expect(pickLanguage(undefined)).toBe('en');
+  });
+});
+
+describe('the figures\' own catalog (figure.*), which an element page loads alone', () => {
+  it('names the same keys in both languages, all of them in the whole catalogs too', () => {
+    expect(Object.keys(figuresZh).sort()).toEqual(Object.keys(figuresEn).sort());
+    const absent = Object.keys(figuresEn).filter((k) => en[k] !== figuresEn[k] || zh[k] !== figuresZh[k]);
+    expect(absent).toEqual([]);
+  });
+
+  it('holds no English word in its Chinese messages (format names aside)', () => {
+    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(/\b(?:SVG|PNG|HTML|CSV)\b/g, '')));
+    expect(english).toEqual([]);
+    expect(figureMessage('zh-CN', 'figure.export')).toBe('导出');
+  });
+
+  it('takes en and zh-CN as a lang value and names lang for anything else', () => {
+    expect([figureLang('en'), figureLang('zh-CN'), figureLang('zh'), figureLang('EN-us')]).toEqual(['en', 'zh-CN', 'zh-CN', 'en']);
+    for (const bad of ['fr', '', 'zh-TW', 'english']) expect(() => figureLang(bad), bad).toThrow(/^lang: expected 'en' or 'zh-CN'/);
   });
 });

@@ -33,6 +33,7 @@ const figureAttributes = {
   captions: '',
   src: 'layer.safetensors',
   transpose: 'wq wk wv',
+  lang: 'zh-CN',
 } satisfies Record<AttnFigureAttribute, string>;
 
 const fileAttributes = { src: 'attn.npz', tensor: 'attentions', index: '0 3', tokens: 'the cat sat' };
@@ -47,6 +48,7 @@ const heatmapAttributes = {
   'color-scale': 'signed',
   numbers: '',
   masked: '[[0, 1], [0, 0]]',
+  lang: 'en',
 } satisfies Record<AttnHeatmapAttribute, string>;
 const headsAttributes = {
   ...fileAttributes,
@@ -56,6 +58,7 @@ const headsAttributes = {
   aggregates: 'false',
   'thumb-size': '48',
   label: 'BERT',
+  lang: 'zh-CN',
 } satisfies Record<AttnHeadsAttribute, string>;
 
 /** Sets every attribute of `values` on `element`. */

@@ -35,7 +35,7 @@ import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
 export class AttnFigure extends FigureElement {
-  static observedAttributes = ['preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
+  static observedAttributes = ['lang', 'preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
     'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
 
   #near = false;

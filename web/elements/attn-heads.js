@@ -21,7 +21,7 @@ function indices(element, name) {
 }
 
 export class AttnHeads extends FigureElement {
-  static observedAttributes = ['src', 'tensor', 'index', 'tokens', 'layers', 'heads', 'aggregates', 'thumb-size', 'label'];
+  static observedAttributes = ['lang', 'src', 'tensor', 'index', 'tokens', 'layers', 'heads', 'aggregates', 'thumb-size', 'label'];
 
   async render() {
     let attentions;

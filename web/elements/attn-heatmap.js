@@ -18,7 +18,7 @@ import { booleanValue, childJson, flag, json, labelList, text, textValue, words 
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
-  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index', 'tokens'];
+  static observedAttributes = ['lang', 'weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index', 'tokens'];
 
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {

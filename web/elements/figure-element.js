@@ -9,6 +9,8 @@
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
 import { closeMenu, menu } from '../figures/export/menu-button.js';
+import { figureLang, figureMessage } from '../i18n/figure-text.js';
+import { langOf } from '../figures/interact/messages.js';
 import { childJson } from './attributes.js';
 import { elementSheets } from './styles.js';
 
@@ -26,15 +28,16 @@ export class FigureElement extends Element {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    this.body = h('div', { class: 'body', part: 'body', 'data-placeholder': 'Loading the figure…' });
+    this.body = h('div', { class: 'body', part: 'body' });
     this.status = h('p', { class: 'status', part: 'status', role: 'status' });
     // The figures' menu; its items are disabled until there is a figure to export.
     const item = (kind) => ({ id: kind, label: kind.toUpperCase(), dataset: { export: kind }, run: () => this.exportAs(kind) });
-    const html = { id: 'html', label: 'HTML', note: 'one file, works offline', dataset: { export: 'html' }, run: () => this.saveHtml() };
-    const exports = menu({ items: [item('svg'), item('png'), html], label: 'Export', className: 'tool', part: 'button', name: 'Export this figure', title: 'Download as SVG, PNG or a self-contained HTML file' });
+    const html = { id: 'html', label: 'HTML', note: ' ', dataset: { export: 'html' }, run: () => this.saveHtml() };
+    const exports = menu({ items: [item('svg'), item('png'), html], label: ' ', className: 'tool', part: 'button' });
     for (const button of exports.querySelectorAll('button')) button.disabled = true;
     this.#menu = exports;
-    this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar', 'aria-label': 'Figure export' }, exports);
+    this.toolbar = h('div', { class: 'toolbar', part: 'toolbar', role: 'toolbar' }, exports);
+    this.speak('en');
     // Hidden until the styles are in, so an unstyled figure never flashes.
     this.frame = h('div', { class: 'frame', part: 'frame', hidden: true }, this.body, this.toolbar, this.status);
     root.append(this.frame);
@@ -66,6 +69,7 @@ export class FigureElement extends Element {
       this.#scheduled = false;
       if (!this.isConnected) return;
       try {
+        this.speak(this.language());
         if ((await this.render()) === false) return; // not drawn yet (waiting to be near the viewport)
         this.showError(null);
         for (const button of this.toolbar.querySelectorAll('button')) button.disabled = false;
@@ -75,6 +79,24 @@ export class FigureElement extends Element {
         this.showError(error);
       }
     });
+  }
+
+  /** 'en' | 'zh-CN': the lang attribute (RangeError naming lang when it is neither), else the page's. */
+  language() {
+    return this.hasAttribute('lang') ? figureLang(this.getAttribute('lang')) : langOf(this.parentNode ?? this);
+  }
+
+  /** Writes the toolbar's and the placeholder's words in `lang`. */
+  speak(lang) {
+    const say = (key) => figureMessage(lang, key);
+    this.body.dataset.placeholder = say('figure.loading');
+    this.toolbar.setAttribute('aria-label', say('figure.toolbar'));
+    const summary = this.#menu.querySelector('summary');
+    summary.textContent = say('figure.export');
+    summary.setAttribute('aria-label', say('figure.export-name'));
+    summary.title = say('figure.export-title');
+    this.#menu.querySelector('.menu-list').setAttribute('aria-label', say('figure.export-name'));
+    this.#menu.querySelector('[data-export="html"] .menu-item-note').textContent = say('figure.html-note');
   }
 
   /** Replaces the figure. */

@@ -41,6 +41,10 @@
 // A file that cannot be fetched or read shows a message naming the attribute and the file
 // ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
 //
+// All three take lang ('en' | 'zh-CN'): the language of their own words (toolbar, export menu,
+// loading note); without it the nearest ancestor's lang or <html lang>, else English. Changing it
+// redraws; another value shows "lang: expected 'en' or 'zh-CN', got ...".
+//
 // All three render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
 // buttons (hidden on <attn-heads>, whose grid is canvases), and dispatch 'attn-render' (bubbles,
@@ -54,11 +58,11 @@ declare class FigureElement extends HTMLElement {
 }
 
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
-export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
+export type AttnFigureAttribute = 'lang' | 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
   | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
-export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
+export type AttnHeatmapAttribute = 'lang' | 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
   | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
-export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
+export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
   | 'thumb-size' | 'label';
 
 export declare class AttnFigure extends FigureElement {

@@ -126,7 +126,9 @@ const ELEMENT_CSS = `
   border-radius: 8px;
   background: var(--attn-cell);
 }
-.menu-item { border-color: transparent; text-align: start; }
+.menu-item { border-color: transparent; text-align: start; white-space: nowrap; }
+/* The format on its line, its note under it: Chinese would otherwise break inside a word. */
+.menu-item-note { display: block; font-size: 0.85em; color: var(--attn-ink-muted); }
 
 /* Typing a number into an editable cell (web/figures/interact/cell-editor.js). */
 .cell-editor {

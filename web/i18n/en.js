@@ -4,6 +4,7 @@
 //   explain.*  the explanation of one number          guide.*   the guide and the embed page
 // {name} is filled from the caller's params. Formulas, numbers and token text stay out of it.
 
+import figures from './figures/en.js';
 import stages from './stages/en.js';
 import polish from './polish/en.js';
 
@@ -11,6 +12,7 @@ import polish from './polish/en.js';
 export default {
   ...stages,
   ...polish,
+  ...figures,
   'site.page-title': 'attention-lab · the explorer',
   'site.page-description': 'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',
   'site.skip-link': 'Skip to the figures',

@@ -2,6 +2,7 @@
 // grew from (查询/键/值, 注意力分数, 注意力权重, 掩蔽 softmax, 缩放点积注意力, 加性注意力, 词元).
 // tests/js/i18n.test.js fails when a key is missing from either catalog.
 
+import figures from './figures/zh-CN.js';
 import stages from './stages/zh-CN.js';
 import polish from './polish/zh-CN.js';
 
@@ -9,6 +10,7 @@ import polish from './polish/zh-CN.js';
 export default {
   ...stages,
   ...polish,
+  ...figures,
   'site.page-title': 'attention-lab · 注意力计算浏览器',
   'site.page-description': '注意力的每一步及其精确数值：编辑 X 和权重，看注意力分数、掩码、softmax 权重和输出随之重算。',
   'site.skip-link': '跳到图表',

@@ -32,6 +32,7 @@ export const FIGURE_ATTRIBUTES = [
   ['editable', '(present)', 'Readers can type or drag the inputs and click a score to mask it; everything recomputes.'],
   ['captions', '(present)', 'One sentence under each matrix.'],
   ['theme', 'light · dark · auto', 'Default: the page’s color-scheme.'],
+  ['lang', 'en · zh-CN', 'The language of the figure’s own words (all three elements). Default: the nearest lang, else English.'],
 ];
 
 export const HEATMAP_ATTRIBUTES = [
