@@ -5,10 +5,12 @@
 // {name} is filled from the caller's params. Formulas, numbers and token text stay out of it.
 
 import stages from './stages/en.js';
+import lab from './lab/en.js';
 
 // stage.*: in ./stages/en.js (the figures load only that part).
 export default {
   ...stages,
+  ...lab,
   'site.page-title': 'attention-lab · the explorer',
   'site.page-description': 'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',
   'site.skip-link': 'Skip to the figures',
