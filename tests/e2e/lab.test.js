@@ -113,6 +113,32 @@ describe('the training lab', () => {
     expect(lossAfter).toBeGreaterThan(Number(shown.lossBefore)); // the induction head mattered
   });
 
+  it("a clicked head's pipeline on the probe sequence has the model's forward trace weights for that head", async () => {
+    const note = await page.$eval('[data-role="notes"] li[data-kind="induction"]', (li) => ({ ...li.dataset }));
+    await page.click(`[data-role="model-view"] canvas[data-layer="${note.layer}"][data-head="${note.head}"]`);
+    await page.waitForSelector(`[data-role="head-pipeline"][data-layer="${note.layer}"][data-head="${note.head}"] svg[data-stage="weights"]`);
+    const stages = await page.$$eval('[data-role="head-pipeline"] svg[data-stage]', (svgs) => [...new Set(svgs.map((s) => s.dataset.stage))]);
+    expect(stages).toEqual(expect.arrayContaining(['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output', 'lab-x'].filter((s) => s !== 'lab-x')));
+    const { shown, trace } = await page.evaluate(async ([layer, head]) => {
+      const trainer = window.attentionLab.lab.trainer();
+      const { trace: full } = await trainer.model.forward(trainer.probeBatch.tokens, { trace: true });
+      const [, L, H, T] = full.attentions.shape;
+      const svg = document.querySelector('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"]');
+      const cells = [];
+      for (const cell of svg.querySelectorAll('[data-value][data-row]')) ((cells[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.dataset.value));
+      const at = (i, j) => full.attentions.data[(((0 * L + layer) * H + head) * T + i) * T + j];
+      return { shown: cells, trace: cells.map((row, i) => row.map((_, j) => at(i, j))) };
+    }, [Number(note.layer), Number(note.head)]);
+    expect(shown.length).toBe(16);
+    // The drawn value (data-value: float32 printed in full) against the core's float32 trace: the
+    // pipeline recomputes from float64 Q, K, V rounded to float32, a few ulps of the scores apart.
+    let worst = 0;
+    shown.forEach((row, i) => row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - trace[i][j])); }));
+    console.log(`lab: layer ${note.layer} head ${note.head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
+    expect(worst).toBeLessThan(2e-5);
+    await page.screenshot({ path: path.join(SHOTS, 'head-pipeline.png'), fullPage: true });
+  });
+
   it('saves the model as .safetensors that loads back, here and in the page, with the same logits', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="lab-save-model"]')]);
     const file = path.join(SHOTS, 'lab-model.safetensors');

@@ -7,6 +7,7 @@
 //   trainer.listen(onUpdate); trainer.start() / pause() / step() / reset() / measure() / dispose()
 //   onUpdate({ step, losses, accuracies, probe, crossings, snapshots, running })
 import { HEAD_THRESHOLDS, headScores } from './head-scores.js';
+import { headPipelineSpec } from './head-pipeline.js';
 import { accuracy, copyTask, inductionTask, reverseTask, sortTask, textTask } from './tasks.js';
 
 export const TASKS = ['induction', 'copy', 'reverse', 'sort', 'text'];
@@ -99,6 +100,13 @@ export async function createTrainer(attn, setup) {
     },
     get state() {
       return snapshot();
+    },
+    /** Head `head` of layer `layer` on the first probe sequence as a pipeline example (head-pipeline.js), from the model now. */
+    async headExample(layer, head) {
+      const [parameters, { trace }] = await Promise.all([model.parameters(), model.forward(probeBatch.tokens, { trace: true })]);
+      const T = probeBatch.tokens.shape[1];
+      const labels = trainer.tokenLabels(Array.from(probeBatch.tokens.data.subarray(0, T)));
+      return headPipelineSpec({ parameters, config, tokens: probeBatch.tokens, trace, layer, head, b: 0, labels });
     },
     /** Sets the function called with the state after every probe (and every start, step, reset, measure). */
     listen(callback) {

@@ -89,6 +89,7 @@ function mountLab(container, app) {
   const timelineOut = h('output', { class: 'lab-timeline-value' });
   const scores = h('div', { class: 'lab-scores', dataset: { role: 'scores' } });
   const modelView = h('div', { class: 'lab-model-view', dataset: { role: 'model-view' } });
+  const headView = h('section', { class: 'lab-head-view', dataset: { role: 'head-pipeline' }, 'aria-live': 'polite', hidden: true });
   const tools = labTools(app);
 
   container.append(
@@ -104,7 +105,7 @@ function mountLab(container, app) {
       h('h3', { id: 'lab-probe-title' }, t('lab.probe-title')),
       h('p', { class: 'lab-hint' }, t('lab.probe-hint', { previous: HEAD_THRESHOLDS.previousToken, induction: HEAD_THRESHOLDS.induction })),
       h('div', { class: 'lab-timeline' }, h('label', {}, t('lab.timeline'), ' ', timeline), timelineOut),
-      scores, modelView, notes),
+      scores, modelView, notes, headView),
     tools.node,
   );
 
@@ -231,6 +232,37 @@ function mountLab(container, app) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))))),
       h('tbody', {}, previousToken.map((row, layer) => h('tr', {}, h('th', { scope: 'row' }, t('lab.layer', { layer })),
         ...row.map((p, head) => h('td', { dataset: { layer: String(layer), head: String(head) } }, badge('previousToken', p), ' ', badge('induction', induction[layer][head])))))));
+  }
+
+  // Click (or Enter on) a head's map: its pipeline on the probe sequence with the trained weights.
+  const openHead = (event) => {
+    const canvas = event.target.closest?.('canvas[data-layer][data-head]');
+    if (!canvas || !/^\d+$/.test(canvas.dataset.layer) || !/^\d+$/.test(canvas.dataset.head)) return;
+    if (event.type === 'keydown' && event.key !== 'Enter' && event.key !== ' ') return;
+    showHead(Number(canvas.dataset.layer), Number(canvas.dataset.head));
+  };
+  modelView.addEventListener('click', openHead);
+  modelView.addEventListener('keydown', openHead);
+
+  async function showHead(layer, head) {
+    if (!trainer) return;
+    await trainer.pause();
+    headView.hidden = false;
+    try {
+      const [{ spec, x, shown }, { pipeline, heatmap }] = await Promise.all([trainer.headExample(layer, head), import('../../../figures/index.js')]);
+      const figure = await pipeline({ attn: app.attn, ...spec, captions: true });
+      const xFigure = heatmap({ data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] }, { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } });
+      Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(latest?.step ?? 0) });
+      headView.replaceChildren(
+        h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step: latest?.step ?? 0 })),
+        h('p', { class: 'lab-hint' }, t('lab.head-hint', { shown })),
+        h('div', { class: 'lab-x' }, xFigure),
+        figure,
+      );
+      headView.querySelector('#lab-head-title').focus();
+    } catch (e) {
+      headView.replaceChildren(h('p', { class: 'error-box' }, t('lab.error', { message: e.message })));
+    }
   }
 
   timeline.addEventListener('input', () => {
