@@ -137,6 +137,18 @@ describe('the training lab', () => {
     console.log(`lab: layer ${note.layer} head ${note.head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(2e-5);
     await page.screenshot({ path: path.join(SHOTS, 'head-pipeline.png'), fullPage: true });
+    expect(blocking(await axeViolations(page))).toEqual([]);
+  });
+
+  it('the timeline scrubs back to the first snapshot and forward to the last', async () => {
+    const steps = await page.evaluate(() => window.attentionLab.lab.trainer().state.snapshots.map((s) => s.step));
+    expect(steps.length).toBeGreaterThan(2);
+    const titled = (text) => page.waitForFunction((want) => document.querySelector('[data-role="model-view"] .attn-title')?.textContent === want, `Attention weights at step ${text}`, { timeout: 5000 });
+    await page.focus('[data-role="timeline"]');
+    await page.keyboard.press('Home');
+    await titled(steps[0]);
+    await page.keyboard.press('End');
+    await titled(steps.at(-1));
   });
 
   it('saves the model as .safetensors that loads back, here and in the page, with the same logits', async () => {
