@@ -26,7 +26,7 @@ export default {
   'lab.task.sort': 'Sort',
   'lab.task.text': 'Your text',
   'lab.preset.induction': 'Induction head, 2 layers × 4 heads',
-  'lab.preset.induction-small': 'Induction head, 2 layers × 2 heads (fastest)',
+  'lab.preset.induction-small': 'Induction head, 2 layers × 2 heads (smaller)',
   'lab.preset.copy': 'Copy, 2 layers with MLP',
   'lab.preset.sort': 'Sort, 2 layers with MLP',
   'lab.train': 'Train',

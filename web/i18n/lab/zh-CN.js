@@ -26,7 +26,7 @@ export default {
   'lab.task.sort': '排序',
   'lab.task.text': '你的文本',
   'lab.preset.induction': '归纳头，2 层 × 4 头',
-  'lab.preset.induction-small': '归纳头，2 层 × 2 头（最快）',
+  'lab.preset.induction-small': '归纳头，2 层 × 2 头（更小）',
   'lab.preset.copy': '复制，2 层，带 MLP',
   'lab.preset.sort': '排序，2 层，带 MLP',
   'lab.train': '训练',
