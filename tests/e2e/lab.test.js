@@ -136,6 +136,10 @@ describe('the training lab', () => {
     shown.forEach((row, i) => row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - trace[i][j])); }));
     console.log(`lab: layer ${note.layer} head ${note.head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(2e-5);
+    // Hovering a weight derives it, as the explorer's explanation panel does (KaTeX lines).
+    await page.hover('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"] .cell[data-row="5"][data-col="2"]');
+    await page.waitForSelector('[data-role="derivation"][data-stage="weights"] .katex');
+    expect(await page.$eval('[data-role="derivation"] .explain-exact code', (c) => Number(c.textContent))).toBe(shown[5][2]);
     await page.screenshot({ path: path.join(SHOTS, 'head-pipeline.png'), fullPage: true });
     expect(blocking(await axeViolations(page))).toEqual([]);
   });

@@ -59,6 +59,7 @@ export default {
   'lab.head-title': 'Layer {layer} head {head} at step {step}: every number on the probe sequence',
   'lab.head-hint': 'X is the layer’s input after its LayerNorm; Q = X W^Q + b^Q, K and V likewise, with the trained weights. The first {shown} tokens are shown: under the causal mask their weights are exactly those of the whole sequence. Point at a number to see how it was computed.',
   'lab.x-title': 'X after the LayerNorm',
+  'lab.derivation-hint': 'Point at or focus a number above to see how it was computed.',
   'lab.tools-title': 'Ablate, save, load',
   'lab.ablate': 'Zero this head’s output',
   'lab.ablation': 'Without layer {layer} head {head}: probe loss {before} → {after}, accuracy {accBefore} → {accAfter}',

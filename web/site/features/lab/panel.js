@@ -249,8 +249,13 @@ function mountLab(container, app) {
     await trainer.pause();
     headView.hidden = false;
     try {
-      const [{ spec, x, shown }, { pipeline, heatmap }] = await Promise.all([trainer.headExample(layer, head), import('../../../figures/index.js')]);
+      const [{ spec, x, shown }, { pipeline, pipelineState, heatmap }, { compute }, { attachDerivations }] = await Promise.all([
+        trainer.headExample(layer, head), import('../../../figures/index.js'), import('../../../model/compute/index.js'), import('./derivation.js'),
+      ]);
       const figure = await pipeline({ attn: app.attn, ...spec, captions: true });
+      const derivation = h('div', { class: 'lab-derivation explain-card', dataset: { role: 'derivation' }, 'aria-live': 'polite' });
+      const state = await pipelineState(spec);
+      attachDerivations(figure, derivation, { state, result: compute(app.attn, state), lang: app.lang, t });
       const xFigure = heatmap({ data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] }, { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } });
       Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(latest?.step ?? 0) });
       headView.replaceChildren(
@@ -258,6 +263,7 @@ function mountLab(container, app) {
         h('p', { class: 'lab-hint' }, t('lab.head-hint', { shown })),
         h('div', { class: 'lab-x' }, xFigure),
         figure,
+        derivation,
       );
       headView.querySelector('#lab-head-title').focus();
     } catch (e) {
