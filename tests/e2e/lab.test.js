@@ -83,6 +83,9 @@ describe('the training lab', () => {
     console.log(`lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); ${frames.length} frames, longest ${longest.toFixed(1)} ms, ${over} over 50 ms; "${note.text}"`);
     expect(note.text).toBe(`layer ${note.layer} head ${note.head} became an induction head at step ${note.step}`);
     expect(Number(note.layer)).toBe(1); // an induction head needs the previous-token head below it
+    // The target is no frame over 50 ms (reported above; the machine is shared, so not asserted).
+    // Training on the page's thread would stall every frame for the whole run: 200 ms catches that.
+    expect(longest).toBeLessThan(200);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(losses.slice(-10))).toBeLessThan(0.7 * mean(losses.slice(0, 10)));
     expect(Number((await status(page)).accuracy)).toBeGreaterThan(0.5);
@@ -176,6 +179,35 @@ describe('the training lab', () => {
     await page.waitForFunction(() => document.querySelector('.lab-tools [aria-live]:last-child')?.textContent.includes('lab-model.safetensors'));
     expect(await logitsOf(page)).toEqual(saved);
     expect(problems).toEqual([]);
+  });
+
+  it('saves the probe\'s attentions as a file the explorer\'s model view opens', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="lab-save-attentions"]')]);
+    const file = path.join(SHOTS, 'lab-attentions.safetensors');
+    await download.saveAs(file);
+    const { tensors, tokens } = await readTensors(new Uint8Array(fs.readFileSync(file)), { name: 'lab-attentions.safetensors' });
+    expect(tensors.attention.shape).toEqual([2, 4, 24, 24]);
+    expect(tokens).toHaveLength(24);
+    const { page: explorer, problems: explorerProblems } = await site.open('');
+    await explorer.setInputFiles('[data-action="import"] input[type="file"]', file);
+    await explorer.waitForSelector('[data-role="import-dialog"][open]');
+    await explorer.click('[data-action="apply-import"]');
+    await explorer.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer="1"][data-head="3"]');
+    expect(explorerProblems).toEqual([]);
+    await explorer.close();
+  });
+
+  it('names a model that cannot be built (heads not dividing d) and builds again once fixed', async () => {
+    const { page: bad } = await open('?view=lab');
+    await bad.fill('[data-field="heads"]', '3');
+    await bad.dispatchEvent('[data-field="heads"]', 'change');
+    await bad.waitForSelector('.panel-lab .error-box:not([hidden])');
+    expect(await bad.$eval('.panel-lab .error-box', (p) => p.textContent)).toContain('dModel must be a multiple of heads, got dModel = 32, heads = 3');
+    await bad.fill('[data-field="heads"]', '2');
+    await bad.fill('[data-field="kvHeads"]', '2');
+    await bad.dispatchEvent('[data-field="kvHeads"]', 'change');
+    await bad.waitForFunction(() => window.attentionLab.lab.trainer()?.config.heads === 2 && document.querySelector('.panel-lab .error-box').hidden);
+    await bad.close();
   });
 
   it('reads in Chinese', async () => {
