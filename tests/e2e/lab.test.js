@@ -178,6 +178,13 @@ describe('the training lab', () => {
     await page.setInputFiles('[data-role="load-model"]', file);
     await page.waitForFunction(() => document.querySelector('.lab-tools [aria-live]:last-child')?.textContent.includes('lab-model.safetensors'));
     expect(await logitsOf(page)).toEqual(saved);
+    // A file of another model size: the lab takes its configuration from the file and loads it.
+    await page.selectOption('[data-field="preset"]', 'induction-small');
+    await page.waitForFunction(() => window.attentionLab.lab.trainer()?.config.heads === 2);
+    await page.setInputFiles('[data-role="load-model"]', file);
+    await page.waitForFunction(() => window.attentionLab.lab.trainer()?.config.heads === 4 && document.querySelector('.lab-tools [aria-live]:last-child')?.textContent.includes('lab-model.safetensors'));
+    expect(await page.$eval('[data-field="heads"]', (i) => i.value)).toBe('4');
+    expect(await logitsOf(page)).toEqual(saved);
     expect(problems).toEqual([]);
   });
 

@@ -90,7 +90,13 @@ function mountLab(container, app) {
   const scores = h('div', { class: 'lab-scores', dataset: { role: 'scores' } });
   const modelView = h('div', { class: 'lab-model-view', dataset: { role: 'model-view' } });
   const headView = h('section', { class: 'lab-head-view', dataset: { role: 'head-pipeline' }, 'aria-live': 'polite', hidden: true });
-  const tools = labTools(app);
+  // A loaded model file made with another configuration: the form takes it, and the lab rebuilds.
+  const adoptConfig = async (config) => {
+    for (const key of ['layers', 'heads', 'kvHeads', 'dModel', 'positions', 'mlp']) fields[key].input.value = String(config[key]);
+    await rebuild();
+    return trainer;
+  };
+  const tools = labTools(app, adoptConfig);
 
   container.append(
     h('div', { class: 'lab-head' },

@@ -7,7 +7,7 @@ import { ablatedParameters, evaluate, modelFile } from '../../../model/train/dri
 
 const io = () => import('../../../io/index.js');
 
-export function labTools({ t, attn, announce }) {
+export function labTools({ t, attn, announce }, adoptConfig) {
   let trainer = null;
   let probe = null;
   const layer = h('select', { dataset: { field: 'ablate-layer' }, 'aria-label': t('lab.field.ablate-layer') });
@@ -54,8 +54,12 @@ export function labTools({ t, attn, announce }) {
     if (!file || !trainer) return;
     try {
       const { readTensors } = await io();
-      const { tensors } = await readTensors(file, { name: file.name });
+      const { tensors, metadata } = await readTensors(file, { name: file.name });
       const map = Object.fromEntries(Object.entries(tensors).map(([name, x]) => [name, { data: x.data, shape: x.shape }]));
+      // The lab's own files name their configuration: a model of another size is rebuilt to fit it.
+      const saved = metadata?.['attention-lab.config'] ? JSON.parse(metadata['attention-lab.config']) : null;
+      const differs = saved && ['layers', 'heads', 'kvHeads', 'dModel', 'positions', 'mlp'].some((key) => saved[key] !== trainer.config[key]);
+      if (differs && saved.vocab === trainer.config.vocab && saved.maxLength === trainer.config.maxLength) trainer = await adoptConfig(saved);
       await trainer.model.setParameters(map);
       await trainer.measure();
       message.textContent = t('lab.loaded', { name: file.name });
