@@ -63,6 +63,8 @@ const BUDGETS = {
   // 20 -> 22.5 KiB (measured 22.0) with issue 37's limits before work (zip central directory and
   // safetensors header validated before anything is inflated or decoded, the maxBytes cap).
   './io': { eager: 22.5, reason: 'four readers and two writers as commented sources (about 17 KiB): less than a thumbnail image' },
+  // Issue 36: the training tasks and head scores on their own (measured 5.4 KiB; no wasm, no DOM).
+  './train': { eager: 6, reason: 'five seeded tasks, accuracy and head scores, with their checks: smaller than an icon' },
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
   // 20 -> 23 KiB: <attn-heads> and the src/tensor/index attributes (their readers load on use).
   // 23 -> 24 KiB: issue 9's one figure menu (menu-button.js, shared with the explorer) as the toolbar.

@@ -58,7 +58,7 @@ function expectSeed004(numbers) {
 describe('the packed package in a fresh project', () => {
   it('holds every module its entries reach (relative paths only) and each entry\'s types', async () => {
     const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
-    expect(Object.keys(pkg.exports)).toEqual(['.', './worker', './figures', './figures.css', './io', './elements', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './worker', './figures', './figures.css', './io', './train', './elements', './package.json']);
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (typeof target === 'string') {
         expect(await stat(join(installed, target)).then(() => true, () => false), entry).toBe(true);

@@ -38,6 +38,7 @@ const FAMILIES = [
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
   [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
+  [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
 ];
 

@@ -18,6 +18,7 @@ const ENTRIES = {
   './figures': { specifier: 'attention-lab/figures', consumer: 'figures.ts' },
   './elements': { specifier: 'attention-lab/elements', consumer: 'elements.ts' },
   './io': { specifier: 'attention-lab/io', consumer: 'io.ts' },
+  './train': { specifier: 'attention-lab/train', consumer: 'train.ts' },
 };
 
 /** The program tsc -p tests/types builds. */
@@ -107,7 +108,7 @@ describe('tsc --strict over tests/types', () => {
     for (const entry of Object.keys(ENTRIES)) {
       const { module } = entryModule(entry);
       expect(module, entry).toBeDefined();
-      expect(module.valueDeclaration.getSourceFile().fileName, entry).toMatch(/\/web\/(src|figures|elements|io)\/\w+\.d\.ts$/);
+      expect(module.valueDeclaration.getSourceFile().fileName, entry).toMatch(/\/web\/(src|figures|elements|io|model\/train)\/\w+\.d\.ts$/);
     }
   });
 

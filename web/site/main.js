@@ -16,6 +16,7 @@ import './styles/panel-card.css';
 import './features/train/train.css';
 import './features/generate/generate.css';
 import './features/speed/speed.css';
+import './features/lab/lab.css';
 import '../figures/figures.css';
 import { loadAttention, simdSupported } from '../src/index.js';
 import { pickLanguage, t } from '../i18n/index.js';

@@ -5,6 +5,7 @@ import * as main from 'attention-lab';
 import * as elements from 'attention-lab/elements';
 import * as figures from 'attention-lab/figures';
 import * as io from 'attention-lab/io';
+import * as train from 'attention-lab/train';
 import * as worker from 'attention-lab/worker';
 
 const { loadAttention } = main;
@@ -18,6 +19,6 @@ console.log(JSON.stringify({
   output: Array.from(output.data),
   // attention-lab/io in Node: the weights through a .npy and back.
   saved: Array.from((await io.readTensors(io.writeNpy(trace.weights), { name: 'weights.npy' })).tensors.weights.data),
-  exports: Object.fromEntries([['.', main], ['./worker', worker], ['./figures', figures], ['./io', io], ['./elements', elements]]
+  exports: Object.fromEntries([['.', main], ['./worker', worker], ['./figures', figures], ['./io', io], ['./train', train], ['./elements', elements]]
     .map(([entry, module]) => [entry, Object.keys(module).sort()])),
 }));

@@ -7,9 +7,25 @@
 //     earlier occurrence of the query's token.
 // -> { previousToken: number[L][H], induction: number[L][H] }
 
+import { tensorOf } from './tasks.js';
+
+// Where a head counts as a previous-token or an induction head. Chance (uniform causal attention)
+// is ~0.12 for the previous-token score and ~0.07 for the induction score at T = 24; PyTorch's
+// trained model (examples/induction/training.json) has 0.44 and 0.54-0.58: the thresholds sit between.
+export const HEAD_THRESHOLDS = Object.freeze({ previousToken: 0.3, induction: 0.4 });
+
 /** attentions (B, L, H, T, T), periods (B) -> the scores of every layer and head. */
 export function headScores(attentions, periods) {
-  const [B, L, H, T] = attentions.shape;
+  const fn = 'headScores';
+  const [B, L, H, T, Tk] = tensorOf(fn, 'attentions', attentions, 5);
+  if (Tk !== T) throw new RangeError(`${fn}: attentions must be (B, L, H, T, T) (self-attention), got shape [${attentions.shape}]`);
+  if (periods === null || typeof periods !== 'object' || typeof periods.length !== 'number') {
+    throw new TypeError(`${fn}: periods must be an array or typed array of B = ${B} periods, got ${periods === null ? 'null' : typeof periods}`);
+  }
+  if (periods.length !== B) throw new RangeError(`${fn}: periods must hold one period per sequence, B = ${B}, got ${periods.length}`);
+  for (let b = 0; b < B; b++) {
+    if (!Number.isInteger(periods[b]) || periods[b] < 1 || periods[b] >= T) throw new RangeError(`${fn}: periods[${b}] must be an integer in [1, T) = [1, ${T}), got ${String(periods[b])}`);
+  }
   const w = attentions.data;
   const previousToken = Array.from({ length: L }, () => new Array(H).fill(0));
   const induction = Array.from({ length: L }, () => new Array(H).fill(0));

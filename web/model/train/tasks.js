@@ -25,11 +25,25 @@ function shuffled(random, n, count = n) {
 }
 
 function positiveInteger(fn, name, x, min = 1) {
+  if (typeof x !== 'number') throw new TypeError(`${fn}: ${name} must be an integer >= ${min}, got ${typeof x}`);
   if (!Number.isInteger(x) || x < min) throw new RangeError(`${fn}: ${name} must be an integer >= ${min}, got ${String(x)}`);
   return x;
 }
 
+/** B for next(B): an integer >= 1. */
+const batchSize = (fn, B) => positiveInteger(`${fn}: next`, 'B', B);
+
+/** The options object of a task: undefined or a plain object, else a TypeError naming it. */
+function optionsOf(fn, options) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  }
+  return options;
+}
+
 function seedOf(fn, seed) {
+  if (typeof seed !== 'number') throw new TypeError(`${fn}: seed must be an integer in [0, 2^32), got ${typeof seed}`);
   if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32) throw new RangeError(`${fn}: seed must be an integer in [0, 2^32), got ${String(seed)}`);
   return seed;
 }
@@ -56,10 +70,13 @@ function batchOf(B, T, row) {
  * trains); `predictable` (B, T) marks the predictions the sequence determines (t >= P) and
  * `periods` (B) holds each P, for accuracy and head scores.
  */
-export function inductionTask({ seed = 0, vocab = LETTERS.length, length = 24, periods = [5, 12] } = {}) {
+export function inductionTask(options) {
   const fn = 'inductionTask';
+  const { seed = 0, vocab = LETTERS.length, length = 24, periods = [5, 12] } = optionsOf(fn, options);
   const random = uniform(seedOf(fn, seed));
+  positiveInteger(fn, 'vocab', vocab);
   positiveInteger(fn, 'length', length, 2);
+  if (!Array.isArray(periods) || periods.length !== 2) throw new TypeError(`${fn}: periods must be an array [low, high], got ${JSON.stringify(periods)}`);
   const [low, high] = periods;
   if (!(positiveInteger(fn, 'periods[0]', low) <= positiveInteger(fn, 'periods[1]', high)) || high > vocab || high >= length) {
     throw new RangeError(`${fn}: periods must be [low, high] with 1 <= low <= high <= vocab and high < length, got [${periods}]`);
@@ -69,6 +86,7 @@ export function inductionTask({ seed = 0, vocab = LETTERS.length, length = 24, p
     length,
     letters: LETTERS.length === vocab ? LETTERS : null,
     next(B) {
+      batchSize(fn, B);
       const P = new Int32Array(B);
       const batch = batchOf(B, length, (b, tokens, counted) => {
         P[b] = low + below(random, high - low + 1);
@@ -87,7 +105,8 @@ export function inductionTask({ seed = 0, vocab = LETTERS.length, length = 24, p
  * x: n ids drawn (with repeats) from 0 .. symbols - 1, then a separator (id `symbols`), then f(x);
  * T = 2n + 1, vocab = symbols + 1. Only the predictions of f(x) count (query positions n .. 2n - 1).
  */
-function sequenceTask(fn, transform, { seed = 0, symbols = 10, n = 8 } = {}) {
+function sequenceTask(fn, transform, options) {
+  const { seed = 0, symbols = 10, n = 8 } = optionsOf(fn, options);
   const random = uniform(seedOf(fn, seed));
   positiveInteger(fn, 'symbols', symbols);
   positiveInteger(fn, 'n', n);
@@ -97,6 +116,7 @@ function sequenceTask(fn, transform, { seed = 0, symbols = 10, n = 8 } = {}) {
     length,
     separator: symbols,
     next(B) {
+      batchSize(fn, B);
       return batchOf(B, length, (b, tokens, counted) => {
         const x = Array.from({ length: n }, () => below(random, symbols));
         tokens.set(x, 0);
@@ -120,8 +140,9 @@ export const sortTask = (options) => sequenceTask('sortTask', (x) => [...x].sort
  * point; `characters` maps ids back), each sequence a window of `length` characters starting at a
  * random position, every next character counted. encode(string) -> ids.
  */
-export function textTask(text, { seed = 0, length = 32 } = {}) {
+export function textTask(text, options) {
   const fn = 'textTask';
+  const { seed = 0, length = 32 } = optionsOf(fn, options);
   if (typeof text !== 'string') throw new TypeError(`${fn}: text must be a string, got ${typeof text}`);
   const chars = [...text];
   positiveInteger(fn, 'length', length, 2);
@@ -141,6 +162,7 @@ export function textTask(text, { seed = 0, length = 32 } = {}) {
       });
     },
     next(B) {
+      batchSize(fn, B);
       return batchOf(B, length, (b, tokens, counted) => {
         const start = below(random, encoded.length - length + 1);
         tokens.set(encoded.subarray(start, start + length));
@@ -154,8 +176,16 @@ export function textTask(text, { seed = 0, length = 32 } = {}) {
  * The share of counted positions whose most likely next token (argmax of logits (B, T, V)) is the
  * target: over `mask` (B, T) (default the batch's lossMask).
  */
-export function accuracy(logits, { targets, lossMask }, mask = lossMask) {
-  const [B, T, V] = logits.shape;
+export function accuracy(logits, batch, mask) {
+  const fn = 'accuracy';
+  const [B, T, V] = tensorOf(fn, 'logits', logits, 3);
+  if (batch === null || typeof batch !== 'object') throw new TypeError(`${fn}: batch must be an object { targets, lossMask }, got ${batch === null ? 'null' : typeof batch}`);
+  const { targets } = batch;
+  mask ??= batch.lossMask;
+  for (const [name, t] of [['batch.targets', targets], [batch.lossMask === mask ? 'batch.lossMask' : 'mask', mask]]) {
+    if (t === null || typeof t !== 'object' || !ArrayBuffer.isView(t.data)) throw new TypeError(`${fn}: ${name} must be a tensor { data: a typed array }, got ${t === null ? 'null' : typeof t}`);
+    if (t.data.length !== B * T) throw new RangeError(`${fn}: ${name} must hold B * T = ${B * T} values (logits (B, T, V) = (${B}, ${T}, ${V})), got ${t.data.length}`);
+  }
   let right = 0;
   let counted = 0;
   for (let n = 0; n < B * T; n++) {
@@ -166,4 +196,17 @@ export function accuracy(logits, { targets, lossMask }, mask = lossMask) {
     counted += 1;
   }
   return counted === 0 ? NaN : right / counted;
+}
+
+/** The shape of a tensor { data, shape } of `rank` sizes whose product is data.length, else an error naming it. */
+export function tensorOf(fn, name, x, rank) {
+  if (x === null || typeof x !== 'object' || !ArrayBuffer.isView(x.data) || !Array.isArray(x.shape)) {
+    throw new TypeError(`${fn}: ${name} must be a tensor { data: a typed array, shape }, got ${x === null ? 'null' : typeof x}`);
+  }
+  if (x.shape.length !== rank || x.shape.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new RangeError(`${fn}: ${name} must have ${rank} sizes >= 1, got shape [${x.shape}]`);
+  }
+  const size = x.shape.reduce((a, b) => a * b, 1);
+  if (x.data.length !== size) throw new RangeError(`${fn}: ${name} has shape [${x.shape}] (${size} values) but holds ${x.data.length}`);
+  return x.shape;
 }

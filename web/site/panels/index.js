@@ -15,9 +15,10 @@ import { speedPanel } from '../features/speed/panel.js';
 import { trainPanel } from '../features/train/panel.js';
 import { viewsPanel } from './views.js';
 import { importPanels } from '../features/import/panels.js';
+import { labPanels } from '../features/lab/panel.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, ...importPanels, embedCodePanel, saveHtmlPanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [...mastheadPanels, ...importPanels, ...labPanels, embedCodePanel, saveHtmlPanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
     registerPanel(panel);
   }
 }
