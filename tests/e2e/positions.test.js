@@ -2,7 +2,7 @@
 // rotation stages, and the "sliding window", "ALiBi" and "rotary" presets, each checked against
 // the float64 reference (tests/reference), which writes the window, the bias and the rotation out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alibiBias, alibiSlopesPow2, attention, rotate, selfAttention } from '../reference/matrices.js';
+import { alibiBias, alibiSlopesPow2, rotate, selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 

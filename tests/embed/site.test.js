@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE } from '../support/site.js';
 import { drawAllFigures, rendered, startPages } from '../support/pages.js';
-import { allValues, shadowStageValues, worstDifference } from '../support/figures.js';
+import { allValues, shadowStageValues } from '../support/figures.js';
 import { startServer } from '../../tools/static-server.mjs';
 
 

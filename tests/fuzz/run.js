@@ -22,7 +22,7 @@ function invoke(attn, c) {
     }
   };
   if (!c.pollute) return run();
-  Object.prototype[c.pollute.key] = c.pollute.value; // eslint-disable-line no-extend-native
+  Object.prototype[c.pollute.key] = c.pollute.value;
   try {
     return run();
   } finally {

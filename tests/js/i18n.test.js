@@ -33,7 +33,7 @@ function webSources() {
 // `site.size.${word}` and the like. A key counts as used when its literal is in the code, or when it
 // belongs to one of these families and the family's template is in the code.
 const FAMILIES = [
-  [/^preset\.[\w-]+\.(title|summary|origin)$/, (m) => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
+  [/^preset\.[\w-]+\.(title|summary|origin)$/, () => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
   [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
   [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],

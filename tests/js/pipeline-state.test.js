@@ -26,7 +26,7 @@ describe('pipelineState alibi', () => {
       [{ preset: 'sentence', alibi: [Infinity, 0.5] }, /alibi\[0\] must be .*got Infinity/],
       [{ preset: 'sentence', alibi: [0.5, 1e39] }, /alibi\[1\] must be .*\(and finite as float32\), got 1e\+39/],
       [{ preset: 'sentence', alibi: [0.5, '0.25'] }, /alibi\[1\] must be .*got "0.25"/],
-      [{ preset: 'sentence', alibi: [0.5, , ] }, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
+      [{ preset: 'sentence', alibi: [0.5, , ] } /* eslint-disable-line no-sparse-arrays */, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
     ];
     for (const [spec, message] of wrong) await expect(pipelineState(spec), JSON.stringify(spec)).rejects.toThrow(message);
     for (const [spec] of wrong) await expect(pipelineState(spec)).rejects.toThrow(RangeError);

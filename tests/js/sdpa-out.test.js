@@ -83,7 +83,7 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
   it('is never read from an inherited property (a polluted Object.prototype)', () => {
     const { q, k, v, options, outFloats } = problem(4);
     const planted = filledOut(outFloats);
-    Object.prototype.out = planted; // eslint-disable-line no-extend-native
+    Object.prototype.out = planted;
     try {
       const result = apis.attn.scaledDotProductAttention(q, k, v, options);
       expect(result.output.data).not.toBe(planted);

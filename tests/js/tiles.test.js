@@ -316,7 +316,7 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
   });
 
   it('reads no tile from a polluted prototype', async () => {
-    Object.prototype.tile = '6x2'; // eslint-disable-line no-extend-native
+    Object.prototype.tile = '6x2';
     try {
       const attn = await loadAttention({ simd: true });
       expect(attn.kernel.tile).toBe('2x4');

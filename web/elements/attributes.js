@@ -15,7 +15,7 @@ export function json(element, name) {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`${name}: not valid JSON (${error.message})`);
+    throw new TypeError(`${name}: not valid JSON (${error.message})`, { cause: error });
   }
 }
 
@@ -26,7 +26,7 @@ export function childJson(element) {
   try {
     return JSON.parse(script.textContent);
   } catch (error) {
-    throw new TypeError(`<script type="application/json">: not valid JSON (${error.message})`);
+    throw new TypeError(`<script type="application/json">: not valid JSON (${error.message})`, { cause: error });
   }
 }
 

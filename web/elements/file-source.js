@@ -75,7 +75,7 @@ async function fetchTensors(src, element) {
       try {
         response = await fetch(url);
       } catch (error) {
-        throw new TypeError(`src: ${src} could not be loaded (${error.message})`);
+        throw new TypeError(`src: ${src} could not be loaded (${error.message})`, { cause: error });
       }
       if (!response.ok) throw new TypeError(`src: ${src} could not be loaded (HTTP ${response.status})`);
       const { readTensors } = await import('../io/index.js');
@@ -114,7 +114,7 @@ export async function fileState(element) {
   try {
     patch = fileStatePatch(file, flipped);
   } catch (error) {
-    throw new RangeError(`src: ${src}: ${error.message}`);
+    throw new RangeError(`src: ${src}: ${error.message}`, { cause: error });
   }
   if (patch === null) {
     throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);

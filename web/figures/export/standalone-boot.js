@@ -3,8 +3,7 @@
 // page's archive, maps every virtual module URL ('attention-lab:/web/...') to a data: URL in an
 // import map, answers fetch() of the virtual URLs (figures.css, the .wasm) from the archive, and
 // imports the elements' entry. A failure shows as a note at the top of the page.
-/* global document, DecompressionStream */
-
+// eslint-disable-next-line no-unused-vars -- boot() is called by the page standalone-html.js writes
 async function boot(root, entry) {
   try {
     const text = atob(document.getElementById('attention-lab-files').textContent.trim());

@@ -30,7 +30,6 @@ export function decodeBlocker(state) {
 
 /** Row t of a (1, T, C) tensor as (1, 1, C); rows 0 .. t as (1, t + 1, C). */
 const row = (x, t) => ({ data: x.data.slice(t * x.shape.at(-1), (t + 1) * x.shape.at(-1)), shape: [1, 1, x.shape.at(-1)] });
-const rowsUpTo = (x, t) => ({ data: x.data.slice(0, (t + 1) * x.shape.at(-1)), shape: [1, t + 1, x.shape.at(-1)] });
 
 /**
  * A decoder over `state` (decodeBlocker(state) null) and its full forward `result` (compute()).

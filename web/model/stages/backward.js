@@ -106,7 +106,7 @@ function groupNote({ state }) {
 }
 
 function registerWeightGradientStages() {
-  for (const [id, tex, from, fromTex] of WEIGHT_GRADIENTS) {
+  for (const [id, tex, , fromTex] of WEIGHT_GRADIENTS) {
     registerStage({
       id,
       group: 'weight-gradients',

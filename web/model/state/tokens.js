@@ -47,7 +47,7 @@ export function readTokensText(typed, say) {
   try {
     list = JSON.parse(text);
   } catch (error) {
-    throw new TypeError(say('tokens-json', { reason: error.message }));
+    throw new TypeError(say('tokens-json', { reason: error.message }), { cause: error });
   }
   if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) throw new TypeError(say('tokens-strings'));
   return list;

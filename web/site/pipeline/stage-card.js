@@ -6,7 +6,6 @@ import { h } from '../../figures/dom.js';
 import { langOf } from '../../figures/interact/messages.js';
 import { stageCard } from '../../figures/pipeline/render.js';
 import { checkGrid } from '../features/check/check-grid.js';
-import { checkMessage, stageName } from '../features/check/messages.js';
 import { diagnosisOf, stageReports } from '../features/check/reports.js';
 import { figureMenu } from '../../figures/export/menu.js';
 import { formulaOf } from '../explain/stages.js';

@@ -43,7 +43,7 @@ export function isDetached(array) {
     }
   }
   try {
-    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new -- throws only for a detached buffer
+    new Uint8Array(buffer, 0, 0); // throws only for a detached buffer
     return false;
   } catch {
     return true;

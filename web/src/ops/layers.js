@@ -24,7 +24,6 @@ import {
   scaleOption,
 } from '../boundary/validate.js';
 
-const WEIGHT_NAMES = ['wq', 'wk', 'wv', 'wo'];
 const STREAM = { wq: 0, wk: 1, wv: 2, wo: 3 }; // init_weights stream per matrix: same seed, different weights
 
 const positiveInteger = (x) => Number.isSafeInteger(x) && x > 0;

@@ -116,7 +116,7 @@ export function checkGrid(stage, { entries, reports, how, first = null, later = 
         input.addEventListener('change', () => onEntry({ batch: b, row: i, col: j }, input.value));
         // A matrix pasted into a field fills the grid (one number pastes as text does).
         input.addEventListener('paste', (event) => {
-          let pasted = null;
+          let pasted;
           try { pasted = parseMatrix(event.clipboardData?.getData('text/plain') ?? ''); } catch { return; }
           if (pasted.rows * pasted.cols === 1) return;
           event.preventDefault();
