@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything attention-lab needs on a fresh Debian bookworm machine (idempotent):
-#   - apt: emscripten 3.1.6, g++/cmake/googletest, chromium and chromium-headless-shell (browser
+#   - apt: emscripten 3.1.6, g++/cmake/googletest, clang-format 14 (the C++ layout check), chromium and chromium-headless-shell (browser
 #     tests: tools/chromium.mjs says which suite runs on which) and fonts-noto-cjk (the zh-CN
 #     explorer's characters in screenshots and PNG exports)
 #   - xsimd 13 headers (Debian trixie's libxsimd-dev, unpacked into .deps/, system apt untouched)
@@ -19,7 +19,7 @@ done
 
 need_pkgs=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in emscripten g++ cmake make libgtest-dev ca-certificates; do have "$p" || need_pkgs+=("$p"); done
+for p in emscripten g++ cmake make libgtest-dev clang-format ca-certificates; do have "$p" || need_pkgs+=("$p"); done
 if [ "$want_browser" = 1 ]; then for p in chromium chromium-headless-shell fonts-noto-cjk; do have "$p" || need_pkgs+=("$p"); done; fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_pkgs[*]}"
