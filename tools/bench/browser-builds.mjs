@@ -22,7 +22,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 async function inPage({ rounds, tiles }) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
   const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
-  const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
+  const { median, timeAlternating, timeCall } = await import('/web/measure/timing.js');
   const { pairedRatio } = await import('/tools/bench/lib/paired.mjs');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };

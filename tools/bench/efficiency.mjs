@@ -15,7 +15,7 @@ import { ceilingOf, ceilingText, higherCeilings, measureCeilings } from './lib/c
 import { coreClock, coreMedianMs, withCoreSamples } from './lib/core-clock.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
-import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
+import { median, timeAlternating } from '../../web/measure/timing.js';
 import { pairedRatio, pairedText } from './lib/paired.mjs';
 
 const args = process.argv.slice(2);

@@ -7,7 +7,7 @@
 //   --late-minutes N  the time budget of the check at the end of the run (default 15; see below)
 // Per configuration: build every contender, check each one's output against attention-lab's
 // wasm-simd (max |diff|; a contender that disagrees is not timed), warm up, then time many calls in
-// alternating rounds (web/site/features/speed/timing.js) and print median ms, the rate, its efficiency (the rate over the
+// alternating rounds (web/measure/timing.js) and print median ms, the rate, its efficiency (the rate over the
 // highest reading of the machine's wasm SIMD ceiling, read in this process before every table:
 // ceiling.mjs; our target builds' calls also over a probe read beside each) and how many times
 // faster ours is. A table that a slow window of the machine hit (our calls' efficiency well under
@@ -33,7 +33,7 @@ import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable, tileText 
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
 import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 import { RETIMES, SLOW_WINDOW, attemptsText, lateOrder, lateSkippedText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from './lib/slow-window.mjs';
-import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
+import { median, timeAlternating } from '../../web/measure/timing.js';
 
 rerunWithRelaxedSimd();
 

@@ -17,7 +17,7 @@
 // not counted) unless it is given them (options.saved: the 'fwd+bwd (saved)' rows).
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
+import { median, timeAlternating } from '../../web/measure/timing.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {

@@ -4,8 +4,8 @@
 // between calls (docs/toolchain.md), so many short calls measure the optimised code. Medians printed.
 import { loadAttention } from '../../web/src/index.js';
 import { fill } from './lib/contender.mjs';
-import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
-import { median, timeAlternating, timeCall } from '../../web/site/features/speed/timing.js';
+import { attentionBackward, attentionForward } from '../../web/measure/plain-js-attention.js';
+import { median, timeAlternating, timeCall } from '../../web/measure/timing.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { loadAttention } from '../../web/src/index.js';
-import { median, timeAlternating, timeCall } from '../../web/site/features/speed/timing.js';
+import { median, timeAlternating, timeCall } from '../../web/measure/timing.js';
 
 const argValue = (name, fallback) => {
   const at = process.argv.indexOf(name);

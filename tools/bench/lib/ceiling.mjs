@@ -1,9 +1,9 @@
 // The machine's WebAssembly SIMD ceiling in the bench's own process: the probe of
-// web/site/features/speed/ceiling-probe.js (independent f32x4 multiply-add chains; the speed panel
+// web/measure/ceiling-probe.js (independent f32x4 multiply-add chains; the speed panel
 // reads the same one in the browser), read here by CPU time (measureCeiling, where Node has it),
 // several times over a run (higherCeilings), and beside each timed call of ours (withCeilingBeside).
-import { median } from '../../../web/site/features/speed/timing.js';
-import { measureCeiling, probeReader, tieredProbe, wallNow } from '../../../web/site/features/speed/ceiling-probe.js';
+import { median } from '../../../web/measure/timing.js';
+import { measureCeiling, probeReader, tieredProbe, wallNow } from '../../../web/measure/ceiling-probe.js';
 import { withSamplesAround } from './contender.mjs';
 
 /**

@@ -12,7 +12,7 @@
 // library never loads this file.
 import { loadModule } from '../../../web/src/boundary/loader.js';
 import { preparePacked } from '../../../web/src/boundary/packed.js';
-import { median } from '../../../web/site/features/speed/timing.js';
+import { median } from '../../../web/measure/timing.js';
 import { withSamplesAround } from './contender.mjs';
 
 const clocks = new WeakMap(); // module -> clock

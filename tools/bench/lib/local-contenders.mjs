@@ -6,7 +6,7 @@
 import { contender } from './contender.mjs';
 import { coreClockOf, withCoreSamples } from './core-clock.mjs';
 import { withPageFaults } from './page-faults.mjs';
-import { attentionBackward, attentionForward } from '../../../web/site/features/speed/plain-js-attention.js';
+import { attentionBackward, attentionForward } from '../../../web/measure/plain-js-attention.js';
 
 /**
  * One contender per loaded module (its backend names the form): the synchronous API, or the

@@ -1,4 +1,4 @@
-// Two contenders compared round by round. timeAlternating (web/site/features/speed/timing.js) times
+// Two contenders compared round by round. timeAlternating (web/measure/timing.js) times
 // every contender once a round, so a round's samples share that moment of the machine: on a shared
 // host (an Intel Xeon, 2 vCPUs, 2026-11-27) the same call took 16.2 ms in one run and 24.6 ms in the
 // next, while two tiles of the relaxed build differ by a few percent. Each round's own ratio compares
