@@ -35,6 +35,7 @@ const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const quick = args.includes('--quick');
 const only = option('--only');
+const wanted = (title) => !only || title.includes(only);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outDir = option('--out') ?? (quick || only || args.includes('--no-write') ? null : path.join(root, 'bench'));
 const timing = quick
@@ -160,7 +161,7 @@ const configs = [
   overheadConfig(sdpaModules, { calls: quick ? 500 : 2000 }),
   ...opConfigs(modules, { quick }),
   ...modernConfigs(sdpaModules, simdModules, { quick }),
-].filter((c) => !only || c.title.includes(only));
+].filter((c) => wanted(c.title));
 const measured = [];
 for (const config of configs) {
   if (measured.length > 0) ceilings = higherCeilings(ceilings, await measureCeilings());
@@ -170,7 +171,7 @@ for (const config of configs) {
 }
 
 const trainingStart = performance.now();
-const training = !only || 'training'.includes(only) ? await measureTraining(simdModules, { quick }) : null;
+const training = wanted('training') ? await measureTraining(simdModules, { quick }) : null;
 if (training) console.log(`training table: ${((performance.now() - trainingStart) / 1000).toFixed(1)} s`);
 ceilings = higherCeilings(ceilings, await measureCeilings());
 // The tables above used the highest reading so far; results.md uses the highest of the run.
