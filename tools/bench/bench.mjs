@@ -156,7 +156,7 @@ function setEfficiencies(m, ceilings) {
 // BERT-base shapes on the SIMD builds only (the scalar one would take tens of seconds a call).
 const simdModules = modules.filter((m) => m.backend !== 'wasm-scalar');
 const configs = [
-  ...sdpaConfigs(sdpaModules, { sizes: quick ? [512] : [512, 1024, 2048], ortThreads: quick ? [1] : [1, 2] }),
+  ...sdpaConfigs(sdpaModules, { sizes: quick ? [512] : [256, 512, 1024], ortThreads: quick ? [1] : [1, 2] }),
   ...bertConfigs(simdModules, { quick }),
   overheadConfig(sdpaModules, { calls: quick ? 500 : 2000 }),
   ...opConfigs(modules, { quick }),

@@ -19,9 +19,9 @@ const PASSES = [
   { key: 'forwardBackward', title: 'forward+backward', pass: 'forwardBackward', causal: false, flops: (H, T, d) => 14 * H * T * T * d },
 ];
 
-// The slow contenders run at the smaller sizes only: at T = 2048 one forward+backward call takes
-// seconds in tfjs-backend-wasm and tens of seconds in plain JS or our scalar build, minutes of a
-// run for ratios of 10 and more that the smaller sizes already show.
+// The slow contenders run at the smaller sizes only: at T = 1024 one forward+backward call takes
+// seconds in plain JS or our scalar build, minutes of a run for ratios of 4 to 70 that T = 512
+// already shows.
 const SLOW_UP_TO = { 'wasm-scalar': 512, 'plain JS': 512, tfjs: 1024 };
 
 /** Every contender of one configuration, ours first. */
