@@ -4,7 +4,7 @@
 // and nothing else but a counter. Each step of a chain waits for the one before (mul and add
 // latencies, 3 + 3 cycles on Zen 3/4, or the FMA's 4), so enough chains keep every FP pipe busy:
 // 12 cover two mul and two add pipes at 6 cycles, or two FMA pipes at 4, and 14 (the default) is
-// the most that fit x64's 16 vector registers beside m and c (16 spill: docs/performance.md).
+// the most that fit x64's 16 vector registers beside m and c (16 chains would spill).
 // The speed panel reads it in the browser (web/site/features/speed/worker.js) and the bench in Node
 // (tools/bench/lib/ceiling.mjs).
 //
