@@ -4,6 +4,7 @@
 //   --only     only the tables whose title contains TEXT (--only "issue 12": the sliding window and
 //              the decode steps; --only training: the training table alone)
 //   --out DIR  where results.md and chart.svg go (default bench/)
+//   --note TEXT  a sentence for results.md about the run (e.g. what else the machine ran)
 // Per table: build every contender, check each one's output against attention-lab's wasm-simd (max
 // |diff|; a contender that disagrees is not timed), warm up, then time calls in alternating rounds
 // (web/measure/timing.js) and print median ms, the rate, its efficiency (the rate over the highest
@@ -232,6 +233,7 @@ function resultsMarkdown() {
     `Machine: ${machine.described}; Node ${machine.node}. Load average ${machine.loadStart} at the start and ${machine.loadEnd} at the end (1, 5, 15 minutes).`,
     `Ours: ${sdpaModules.map(moduleText).join(', ')}. Peers: ${peers}, from the npm registry.`,
     `Ceiling (lib/ceiling.mjs, read before every table): ${ceilingText(ceilings)}.`,
+    ...(option('--note') ? ['', option('--note')] : []),
     '',
     'How to read it: [docs/performance.md](../docs/performance.md).',
     '',
