@@ -8,7 +8,9 @@
 //             entries index.js and worker.js.
 //   web/model no DOM and no KaTeX: no bare import at all, no document, window., custom elements
 //             (web/i18n the same: the caller says which language).
-//   tools/    web code never imports it (tools may import web code).
+//   web/measure the measuring code (timing, the ceiling probe, the plain-JS baseline) that the
+//             speed panel and tools/bench share: imports nothing but itself, touches no DOM.
+//   tools/    web code never imports it; tools may import web code but never web/site (the app).
 //   package   every module a package.json export reaches is in `files`, and `files` ships nothing
 //             under web/site.
 // Each problem is one line, `file -> spec` with the rule it breaks; paths are from the root.
@@ -21,8 +23,10 @@ import { codeOf, moduleGraph, specifiers } from './module-graph.mjs';
 
 // Each web folder and the folders it may import from (web/wasm holds the Emscripten glue that only
 // the loader fetches). web/io sits beside web/src: it may use the API's helpers, the API never reads
-// files. The app may import any web folder and the examples' data, never tools/.
+// files. web/measure (timing and the ceiling probe) stands alone, so that the app's speed panel and
+// the bench share it. The app may import any web folder and the examples' data, never tools/.
 const MAY_IMPORT = {
+  'web/measure': ['web/measure'],
   'web/src': ['web/src', 'web/wasm'],
   'web/io': ['web/io', 'web/src'],
   'web/i18n': ['web/i18n'],
@@ -41,8 +45,8 @@ const SRC_RANKS = [
   ['web/src/threads'],
   ['web/src/index.js', 'web/src/worker.js'],
 ];
-// The folders whose modules touch no DOM and import no package: the model and the catalogs.
-const NO_DOM = ['web/model', 'web/i18n'];
+// The folders whose modules touch no DOM and import no package: the model, the catalogs, the measuring code.
+const NO_DOM = ['web/model', 'web/i18n', 'web/measure'];
 // What a model module must not touch: the DOM (a figure's job) and the page's globals.
 const DOM = /\b(?:document|window|globalThis\.document)\s*\.|\b(?:customElements|HTMLElement|SVGElement|getComputedStyle|requestAnimationFrame|matchMedia|localStorage|sessionStorage|navigator)\b/;
 // String literals, blanked before looking for DOM names ('./sliding-window.js' is no window.).
@@ -94,6 +98,22 @@ function fileProblems(root, file) {
   if (NO_DOM.includes(layer)) {
     const touch = codeOf(file).replace(STRINGS, "''").match(DOM);
     if (touch) say(touch[0].replace(/\s*\.$/, ''), `${layer} touches no DOM`);
+  }
+  return problems;
+}
+
+/**
+ * The problems of one tool's imports: a tool (tools/**) never imports the app (web/site); what it
+ * shares with the app lives below it (web/measure). A spec starting with '/' is from the root (a
+ * page served from it, as tools/chromium.mjs does).
+ */
+function toolProblems(root, file) {
+  const from = posix(relative(root, file));
+  const problems = [];
+  for (const { spec } of specifiers(file)) {
+    if (!spec.startsWith('.') && !spec.startsWith('/')) continue;
+    const to = posix(spec.startsWith('/') ? spec.slice(1) : relative(root, resolve(dirname(file), spec)));
+    if (within(to, 'web/site')) problems.push(`${from} -> ${spec} (a tool never imports web/site, the app: share code through web/measure or the package)`);
   }
   return problems;
 }
@@ -152,6 +172,7 @@ export function checkLayout(root) {
   for (const layer of Object.keys(MAY_IMPORT)) {
     for (const file of sourcesUnder(root, layer)) problems.push(...fileProblems(root, file));
   }
+  for (const file of sourcesUnder(root, 'tools')) problems.push(...toolProblems(root, file));
   return [...new Set([...problems, ...packageProblems(root)])];
 }
 

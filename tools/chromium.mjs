@@ -3,8 +3,7 @@
 // version, both Debian's:
 //   CHROMIUM_PATH        the browser users run (its headless mode shares the whole browser's code):
 //                        Vitest's browser project, where the library computes (and traps a module
-//                        on purpose, which kills the shell's renderer: docs/toolchain.md), and the
-//                        benches that report speed in Chromium (tools/bench/browser-builds.mjs).
+//                        on purpose, which kills the shell's renderer: docs/toolchain.md).
 //   HEADLESS_SHELL_PATH  chromium-headless-shell: the same Blink, V8 and Skia without the browser
 //                        around them (what Playwright itself runs for headless tests), for the
 //                        suites that drive pages (tests/e2e, tests/embed, the CLI's HTML page):

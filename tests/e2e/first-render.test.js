@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { median } from '../../web/site/features/speed/timing.js';
+import { median } from '../../web/measure/timing.js';
 import { ARTIFACTS, startSite } from '../support/site.js';
 
 let site;

@@ -1,18 +1,15 @@
 // The bench's ceiling over several readings (tools/bench/lib/ceiling.mjs higherCeilings): every
 // efficiency of a run is a rate over it, so a low reading taken while something else held the core
-// would make them all read high. And the efficiency beside each call (efficiencyBeside), which a
-// slow window of the machine moves together with the call. Pure objects here but for one probe call.
+// would make them all read high; and the probe by chain count (npm run bench:passes). Pure objects
+// here but for the real probe calls.
 import { describe, expect, it } from 'vitest';
 import {
   WASM_TILE_CHAINS,
   ceilingByChains,
   ceilingOf,
-  ceilingProbe,
   ceilingText,
   chainsText,
-  efficiencyBeside,
   higherCeilings,
-  withCeilingBeside,
 } from '../../tools/bench/lib/ceiling.mjs';
 // Through Vite, so the same import works in Node and in Chromium.
 import gemmSource from '../../cpp/src/kernels_gemm.cpp?raw';
@@ -64,51 +61,6 @@ describe('higherCeilings: a run is read against the highest of its ceiling readi
     expect(ceilingOf(c, 'wasm-relaxed')).toBeUndefined();
     expect(ceilingText(reading(51.9, null))).not.toContain('readings');
     expect(ceilingText(c)).toContain('not supported by this engine');
-  });
-});
-
-describe('efficiencyBeside: each call over the ceiling read next to it', () => {
-  const flops = 0.4e9; // 40 GFLOP/s at 10 ms
-
-  it('holds through a window that slows the calls and their readings alike', () => {
-    const ms = [10, 10, 20, 20, 20]; // three calls in a window where another job took half the core
-    const ceilings = [50, 50, 25, 25, 25];
-    expect(efficiencyBeside(flops, ms, ceilings)).toBeCloseTo(0.8, 12);
-    // Over the run's highest reading the median call (20 ms, 20 GFLOP/s) reads 0.4: the window's, not the kernel's.
-  });
-
-  it('pairs each call with its own readings, not the median call with the median reading', () => {
-    // Per call 0.8, 0.8, 1.6: median 0.8. The median rate (40) over the median reading (25) would say 1.6.
-    expect(efficiencyBeside(flops, [10, 20, 10], [50, 25, 25])).toBeCloseTo(0.8, 12);
-  });
-
-  it('drops when the calls slow and the readings beside them do not', () => {
-    expect(efficiencyBeside(flops, [10, 20, 20], [50, 50, 50])).toBeCloseTo(0.4, 12);
-  });
-
-  it('pairs the timed calls with the last readings (the warm-up calls came first)', () => {
-    // Two warm-up calls read 10 GFLOP/s; the three timed calls 50.
-    expect(efficiencyBeside(flops, [10, 10, 10], [10, 10, 50, 50, 50])).toBeCloseTo(0.8, 12);
-  });
-});
-
-describe('withCeilingBeside: a contender that reads the probe around each call', () => {
-  it('records the mean of the readings just before and just after, and returns the call\'s own ms', async () => {
-    const order = [];
-    const readings = [40, 60, 30, 50];
-    const probe = { read: () => (order.push('probe'), readings.shift()) };
-    const timed = withCeilingBeside({ library: 'attention-lab', form: 'wasm-simd', time: async () => (order.push('call'), 12.5) }, probe);
-    expect(await timed.time()).toBe(12.5);
-    expect(await timed.time()).toBe(12.5);
-    expect(timed.ceilingSamples).toEqual([50, 40]);
-    expect(order).toEqual(['probe', 'call', 'probe', 'probe', 'call', 'probe']);
-    expect(timed.form).toBe('wasm-simd');
-  });
-
-  it('reads a finite rate from a real probe of this engine', async () => {
-    const probe = await ceilingProbe({ targetMs: 1 });
-    const rate = probe.read();
-    expect(Number.isFinite(rate) && rate > 0).toBe(true);
   });
 });
 

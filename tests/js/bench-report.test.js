@@ -1,34 +1,50 @@
-// The bench's line about the products' tile (tools/bench/lib/report.mjs tileText), read from
-// attn.kernel: what the run's header and results.md say about how each build's tile was chosen.
+// What npm run bench reports besides its tables (tools/bench/lib/report.mjs): the name of each of
+// our modules in the run's header (with attn.build where the API has it), and the targets read from
+// a table (ours over the fastest form of each peer, per build of ours).
 import { describe, expect, it } from 'vitest';
-import { tileText } from '../../tools/bench/lib/report.mjs';
+import { moduleText, targetLines } from '../../tools/bench/lib/report.mjs';
 
-describe('tileText: how a build\'s tile was chosen, in words', () => {
-  it('names the tile and how it was chosen, with each tile\'s fastest sample when calibrated', () => {
-    expect(tileText({ tile: '2x4', chosenBy: 'only', calibration: null })).toBe("tile 2x4 (the build's only)");
-    expect(tileText({ tile: '6x2', chosenBy: 'option', calibration: null })).toBe('tile 6x2 (named by the tile option)');
-    const calibration = { sampleMs: { '2x4': 1.412, '6x2': 1.268 }, ratio: 0.898, reps: 40, warmUpMs: 90 };
-    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration })).toBe('tile 6x2 (calibrated at load, ms a sample: 2x4 1.41, 6x2 1.27)');
-    const steady = { ...calibration, rounds: 2, steady: true };
-    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration: steady })).toBe('tile 6x2 (calibrated at load in 2 rounds, ms a sample: 2x4 1.41, 6x2 1.27)');
-    const unsteady = { ...calibration, ratio: 1, rounds: 6, steady: false };
-    expect(tileText({ tile: '2x4', chosenBy: 'calibrated', calibration: unsteady }))
-      .toBe('tile 2x4 (calibrated at load in 6 rounds whose samples never agreed, so the default, ms a sample: 2x4 1.41, 6x2 1.27)');
+describe('moduleText: one of our modules as the header names it', () => {
+  it('names the backend, the arch and the threads, and the build where attn.build names one', () => {
+    expect(moduleText({ backend: 'wasm-simd', arch: 'wasm' })).toBe("wasm-simd ('wasm', 1 thread)");
+    expect(moduleText({ backend: 'wasm-simd', arch: 'wasm', threads: 2 })).toBe("wasm-simd ('wasm', 2 threads)");
+    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: 'relaxed-2x4' })).toBe("wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)");
+    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: { name: 'relaxed-2x4' } })).toBe("wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)");
   });
 
-  it('says which attempt decided, or how many never agreed, where the calibration timed again', () => {
-    const calibration = { sampleMs: { '2x4': 1.412, '6x2': 1.268 }, ratio: 0.898, reps: 40, warmUpMs: 90, rounds: 3, steady: true, attempts: 2 };
-    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration }))
-      .toBe('tile 6x2 (calibrated at load in 3 rounds of its second attempt, ms a sample: 2x4 1.41, 6x2 1.27)');
-    const unsteady = { ...calibration, ratio: 1, rounds: 16, steady: false, attempts: 3 };
-    expect(tileText({ tile: '2x4', chosenBy: 'calibrated', calibration: unsteady }))
-      .toBe('tile 2x4 (calibrated at load in 3 attempts of 16 rounds whose samples never agreed, so the default, ms a sample: 2x4 1.41, 6x2 1.27)');
-    expect(tileText({ tile: '6x2', chosenBy: 'calibrated', calibration: { ...calibration, attempts: 1 } }))
-      .toBe('tile 6x2 (calibrated at load in 3 rounds, ms a sample: 2x4 1.41, 6x2 1.27)');
+  it('prints no calibration and no empty build', () => {
+    const text = moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: '', kernel: { tile: '6x2', chosenBy: 'calibrated' } });
+    expect(text).toBe("wasm-relaxed ('wasm+relaxed', 1 thread)");
+  });
+});
+
+describe('targetLines: ours over each peer at its fastest form, per build of ours', () => {
+  const row = (library, form, ms, threads = 1) => ({ library, form, threads, ms, rate: 1000 / ms });
+  const table = {
+    title: 'sdpa forward, T=512',
+    passKey: 'forward',
+    rows: [
+      row('attention-lab', 'wasm-simd', 10),
+      row('attention-lab', 'wasm-relaxed', 8),
+      row('attention-lab', 'wasm-simd', 6, 2), // the pool: never read for a one-thread target
+      row('onnxruntime-web', 'op graph', 16),
+      row('onnxruntime-web', 'Attention (opset 23)', 13),
+      { library: 'onnxruntime-web', form: 'MultiHeadAttention', threads: 1, error: 'differs' },
+      row('onnxruntime-web', 'Attention (opset 23)', 7, 2),
+    ],
+  };
+
+  it('divides the peer\'s fastest one-thread time by each build\'s, and says whether the target is met', () => {
+    const lines = targetLines([table]);
+    expect(lines.map(({ build, peer, ratio, met }) => ({ build, peer, ratio, met }))).toEqual([
+      { build: 'wasm-simd', peer: 'onnxruntime-web (Attention (opset 23), 1 thread)', ratio: 1.3, met: false },
+      { build: 'wasm-relaxed', peer: 'onnxruntime-web (Attention (opset 23), 1 thread)', ratio: 1.625, met: true },
+    ]);
+    expect(lines.every((l) => l.target === 1.4)).toBe(true);
   });
 
-  it('says so when the calibration has not settled or could not run, rather than reading a calibration that is null', () => {
-    expect(tileText({ tile: '2x4', chosenBy: 'pending', calibration: null })).toBe("tile 2x4 (the build's default; its calibration still running)");
-    expect(tileText({ tile: '2x4', chosenBy: 'default', calibration: null })).toBe("tile 2x4 (the build's default; its calibration could not run)");
+  it('reads no target from a table without a pass, or one where a side was not timed', () => {
+    expect(targetLines([{ ...table, passKey: undefined }])).toEqual([]);
+    expect(targetLines([{ ...table, rows: table.rows.filter((r) => r.library !== 'onnxruntime-web' || r.threads === 2) }])).toEqual([]);
   });
 });

@@ -66,7 +66,8 @@ describe('the layout check', () => {
   write('web/figures/index.js', "import { window } from '../model/state.js';\nexport const draw = () => document.createElement('svg') && window;\n");
   write('web/elements/index.js', "import { draw } from '../figures/index.js';\nexport { draw };\n");
   write('web/site/app.js', "import { draw } from '../elements/index.js';\nimport '../../examples/data.bin?url';\ndraw();\n");
-  write('tools/bench.mjs', "import { run } from '../web/src/api.js';\nrun();\n");
+  write('tools/bench.mjs', "import { run } from '../web/src/api.js';\nimport { median } from '../web/measure/timing.js';\nrun(median);\n");
+  write('web/measure/timing.js', 'export const median = (xs) => xs[xs.length >> 1];\n');
   pkg(SHIPPED);
 
   const breach = (path, text, expected) => {
@@ -94,6 +95,17 @@ describe('the layout check', () => {
 
   it('names the app importing tools/', () => {
     breach('web/site/speed.js', "import { run } from '../../tools/bench.mjs';\n", 'web/site/speed.js -> ../../tools/bench.mjs');
+  });
+
+  it('names a tool that imports the app, statically, on demand or as a page path', () => {
+    breach('tools/speed.mjs', "import { median } from '../web/site/features/speed/timing.js';\n", 'tools/speed.mjs -> ../web/site/features/speed/timing.js');
+    breach('tools/bench/page.mjs', "export const load = () => import('/web/site/app.js');\n", 'tools/bench/page.mjs -> /web/site/app.js');
+  });
+
+  it('names the measuring code (web/measure) importing the app or the API, or touching the DOM', () => {
+    breach('web/measure/panel.js', "import { app } from '../site/app.js';\n", 'web/measure/panel.js -> ../site/app.js');
+    breach('web/measure/api.js', "import { run } from '../src/api.js';\n", 'web/measure/api.js -> ../src/api.js');
+    breach('web/measure/screen.js', 'export const width = () => window.innerWidth;\n', 'web/measure/screen.js -> window');
   });
 
   it('names layers that point upward', () => {

@@ -1,7 +1,7 @@
-// The plain-JS baseline the speed panel and the benchmarks time (web/site/features/speed): it must
+// The plain-JS baseline the speed panel and the benchmarks time (web/measure/plain-js-attention.js): it must
 // compute the same attention as the float64 reference, or the speed ratios compare unlike work.
 import { describe, expect, it } from 'vitest';
-import { attentionBackward, attentionForward } from '../../web/site/features/speed/plain-js-attention.js';
+import { attentionBackward, attentionForward } from '../../web/measure/plain-js-attention.js';
 import { attentionReference } from '../reference/index.js';
 import { seededRandom } from './numeric.js';
 

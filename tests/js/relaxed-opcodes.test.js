@@ -17,7 +17,7 @@ describe.runIf(isNode())('relaxed-opcodes: the pre-standard fma becomes f32x4.re
   beforeAll(async () => {
     const { readFile } = await import('node:fs/promises');
     const [bytes, rewrite, code] = await Promise.all([
-      import('../../web/site/features/speed/module-bytes.js'),
+      import('../../web/measure/module-bytes.js'),
       import('../../tools/wasm/relaxed-opcodes.mjs'),
       import('../../tools/wasm/wasm-code.mjs'),
     ]);

@@ -3,7 +3,7 @@
 // The probe those ceilings come from (ceiling-probe.js) is checked for what it computes, not timed.
 import { describe, expect, it } from 'vitest';
 import { ceilingFor, ceilingSentence, markdownReport, speedRows } from '../../web/site/features/speed/report.js';
-import { probeBytes, tieredProbe } from '../../web/site/features/speed/ceiling-probe.js';
+import { probeBytes, tieredProbe } from '../../web/measure/ceiling-probe.js';
 
 const SIZE = { T: 512, d: 64, heads: 8 }; // 4 H T^2 d = 536.9 MFLOP per call
 const FLOPS = 4 * 8 * 512 * 512 * 64;

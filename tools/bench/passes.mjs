@@ -62,7 +62,7 @@ if (missing.length > 0) {
       const out = path.join(dir, `${build.ceiling}.js`);
       // Every em++ link runs acorn from Node; Debian installs it in /usr/share/nodejs (docs/toolchain.md).
       run('em++', ['-std=c++17', '-O3', '-msimd128', ...build.flags, '-DATTNLAB_SIMD=1', '-Icpp/include', '-I.deps/xsimd/usr/include',
-        '-Itools/bench', '-sALLOW_MEMORY_GROWTH=1', '-sENVIRONMENT=node', 'tools/bench/sdpa_passes.cpp', path.join('build-wasm', build.lib), '-o', out],
+        '-sALLOW_MEMORY_GROWTH=1', '-sENVIRONMENT=node', 'tools/bench/sdpa_passes.cpp', path.join('build-wasm', build.lib), '-o', out],
       { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } });
       if (build.ceiling === 'relaxed') run(process.execPath, ['tools/wasm/relaxed-opcodes.mjs', out.replace(/\.js$/, '.wasm')]);
       const flags = ['--no-experimental-fetch', ...(build.ceiling === 'relaxed' && nodeNeedsRelaxedFlag() ? [RELAXED_FLAG] : [])];

@@ -1,44 +1,8 @@
 // The machine's WebAssembly SIMD ceiling in the bench's own process: the probe of
-// web/site/features/speed/ceiling-probe.js (independent f32x4 multiply-add chains; the speed panel
-// reads the same one in the browser), read here by CPU time (measureCeiling, where Node has it),
-// several times over a run (higherCeilings), and beside each timed call of ours (withCeilingBeside).
-import { median } from '../../../web/site/features/speed/timing.js';
-import { measureCeiling, probeReader, tieredProbe, wallNow } from '../../../web/site/features/speed/ceiling-probe.js';
-import { withSamplesAround } from './contender.mjs';
-
-/**
- * A probe to read beside each timed call: -> { read() } (GFLOP/s of one wall-clock call of about
- * targetMs), or null where the engine does not validate it. The bench's calls are wall time, so a
- * burst of another job on the core slows a call and the reading next to it alike.
- */
-export async function ceilingProbe({ relaxed = false, chains = 14, targetMs = 4 } = {}) {
-  const f = await tieredProbe({ relaxed, chains });
-  return f ? { read: probeReader(f, chains, wallNow, targetMs) } : null;
-}
-
-/**
- * contender (contender.mjs) whose every time() also reads the probe just before and just after the
- * call, and records the mean of the two in ceilingSamples (untimed).
- */
-export const withCeilingBeside = (contender, probe) =>
-  withSamplesAround(contender, 'ceilingSamples', probe.read, (before) => (before + probe.read()) / 2);
-
-/**
- * The efficiency of calls of `flops` each against the ceiling read beside each: the median over
- * calls of (flops / ms_i / 1e6) / ceiling_i (GFLOP/s over GFLOP/s), with ms and ceilings in call
- * order (the last ms.length ceilings: warm-up calls come first). A window in which another job took the core slows a call
- * and its readings together, so their ratio holds where the rate over the run's highest reading
- * drops; on a quiet machine the two agree. The bench still judges its targets on the highest
- * reading (the stricter number); this one tells a slow window from a slow kernel, in part: the
- * readings bracket the call, so a burst inside a long call goes unseen. In a run at 82030e0 whose
- * ceiling readings ranged 40.2-52.3, the SIMD forward at T = 512 (14 ms calls) read 70.5% of the
- * highest and 72.0% beside, at T = 2048 (247 ms calls, 6 of them) 66.2% and 73.5%, and the
- * relaxed forward at T = 2048 54.4% and 62.3% (quiet runs: 79-81%).
- */
-export function efficiencyBeside(flops, ms, ceilings) {
-  const beside = ceilings.slice(-ms.length);
-  return median(ms.map((t, i) => flops / t / 1e6 / beside[i]));
-}
+// web/measure/ceiling-probe.js (independent f32x4 multiply-add chains; the speed panel
+// reads the same one in the browser), read here by CPU time (measureCeiling, where Node has it)
+// and by the wall clock, several times over a run (higherCeilings).
+import { measureCeiling } from '../../../web/measure/ceiling-probe.js';
 
 /**
  * Both ceilings of this engine by both clocks: { simd, relaxed, simdWall, relaxedWall } (the relaxed
@@ -57,12 +21,9 @@ export async function measureCeilings(options = {}) {
 /**
  * The higher of each of several measureCeilings readings, field by field (null where none has it),
  * with `readings`, how many were taken, and `lowest`, the lowest mul+add one in CPU time.
- * A ceiling is what the machine can do, so a low reading is time something else took: on this
- * project's VMs a whole process read 41.3 GFLOP/s against 52 a few seconds later (another guest on
- * the core's other hardware thread, it seems; the guest's own load was 0.2), and in 3 of 6 fresh
- * processes the first mul+add reading came out 44.1-47.4 (2026-11-24). Read against such a reading,
- * every efficiency of a run would read 10-26% high; against the highest of readings spread over
- * the run, a quiet minute anywhere in it sets the ceiling.
+ * A ceiling is what the machine can do, so a low reading is time something else took (on a shared
+ * VM a whole process can read 20% low): against the highest of readings spread over the run, a
+ * quiet minute anywhere in it sets the ceiling and no efficiency reads high.
  */
 export function higherCeilings(...readings) {
   const higher = (key) => readings.map((r) => r[key]).reduce((a, b) => (!a || (b && b.gflops > a.gflops) ? b : a), null);
@@ -81,8 +42,7 @@ export function higherCeilings(...readings) {
 /**
  * The ceiling a row of the bench is measured against: relaxed_madd for our relaxed build, else
  * mul+add; the faster of its CPU-time and wall-clock readings. A slower reading means something
- * else took the time: in CPU time, another thread of this process (a peer's spinning pool; seen:
- * 44.4 GFLOP/s in CPU time beside 52.3 by the wall clock), which made every efficiency read high.
+ * else took the time: in CPU time, another thread of this process (a peer's spinning pool).
  */
 export function ceilingOf(ceilings, form) {
   const [cpu, wall] = form === 'wasm-relaxed' ? [ceilings.relaxed, ceilings.relaxedWall] : [ceilings.simd, ceilings.simdWall];
@@ -102,8 +62,7 @@ export const WASM_TILE_CHAINS = 8;
  * `relaxed`): [{ chains, gflops }], the best of `samples` readings each in CPU time, or null where
  * the engine does not validate the relaxed probe. Where a count under 14 reads well below 14's, its
  * chains wait on their own latency, and so does a kernel whose register tile holds that many
- * accumulators: on an Intel Xeon (family 6 model 207, 2026-11-27) relaxed_madd read 40.4 GFLOP/s at
- * 8 chains against 46.3 at 10, and the 2 x 4 tile's products in L1 ran at 39-41 (docs/performance.md).
+ * accumulators (npm run bench:passes prints it beside the passes).
  */
 export async function ceilingByChains({ relaxed = false, chains = [6, 8, 10, 12, 14], samples = 5 } = {}) {
   const rows = [];

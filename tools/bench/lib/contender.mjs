@@ -5,7 +5,7 @@
 //   time()         ms of one call (the work a user would time: inputs from JS arrays in, results out)
 //   result()       that call's outputs as Float32Arrays in our layout (B, H, T, d) ..., for the check
 //   release()      frees sessions or workers
-import { timeCall } from '../../../web/site/features/speed/timing.js';
+import { timeCall } from '../../../web/measure/timing.js';
 
 /**
  * run: the call (sync or async) returning its raw outputs; toOurs(raw) turns them into a list of

@@ -5,14 +5,12 @@
 // output and log-sum-exps) and the backward given that saved forward, and returns [dq, dk, dv].
 import { contender } from './contender.mjs';
 import { coreClockOf, withCoreSamples } from './core-clock.mjs';
-import { withPageFaults } from './page-faults.mjs';
-import { attentionBackward, attentionForward } from '../../../web/site/features/speed/plain-js-attention.js';
+import { attentionBackward, attentionForward } from '../../../web/measure/plain-js-attention.js';
 
 /**
  * One contender per loaded module (its backend names the form): the synchronous API, or the
  * parallel one (loadAttention({ threads })), whose calls return Promises. A synchronous build with
- * a core clock (core-clock.mjs) also records the core's share of every timed call (coreSamples),
- * and in Node every synchronous call's page faults (faultSamples, page-faults.mjs).
+ * a core clock (core-clock.mjs) also records the core's share of every timed call (coreSamples).
  */
 export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, inputs, Tk = T, Hkv = H, sdpaOptions = {} }) {
   const shapes = { q: [B, H, T, d], k: [B, Hkv, Tk, d], v: [B, Hkv, Tk, d], dout: [B, H, T, d] };
@@ -44,10 +42,10 @@ export function attentionLabContenders(modules, { pass, causal, B = 1, H, T, d, 
 }
 
 // A contender of a synchronous build, recording each call's core time (when the bench made the
-// build's core clock) and page faults.
+// build's core clock).
 function synchronous(attn, meta, run) {
   const clock = coreClockOf(attn);
-  return withPageFaults(clock ? withCoreSamples(contender(meta, run), clock) : contender(meta, run));
+  return clock ? withCoreSamples(contender(meta, run), clock) : contender(meta, run);
 }
 
 /** The plain-JS loops of plain-js-attention.mjs. */

@@ -3,7 +3,7 @@
 // Each configuration: { title, unit, work (flops or bytes of one call), build: () => contenders }.
 // Flop counts (a multiply-add is 2 flops; tanh and exp count 1; forward + backward = 3 x forward,
 // the usual estimate of a backward as two products per forward product, except for the sdpa part
-// of a layer, which uses the 14 B H Tq Tk d of peers.mjs):
+// of a layer, which uses the 14 B H Tq Tk d of sdpa-configs.mjs):
 //   additive forward  2 Tq dq h + 2 Tk dk h (projections) + 4 h Tq Tk (add, tanh, w_v dot) + 2 Tq Tk dv
 //   selfAttention     3 x (2 T d_in (2 d_q + d_out)) + 7 T^2 (d_q + d_out)
 //   multiHeadAttention 3 x (8 T dModel^2) + 14 T^2 dModel
@@ -111,7 +111,7 @@ export function opConfigs(modules, { quick }) {
   const T = quick ? 256 : 512;
   return [
     ...additiveConfigs(modules, { T, d: 64, h: 64 }),
-    ...layerConfigs(modules, { T: quick ? 256 : 1024, d: 64, dModel: 512, heads: 8 }),
-    ...softmaxConfigs(modules, { H: 8, T: quick ? 256 : 1024 }),
+    ...layerConfigs(modules, { T, d: 64, dModel: 512, heads: 8 }),
+    ...softmaxConfigs(modules, { H: 8, T }),
   ];
 }

@@ -2,10 +2,9 @@
 // threaded build needs a cross-origin isolated page) as benchmark contenders.
 // Shapes: q, k, v, dout (1, H, T, d). Each call makes its input tensors from the Float32Arrays
 // (a copy into wasm memory, as our calls do) and reads the results back with dataSync.
-// Two forms, since the backend's fast (XNNPACK) matmul serves only batch 1 without transposes:
-//   'batched matMul'      one matMul over all heads with transposeB, softmax, matMul
-//   'one matMul per head' per head: explicit transpose of k, matMul, softmax, matMul
-// Gradients through tf.grads on either form.
+// One form, 'one matMul per head' (an explicit transpose of k, matMul, softmax, matMul), since the
+// backend's fast (XNNPACK) matmul serves only batch 1 without transposes: one batched matMul over
+// all heads with transposeB took 1.9-3.9x as long. Gradients through tf.grads.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 // The union package, as tfjs-backend-wasm's README pairs them: tfjs-core's Node bundle registers
@@ -27,10 +26,10 @@ function tfjsWasm() {
   return backendReady;
 }
 
-/** y = softmax(scale q k^T [+ mask]) v for tensors whose last two axes are (T, d). */
-function attentionOf(q, k, v, scale, mask, { perHead }) {
+/** y = softmax(scale q k^T [+ mask]) v for (T, d) tensors. */
+function attentionOf(q, k, v, scale, mask) {
   const qs = tf.mul(q, scale);
-  let scores = perHead ? tf.matMul(qs, tf.transpose(k)) : tf.matMul(qs, k, false, true);
+  let scores = tf.matMul(qs, tf.transpose(k));
   if (mask) scores = tf.add(scores, mask);
   return tf.matMul(tf.softmax(scores), v);
 }
@@ -46,35 +45,21 @@ export async function tfjsContenders({ pass, causal, H, T, d, inputs }) {
   const mask = causal ? tf.tensor2d(additiveCausalMask(T), [T, T]) : null;
   const n = H * T * d;
   const headOf = (x, h) => tf.tensor2d(x.subarray(h * T * d, (h + 1) * T * d), [T, d]);
-  const forms = {
-    'batched matMul': {
-      forward: () => tf.tidy(() => [attentionOf(...['q', 'k', 'v'].map((x) => tf.tensor3d(inputs[x], [H, T, d])), scale, mask, { perHead: false }).dataSync()]),
-      grads: () =>
-        tf.tidy(() => {
-          const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((x) => tf.tensor3d(inputs[x], [H, T, d]));
-          return tf.grads((a, b, c) => attentionOf(a, b, c, scale, mask, { perHead: false }))([q, k, v], dout).map((g) => g.dataSync());
-        }),
-    },
-    'one matMul per head': {
-      forward: () => {
-        const y = new Float32Array(n);
-        for (let h = 0; h < H; h++) y.set(tf.tidy(() => attentionOf(headOf(inputs.q, h), headOf(inputs.k, h), headOf(inputs.v, h), scale, mask, { perHead: true }).dataSync()), h * T * d);
-        return [y];
-      },
-      grads: () => {
-        const grads = [0, 1, 2].map(() => new Float32Array(n));
-        const gradFn = tf.grads((a, b, c) => attentionOf(a, b, c, scale, mask, { perHead: true }));
-        for (let h = 0; h < H; h++) {
-          tf.tidy(() => {
-            const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((x) => headOf(inputs[x], h));
-            gradFn([q, k, v], dout).forEach((g, i) => grads[i].set(g.dataSync(), h * T * d));
-          });
-        }
-        return grads;
-      },
-    },
+  const forward = () => {
+    const y = new Float32Array(n);
+    for (let h = 0; h < H; h++) y.set(tf.tidy(() => attentionOf(headOf(inputs.q, h), headOf(inputs.k, h), headOf(inputs.v, h), scale, mask).dataSync()), h * T * d);
+    return [y];
   };
-  return Object.entries(forms).map(([form, run]) =>
-    contender({ library: 'tfjs-backend-wasm', form }, pass === 'forward' ? run.forward : run.grads, undefined, async () => mask?.dispose()),
-  );
+  const grads = () => {
+    const out = [0, 1, 2].map(() => new Float32Array(n));
+    const gradFn = tf.grads((a, b, c) => attentionOf(a, b, c, scale, mask));
+    for (let h = 0; h < H; h++) {
+      tf.tidy(() => {
+        const [q, k, v, dout] = ['q', 'k', 'v', 'dout'].map((x) => headOf(inputs[x], h));
+        gradFn([q, k, v], dout).forEach((g, i) => out[i].set(g.dataSync(), h * T * d));
+      });
+    }
+    return out;
+  };
+  return [contender({ library: 'tfjs-backend-wasm', form: 'one matMul per head' }, pass === 'forward' ? forward : grads, undefined, async () => mask?.dispose())];
 }

@@ -19,16 +19,22 @@ const PASSES = [
   { key: 'forwardBackward', title: 'forward+backward', pass: 'forwardBackward', causal: false, flops: (H, T, d) => 14 * H * T * T * d },
 ];
 
+// The slow contenders run at the smaller sizes only: at T = 1024 one forward+backward call takes
+// seconds in plain JS or our scalar build, minutes of a run for ratios of 4 to 70 that T = 512
+// already shows.
+const SLOW_UP_TO = { 'wasm-scalar': 512, 'plain JS': 512, tfjs: 1024 };
+
 /** Every contender of one configuration, ours first. */
 async function sdpaContenders(modules, config, { ortThreads }) {
-  const contenders = [...attentionLabContenders(modules, config)];
+  const fast = (name) => config.T <= SLOW_UP_TO[name];
+  const contenders = [...attentionLabContenders(modules.filter((m) => m.backend !== 'wasm-scalar' || fast('wasm-scalar')), config)];
   contenders.push(...(await onnxruntimeContenders(config, { threads: 1 })));
   for (const threads of ortThreads.filter((t) => t > 1)) {
     const url = new URL('./peer-onnxruntime.mjs', import.meta.url);
     contenders.push(...(await contendersInWorker(url, 'onnxruntimeContenders', config, { threads })));
   }
-  contenders.push(...(await tfjsContenders(config)));
-  contenders.push(plainJsContender(config));
+  if (fast('tfjs')) contenders.push(...(await tfjsContenders(config)));
+  if (fast('plain JS')) contenders.push(plainJsContender(config));
   return contenders;
 }
 

@@ -67,7 +67,7 @@ function loss(p, tokens, targets, { vocab: V, dModel: d, heads: H }, B, T, mask)
 
 /**
  * Training steps per second of `model` over `batches` ({ data: Int32Array, shape: [B, T] }):
- * `steps` timed after 2 warm-up steps. -> { rate, version, losses: the loss of the first and the
+ * `steps` timed after 1 warm-up step. -> { rate, version, losses: the loss of the first and the
  * last step (that it trains) } or { error }.
  */
 export async function tfjsStepsPerSecond(model, batches, steps) {
@@ -95,8 +95,7 @@ export async function tfjsStepsPerSecond(model, batches, steps) {
       return cost ? value.dataSync()[0] : undefined;
     });
   };
-  const first = step(0, true);
-  step(1);
+  const first = step(0, true); // the warm-up step: it compiles the backend's kernels
   const start = performance.now();
   for (let i = 0; i < steps - 1; i++) step(i);
   const last = step(steps - 1, true);

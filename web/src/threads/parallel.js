@@ -10,8 +10,8 @@
 // and in the backward dk, dv only need a sum where workers share a kv head (plan.js).
 // The price is copying each worker's slices in and its results out (through recycled staging
 // buffers, staging.js: about 1 ms for H=8, Tq=Tk=1024, d=64, against ~50 ms of arithmetic) and one
-// module's memory per worker. Measured (tools/bench/threads.mjs, 2 cores): 2 threads run that
-// forward and forward+backward about 1.75x faster than the synchronous API.
+// module's memory per worker. On 2 idle cores, 2 threads ran that forward and
+// forward+backward about 1.75x faster than the synchronous API (npm run bench's 2-thread rows).
 //
 // Calls are checked here, on the calling thread, by the same code as the synchronous API, so
 // almost every error is thrown before anything is sent (and is the same error). Small calls run

@@ -5,7 +5,7 @@
 // fraction of the ceiling and the ratio to plain JS (report.js), and can be copied as Markdown.
 import { h } from '../../../figures/dom.js';
 import { copyButton } from '../../controls/copy-button.js';
-import { forwardFlops } from './timing.js';
+import { forwardFlops } from '../../../measure/timing.js';
 import { ceilingSentence, formatGflops, formatMs, formatPercent, formatRatio, markdownReport, NAMES, speedRows } from './report.js';
 
 const CHOICES = { T: [32, 64, 128, 256, 512, 1024], d: [16, 32, 64, 128], heads: [1, 2, 4, 8] };

@@ -9,10 +9,10 @@
 //        { type: 'done', stats, ceiling }, { type: 'error', message }
 //   ceiling: { simd, relaxed } GFLOP/s of f32x4 mul+add and of f32x4.relaxed_madd (null where the
 //        engine has no relaxed SIMD), the higher of the readings so far
-import { attentionForward } from './plain-js-attention.js';
+import { attentionForward } from '../../../measure/plain-js-attention.js';
 import { loadAttention } from '../../../src/index.js';
-import { measureCeiling } from './ceiling-probe.js';
-import { timeContenders } from './timing.js';
+import { measureCeiling } from '../../../measure/ceiling-probe.js';
+import { timeContenders } from '../../../measure/timing.js';
 
 let cancelled = false;
 

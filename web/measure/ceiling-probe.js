@@ -4,11 +4,9 @@
 // and nothing else but a counter. Each step of a chain waits for the one before (mul and add
 // latencies, 3 + 3 cycles on Zen 3/4, or the FMA's 4), so enough chains keep every FP pipe busy:
 // 12 cover two mul and two add pipes at 6 cycles, or two FMA pipes at 4, and 14 (the default) is
-// the most that fit x64's 16 vector registers beside m and c. Measured on Zen 4 under V8 12 (Node
-// 20), GFLOP/s by chains: mul+add 10: 42.0, 12: 47.5, 13: 49.0, 14: 50.9, 16: 29.0 (spilled);
-// relaxed_madd 10-14: 58, 16: 33. The issue's Zen 3 figure (46.2) was 12 chains.
-// The speed panel reads it in the browser (worker.js) and the bench in Node (tools/bench/lib/ceiling.mjs,
-// which adds CPU-time clocks and readings beside each call).
+// the most that fit x64's 16 vector registers beside m and c (16 chains would spill).
+// The speed panel reads it in the browser (web/site/features/speed/worker.js) and the bench in Node
+// (tools/bench/lib/ceiling.mjs).
 //
 // The module is written as bytes (module-bytes.js) rather than compiled from C++: a compiler is free
 // to merge, reorder or vectorise the chains, and our clang would emit relaxed_madd only with its

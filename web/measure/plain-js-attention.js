@@ -1,5 +1,5 @@
 // Scaled dot-product attention in plain JS over Float32Arrays: the baseline the wasm builds are
-// compared with in simd-vs-scalar.mjs and peers.mjs. Same algorithm as the core (row streaming, P
+// compared with in the speed panel and npm run bench. Same algorithm as the core (row streaming, P
 // recomputed in the backward). q, k, v, out, dout, dq, dk, dv are (B H, T, d), d == dv.
 // causal (top-left, j <= i) only shortens each row's loops: it is how one writes a mask in JS.
 

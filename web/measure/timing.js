@@ -1,5 +1,5 @@
-// Timing calls fairly on a shared machine: the speed panel's and the benchmarks' one timing helper
-// (tools/bench imports it; web code never imports tools). Contenders take turns, one sample each
+// Timing calls fairly on a shared machine: the one timing helper of the speed panel
+// (web/site/features/speed) and the bench (tools/bench). Contenders take turns, one sample each
 // per round, forward then backward order, so that a burst of load or a drift falls on all of them
 // alike; each is warmed up first (V8 tiers wasm up only between calls, docs/toolchain.md); results
 // are medians of the samples.
