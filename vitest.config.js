@@ -20,7 +20,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 
 // Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
-// workers get so that the suites also run on the relaxed build (tests/js/backends.js).
+// workers get so that the suites also run on the relaxed build (tests/js/shared/backends.js).
 const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
 
 // The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.
@@ -56,7 +56,7 @@ export default defineConfig({
         test: {
           name: 'types',
           environment: 'node',
-          include: ['tests/types/**/*.test.js'],
+          include: ['tests/types/**/*.test.js', 'tests/lint/**/*.test.js'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -104,7 +104,7 @@ export default defineConfig({
           include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
           // The import-layout and catalog checks read the sources with node:fs: properties of the
           // repository, not of a runtime.
-          exclude: [...configDefaults.exclude, 'tests/js/layout.test.js', 'tests/js/i18n.test.js'],
+          exclude: [...configDefaults.exclude, 'tests/js/tools/layout.test.js', 'tests/js/model/i18n.test.js'],
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,

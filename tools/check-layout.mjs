@@ -15,7 +15,7 @@
 //             under web/site.
 // Each problem is one line, `file -> spec` with the rule it breaks; paths are from the root.
 //   node tools/check-layout.mjs [--root DIR]   (exits 1 when there is any problem)
-//   checkLayout(root) -> string[]              (tests/js/layout.test.js)
+//   checkLayout(root) -> string[]              (tests/js/tools/layout.test.js)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -181,7 +181,7 @@ namespace attnlab {
 namespace {
 
 // The tile choice (kernels.hpp): natively one tile, 4 x 2; a request outside [0, tile_count())
-// changes nothing. (The relaxed wasm build's two tiles: tests/js/tiles.test.js.)
+// changes nothing. (The relaxed wasm build's two tiles: tests/js/api/tiles.test.js.)
 TEST(TileChoice, TheNativeBuildHasOneTileAndRefusesAnyOther) {
   EXPECT_EQ(kernels::tile_count(), 1);
   EXPECT_STREQ(kernels::tile_name(0), "4x2");

@@ -3,7 +3,7 @@
 //     never a WebAssembly trap (RuntimeError), a bare number, or another kind of error;
 //   - it changes none of its inputs (snapshotted before the call, compared byte for byte after);
 //   - it leaves wasm memory as it found it: the next malloc lands where it did before and the C
-//     stack pointer is back (the check of tests/js/api-smoke.test.js, after every call);
+//     stack pointer is back (the check of tests/js/api/api-smoke.test.js, after every call);
 //   - a result equals the float64 reference within a tolerance derived from float32 rounding.
 import { expect } from 'vitest';
 

@@ -1,4 +1,4 @@
-"""Writes two PyTorch state_dicts as .safetensors for tests/js/transformer-safetensors.test.js, which
+"""Writes two PyTorch state_dicts as .safetensors for tests/js/api/transformer-safetensors.test.js, which
 loads each into attn.transformer unchanged (readTensors, then setParameters) and compares the
 logits with PyTorch's float32 logits stored in the file's metadata:
 

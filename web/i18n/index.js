@@ -5,7 +5,7 @@
 //   pickLanguage(wanted)         the language of a list such as navigator.languages, or of one
 //                                tag such as ?lang= gives (zh, zh-TW, zh-Hans-CN -> zh-CN; else en)
 //   t(lang, key, params)         the message, with {name} replaced by params.name; a key missing
-//                                from a catalog throws (tests/js/i18n.test.js keeps both complete)
+//                                from a catalog throws (tests/js/model/i18n.test.js keeps both complete)
 // The stages' part of each catalog (stages/en.js, stages/zh-CN.js) also loads alone, for the
 // figures: stage-text.js.
 import en from './en.js';

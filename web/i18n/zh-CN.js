@@ -1,6 +1,6 @@
 // 简体中文 (zh-CN): the same keys as en.js, in the terms of the Chinese tutorials this project
 // grew from (查询/键/值, 注意力分数, 注意力权重, 掩蔽 softmax, 缩放点积注意力, 加性注意力, 词元).
-// tests/js/i18n.test.js fails when a key is missing from either catalog.
+// tests/js/model/i18n.test.js fails when a key is missing from either catalog.
 
 import figures from './figures/zh-CN.js';
 import stages from './stages/zh-CN.js';

@@ -12,7 +12,7 @@
 // leaves an instance whose memory and stack may be anything, so a Runtime never reuses it. The call
 // that trapped throws an Error that says so (the trap as its cause), and the next call, on any API
 // object of that Runtime (or a fresh loadAttention(), which gets the cached Runtime), runs on a
-// fresh instance of the same compiled module, made synchronously. (tests/js/hardening.test.js
+// fresh instance of the same compiled module, made synchronously. (tests/js/api/hardening.test.js
 // forces a trap through the internal hook loadModule() gives tests: the live module's
 // stackRestore(0), after which the next call's first stack frame lies below address 0.)
 // The products' tile: the relaxed build has two, timed once a page in the background after the

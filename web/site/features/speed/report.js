@@ -1,6 +1,6 @@
 // What the speed panel shows and lets a reader copy, from the worker's results (worker.js): one row
 // per contender, with its rate as a fraction of this machine's ceiling through wasm SIMD. Pure data
-// and text, no DOM, so it is tested in Node (tests/js/speed-report.test.js).
+// and text, no DOM, so it is tested in Node (tests/js/tools/speed-report.test.js).
 import { forwardFlops } from '../../../measure/timing.js';
 
 export const NAMES = {

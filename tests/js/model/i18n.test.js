@@ -1,0 +1,129 @@
+// The message catalogs (web/i18n): both languages hold the same keys, every key is used by the
+// code, the placeholders of a message are the same in both, and t() and pickLanguage() do what
+// the explorer relies on. Node only: the catalogs are plain objects, the sources plain files.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CATALOGS, LANGUAGES, pickLanguage, t } from '../../../web/i18n/index.js';
+import figuresEn from '../../../web/i18n/figures/en.js';
+import figuresZh from '../../../web/i18n/figures/zh-CN.js';
+import { figureLang, figureMessage } from '../../../web/i18n/figure-text.js';
+import { PRESET_IDS } from '../../../web/model/presets/catalog.js';
+
+const WEB = fileURLToPath(new URL('../../../web/', import.meta.url));
+const [en, zh] = [CATALOGS.en, CATALOGS['zh-CN']];
+
+/** Every .js and .html source under web/ except the catalogs themselves, as one text. */
+function webSources() {
+  const texts = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (name !== 'wasm' && name !== 'i18n') walk(path);
+      } else if (/\.(?:m?js|html)$/.test(name)) texts.push(readFileSync(path, 'utf8'));
+    }
+  };
+  walk(WEB);
+  return texts.join('\n');
+}
+
+// Keys the code builds from an id rather than writing out: `preset.${id}.title`, `stage.${id}.noun`,
+// `site.size.${word}` and the like. A key counts as used when its literal is in the code, or when it
+// belongs to one of these families and the family's template is in the code.
+const FAMILIES = [
+  [/^preset\.[\w-]+\.(title|summary|origin)$/, () => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
+  [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
+  [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
+  [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
+  [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
+  [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
+  [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
+];
+
+const placeholders = (message) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('the message catalogs', () => {
+  it('name the same keys in English and Chinese', () => {
+    const missingInZh = Object.keys(en).filter((k) => !Object.hasOwn(zh, k));
+    const missingInEn = Object.keys(zh).filter((k) => !Object.hasOwn(en, k));
+    expect({ missingInZh, missingInEn }).toEqual({ missingInZh: [], missingInEn: [] });
+    expect(LANGUAGES).toEqual(['en', 'zh-CN']);
+  });
+
+  it('hold a non-empty message with the same {placeholders} for every key, in both languages', () => {
+    const differing = Object.keys(en).filter((k) => zh[k] !== undefined && placeholders(en[k]).join() !== placeholders(zh[k]).join());
+    const empty = Object.entries({ ...en, ...zh }).filter(([, v]) => typeof v !== 'string' || v.trim() === '').map(([k]) => k);
+    expect({ differing, empty }).toEqual({ differing: [], empty: [] });
+  });
+
+  it('hold no key the code never asks for', () => {
+    const code = webSources();
+    const unused = Object.keys(en).filter((key) => {
+      if (code.includes(`'${key}'`) || code.includes(`\`${key}\``)) return false;
+      return !FAMILIES.some(([pattern, template, belongs = () => true]) => {
+        const m = pattern.exec(key);
+        return m && belongs(key) && code.includes(template(m));
+      });
+    });
+    expect(unused).toEqual([]);
+  });
+
+  it('name every preset: a title, a summary and where it comes from, with no file number or internal word', () => {
+    for (const id of PRESET_IDS) {
+      for (const lang of LANGUAGES) {
+        for (const part of ['title', 'summary', 'origin']) {
+          const text = t(lang, `preset.${id}.${part}`);
+          expect(text, `${lang} preset.${id}.${part}`).not.toMatch(/\bseed[ -]?\d|walk-through/i);
+        }
+      }
+    }
+  });
+});
+
+describe('t(lang, key, params)', () => {
+  it('fills {name} from params and leaves an unknown placeholder as written', () => {
+    expect(t('en', 'site.head', { head: 2 })).toBe('head 2');
+    expect(t('zh-CN', 'site.head', { head: 2 })).toBe('头 2');
+    expect(t('en', 'site.head', {})).toBe('head {head}');
+  });
+
+  it('answers in English for a language it does not have, and names a missing key', () => {
+    expect(t('fr', 'site.copy-link')).toBe('Copy link');
+    expect(() => t('zh-CN', 'site.no-such-key')).toThrow(/no message 'site\.no-such-key' in the zh-CN catalog/);
+  });
+});
+
+describe('pickLanguage(wanted)', () => {
+  it('takes the first supported language of navigator.languages: any zh is zh-CN, anything else en', () => {
+    expect(pickLanguage(['zh-CN', 'en'])).toBe('zh-CN');
+    expect(pickLanguage(['zh-TW'])).toBe('zh-CN');
+    expect(pickLanguage(['zh-Hans-CN'])).toBe('zh-CN');
+    expect(pickLanguage(['fr-FR', 'zh'])).toBe('zh-CN');
+    expect(pickLanguage(['en-GB', 'zh-CN'])).toBe('en');
+    expect(pickLanguage(['fr-FR', 'de'])).toBe('en');
+    expect(pickLanguage([])).toBe('en');
+    expect(pickLanguage('zh-cn')).toBe('zh-CN');
+    expect(pickLanguage(undefined)).toBe('en');
+  });
+});
+
+describe('the figures\' own catalog (figure.*), which an element page loads alone', () => {
+  it('names the same keys in both languages, all of them in the whole catalogs too', () => {
+    expect(Object.keys(figuresZh).sort()).toEqual(Object.keys(figuresEn).sort());
+    const absent = Object.keys(figuresEn).filter((k) => en[k] !== figuresEn[k] || zh[k] !== figuresZh[k]);
+    expect(absent).toEqual([]);
+  });
+
+  it('holds no English word in its Chinese messages (format names aside)', () => {
+    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(/\b(?:SVG|PNG|HTML|CSV)\b/g, '')));
+    expect(english).toEqual([]);
+    expect(figureMessage('zh-CN', 'figure.export')).toBe('导出');
+  });
+
+  it('takes en and zh-CN as a lang value and names lang for anything else', () => {
+    expect([figureLang('en'), figureLang('zh-CN'), figureLang('zh'), figureLang('EN-us')]).toEqual(['en', 'zh-CN', 'zh-CN', 'en']);
+    for (const bad of ['fr', '', 'zh-TW', 'english']) expect(() => figureLang(bad), bad).toThrow(/^lang: expected 'en' or 'zh-CN'/);
+  });
+});
