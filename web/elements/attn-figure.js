@@ -8,7 +8,7 @@
 //       "wk": [[[1, 1], [0, 1]]], "wv": [[[1, 0], [1, 1]]], "tokens": ["I", "like", "tea"] }</script>
 //   </attn-figure>
 //
-// Attributes (figures/pipeline-state.js and figures/pipeline.js say what each value means):
+// Attributes (web/figures/pipeline/state.js and web/figures/pipeline/pipeline.js say what each value means):
 //   preset      seed-004 | seed-002 | d2l | sentence | sliding-window | alibi | rotary | decode | random
 //   data        JSON of a partial explorer state (or a child <script type="application/json">)
 //   stages      stage ids, e.g. "q k v scores weights output" (default: the whole forward pass)

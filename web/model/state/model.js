@@ -37,7 +37,7 @@
 //   view: 'matrix' | 'heatmap' | 'links',
 //   head: number,                  the head the pipeline shows
 //   seed: number,                  seeds values made up for new cells and missing parameters
-//   backward: {                    the loss and the training (stages/backward.js, panels/train.js)
+//   backward: {                    the loss and the training (stages/backward.js, site/features/train/panel.js)
 //     target: number[][][],        Y (B, Tq, d_out): what the output should be (the layer's
 //                                  output: through W^O when there is one; d_out in sizesOf)
 //     loss: 'half-sum' | 'mean',   L = 1/2 sum (O - T)^2, or L = mean (O - T)^2
