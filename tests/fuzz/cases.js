@@ -76,7 +76,7 @@ export const attentionSpec = (kinds = FAULT_KINDS) =>
       scale: fc.option(fc.constantFrom(0.05, 0.3, 1, 2.5), { freq: 3 }),
       softcap: fc.option(fc.constantFrom(0, 0.5, 5, 50), { freq: 3 }),
       dropout: fc.option(fc.constantFrom(0, 0.1, 0.5), { freq: 4 }),
-      seed: fc.option(fc.nat(1000), { freq: 3 }),
+      dropoutSeed: fc.option(fc.nat(1000), { freq: 3 }),
       returnWeights: fc.boolean(),
       trace: fc.boolean(),
       returnLse: fc.boolean(),
@@ -116,7 +116,7 @@ function normalise(s) {
   out.H = out.Hkv * out.group;
   if (!dot) [out.softcap, out.dropout] = [null, null];
   if (s.op === 'additiveAttention') out.scale = null; // additiveAttention takes no scale
-  if (out.dropout === null) out.seed = null; // a seed without dropout is allowed but says nothing
+  if (out.dropout === null) out.dropoutSeed = null; // a seed without dropout is allowed but says nothing
   if (s.op !== 'scaledDotProductAttention') out.returnLse = false;
   if (s.backward) [out.returnWeights, out.trace, out.returnLse] = [false, false, false];
   if (s.op !== 'scaledDotProductAttention' || !s.backward) out.saved = false;
@@ -225,7 +225,7 @@ export function build(s) {
   const options = {};
   for (const [key, value] of Object.entries(mask)) if (value !== undefined) options[key] = value;
   if (s.family === 'attention') {
-    for (const key of ['scale', 'softcap', 'dropout', 'seed']) if (s[key] !== null && s[key] !== undefined) options[key] = ref.options[key] = s[key];
+    for (const key of ['scale', 'softcap', 'dropout', 'dropoutSeed']) if (s[key] !== null && s[key] !== undefined) options[key] = ref.options[key] = s[key];
     for (const key of ['returnWeights', 'trace', 'returnLse']) if (s[key]) options[key] = true;
     ref.options.scoring = s.scoring;
     ref.options.params = params;
@@ -348,7 +348,7 @@ function applyFault(call, s) {
     }
     case 'option-value': {
       const numeric = s.family === 'attention'
-        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'seed'] : [])]
+        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'dropoutSeed'] : [])]
         : ['maskFill'];
       if (s.op === 'additiveAttention') numeric.shift(); // additiveAttention has no scale
       const key = pickOf(numeric, pick);
@@ -492,7 +492,7 @@ function badNumbers(key) {
     case 'scale': return [...common, 0, -0, -1, -1e-3];
     case 'softcap': return [...common, -1, -1e-3];
     case 'dropout': return [...common, -0.1, 1, 1.5];
-    case 'seed': return [...common, -1, 1.5, 2 ** 53];
+    case 'dropoutSeed': return [...common, -1, 1.5, 2 ** 53];
     default: return common; // maskFill: any finite number is valid
   }
 }

@@ -44,7 +44,7 @@ const SPECS = {
     v: { style: 'unit', seed: 0, form: 'typed' }, gradOutput: { style: 'unit', seed: 0, form: 'typed' },
     params: { style: 'specials', seed: 379693350, form: 'typed' },
     mask: { validLens: { perRow: false, seed: 1463255169, form: 'nested' }, causal: undefined, attnMask: null, maskFill: undefined },
-    scale: 2.5, softcap: null, dropout: null, seed: null, returnWeights: false, trace: false, returnLse: false, saved: false,
+    scale: 2.5, softcap: null, dropout: null, dropoutSeed: null, returnWeights: false, trace: false, returnLse: false, saved: false,
     fault: null, family: 'attention', H: 1,
   },
 };

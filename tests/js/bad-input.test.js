@@ -123,6 +123,18 @@ const BAD_INPUTS = [
     mentions: [word('dropout'), /\b1\b/],
   },
   {
+    name: "the dropout seed under its 0.1 name 'seed' (renamed dropoutSeed)",
+    call: (a) => a.scaledDotProductAttention(q, k, v, { dropout: 0.1, seed: 3 }),
+    errors: [TypeError],
+    mentions: [word('seed'), word('dropoutSeed'), /renamed/],
+  },
+  {
+    name: "the dropout seed of attention() under its 0.1 name 'seed'",
+    call: (a) => a.attention(q, k, v, { dropout: 0.1, seed: 3 }),
+    errors: [TypeError],
+    mentions: [word('seed'), word('dropoutSeed'), /renamed/],
+  },
+  {
     name: 'a gradient of the wrong shape (sdpa backward)',
     call: (a) => a.scaledDotProductAttentionBackward(q, k, v, zeros(3, 3)),
     errors: [RangeError],

@@ -82,7 +82,7 @@ const SDPA_CASES = [
   {
     name: 'dropout 0.3 with a seed (the same keep mask forward and backward)',
     shapes: { q: [2, 3, 4], k: [2, 5, 4], v: [2, 5, 3] },
-    options: { dropout: 0.3, seed: 11 },
+    options: { dropout: 0.3, dropoutSeed: 11 },
   },
   {
     name: 'window [1, 0] with ALiBi slopes, rank 4 GQA (H 2, Hkv 1), Tq 3 < Tk 5',

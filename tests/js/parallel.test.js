@@ -47,7 +47,7 @@ const CASES = [
   ['weights and trace with causal keep heads whole', 3, { B: 1, H: 3, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ causal: true, returnWeights: true, trace: true, softcap: 3 })],
   ['weights without causal may cut query blocks', 2, { B: 1, H: 1, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ returnWeights: true, trace: true, returnLse: true })],
   ['maskFill with causal keeps heads whole', 2, { B: 1, H: 3, Hkv: 3, Tq: 10, Tk: 6, d: 4, dv: 4 }, () => ({ causal: 'bottom-right', maskFill: -1e6, validLens: [3] })],
-  ['dropout runs the whole call on one worker', 2, { B: 2, H: 2, Hkv: 1, Tq: 12, Tk: 12, d: 4, dv: 4 }, () => ({ dropout: 0.3, seed: 11 })],
+  ['dropout runs the whole call on one worker', 2, { B: 2, H: 2, Hkv: 1, Tq: 12, Tk: 12, d: 4, dv: 4 }, () => ({ dropout: 0.3, dropoutSeed: 11 })],
   ['a window keeps heads whole (its diagonal is i + Tk - Tq)', 3, { B: 1, H: 2, Hkv: 1, Tq: 30, Tk: 40, d: 4, dv: 4 }, () => ({ window: [5, 2], returnLse: true })],
   ['ALiBi sends each worker its heads\' slopes (H=6, Hkv=2, 4 workers)', 4, { B: 1, H: 6, Hkv: 2, Tq: 18, Tk: 23, d: 4, dv: 8 }, () => ({ alibi: true, window: [-1, 0] })],
 ];

@@ -106,7 +106,7 @@ const sdpaCommon = {
   scale: 0.5,
   softcap: 30,
   dropout: 0.1,
-  seed: 7,
+  dropoutSeed: 7,
 } satisfies Required<SdpaCommonOptions>;
 const sdpa = {
   ...sdpaCommon,
@@ -137,7 +137,7 @@ const generalBackward = {
   scale: 1,
   softcap: 0,
   dropout: 0,
-  seed: 1,
+  dropoutSeed: 1,
 } satisfies Required<AttentionBackwardOptions>;
 const general = {
   ...generalBackward,

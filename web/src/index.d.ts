@@ -110,8 +110,11 @@ export interface SdpaCommonOptions extends MaskOptions {
   softcap?: number;
   /** Dropout probability on the weights, in [0, 1); kept weights are scaled by 1/(1-p). */
   dropout?: number;
-  /** Seed of the dropout keep mask: the same seed gives the same mask in forward and backward. */
-  seed?: number;
+  /**
+   * Seed of the dropout keep mask, an integer in [0, 2^53): the same seed gives the same mask in
+   * forward and backward. (0.1's `seed`, refused with a TypeError naming this name.)
+   */
+  dropoutSeed?: number;
 }
 
 export interface SdpaOptions extends SdpaCommonOptions {
@@ -200,7 +203,8 @@ export interface AttentionBackwardOptions extends MaskOptions {
   /** Dot-product scorings only. */
   softcap?: number;
   dropout?: number;
-  seed?: number;
+  /** As SdpaCommonOptions.dropoutSeed. */
+  dropoutSeed?: number;
 }
 
 export interface AttentionOptions extends AttentionBackwardOptions {

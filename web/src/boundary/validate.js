@@ -96,6 +96,18 @@ export function expectSameShape(fn, name, t, shape, what) {
 const NO_OPTIONS = Object.freeze(Object.create(null));
 
 /**
+ * Option names renamed before 1.0 (old -> new, see CHANGELOG.md). An old name is refused with a
+ * TypeError naming its successor wherever the successor is known, so that code written for 0.1
+ * fails loudly instead of losing the option.
+ */
+const RENAMED_OPTIONS = Object.freeze({ __proto__: null, seed: 'dropoutSeed' });
+
+/** The TypeError for an option passed under the name it had before `renamed` (CHANGELOG.md). */
+export function renamedOptionError(fn, old, renamed) {
+  return new TypeError(`${fn}: option '${old}' was renamed '${renamed}' (see CHANGELOG.md)`);
+}
+
+/**
  * Rejects option names the function does not know (a typo such as `casual` would otherwise be
  * ignored) and returns the options as a copy without a prototype: each own option read once (a
  * getter runs once), and nothing inherited (a polluted Object.prototype) is ever read as an option.
@@ -108,6 +120,8 @@ export function expectKnownOptions(fn, options, known) {
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
+      const renamed = RENAMED_OPTIONS[key];
+      if (renamed !== undefined && known.includes(renamed)) throw renamedOptionError(fn, key, renamed);
       throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
     own[key] = options[key];
@@ -192,12 +206,12 @@ export function learningRateOption(fn, options) {
   return numberOption(fn, options, 'learningRate', undefined, finite32, 'a finite number in float32');
 }
 
-/** The options every dot-product attention shares: scale, softcap, dropout, seed. */
+/** The options every dot-product attention shares: scale, softcap, dropout, dropoutSeed. */
 export function dotProductOptions(fn, options, defaultScale) {
   return {
     scale: scaleOption(fn, options, defaultScale),
     softcap: numberOption(fn, options, 'softcap', 0, nonNegativeFinite32, 'a finite number >= 0 in float32 (0: off)'),
     dropout: numberOption(fn, options, 'dropout', 0, probability32, 'a probability in [0, 1) in float32'),
-    seed: numberOption(fn, options, 'seed', 0, seedValue, 'an integer in [0, 2^53)'),
+    seed: numberOption(fn, options, 'dropoutSeed', 0, seedValue, 'an integer in [0, 2^53)'),
   };
 }

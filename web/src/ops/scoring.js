@@ -50,7 +50,7 @@ const SCORING_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'dq', 'dk', 'dv', 'hidden', 
 // The backward lists leave out the options that only choose the forward's outputs.
 const ADDITIVE_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv'];
 const ADDITIVE_OPTIONS = [...ADDITIVE_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
-const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed'];
+const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'dropoutSeed'];
 const ATTENTION_OPTIONS = [...ATTENTION_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
 
 /** Checks and converts the parameters `scoring` reads; `prefix` names them in messages ('params.'). */

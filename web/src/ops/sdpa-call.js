@@ -18,8 +18,8 @@ import {
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 // The backward takes the forward's options but those that only choose the forward's outputs.
-const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', 'saved'];
-const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse', 'out'];
+const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'dropoutSeed', 'saved'];
+const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'dropoutSeed', ...RESULT_OPTIONS, 'returnLse', 'out'];
 /** The fields of SdpaArgs the scratch size depends on. */
 export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
 
