@@ -70,7 +70,7 @@ export const attentionSpec = (kinds = FAULT_KINDS) =>
       q: tensorSpec(STYLES),
       k: tensorSpec(STYLES),
       v: tensorSpec(LINEAR_STYLES),
-      gradOutput: tensorSpec(LINEAR_STYLES),
+      dOutput: tensorSpec(LINEAR_STYLES),
       params: tensorSpec(STYLES),
       mask: maskSpec,
       scale: fc.option(fc.constantFrom(0.05, 0.3, 1, 2.5), { freq: 3 }),
@@ -96,7 +96,7 @@ export const softmaxSpec = (kinds = FAULT_KINDS) =>
       Tq: size,
       Tk: longSize,
       x: tensorSpec([...STYLES, 'wide', 'huge']),
-      gradWeights: tensorSpec(LINEAR_STYLES),
+      dWeights: tensorSpec(LINEAR_STYLES),
       negativeInfinity: fc.boolean(),
       mask: maskSpec,
       fault: fault(kinds),
@@ -146,7 +146,7 @@ function shapesOf(s) {
   if (s.family === 'softmax') {
     const full = [s.B, s.H, s.Tq, s.Tk];
     const x = SCORE_AXES[s.rank].map((a) => full[a]);
-    return { x, weights: x, gradWeights: x, scores: full };
+    return { x, weights: x, dWeights: x, scores: full };
   }
   const lead = s.rank === 4 ? [s.B] : s.rank === 3 ? [s.B] : [];
   const heads = (n) => (s.rank === 4 ? [n] : []);
@@ -154,7 +154,7 @@ function shapesOf(s) {
     q: [...lead, ...heads(s.H), s.Tq, s.dq],
     k: [...lead, ...heads(s.Hkv), s.Tk, s.dk],
     v: [...lead, ...heads(s.Hkv), s.Tk, s.dv],
-    gradOutput: [...lead, ...heads(s.H), s.Tq, s.dv],
+    dOutput: [...lead, ...heads(s.H), s.Tq, s.dv],
     scores: [s.B, s.H, s.Tq, s.Tk],
     params: PARAM_SHAPES[s.scoring]?.(s) ?? {},
   };
@@ -191,9 +191,9 @@ function attnMaskOf(spec, s, scoresShape) {
 export function build(s) {
   const shapes = shapesOf(s);
   const tensors = {};
-  const names = s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'gradWeights']) : ['q', 'k', 'v', ...(s.backward ? ['gradOutput'] : [])];
+  const names = s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'dWeights']) : ['q', 'k', 'v', ...(s.backward ? ['dOutput'] : [])];
   for (const name of names) {
-    const specName = s.family === 'softmax' ? (name === 'gradWeights' ? 'gradWeights' : 'x') : name;
+    const specName = s.family === 'softmax' ? (name === 'dWeights' ? 'dWeights' : 'x') : name;
     tensors[name] = makeTensor(shapes[name], s[specName].style, s[specName].seed + (name === 'weights' ? 1 : 0));
   }
   if (s.family === 'softmax' && s.negativeInfinity && s.op === 'maskedSoftmax') {
@@ -236,7 +236,7 @@ export function build(s) {
     if (s.op === 'additiveAttention') Object.assign(options, params);
   }
   // the call's arguments in the spec's forms
-  const form = (name) => (s.family === 'softmax' ? (name === 'gradWeights' ? s.gradWeights.form : s.x.form) : s[name].form);
+  const form = (name) => (s.family === 'softmax' ? (name === 'dWeights' ? s.dWeights.form : s.x.form) : s[name].form);
   const args = Object.fromEntries(names.map((name) => [name, inForm(tensors[name], form(name))]));
   const call = { fn: s.backward ? `${s.op}Backward` : s.op, names, args, options, ref, expect: null, shapes, wantSaved: Boolean(s.saved) };
   if (s.fault) applyFault(call, s);
@@ -255,9 +255,9 @@ function partnersOf(name, call) {
   switch (name) {
     case 'q': return ['q', 'k', 'v', ...paramNames, ...masks];
     case 'k': return ['k', 'v', ...paramNames, ...masks];
-    case 'v': return ['v', 'gradOutput'];
+    case 'v': return ['v', 'dOutput'];
     case 'x': return ['x', ...masks];
-    case 'weights': return ['weights', 'gradWeights', ...masks];
+    case 'weights': return ['weights', 'dWeights', ...masks];
     default: return paramNames.includes(name) ? paramNames : [name];
   }
 }
@@ -278,11 +278,11 @@ const plain = (t) => ({ data: Float32Array.from(t.data), shape: [...t.shape] });
 /** Axes whose size is checked against another tensor (free axes such as Tq or dv are not faults). */
 function checkedAxes(name, s) {
   const r = s.rank ?? 4;
-  if (s.family === 'softmax') return name === 'gradWeights' ? [...Array(r).keys()] : [];
+  if (s.family === 'softmax') return name === 'dWeights' ? [...Array(r).keys()] : [];
   if (name === 'q') return [...(r >= 3 ? [0] : []), r - 1];
   if (name === 'k') return [...(r >= 3 ? [0] : []), r - 2, r - 1]; // d: tied to q's (dot) or to the parameters
   if (name === 'v') return [...(r >= 3 ? [0] : []), ...(r === 4 ? [1] : []), r - 2];
-  if (name === 'gradOutput') return [...Array(r).keys()];
+  if (name === 'dOutput') return [...Array(r).keys()];
   return [0]; // parameters: the first axis is always tied to q or k
 }
 

@@ -138,13 +138,13 @@ const BAD_INPUTS = [
     name: 'a gradient of the wrong shape (sdpa backward)',
     call: (a) => a.scaledDotProductAttentionBackward(q, k, v, zeros(3, 3)),
     errors: [RangeError],
-    mentions: [word('gradOutput'), shapeText([3, 2]), shapeText([3, 3])],
+    mentions: [word('dOutput'), shapeText([3, 2]), shapeText([3, 3])],
   },
   {
     name: 'a gradient of the wrong shape (masked softmax backward)',
     call: (a) => a.maskedSoftmaxBackward(zeros(2, 3), zeros(3, 2)),
     errors: [RangeError],
-    mentions: [word('gradWeights'), shapeText([2, 3]), shapeText([3, 2])],
+    mentions: [word('dWeights'), shapeText([2, 3]), shapeText([3, 2])],
   },
   {
     name: 'missing additive weights',

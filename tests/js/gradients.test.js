@@ -1,5 +1,5 @@
 // Finite-difference checks of every JS-level backward function on small random cases: the analytic
-// gradient of L = sum(output * G) (G a fixed random gradOutput) against the central difference
+// gradient of L = sum(output * G) (G a fixed random dOutput) against the central difference
 // (L(x + e) - L(x - e)) / (2e), element by element, for every input and weight.
 import { beforeAll, describe, it } from 'vitest';
 import { BACKENDS, loadBackend } from './backends.js';

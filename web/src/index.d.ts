@@ -1,6 +1,9 @@
 // attention-lab public API. Shapes use the letters of docs/semantics.md:
 // B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
 // d query/key width, dv value width, h hidden width of additive attention.
+// Gradients are named d<what they are the gradient of> (of the loss), as in FlashAttention's
+// backward (dout, dq, dk, dv): a backward takes dOutput (dWeights for maskedSoftmax, whose output
+// is the weights) and returns dq, dk, dv, dx, dwq, ... in the shapes of q, k, v, x, Wq, ...
 //
 // Errors: bad input throws synchronously and never aborts the module (it keeps working afterwards):
 //   TypeError   wrong kind of value: not a tensor, non-numeric or NaN/Infinity elements, an unknown
@@ -300,8 +303,8 @@ export interface LayerParameters {
 export interface AttentionLayer {
   /** x (T, d_in) or (B, T, d_in) -> output (.., T, d_out). */
   forward(x: TensorLike, options?: LayerForwardOptions): { output: Tensor; trace?: LayerTrace };
-  /** After forward: gradients of the loss given dOutput (same shape as the output). */
-  backward(gradOutput: TensorLike): LayerGradients;
+  /** After forward: the gradients of the loss given dOutput, its gradient at the output (same shape). */
+  backward(dOutput: TensorLike): LayerGradients;
   /** SGD: every weight -= learningRate * its gradient from the last backward. */
   step(learningRate: number): void;
   /** Copies of the current weights. */
@@ -487,19 +490,19 @@ export interface Attention {
    * -Infinity in x is allowed (a masked score); a row with nothing visible gives zeros.
    */
   maskedSoftmax(x: TensorLike, options?: MaskOptions): Tensor;
-  /** dx = y * (dy - sum(y * dy)) per row; with mask options, masked entries get 0. */
-  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
+  /** dWeights (the gradient at the weights, y) -> dx = y * (dWeights - sum(y * dWeights)) per row; with mask options, masked entries get 0. */
+  maskedSoftmaxBackward(weights: TensorLike, dWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
 
   /** q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv); rank 3 = (B, T, d), rank 2 = (T, d). */
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
 
   /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
   additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
+  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
 
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
@@ -512,8 +515,8 @@ export interface Attention {
    * are computed in float64 and rounded once to float32. Leading axes (B, H, ...) are independent.
    */
   rope(x: TensorLike, options?: RopeOptions): Tensor;
-  /** gradY (..., T, d) -> gradX of the same shape: the rotation by the opposite angles. */
-  ropeBackward(gradY: TensorLike, options?: RopeOptions): Tensor;
+  /** dOutput (..., T, d) -> dx of the same shape: the rotation by the opposite angles. */
+  ropeBackward(dOutput: TensorLike, options?: RopeOptions): Tensor;
 }
 
 export interface LoadOptions {

@@ -8,7 +8,7 @@ import { callEntry } from '../boundary/packed.js';
 import {
   RESULT_OPTIONS,
   attentionInputs,
-  gradOutputTensor,
+  dOutputTensor,
   gradientBlocks,
   readInputGradients,
   readResult,
@@ -110,9 +110,9 @@ function scoringForward(module, setup, { returnWeights, trace }) {
   });
 }
 
-function scoringBackward(module, setup, gradOutput) {
+function scoringBackward(module, setup, dOutput) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
-  const dout = gradOutputTensor(fn, gradOutput, dims);
+  const dout = dOutputTensor(fn, dOutput, dims);
   const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, shapeSize(t.shape)]));
   const blocks = { ...gradientBlocks(inputs, dout), ...parameterBlocks(params), ...maskBuffers, ...gradBlocks, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
@@ -145,9 +145,9 @@ export function additiveAttention(module, q, k, v, options) {
   return scoringForward(module, setup, resultFlags(fn, opts));
 }
 
-export function additiveAttentionBackward(module, q, k, v, gradOutput, options) {
+export function additiveAttentionBackward(module, q, k, v, dOutput, options) {
   const fn = 'additiveAttentionBackward';
-  return scoringBackward(module, additiveSetup(module, fn, q, k, v, options, ADDITIVE_BACKWARD_OPTIONS).setup, gradOutput);
+  return scoringBackward(module, additiveSetup(module, fn, q, k, v, options, ADDITIVE_BACKWARD_OPTIONS).setup, dOutput);
 }
 
 // ---- attention: any scoring ----
@@ -185,7 +185,7 @@ export function attentionForwardCall(module, q, k, v, options = {}) {
   return { viaSdpa, setup, flags: viaSdpa ? { ...flags, returnLse: false } : flags };
 }
 
-/** attentionBackward's arguments but gradOutput checked: -> { viaSdpa, setup }. */
+/** attentionBackward's arguments but dOutput checked: -> { viaSdpa, setup }. */
 export function attentionBackwardCall(module, q, k, v, options = {}) {
   return attentionSetup(module, 'attentionBackward', q, k, v, options, ATTENTION_BACKWARD_OPTIONS);
 }
@@ -195,7 +195,7 @@ export function attention(module, q, k, v, options) {
   return viaSdpa ? sdpaForward(module, setup, flags) : scoringForward(module, setup, flags);
 }
 
-export function attentionBackward(module, q, k, v, gradOutput, options) {
+export function attentionBackward(module, q, k, v, dOutput, options) {
   const { viaSdpa, setup } = attentionBackwardCall(module, q, k, v, options);
-  return viaSdpa ? sdpaBackward(module, setup, gradOutput) : scoringBackward(module, setup, gradOutput);
+  return viaSdpa ? sdpaBackward(module, setup, dOutput) : scoringBackward(module, setup, dOutput);
 }
