@@ -48,13 +48,14 @@ export const FAULT_KINDS = [
 ];
 /** Faults of the known findings of issue 8 (now fixed; guarded by known-findings.test.js). */
 export const KNOWN_FAULT_KINDS = ['float32-option', 'prototype-name', 'backward-forward-option', 'inherited-option', 'polluted-prototype', 'changing-getter'];
-const fault = (kinds) => fc.option(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1 << 20) }), { freq: 3 });
+const fault = (kinds, freq = 3) => fc.option(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1 << 20) }), { freq });
 
-/** An attention-family call: scaledDotProductAttention, attention, additiveAttention, or a backward. */
+/** An attention-family call: scaledDotProductAttention, attention (every scoring), or a backward. */
 export const attentionSpec = (kinds = FAULT_KINDS) =>
   fc
     .record({
-      op: fc.constantFrom('scaledDotProductAttention', 'attention', 'attention', 'additiveAttention'),
+      // 'additive': attention() with scoring 'additive', a quarter of the calls as when it had its own function.
+      op: fc.constantFrom('scaledDotProductAttention', 'attention', 'attention', 'additive'),
       backward: fc.boolean(),
       scoring: fc.constantFrom('dot', 'scaled-dot', 'general', 'additive', 'concat'),
       rank: fc.constantFrom(2, 3, 4, 4),
@@ -81,7 +82,8 @@ export const attentionSpec = (kinds = FAULT_KINDS) =>
       trace: fc.boolean(),
       returnLse: fc.boolean(),
       saved: fc.boolean(),
-      fault: fault(kinds),
+      // 2, not 3: since additive attention is attention(), its cases take the scoring and params faults too.
+      fault: fault(kinds, 2),
     })
     .map(normalise);
 
@@ -106,8 +108,9 @@ export const softmaxSpec = (kinds = FAULT_KINDS) =>
 /** Sizes consistent with the op: dot scorings share d, ranks hide axes, options only where they apply. */
 function normalise(s) {
   const out = { ...s, family: 'attention' };
+  // 'additive' keeps the mix of 0.1's additiveAttention cases: no scale (1, the default), as that function had.
+  if (s.op === 'additive') [out.op, out.scoring, out.scale] = ['attention', 'additive', null];
   if (s.op === 'scaledDotProductAttention') out.scoring = 'scaled-dot';
-  if (s.op === 'additiveAttention') out.scoring = 'additive';
   const dot = out.scoring === 'dot' || out.scoring === 'scaled-dot';
   if (dot) out.dk = out.dq;
   if (out.scoring !== 'additive') out.h = 0;
@@ -115,12 +118,10 @@ function normalise(s) {
   if (s.rank < 3) out.B = 1;
   out.H = out.Hkv * out.group;
   if (!dot) [out.softcap, out.dropout] = [null, null];
-  if (s.op === 'additiveAttention') out.scale = null; // additiveAttention takes no scale
   if (out.dropout === null) out.dropoutSeed = null; // a seed without dropout is allowed but says nothing
   if (s.op !== 'scaledDotProductAttention') out.returnLse = false;
   if (s.backward) [out.returnWeights, out.trace, out.returnLse] = [false, false, false];
   if (s.op !== 'scaledDotProductAttention' || !s.backward) out.saved = false;
-  if (s.op === 'additiveAttention') out.returnLse = false;
   return out;
 }
 
@@ -233,7 +234,6 @@ export function build(s) {
       options.scoring = s.scoring;
       if (Object.keys(params).length > 0) options.params = { ...params };
     }
-    if (s.op === 'additiveAttention') Object.assign(options, params);
   }
   // the call's arguments in the spec's forms
   const form = (name) => (s.family === 'softmax' ? (name === 'dWeights' ? s.dWeights.form : s.x.form) : s[name].form);
@@ -267,7 +267,6 @@ function tensorSlots(call, s) {
   const slots = call.names.map((name) => ({ name, original: call.ref.tensors[name], set: (v) => (call.args[name] = v) }));
   for (const [p, original] of Object.entries(call.ref.params)) {
     if (s.op === 'attention') slots.push({ name: `params.${p}`, original, set: (v) => (call.options.params[p] = v) });
-    if (s.op === 'additiveAttention') slots.push({ name: p, original, set: (v) => (call.options[p] = v) });
   }
   return slots;
 }
@@ -350,7 +349,6 @@ function applyFault(call, s) {
       const numeric = s.family === 'attention'
         ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'dropoutSeed'] : [])]
         : ['maskFill'];
-      if (s.op === 'additiveAttention') numeric.shift(); // additiveAttention has no scale
       const key = pickOf(numeric, pick);
       const bad = pickOf(badNumbers(key), pick >> 4);
       call.options[key] = bad;
@@ -358,7 +356,7 @@ function applyFault(call, s) {
     }
     case 'float32-option': {
       // Finite in float64, not in float32 (issue 8, finding 4).
-      const numeric = s.family === 'attention' && s.op !== 'additiveAttention'
+      const numeric = s.family === 'attention'
         ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap'] : [])]
         : ['maskFill'];
       const key = pickOf(numeric, pick);

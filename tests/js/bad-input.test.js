@@ -148,13 +148,13 @@ const BAD_INPUTS = [
   },
   {
     name: 'missing additive weights',
-    call: (a) => a.additiveAttention(q, k, v, { wk: zeros(4, 6), wv: zeros(6) }),
+    call: (a) => a.attention(q, k, v, { scoring: 'additive', params: { wk: zeros(4, 6), wv: zeros(6) } }),
     errors: [TypeError, RangeError],
     mentions: [word('wq')],
   },
   {
     name: 'an additive weight of the wrong shape',
-    call: (a) => a.additiveAttention(q, k, v, { wq: zeros(5, 6), wk: zeros(4, 6), wv: zeros(6) }),
+    call: (a) => a.attention(q, k, v, { scoring: 'additive', params: { wq: zeros(5, 6), wk: zeros(4, 6), wv: zeros(6) } }),
     errors: [RangeError],
     mentions: [word('wq'), shapeText([5, 6]), number(4)],
   },

@@ -144,17 +144,17 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     checkGradients('maskedSoftmax window alibi', { x }, { x: dx }, (inp) => dot64(attn.maskedSoftmax(inp.x, options), g));
   });
 
-  it('additiveAttentionBackward (validLens, causal) including dwq, dwk, dwv', () => {
+  it("attentionBackward({ scoring: 'additive' }) (validLens, causal) including dwq, dwk, dwv", () => {
     const inputs = randomInputs(5, { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 3], wq: [3, 4], wk: [2, 4], wv: [4] });
-    const options = (inp) => ({ wq: inp.wq, wk: inp.wk, wv: inp.wv, validLens: [3, 2], causal: 'bottom-right' });
-    const out = attn.additiveAttention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
+    const options = (inp) => ({ scoring: 'additive', params: { wq: inp.wq, wk: inp.wk, wv: inp.wv }, validLens: [3, 2], causal: 'bottom-right' });
+    const out = attn.attention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
     const g = randomTensor(seededRandom(6), out.shape);
-    const grads = attn.additiveAttentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
+    const grads = attn.attentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
     checkGradients(
       'additive',
       inputs,
       { q: grads.dq, k: grads.dk, v: grads.dv, wq: grads.dwq, wk: grads.dwk, wv: grads.dwv },
-      (inp) => dot64(attn.additiveAttention(inp.q, inp.k, inp.v, options(inp)).output, g),
+      (inp) => dot64(attn.attention(inp.q, inp.k, inp.v, options(inp)).output, g),
     );
   });
 

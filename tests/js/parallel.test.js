@@ -141,7 +141,8 @@ describe.each(BACKENDS)('the parallel API gives the synchronous results ($backen
     const k = randomTensor(rand, [2, 6, 5]);
     const v = randomTensor(rand, [2, 6, 2]);
     const params = { wq: randomTensor(rand, [3, 7]), wk: randomTensor(rand, [5, 7]), wv: randomTensor(rand, [7]) };
-    expectSameResult(await parallel.additiveAttention(q, k, v, params), sync.additiveAttention(q, k, v, params), 'additive');
+    const additive = { scoring: 'additive', params };
+    expectSameResult(await parallel.attention(q, k, v, additive), sync.attention(q, k, v, additive), 'additive');
   });
 
   it('keeps a layer on a worker: forward, backward, step and parameters as the synchronous layer', async () => {
@@ -195,7 +196,7 @@ describe('errors of the parallel API', () => {
 
   it.each([
     ['maskedSoftmax without x (TypeError)', (a) => a.maskedSoftmax(null)],
-    ['additiveAttention without weights (TypeError)', (a) => a.additiveAttention(q, k, v)],
+    ["attention({ scoring: 'additive' }) without weights (TypeError)", (a) => a.attention(q, k, v, { scoring: 'additive' })],
     ['a ragged nested array (RangeError)', (a) => a.maskedSoftmax([[1, 2], [3]])],
   ])('%s, raised inside a worker, reaches the caller as the same error', async (label, call) => {
     await expectSameError(() => call(sync), () => call(parallel));

@@ -148,7 +148,6 @@ describe('the declarations match the JS at runtime', () => {
 
     const x = [[1, 0], [0, 1]];
     const tinyModel = { vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 };
-    const weights = { wq: [[1]], wk: [[1]], wv: [1] };
     it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
       expect(Object.keys(attn).sort()).toEqual(names(declaredMembers('.', 'Attention')));
       expect(Object.keys(pool).sort()).toEqual(names(declaredMembers('.', 'ParallelAttention')));
@@ -170,8 +169,6 @@ describe('the declarations match the JS at runtime', () => {
       maskedSoftmaxBackward: (o) => attn.maskedSoftmaxBackward(x, x, o),
       scaledDotProductAttention: (o) => attn.scaledDotProductAttention(x, x, x, o),
       scaledDotProductAttentionBackward: (o) => attn.scaledDotProductAttentionBackward(x, x, x, x, o),
-      additiveAttention: (o) => attn.additiveAttention(x, x, x, { ...weights, ...o }),
-      additiveAttentionBackward: (o) => attn.additiveAttentionBackward(x, x, x, x, { ...weights, ...o }),
       attention: (o) => attn.attention(x, x, x, o),
       attentionBackward: (o) => attn.attentionBackward(x, x, x, x, o),
       selfAttention: (o) => attn.selfAttention({ dIn: 2, ...o }),

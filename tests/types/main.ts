@@ -8,9 +8,6 @@ import {
   relaxedSimdSupported,
   simdSupported,
   toTensor,
-  type AdditiveBackwardOptions,
-  type AdditiveGradients,
-  type AdditiveOptions,
   type Attention,
   type AttentionBackwardOptions,
   type AttentionGradients,
@@ -116,17 +113,12 @@ const sdpa = {
   out: new Float32Array(4), // the output of q (1, 2, 2): written in place of a fresh array
 } satisfies Required<SdpaOptions>;
 
-const additiveBackward = {
-  ...mask,
-  wq: [[1, 0], [0, 1]],
-  wk: [[1, 0], [0, 1]],
-  wv: [1, 1],
-} satisfies Required<AdditiveBackwardOptions>;
+// Additive attention is attention() with scoring 'additive' and its weights in params.
 const additive = {
-  ...additiveBackward,
-  returnWeights: true,
-  trace: true,
-} satisfies Required<AdditiveOptions>;
+  ...mask,
+  scoring: 'additive',
+  params: { wq: [[1, 0], [0, 1]], wk: [[1, 0], [0, 1]], wv: [1, 1] },
+} satisfies AttentionBackwardOptions;
 
 const params = { w: [[1, 0], [0, 1]], wq: [[1]], wk: [[1]], wv: [1] } satisfies Required<ScoringParams>;
 const scorings: Scoring[] = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
@@ -244,8 +236,8 @@ export async function useSync(): Promise<number> {
   const saved = { output, lse: lse ?? [0] };
   const backwardOptions = { ...sdpaCommon, saved } satisfies Required<SdpaBackwardOptions>;
   const grads: SdpaGradients = attn.scaledDotProductAttentionBackward(q, q, q, output, backwardOptions);
-  const add: AttentionResult = attn.additiveAttention(q, q, q, additive);
-  const addGrads: AdditiveGradients = attn.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const add: AttentionResult = attn.attention(q, q, q, { ...additive, returnWeights: true, trace: true });
+  const addGrads: AttentionGradients = attn.attentionBackward(q, q, q, add.output, additive);
   const gen = attn.attention(q, q, q, general);
   const genGrads: AttentionGradients = attn.attentionBackward(q, q, q, gen.output, generalBackward);
   attn.attention(q, q, q);
@@ -281,8 +273,8 @@ export async function useThreads(): Promise<number> {
   const dx: Tensor = await pool.maskedSoftmaxBackward(weights, weights, backwardMask);
   const forward: AttentionResult = await pool.scaledDotProductAttention(q, q, q, sdpa);
   const grads: SdpaGradients = await pool.scaledDotProductAttentionBackward(q, q, q, forward.output, sdpaCommon);
-  const add: AttentionResult = await pool.additiveAttention(q, q, q, additive);
-  const addGrads: AdditiveGradients = await pool.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const add: AttentionResult = await pool.attention(q, q, q, additive);
+  const addGrads: AttentionGradients = await pool.attentionBackward(q, q, q, add.output, additive);
   const gen: AttentionResult = await pool.attention(q, q, q, general);
   const genGrads: AttentionGradients = await pool.attentionBackward(q, q, q, gen.output, generalBackward);
   const rotated: Tensor = await pool.rope(q, rope);
@@ -304,7 +296,7 @@ export async function useThreads(): Promise<number> {
   const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
   await single.dispose();
   pool.dispose();
-  return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
+  return threads + dx.data.length + grads.dq.data.length + (addGrads.dwv?.data.length ?? 0) + genGrads.dq.data.length
     + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length + loss + model.steps;
 }
 
@@ -340,7 +332,7 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   attn.scaledDotProductAttention(q, q, q, { causal: 'left' });
   // @ts-expect-error out is a Float32Array (the output's own type), not a Float64Array
   attn.scaledDotProductAttention(q, q, q, { out: new Float64Array(4) });
-  // @ts-expect-error additive attention needs its weights
+  // @ts-expect-error additiveAttention is gone: attention(q, k, v, { scoring: 'additive', params })
   attn.additiveAttention(q, q, q, {});
   // @ts-expect-error no such scoring
   attn.attention(q, q, q, { scoring: 'cosine' });

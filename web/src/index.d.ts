@@ -169,23 +169,6 @@ export interface SdpaGradients {
   dv: Tensor;
 }
 
-export interface AdditiveBackwardOptions extends MaskOptions {
-  /** Wq (dq, h) */ wq: TensorLike;
-  /** Wk (dk, h) */ wk: TensorLike;
-  /** w_v (h) */ wv: TensorLike;
-}
-
-export interface AdditiveOptions extends AdditiveBackwardOptions {
-  returnWeights?: boolean;
-  trace?: boolean;
-}
-
-export interface AdditiveGradients extends SdpaGradients {
-  dwq: Tensor;
-  dwk: Tensor;
-  dwv: Tensor;
-}
-
 export type Scoring = 'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';
 
 export interface ScoringParams {
@@ -497,10 +480,11 @@ export interface Attention {
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
   scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
 
-  /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
-  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
-
+  /**
+   * q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv) with the score a(q, k) of `scoring` (default
+   * 'scaled-dot'); additive attention (w_v . tanh(q Wq + k Wk)) is
+   * attention(q, k, v, { scoring: 'additive', params: { wq, wk, wv } }).
+   */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
   attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
 

@@ -48,8 +48,6 @@ const PARAMETERS = {
 const SCORING_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'dq', 'dk', 'dv', 'hidden', 'scoring'];
 
 // The backward lists leave out the options that only choose the forward's outputs.
-const ADDITIVE_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv'];
-const ADDITIVE_OPTIONS = [...ADDITIVE_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
 const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'dropoutSeed'];
 const ATTENTION_OPTIONS = [...ATTENTION_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
 
@@ -125,29 +123,6 @@ function scoringBackward(module, setup, dOutput) {
 
 function resultFlags(fn, options) {
   return { returnWeights: booleanOption(fn, options, 'returnWeights'), trace: booleanOption(fn, options, 'trace') };
-}
-
-// ---- additiveAttention: w_v . tanh(q Wq + k Wk) ----
-
-/** -> { setup, opts }: the options checked against `known` (the forward's or the backward's list). */
-function additiveSetup(module, fn, q, k, v, options, known) {
-  if (options === undefined || options === null) {
-    throw new TypeError(`${fn}: options { wq (dq, h), wk (dk, h), wv (h) } are required`);
-  }
-  const opts = expectKnownOptions(fn, options, known);
-  const { wq, wk, wv } = opts;
-  return { setup: scoringSetup(module, fn, attentionInputs(fn, q, k, v), 'additive', { wq, wk, wv }, '', opts), opts };
-}
-
-export function additiveAttention(module, q, k, v, options) {
-  const fn = 'additiveAttention';
-  const { setup, opts } = additiveSetup(module, fn, q, k, v, options, ADDITIVE_OPTIONS);
-  return scoringForward(module, setup, resultFlags(fn, opts));
-}
-
-export function additiveAttentionBackward(module, q, k, v, dOutput, options) {
-  const fn = 'additiveAttentionBackward';
-  return scoringBackward(module, additiveSetup(module, fn, q, k, v, options, ADDITIVE_BACKWARD_OPTIONS).setup, dOutput);
 }
 
 // ---- attention: any scoring ----

@@ -213,8 +213,6 @@ function createParallelAttention(runtime, pool, inlineBelow) {
     },
     maskedSoftmax: whole('maskedSoftmax'),
     maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
-    additiveAttention: whole('additiveAttention'),
-    additiveAttentionBackward: whole('additiveAttentionBackward'),
     rope: whole('rope'),
     ropeBackward: whole('ropeBackward'),
     async selfAttention(options) {
