@@ -148,6 +148,17 @@ describe('the declarations match the JS at runtime', () => {
 
     const x = [[1, 0], [0, 1]];
     const tinyModel = { vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 };
+    it("a layer's config holds exactly the members its declared config type names (all positions given)", async () => {
+      const positions = { window: [1, 0], alibi: true, rope: true };
+      const self = attn.selfAttention({ dIn: 2, ...positions });
+      expect(Object.keys(self.config).sort()).toEqual(names(declaredMembers('.', 'SelfAttentionConfig')));
+      const mha = attn.multiHeadAttention({ dModel: 4, heads: 2, ...positions });
+      expect(Object.keys(mha.config).sort()).toEqual(names(declaredMembers('.', 'MultiHeadAttentionConfig')));
+      const remote = await pool.multiHeadAttention({ dModel: 4, heads: 2, ...positions });
+      expect(Object.keys(remote.config).sort()).toEqual(names(declaredMembers('.', 'MultiHeadAttentionConfig')));
+      await remote.dispose();
+    });
+
     it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
       expect(Object.keys(attn).sort()).toEqual(names(declaredMembers('.', 'Attention')));
       expect(Object.keys(pool).sort()).toEqual(names(declaredMembers('.', 'ParallelAttention')));

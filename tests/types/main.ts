@@ -25,7 +25,13 @@ import {
   type LayerPositionOptions,
   type LayerTrace,
   type LoadOptions,
-  type MaskedSoftmaxBackwardOptions,
+  type Alibi,
+  type AttentionWindow,
+  type LayerConfig,
+  type LayerPositionConfig,
+  type MultiHeadAttentionConfig,
+  type RopeSetting,
+  type SelfAttentionConfig,
   type MaskOptions,
   type MultiHeadAttentionOptions,
   type ParallelAttention,
@@ -93,9 +99,11 @@ const mask = {
   alibi: true,
 } satisfies Required<MaskOptions>;
 // Every form of alibi: the paper's slopes, or one slope per head as numbers or a typed array.
-const alibis: MaskOptions['alibi'][] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const alibis: Alibi[] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const windows: AttentionWindow[] = [[2, 0], [-1, -1]];
+const ropes: RopeSetting[] = [true, false, { base: 500 }, { interleaved: true }];
 const rope = { base: 500000, offset: 3, interleaved: true } satisfies Required<RopeOptions>;
-const backwardMask: MaskedSoftmaxBackwardOptions = { ...mask, attnMask: floatMask };
+const backwardMask: MaskOptions = { ...mask, attnMask: floatMask };
 
 // Each backward takes its own options type, without the forward-only ones (it rejects those).
 const sdpaCommon = {
@@ -188,6 +196,13 @@ function readResult(result: AttentionResult): number {
   return fields.reduce((n, t) => n + (t ? t.data.length + t.shape.length : 0), 0);
 }
 
+/** The two configs, each named by its kind. */
+function readConfigs(config: LayerConfig): number {
+  const self: SelfAttentionConfig | undefined = config.kind === 'selfAttention' ? config : undefined;
+  const mha: MultiHeadAttentionConfig | undefined = config.kind === 'multiHeadAttention' ? config : undefined;
+  return (self?.dOut ?? 0) + (mha?.dHead ?? 0) + windows.length + ropes.length;
+}
+
 function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const { output, trace }: { output: Tensor; trace?: LayerTrace } = layer.forward(x, layerForward);
   const seen = [trace?.q, trace?.k, trace?.v, trace?.scores, trace?.masked, trace?.weights, trace?.output];
@@ -202,10 +217,13 @@ function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const held: number = cache.length + cache.capacity + cache.maxLength;
   cache.dispose();
   layer.createCache();
-  const config: Readonly<Record<string, unknown>> = layer.config;
+  const config: Readonly<LayerConfig> = layer.config;
+  const sizes = config.kind === 'selfAttention' ? config.dIn + config.dQ + config.dOut : config.dModel + config.heads + config.kvHeads + config.dHead;
+  const positions: LayerPositionConfig = config;
   layer.dispose();
   return seen.length + grads.dx.data.length + grads.dwq.data.length + grads.dwk.data.length + grads.dwv.data.length
-    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held;
+    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held + sizes + config.seed + config.scale
+    + (positions.window?.[0] ?? 0) + (positions.rope?.base ?? 0) + Number(positions.alibi === true) + readConfigs(config);
 }
 
 export async function useSync(): Promise<number> {

@@ -11,7 +11,7 @@
 //          each a focusable role="gridcell" with an aria-label holding the exact value; arrow keys
 //          move between cells, Enter/Space/click dispatch 'attn-cell-activate' (bubbling).
 // Shapes use the letters of docs/semantics.md: B batch, Tq queries, Tk keys, R x C a matrix.
-import type { Attention, Causal, Scoring, Tensor, TensorLike } from '../src/index.js';
+import type { Attention, AttentionWindow, Causal, RopeSetting, Scoring, Tensor, TensorLike } from '../src/index.js';
 
 /** A matrix input: a Tensor, { data, shape } with any numeric array, or nested arrays. */
 export type MatrixLike = TensorLike;
@@ -216,7 +216,7 @@ export interface PipelineStateSpec {
   /** Grouped heads: how many K, V heads the H query heads share (a divisor of H; examples with X only). */
   kvHeads?: number;
   /** Sliding window [left, right], integers in [-1, 16] (-1: no limit on that side); null: none. */
-  window?: [number, number] | null;
+  window?: AttentionWindow | null;
   /**
    * ALiBi: true for the paper's slopes for the example's heads, false for none, or one slope per
    * head (H numbers, each finite and > 0, also as float32), checked after `heads`; a RangeError
@@ -224,7 +224,7 @@ export interface PipelineStateSpec {
    */
   alibi?: boolean | number[];
   /** Rotary positions on Q and K (examples with X and an even query width): true, false or { base, interleaved }. */
-  rope?: boolean | { base?: number; interleaved?: boolean };
+  rope?: RopeSetting;
   /** The head the matrix view shows (0-based). */
   head?: number;
   /** 'matrix' (default), 'heatmap' or 'links' (the weights of every head and scoring). */

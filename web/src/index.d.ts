@@ -67,6 +67,22 @@ export interface AttnMask {
   shape: number[];
 }
 
+/**
+ * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
+ * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
+ * bottom-right causal mask). Integers >= -1. Intersects every other mask.
+ */
+export type AttentionWindow = readonly [number, number];
+
+/**
+ * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
+ * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
+ * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
+ * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
+ * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
+ */
+export type Alibi = boolean | readonly number[] | Float32Array | Float64Array;
+
 export interface MaskOptions {
   validLens?: ValidLens;
   causal?: Causal;
@@ -76,20 +92,8 @@ export interface MaskOptions {
    * visible key becomes uniform. By default masked keys get -Infinity and such a row is all zeros.
    */
   maskFill?: number;
-  /**
-   * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
-   * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
-   * bottom-right causal mask). Integers >= -1. Intersects every other mask.
-   */
-  window?: readonly [number, number];
-  /**
-   * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
-   * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
-   * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
-   * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
-   * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
-   */
-  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  window?: AttentionWindow;
+  alibi?: Alibi;
 }
 
 /** Options of rope and ropeBackward (Su et al. 2021, as in Hugging Face's Llama and GPT-J). */
@@ -104,6 +108,12 @@ export interface RopeOptions {
    */
   interleaved?: boolean;
 }
+
+/**
+ * Rotary positions on q and k at positions 0 .. T - 1: true (base 10000, halves) or
+ * { base, interleaved } as in RopeOptions.
+ */
+export type RopeSetting = boolean | Pick<RopeOptions, 'base' | 'interleaved'>;
 
 /** The options of both directions of scaled dot-product attention. */
 export interface SdpaCommonOptions extends MaskOptions {
@@ -297,21 +307,55 @@ export interface AttentionLayer {
   /** An empty KV cache for forward(x, { cache }); maxLength default 2^20 rows. */
   createCache(options?: { maxLength?: number }): KVCache;
   dispose(): void;
-  readonly config: Readonly<Record<string, unknown>>;
+  /** The options as checked, their defaults filled in. */
+  readonly config: Readonly<LayerConfig>;
 }
+
+/** What a layer's config shows of its position options (only those given). */
+export interface LayerPositionConfig {
+  window?: [number, number];
+  /** true (the paper's slopes) or the slopes given. */
+  alibi?: boolean | number[];
+  rope?: { base: number; interleaved: boolean };
+}
+
+export interface SelfAttentionConfig extends LayerPositionConfig {
+  kind: 'selfAttention';
+  dIn: number;
+  dQ: number;
+  dOut: number;
+  causal: Causal;
+  scale: number;
+  /** The weight-initialisation seed. */
+  seed: number;
+}
+
+export interface MultiHeadAttentionConfig extends LayerPositionConfig {
+  kind: 'multiHeadAttention';
+  dModel: number;
+  heads: number;
+  kvHeads: number;
+  /** dModel / heads. */
+  dHead: number;
+  causal: Causal;
+  scale: number;
+  /** The weight-initialisation seed. */
+  seed: number;
+}
+
+export type LayerConfig = SelfAttentionConfig | MultiHeadAttentionConfig;
 
 /** Position options of the layers (issue 12), on top of causal: as in MaskOptions, plus RoPE. */
 export interface LayerPositionOptions {
-  /** Sliding window [left, right] over the layer's (T, T) scores; see MaskOptions.window. */
-  window?: readonly [number, number];
+  /** Sliding window [left, right] over the layer's (T, T) scores. */
+  window?: AttentionWindow;
   /** ALiBi: true (the paper's slopes for the layer's heads) or one slope per query head. */
-  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  alibi?: Alibi;
   /**
-   * Rotary positions applied to q and k of every head after the projections (Llama's order), at
-   * positions 0 .. T - 1: true or { base (default 10000), interleaved (default false) }. Needs an
-   * even query/key width per head. A traced forward shows the rotated q and k.
+   * Rotary positions applied to q and k of every head after the projections (Llama's order). Needs
+   * an even query/key width per head. A traced forward shows the rotated q and k.
    */
-  rope?: boolean | { base?: number; interleaved?: boolean };
+  rope?: RopeSetting;
 }
 
 export interface SelfAttentionOptions extends LayerPositionOptions {
@@ -377,7 +421,7 @@ export interface TransformerConfig {
   gelu?: 'none' | 'tanh';
   /** The unembedding is the token embedding (tok.weight; the state_dict lists it as unembed.weight too). */
   tie?: boolean;
-  /** Initialisation seed (default 0): embeddings N(0, 1), linears U(+-1/sqrt(fan_in)), norms 1 and 0. */
+  /** Weight-initialisation seed (default 0): embeddings N(0, 1), linears U(+-1/sqrt(fan_in)), norms 1 and 0. */
   seed?: number;
 }
 
@@ -447,8 +491,6 @@ export interface Transformer {
   dispose(): void;
 }
 
-export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
-
 export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
   /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
@@ -474,7 +516,7 @@ export interface Attention {
    */
   maskedSoftmax(x: TensorLike, options?: MaskOptions): Tensor;
   /** dWeights (the gradient at the weights, y) -> dx = y * (dWeights - sum(y * dWeights)) per row; with mask options, masked entries get 0. */
-  maskedSoftmaxBackward(weights: TensorLike, dWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
+  maskedSoftmaxBackward(weights: TensorLike, dWeights: TensorLike, options?: MaskOptions): Tensor;
 
   /** q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv); rank 3 = (B, T, d), rank 2 = (T, d). */
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
@@ -601,7 +643,7 @@ export type Threaded<T> = {
  * same members, every method returning a Promise. If its worker dies, the model goes with it (its
  * calls reject and say so); dispose() frees it, as does disposing the pool.
  */
-export interface ParallelTransformer extends Threaded<Transformer> {}
+export type ParallelTransformer = Threaded<Transformer>;
 
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
@@ -614,7 +656,7 @@ export interface ParallelTransformer extends Threaded<Transformer> {}
  * layer again", forever; it never reaches a layer created since. dispose() of a lost layer
  * resolves (there is nothing left to free).
  */
-export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
+export type ParallelAttentionLayer = Threaded<Omit<AttentionLayer, 'createCache'>>;
 
 /**
  * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.
