@@ -24,7 +24,7 @@ import {
   type HeatmapOptions,
   type LineChartOptions,
   type LinksOptions,
-  type MatrixLike,
+  type TensorLike,
   type MatrixOptions,
   type PipelineSpec,
   type PipelineStateSpec,
@@ -36,7 +36,7 @@ import {
 } from 'attention-lab/figures';
 import { loadAttention } from 'attention-lab';
 
-const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
+const weights: TensorLike = [[0.25, 0.75], [1, 0]];
 const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
 const masked = new Uint8Array([0, 1, 0, 0]);
 const attrs = { 'data-head': 0, 'data-run': 'dot' };

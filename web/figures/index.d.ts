@@ -13,9 +13,6 @@
 // Shapes use the letters of docs/semantics.md: B batch, Tq queries, Tk keys, R x C a matrix.
 import type { Attention, AttentionWindow, Causal, RopeSetting, Scoring, Tensor, TensorLike } from '../src/index.js';
 
-/** A matrix input: a Tensor, { data, shape } with any numeric array, or nested arrays. */
-export type MatrixLike = TensorLike;
-
 export interface MatrixOptions {
   /** data-stage of the root (default 'matrix'). */
   stage?: string;
@@ -41,7 +38,7 @@ export interface MatrixOptions {
 }
 
 /** A matrix (R, C), a stack of them (B, R, C), or a vector (C) as one row, with its numbers. */
-export function matrix(tensor: MatrixLike, options?: MatrixOptions): SVGSVGElement;
+export function matrix(tensor: TensorLike, options?: MatrixOptions): SVGSVGElement;
 
 export interface HeatmapOptions {
   /** data-stage of the root (default 'weights'). */
@@ -68,10 +65,10 @@ export interface HeatmapOptions {
 }
 
 /** Attention weights (Tq, Tk) or (B, Tq, Tk; batches stacked as rows) as a heatmap with a colour bar. */
-export function heatmap(weights: MatrixLike, options?: HeatmapOptions): SVGSVGElement;
+export function heatmap(weights: TensorLike, options?: HeatmapOptions): SVGSVGElement;
 
 /** Attentions for the model view: (L, H, T, Tk), (H, T, Tk), or BertViz's list of per-layer (1, H, T, Tk). */
-export type AttentionsLike = MatrixLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
+export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
 
 export interface HeadsOptions {
   /** Title above the grid (default 'Attention by layer and head'; '' for none). */
@@ -103,7 +100,7 @@ export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLD
  * with the exact value under the pointer or the keyboard's cursor (arrows, Home/End, PageUp/PageDown).
  * Root: div[data-stage=weights][data-rows][data-cols].
  */
-export function canvasHeatmap(weights: MatrixLike, options?: CanvasHeatmapOptions): HTMLDivElement;
+export function canvasHeatmap(weights: TensorLike, options?: CanvasHeatmapOptions): HTMLDivElement;
 
 export interface CanvasHeatmapOptions {
   /** Title above the map (default 'Attention weights'; '' for none). */
@@ -132,7 +129,7 @@ export const CELL_BUDGET: number;
  * The canvas is focusable (role application, named like the grid); arrows move a cursor whose
  * weight the readout says. It has no tick labels, colour bar, numbers or per-cell DOM.
  */
-export function heatmapOrCanvas(weights: MatrixLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
+export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
 
 export interface LinksOptions {
   stage?: string;
@@ -145,7 +142,7 @@ export interface LinksOptions {
 }
 
 /** BertViz-style lines from each query token to each key token, as strong as the weight (Tq, Tk). */
-export function links(weights: MatrixLike, options?: LinksOptions): SVGSVGElement;
+export function links(weights: TensorLike, options?: LinksOptions): SVGSVGElement;
 
 export interface LineChartOptions {
   stage?: string;
@@ -270,7 +267,8 @@ export function stageIds(): Promise<string[]>;
  */
 export function pipelineState(spec?: PipelineStateSpec): Promise<Record<string, unknown>>;
 
-export type { Tensor };
+/** A figure's input is the API's: a Tensor, { data, shape } with any numeric array, or nested arrays. */
+export type { Tensor, TensorLike };
 
 /** What standaloneHtml() puts in the file: one element, its attributes and its inline data. */
 export interface StandaloneSpec {
