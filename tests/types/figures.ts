@@ -24,6 +24,7 @@ import {
   type HeatmapOptions,
   type LineChartOptions,
   type LinksOptions,
+  type ColorScaleKind,
   type TensorLike,
   type MatrixOptions,
   type PipelineSpec,
@@ -46,7 +47,7 @@ const common = { stage: 'weights', attrs };
 const matrixOptions = {
   stage: 'weights',
   title: 'The attention weights',
-  kind: 'weights',
+  colorScale: 'weights',
   rowLabels: ['a', 'b'],
   colLabels: null,
   batchLabel: (b: number) => `sentence ${b + 1}`,
@@ -156,7 +157,7 @@ export async function useFigures(): Promise<number> {
   const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
   const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
   const intensity: number = scale.t(0.5) + scale.min + scale.max;
-  const kind: 'weights' | 'signed' = colorScale('weights', [0.5]).kind;
+  const kind: ColorScaleKind = colorScale('weights', [0.5]).kind;
   const key = legend(scale, { x: 4, y: 8, hatchId: null });
   const keyNode: SVGGElement = key.node;
   legend(scale);
@@ -193,8 +194,10 @@ export async function useFigures(): Promise<number> {
 }
 
 export function misuse(): void {
-  // @ts-expect-error kind is 'signed' or 'weights'
-  matrix(weights, { kind: 'diverging' });
+  // @ts-expect-error colorScale is 'signed' or 'weights'
+  matrix(weights, { colorScale: 'diverging' });
+  // @ts-expect-error 0.1's kind is now colorScale
+  matrix(weights, { kind: 'weights' });
   // @ts-expect-error a pipeline computes through the module from loadAttention()
   void pipeline({ preset: 'd2l' });
   // @ts-expect-error no such preset

@@ -18,8 +18,8 @@ export interface MatrixOptions {
   stage?: string;
   /** Accessible name of the figure (default: the stage). */
   title?: string;
-  /** 'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]). */
-  kind?: 'signed' | 'weights';
+  /** 'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]), as heatmap()'s. (0.1's `kind`: a TypeError naming this.) */
+  colorScale?: ColorScaleKind;
   /** Labels of the R rows / C columns of each block. */
   rowLabels?: string[] | null;
   colLabels?: string[] | null;
@@ -52,7 +52,7 @@ export interface HeatmapOptions {
   xlabel?: string;
   ylabel?: string;
   /** 'weights' (sequential on [0, 1], the default) or 'signed' (diverging around 0: scores, gradients). */
-  colorScale?: 'weights' | 'signed';
+  colorScale?: ColorScaleKind;
   /** (b) -> prefix of row labels when B > 1 (default 'b1', 'b2', ...). */
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked (hatched). */
@@ -113,7 +113,7 @@ export interface CanvasHeatmapOptions {
   /** Token indices: weights in none of their rows or columns are faded. */
   highlight?: Set<number> | null;
   /** As heatmap()'s: 'weights' ([0, 1], the default) or 'signed' (diverging around 0). */
-  colorScale?: 'weights' | 'signed';
+  colorScale?: ColorScaleKind;
   /** Per weight, 1 = masked (painted in the masked background). */
   masked?: ArrayLike<number> | null;
   /** A caption under the map ([data-role=canvas-note]) that also describes the canvas (aria-describedby). */
@@ -156,8 +156,11 @@ export interface LineChartOptions {
 /** A small line chart of a series (a loss curve); the root has data-count and data-last. */
 export function lineChart(values: number[], options?: LineChartOptions): SVGSVGElement;
 
+/** The colour scales: 'weights' (sequential on [0, 1]) or 'signed' (diverging around 0). */
+export type ColorScaleKind = 'weights' | 'signed';
+
 export interface ColorScale {
-  kind: 'weights' | 'signed';
+  kind: ColorScaleKind;
   min: number;
   max: number;
   /** 'seq', 'pos' or 'neg': which --attn-* colour a value takes. */
@@ -167,7 +170,7 @@ export interface ColorScale {
 }
 
 /** The colour scale figures use: 'weights' on [0, 1], or signed, symmetric to the largest |value| included. */
-export function colorScale(kind: 'weights' | 'signed', data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
+export function colorScale(kind: ColorScaleKind, data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
 
 /** The colour legend drawn inside matrix(): -> { node, width, height }. */
 export function legend(scale: ColorScale, options?: { x?: number; y?: number; hatchId?: string | null }): { node: SVGGElement; width: number; height: number };

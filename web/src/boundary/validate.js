@@ -1,6 +1,7 @@
 // Boundary checks of the public API. Every message names the function and the argument and,
 // for shapes, gives the expected shape (in the letters of docs/semantics.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
+import { RENAMED_OPTIONS, renamedError } from './renamed.js';
 import { expectAttached, formatShape, toTensor } from './tensor.js';
 import { setInto, typedKind, typedLength } from './typed.js';
 
@@ -96,18 +97,6 @@ export function expectSameShape(fn, name, t, shape, what) {
 const NO_OPTIONS = Object.freeze(Object.create(null));
 
 /**
- * Option names renamed before 1.0 (old -> new, see CHANGELOG.md). An old name is refused with a
- * TypeError naming its successor wherever the successor is known, so that code written for 0.1
- * fails loudly instead of losing the option.
- */
-const RENAMED_OPTIONS = Object.freeze({ __proto__: null, seed: 'dropoutSeed' });
-
-/** The TypeError for an option passed under the name it had before `renamed` (CHANGELOG.md). */
-export function renamedOptionError(fn, old, renamed) {
-  return new TypeError(`${fn}: option '${old}' was renamed '${renamed}' (see CHANGELOG.md)`);
-}
-
-/**
  * Rejects option names the function does not know (a typo such as `casual` would otherwise be
  * ignored) and returns the options as a copy without a prototype: each own option read once (a
  * getter runs once), and nothing inherited (a polluted Object.prototype) is ever read as an option.
@@ -121,7 +110,7 @@ export function expectKnownOptions(fn, options, known) {
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       const renamed = RENAMED_OPTIONS[key];
-      if (renamed !== undefined && known.includes(renamed)) throw renamedOptionError(fn, key, renamed);
+      if (renamed !== undefined && known.includes(renamed)) throw renamedError(fn, key, renamed);
       throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
     own[key] = options[key];
