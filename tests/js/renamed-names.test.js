@@ -23,4 +23,12 @@ describe.skipIf(!HAS_DOM)('the figures refuse their 0.1 option names', () => {
     expectRenamed(() => matrix([[1, 2]], { kind: 'weights' }), 'kind', 'colorScale');
     expect(matrix([[0.25, 0.75]], { colorScale: 'weights' }).getAttribute('class')).toContain('kind-weights');
   });
+
+  it('links(): queryTokens and keyTokens are rowLabels and colLabels', async () => {
+    const { links } = await import('../../web/figures/index.js');
+    expectRenamed(() => links([[0.25, 0.75]], { queryTokens: ['x'] }), 'queryTokens', 'rowLabels');
+    expectRenamed(() => links([[0.25, 0.75]], { keyTokens: ['a', 'b'] }), 'keyTokens', 'colLabels');
+    const drawn = links([[0.25, 0.75]], { rowLabels: ['x'], colLabels: ['a', 'b'] }).textContent;
+    for (const label of ['x', 'a', 'b']) expect(drawn).toContain(label);
+  });
 });

@@ -75,8 +75,8 @@ const heatmapOptions = {
 const linksOptions = {
   ...common,
   title: 'Links',
-  queryTokens: ['the', 'cat'],
-  keyTokens: ['the', 'cat'],
+  rowLabels: ['the', 'cat'],
+  colLabels: ['the', 'cat'],
   masked: null,
 } satisfies Required<LinksOptions>;
 

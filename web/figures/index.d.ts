@@ -134,9 +134,9 @@ export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions & 
 export interface LinksOptions {
   stage?: string;
   title?: string;
-  /** Token labels of the Tq queries (left) and Tk keys (right). */
-  queryTokens?: string[];
-  keyTokens?: string[];
+  /** Labels of the Tq queries (left) and the Tk keys (right); default q1.., k1... (0.1's queryTokens, keyTokens: a TypeError.) */
+  rowLabels?: string[];
+  colLabels?: string[];
   masked?: ArrayLike<number> | null;
   attrs?: Record<string, string | number>;
 }
