@@ -202,9 +202,9 @@ describe('child JSON of the wrong type', () => {
     expect(problems.filter((p) => !p.includes('colLabels') && !p.includes('rowLabels'))).toEqual([]);
   });
 
-  it('<attn-heads> tokens given as an object name the key', async () => {
-    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], tokens: { a: 1 } })}</script></attn-heads>`);
+  it('<attn-heads> rowLabels given as an object name the key', async () => {
+    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], rowLabels: { a: 1 } })}</script></attn-heads>`);
     await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.status').textContent);
-    expect(await status(page, '#h')).toBe('<attn-heads> tokens must be an array of strings, got object');
+    expect(await status(page, '#h')).toBe('<attn-heads> rowLabels must be an array of strings, got object');
   });
 });

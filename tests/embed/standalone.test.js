@@ -236,7 +236,7 @@ describe('Export -> HTML in the elements', () => {
 
   it('<attn-heads> offers HTML (its grid is canvases, so not SVG or PNG) and the file draws the same grid', async () => {
     const attention = [[[[1, 0], [0.25, 0.75]], [[0.5, 0.5], [0.125, 0.875]]]]; // (L=1, H=2, 2, 2)
-    await pages.write('save-heads.html', elementsPage(`<attn-heads id="m" tokens="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`));
+    await pages.write('save-heads.html', elementsPage(`<attn-heads id="m" row-labels="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`));
     const { page } = await pages.open('save-heads.html');
     await page.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('canvas'));
     const visible = await page.evaluate(() => [...document.querySelector('#m').shadowRoot.querySelectorAll('[data-export]')].filter((b) => !b.hidden).map((b) => b.dataset.export));

@@ -31,4 +31,45 @@ describe.skipIf(!HAS_DOM)('the figures refuse their 0.1 option names', () => {
     const drawn = links([[0.25, 0.75]], { rowLabels: ['x'], colLabels: ['a', 'b'] }).textContent;
     for (const label of ['x', 'a', 'b']) expect(drawn).toContain(label);
   });
+
+  it('heads(): tokens is rowLabels and colLabels (the keys default to the queries when Tk = T)', async () => {
+    const { heads } = await import('../../web/figures/index.js');
+    const attention = [[[[1, 0], [0.5, 0.5]]]];
+    expectRenamed(() => heads(attention, { tokens: ['a', 'b'] }), 'tokens', 'rowLabels');
+    const buttons = [...heads(attention, { rowLabels: ['a', 'b'] }).querySelectorAll('[data-token]')].map((b) => b.textContent);
+    expect(buttons).toEqual(['a', 'b']);
+    expect(() => heads(attention, { colLabels: ['a'] })).toThrow(/colLabels must be a list of 2 labels \(Tk\), got 1/);
+  });
+});
+
+describe.skipIf(!HAS_DOM)('the elements refuse their 0.1 attribute and key names, in the figure', () => {
+  /** The element's status line once it has rendered or failed (the message a reader sees). */
+  async function statusOf(html) {
+    await import('../../web/elements/index.js');
+    const host = document.createElement('div');
+    host.innerHTML = html;
+    document.body.append(host);
+    const element = host.firstElementChild;
+    const status = element.shadowRoot.querySelector('.status');
+    for (let i = 0; i < 200 && !status.textContent && !element.shadowRoot.querySelector('svg, canvas'); i++) await new Promise((r) => setTimeout(r, 10));
+    host.remove();
+    return status.textContent;
+  }
+  const ATTENTION = JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]] });
+
+  it("<attn-heads>: the tokens attribute is row-labels and col-labels", async () => {
+    expect(await statusOf(`<attn-heads tokens="a b"><script type="application/json">${ATTENTION}</script></attn-heads>`))
+      .toBe("<attn-heads> attribute 'tokens' was renamed 'row-labels' and 'col-labels' (see CHANGELOG.md)");
+  });
+
+  it('<attn-heads>: the tokens key of its JSON is rowLabels and colLabels', async () => {
+    const json = JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], tokens: ['a', 'b'] });
+    expect(await statusOf(`<attn-heads><script type="application/json">${json}</script></attn-heads>`))
+      .toBe("<attn-heads> <script type=\"application/json\">: key 'tokens' was renamed 'rowLabels' and 'colLabels' (see CHANGELOG.md)");
+  });
+
+  it('<attn-heatmap>: the tokens attribute is row-labels and col-labels', async () => {
+    expect(await statusOf('<attn-heatmap weights="[[1, 0], [0.5, 0.5]]" tokens="a b"></attn-heatmap>'))
+      .toBe("<attn-heatmap> attribute 'tokens' was renamed 'row-labels' and 'col-labels' (see CHANGELOG.md)");
+  });
 });

@@ -35,7 +35,7 @@ const figureAttributes = {
   transpose: 'wq wk wv',
 } satisfies Record<AttnFigureAttribute, string>;
 
-const fileAttributes = { src: 'attn.npz', tensor: 'attentions', index: '0 3', tokens: 'the cat sat' };
+const fileAttributes = { src: 'attn.npz', tensor: 'attentions', index: '0 3' };
 const heatmapAttributes = {
   ...fileAttributes,
   weights: '[[0.9, 0.1], [0.3, 0.7]]',
@@ -51,6 +51,8 @@ const heatmapAttributes = {
 const headsAttributes = {
   ...fileAttributes,
   index: '0',
+  'row-labels': 'the cat sat',
+  'col-labels': 'the cat sat',
   layers: '0 1',
   heads: '0 2 5',
   aggregates: 'false',

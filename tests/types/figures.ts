@@ -99,7 +99,8 @@ const attentions: AttentionsLike[] = [
 ];
 const headsOptions = {
   title: '',
-  tokens: ['the', 'cat'],
+  rowLabels: ['the', 'cat'],
+  colLabels: null,
   layers: [0],
   heads: [0],
   aggregates: false,
@@ -148,7 +149,7 @@ export async function useFigures(): Promise<number> {
   const divs: HTMLDivElement[] = [
     ...attentions.map((a) => heads(a)),
     heads(attentions[0], headsOptions),
-    heads(attentions[3], { tokens: null }),
+    heads(attentions[3], { rowLabels: null }),
     canvasHeatmap(weights, canvasOptions),
     canvasHeatmap(tensor, { highlight: null }),
   ];

@@ -11,14 +11,15 @@
 // theme. A child <script type="application/json"> holds the same as an array (the weights) or an
 // object { weights, rowLabels, colLabels, masked, label }; attributes win over it.
 // From a file instead: src (a .npy, .npz, .safetensors or JSON file), tensor (its name), index
-// (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), tokens (labels of both axes;
-// default: the file's tokens), as in <attn-heatmap src="attn.safetensors" index="0 3">.
+// (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), as in
+// <attn-heatmap src="attn.safetensors" index="0 3">; row-labels and col-labels default to the
+// file's tokens where they fit. (0.1's tokens attribute is refused, naming row-labels and col-labels.)
 import { toTensor } from '../src/to-tensor.js';
-import { booleanValue, childJson, flag, json, labelList, text, textValue, words } from './attributes.js';
+import { booleanValue, childJson, flag, json, labelList, refuseRenamedNames, text, textValue, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
-  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index', 'tokens'];
+  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index'];
 
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
@@ -43,8 +44,7 @@ export class AttnHeatmap extends FigureElement {
 
   /** The spec with the weights and tokens of the src file (attributes still win for labels). */
   async fileSpec() {
-    const { tensor, tokens: fileTokens } = await (await import('./file-source.js')).fileTensor(this, 3);
-    const tokens = words(this, 'tokens') ?? fileTokens;
+    const { tensor, tokens } = await (await import('./file-source.js')).fileTensor(this, 3);
     const [Tq, Tk] = tensor.shape.slice(-2);
     const fits = (n) => (tokens && tokens.length === n ? tokens : undefined);
     return {
@@ -63,6 +63,7 @@ export class AttnHeatmap extends FigureElement {
   #shown = null; // what the figure draws, for a standalone file
 
   async render() {
+    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'] });
     const shown = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
     const { weights, masked, ...options } = shown;
     if (weights.shape.length < 2 || weights.shape.length > 3) {
@@ -89,7 +90,7 @@ export class AttnHeatmap extends FigureElement {
     const { nested } = await import('../model/roles.js');
     const { weights, masked, rowLabels, colLabels } = this.#shown;
     const data = { weights: nested(weights.data, weights.shape), masked: masked && nested(masked, weights.shape), rowLabels, colLabels };
-    return super.standaloneSpec(data, ['weights', 'masked', 'row-labels', 'col-labels', 'tensor', 'index', 'tokens']);
+    return super.standaloneSpec(data, ['weights', 'masked', 'row-labels', 'col-labels', 'tensor', 'index']);
   }
 
   exportName() {

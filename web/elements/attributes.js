@@ -2,6 +2,19 @@
 // turn them into what the figure functions take, and name the attribute in every error, so a
 // typo shows up in the figure as "valid-lens: ..." rather than as a different figure.
 
+import { refuseRenamed, renamedError } from '../src/boundary/renamed.js';
+
+/**
+ * Refuses the attributes (and, given `child`, the child JSON keys) renamed before 1.0, each map
+ * old -> new, naming both (CHANGELOG.md), rather than drawing a figure without them.
+ */
+export function refuseRenamedNames(element, attributes, child = null, keys = {}) {
+  for (const old of Object.keys(attributes)) {
+    if (element.hasAttribute(old)) throw renamedError('', old, attributes[old], 'attribute');
+  }
+  refuseRenamed('<script type="application/json">', child, keys, 'key');
+}
+
 /** A boolean attribute: present (or "true") is true, absent or "false" is false. */
 export function flag(element, name) {
   const value = element.getAttribute(name);

@@ -27,15 +27,17 @@
 // numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
 // weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
 // .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
-// "0 3" = layer 0, head 3), tokens (default: the file's). No wasm.
+// "0 3" = layer 0, head 3; row-labels and col-labels default to the file's tokens where they fit). No wasm.
 // Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (English,
 // or Chinese under a lang="zh..." ancestor), SVG and PNG export hidden. Child JSON keys of the wrong
 // type are named: "colLabels must be an array of strings, got object". Files read for src are shared
 // and held up to 64 MiB; a file no element shows any more is let go when its last element leaves.
 //
 // <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
-// BertViz's list; tokens, layers and heads (indices shown), aggregates ("false" hides mean and max),
-// thumb-size (px), label; or a child <script type="application/json"> ({ attention, tokens }).
+// BertViz's list; row-labels, col-labels (default: the file's tokens; the keys' the queries' when
+// Tk = T), layers and heads (indices shown), aggregates ("false" hides mean and max), thumb-size
+// (px), label; or a child <script type="application/json"> ({ attention, rowLabels, colLabels }).
+// 0.1's names (the attribute and key tokens) are refused with a message naming the new ones.
 // The model view of attention-lab/figures' heads(). No wasm.
 //
 // A file that cannot be fetched or read shows a message naming the attribute and the file
@@ -57,8 +59,8 @@ declare class FigureElement extends HTMLElement {
 export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
   | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
 export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
-  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
-export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
+  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
+export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates'
   | 'thumb-size' | 'label';
 
 export declare class AttnFigure extends FigureElement {

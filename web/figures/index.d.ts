@@ -73,8 +73,13 @@ export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: Array
 export interface HeadsOptions {
   /** Title above the grid (default 'Attention by layer and head'; '' for none). */
   title?: string;
-  /** T labels (the queries; also the keys when Tk = T): drawn as buttons that highlight rows and columns. */
-  tokens?: string[] | null;
+  /**
+   * Labels of the T queries and the Tk keys (colLabels defaults to rowLabels when Tk = T); the
+   * queries' (else the keys') are drawn as buttons that highlight rows and columns. A RangeError
+   * for a list of another length. (0.1's tokens: a TypeError naming these.)
+   */
+  rowLabels?: string[] | null;
+  colLabels?: string[] | null;
   /** Indices of the layers / heads to show (default all). */
   layers?: number[];
   heads?: number[];
@@ -90,7 +95,7 @@ export interface HeadsOptions {
  * row data-layer="mean" (over layers). Layers and heads are counted from 0 in every label. Click or Enter
  * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,
  * a canvas beyond); hover sets [data-role=readout] to the exact value; [data-token] buttons
- * highlight tokens' rows and columns. Root: div[data-stage=heads].
+ * highlight their rows and columns. Root: div[data-stage=heads].
  */
 export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLDivElement;
 
@@ -282,7 +287,7 @@ export interface StandaloneSpec {
   /**
    * The element's child <script type="application/json">: for attn-figure a (partial) explorer
    * state ({ x, wq, wk, wv, tokens } or { q, k, v }), for attn-heatmap { weights, rowLabels,
-   * colLabels, masked, label }, for attn-heads { attention, tokens }. Typed arrays become arrays.
+   * colLabels, masked, label }, for attn-heads { attention, rowLabels, colLabels }. Typed arrays become arrays.
    */
   data?: unknown;
   /** The page's title. Default 'attention-lab figure'. */

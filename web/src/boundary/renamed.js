@@ -5,9 +5,13 @@
 /** The API's options renamed (old -> new), refused wherever the new name is known. */
 export const RENAMED_OPTIONS = Object.freeze({ __proto__: null, seed: 'dropoutSeed' });
 
-/** The TypeError for `old`, passed where it is now called `renamed`; `what`: 'option', 'attribute', 'key'. */
+/**
+ * The TypeError for `old`, passed where it is now called `renamed` (a name, or a list of the names
+ * that replaced it); `what`: 'option', 'attribute', 'key'.
+ */
 export function renamedError(fn, old, renamed, what = 'option') {
-  return new TypeError(`${fn}: ${what} '${old}' was renamed '${renamed}' (see CHANGELOG.md)`);
+  const names = [renamed].flat().map((name) => `'${name}'`).join(' and ');
+  return new TypeError(`${fn ? `${fn}: ` : ''}${what} '${old}' was renamed ${names} (see CHANGELOG.md)`);
 }
 
 /** Throws renamedError for the first own property of `options` named in `renamed` (old -> new). */
