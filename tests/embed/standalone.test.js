@@ -71,7 +71,7 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   it('opens from file:// with no other request, shows every weight exactly and its value on hover', async () => {
     const text = await standaloneHtml({
       element: 'attn-heatmap',
-      attributes: { label: 'Two batches', xlabel: 'Keys', 'row-labels': 'a b c' },
+      attributes: { title: 'Two batches', xlabel: 'Keys', 'row-labels': 'a b c' },
       data: { weights, colLabels: TOKENS },
       title: 'A heatmap',
     });
@@ -109,9 +109,9 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   });
 
   it('a label holding </script> stays text', async () => {
-    const text = await standaloneHtml({ element: 'attn-heatmap', attributes: { label: '</script><b>x</b>' }, data: { weights: [[1, 0], [0.5, 0.5]], rowLabels: ['</script>', '<!--'] } });
+    const text = await standaloneHtml({ element: 'attn-heatmap', attributes: { title: '</script><b>x</b>' }, data: { weights: [[1, 0], [0.5, 0.5]], rowLabels: ['</script>', '<!--'] } });
     const { page, problems } = await openFile('escaped.html', text);
-    expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('label'))).toBe('</script><b>x</b>');
+    expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('</script><b>x</b>');
     expect(await page.evaluate(() => document.querySelectorAll('b').length)).toBe(0);
     expect(problems).toEqual([]);
   });
@@ -223,14 +223,14 @@ describe('Export -> HTML in the elements', () => {
 
   it('<attn-heatmap> saves, and the saved file saves again with no network', async () => {
     const weights = [[0.1, 0.9], [0.6180339887, 0.3819660113]];
-    await pages.write('save-heatmap.html', elementsPage(`<attn-heatmap id="h" label="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`));
+    await pages.write('save-heatmap.html', elementsPage(`<attn-heatmap id="h" title="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`));
     const { page } = await pages.open('save-heatmap.html');
     await rendered(page, '#h');
     const first = await openFile('saved-heatmap.html', (await savedHtml(page, '#h')).text);
     const again = await openFile('saved-again.html', (await savedHtml(first.page, 'attn-heatmap')).text);
     const values = await shadowStageValues(again.page, 'attn-heatmap', 'weights');
     expect(values).toEqual([weights.map((row) => row.map(Math.fround))]);
-    expect(await again.page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('label'))).toBe('Pair');
+    expect(await again.page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('Pair');
     expect([...first.problems, ...again.problems]).toEqual([]);
   });
 

@@ -72,4 +72,15 @@ describe.skipIf(!HAS_DOM)('the elements refuse their 0.1 attribute and key names
     expect(await statusOf('<attn-heatmap weights="[[1, 0], [0.5, 0.5]]" tokens="a b"></attn-heatmap>'))
       .toBe("<attn-heatmap> attribute 'tokens' was renamed 'row-labels' and 'col-labels' (see CHANGELOG.md)");
   });
+
+  it('<attn-heatmap> and <attn-heads>: the label attribute (and JSON key) is title, as the figures call it', async () => {
+    expect(await statusOf('<attn-heatmap weights="[[1, 0], [0.5, 0.5]]" label="Head 1"></attn-heatmap>'))
+      .toBe("<attn-heatmap> attribute 'label' was renamed 'title' (see CHANGELOG.md)");
+    const json = JSON.stringify({ weights: [[1, 0], [0.5, 0.5]], label: 'Head 1' });
+    expect(await statusOf(`<attn-heatmap><script type="application/json">${json}</script></attn-heatmap>`))
+      .toBe("<attn-heatmap> <script type=\"application/json\">: key 'label' was renamed 'title' (see CHANGELOG.md)");
+    expect(await statusOf(`<attn-heads label="BERT"><script type="application/json">${ATTENTION}</script></attn-heads>`))
+      .toBe("<attn-heads> attribute 'label' was renamed 'title' (see CHANGELOG.md)");
+    expect(await statusOf('<attn-heatmap weights="[[1, 0], [0.5, 0.5]]" title="Head 1"></attn-heatmap>')).toBe('');
+  });
 });

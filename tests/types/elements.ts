@@ -41,7 +41,7 @@ const heatmapAttributes = {
   weights: '[[0.9, 0.1], [0.3, 0.7]]',
   'row-labels': 'the cat',
   'col-labels': '["the", "cat"]',
-  label: 'Head 1',
+  title: 'Head 1',
   xlabel: 'Keys',
   ylabel: 'Queries',
   'color-scale': 'signed',
@@ -57,7 +57,7 @@ const headsAttributes = {
   heads: '0 2 5',
   aggregates: 'false',
   'thumb-size': '48',
-  label: 'BERT',
+  title: 'BERT',
 } satisfies Record<AttnHeadsAttribute, string>;
 
 /** Sets every attribute of `values` on `element`. */

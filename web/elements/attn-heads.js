@@ -8,7 +8,7 @@
 // list), tensor (its name when the file holds several), index (leading indices before (L, H, T, Tk)),
 // row-labels, col-labels (the T queries' and Tk keys' labels; default: the file's tokens where they
 // fit, the keys' the queries' when Tk = T), layers, heads (indices shown, 0-based), aggregates
-// ("false" hides the mean and max), thumb-size (px), label (title). Or inline: attentions as JSON in
+// ("false" hides the mean and max), thumb-size (px), title. Or inline: attentions as JSON in
 // a child <script type="application/json"> ({ attention, rowLabels, colLabels } or the nested array).
 // 0.1's tokens attribute and key are refused, naming row-labels and col-labels.
 import { toAttentions } from '../model/attentions.js';
@@ -24,13 +24,13 @@ function indices(element, name) {
 }
 
 export class AttnHeads extends FigureElement {
-  static observedAttributes = ['src', 'tensor', 'index', 'row-labels', 'col-labels', 'layers', 'heads', 'aggregates', 'thumb-size', 'label'];
+  static observedAttributes = ['src', 'tensor', 'index', 'row-labels', 'col-labels', 'layers', 'heads', 'aggregates', 'thumb-size', 'title'];
 
   async render() {
     let attentions;
     let given = {}; // the labels given with the attentions: a file's tokens, or a child's lists
     const child = this.hasAttribute('src') ? null : childJson(this);
-    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'] }, child, { tokens: ['rowLabels', 'colLabels'] });
+    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'], label: 'title' }, child, { tokens: ['rowLabels', 'colLabels'] });
     if (this.hasAttribute('src')) {
       const file = await (await import('./file-source.js')).fileTensor(this, 4);
       attentions = toAttentions(file.tensor, 'attn-heads');
@@ -54,7 +54,7 @@ export class AttnHeads extends FigureElement {
       heads: indices(this, 'heads'),
       aggregates,
       thumbSize: integer(this, 'thumb-size'),
-      title: text(this, 'label'),
+      title: text(this, 'title'),
     }));
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
     for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
@@ -73,6 +73,6 @@ export class AttnHeads extends FigureElement {
   }
 
   exportName() {
-    return ['heads', text(this, 'label') ?? ''];
+    return ['heads', text(this, 'title') ?? ''];
   }
 }

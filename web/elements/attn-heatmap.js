@@ -1,15 +1,15 @@
 // <attn-heatmap>: a heatmap of given attention weights, like d2l's show_heatmaps. No wasm.
 //
 //   <attn-heatmap weights="[[0.9, 0.1], [0.3, 0.7]]" row-labels="the cat" col-labels="the cat"></attn-heatmap>
-//   <attn-heatmap label="Head 1"><script type="application/json">
+//   <attn-heatmap title="Head 1"><script type="application/json">
 //     { "weights": [[0.9, 0.1], [0.3, 0.7]], "rowLabels": ["the", "cat"], "colLabels": ["the", "cat"] }
 //   </script></attn-heatmap>
 //
-// Attributes: weights (JSON, (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels (lists), label (the
-// figure's title), xlabel, ylabel, color-scale ('weights': [0, 1], the default; 'signed': around
+// Attributes: weights (JSON, (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels (lists), title (the
+// figure's title, as the figures' option; 0.1's label is refused), xlabel, ylabel, color-scale ('weights': [0, 1], the default; 'signed': around
 // 0, for scores), numbers (draw the values), masked (JSON flags like weights, 1 = masked),
 // theme. A child <script type="application/json"> holds the same as an array (the weights) or an
-// object { weights, rowLabels, colLabels, masked, label }; attributes win over it.
+// object { weights, rowLabels, colLabels, masked, title }; attributes win over it.
 // From a file instead: src (a .npy, .npz, .safetensors or JSON file), tensor (its name), index
 // (leading indices, e.g. "0 3" for layer 0, head 3 of (L, H, T, T)), as in
 // <attn-heatmap src="attn.safetensors" index="0 3">; row-labels and col-labels default to the
@@ -19,7 +19,7 @@ import { booleanValue, childJson, flag, json, labelList, refuseRenamedNames, tex
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
-  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index'];
+  static observedAttributes = ['weights', 'row-labels', 'col-labels', 'title', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index'];
 
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
@@ -34,7 +34,7 @@ export class AttnHeatmap extends FigureElement {
       masked: masked === undefined || masked === null ? null : toTensor(masked, 'masked', Uint8Array).data,
       rowLabels: words(this, 'row-labels') ?? labelList(given.rowLabels, 'rowLabels'),
       colLabels: words(this, 'col-labels') ?? labelList(given.colLabels, 'colLabels'),
-      title: text(this, 'label') ?? textValue(given.label, 'label'),
+      title: text(this, 'title') ?? textValue(given.title, 'title'),
       xlabel: text(this, 'xlabel') ?? textValue(given.xlabel, 'xlabel'),
       ylabel: text(this, 'ylabel') ?? textValue(given.ylabel, 'ylabel'),
       colorScale: text(this, 'color-scale') ?? textValue(given.colorScale, 'colorScale'),
@@ -52,7 +52,7 @@ export class AttnHeatmap extends FigureElement {
       masked: null,
       rowLabels: words(this, 'row-labels') ?? fits(Tq),
       colLabels: words(this, 'col-labels') ?? fits(Tk),
-      title: text(this, 'label'),
+      title: text(this, 'title'),
       xlabel: text(this, 'xlabel'),
       ylabel: text(this, 'ylabel'),
       colorScale: text(this, 'color-scale'),
@@ -63,7 +63,7 @@ export class AttnHeatmap extends FigureElement {
   #shown = null; // what the figure draws, for a standalone file
 
   async render() {
-    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'] });
+    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'], label: 'title' }, childJson(this), { label: 'title' });
     const shown = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
     const { weights, masked, ...options } = shown;
     if (weights.shape.length < 2 || weights.shape.length > 3) {
@@ -94,6 +94,6 @@ export class AttnHeatmap extends FigureElement {
   }
 
   exportName() {
-    return ['heatmap', text(this, 'label') ?? ''];
+    return ['heatmap', text(this, 'title') ?? ''];
   }
 }

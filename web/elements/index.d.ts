@@ -23,9 +23,9 @@
 // The wasm core loads once per page, when the first figure nears the viewport.
 //
 // <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
-// ("the cat sat" or a JSON list), label (title), xlabel, ylabel, color-scale ('weights' | 'signed'),
+// ("the cat sat" or a JSON list), title, xlabel, ylabel, color-scale ('weights' | 'signed'),
 // numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
-// weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
+// weights array or { weights, rowLabels, colLabels, masked, title }. From a file: src (.npy, .npz,
 // .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
 // "0 3" = layer 0, head 3; row-labels and col-labels default to the file's tokens where they fit). No wasm.
 // Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (English,
@@ -36,7 +36,7 @@
 // <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
 // BertViz's list; row-labels, col-labels (default: the file's tokens; the keys' the queries' when
 // Tk = T), layers and heads (indices shown), aggregates ("false" hides mean and max), thumb-size
-// (px), label; or a child <script type="application/json"> ({ attention, rowLabels, colLabels }).
+// (px), title; or a child <script type="application/json"> ({ attention, rowLabels, colLabels }).
 // 0.1's names (the attribute and key tokens) are refused with a message naming the new ones.
 // The model view of attention-lab/figures' heads(). No wasm.
 //
@@ -58,10 +58,10 @@ declare class FigureElement extends HTMLElement {
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
 export type AttnFigureAttribute = 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
   | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
-export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
+export type AttnHeatmapAttribute = 'weights' | 'row-labels' | 'col-labels' | 'title' | 'xlabel' | 'ylabel'
   | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
 export type AttnHeadsAttribute = 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates'
-  | 'thumb-size' | 'label';
+  | 'thumb-size' | 'title';
 
 export declare class AttnFigure extends FigureElement {
   static readonly observedAttributes: AttnFigureAttribute[];

@@ -287,7 +287,7 @@ export interface StandaloneSpec {
   /**
    * The element's child <script type="application/json">: for attn-figure a (partial) explorer
    * state ({ x, wq, wk, wv, tokens } or { q, k, v }), for attn-heatmap { weights, rowLabels,
-   * colLabels, masked, label }, for attn-heads { attention, rowLabels, colLabels }. Typed arrays become arrays.
+   * colLabels, masked, title }, for attn-heads { attention, rowLabels, colLabels }. Typed arrays become arrays.
    */
   data?: unknown;
   /** The page's title. Default 'attention-lab figure'. */
