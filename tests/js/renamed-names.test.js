@@ -83,4 +83,9 @@ describe.skipIf(!HAS_DOM)('the elements refuse their 0.1 attribute and key names
       .toBe("<attn-heads> attribute 'label' was renamed 'title' (see CHANGELOG.md)");
     expect(await statusOf('<attn-heatmap weights="[[1, 0], [0.5, 0.5]]" title="Head 1"></attn-heatmap>')).toBe('');
   });
+
+  it("<attn-figure>: mask-fill is a number as the API's maskFill (0.1's d2l is -1e6)", async () => {
+    expect(await statusOf('<attn-figure mask-fill="d2l"></attn-figure>'))
+      .toBe('<attn-figure> mask-fill: expected a number like -1e6 (d2l\'s fill) or none, got "d2l" (0.1\'s d2l is -1e6)');
+  });
 });

@@ -20,7 +20,7 @@ const figureAttributes = {
   compare: 'dot general',
   causal: 'bottom-right',
   'valid-lens': '2 6',
-  'mask-fill': 'd2l',
+  'mask-fill': '-1e6',
   window: '2 0',
   alibi: '',
   rope: 'interleaved',

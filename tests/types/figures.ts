@@ -126,7 +126,7 @@ const stateSpec = {
   compare: ['dot', 'general'],
   causal: 'none',
   validLens: [[1, 2]],
-  maskFill: 'd2l',
+  maskFill: -1e6,
   heads: 2,
   kvHeads: 1,
   window: [1, 0],

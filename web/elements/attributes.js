@@ -110,6 +110,20 @@ export function validLens(element, name = 'valid-lens') {
   return value;
 }
 
+/** mask-fill: a number as the API's maskFill ("-1e6", d2l's fill), or "none" -> null. */
+export function maskFill(element, name = 'mask-fill') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const text = raw.trim();
+  if (text === '' || text === 'none') return null;
+  const value = Number(text);
+  if (Number.isNaN(value)) {
+    const was = { zero: 'none', d2l: '-1e6' }[text];
+    throw new TypeError(`${name}: expected a number like -1e6 (d2l's fill) or none, got "${raw}"${was ? ` (0.1's ${text} is ${was})` : ''}`);
+  }
+  return value;
+}
+
 /** causal: absent -> undefined, present/"true" -> true, "false"/"none" -> false, else the mode. */
 export function causal(element, name = 'causal') {
   const raw = element.getAttribute(name);

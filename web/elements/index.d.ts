@@ -11,7 +11,7 @@
 //   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';  compare: more scorings beside it
 //   causal      present: top-left; or "bottom-right" / "none"
 //   valid-lens  "2 6" (per batch) or "[[1, 2, 3]]" (per query row)
-//   mask-fill   'zero' | 'd2l';  heads: the number of heads;  head: the head shown (0-based)
+//   mask-fill   -1e6 (d2l's fill) | none (default);  heads: the number of heads;  head: the head shown (0-based)
 //   window      "2 0": sliding window [left, right] (-1: no limit);  kv-heads: K, V heads shared (a divisor of heads)
 //   alibi       present or "paper": the paper's slopes; "0.5 0.25": one slope per head (finite, > 0); "off"
 //   rope        present or "halves" (Llama), "interleaved" (GPT-J), or JSON {"base": 500, "interleaved": true}

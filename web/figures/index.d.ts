@@ -214,8 +214,11 @@ export interface PipelineStateSpec {
   causal?: Causal | 'none';
   /** Valid lengths as d2l: (B) per batch or (B, Tq) per query row; null: none. */
   validLens?: number[] | number[][] | null;
-  /** A fully masked row: zero weights ('zero', the default) or d2l's -1e6 fill ('d2l'). */
-  maskFill?: 'zero' | 'd2l';
+  /**
+   * As the API's MaskOptions.maskFill, a number: -1e6 (d2l's fill: a fully masked row becomes
+   * uniform) or null / -Infinity (the default: such a row is zeros); the figures draw these two.
+   */
+  maskFill?: number | null;
   /** Number of heads H, 1..6 (examples with X only; new heads get seeded weights). */
   heads?: number;
   /** Grouped heads: how many K, V heads the H query heads share (a divisor of H; examples with X only). */
