@@ -180,7 +180,7 @@ describe('attention-lab figure --view pipeline', () => {
     const file = join(folder, 'layer.safetensors');
     await writeFile(file, writeSafetensors({ x: tensor(X, [4, 3]), wq: tensor(WQ, [3, 3]), wk: tensor(WK, [3, 3]), wv: tensor(WV, [3, 3]) }));
     const out = join(folder, 'cli-pipeline.html');
-    const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--tokens', TOKENS.join(' '), '-o', out]);
+    const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--row-labels', TOKENS.join(' '), '-o', out]);
     expect(stdout).toBe('');
     expect(code).toBe(0);
     expect(stderr).toBe(`wrote ${out} (pipeline, html, ${(await stat(out)).size} bytes)\n`);

@@ -174,7 +174,7 @@ from IPython.display import IFrame; IFrame('fig.html', width=720, height=560)` }
         { p: 'A figure of a NumPy array made in the notebook: save it with <code>np.save</code>, then draw it. A (T, T) array of weights is a heatmap; (H, T, T) or (L, H, T, T) is the model view with <code>--view heads</code>; X, Wq, Wk, Wv saved together (<code>np.savez</code>) are the whole computation, recomputed live in the file, with <code>--view pipeline</code>.' },
         { code: `import numpy as np
 np.save('weights.npy', weights.astype(np.float32))          # (T, T)
-!node ~/attention-lab/bin/attention-lab.mjs figure weights.npy --tokens "the cat sat" -o weights.html
+!node ~/attention-lab/bin/attention-lab.mjs figure weights.npy --row-labels "the cat sat" -o weights.html
 np.savez('layer.npz', x=x, wq=wq, wk=wk, wv=wv)              # X (T, d_in), W (d_in, d)
 !node ~/attention-lab/bin/attention-lab.mjs figure layer.npz --view pipeline -o layer.html   # once: npm run build:wasm in the clone
 IFrame('layer.html', width=900, height=900)` },
