@@ -4,7 +4,8 @@
 // or in an app: import 'attention-lab/elements';
 //
 // <attn-figure> attributes (all optional):
-//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'random' (default seed-004)
+//   preset      a PresetId of attention-lab/figures: 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window'
+//               | 'alibi' | 'rotary' | 'decode' | 'random' (default seed-004)
 //   data        JSON of a partial explorer state, e.g. {"x": [[1, 2], [0, 1]], "wq": [[[1, 0], [0, 1]]], ...}
 //               or {"q": [[[...]]], "k": ..., "v": ...}; or put it in a child <script type="application/json">
 //   stages      stage ids in any order, e.g. "scores weights output" (default: the forward pass)
