@@ -12,7 +12,7 @@ first query is query 0.
 
 Usage:
   attention-lab info FILE
-  attention-lab figure FILE [--tensor NAME] [--index 0,3] [--tokens "a b c"]
+  attention-lab figure FILE [--tensor NAME] [--index 0,3] [--row-labels "a b c"] [--col-labels "a b c"]
                             [--view heatmap|heads|pipeline] [--format svg|html|png|pdf]
                             [--title TEXT] [--quiet] -o OUT
   attention-lab --help
@@ -27,8 +27,10 @@ Options of figure:
   --index I,J,...  Fix the leading axes: for a (L, H, T, T) tensor, "--index 0,3" is layer 0,
                    head 3. heatmap needs 2 axes left, heads 3 (H, T, T) or 4 (L, H, T, T).
                    Default: 0 for every axis in front of those.
-  --tokens "a b"   Labels of the queries and keys, separated by spaces (default: the file's
-                   tokens when their count fits, else the positions 0, 1, 2...).
+  --row-labels "a b"  Labels of the queries, separated by spaces (default: the file's tokens when
+                   their count fits, else the positions 0, 1, 2...); pipeline: the example's tokens.
+  --col-labels "a b"  Labels of the keys (default: the row labels when there are as many keys as
+                   queries, else the file's tokens when their count fits, else the positions).
   --view V         heatmap (default): one (Tq, Tk) map with labelled axes and a colour bar.
                    heads: a grid of small maps as BertViz draws it, a row per layer (L0, L1...)
                    and a column per head (H0, H1...).
@@ -72,7 +74,9 @@ choices, an OUT whose extension is not its format's, -o naming FILE).
 const OPTIONS = {
   tensor: { type: 'string' },
   index: { type: 'string' },
-  tokens: { type: 'string' },
+  'row-labels': { type: 'string' },
+  'col-labels': { type: 'string' },
+  tokens: { type: 'string' }, // 0.1's name: refused, naming --row-labels and --col-labels
   view: { type: 'string' },
   format: { type: 'string' },
   title: { type: 'string' },
@@ -140,13 +144,20 @@ export function parseCommand(argv) {
     return { command, file };
   }
   if (!values.out) throw new UsageError('figure: -o OUT is missing');
-  const tokens = values.tokens === undefined ? undefined : values.tokens.split(/\s+/).filter(Boolean);
-  if (tokens && tokens.length === 0) throw new UsageError('--tokens is empty');
+  if (values.tokens !== undefined) throw new UsageError('--tokens was renamed --row-labels and --col-labels (see CHANGELOG.md)');
+  const labels = (flag) => {
+    const list = values[flag] === undefined ? undefined : values[flag].split(/\s+/).filter(Boolean);
+    if (list && list.length === 0) throw new UsageError(`--${flag} is empty`);
+    return list;
+  };
+  const rowLabels = labels('row-labels');
+  const colLabels = labels('col-labels');
   const view = choice('view', values.view ?? 'heatmap', VIEWS);
   const format = outputFormat(values.out, values.format);
   if (view === 'pipeline' && format !== 'html') {
     throw new UsageError(`--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format} from ${values.format === undefined ? `-o ${values.out}` : '--format'}`);
   }
+  if (view === 'pipeline' && colLabels) throw new UsageError('--view pipeline labels the keys with the example\'s tokens: --col-labels does not apply');
   if (view === 'pipeline' && (values.tensor !== undefined || values.index !== undefined)) throw new UsageError('--view pipeline reads the file\'s x, wq, wk, wv (or q, k, v): --tensor and --index do not apply');
   return {
     command,
@@ -154,7 +165,8 @@ export function parseCommand(argv) {
     out: values.out,
     tensor: values.tensor,
     index: values.index === undefined ? undefined : indices(values.index),
-    tokens,
+    rowLabels,
+    colLabels,
     view,
     format,
     title: values.title,

@@ -55,14 +55,14 @@ export function selectBlock(where, tensor, index, keep) {
 }
 
 /**
- * The tokens of the Tq query rows and Tk key columns, per axis: --tokens where its count fits (it
- * must fit Tq or Tk), else the file's tokens where theirs fits, else null (the figure numbers the
- * axis 0, 1, 2..., positions counted from 0 as layers and heads are).
+ * The labels of the Tq query rows and Tk key columns: --row-labels (Tq of them) and --col-labels
+ * (Tk; default the row labels when Tk = Tq), else the file's tokens where their count fits, else
+ * null (the figure numbers the axis 0, 1, 2..., positions counted from 0 as layers and heads are).
  */
-export function axisTokens(where, Tq, Tk, given, fromFile) {
-  if (given && given.length !== Tq && given.length !== Tk) {
-    throw new InputError(`${where}: --tokens has ${given.length} tokens, the figure has ${Tq} queries and ${Tk} keys`);
+export function axisTokens(where, Tq, Tk, { rowLabels, colLabels }, fromFile) {
+  for (const [flag, given, n, axis] of [['row-labels', rowLabels, Tq, 'queries'], ['col-labels', colLabels, Tk, 'keys']]) {
+    if (given && given.length !== n) throw new InputError(`${where}: --${flag} has ${given.length} labels, the figure has ${n} ${axis}`);
   }
-  const tokens = (n) => [given, fromFile].find((list) => list?.length === n) ?? null;
-  return { rows: tokens(Tq), cols: tokens(Tk) };
+  const fromFileOf = (n) => (fromFile?.length === n ? fromFile : null);
+  return { rows: rowLabels ?? fromFileOf(Tq), cols: colLabels ?? (Tk === Tq ? rowLabels : undefined) ?? fromFileOf(Tk) };
 }

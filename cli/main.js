@@ -50,7 +50,7 @@ export function figureSvg(file, loaded, options, { titles }) {
   if (block.data.length > MAX_CELLS) {
     throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
   }
-  const tokens = axisTokens(where, Tq, Tk, options.tokens, loaded.tokens);
+  const tokens = axisTokens(where, Tq, Tk, options, loaded.tokens);
   const { rows, cols } = tokens;
   const title = options.title ?? `${name}${block.index.length ? `[${block.index.join(', ')}]` : ''}`;
   if (options.view === 'heatmap') return { title, tokens, svg: heatmapSvg({ data: block.data, Tq, Tk, rows, cols, title, titles }) };
@@ -69,10 +69,10 @@ export async function pipelineHtml(file, loaded, options) {
   if (patch === null) {
     throw new InputError(`${file}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds ${Object.keys(loaded.tensors).map((n) => `'${n}'`).join(', ')} (attention weights go to --view heatmap or heads)`);
   }
-  if (options.tokens) {
+  if (options.rowLabels) {
     const rows = patch.x ? patch.x.length : patch.q[0].length;
-    if (options.tokens.length !== rows) throw new InputError(`--tokens: ${options.tokens.length} tokens for ${rows} rows of ${file}`);
-    patch.tokens = options.tokens;
+    if (options.rowLabels.length !== rows) throw new InputError(`--row-labels: ${options.rowLabels.length} labels for ${rows} rows of ${file}`);
+    patch.tokens = options.rowLabels;
   }
   if (patch.tokens) patch.tokens = patch.tokens.map(showControls);
   const title = showControls(options.title ?? `attention of ${file}`);

@@ -107,7 +107,7 @@ describe('attention-lab figure --format svg', () => {
 
   it('tokens with markup characters are escaped and read back as written', async () => {
     const tokens = ['<b>', '&amp', '"q"'];
-    const { root } = cellsOf(await figure([`${FIXTURES}/bertviz.json`, '--index', '1,0', '--tokens', tokens.join(' ')], 'escaped.svg'));
+    const { root } = cellsOf(await figure([`${FIXTURES}/bertviz.json`, '--index', '1,0', '--row-labels', tokens.join(' ')], 'escaped.svg'));
     expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text)).toEqual(expect.arrayContaining(tokens));
   });
 
@@ -121,9 +121,9 @@ describe('attention-lab figure --format svg', () => {
     expect(cells[6].title).toBe(`query (1) → key (2): ${cells[6].title.split(': ')[1]}`);
   });
 
-  it('--tokens labels the axes and --tensor picks a tensor of a file with several', async () => {
+  it('--row-labels labels the queries and --tensor picks a tensor of a file with several', async () => {
     const { data } = fixtureTensor('stored.npz', 'weights');
-    const { root, cells } = cellsOf(await figure([`${FIXTURES}/stored.npz`, '--tensor', 'weights', '--tokens', 'p q r'], 'tok.svg'));
+    const { root, cells } = cellsOf(await figure([`${FIXTURES}/stored.npz`, '--tensor', 'weights', '--row-labels', 'p q r'], 'tok.svg'));
     expect(firstWrongCell(cells, data)).toBeNull();
     expect(cells[4].title.startsWith('query q (1) → key')).toBe(true);
     // The file's own 4 tokens fit the keys.
@@ -257,7 +257,8 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm), .png or .pdf, or give --format'],
     [['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png'],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
-    [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--row-labels', ' '], '--row-labels is empty'],
+    [['figure', INDUCTION, '-o', 'x.svg', '--tokens', 'a b'], '--tokens was renamed --row-labels and --col-labels (see CHANGELOG.md)'],
     [['figure', INDUCTION, '-o'], "'-o, --out <value>' argument missing"],
     [['info', INDUCTION, '--view', 'heads'], 'info takes no options'],
   ];
@@ -279,7 +280,8 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '--tensor', 'attn', '-o', 'x.svg'], `${INDUCTION}: no tensor 'attn' (--tensor); it holds 'attention'`],
     [['figure', INDUCTION, '--index', '2,0', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 2,0 is out of range on axis 0 (size 2)`],
     [['figure', INDUCTION, '--index', '1', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 1 leaves 3 axes, this view needs 2 (give 2 indices)`],
-    [['figure', INDUCTION, '--index', '1,2', '--tokens', 'a b c', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --tokens has 3 tokens, the figure has 24 queries and 24 keys`],
+    [['figure', INDUCTION, '--index', '1,2', '--row-labels', 'a b c', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --row-labels has 3 labels, the figure has 24 queries`],
+    [['figure', INDUCTION, '--index', '1,2', '--col-labels', 'a b', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --col-labels has 2 labels, the figure has 24 keys`],
     [['figure', `${FIXTURES}/vector.npy`, '-o', 'x.svg'], `${FIXTURES}/vector.npy: tensor 'vector' has shape`],
     [['figure', INDUCTION, '--view', 'pipeline', '-o', 'x.html'], `${INDUCTION}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds 'attention'`],
   ];
@@ -310,7 +312,7 @@ describe('attention-lab errors', () => {
   it('--help exits 0 and documents every flag and both exit codes', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png', 'pdf']) expect(stdout).toContain(flag);
+    for (const flag of ['--tensor NAME', '--index', '--row-labels', '--col-labels', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png', 'pdf']) expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
     expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
     expect(stdout).toContain('-o naming FILE');

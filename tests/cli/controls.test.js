@@ -73,9 +73,9 @@ describe('attention-lab writes SVG and HTML that parse, whatever the names hold'
     });
   }
 
-  it('--tokens holding control characters are shown as control pictures', async () => {
+  it('--row-labels holding control characters are shown as control pictures', async () => {
     const out = join(dir, 'tokens.svg');
-    const { code } = await runCli(['figure', file, '--tensor', NAMES.plain, '--tokens', 'p\u0002 q\u001b r', '-o', out]);
+    const { code } = await runCli(['figure', file, '--tensor', NAMES.plain, '--row-labels', 'p\u0002 q\u001b r', '-o', out]);
     expect(code).toBe(0);
     const texts = findAll(parseXml(await readFile(out, 'utf8')), (n) => n.tag === 'text').map((n) => n.text);
     expect(texts).toEqual(expect.arrayContaining(['p\u2402', 'q\u241b', 'r']));

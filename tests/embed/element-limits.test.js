@@ -45,7 +45,7 @@ describe('a heatmap above the SVG cell budget', () => {
     const T = 1024;
     await writeFile(join(pages.root, 'big.safetensors'), writeSafetensors({ attention: diagonalWeights(T) }));
     const started = Date.now();
-    const { page, problems } = await show('big-heatmap.html', '<main><h1>Big</h1><attn-heatmap id="big" src="big.safetensors" label="Big map"></attn-heatmap></main>', { head: '<title>A big heatmap</title>' });
+    const { page, problems } = await show('big-heatmap.html', '<main><h1>Big</h1><attn-heatmap id="big" src="big.safetensors" title="Big map"></attn-heatmap></main>', { head: '<title>A big heatmap</title>' });
     const ms = Date.now() - started;
     console.log(`<attn-heatmap src> of ${T} × ${T}: drawn in ${ms} ms (page load included)`);
     // 40 s and 4 GiB as SVG cells; a canvas is one ImageData. 10 s leaves room for a busy machine.
@@ -191,20 +191,20 @@ describe('child JSON of the wrong type', () => {
       <attn-heatmap id="col">${child({ weights, colLabels: { a: 1 } })}</attn-heatmap>
       <attn-heatmap id="row">${child({ weights, rowLabels: 'the cat' })}</attn-heatmap>
       <attn-heatmap id="inner">${child({ weights, rowLabels: ['the', { x: 1 }] })}</attn-heatmap>
-      <attn-heatmap id="label">${child({ weights, label: ['a'] })}</attn-heatmap>
+      <attn-heatmap id="title">${child({ weights, title: ['a'] })}</attn-heatmap>
       <attn-heatmap id="numbers">${child({ weights, rowLabels: [1, 2] })}</attn-heatmap>`);
     expect(await status(page, '#col')).toBe('<attn-heatmap> colLabels must be an array of strings, got object');
     expect(await status(page, '#row')).toBe('<attn-heatmap> rowLabels must be an array of strings, got string');
     expect(await status(page, '#inner')).toBe('<attn-heatmap> rowLabels must be an array of strings, got an array holding object at 1');
-    expect(await status(page, '#label')).toBe('<attn-heatmap> label must be a string, got array');
+    expect(await status(page, '#title')).toBe('<attn-heatmap> title must be a string, got array');
     // Numbers are labels too, as the attributes read them.
     expect(await status(page, '#numbers')).toBe('');
     expect(problems.filter((p) => !p.includes('colLabels') && !p.includes('rowLabels'))).toEqual([]);
   });
 
-  it('<attn-heads> tokens given as an object name the key', async () => {
-    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], tokens: { a: 1 } })}</script></attn-heads>`);
+  it('<attn-heads> rowLabels given as an object name the key', async () => {
+    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], rowLabels: { a: 1 } })}</script></attn-heads>`);
     await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.status').textContent);
-    expect(await status(page, '#h')).toBe('<attn-heads> tokens must be an array of strings, got object');
+    expect(await status(page, '#h')).toBe('<attn-heads> rowLabels must be an array of strings, got object');
   });
 });

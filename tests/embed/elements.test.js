@@ -430,7 +430,7 @@ describe('<attn-heatmap>', () => {
   it('draws given weights with their labels, exactly, with no wasm', async () => {
     const weights = [[0.9, 0.1], [0.3, 0.7]];
     const { page, problems, requests } = await show('heatmap.html', `
-      <attn-heatmap id="h" weights="${JSON.stringify(weights)}" row-labels="the cat" col-labels="the cat" label="Head 1"></attn-heatmap>
+      <attn-heatmap id="h" weights="${JSON.stringify(weights)}" row-labels="the cat" col-labels="the cat" title="Head 1"></attn-heatmap>
       <attn-heatmap id="j"><script type="application/json">{ "weights": [[0.25, 0.75]], "rowLabels": ["q"], "colLabels": ["a", "b"] }</script></attn-heatmap>`, ['#h', '#j']);
     const values = (await shadowStageValues(page, '#h', 'weights'))[0];
     expect(values).toEqual(weights.map((row) => row.map(Math.fround))); // the float32 of each given number

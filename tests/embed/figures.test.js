@@ -60,7 +60,7 @@ describe('attention-lab/figures', () => {
   it('matrix() and links() keep the same contract for a given stage name', async () => {
     const matrixCells = await cellsOf("figures.matrix({ data: [1, -2, 3, 4, 5, 6], shape: [2, 3] }, { stage: 'q' })");
     expect(matrixCells.map((c) => `${c.stage} ${c.row},${c.col} ${c.value}`)).toEqual(['q 0,0 1', 'q 0,1 -2', 'q 0,2 3', 'q 1,0 4', 'q 1,1 5', 'q 1,2 6']);
-    const linkCells = await cellsOf("figures.links([[0.25, 0.75]], { queryTokens: ['x'], keyTokens: ['a', 'b'] })");
+    const linkCells = await cellsOf("figures.links([[0.25, 0.75]], { rowLabels: ['x'], colLabels: ['a', 'b'] })");
     expect(linkCells.map((c) => `${c.stage} ${c.row},${c.col} ${c.value}`)).toEqual(['weights 0,0 0.25', 'weights 0,1 0.75']);
   });
 

@@ -1,5 +1,5 @@
 // The elements' file attributes in real Chromium from the raw sources: <attn-heatmap src tensor
-// index tokens> and <attn-heads src ...> on the induction model's files (examples/induction) and on
+// index> and <attn-heads src ...> on the induction model's files (examples/induction) and on
 // the io fixtures' bad files; every loading failure names the attribute and the file.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ describe('<attn-heatmap src>', () => {
   it('src, tensor and index pick layer 2, head 1 of the trained model, exactly, with the file\'s tokens', async () => {
     const { page, problems } = await show('heatmap-src.html', `
       <attn-heatmap id="st" src="${FILE}.safetensors" index="1 0"></attn-heatmap>
-      <attn-heatmap id="npy" src="${FILE}.npy" tensor="attention" index="1 0" tokens="${'abcdefghijklmnopqrstuvwx'.split('').join(' ')}"></attn-heatmap>`);
+      <attn-heatmap id="npy" src="${FILE}.npy" tensor="attention" index="1 0" row-labels="${'abcdefghijklmnopqrstuvwx'.split('').join(' ')}" col-labels="${'abcdefghijklmnopqrstuvwx'.split('').join(' ')}"></attn-heatmap>`);
     const want = await headWeights(page, 1, 0);
     expect((await shadowStageValues(page, '#st', 'weights'))[0]).toEqual(want.rows);
     expect((await shadowStageValues(page, '#npy', 'weights'))[0]).toEqual(want.rows);

@@ -41,7 +41,7 @@ describe('heads()', () => {
   it('draws a row per layer and a column per head of the induction model, as BertViz does, plus the mean and max columns and the mean row, counted from 0', async () => {
     const { grid, labels, names } = await page.evaluate(() => {
       const { attention } = window.induction.tensors;
-      document.body.replaceChildren(window.figures.heads(attention, { tokens: window.induction.tokens }));
+      document.body.replaceChildren(window.figures.heads(attention, { rowLabels: window.induction.tokens }));
       return {
         grid: [...document.querySelectorAll('canvas[data-layer][data-head]')].map((c) => `${c.dataset.layer}/${c.dataset.head} ${c.width}x${c.height}`),
         labels: [...document.querySelectorAll('.attn-heads-grid > .attn-axis')].map((d) => d.textContent),

@@ -71,7 +71,7 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   it('opens from file:// with no other request, shows every weight exactly and its value on hover', async () => {
     const text = await standaloneHtml({
       element: 'attn-heatmap',
-      attributes: { label: 'Two batches', xlabel: 'Keys', 'row-labels': 'a b c' },
+      attributes: { title: 'Two batches', xlabel: 'Keys', 'row-labels': 'a b c' },
       data: { weights, colLabels: TOKENS },
       title: 'A heatmap',
     });
@@ -109,9 +109,9 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   });
 
   it('a label holding </script> stays text', async () => {
-    const text = await standaloneHtml({ element: 'attn-heatmap', attributes: { label: '</script><b>x</b>' }, data: { weights: [[1, 0], [0.5, 0.5]], rowLabels: ['</script>', '<!--'] } });
+    const text = await standaloneHtml({ element: 'attn-heatmap', attributes: { title: '</script><b>x</b>' }, data: { weights: [[1, 0], [0.5, 0.5]], rowLabels: ['</script>', '<!--'] } });
     const { page, problems } = await openFile('escaped.html', text);
-    expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('label'))).toBe('</script><b>x</b>');
+    expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('</script><b>x</b>');
     expect(await page.evaluate(() => document.querySelectorAll('b').length)).toBe(0);
     expect(problems).toEqual([]);
   });
@@ -180,7 +180,7 @@ describe('attention-lab figure --view pipeline', () => {
     const file = join(folder, 'layer.safetensors');
     await writeFile(file, writeSafetensors({ x: tensor(X, [4, 3]), wq: tensor(WQ, [3, 3]), wk: tensor(WK, [3, 3]), wv: tensor(WV, [3, 3]) }));
     const out = join(folder, 'cli-pipeline.html');
-    const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--tokens', TOKENS.join(' '), '-o', out]);
+    const { code, stdout, stderr } = await runCli(['figure', file, '--view', 'pipeline', '--row-labels', TOKENS.join(' '), '-o', out]);
     expect(stdout).toBe('');
     expect(code).toBe(0);
     expect(stderr).toBe(`wrote ${out} (pipeline, html, ${(await stat(out)).size} bytes)\n`);
@@ -223,20 +223,20 @@ describe('Export -> HTML in the elements', () => {
 
   it('<attn-heatmap> saves, and the saved file saves again with no network', async () => {
     const weights = [[0.1, 0.9], [0.6180339887, 0.3819660113]];
-    await pages.write('save-heatmap.html', elementsPage(`<attn-heatmap id="h" label="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`));
+    await pages.write('save-heatmap.html', elementsPage(`<attn-heatmap id="h" title="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`));
     const { page } = await pages.open('save-heatmap.html');
     await rendered(page, '#h');
     const first = await openFile('saved-heatmap.html', (await savedHtml(page, '#h')).text);
     const again = await openFile('saved-again.html', (await savedHtml(first.page, 'attn-heatmap')).text);
     const values = await shadowStageValues(again.page, 'attn-heatmap', 'weights');
     expect(values).toEqual([weights.map((row) => row.map(Math.fround))]);
-    expect(await again.page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('label'))).toBe('Pair');
+    expect(await again.page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('Pair');
     expect([...first.problems, ...again.problems]).toEqual([]);
   });
 
   it('<attn-heads> offers HTML (its grid is canvases, so not SVG or PNG) and the file draws the same grid', async () => {
     const attention = [[[[1, 0], [0.25, 0.75]], [[0.5, 0.5], [0.125, 0.875]]]]; // (L=1, H=2, 2, 2)
-    await pages.write('save-heads.html', elementsPage(`<attn-heads id="m" tokens="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`));
+    await pages.write('save-heads.html', elementsPage(`<attn-heads id="m" row-labels="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`));
     const { page } = await pages.open('save-heads.html');
     await page.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('canvas'));
     const visible = await page.evaluate(() => [...document.querySelector('#m').shadowRoot.querySelectorAll('[data-export]')].filter((b) => !b.hidden).map((b) => b.dataset.export));

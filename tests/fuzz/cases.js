@@ -48,13 +48,14 @@ export const FAULT_KINDS = [
 ];
 /** Faults of the known findings of issue 8 (now fixed; guarded by known-findings.test.js). */
 export const KNOWN_FAULT_KINDS = ['float32-option', 'prototype-name', 'backward-forward-option', 'inherited-option', 'polluted-prototype', 'changing-getter'];
-const fault = (kinds) => fc.option(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1 << 20) }), { freq: 3 });
+const fault = (kinds, freq = 3) => fc.option(fc.record({ kind: fc.constantFrom(...kinds), pick: fc.nat(1 << 20) }), { freq });
 
-/** An attention-family call: scaledDotProductAttention, attention, additiveAttention, or a backward. */
+/** An attention-family call: scaledDotProductAttention, attention (every scoring), or a backward. */
 export const attentionSpec = (kinds = FAULT_KINDS) =>
   fc
     .record({
-      op: fc.constantFrom('scaledDotProductAttention', 'attention', 'attention', 'additiveAttention'),
+      // 'additive': attention() with scoring 'additive', a quarter of the calls as when it had its own function.
+      op: fc.constantFrom('scaledDotProductAttention', 'attention', 'attention', 'additive'),
       backward: fc.boolean(),
       scoring: fc.constantFrom('dot', 'scaled-dot', 'general', 'additive', 'concat'),
       rank: fc.constantFrom(2, 3, 4, 4),
@@ -70,18 +71,19 @@ export const attentionSpec = (kinds = FAULT_KINDS) =>
       q: tensorSpec(STYLES),
       k: tensorSpec(STYLES),
       v: tensorSpec(LINEAR_STYLES),
-      gradOutput: tensorSpec(LINEAR_STYLES),
+      dOutput: tensorSpec(LINEAR_STYLES),
       params: tensorSpec(STYLES),
       mask: maskSpec,
       scale: fc.option(fc.constantFrom(0.05, 0.3, 1, 2.5), { freq: 3 }),
       softcap: fc.option(fc.constantFrom(0, 0.5, 5, 50), { freq: 3 }),
       dropout: fc.option(fc.constantFrom(0, 0.1, 0.5), { freq: 4 }),
-      seed: fc.option(fc.nat(1000), { freq: 3 }),
+      dropoutSeed: fc.option(fc.nat(1000), { freq: 3 }),
       returnWeights: fc.boolean(),
       trace: fc.boolean(),
       returnLse: fc.boolean(),
       saved: fc.boolean(),
-      fault: fault(kinds),
+      // 2, not 3: since additive attention is attention(), its cases take the scoring and params faults too.
+      fault: fault(kinds, 2),
     })
     .map(normalise);
 
@@ -96,7 +98,7 @@ export const softmaxSpec = (kinds = FAULT_KINDS) =>
       Tq: size,
       Tk: longSize,
       x: tensorSpec([...STYLES, 'wide', 'huge']),
-      gradWeights: tensorSpec(LINEAR_STYLES),
+      dWeights: tensorSpec(LINEAR_STYLES),
       negativeInfinity: fc.boolean(),
       mask: maskSpec,
       fault: fault(kinds),
@@ -106,8 +108,9 @@ export const softmaxSpec = (kinds = FAULT_KINDS) =>
 /** Sizes consistent with the op: dot scorings share d, ranks hide axes, options only where they apply. */
 function normalise(s) {
   const out = { ...s, family: 'attention' };
+  // 'additive' keeps the mix of 0.1's additiveAttention cases: no scale (1, the default), as that function had.
+  if (s.op === 'additive') [out.op, out.scoring, out.scale] = ['attention', 'additive', null];
   if (s.op === 'scaledDotProductAttention') out.scoring = 'scaled-dot';
-  if (s.op === 'additiveAttention') out.scoring = 'additive';
   const dot = out.scoring === 'dot' || out.scoring === 'scaled-dot';
   if (dot) out.dk = out.dq;
   if (out.scoring !== 'additive') out.h = 0;
@@ -115,12 +118,10 @@ function normalise(s) {
   if (s.rank < 3) out.B = 1;
   out.H = out.Hkv * out.group;
   if (!dot) [out.softcap, out.dropout] = [null, null];
-  if (s.op === 'additiveAttention') out.scale = null; // additiveAttention takes no scale
-  if (out.dropout === null) out.seed = null; // a seed without dropout is allowed but says nothing
+  if (out.dropout === null) out.dropoutSeed = null; // a seed without dropout is allowed but says nothing
   if (s.op !== 'scaledDotProductAttention') out.returnLse = false;
   if (s.backward) [out.returnWeights, out.trace, out.returnLse] = [false, false, false];
   if (s.op !== 'scaledDotProductAttention' || !s.backward) out.saved = false;
-  if (s.op === 'additiveAttention') out.returnLse = false;
   return out;
 }
 
@@ -146,7 +147,7 @@ function shapesOf(s) {
   if (s.family === 'softmax') {
     const full = [s.B, s.H, s.Tq, s.Tk];
     const x = SCORE_AXES[s.rank].map((a) => full[a]);
-    return { x, weights: x, gradWeights: x, scores: full };
+    return { x, weights: x, dWeights: x, scores: full };
   }
   const lead = s.rank === 4 ? [s.B] : s.rank === 3 ? [s.B] : [];
   const heads = (n) => (s.rank === 4 ? [n] : []);
@@ -154,7 +155,7 @@ function shapesOf(s) {
     q: [...lead, ...heads(s.H), s.Tq, s.dq],
     k: [...lead, ...heads(s.Hkv), s.Tk, s.dk],
     v: [...lead, ...heads(s.Hkv), s.Tk, s.dv],
-    gradOutput: [...lead, ...heads(s.H), s.Tq, s.dv],
+    dOutput: [...lead, ...heads(s.H), s.Tq, s.dv],
     scores: [s.B, s.H, s.Tq, s.Tk],
     params: PARAM_SHAPES[s.scoring]?.(s) ?? {},
   };
@@ -191,9 +192,9 @@ function attnMaskOf(spec, s, scoresShape) {
 export function build(s) {
   const shapes = shapesOf(s);
   const tensors = {};
-  const names = s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'gradWeights']) : ['q', 'k', 'v', ...(s.backward ? ['gradOutput'] : [])];
+  const names = s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'dWeights']) : ['q', 'k', 'v', ...(s.backward ? ['dOutput'] : [])];
   for (const name of names) {
-    const specName = s.family === 'softmax' ? (name === 'gradWeights' ? 'gradWeights' : 'x') : name;
+    const specName = s.family === 'softmax' ? (name === 'dWeights' ? 'dWeights' : 'x') : name;
     tensors[name] = makeTensor(shapes[name], s[specName].style, s[specName].seed + (name === 'weights' ? 1 : 0));
   }
   if (s.family === 'softmax' && s.negativeInfinity && s.op === 'maskedSoftmax') {
@@ -225,7 +226,7 @@ export function build(s) {
   const options = {};
   for (const [key, value] of Object.entries(mask)) if (value !== undefined) options[key] = value;
   if (s.family === 'attention') {
-    for (const key of ['scale', 'softcap', 'dropout', 'seed']) if (s[key] !== null && s[key] !== undefined) options[key] = ref.options[key] = s[key];
+    for (const key of ['scale', 'softcap', 'dropout', 'dropoutSeed']) if (s[key] !== null && s[key] !== undefined) options[key] = ref.options[key] = s[key];
     for (const key of ['returnWeights', 'trace', 'returnLse']) if (s[key]) options[key] = true;
     ref.options.scoring = s.scoring;
     ref.options.params = params;
@@ -233,10 +234,9 @@ export function build(s) {
       options.scoring = s.scoring;
       if (Object.keys(params).length > 0) options.params = { ...params };
     }
-    if (s.op === 'additiveAttention') Object.assign(options, params);
   }
   // the call's arguments in the spec's forms
-  const form = (name) => (s.family === 'softmax' ? (name === 'gradWeights' ? s.gradWeights.form : s.x.form) : s[name].form);
+  const form = (name) => (s.family === 'softmax' ? (name === 'dWeights' ? s.dWeights.form : s.x.form) : s[name].form);
   const args = Object.fromEntries(names.map((name) => [name, inForm(tensors[name], form(name))]));
   const call = { fn: s.backward ? `${s.op}Backward` : s.op, names, args, options, ref, expect: null, shapes, wantSaved: Boolean(s.saved) };
   if (s.fault) applyFault(call, s);
@@ -255,9 +255,9 @@ function partnersOf(name, call) {
   switch (name) {
     case 'q': return ['q', 'k', 'v', ...paramNames, ...masks];
     case 'k': return ['k', 'v', ...paramNames, ...masks];
-    case 'v': return ['v', 'gradOutput'];
+    case 'v': return ['v', 'dOutput'];
     case 'x': return ['x', ...masks];
-    case 'weights': return ['weights', 'gradWeights', ...masks];
+    case 'weights': return ['weights', 'dWeights', ...masks];
     default: return paramNames.includes(name) ? paramNames : [name];
   }
 }
@@ -267,7 +267,6 @@ function tensorSlots(call, s) {
   const slots = call.names.map((name) => ({ name, original: call.ref.tensors[name], set: (v) => (call.args[name] = v) }));
   for (const [p, original] of Object.entries(call.ref.params)) {
     if (s.op === 'attention') slots.push({ name: `params.${p}`, original, set: (v) => (call.options.params[p] = v) });
-    if (s.op === 'additiveAttention') slots.push({ name: p, original, set: (v) => (call.options[p] = v) });
   }
   return slots;
 }
@@ -278,11 +277,11 @@ const plain = (t) => ({ data: Float32Array.from(t.data), shape: [...t.shape] });
 /** Axes whose size is checked against another tensor (free axes such as Tq or dv are not faults). */
 function checkedAxes(name, s) {
   const r = s.rank ?? 4;
-  if (s.family === 'softmax') return name === 'gradWeights' ? [...Array(r).keys()] : [];
+  if (s.family === 'softmax') return name === 'dWeights' ? [...Array(r).keys()] : [];
   if (name === 'q') return [...(r >= 3 ? [0] : []), r - 1];
   if (name === 'k') return [...(r >= 3 ? [0] : []), r - 2, r - 1]; // d: tied to q's (dot) or to the parameters
   if (name === 'v') return [...(r >= 3 ? [0] : []), ...(r === 4 ? [1] : []), r - 2];
-  if (name === 'gradOutput') return [...Array(r).keys()];
+  if (name === 'dOutput') return [...Array(r).keys()];
   return [0]; // parameters: the first axis is always tied to q or k
 }
 
@@ -348,9 +347,8 @@ function applyFault(call, s) {
     }
     case 'option-value': {
       const numeric = s.family === 'attention'
-        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'seed'] : [])]
+        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'dropoutSeed'] : [])]
         : ['maskFill'];
-      if (s.op === 'additiveAttention') numeric.shift(); // additiveAttention has no scale
       const key = pickOf(numeric, pick);
       const bad = pickOf(badNumbers(key), pick >> 4);
       call.options[key] = bad;
@@ -358,7 +356,7 @@ function applyFault(call, s) {
     }
     case 'float32-option': {
       // Finite in float64, not in float32 (issue 8, finding 4).
-      const numeric = s.family === 'attention' && s.op !== 'additiveAttention'
+      const numeric = s.family === 'attention'
         ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap'] : [])]
         : ['maskFill'];
       const key = pickOf(numeric, pick);
@@ -492,7 +490,7 @@ function badNumbers(key) {
     case 'scale': return [...common, 0, -0, -1, -1e-3];
     case 'softcap': return [...common, -1, -1e-3];
     case 'dropout': return [...common, -0.1, 1, 1.5];
-    case 'seed': return [...common, -1, 1.5, 2 ** 53];
+    case 'dropoutSeed': return [...common, -1, 1.5, 2 ** 53];
     default: return common; // maskFill: any finite number is valid
   }
 }

@@ -18,8 +18,8 @@ const extreme = fc
   .map(([s, a, b, c]) => ({
     ...s,
     ...(s.family === 'softmax'
-      ? { x: { ...s.x, style: a }, gradWeights: { ...s.gradWeights, style: b } }
-      : { q: { ...s.q, style: a }, k: { ...s.k, style: b }, v: { ...s.v, style: c }, gradOutput: { ...s.gradOutput, style: a }, params: { ...s.params, style: b } }),
+      ? { x: { ...s.x, style: a }, dWeights: { ...s.dWeights, style: b } }
+      : { q: { ...s.q, style: a }, k: { ...s.k, style: b }, v: { ...s.v, style: c }, dOutput: { ...s.dOutput, style: a }, params: { ...s.params, style: b } }),
   }));
 
 describe.each(BACKENDS)('fuzz: values beyond float32 products ($backend)', (which) => {

@@ -14,7 +14,7 @@ const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 export const LAYER_FAULTS = [
   'unknown-option', 'size-option', 'heads', 'seed-option', 'causal', 'scale', 'weight-shape', 'weight-value',
-  'x-width', 'x-value', 'x-rank', 'forward-option', 'validLens', 'gradOutput', 'learningRate', 'setParameters',
+  'x-width', 'x-value', 'x-rank', 'forward-option', 'validLens', 'dOutput', 'learningRate', 'setParameters',
 ];
 
 export const layerSpec = fc.record({
@@ -194,9 +194,9 @@ export function runLayerSession(attn, module, s) {
     return 'result';
   }
 
-  if (k === 'gradOutput') {
+  if (k === 'dOutput') {
     const bad = pickOf([makeTensor([...outShape.slice(0, -1), outWidth + 1], 'unit', 1), makeTensor(outShape.slice(1), 'unit', 1), { data: new Float32Array(g.data.length).fill(NaN), shape: outShape }], pick);
-    step('backward', { bad }, () => layer.backward(bad), ['gradOutput']);
+    step('backward', { bad }, () => layer.backward(bad), ['dOutput']);
     return 'error';
   }
   const grads = step('backward', { g }, () => layer.backward(g));

@@ -31,9 +31,9 @@ function expectFiniteOrNamedError(call, expected, names) {
 // Cases the long runs found in the suite's own expectations, kept as their exact specs (build()).
 const SPECS = {
   // seed 777: a rank fault on weights (B 2 -> 1) is rightly reported by validLens, whose (B) no longer fits.
-  'maskedSoftmaxBackward with weights one axis short names weights, gradWeights or the validLens that no longer fit': {
+  'maskedSoftmaxBackward with weights one axis short names weights, dWeights or the validLens that no longer fit': {
     op: 'maskedSoftmaxBackward', rank: 3, B: 2, H: 1, Tq: 7, Tk: 15, x: { style: 'unit', seed: 0, form: 'typed' },
-    gradWeights: { style: 'unit', seed: 0, form: 'typed' }, negativeInfinity: false,
+    dWeights: { style: 'unit', seed: 0, form: 'typed' }, negativeInfinity: false,
     mask: { validLens: { perRow: false, seed: 0, form: 'nested' }, causal: undefined, attnMask: null, maskFill: undefined },
     fault: { kind: 'rank', pick: 524286 }, family: 'softmax',
   },
@@ -41,10 +41,10 @@ const SPECS = {
   "attentionBackward with 'general' scoring on subnormal-range products matches float64 down to float32's floor": {
     op: 'attention', backward: true, scoring: 'general', rank: 2, B: 1, Hkv: 1, group: 1, Tq: 1, Tk: 31, dq: 15, dk: 7, dv: 1, h: 0,
     q: { style: 'unit', seed: 488610866, form: 'typed' }, k: { style: 'integers', seed: 0, form: 'typed' },
-    v: { style: 'unit', seed: 0, form: 'typed' }, gradOutput: { style: 'unit', seed: 0, form: 'typed' },
+    v: { style: 'unit', seed: 0, form: 'typed' }, dOutput: { style: 'unit', seed: 0, form: 'typed' },
     params: { style: 'specials', seed: 379693350, form: 'typed' },
     mask: { validLens: { perRow: false, seed: 1463255169, form: 'nested' }, causal: undefined, attnMask: null, maskFill: undefined },
-    scale: 2.5, softcap: null, dropout: null, seed: null, returnWeights: false, trace: false, returnLse: false, saved: false,
+    scale: 2.5, softcap: null, dropout: null, dropoutSeed: null, returnWeights: false, trace: false, returnLse: false, saved: false,
     fault: null, family: 'attention', H: 1,
   },
 };
@@ -84,10 +84,10 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
 
   // dy - sum(y dy) overflows to -Infinity at a key of weight 0, and 0 * -Infinity is NaN; the
   // exact dx there is 0 (the kernel would need y dy - y sum, one more multiply per element).
-  it('maskedSoftmaxBackward with weights [1, 0] and gradWeights [3e38, -3e38] gives [0, 0], not NaN', () => {
+  it('maskedSoftmaxBackward with weights [1, 0] and dWeights [3e38, -3e38] gives [0, 0], not NaN', () => {
     const [y, dy] = [t([1, 0], [2]), t([3e38, -3e38], [2])];
     expect(FLOAT32_MAX).toBeGreaterThan(3e38);
-    expectFiniteOrNamedError(() => b.attn.maskedSoftmaxBackward(y, dy), maskedSoftmaxBackwardReference(y, dy).dx, ['gradWeights']);
+    expectFiniteOrNamedError(() => b.attn.maskedSoftmaxBackward(y, dy), maskedSoftmaxBackwardReference(y, dy).dx, ['dWeights']);
   });
 
   it('scaledDotProductAttention with scale 1 on q = k = [1e20, 1] throws the overflow, not [NaN, 1], and the module keeps working', () => {
@@ -104,13 +104,13 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
     expect([r.output.data[0], r.weights.data[0], r.lse.data[0], r.trace.masked.data[0]]).toEqual([0, 0, -Infinity, -Infinity]);
   });
 
-  it('a selfAttention layer whose scores overflow throws from forward, and backward names gradOutput', () => {
+  it('a selfAttention layer whose scores overflow throws from forward, and backward names dOutput', () => {
     const layer = b.attn.selfAttention({ dIn: 2, seed: 1 });
     try {
       expect(() => layer.forward(t([3e38, 3e38, -3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.forward: an intermediate overflowed float32 .* for these x and the layer's parameters;/);
       const x = t([1, 2, 3, 4], [2, 2]);
       expect(layer.forward(x).output.data.every(Number.isFinite)).toBe(true);
-      expect(() => layer.backward(t([3e38, 3e38, 3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.backward: an intermediate overflowed float32 .* for these gradOutput and the layer's parameters;/);
+      expect(() => layer.backward(t([3e38, 3e38, 3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.backward: an intermediate overflowed float32 .* for these dOutput and the layer's parameters;/);
     } finally {
       layer.dispose();
     }
@@ -163,7 +163,7 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
     it('scaledDotProductAttentionBackward split across the pool throws the overflow where dk partials of two workers sum past float32', async () => {
       // Each query row alone gives a finite dv (weight 1 x 3e38); the two rows, split between workers, sum to 6e38.
       const [q, k, v, dout] = [t([0, 0], [1, 2, 1]), t([0], [1, 1, 1]), t([1], [1, 1, 1]), t([3e38, 3e38], [1, 2, 1])];
-      const message = /scaledDotProductAttentionBackward: an intermediate overflowed float32 .* for these q, k, v and gradOutput;/;
+      const message = /scaledDotProductAttentionBackward: an intermediate overflowed float32 .* for these q, k, v and dOutput;/;
       expect(() => b.attn.scaledDotProductAttentionBackward(q, k, v, dout)).toThrow(message);
       await expect(pool.scaledDotProductAttentionBackward(q, k, v, dout)).rejects.toThrow(message);
     });

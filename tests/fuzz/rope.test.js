@@ -40,7 +40,7 @@ const pickOf = (list, pick) => list[pick % list.length];
 
 /** The call a spec describes: { input, options, name, names (what an error must name), shape }. */
 function buildRope(s) {
-  const name = s.backward ? 'gradY' : 'x';
+  const name = s.backward ? 'dOutput' : 'x';
   const d = s.fault?.kind === 'odd-d' ? s.d + 1 : s.d;
   const shape = s.fault?.kind === 'rank' ? [d] : [...s.lead, s.T, d];
   const t = makeTensor(shape, s.x.style, s.x.seed);

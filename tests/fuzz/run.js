@@ -14,10 +14,10 @@ function invoke(attn, c) {
   const run = () => {
     switch (c.fn) {
       case 'maskedSoftmax': return attn.maskedSoftmax(a.x, c.options);
-      case 'maskedSoftmaxBackward': return attn.maskedSoftmaxBackward(a.weights, a.gradWeights, c.options);
+      case 'maskedSoftmaxBackward': return attn.maskedSoftmaxBackward(a.weights, a.dWeights, c.options);
       default:
         return c.fn.endsWith('Backward')
-          ? attn[c.fn](a.q, a.k, a.v, a.gradOutput, c.options)
+          ? attn[c.fn](a.q, a.k, a.v, a.dOutput, c.options)
           : attn[c.fn](a.q, a.k, a.v, c.options);
     }
   };
@@ -100,9 +100,9 @@ function checkSoftmax(c, result) {
     expect(result.shape).toEqual(tensors.x.shape);
     expectNear(result, ref.y, ref.yAbs, toleranceOf({ n: EXP_RANGE + Tk, d: 0, Z: ref.Z }), 'maskedSoftmax: weights');
   } else {
-    const ref = maskedSoftmaxBackwardReference(tensors.weights, tensors.gradWeights, options);
+    const ref = maskedSoftmaxBackwardReference(tensors.weights, tensors.dWeights, options);
     expect(result.shape).toEqual(tensors.weights.shape);
-    const linearMax = maxAbs(tensors.weights.data) * maxAbs(tensors.gradWeights.data);
+    const linearMax = maxAbs(tensors.weights.data) * maxAbs(tensors.dWeights.data);
     expectNear(result, ref.dx, ref.dxAbs, toleranceOf({ n: Tk + 4, d: 0, Z: 0, linearMax }), 'maskedSoftmaxBackward: dx');
   }
 }
@@ -115,14 +115,14 @@ function inQueryRank(c, last) {
 
 function checkAttention(attn, module, c, result) {
   const { tensors, params, options } = c.ref;
-  const { q, k, v, gradOutput } = tensors;
+  const { q, k, v, dOutput } = tensors;
   const [B, H, Tq, Tk] = c.shapes.scores;
   const [dq, dk, dv] = [q.shape.at(-1), k.shape.at(-1), v.shape.at(-1)];
   const h = params.wv ? params.wv.shape[0] : 0;
   const dropout = (options.dropout ?? 0) > 0;
-  const ref = attentionReference(q, k, v, options, c.fn.endsWith('Backward') ? gradOutput : null);
+  const ref = attentionReference(q, k, v, options, c.fn.endsWith('Backward') ? dOutput : null);
   const d = dq + dk + h; // roundings behind one score
-  const linearMax = maxAbs(v.data) * (gradOutput ? Math.max(1, maxAbs(gradOutput.data)) : 1);
+  const linearMax = maxAbs(v.data) * (dOutput ? Math.max(1, maxAbs(dOutput.data)) : 1);
   const tol = (n) => toleranceOf({ n: EXP_RANGE + Tk + dq + dk + dv + h + n, d, Z: ref.Z, linearMax });
   if (c.fn.endsWith('Backward')) {
     const names = ['dq', 'dk', 'dv', ...Object.keys(params).map((p) => `d${p}`)];

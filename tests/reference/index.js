@@ -319,13 +319,13 @@ const magnitudes = (t) => (t.abs ? t.abs : Float64Array.from(t.data, Math.abs));
 /**
  * Attention of q, k, v (rank 2..4) under options { scoring, params, scale, softcap, validLens,
  * causal, attnMask, maskFill } (no dropout). Returns Float64Arrays in the layouts (B, H, Tq, ...):
- * out, weights, lse, scores (scale * a), softcapped, masked and, when gradOutput is given,
+ * out, weights, lse, scores (scale * a), softcapped, masked and, when dOutput is given,
  * dq, dk, dv and the gradients of params (dw, dwq, dwk, dwv); each X with an XAbs companion.
  * A row with no visible key (and no maskFill) has zero weights, output and gradient, lse -Infinity.
  * Z: as in significantZ, the magnitude behind the scores (scoresAbs plus the float mask).
  * A tensor argument may carry `abs` (the magnitudes its own rounding error scales with).
  */
-export function attentionReference(q, k, v, options = {}, gradOutput = null) {
+export function attentionReference(q, k, v, options = {}, dOutput = null) {
   const [B, H, Tq, dq] = attentionDims(q.shape);
   const [, Hkv, Tk, dk] = attentionDims(k.shape);
   const dv = v.shape[v.shape.length - 1];
@@ -337,7 +337,7 @@ export function attentionReference(q, k, v, options = {}, gradOutput = null) {
   const mask = maskOf(options, [B, H, Tq, Tk], q.shape.length);
   const score = scoringOf(scoring, params, dq, dk);
   const [qa, ka, va] = [magnitudes(q), magnitudes(k), magnitudes(v)];
-  const dOa = gradOutput ? magnitudes(gradOutput) : null;
+  const dOa = dOutput ? magnitudes(dOutput) : null;
   const rows = B * H * Tq;
   const r = {
     out: new Float64Array(rows * dv),
@@ -388,10 +388,10 @@ export function attentionReference(q, k, v, options = {}, gradOutput = null) {
             r.outAbs[row * dv + t] += p[j] * va[vo + t];
           }
         }
-        if (!gradOutput) continue;
+        if (!dOutput) continue;
         // backward: dP_j = dO . v_j, D = sum_j P_j dP_j, dS_j = P_j (dP_j - D) where visible
         // (a masked or filled score is a constant), times the softcap derivative, times scale.
-        const dO = gradOutput.data.subarray(row * dv, (row + 1) * dv);
+        const dO = dOutput.data.subarray(row * dv, (row + 1) * dv);
         const dOAbs = dOa.subarray(row * dv, (row + 1) * dv);
         const dP = new Float64Array(Tk);
         const dPAbs = new Float64Array(Tk);
@@ -425,8 +425,8 @@ export function attentionReference(q, k, v, options = {}, gradOutput = null) {
 }
 
 /** The rank-4 scaled dot-product case: { out, lse, dq, dk, dv } (older suites' interface). */
-export function sdpaReference(q, k, v, options = {}, gradOutput = null) {
-  const r = attentionReference(q, k, v, { ...options, scoring: 'scaled-dot' }, gradOutput);
+export function sdpaReference(q, k, v, options = {}, dOutput = null) {
+  const r = attentionReference(q, k, v, { ...options, scoring: 'scaled-dot' }, dOutput);
   return { out: r.out, lse: r.lse, dq: r.dq, dk: r.dk, dv: r.dv };
 }
 
@@ -454,15 +454,15 @@ function projectToHeads(x, W, B, T, dIn, heads, width) {
 /**
  * A layer (selfAttention: heads = kvHeads = 1, no wo; multiHeadAttention: wo (H dv, dOut)) on x
  * (B, T, dIn) with weights { wq, wk, wv, wo? } (Float32Arrays), options { scale, causal,
- * validLens }: { out, outAbs, Z (the attention's), and with gradOutput (B, T, outWidth): dx, dwq,
+ * validLens }: { out, outAbs, Z (the attention's), and with dOutput (B, T, outWidth): dx, dwq,
  * dwk, dwv, dwo and their Abs companions }.
  * Projections are rounded to float32 between the stages, as the core stores them.
  */
-export function layerReference({ B, T, dIn, dQ, dV, heads, kvHeads, dOut }, weights, x, options, gradOutput = null) {
+export function layerReference({ B, T, dIn, dQ, dV, heads, kvHeads, dOut }, weights, x, options, dOutput = null) {
   const q = projectToHeads(x, weights.wq, B, T, dIn, heads, dQ);
   const k = projectToHeads(x, weights.wk, B, T, dIn, kvHeads, dQ);
   const v = projectToHeads(x, weights.wv, B, T, dIn, kvHeads, dV);
-  const dout = gradOutput;
+  const dout = dOutput;
   const F = heads * dV;
   const width = dOut > 0 ? dOut : F;
   // concat (B, T, H dv) of the heads (B, H, T, dv): feature f is head f / dv, column f % dv.

@@ -149,7 +149,17 @@ describe('the declarations match the JS at runtime', () => {
 
     const x = [[1, 0], [0, 1]];
     const tinyModel = { vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 };
-    const weights = { wq: [[1]], wk: [[1]], wv: [1] };
+    it("a layer's config holds exactly the members its declared config type names (all positions given)", async () => {
+      const positions = { window: [1, 0], alibi: true, rope: true };
+      const self = attn.selfAttention({ dIn: 2, ...positions });
+      expect(Object.keys(self.config).sort()).toEqual(names(declaredMembers('.', 'SelfAttentionConfig')));
+      const mha = attn.multiHeadAttention({ dModel: 4, heads: 2, ...positions });
+      expect(Object.keys(mha.config).sort()).toEqual(names(declaredMembers('.', 'MultiHeadAttentionConfig')));
+      const remote = await pool.multiHeadAttention({ dModel: 4, heads: 2, ...positions });
+      expect(Object.keys(remote.config).sort()).toEqual(names(declaredMembers('.', 'MultiHeadAttentionConfig')));
+      await remote.dispose();
+    });
+
     it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
       expect(Object.keys(attn).sort()).toEqual(names(declaredMembers('.', 'Attention')));
       expect(Object.keys(pool).sort()).toEqual(names(declaredMembers('.', 'ParallelAttention')));
@@ -171,8 +181,6 @@ describe('the declarations match the JS at runtime', () => {
       maskedSoftmaxBackward: (o) => attn.maskedSoftmaxBackward(x, x, o),
       scaledDotProductAttention: (o) => attn.scaledDotProductAttention(x, x, x, o),
       scaledDotProductAttentionBackward: (o) => attn.scaledDotProductAttentionBackward(x, x, x, x, o),
-      additiveAttention: (o) => attn.additiveAttention(x, x, x, { ...weights, ...o }),
-      additiveAttentionBackward: (o) => attn.additiveAttentionBackward(x, x, x, x, { ...weights, ...o }),
       attention: (o) => attn.attention(x, x, x, o),
       attentionBackward: (o) => attn.attentionBackward(x, x, x, x, o),
       selfAttention: (o) => attn.selfAttention({ dIn: 2, ...o }),

@@ -20,7 +20,7 @@ const figureAttributes = {
   compare: 'dot general',
   causal: 'bottom-right',
   'valid-lens': '2 6',
-  'mask-fill': 'd2l',
+  'mask-fill': '-1e6',
   window: '2 0',
   alibi: '',
   rope: 'interleaved',
@@ -36,13 +36,13 @@ const figureAttributes = {
   lang: 'zh-CN',
 } satisfies Record<AttnFigureAttribute, string>;
 
-const fileAttributes = { src: 'attn.npz', tensor: 'attentions', index: '0 3', tokens: 'the cat sat' };
+const fileAttributes = { src: 'attn.npz', tensor: 'attentions', index: '0 3' };
 const heatmapAttributes = {
   ...fileAttributes,
   weights: '[[0.9, 0.1], [0.3, 0.7]]',
   'row-labels': 'the cat',
   'col-labels': '["the", "cat"]',
-  label: 'Head 1',
+  title: 'Head 1',
   xlabel: 'Keys',
   ylabel: 'Queries',
   'color-scale': 'signed',
@@ -53,11 +53,13 @@ const heatmapAttributes = {
 const headsAttributes = {
   ...fileAttributes,
   index: '0',
+  'row-labels': 'the cat sat',
+  'col-labels': 'the cat sat',
   layers: '0 1',
   heads: '0 2 5',
   aggregates: 'false',
   'thumb-size': '48',
-  label: 'BERT',
+  title: 'BERT',
   lang: 'zh-CN',
 } satisfies Record<AttnHeadsAttribute, string>;
 

@@ -24,7 +24,8 @@ import {
   type HeatmapOptions,
   type LineChartOptions,
   type LinksOptions,
-  type MatrixLike,
+  type ColorScaleKind,
+  type TensorLike,
   type MatrixOptions,
   type PipelineSpec,
   type PipelineStateSpec,
@@ -36,7 +37,7 @@ import {
 } from 'attention-lab/figures';
 import { loadAttention } from 'attention-lab';
 
-const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
+const weights: TensorLike = [[0.25, 0.75], [1, 0]];
 const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
 const masked = new Uint8Array([0, 1, 0, 0]);
 const attrs = { 'data-head': 0, 'data-run': 'dot' };
@@ -46,7 +47,7 @@ const common = { stage: 'weights', attrs };
 const matrixOptions = {
   stage: 'weights',
   title: 'The attention weights',
-  kind: 'weights',
+  colorScale: 'weights',
   rowLabels: ['a', 'b'],
   colLabels: null,
   batchLabel: (b: number) => `sentence ${b + 1}`,
@@ -74,8 +75,8 @@ const heatmapOptions = {
 const linksOptions = {
   ...common,
   title: 'Links',
-  queryTokens: ['the', 'cat'],
-  keyTokens: ['the', 'cat'],
+  rowLabels: ['the', 'cat'],
+  colLabels: ['the', 'cat'],
   masked: null,
 } satisfies Required<LinksOptions>;
 
@@ -98,7 +99,8 @@ const attentions: AttentionsLike[] = [
 ];
 const headsOptions = {
   title: '',
-  tokens: ['the', 'cat'],
+  rowLabels: ['the', 'cat'],
+  colLabels: null,
   layers: [0],
   heads: [0],
   aggregates: false,
@@ -124,7 +126,7 @@ const stateSpec = {
   compare: ['dot', 'general'],
   causal: 'none',
   validLens: [[1, 2]],
-  maskFill: 'd2l',
+  maskFill: -1e6,
   heads: 2,
   kvHeads: 1,
   window: [1, 0],
@@ -147,7 +149,7 @@ export async function useFigures(): Promise<number> {
   const divs: HTMLDivElement[] = [
     ...attentions.map((a) => heads(a)),
     heads(attentions[0], headsOptions),
-    heads(attentions[3], { tokens: null }),
+    heads(attentions[3], { rowLabels: null }),
     canvasHeatmap(weights, canvasOptions),
     canvasHeatmap(tensor, { highlight: null }),
   ];
@@ -156,7 +158,7 @@ export async function useFigures(): Promise<number> {
   const scale: ColorScale = colorScale('signed', tensor.data, (index) => index > 0);
   const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
   const intensity: number = scale.t(0.5) + scale.min + scale.max;
-  const kind: 'weights' | 'signed' = colorScale('weights', [0.5]).kind;
+  const kind: ColorScaleKind = colorScale('weights', [0.5]).kind;
   const key = legend(scale, { x: 4, y: 8, hatchId: null });
   const keyNode: SVGGElement = key.node;
   legend(scale);
@@ -193,8 +195,10 @@ export async function useFigures(): Promise<number> {
 }
 
 export function misuse(): void {
-  // @ts-expect-error kind is 'signed' or 'weights'
-  matrix(weights, { kind: 'diverging' });
+  // @ts-expect-error colorScale is 'signed' or 'weights'
+  matrix(weights, { colorScale: 'diverging' });
+  // @ts-expect-error 0.1's kind is now colorScale
+  matrix(weights, { kind: 'weights' });
   // @ts-expect-error a pipeline computes through the module from loadAttention()
   void pipeline({ preset: 'd2l' });
   // @ts-expect-error no such preset

@@ -8,15 +8,15 @@ import {
   type ReadOptions,
   type TensorFile,
   type TensorFormat,
-  type TensorInput,
+  type TensorLike,
 } from 'attention-lab/io';
 import { expectType, type Equal } from './assert.js';
 
 const formats: TensorFormat[] = ['npy', 'npz', 'safetensors', 'json'];
 const readOptions = { name: 'attn.safetensors', format: formats[2], maxBytes: 2 ** 31 } satisfies Required<ReadOptions>;
 
-// Every TensorInput form.
-const inputs: TensorInput[] = [
+// Every TensorLike form.
+const inputs: TensorLike[] = [
   { data: new Float32Array(4), shape: [2, 2] },
   { data: [1, 2, 3, 4], shape: [4] as const },
   [1, 2],

@@ -8,9 +8,6 @@ import {
   relaxedSimdSupported,
   simdSupported,
   toTensor,
-  type AdditiveBackwardOptions,
-  type AdditiveGradients,
-  type AdditiveOptions,
   type Attention,
   type AttentionBackwardOptions,
   type AttentionGradients,
@@ -28,7 +25,13 @@ import {
   type LayerPositionOptions,
   type LayerTrace,
   type LoadOptions,
-  type MaskedSoftmaxBackwardOptions,
+  type Alibi,
+  type AttentionWindow,
+  type LayerConfig,
+  type LayerPositionConfig,
+  type MultiHeadAttentionConfig,
+  type RopeSetting,
+  type SelfAttentionConfig,
   type MaskOptions,
   type MultiHeadAttentionOptions,
   type ParallelAttention,
@@ -96,9 +99,11 @@ const mask = {
   alibi: true,
 } satisfies Required<MaskOptions>;
 // Every form of alibi: the paper's slopes, or one slope per head as numbers or a typed array.
-const alibis: MaskOptions['alibi'][] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const alibis: Alibi[] = [false, [0.5], new Float32Array([0.5]), new Float64Array([0.5])];
+const windows: AttentionWindow[] = [[2, 0], [-1, -1]];
+const ropes: RopeSetting[] = [true, false, { base: 500 }, { interleaved: true }];
 const rope = { base: 500000, offset: 3, interleaved: true } satisfies Required<RopeOptions>;
-const backwardMask: MaskedSoftmaxBackwardOptions = { ...mask, attnMask: floatMask };
+const backwardMask: MaskOptions = { ...mask, attnMask: floatMask };
 
 // Each backward takes its own options type, without the forward-only ones (it rejects those).
 const sdpaCommon = {
@@ -106,7 +111,7 @@ const sdpaCommon = {
   scale: 0.5,
   softcap: 30,
   dropout: 0.1,
-  seed: 7,
+  dropoutSeed: 7,
 } satisfies Required<SdpaCommonOptions>;
 const sdpa = {
   ...sdpaCommon,
@@ -116,17 +121,12 @@ const sdpa = {
   out: new Float32Array(4), // the output of q (1, 2, 2): written in place of a fresh array
 } satisfies Required<SdpaOptions>;
 
-const additiveBackward = {
-  ...mask,
-  wq: [[1, 0], [0, 1]],
-  wk: [[1, 0], [0, 1]],
-  wv: [1, 1],
-} satisfies Required<AdditiveBackwardOptions>;
+// Additive attention is attention() with scoring 'additive' and its weights in params.
 const additive = {
-  ...additiveBackward,
-  returnWeights: true,
-  trace: true,
-} satisfies Required<AdditiveOptions>;
+  ...mask,
+  scoring: 'additive',
+  params: { wq: [[1, 0], [0, 1]], wk: [[1, 0], [0, 1]], wv: [1, 1] },
+} satisfies AttentionBackwardOptions;
 
 const params = { w: [[1, 0], [0, 1]], wq: [[1]], wk: [[1]], wv: [1] } satisfies Required<ScoringParams>;
 const scorings: Scoring[] = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
@@ -137,7 +137,7 @@ const generalBackward = {
   scale: 1,
   softcap: 0,
   dropout: 0,
-  seed: 1,
+  dropoutSeed: 1,
 } satisfies Required<AttentionBackwardOptions>;
 const general = {
   ...generalBackward,
@@ -196,6 +196,13 @@ function readResult(result: AttentionResult): number {
   return fields.reduce((n, t) => n + (t ? t.data.length + t.shape.length : 0), 0);
 }
 
+/** The two configs, each named by its kind. */
+function readConfigs(config: LayerConfig): number {
+  const self: SelfAttentionConfig | undefined = config.kind === 'selfAttention' ? config : undefined;
+  const mha: MultiHeadAttentionConfig | undefined = config.kind === 'multiHeadAttention' ? config : undefined;
+  return (self?.dOut ?? 0) + (mha?.dHead ?? 0) + windows.length + ropes.length;
+}
+
 function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const { output, trace }: { output: Tensor; trace?: LayerTrace } = layer.forward(x, layerForward);
   const seen = [trace?.q, trace?.k, trace?.v, trace?.scores, trace?.masked, trace?.weights, trace?.output];
@@ -210,10 +217,13 @@ function readLayer(layer: AttentionLayer, x: TensorLike): number {
   const held: number = cache.length + cache.capacity + cache.maxLength;
   cache.dispose();
   layer.createCache();
-  const config: Readonly<Record<string, unknown>> = layer.config;
+  const config: Readonly<LayerConfig> = layer.config;
+  const sizes = config.kind === 'selfAttention' ? config.dIn + config.dQ + config.dOut : config.dModel + config.heads + config.kvHeads + config.dHead;
+  const positions: LayerPositionConfig = config;
   layer.dispose();
   return seen.length + grads.dx.data.length + grads.dwq.data.length + grads.dwk.data.length + grads.dwv.data.length
-    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held;
+    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held + sizes + config.seed + config.scale
+    + (positions.window?.[0] ?? 0) + (positions.rope?.base ?? 0) + Number(positions.alibi === true) + readConfigs(config);
 }
 
 export async function useSync(): Promise<number> {
@@ -244,8 +254,8 @@ export async function useSync(): Promise<number> {
   const saved = { output, lse: lse ?? [0] };
   const backwardOptions = { ...sdpaCommon, saved } satisfies Required<SdpaBackwardOptions>;
   const grads: SdpaGradients = attn.scaledDotProductAttentionBackward(q, q, q, output, backwardOptions);
-  const add: AttentionResult = attn.additiveAttention(q, q, q, additive);
-  const addGrads: AdditiveGradients = attn.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const add: AttentionResult = attn.attention(q, q, q, { ...additive, returnWeights: true, trace: true });
+  const addGrads: AttentionGradients = attn.attentionBackward(q, q, q, add.output, additive);
   const gen = attn.attention(q, q, q, general);
   const genGrads: AttentionGradients = attn.attentionBackward(q, q, q, gen.output, generalBackward);
   attn.attention(q, q, q);
@@ -281,8 +291,8 @@ export async function useThreads(): Promise<number> {
   const dx: Tensor = await pool.maskedSoftmaxBackward(weights, weights, backwardMask);
   const forward: AttentionResult = await pool.scaledDotProductAttention(q, q, q, sdpa);
   const grads: SdpaGradients = await pool.scaledDotProductAttentionBackward(q, q, q, forward.output, sdpaCommon);
-  const add: AttentionResult = await pool.additiveAttention(q, q, q, additive);
-  const addGrads: AdditiveGradients = await pool.additiveAttentionBackward(q, q, q, add.output, additiveBackward);
+  const add: AttentionResult = await pool.attention(q, q, q, additive);
+  const addGrads: AttentionGradients = await pool.attentionBackward(q, q, q, add.output, additive);
   const gen: AttentionResult = await pool.attention(q, q, q, general);
   const genGrads: AttentionGradients = await pool.attentionBackward(q, q, q, gen.output, generalBackward);
   const rotated: Tensor = await pool.rope(q, rope);
@@ -304,7 +314,7 @@ export async function useThreads(): Promise<number> {
   const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
   await single.dispose();
   pool.dispose();
-  return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
+  return threads + dx.data.length + grads.dq.data.length + (addGrads.dwv?.data.length ?? 0) + genGrads.dq.data.length
     + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length + loss + model.steps;
 }
 
@@ -340,7 +350,7 @@ export async function misuse(attn: Attention, pool: ParallelAttention): Promise<
   attn.scaledDotProductAttention(q, q, q, { causal: 'left' });
   // @ts-expect-error out is a Float32Array (the output's own type), not a Float64Array
   attn.scaledDotProductAttention(q, q, q, { out: new Float64Array(4) });
-  // @ts-expect-error additive attention needs its weights
+  // @ts-expect-error additiveAttention is gone: attention(q, k, v, { scoring: 'additive', params })
   attn.additiveAttention(q, q, q, {});
   // @ts-expect-error no such scoring
   attn.attention(q, q, q, { scoring: 'cosine' });

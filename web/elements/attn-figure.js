@@ -15,7 +15,7 @@
 //   scoring     dot | scaled-dot | general | additive | concat;  compare: more scorings beside it
 //   causal      present: top-left; or "bottom-right", "none"
 //   valid-lens  "2 6" per batch, or JSON [[1, 2, 3]] per query row
-//   mask-fill   zero | d2l;  heads: number of heads;  head: the head shown (0-based)
+//   mask-fill   -1e6 (d2l's fill) | none (the default: a fully masked row is zeros);  heads: number of heads;  head: the head shown (0-based)
 //   window      "2 0": sliding window [left, right] (-1: no limit)
 //   alibi       present (or "paper") for the paper's slopes; "0.5 0.25" (or "0.5, 0.25") for one
 //               slope per head, each finite and > 0; "off" for none
@@ -30,7 +30,7 @@
 //   src         a .npy/.npz/.safetensors/JSON file holding x, wq, wk, wv (or q, k, v; PyTorch's
 //               q_proj.weight ... names too), over data;  transpose: the weights stored as
 //               nn.Linear's (out, in), e.g. "wq wk wv" (default: those that only fit transposed)
-import { alibi, causal, childJson, flag, integer, json, rope, slidingWindow, text, validLens, words } from './attributes.js';
+import { alibi, causal, childJson, flag, integer, json, maskFill, rope, slidingWindow, text, validLens, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
@@ -62,7 +62,7 @@ export class AttnFigure extends FigureElement {
       compare: words(this, 'compare'),
       causal: causal(this),
       validLens: validLens(this),
-      maskFill: text(this, 'mask-fill'),
+      maskFill: maskFill(this),
       window: slidingWindow(this),
       alibi: alibi(this),
       rope: rope(this),

@@ -2,14 +2,17 @@
 // attention weights, with aggregates, click to enlarge, hover for exact values. No wasm.
 //
 //   <attn-heads src="attention.safetensors"></attn-heads>
-//   <attn-heads src="model.npz" tensor="attentions" layers="0 1" heads="0 2 5" tokens="the cat sat"></attn-heads>
+//   <attn-heads src="model.npz" tensor="attentions" layers="0 1" heads="0 2 5" row-labels="the cat sat"></attn-heads>
 //
 // Attributes: src (a .npy, .npz, .safetensors or JSON file: (L, H, T, Tk), (H, T, Tk) or BertViz's
 // list), tensor (its name when the file holds several), index (leading indices before (L, H, T, Tk)),
-// tokens (default: the file's), layers, heads (indices shown, 0-based), aggregates ("false" hides the
-// mean and max), thumb-size (px), label (title). Or inline: attentions as JSON in a child
-// <script type="application/json"> ({ attention, tokens } or the nested array).
-import { childJson, flag, integer, labelList, text, words } from './attributes.js';
+// row-labels, col-labels (the T queries' and Tk keys' labels; default: the file's tokens where they
+// fit, the keys' the queries' when Tk = T), layers, heads (indices shown, 0-based), aggregates
+// ("false" hides the mean and max), thumb-size (px), title. Or inline: attentions as JSON in
+// a child <script type="application/json"> ({ attention, rowLabels, colLabels } or the nested array).
+// 0.1's tokens attribute and key are refused, naming row-labels and col-labels.
+import { toAttentions } from '../model/attentions.js';
+import { childJson, flag, integer, labelList, refuseRenamedNames, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
 
 function indices(element, name) {
@@ -21,33 +24,41 @@ function indices(element, name) {
 }
 
 export class AttnHeads extends FigureElement {
-  static observedAttributes = ['lang', 'src', 'tensor', 'index', 'tokens', 'layers', 'heads', 'aggregates', 'thumb-size', 'label'];
+  static observedAttributes = ['lang', 'src', 'tensor', 'index', 'row-labels', 'col-labels', 'layers', 'heads', 'aggregates', 'thumb-size', 'title'];
 
   async render() {
     let attentions;
-    let tokens;
+    let given = {}; // the labels given with the attentions: a file's tokens, or a child's lists
+    const child = this.hasAttribute('src') ? null : childJson(this);
+    refuseRenamedNames(this, { tokens: ['row-labels', 'col-labels'], label: 'title' }, child, { tokens: ['rowLabels', 'colLabels'] });
     if (this.hasAttribute('src')) {
-      ({ tensor: attentions, tokens } = await (await import('./file-source.js')).fileTensor(this, 4));
+      const file = await (await import('./file-source.js')).fileTensor(this, 4);
+      attentions = toAttentions(file.tensor, 'attn-heads');
+      const [, , T, Tk] = attentions.shape;
+      const fits = (n) => (file.tokens && file.tokens.length === n ? file.tokens : undefined);
+      given = { rowLabels: fits(T), colLabels: fits(Tk) };
     } else {
-      const child = childJson(this);
       if (child === null) throw new TypeError('needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">');
       attentions = Array.isArray(child) ? child : child.attention ?? child.attentions;
-      tokens = Array.isArray(child) ? undefined : labelList(child.tokens, 'tokens');
+      if (!Array.isArray(child)) given = { rowLabels: labelList(child.rowLabels, 'rowLabels'), colLabels: labelList(child.colLabels, 'colLabels') };
     }
+    const rowLabels = words(this, 'row-labels') ?? given.rowLabels ?? null;
+    const colLabels = words(this, 'col-labels') ?? given.colLabels ?? null;
     // The figure code loads with the first <attn-heads>, so pages without one never pay for it.
     const { heads } = await import('../figures/heads.js');
     const aggregates = this.hasAttribute('aggregates') ? flag(this, 'aggregates') : true;
     this.show(heads(attentions, {
-      tokens: words(this, 'tokens') ?? tokens ?? null,
+      rowLabels,
+      colLabels,
       layers: indices(this, 'layers'),
       heads: indices(this, 'heads'),
       aggregates,
       thumbSize: integer(this, 'thumb-size'),
-      title: text(this, 'label'),
+      title: text(this, 'title'),
     }));
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
     for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
-    this.#shown = { attention: attentions, tokens };
+    this.#shown = { attention: attentions, rowLabels, colLabels };
   }
 
   #shown = null;
@@ -56,12 +67,12 @@ export class AttnHeads extends FigureElement {
   async standaloneSpec() {
     if (!this.#shown) throw new Error('there is no figure to save yet');
     const { nested } = await import('../model/roles.js');
-    const { attention, tokens } = this.#shown;
-    const data = { attention: ArrayBuffer.isView(attention?.data) ? nested(attention.data, attention.shape) : attention, tokens };
-    return super.standaloneSpec(data, ['tensor', 'index']);
+    const { attention, rowLabels, colLabels } = this.#shown;
+    const data = { attention: ArrayBuffer.isView(attention?.data) ? nested(attention.data, attention.shape) : attention, rowLabels, colLabels };
+    return super.standaloneSpec(data, ['tensor', 'index', 'row-labels', 'col-labels']);
   }
 
   exportName() {
-    return ['heads', text(this, 'label') ?? ''];
+    return ['heads', text(this, 'title') ?? ''];
   }
 }

@@ -2,6 +2,19 @@
 // turn them into what the figure functions take, and name the attribute in every error, so a
 // typo shows up in the figure as "valid-lens: ..." rather than as a different figure.
 
+import { refuseRenamed, renamedError } from '../src/boundary/renamed.js';
+
+/**
+ * Refuses the attributes (and, given `child`, the child JSON keys) renamed before 1.0, each map
+ * old -> new, naming both (CHANGELOG.md), rather than drawing a figure without them.
+ */
+export function refuseRenamedNames(element, attributes, child = null, keys = {}) {
+  for (const old of Object.keys(attributes)) {
+    if (element.hasAttribute(old)) throw renamedError('', old, attributes[old], 'attribute');
+  }
+  refuseRenamed('<script type="application/json">', child, keys, 'key');
+}
+
 /** A boolean attribute: present (or "true") is true, absent or "false" is false. */
 export function flag(element, name) {
   const value = element.getAttribute(name);
@@ -93,6 +106,20 @@ export function validLens(element, name = 'valid-lens') {
   const flat = Array.isArray(value) ? value.flat() : [value];
   if (!Array.isArray(value) || flat.some((x) => typeof x !== 'number' || Number.isNaN(x))) {
     throw new TypeError(`${name}: expected numbers like "2 6" or [[1, 2, 3]], got "${raw}"`);
+  }
+  return value;
+}
+
+/** mask-fill: a number as the API's maskFill ("-1e6", d2l's fill), or "none" -> null. */
+export function maskFill(element, name = 'mask-fill') {
+  const raw = element.getAttribute(name);
+  if (raw === null) return undefined;
+  const text = raw.trim();
+  if (text === '' || text === 'none') return null;
+  const value = Number(text);
+  if (Number.isNaN(value)) {
+    const was = { zero: 'none', d2l: '-1e6' }[text];
+    throw new TypeError(`${name}: expected a number like -1e6 (d2l's fill) or none, got "${raw}"${was ? ` (0.1's ${text} is ${was})` : ''}`);
   }
   return value;
 }

@@ -142,7 +142,7 @@ export class FigureElement extends Element {
   standaloneSpec(data = childJson(this) ?? undefined, dropped = []) {
     const attributes = {};
     for (const { name, value } of this.attributes) if (!dropped.includes(name) && name !== 'src') attributes[name] = value;
-    return { element: this.localName, attributes, data, title: this.getAttribute('label') ?? `attention-lab ${this.localName}` };
+    return { element: this.localName, attributes, data, title: this.getAttribute('title') ?? `attention-lab ${this.localName}` };
   }
 
   /** File name parts of a download, e.g. ['seed-004', 'weights']. */

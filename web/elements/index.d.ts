@@ -4,14 +4,15 @@
 // or in an app: import 'attention-lab/elements';
 //
 // <attn-figure> attributes (all optional):
-//   preset      'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'random' (default seed-004)
+//   preset      a PresetId of attention-lab/figures: 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window'
+//               | 'alibi' | 'rotary' | 'decode' | 'random' (default seed-004)
 //   data        JSON of a partial explorer state, e.g. {"x": [[1, 2], [0, 1]], "wq": [[[1, 0], [0, 1]]], ...}
 //               or {"q": [[[...]]], "k": ..., "v": ...}; or put it in a child <script type="application/json">
 //   stages      stage ids in any order, e.g. "scores weights output" (default: the forward pass)
 //   scoring     'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';  compare: more scorings beside it
 //   causal      present: top-left; or "bottom-right" / "none"
 //   valid-lens  "2 6" (per batch) or "[[1, 2, 3]]" (per query row)
-//   mask-fill   'zero' | 'd2l';  heads: the number of heads;  head: the head shown (0-based)
+//   mask-fill   -1e6 (d2l's fill) | none (default);  heads: the number of heads;  head: the head shown (0-based)
 //   window      "2 0": sliding window [left, right] (-1: no limit);  kv-heads: K, V heads shared (a divisor of heads)
 //   alibi       present or "paper": the paper's slopes; "0.5 0.25": one slope per head (finite, > 0); "off"
 //   rope        present or "halves" (Llama), "interleaved" (GPT-J), or JSON {"base": 500, "interleaved": true}
@@ -23,19 +24,21 @@
 // The wasm core loads once per page, when the first figure nears the viewport.
 //
 // <attn-heatmap> attributes: weights (JSON (Tq, Tk) or (B, Tq, Tk)), row-labels, col-labels
-// ("the cat sat" or a JSON list), label (title), xlabel, ylabel, color-scale ('weights' | 'signed'),
+// ("the cat sat" or a JSON list), title, xlabel, ylabel, color-scale ('weights' | 'signed'),
 // numbers, masked (JSON flags), theme; or a child <script type="application/json"> holding the
-// weights array or { weights, rowLabels, colLabels, masked, label }. From a file: src (.npy, .npz,
+// weights array or { weights, rowLabels, colLabels, masked, title }. From a file: src (.npy, .npz,
 // .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
-// "0 3" = layer 0, head 3), tokens (default: the file's). No wasm.
+// "0 3" = layer 0, head 3; row-labels and col-labels default to the file's tokens where they fit). No wasm.
 // Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (English,
 // or Chinese under a lang="zh..." ancestor), SVG and PNG export hidden. Child JSON keys of the wrong
 // type are named: "colLabels must be an array of strings, got object". Files read for src are shared
 // and held up to 64 MiB; a file no element shows any more is let go when its last element leaves.
 //
 // <attn-heads> attributes: src, tensor, index as above for attentions (L, H, T, Tk), (H, T, Tk) or
-// BertViz's list; tokens, layers and heads (indices shown), aggregates ("false" hides mean and max),
-// thumb-size (px), label; or a child <script type="application/json"> ({ attention, tokens }).
+// BertViz's list; row-labels, col-labels (default: the file's tokens; the keys' the queries' when
+// Tk = T), layers and heads (indices shown), aggregates ("false" hides mean and max), thumb-size
+// (px), title; or a child <script type="application/json"> ({ attention, rowLabels, colLabels }).
+// 0.1's names (the attribute and key tokens) are refused with a message naming the new ones.
 // The model view of attention-lab/figures' heads(). No wasm.
 //
 // A file that cannot be fetched or read shows a message naming the attribute and the file
@@ -60,10 +63,10 @@ declare class FigureElement extends HTMLElement {
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
 export type AttnFigureAttribute = 'lang' | 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
   | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
-export type AttnHeatmapAttribute = 'lang' | 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
-  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
-export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
-  | 'thumb-size' | 'label';
+export type AttnHeatmapAttribute = 'lang' | 'weights' | 'row-labels' | 'col-labels' | 'title' | 'xlabel' | 'ylabel'
+  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
+export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates'
+  | 'thumb-size' | 'title';
 
 export declare class AttnFigure extends FigureElement {
   static readonly observedAttributes: AttnFigureAttribute[];

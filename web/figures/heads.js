@@ -11,9 +11,10 @@
 // readout [data-role=readout] to the exact value (data-layer, data-head, data-row, data-col,
 // data-value). Tokens are buttons [data-token=i]: selecting some highlights their rows and
 // columns everywhere (aria-pressed; root data-selected="i j").
-// Options: tokens (T labels; Tk for keys when T = Tk), layers, heads (the indices to show),
+// Options: rowLabels (the T queries), colLabels (the Tk keys; default rowLabels when Tk = T), layers, heads (the indices to show),
 // aggregates (default true), thumbSize (CSS px, default 64), title.
 import { toAttentions } from '../model/attentions.js';
+import { refuseRenamed } from '../src/boundary/renamed.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
 import { heatmap } from './heatmap.js';
 
@@ -58,6 +59,15 @@ function aggregates(data, L, H, size) {
   return { meanHeads, maxHeads, meanLayers, meanAll, maxMean };
 }
 
+/** Labels given as `name`: null, or a list of exactly n (the size `letter`) -> strings. */
+function labelsOf(given, n, name, letter) {
+  if (given === undefined || given === null) return null;
+  if (!Array.isArray(given) || given.length !== n) {
+    throw new RangeError(`heads: ${name} must be a list of ${n} labels (${letter}), got ${Array.isArray(given) ? given.length : typeof given}`);
+  }
+  return given.map(String);
+}
+
 function pickIndices(given, n, name) {
   if (given === undefined || given === null) return Array.from({ length: n }, (_, i) => i);
   if (!Array.isArray(given) || given.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
@@ -72,12 +82,9 @@ export function heads(input, options = {}) {
   const size = T * Tk;
   const { title = 'Attention by layer and head', aggregates: showAggregates = true } = options;
   const thumb = options.thumbSize ?? 64;
-  const tokens = options.tokens ?? null;
-  if (tokens !== null && (!Array.isArray(tokens) || (tokens.length !== T && tokens.length !== Tk))) {
-    throw new RangeError(`heads: tokens must be a list of ${T} labels (T), got ${Array.isArray(tokens) ? tokens.length : typeof tokens}`);
-  }
-  const rowLabels = tokens && tokens.length === T ? tokens.map(String) : null;
-  const colLabels = tokens && tokens.length === Tk ? tokens.map(String) : null;
+  refuseRenamed('heads', options, { tokens: ['rowLabels', 'colLabels'] });
+  const rowLabels = labelsOf(options.rowLabels, T, 'rowLabels', 'T');
+  const colLabels = labelsOf(options.colLabels, Tk, 'colLabels', 'Tk') ?? (Tk === T ? rowLabels : null);
   const layers = pickIndices(options.layers, L, 'layers');
   const headIndices = pickIndices(options.heads, H, 'heads');
   const agg = showAggregates ? aggregates(att.data, L, H, size) : null;

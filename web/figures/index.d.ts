@@ -11,18 +11,15 @@
 //          each a focusable role="gridcell" with an aria-label holding the exact value; arrow keys
 //          move between cells, Enter/Space/click dispatch 'attn-cell-activate' (bubbling).
 // Shapes use the letters of docs/semantics.md: B batch, Tq queries, Tk keys, R x C a matrix.
-import type { Attention, Causal, Scoring, Tensor, TensorLike } from '../src/index.js';
-
-/** A matrix input: a Tensor, { data, shape } with any numeric array, or nested arrays. */
-export type MatrixLike = TensorLike;
+import type { Attention, AttentionWindow, Causal, RopeSetting, Scoring, Tensor, TensorLike } from '../src/index.js';
 
 export interface MatrixOptions {
   /** data-stage of the root (default 'matrix'). */
   stage?: string;
   /** Accessible name of the figure (default: the stage). */
   title?: string;
-  /** 'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]). */
-  kind?: 'signed' | 'weights';
+  /** 'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]), as heatmap()'s. (0.1's `kind`: a TypeError naming this.) */
+  colorScale?: ColorScaleKind;
   /** Labels of the R rows / C columns of each block. */
   rowLabels?: string[] | null;
   colLabels?: string[] | null;
@@ -41,7 +38,7 @@ export interface MatrixOptions {
 }
 
 /** A matrix (R, C), a stack of them (B, R, C), or a vector (C) as one row, with its numbers. */
-export function matrix(tensor: MatrixLike, options?: MatrixOptions): SVGSVGElement;
+export function matrix(tensor: TensorLike, options?: MatrixOptions): SVGSVGElement;
 
 export interface HeatmapOptions {
   /** data-stage of the root (default 'weights'). */
@@ -55,7 +52,7 @@ export interface HeatmapOptions {
   xlabel?: string;
   ylabel?: string;
   /** 'weights' (sequential on [0, 1], the default) or 'signed' (diverging around 0: scores, gradients). */
-  colorScale?: 'weights' | 'signed';
+  colorScale?: ColorScaleKind;
   /** (b) -> prefix of row labels when B > 1 (default 'b1', 'b2', ...). */
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked (hatched). */
@@ -68,16 +65,21 @@ export interface HeatmapOptions {
 }
 
 /** Attention weights (Tq, Tk) or (B, Tq, Tk; batches stacked as rows) as a heatmap with a colour bar. */
-export function heatmap(weights: MatrixLike, options?: HeatmapOptions): SVGSVGElement;
+export function heatmap(weights: TensorLike, options?: HeatmapOptions): SVGSVGElement;
 
 /** Attentions for the model view: (L, H, T, Tk), (H, T, Tk), or BertViz's list of per-layer (1, H, T, Tk). */
-export type AttentionsLike = MatrixLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
+export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
 
 export interface HeadsOptions {
   /** Title above the grid (default 'Attention by layer and head'; '' for none). */
   title?: string;
-  /** T labels (the queries; also the keys when Tk = T): drawn as buttons that highlight rows and columns. */
-  tokens?: string[] | null;
+  /**
+   * Labels of the T queries and the Tk keys (colLabels defaults to rowLabels when Tk = T); the
+   * queries' (else the keys') are drawn as buttons that highlight rows and columns. A RangeError
+   * for a list of another length. (0.1's tokens: a TypeError naming these.)
+   */
+  rowLabels?: string[] | null;
+  colLabels?: string[] | null;
   /** Indices of the layers / heads to show (default all). */
   layers?: number[];
   heads?: number[];
@@ -93,7 +95,7 @@ export interface HeadsOptions {
  * row data-layer="mean" (over layers). Layers and heads are counted from 0 in every label. Click or Enter
  * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,
  * a canvas beyond); hover sets [data-role=readout] to the exact value; [data-token] buttons
- * highlight tokens' rows and columns. Root: div[data-stage=heads].
+ * highlight their rows and columns. Root: div[data-stage=heads].
  */
 export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLDivElement;
 
@@ -103,7 +105,7 @@ export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLD
  * with the exact value under the pointer or the keyboard's cursor (arrows, Home/End, PageUp/PageDown).
  * Root: div[data-stage=weights][data-rows][data-cols].
  */
-export function canvasHeatmap(weights: MatrixLike, options?: CanvasHeatmapOptions): HTMLDivElement;
+export function canvasHeatmap(weights: TensorLike, options?: CanvasHeatmapOptions): HTMLDivElement;
 
 export interface CanvasHeatmapOptions {
   /** Title above the map (default 'Attention weights'; '' for none). */
@@ -116,7 +118,7 @@ export interface CanvasHeatmapOptions {
   /** Token indices: weights in none of their rows or columns are faded. */
   highlight?: Set<number> | null;
   /** As heatmap()'s: 'weights' ([0, 1], the default) or 'signed' (diverging around 0). */
-  colorScale?: 'weights' | 'signed';
+  colorScale?: ColorScaleKind;
   /** Per weight, 1 = masked (painted in the masked background). */
   masked?: ArrayLike<number> | null;
   /** A caption under the map ([data-role=canvas-note]) that also describes the canvas (aria-describedby). */
@@ -132,20 +134,20 @@ export const CELL_BUDGET: number;
  * The canvas is focusable (role application, named like the grid); arrows move a cursor whose
  * weight the readout says. It has no tick labels, colour bar, numbers or per-cell DOM.
  */
-export function heatmapOrCanvas(weights: MatrixLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
+export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
 
 export interface LinksOptions {
   stage?: string;
   title?: string;
-  /** Token labels of the Tq queries (left) and Tk keys (right). */
-  queryTokens?: string[];
-  keyTokens?: string[];
+  /** Labels of the Tq queries (left) and the Tk keys (right); default q1.., k1... (0.1's queryTokens, keyTokens: a TypeError.) */
+  rowLabels?: string[];
+  colLabels?: string[];
   masked?: ArrayLike<number> | null;
   attrs?: Record<string, string | number>;
 }
 
 /** BertViz-style lines from each query token to each key token, as strong as the weight (Tq, Tk). */
-export function links(weights: MatrixLike, options?: LinksOptions): SVGSVGElement;
+export function links(weights: TensorLike, options?: LinksOptions): SVGSVGElement;
 
 export interface LineChartOptions {
   stage?: string;
@@ -159,8 +161,11 @@ export interface LineChartOptions {
 /** A small line chart of a series (a loss curve); the root has data-count and data-last. */
 export function lineChart(values: number[], options?: LineChartOptions): SVGSVGElement;
 
+/** The colour scales: 'weights' (sequential on [0, 1]) or 'signed' (diverging around 0). */
+export type ColorScaleKind = 'weights' | 'signed';
+
 export interface ColorScale {
-  kind: 'weights' | 'signed';
+  kind: ColorScaleKind;
   min: number;
   max: number;
   /** 'seq', 'pos' or 'neg': which --attn-* colour a value takes. */
@@ -170,7 +175,7 @@ export interface ColorScale {
 }
 
 /** The colour scale figures use: 'weights' on [0, 1], or signed, symmetric to the largest |value| included. */
-export function colorScale(kind: 'weights' | 'signed', data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
+export function colorScale(kind: ColorScaleKind, data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
 
 /** The colour legend drawn inside matrix(): -> { node, width, height }. */
 export function legend(scale: ColorScale, options?: { x?: number; y?: number; hatchId?: string | null }): { node: SVGGElement; width: number; height: number };
@@ -209,14 +214,17 @@ export interface PipelineStateSpec {
   causal?: Causal | 'none';
   /** Valid lengths as d2l: (B) per batch or (B, Tq) per query row; null: none. */
   validLens?: number[] | number[][] | null;
-  /** A fully masked row: zero weights ('zero', the default) or d2l's -1e6 fill ('d2l'). */
-  maskFill?: 'zero' | 'd2l';
+  /**
+   * As the API's MaskOptions.maskFill, a number: -1e6 (d2l's fill: a fully masked row becomes
+   * uniform) or null / -Infinity (the default: such a row is zeros); the figures draw these two.
+   */
+  maskFill?: number | null;
   /** Number of heads H, 1..6 (examples with X only; new heads get seeded weights). */
   heads?: number;
   /** Grouped heads: how many K, V heads the H query heads share (a divisor of H; examples with X only). */
   kvHeads?: number;
   /** Sliding window [left, right], integers in [-1, 16] (-1: no limit on that side); null: none. */
-  window?: [number, number] | null;
+  window?: AttentionWindow | null;
   /**
    * ALiBi: true for the paper's slopes for the example's heads, false for none, or one slope per
    * head (H numbers, each finite and > 0, also as float32), checked after `heads`; a RangeError
@@ -224,7 +232,7 @@ export interface PipelineStateSpec {
    */
   alibi?: boolean | number[];
   /** Rotary positions on Q and K (examples with X and an even query width): true, false or { base, interleaved }. */
-  rope?: boolean | { base?: number; interleaved?: boolean };
+  rope?: RopeSetting;
   /** The head the matrix view shows (0-based). */
   head?: number;
   /** 'matrix' (default), 'heatmap' or 'links' (the weights of every head and scoring). */
@@ -270,7 +278,8 @@ export function stageIds(): Promise<string[]>;
  */
 export function pipelineState(spec?: PipelineStateSpec): Promise<Record<string, unknown>>;
 
-export type { Tensor };
+/** A figure's input is the API's: a Tensor, { data, shape } with any numeric array, or nested arrays. */
+export type { Tensor, TensorLike };
 
 /** What standaloneHtml() puts in the file: one element, its attributes and its inline data. */
 export interface StandaloneSpec {
@@ -281,7 +290,7 @@ export interface StandaloneSpec {
   /**
    * The element's child <script type="application/json">: for attn-figure a (partial) explorer
    * state ({ x, wq, wk, wv, tokens } or { q, k, v }), for attn-heatmap { weights, rowLabels,
-   * colLabels, masked, label }, for attn-heads { attention, tokens }. Typed arrays become arrays.
+   * colLabels, masked, title }, for attn-heads { attention, rowLabels, colLabels }. Typed arrays become arrays.
    */
   data?: unknown;
   /** The page's title. Default 'attention-lab figure'. */

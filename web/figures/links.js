@@ -3,9 +3,10 @@
 // token shows only its lines.
 //
 // weights: { data, shape } or nested arrays, (Tq, Tk) (the first batch of a stack is drawn).
-// options: stage ('weights'), title, queryTokens (Tq), keyTokens (Tk), masked (per element),
+// options: stage ('weights'), title, rowLabels (the Tq queries), colLabels (the Tk keys), masked (per element),
 //   attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
+import { refuseRenamed } from '../src/boundary/renamed.js';
 import { toTensor } from '../src/to-tensor.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
@@ -16,12 +17,13 @@ const FONT = 12.5;
 
 export function links(input, options = {}) {
   const weights = toTensor(input, 'links: weights');
+  refuseRenamed('links', options, { queryTokens: 'rowLabels', keyTokens: 'colLabels' });
   const { stage = 'weights', title = 'Attention links', masked = null, attrs = {} } = options;
   const [R, C] = weights.shape.length === 1 ? [1, weights.shape[0]] : weights.shape.slice(-2);
-  const queryTokens = options.queryTokens ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);
-  const keyTokens = options.keyTokens ?? Array.from({ length: C }, (_, j) => `k${j + 1}`);
-  const leftW = Math.ceil(widestText(queryTokens, FONT)) + 18;
-  const rightW = Math.ceil(widestText(keyTokens, FONT)) + 18;
+  const rowLabels = options.rowLabels ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);
+  const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => `k${j + 1}`);
+  const leftW = Math.ceil(widestText(rowLabels, FONT)) + 18;
+  const rightW = Math.ceil(widestText(colLabels, FONT)) + 18;
   const span = 150;
   const top = title ? 30 : 8;
   const xl = leftW;
@@ -42,7 +44,7 @@ export function links(input, options = {}) {
         'data-row': i,
         'data-col': j,
         'data-value': fullValue(w),
-      }, [svg('title', {}, [`${queryTokens[i]} → ${keyTokens[j]}: ${formatNumber(w)}`])]));
+      }, [svg('title', {}, [`${rowLabels[i]} → ${colLabels[j]}: ${formatNumber(w)}`])]));
     }
   }
   const token = (text, side, k) => {
@@ -53,7 +55,7 @@ export function links(input, options = {}) {
       'data-side': side,
       'data-index': k,
       'aria-label': side === 'query'
-        ? `query ${text}: attends ${keyTokens.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ')}`
+        ? `query ${text}: attends ${colLabels.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ')}`
         : `key ${text}`,
     }, [
       svg('rect', { class: 'tile', x: side === 'query' ? x - textWidth(text, FONT) - 8 : x - 6, y: yOf(k) - 10, width: textWidth(text, FONT) + 14, height: 20, rx: 6 }),
@@ -61,8 +63,8 @@ export function links(input, options = {}) {
     ]);
     return node;
   };
-  const queries = queryTokens.map((t, i) => token(t, 'query', i));
-  const keys = keyTokens.map((t, j) => token(t, 'key', j));
+  const queries = rowLabels.map((t, i) => token(t, 'query', i));
+  const keys = colLabels.map((t, j) => token(t, 'key', j));
   const height = top + Math.max(R, C) * ROW + 6;
   const width = xr + rightW;
   const root = svg('svg', {

@@ -5,7 +5,7 @@
 // options:
 //   stage        data-stage of the root ('q', 'weights', ...): the testable name
 //   title        accessible name of the figure ('Q, the queries')
-//   kind         'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1])
+//   colorScale   'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]), as heatmap()'s
 //   rowLabels, colLabels   labels of the rows / columns of each block (e.g. tokens)
 //   batchLabel   (b) -> label above block b when B > 1 (default 'batch b+1')
 //   masked       per-element flags (1 = masked), drawn hatched and muted: never mistaken for 0
@@ -18,6 +18,7 @@
 // Every cell is a focusable <g role="gridcell"> with data-batch, data-row, data-col and
 // data-value (String(value), full float32 precision); the root has data-stage. Arrow keys move
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
+import { refuseRenamed } from '../src/boundary/renamed.js';
 import { toTensor } from '../src/to-tensor.js';
 import { STRONG, colorScale } from './color.js';
 import { formatMatrix, fullValue, spokenValue } from './format.js';
@@ -50,13 +51,14 @@ function bracketPath(x, y, height, side) {
 
 export function matrix(input, options = {}) {
   const tensor = toTensor(input, 'matrix: tensor');
-  const { stage = 'matrix', title = stage, kind = 'signed', rowLabels = null, colLabels = null, masked = null,
+  refuseRenamed('matrix', options, { kind: 'colorScale' });
+  const { stage = 'matrix', title = stage, colorScale: scaleKind = 'signed', rowLabels = null, colLabels = null, masked = null,
     attrs = {}, editable = false, legend: withLegend = true } = options;
   const [B, R, C] = shapeOf(tensor);
   const batchLabel = options.batchLabel ?? ((b) => `batch ${b + 1}`);
   const cellLabel = options.cellLabel ?? ((b, i, j, v, shown) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v, shown)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
-  const scale = colorScale(kind, tensor.data, (k) => !isMasked(k));
+  const scale = colorScale(scaleKind, tensor.data, (k) => !isMasked(k));
   const texts = formatMatrix(tensor.data);
 
   // Wide enough for the longest number, and for column labels up to ~9 characters.

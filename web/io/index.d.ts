@@ -13,6 +13,8 @@
 //               (zip bombs), and a file over `maxBytes`. Every size is checked from the headers
 //               and the zip central directory before anything is inflated or decoded.
 
+import type { TensorLike } from '../src/index.js';
+
 /** A tensor read from a file: float32 data in C order (last axis fastest), and the file's own dtype. */
 export interface FileTensor {
   data: Float32Array;
@@ -55,14 +57,14 @@ export interface TensorFile {
  */
 export function readTensors(bytes: ArrayBufferView | ArrayBuffer | SharedArrayBuffer | Blob, options?: ReadOptions): Promise<TensorFile>;
 
-/** A tensor to write: { data, shape } (any numbers, written as float32) or a nested array up to 4 deep. */
-export type TensorInput = { data: ArrayLike<number>; shape: readonly number[] } | number[] | number[][] | number[][][] | number[][][][];
+/** A tensor to write is the API's TensorLike: { data, shape } (any numbers, written as float32) or a nested array up to 4 deep. */
+export type { TensorLike };
 
 /** A float32 little-endian C-order .npy, byte for byte what numpy.save writes for the same float32 array. */
-export function writeNpy(tensor: TensorInput): Uint8Array;
+export function writeNpy(tensor: TensorLike): Uint8Array;
 
 /**
  * A .safetensors of F32 tensors (sorted by name, header padded to 8 bytes). metadata values are
  * strings; `tokens` may be a list of strings, stored as its JSON (what readTensors reads back).
  */
-export function writeSafetensors(tensors: Record<string, TensorInput>, metadata?: Record<string, string> | { tokens?: string[]; [key: string]: string | string[] | undefined }): Uint8Array;
+export function writeSafetensors(tensors: Record<string, TensorLike>, metadata?: Record<string, string> | { tokens?: string[]; [key: string]: string | string[] | undefined }): Uint8Array;

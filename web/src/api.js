@@ -3,7 +3,7 @@
 // Used by loadAttention() on the calling thread and by each pool worker (threads/worker-main.js).
 import { selfAttention, multiHeadAttention } from './ops/layers.js';
 import { rope, ropeBackward } from './ops/rope.js';
-import { additiveAttention, additiveAttentionBackward, attention, attentionBackward } from './ops/scoring.js';
+import { attention, attentionBackward } from './ops/scoring.js';
 import { scaledDotProductAttention, scaledDotProductAttentionBackward } from './ops/sdpa.js';
 import { maskedSoftmax, maskedSoftmaxBackward } from './ops/softmax.js';
 import { createTransformer } from './train/transformer.js';
@@ -13,8 +13,6 @@ const OPERATIONS = {
   maskedSoftmaxBackward,
   scaledDotProductAttention,
   scaledDotProductAttentionBackward,
-  additiveAttention,
-  additiveAttentionBackward,
   attention,
   attentionBackward,
   rope,

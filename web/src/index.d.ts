@@ -1,6 +1,9 @@
 // attention-lab public API. Shapes use the letters of docs/semantics.md:
 // B batch, H query heads, Hkv key/value heads, Tq query length, Tk key length,
 // d query/key width, dv value width, h hidden width of additive attention.
+// Gradients are named d<what they are the gradient of> (of the loss), as in FlashAttention's
+// backward (dout, dq, dk, dv): a backward takes dOutput (dWeights for maskedSoftmax, whose output
+// is the weights) and returns dq, dk, dv, dx, dwq, ... in the shapes of q, k, v, x, Wq, ...
 //
 // Errors: bad input throws synchronously and never aborts the module (it keeps working afterwards):
 //   TypeError   wrong kind of value: not a tensor, non-numeric or NaN/Infinity elements, an unknown
@@ -64,6 +67,22 @@ export interface AttnMask {
   shape: number[];
 }
 
+/**
+ * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
+ * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
+ * bottom-right causal mask). Integers >= -1. Intersects every other mask.
+ */
+export type AttentionWindow = readonly [number, number];
+
+/**
+ * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
+ * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
+ * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
+ * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
+ * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
+ */
+export type Alibi = boolean | readonly number[] | Float32Array | Float64Array;
+
 export interface MaskOptions {
   validLens?: ValidLens;
   causal?: Causal;
@@ -73,20 +92,8 @@ export interface MaskOptions {
    * visible key becomes uniform. By default masked keys get -Infinity and such a row is all zeros.
    */
   maskFill?: number;
-  /**
-   * Sliding window [left, right] (FlashAttention's convention): key j is visible from query i when
-   * i + (Tk - Tq) - left <= j <= i + (Tk - Tq) + right; -1 leaves that side open ([-1, 0] is the
-   * bottom-right causal mask). Integers >= -1. Intersects every other mask.
-   */
-  window?: readonly [number, number];
-  /**
-   * ALiBi (Press et al. 2022): -slope_h * |i + (Tk - Tq) - j| is added to the visible scores of head h
-   * after the scale (and after softcap), with attnMask's float values, before the softmax. `true`:
-   * the paper's slopes for H heads (2^(-8/H), 2^(-16/H), ... for H a power of two; otherwise those
-   * of the closest smaller power of two n, then every other slope of 2n); or H finite slopes
-   * (H = 1 for rank-3 and lower inputs). The slopes are constants: no gradient reaches them.
-   */
-  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  window?: AttentionWindow;
+  alibi?: Alibi;
 }
 
 /** Options of rope and ropeBackward (Su et al. 2021, as in Hugging Face's Llama and GPT-J). */
@@ -102,6 +109,12 @@ export interface RopeOptions {
   interleaved?: boolean;
 }
 
+/**
+ * Rotary positions on q and k at positions 0 .. T - 1: true (base 10000, halves) or
+ * { base, interleaved } as in RopeOptions.
+ */
+export type RopeSetting = boolean | Pick<RopeOptions, 'base' | 'interleaved'>;
+
 /** The options of both directions of scaled dot-product attention. */
 export interface SdpaCommonOptions extends MaskOptions {
   /** Multiplies q k^T; default 1/sqrt(d). Finite and > 0 in float32. */
@@ -110,8 +123,11 @@ export interface SdpaCommonOptions extends MaskOptions {
   softcap?: number;
   /** Dropout probability on the weights, in [0, 1); kept weights are scaled by 1/(1-p). */
   dropout?: number;
-  /** Seed of the dropout keep mask: the same seed gives the same mask in forward and backward. */
-  seed?: number;
+  /**
+   * Seed of the dropout keep mask, an integer in [0, 2^53): the same seed gives the same mask in
+   * forward and backward. (0.1's `seed`, refused with a TypeError naming this name.)
+   */
+  dropoutSeed?: number;
 }
 
 export interface SdpaOptions extends SdpaCommonOptions {
@@ -163,23 +179,6 @@ export interface SdpaGradients {
   dv: Tensor;
 }
 
-export interface AdditiveBackwardOptions extends MaskOptions {
-  /** Wq (dq, h) */ wq: TensorLike;
-  /** Wk (dk, h) */ wk: TensorLike;
-  /** w_v (h) */ wv: TensorLike;
-}
-
-export interface AdditiveOptions extends AdditiveBackwardOptions {
-  returnWeights?: boolean;
-  trace?: boolean;
-}
-
-export interface AdditiveGradients extends SdpaGradients {
-  dwq: Tensor;
-  dwk: Tensor;
-  dwv: Tensor;
-}
-
 export type Scoring = 'dot' | 'scaled-dot' | 'general' | 'additive' | 'concat';
 
 export interface ScoringParams {
@@ -200,7 +199,8 @@ export interface AttentionBackwardOptions extends MaskOptions {
   /** Dot-product scorings only. */
   softcap?: number;
   dropout?: number;
-  seed?: number;
+  /** As SdpaCommonOptions.dropoutSeed. */
+  dropoutSeed?: number;
 }
 
 export interface AttentionOptions extends AttentionBackwardOptions {
@@ -296,8 +296,8 @@ export interface LayerParameters {
 export interface AttentionLayer {
   /** x (T, d_in) or (B, T, d_in) -> output (.., T, d_out). */
   forward(x: TensorLike, options?: LayerForwardOptions): { output: Tensor; trace?: LayerTrace };
-  /** After forward: gradients of the loss given dOutput (same shape as the output). */
-  backward(gradOutput: TensorLike): LayerGradients;
+  /** After forward: the gradients of the loss given dOutput, its gradient at the output (same shape). */
+  backward(dOutput: TensorLike): LayerGradients;
   /** SGD: every weight -= learningRate * its gradient from the last backward. */
   step(learningRate: number): void;
   /** Copies of the current weights. */
@@ -307,21 +307,55 @@ export interface AttentionLayer {
   /** An empty KV cache for forward(x, { cache }); maxLength default 2^20 rows. */
   createCache(options?: { maxLength?: number }): KVCache;
   dispose(): void;
-  readonly config: Readonly<Record<string, unknown>>;
+  /** The options as checked, their defaults filled in. */
+  readonly config: Readonly<LayerConfig>;
 }
+
+/** What a layer's config shows of its position options (only those given). */
+export interface LayerPositionConfig {
+  window?: [number, number];
+  /** true (the paper's slopes) or the slopes given. */
+  alibi?: boolean | number[];
+  rope?: { base: number; interleaved: boolean };
+}
+
+export interface SelfAttentionConfig extends LayerPositionConfig {
+  kind: 'selfAttention';
+  dIn: number;
+  dQ: number;
+  dOut: number;
+  causal: Causal;
+  scale: number;
+  /** The weight-initialisation seed. */
+  seed: number;
+}
+
+export interface MultiHeadAttentionConfig extends LayerPositionConfig {
+  kind: 'multiHeadAttention';
+  dModel: number;
+  heads: number;
+  kvHeads: number;
+  /** dModel / heads. */
+  dHead: number;
+  causal: Causal;
+  scale: number;
+  /** The weight-initialisation seed. */
+  seed: number;
+}
+
+export type LayerConfig = SelfAttentionConfig | MultiHeadAttentionConfig;
 
 /** Position options of the layers (issue 12), on top of causal: as in MaskOptions, plus RoPE. */
 export interface LayerPositionOptions {
-  /** Sliding window [left, right] over the layer's (T, T) scores; see MaskOptions.window. */
-  window?: readonly [number, number];
+  /** Sliding window [left, right] over the layer's (T, T) scores. */
+  window?: AttentionWindow;
   /** ALiBi: true (the paper's slopes for the layer's heads) or one slope per query head. */
-  alibi?: boolean | readonly number[] | Float32Array | Float64Array;
+  alibi?: Alibi;
   /**
-   * Rotary positions applied to q and k of every head after the projections (Llama's order), at
-   * positions 0 .. T - 1: true or { base (default 10000), interleaved (default false) }. Needs an
-   * even query/key width per head. A traced forward shows the rotated q and k.
+   * Rotary positions applied to q and k of every head after the projections (Llama's order). Needs
+   * an even query/key width per head. A traced forward shows the rotated q and k.
    */
-  rope?: boolean | { base?: number; interleaved?: boolean };
+  rope?: RopeSetting;
 }
 
 export interface SelfAttentionOptions extends LayerPositionOptions {
@@ -387,7 +421,7 @@ export interface TransformerConfig {
   gelu?: 'none' | 'tanh';
   /** The unembedding is the token embedding (tok.weight; the state_dict lists it as unembed.weight too). */
   tie?: boolean;
-  /** Initialisation seed (default 0): embeddings N(0, 1), linears U(+-1/sqrt(fan_in)), norms 1 and 0. */
+  /** Weight-initialisation seed (default 0): embeddings N(0, 1), linears U(+-1/sqrt(fan_in)), norms 1 and 0. */
   seed?: number;
 }
 
@@ -457,8 +491,6 @@ export interface Transformer {
   dispose(): void;
 }
 
-export interface MaskedSoftmaxBackwardOptions extends MaskOptions {}
-
 export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
   /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
@@ -483,19 +515,20 @@ export interface Attention {
    * -Infinity in x is allowed (a masked score); a row with nothing visible gives zeros.
    */
   maskedSoftmax(x: TensorLike, options?: MaskOptions): Tensor;
-  /** dx = y * (dy - sum(y * dy)) per row; with mask options, masked entries get 0. */
-  maskedSoftmaxBackward(weights: TensorLike, gradWeights: TensorLike, options?: MaskedSoftmaxBackwardOptions): Tensor;
+  /** dWeights (the gradient at the weights, y) -> dx = y * (dWeights - sum(y * dWeights)) per row; with mask options, masked entries get 0. */
+  maskedSoftmaxBackward(weights: TensorLike, dWeights: TensorLike, options?: MaskOptions): Tensor;
 
   /** q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv); rank 3 = (B, T, d), rank 2 = (T, d). */
   scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): AttentionResult;
-  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
+  scaledDotProductAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: SdpaBackwardOptions): SdpaGradients;
 
-  /** q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv): w_v . tanh(q Wq + k Wk). */
-  additiveAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: AdditiveOptions): AttentionResult;
-  additiveAttentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options: AdditiveBackwardOptions): AdditiveGradients;
-
+  /**
+   * q (.., Tq, dq), k (.., Tk, dk), v (.., Tk, dv) with the score a(q, k) of `scoring` (default
+   * 'scaled-dot'); additive attention (w_v . tanh(q Wq + k Wk)) is
+   * attention(q, k, v, { scoring: 'additive', params: { wq, wk, wv } }).
+   */
   attention(q: TensorLike, k: TensorLike, v: TensorLike, options?: AttentionOptions): AttentionResult;
-  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, gradOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
+  attentionBackward(q: TensorLike, k: TensorLike, v: TensorLike, dOutput: TensorLike, options?: AttentionBackwardOptions): AttentionGradients;
 
   selfAttention(options: SelfAttentionOptions): AttentionLayer;
   multiHeadAttention(options: MultiHeadAttentionOptions): AttentionLayer;
@@ -508,8 +541,8 @@ export interface Attention {
    * are computed in float64 and rounded once to float32. Leading axes (B, H, ...) are independent.
    */
   rope(x: TensorLike, options?: RopeOptions): Tensor;
-  /** gradY (..., T, d) -> gradX of the same shape: the rotation by the opposite angles. */
-  ropeBackward(gradY: TensorLike, options?: RopeOptions): Tensor;
+  /** dOutput (..., T, d) -> dx of the same shape: the rotation by the opposite angles. */
+  ropeBackward(dOutput: TensorLike, options?: RopeOptions): Tensor;
 }
 
 export interface LoadOptions {
@@ -610,7 +643,7 @@ export type Threaded<T> = {
  * same members, every method returning a Promise. If its worker dies, the model goes with it (its
  * calls reject and say so); dispose() frees it, as does disposing the pool.
  */
-export interface ParallelTransformer extends Threaded<Transformer> {}
+export type ParallelTransformer = Threaded<Transformer>;
 
 /**
  * An AttentionLayer kept on one worker of the pool: the same methods, returning Promises, except
@@ -623,7 +656,7 @@ export interface ParallelTransformer extends Threaded<Transformer> {}
  * layer again", forever; it never reaches a layer created since. dispose() of a lost layer
  * resolves (there is nothing left to free).
  */
-export interface ParallelAttentionLayer extends Threaded<Omit<AttentionLayer, 'createCache'>> {}
+export type ParallelAttentionLayer = Threaded<Omit<AttentionLayer, 'createCache'>>;
 
 /**
  * The Attention API on a pool of workers: the same methods, arguments and results, as Promises.

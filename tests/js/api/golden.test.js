@@ -48,10 +48,10 @@ const inputsOf = (c) => Object.fromEntries(Object.entries(c.inputs).map(([k, t])
  * Forward (with weights, and lse when the case expects it) and backward of a (q, k, v) entry point:
  * attn[fn] and attn[fn + 'Backward'].
  */
-function qkvRunner(fn) {
+function qkvRunner(fn, toOptions = apiOptions) {
   return (attn, c) => {
     const { q, k, v } = inputsOf(c);
-    const options = apiOptions(c.options);
+    const options = toOptions(c.options);
     const extra = 'lse' in c.expected ? { returnLse: true } : {};
     const fwd = attn[fn](q, k, v, { ...options, returnWeights: true, ...extra });
     // Without weights, trace or lse the kernels may take another (fused, memory-lean) path.
@@ -64,7 +64,8 @@ function qkvRunner(fn) {
 /** Runs one case forward and backward; returns { [expected name]: Tensor }. */
 const RUNNERS = {
   scaledDotProductAttention: qkvRunner('scaledDotProductAttention'),
-  additiveAttention: qkvRunner('additiveAttention'),
+  // Cases of 0.1's additiveAttention (weights among the options) run through attention().
+  additiveAttention: qkvRunner('attention', ({ wq, wk, wv, ...rest }) => apiOptions({ ...rest, scoring: 'additive', params: { wq, wk, wv } })),
   attention: qkvRunner('attention'),
   maskedSoftmax(attn, c) {
     const { x } = inputsOf(c);

@@ -1,5 +1,5 @@
 // Finite-difference checks of every JS-level backward function on small random cases: the analytic
-// gradient of L = sum(output * G) (G a fixed random gradOutput) against the central difference
+// gradient of L = sum(output * G) (G a fixed random dOutput) against the central difference
 // (L(x + e) - L(x - e)) / (2e), element by element, for every input and weight.
 import { beforeAll, describe, it } from 'vitest';
 import { BACKENDS, loadBackend } from '../shared/backends.js';
@@ -82,7 +82,7 @@ const SDPA_CASES = [
   {
     name: 'dropout 0.3 with a seed (the same keep mask forward and backward)',
     shapes: { q: [2, 3, 4], k: [2, 5, 4], v: [2, 5, 3] },
-    options: { dropout: 0.3, seed: 11 },
+    options: { dropout: 0.3, dropoutSeed: 11 },
   },
   {
     name: 'window [1, 0] with ALiBi slopes, rank 4 GQA (H 2, Hkv 1), Tq 3 < Tk 5',
@@ -144,17 +144,17 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     checkGradients('maskedSoftmax window alibi', { x }, { x: dx }, (inp) => dot64(attn.maskedSoftmax(inp.x, options), g));
   });
 
-  it('additiveAttentionBackward (validLens, causal) including dwq, dwk, dwv', () => {
+  it("attentionBackward({ scoring: 'additive' }) (validLens, causal) including dwq, dwk, dwv", () => {
     const inputs = randomInputs(5, { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 3], wq: [3, 4], wk: [2, 4], wv: [4] });
-    const options = (inp) => ({ wq: inp.wq, wk: inp.wk, wv: inp.wv, validLens: [3, 2], causal: 'bottom-right' });
-    const out = attn.additiveAttention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
+    const options = (inp) => ({ scoring: 'additive', params: { wq: inp.wq, wk: inp.wk, wv: inp.wv }, validLens: [3, 2], causal: 'bottom-right' });
+    const out = attn.attention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
     const g = randomTensor(seededRandom(6), out.shape);
-    const grads = attn.additiveAttentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
+    const grads = attn.attentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
     checkGradients(
       'additive',
       inputs,
       { q: grads.dq, k: grads.dk, v: grads.dv, wq: grads.dwq, wk: grads.dwk, wv: grads.dwv },
-      (inp) => dot64(attn.additiveAttention(inp.q, inp.k, inp.v, options(inp)).output, g),
+      (inp) => dot64(attn.attention(inp.q, inp.k, inp.v, options(inp)).output, g),
     );
   });
 

@@ -32,14 +32,15 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
   });
 
   describe('sizes', () => {
-    it('additiveAttention with Tq = Tk = hidden = 23168 is a RangeError naming the scratch, not a trap', () => {
+    it("attention({ scoring: 'additive' }) with Tq = Tk = hidden = 23168 is a RangeError naming the scratch, not a trap", () => {
       // The additive scratch is ~2^32 floats here: summed in wasm32's size_t it wrapped to 194576.
       const n = 23168;
       const column = { data: new Float32Array(n), shape: [n, 1] };
       const row = { data: new Float32Array(n), shape: [1, n] };
-      const error = thrown(() => attn.additiveAttention(column, column, column, { wq: row, wk: row, wv: new Float32Array(n) }));
+      const params = { wq: row, wk: row, wv: new Float32Array(n) };
+      const error = thrown(() => attn.attention(column, column, column, { scoring: 'additive', params }));
       expect(error).toBeInstanceOf(RangeError);
-      expect(error.message).toMatch(/^additiveAttention needs .* MiB of wasm memory \(scratch alone/);
+      expect(error.message).toMatch(/^attention needs .* MiB of wasm memory \(scratch alone/);
       expectStillWorks(attn, 'after the huge additive call');
     });
   });
@@ -255,10 +256,10 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
   describe('backward calls', () => {
     const x = [[1, 2], [3, 4]];
     it.each([
-      ['scaledDotProductAttentionBackward', (a, o) => a.scaledDotProductAttentionBackward(x, x, x, x, o)],
-      ['attentionBackward', (a, o) => a.attentionBackward(x, x, x, x, o)],
-      ['additiveAttentionBackward', (a, o) => a.additiveAttentionBackward(x, x, x, x, { wq: [[1], [1]], wk: [[1], [1]], wv: [1], ...o })],
-    ])('%s rejects the forward-only options trace, returnWeights and returnLse', (fn, call) => {
+      ['scaledDotProductAttentionBackward', '', (a, o) => a.scaledDotProductAttentionBackward(x, x, x, x, o)],
+      ['attentionBackward', '', (a, o) => a.attentionBackward(x, x, x, x, o)],
+      ['attentionBackward', " with scoring 'additive'", (a, o) => a.attentionBackward(x, x, x, x, { scoring: 'additive', params: { wq: [[1], [1]], wk: [[1], [1]], wv: [1] }, ...o })],
+    ])('%s%s rejects the forward-only options trace, returnWeights and returnLse', (fn, _, call) => {
       for (const option of ['trace', 'returnWeights', 'returnLse']) {
         const error = thrown(() => call(attn, { [option]: 'yes' }));
         expect(error).toBeInstanceOf(TypeError);

@@ -1,6 +1,6 @@
 // scaledDotProductAttention checks q, k and v for NaN and infinities in wasm memory, on the copy its
 // arena makes (validate.js's scanInArena, the core's f32_first_nonfinite), instead of in a JS loop
-// before the copy; its backward q, k, v, gradOutput and saved.output the same way (saved.lse, which
+// before the copy; its backward q, k, v, dOutput and saved.output the same way (saved.lse, which
 // may hold -Infinity, is checked in JS). These tests pin that the guarantee is the same: a
 // non-finite value anywhere (in a vector, across the kernel's 1024-float blocks, in the tail) is a
 // TypeError naming the argument and its flat index, no input changes, and the module keeps working.
@@ -58,16 +58,16 @@ describe.each(BACKENDS)('$backend: the finiteness check of scaledDotProductAtten
     expect(Array.from(output.data)).toEqual([-3.4e38, -3.4e38, -3.4e38, -3.4e38].map(Math.fround));
   });
 
-  it.each(['q', 'k', 'v', 'gradOutput', 'saved.output'])(
+  it.each(['q', 'k', 'v', 'dOutput', 'saved.output'])(
     'backward: a NaN or an Infinity anywhere in %s is a TypeError naming it, and no input changes',
     (name) => {
       const rand = seededRandom(6);
       const inputs = Object.fromEntries(Object.entries(SHAPES).map(([n, shape]) => [n, randomTensor(rand, shape)]));
-      inputs.gradOutput = randomTensor(rand, SHAPES.q);
+      inputs.dOutput = randomTensor(rand, SHAPES.q);
       const saved = attn.scaledDotProductAttention(inputs.q, inputs.k, inputs.v, { returnLse: true });
       inputs['saved.output'] = saved.output;
       const call = () =>
-        attn.scaledDotProductAttentionBackward(inputs.q, inputs.k, inputs.v, inputs.gradOutput, {
+        attn.scaledDotProductAttentionBackward(inputs.q, inputs.k, inputs.v, inputs.dOutput, {
           saved: { output: inputs['saved.output'], lse: saved.lse },
         });
       const expected = call();

@@ -47,7 +47,7 @@ const CASES = [
   ['weights and trace with causal keep heads whole', 3, { B: 1, H: 3, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ causal: true, returnWeights: true, trace: true, softcap: 3 })],
   ['weights without causal may cut query blocks', 2, { B: 1, H: 1, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ returnWeights: true, trace: true, returnLse: true })],
   ['maskFill with causal keeps heads whole', 2, { B: 1, H: 3, Hkv: 3, Tq: 10, Tk: 6, d: 4, dv: 4 }, () => ({ causal: 'bottom-right', maskFill: -1e6, validLens: [3] })],
-  ['dropout runs the whole call on one worker', 2, { B: 2, H: 2, Hkv: 1, Tq: 12, Tk: 12, d: 4, dv: 4 }, () => ({ dropout: 0.3, seed: 11 })],
+  ['dropout runs the whole call on one worker', 2, { B: 2, H: 2, Hkv: 1, Tq: 12, Tk: 12, d: 4, dv: 4 }, () => ({ dropout: 0.3, dropoutSeed: 11 })],
   ['a window keeps heads whole (its diagonal is i + Tk - Tq)', 3, { B: 1, H: 2, Hkv: 1, Tq: 30, Tk: 40, d: 4, dv: 4 }, () => ({ window: [5, 2], returnLse: true })],
   ['ALiBi sends each worker its heads\' slopes (H=6, Hkv=2, 4 workers)', 4, { B: 1, H: 6, Hkv: 2, Tq: 18, Tk: 23, d: 4, dv: 8 }, () => ({ alibi: true, window: [-1, 0] })],
 ];
@@ -141,7 +141,8 @@ describe.each(BACKENDS)('the parallel API gives the synchronous results ($backen
     const k = randomTensor(rand, [2, 6, 5]);
     const v = randomTensor(rand, [2, 6, 2]);
     const params = { wq: randomTensor(rand, [3, 7]), wk: randomTensor(rand, [5, 7]), wv: randomTensor(rand, [7]) };
-    expectSameResult(await parallel.additiveAttention(q, k, v, params), sync.additiveAttention(q, k, v, params), 'additive');
+    const additive = { scoring: 'additive', params };
+    expectSameResult(await parallel.attention(q, k, v, additive), sync.attention(q, k, v, additive), 'additive');
   });
 
   it('keeps a layer on a worker: forward, backward, step and parameters as the synchronous layer', async () => {
@@ -181,8 +182,8 @@ describe('errors of the parallel API', () => {
     ['a shape mismatch (RangeError)', (a) => a.scaledDotProductAttention(q, randomTensor(rand, [1, 2, 5, 4]), v)],
     ['an unknown option (TypeError)', (a) => a.scaledDotProductAttention(q, k, v, { casual: true })],
     ['NaN in the input (TypeError)', (a) => a.scaledDotProductAttention(nan, nan, nan)],
-    ['a gradOutput of the wrong shape (RangeError)', (a) => a.scaledDotProductAttentionBackward(q, k, v, randomTensor(rand, [1, 2, 4, 3]))],
-    ['a missing gradOutput (TypeError)', (a) => a.scaledDotProductAttentionBackward(q, k, v, undefined)],
+    ['a dOutput of the wrong shape (RangeError)', (a) => a.scaledDotProductAttentionBackward(q, k, v, randomTensor(rand, [1, 2, 4, 3]))],
+    ['a missing dOutput (TypeError)', (a) => a.scaledDotProductAttentionBackward(q, k, v, undefined)],
     ['validLens of the wrong shape (RangeError)', (a) => a.attention(q, k, v, { validLens: [1, 2] })],
     ['softcap with a non-dot scoring (TypeError)', (a) => a.attention(q, k, v, { scoring: 'general', params: { w: randomTensor(rand, [3, 3]) }, softcap: 1 })],
     ['a request larger than one wasm allocation (RangeError)', (a) => {
@@ -195,7 +196,7 @@ describe('errors of the parallel API', () => {
 
   it.each([
     ['maskedSoftmax without x (TypeError)', (a) => a.maskedSoftmax(null)],
-    ['additiveAttention without weights (TypeError)', (a) => a.additiveAttention(q, k, v)],
+    ["attention({ scoring: 'additive' }) without weights (TypeError)", (a) => a.attention(q, k, v, { scoring: 'additive' })],
     ['a ragged nested array (RangeError)', (a) => a.maskedSoftmax([[1, 2], [3]])],
   ])('%s, raised inside a worker, reaches the caller as the same error', async (label, call) => {
     await expectSameError(() => call(sync), () => call(parallel));

@@ -61,12 +61,12 @@ describe.each(BACKENDS)('$backend: masked softmax in place', (which) => {
         }
   });
 
-  it('lets -Infinity through in x but not in weights or gradWeights, and takes the largest finite floats', () => {
+  it('lets -Infinity through in x but not in weights or dWeights, and takes the largest finite floats', () => {
     const x = new Float32Array(17).fill(3.4e38); // a float64 sum of 8 of them is still finite
     x[9] = -Infinity;
     const y = attn.maskedSoftmax(x);
     expect(y.data[9]).toBe(0);
     expect(() => attn.maskedSoftmaxBackward(x, y)).toThrow(/weights must hold finite numbers, got -Infinity at flat index 9/);
-    expect(() => attn.maskedSoftmaxBackward(y, x)).toThrow(/gradWeights must hold finite numbers, got -Infinity at flat index 9/);
+    expect(() => attn.maskedSoftmaxBackward(y, x)).toThrow(/dWeights must hold finite numbers, got -Infinity at flat index 9/);
   });
 });

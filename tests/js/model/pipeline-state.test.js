@@ -46,3 +46,17 @@ describe('pipelineState specs', () => {
     expect((await pipelineState()).preset).toBe('seed-004');
   });
 });
+
+describe('maskFill, a number as in the API', () => {
+  it("-1e6 is d2l's fill, null and -Infinity none; the state keeps its mode", async () => {
+    expect((await pipelineState({ preset: 'seed-004', maskFill: -1e6 })).maskFill).toBe('d2l');
+    expect((await pipelineState({ preset: 'd2l', maskFill: null })).maskFill).toBe('zero');
+    expect((await pipelineState({ preset: 'd2l', maskFill: -Infinity })).maskFill).toBe('zero');
+  });
+
+  it("0.1's 'd2l' and 'zero' are refused, naming the number that replaced each; other numbers are out of range", async () => {
+    await expect(pipelineState({ maskFill: 'd2l' })).rejects.toThrow(new TypeError("maskFill must be a number, as the API's: -1e6 (d2l's fill) or null (none), got \"d2l\" (0.1's 'd2l' is -1e6)"));
+    await expect(pipelineState({ maskFill: 'zero' })).rejects.toThrow(/0\.1's 'zero' is null/);
+    await expect(pipelineState({ maskFill: 5 })).rejects.toThrow(new RangeError("maskFill: the figures draw d2l's fill -1e6 or none (null or -Infinity), got 5"));
+  });
+});

@@ -22,7 +22,8 @@ function additiveConfigs(modules, { T, d, h }) {
   const k = tensorOf(fill(T * d, 12), [1, T, d]);
   const v = tensorOf(fill(T * d, 13), [1, T, d]);
   const dout = tensorOf(fill(T * d, 14), [1, T, d]);
-  const weights = { wq: tensorOf(fill(d * h, 15), [d, h]), wk: tensorOf(fill(d * h, 16), [d, h]), wv: tensorOf(fill(h, 17), [h]) };
+  const params = { wq: tensorOf(fill(d * h, 15), [d, h]), wk: tensorOf(fill(d * h, 16), [d, h]), wv: tensorOf(fill(h, 17), [h]) };
+  const additive = { scoring: 'additive', params };
   const forwardFlops = 4 * T * d * h + 4 * h * T * T + 2 * T * T * d;
   const shape = `B=1 Tq=Tk=${T} dq=dk=dv=${d} h=${h}`;
   return [
@@ -30,7 +31,7 @@ function additiveConfigs(modules, { T, d, h }) {
       title: `additive attention forward, ${shape}`,
       unit: 'GFLOP/s',
       work: forwardFlops,
-      build: () => perModule(modules, (attn) => [attn.additiveAttention(q, k, v, weights).output.data]),
+      build: () => perModule(modules, (attn) => [attn.attention(q, k, v, additive).output.data]),
     },
     {
       title: `additive attention forward+backward, ${shape}`,
@@ -38,8 +39,8 @@ function additiveConfigs(modules, { T, d, h }) {
       work: 3 * forwardFlops,
       build: () =>
         perModule(modules, (attn) => {
-          attn.additiveAttention(q, k, v, weights);
-          const g = attn.additiveAttentionBackward(q, k, v, dout, weights);
+          attn.attention(q, k, v, additive);
+          const g = attn.attentionBackward(q, k, v, dout, additive);
           return [g.dq.data, g.dk.data, g.dv.data, g.dwq.data, g.dwk.data, g.dwv.data];
         }),
     },

@@ -32,7 +32,7 @@ export function galleryView(ctx, kind, { tools } = {}) {
     const title = panelTitle(ctx, k, run);
     const figure = kind === 'heatmap'
       ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
-      : links(firstBatch(run.weights), { title, queryTokens: queries, keyTokens: keys, masked, attrs });
+      : links(firstBatch(run.weights), { title, rowLabels: queries, colLabels: keys, masked, attrs });
     const stage = { id: kind === 'heatmap' ? 'heatmap' : 'links', title: title.replace(/^./, (c) => c.toUpperCase()), noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links' };
     const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
     figures.push(h('div', { class: 'gallery-item' },

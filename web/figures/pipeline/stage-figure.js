@@ -10,7 +10,7 @@ export function stageFigure(stage, inst) {
   return matrix(inst.tensor, {
     stage: stage.id,
     title: `${stage.title}, ${stage.noun}${inst.label ? ` (${inst.label})` : ''}`,
-    kind: stage.kind,
+    colorScale: stage.kind,
     rowLabels: inst.rowLabels ?? null,
     colLabels: inst.colLabels ?? null,
     masked: inst.masked ?? null,

@@ -9,7 +9,7 @@
 import { PRESET_IDS, loadPreset, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
 import { givenState } from '../../model/state/given.js';
-import { CAUSAL_MODES, LIMITS, MASK_FILLS, SCORINGS, VIEWS, isAlibiSlope, sizesOf } from '../../model/state/model.js';
+import { CAUSAL_MODES, D2L_FILL, LIMITS, SCORINGS, VIEWS, isAlibiSlope, sizesOf } from '../../model/state/model.js';
 import { setSize } from '../../model/state/sizes.js';
 
 const list = (values) => values.map((v) => `'${v}'`).join(', ');
@@ -23,6 +23,20 @@ function causalMode(value) {
   if (value === true) return 'top-left';
   if (value === false) return 'none';
   return oneOf('causal', value, CAUSAL_MODES);
+}
+
+/**
+ * maskFill as the API takes it, a number, of the two the explorer draws: null or -Infinity (a row
+ * with nothing visible gets zero weights) or d2l's -1e6 -> the state's 'zero' or 'd2l'.
+ */
+function maskFillMode(value) {
+  if (value === null || value === -Infinity) return 'zero';
+  if (typeof value !== 'number') {
+    const was = { zero: 'null', d2l: '-1e6' }[value];
+    throw new TypeError(`maskFill must be a number, as the API's: -1e6 (d2l's fill) or null (none), got ${JSON.stringify(value)}${was ? ` (0.1's '${value}' is ${was})` : ''}`);
+  }
+  if (value !== D2L_FILL) throw new RangeError(`maskFill: the figures draw d2l's fill -1e6 or none (null or -Infinity), got ${value}`);
+  return 'd2l';
 }
 
 function isIntegerIn(x, [lo, hi]) {
@@ -109,7 +123,7 @@ export function pipelineState(spec = {}) {
     overrides.compare = spec.compare.map((s) => oneOf('compare', s, SCORINGS));
   }
   if (spec.causal !== undefined) overrides.causal = causalMode(spec.causal);
-  if (spec.maskFill !== undefined) overrides.maskFill = oneOf('maskFill', spec.maskFill, MASK_FILLS);
+  if (spec.maskFill !== undefined) overrides.maskFill = maskFillMode(spec.maskFill);
   if (spec.view !== undefined) overrides.view = oneOf('view', spec.view, VIEWS);
   Object.assign(overrides, positionOverrides(spec));
   if (Object.keys(overrides).length > 0) state = conform({ ...state, ...overrides });

@@ -12,7 +12,7 @@
 //     backward                  when asked: the backward pass (backward.js), or { error }
 //     ms: number                time taken
 //   }
-// The stages registry (stages/registry.js) picks tensors out of this object.
+// The stages registry (web/model/stages/registry.js) picks tensors out of this object.
 import { scoringsOf, sizesOf } from '../state/model.js';
 import { maskOptions, visibilityOptions } from './mask-options.js';
 import { alibiBias, alibiOf, rotateHead } from './positions.js';

@@ -4,7 +4,7 @@
 //     order,                  position within the slot (smaller first; default 100)
 //     mount(container, app) -> { update(state, result) }   called once; update on every change
 //   }
-// app = { store, attn, stages (stages/registry.js), presets, announce(message) }.
+// app = { store, attn, stages (web/model/stages/registry.js), presets, announce(message) }.
 // A panel gets its own <section> (or <div> in the masthead), created by the page in slot order.
 // The training panel (order 200) and the speed panel (order 300) follow the pipeline in 'main'.
 

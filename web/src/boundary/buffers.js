@@ -2,7 +2,7 @@
 // list of buffer names. name=the public argument when named otherwise; flags: r a result overflow.js
 // scans, s a (B, H, Tq, Tk) block of returnWeights / trace, p a scoring parameter (params.<name>).
 const TABLE = (
-  'x y=weights:r dy=gradWeights dx:r q k v dout=gradOutput out=saved.output:r lse=saved.lse weights:rs ' +
+  'x y=weights:r dy=dWeights dx:r q k v dout=dOutput out=saved.output:r lse=saved.lse weights:rs ' +
   'scores:s softcapped:s masked:s heads dq:r dk:r dv:r w:p wq:rp wk:rp wv:rp wo:r dw:r dwq:r dwk:r dwv:r ' +
   'dwo:r validLens boolMask=attnMask floatMask=attnMask scratch alibiSlopes'
 ).split(' ').map((entry) => entry.match(/^(\w+)(?:=([\w.]+))?(?::(\w+))?$/)); // [, name, argument, flags]

@@ -1,6 +1,7 @@
 // Boundary checks of the public API. Every message names the function and the argument and,
 // for shapes, gives the expected shape (in the letters of docs/semantics.md) and the actual one.
 // Structure errors (wrong type) are TypeErrors; wrong sizes and out-of-range values RangeErrors.
+import { RENAMED_OPTIONS, renamedError } from './renamed.js';
 import { expectAttached, formatShape, toTensor } from './tensor.js';
 import { setInto, typedKind, typedLength } from './typed.js';
 
@@ -108,6 +109,8 @@ export function expectKnownOptions(fn, options, known) {
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
+      const renamed = RENAMED_OPTIONS[key];
+      if (renamed !== undefined && known.includes(renamed)) throw renamedError(fn, key, renamed);
       throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
     own[key] = options[key];
@@ -192,12 +195,12 @@ export function learningRateOption(fn, options) {
   return numberOption(fn, options, 'learningRate', undefined, finite32, 'a finite number in float32');
 }
 
-/** The options every dot-product attention shares: scale, softcap, dropout, seed. */
+/** The options every dot-product attention shares: scale, softcap, dropout, dropoutSeed. */
 export function dotProductOptions(fn, options, defaultScale) {
   return {
     scale: scaleOption(fn, options, defaultScale),
     softcap: numberOption(fn, options, 'softcap', 0, nonNegativeFinite32, 'a finite number >= 0 in float32 (0: off)'),
     dropout: numberOption(fn, options, 'dropout', 0, probability32, 'a probability in [0, 1) in float32'),
-    seed: numberOption(fn, options, 'seed', 0, seedValue, 'an integer in [0, 2^53)'),
+    seed: numberOption(fn, options, 'dropoutSeed', 0, seedValue, 'an integer in [0, 2^53)'),
   };
 }

@@ -114,7 +114,7 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
   // Each method runs on the runtime's live module (a fresh one after a trap: the layer's state is
   // all in JS, so it carries on).
   const forward = (x, options) => runtime.call(`${kind}.forward`, (module) => forwardOn(module, x, options));
-  const backward = (gradOutput) => runtime.call(`${kind}.backward`, (module) => backwardOn(module, gradOutput));
+  const backward = (dOutput) => runtime.call(`${kind}.backward`, (module) => backwardOn(module, dOutput));
   const step = (learningRate) => runtime.call(`${kind}.step`, (module) => stepOn(module, learningRate));
 
   function forwardOn(module, x, options) {
@@ -195,13 +195,13 @@ function createLayer(runtime, kind, dims, config, weights, { scale, causal, posi
     });
   }
 
-  function backwardOn(module, gradOutput) {
+  function backwardOn(module, dOutput) {
     const fn = `${kind}.backward`;
     const s = alive('backward');
     const cache = s.cache;
     if (cache === null) throw new Error(`${fn}: call forward() first (again after step() or setParameters())`);
-    const dout = inputTensor(fn, 'gradOutput', gradOutput);
-    expectSameShape(fn, 'gradOutput', dout, cache.outShape, 'the output of the last forward()');
+    const dout = inputTensor(fn, 'dOutput', dOutput);
+    expectSameShape(fn, 'dOutput', dout, cache.outShape, 'the output of the last forward()');
     const scratch = callBinding(module, () => callQuery(module, 'layerScratchFloats', cache.args));
     const gradBlocks = Object.fromEntries(Object.keys(shapes).map((name) => [`d${name}`, s.weights[name].length]));
     const blocks = {

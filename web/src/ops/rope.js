@@ -45,7 +45,7 @@ export function rope(module, x, options) {
   return rotate(module, 'rope', 'ropeForward', 'x', x, options, ['x', 'y']);
 }
 
-/** gradY (..., T, d) -> gradX: the rotation by the opposite angles (rope's transpose). */
-export function ropeBackward(module, gradY, options) {
-  return rotate(module, 'ropeBackward', 'ropeBackward', 'gradY', gradY, options, ['dy', 'dx']);
+/** dOutput (..., T, d) -> dx: the rotation by the opposite angles (rope's transpose). */
+export function ropeBackward(module, dOutput, options) {
+  return rotate(module, 'ropeBackward', 'ropeBackward', 'dOutput', dOutput, options, ['dy', 'dx']);
 }

@@ -8,7 +8,7 @@ import { callEntry } from '../boundary/packed.js';
 import {
   RESULT_OPTIONS,
   attentionInputs,
-  gradOutputTensor,
+  dOutputTensor,
   gradientBlocks,
   readInputGradients,
   readResult,
@@ -48,9 +48,7 @@ const PARAMETERS = {
 const SCORING_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'dq', 'dk', 'dv', 'hidden', 'scoring'];
 
 // The backward lists leave out the options that only choose the forward's outputs.
-const ADDITIVE_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'wq', 'wk', 'wv'];
-const ADDITIVE_OPTIONS = [...ADDITIVE_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
-const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'seed'];
+const ATTENTION_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scoring', 'params', 'scale', 'softcap', 'dropout', 'dropoutSeed'];
 const ATTENTION_OPTIONS = [...ATTENTION_BACKWARD_OPTIONS, ...RESULT_OPTIONS];
 
 /** Checks and converts the parameters `scoring` reads; `prefix` names them in messages ('params.'). */
@@ -110,9 +108,9 @@ function scoringForward(module, setup, { returnWeights, trace }) {
   });
 }
 
-function scoringBackward(module, setup, gradOutput) {
+function scoringBackward(module, setup, dOutput) {
   const { fn, inputs, dims, params, args, maskBuffers, scratch } = setup;
-  const dout = gradOutputTensor(fn, gradOutput, dims);
+  const dout = dOutputTensor(fn, dOutput, dims);
   const gradBlocks = Object.fromEntries(Object.entries(params).map(([name, t]) => [`d${name}`, shapeSize(t.shape)]));
   const blocks = { ...gradientBlocks(inputs, dout), ...parameterBlocks(params), ...maskBuffers, ...gradBlocks, scratch };
   return withArena(module, fn, blocks, (buffers, read) => {
@@ -125,29 +123,6 @@ function scoringBackward(module, setup, gradOutput) {
 
 function resultFlags(fn, options) {
   return { returnWeights: booleanOption(fn, options, 'returnWeights'), trace: booleanOption(fn, options, 'trace') };
-}
-
-// ---- additiveAttention: w_v . tanh(q Wq + k Wk) ----
-
-/** -> { setup, opts }: the options checked against `known` (the forward's or the backward's list). */
-function additiveSetup(module, fn, q, k, v, options, known) {
-  if (options === undefined || options === null) {
-    throw new TypeError(`${fn}: options { wq (dq, h), wk (dk, h), wv (h) } are required`);
-  }
-  const opts = expectKnownOptions(fn, options, known);
-  const { wq, wk, wv } = opts;
-  return { setup: scoringSetup(module, fn, attentionInputs(fn, q, k, v), 'additive', { wq, wk, wv }, '', opts), opts };
-}
-
-export function additiveAttention(module, q, k, v, options) {
-  const fn = 'additiveAttention';
-  const { setup, opts } = additiveSetup(module, fn, q, k, v, options, ADDITIVE_OPTIONS);
-  return scoringForward(module, setup, resultFlags(fn, opts));
-}
-
-export function additiveAttentionBackward(module, q, k, v, gradOutput, options) {
-  const fn = 'additiveAttentionBackward';
-  return scoringBackward(module, additiveSetup(module, fn, q, k, v, options, ADDITIVE_BACKWARD_OPTIONS).setup, gradOutput);
 }
 
 // ---- attention: any scoring ----
@@ -185,7 +160,7 @@ export function attentionForwardCall(module, q, k, v, options = {}) {
   return { viaSdpa, setup, flags: viaSdpa ? { ...flags, returnLse: false } : flags };
 }
 
-/** attentionBackward's arguments but gradOutput checked: -> { viaSdpa, setup }. */
+/** attentionBackward's arguments but dOutput checked: -> { viaSdpa, setup }. */
 export function attentionBackwardCall(module, q, k, v, options = {}) {
   return attentionSetup(module, 'attentionBackward', q, k, v, options, ATTENTION_BACKWARD_OPTIONS);
 }
@@ -195,7 +170,7 @@ export function attention(module, q, k, v, options) {
   return viaSdpa ? sdpaForward(module, setup, flags) : scoringForward(module, setup, flags);
 }
 
-export function attentionBackward(module, q, k, v, gradOutput, options) {
+export function attentionBackward(module, q, k, v, dOutput, options) {
   const { viaSdpa, setup } = attentionBackwardCall(module, q, k, v, options);
-  return viaSdpa ? sdpaBackward(module, setup, gradOutput) : scoringBackward(module, setup, gradOutput);
+  return viaSdpa ? sdpaBackward(module, setup, dOutput) : scoringBackward(module, setup, dOutput);
 }

@@ -18,8 +18,8 @@ import {
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 // The backward takes the forward's options but those that only choose the forward's outputs.
-const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', 'saved'];
-const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'seed', ...RESULT_OPTIONS, 'returnLse', 'out'];
+const SDPA_BACKWARD_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'dropoutSeed', 'saved'];
+const SDPA_OPTIONS = [...MASK_OPTIONS, 'scale', 'softcap', 'dropout', 'dropoutSeed', ...RESULT_OPTIONS, 'returnLse', 'out'];
 /** The fields of SdpaArgs the scratch size depends on. */
 export const SDPA_SIZES = ['B', 'H', 'Hkv', 'Tq', 'Tk', 'd', 'dv'];
 
@@ -102,10 +102,10 @@ export function sdpaForward(module, setup, flags) {
   });
 }
 
-/** gradOutput checked against the output (B, H, Tq, dv) in q's rank. */
-export function gradOutputTensor(fn, gradOutput, dims, scanInArena = false) {
-  const dout = inputTensor(fn, 'gradOutput', gradOutput, { scanInArena });
-  expectSameShape(fn, 'gradOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
+/** dOutput checked against the output (B, H, Tq, dv) in q's rank. */
+export function dOutputTensor(fn, dOutput, dims, scanInArena = false) {
+  const dout = inputTensor(fn, 'dOutput', dOutput, { scanInArena });
+  expectSameShape(fn, 'dOutput', dout, inQueryRank(dims, dims.dv), 'the output (B, H, Tq, dv)');
   return dout;
 }
 
@@ -123,7 +123,7 @@ export function readInputGradients(read, inputs) {
   };
 }
 
-/** Every block of a whole backward call; dout already checked (gradOutputTensor). */
+/** Every block of a whole backward call; dout already checked (dOutputTensor). */
 export function sdpaBackwardBlocks(setup, dout) {
   const blocks = { ...gradientBlocks(setup.inputs, dout), ...setup.maskBuffers, scratch: setup.scratch };
   if (setup.saved) {
@@ -151,10 +151,10 @@ function savedForward(fn, saved, dims, scanInArena) {
   return { output, lse };
 }
 
-/** gradOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
-export function sdpaBackward(module, setup, gradOutput) {
+/** dOutput (B, H, Tq, dv) in q's rank -> { dq, dk, dv } in the shapes of q, k, v. */
+export function sdpaBackward(module, setup, dOutput) {
   const { fn, inputs, dims, args } = setup;
-  const dout = gradOutputTensor(fn, gradOutput, dims, setup.scanInArena);
+  const dout = dOutputTensor(fn, dOutput, dims, setup.scanInArena);
   return withArena(module, fn, sdpaBackwardBlocks(setup, dout), (buffers, read) => {
     callEntry(module, 'sdpaBackward', args, buffers);
     return readInputGradients(read, inputs);
@@ -183,8 +183,8 @@ export function sdpaForwardCall(module, q, k, v, options, scanInArena = false) {
 }
 
 /**
- * scaledDotProductAttentionBackward's arguments but gradOutput checked: -> setup (with saved).
- * scanInArena: as sdpaForwardCall's; saved.output and gradOutput too.
+ * scaledDotProductAttentionBackward's arguments but dOutput checked: -> setup (with saved).
+ * scanInArena: as sdpaForwardCall's; saved.output and dOutput too.
  */
 export function sdpaBackwardCall(module, q, k, v, options, scanInArena = false) {
   const fn = 'scaledDotProductAttentionBackward';

@@ -7,7 +7,7 @@ export function scaledDotProductAttention(module, q, k, v, options) {
   return sdpaForward(module, setup, flags);
 }
 
-export function scaledDotProductAttentionBackward(module, q, k, v, gradOutput, options) {
-  // The same, gradOutput and saved.output too (sdpaBackwardCall).
-  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), gradOutput);
+export function scaledDotProductAttentionBackward(module, q, k, v, dOutput, options) {
+  // The same, dOutput and saved.output too (sdpaBackwardCall).
+  return sdpaBackward(module, sdpaBackwardCall(module, q, k, v, options, true), dOutput);
 }

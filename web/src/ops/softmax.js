@@ -35,14 +35,14 @@ export function maskedSoftmax(module, x, options) {
   });
 }
 
-/** weights y and gradWeights dy of the same shape -> dx = y * (dy - sum(y * dy)) per row, 0 where masked. */
-export function maskedSoftmaxBackward(module, weights, gradWeights, options) {
+/** weights y and dWeights dy of the same shape -> dx = y * (dy - sum(y * dy)) per row, 0 where masked. */
+export function maskedSoftmaxBackward(module, weights, dWeights, options) {
   const fn = 'maskedSoftmaxBackward';
   const opts = expectKnownOptions(fn, options, MASK_OPTIONS);
   const y = inputTensor(fn, 'weights', weights);
-  const dy = inputTensor(fn, 'gradWeights', gradWeights);
+  const dy = inputTensor(fn, 'dWeights', dWeights);
   const { args, maskBuffers } = softmaxSetup(fn, 'weights', y, opts);
-  expectSameShape(fn, 'gradWeights', dy, y.shape, 'weights');
+  expectSameShape(fn, 'dWeights', dy, y.shape, 'weights');
   return withArena(module, fn, { y, dy, dx: 'dy', ...maskBuffers }, (buffers, read) => {
     callEntry(module, 'maskedSoftmaxBackward', args, buffers);
     return tensor(read('dx'), y.shape);

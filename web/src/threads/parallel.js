@@ -27,7 +27,7 @@ import { parallelContext, parallelSdpaBackward, parallelSdpaForward } from './pa
 import { WorkerPool } from './pool.js';
 import { remoteTransformer } from './remote-transformer.js';
 import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
-import { gradOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
+import { dOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
 const MAX_THREADS = 64;
 // Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 50 us of arithmetic,
@@ -80,7 +80,7 @@ export async function loadParallelAttention(options) {
 
 // The tensor arguments of a layer's methods, by position. A layer lives on its worker, so it cannot
 // fall back to the calling thread as the API's methods do (onWorker below).
-const LAYER_TENSOR_ARGS = { forward: ['x'], backward: ['gradOutput'] };
+const LAYER_TENSOR_ARGS = { forward: ['x'], backward: ['dOutput'] };
 
 /**
  * A layer call's arguments as a worker can receive them: a tensor that a structured clone would
@@ -172,10 +172,10 @@ function createParallelAttention(runtime, pool, inlineBelow) {
 
   const forward = (setup, flags) =>
     isSmall(setup.dims) ? runtime.call(setup.fn, (module) => sdpaForward(module, setup, flags)) : parallelSdpaForward(parallel, setup, flags);
-  const backward = (setup, gradOutput) =>
+  const backward = (setup, dOutput) =>
     isSmall(setup.dims)
-      ? runtime.call(setup.fn, (module) => sdpaBackward(module, setup, gradOutput))
-      : parallelSdpaBackward(parallel, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
+      ? runtime.call(setup.fn, (module) => sdpaBackward(module, setup, dOutput))
+      : parallelSdpaBackward(parallel, setup, dOutputTensor(setup.fn, dOutput, setup.dims));
 
   // Methods that run whole on one worker (the worker checks their arguments).
   const whole = (name) => async (...args) => {
@@ -194,9 +194,9 @@ function createParallelAttention(runtime, pool, inlineBelow) {
       const { setup, flags } = runtime.call('scaledDotProductAttention', (module) => sdpaForwardCall(module, q, k, v, options));
       return forward(setup, flags);
     },
-    async scaledDotProductAttentionBackward(q, k, v, gradOutput, options) {
+    async scaledDotProductAttentionBackward(q, k, v, dOutput, options) {
       alive('scaledDotProductAttentionBackward');
-      return backward(runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)), gradOutput);
+      return backward(runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)), dOutput);
     },
     async attention(q, k, v, options) {
       alive('attention');
@@ -204,17 +204,15 @@ function createParallelAttention(runtime, pool, inlineBelow) {
       if (viaSdpa) return forward(setup, flags);
       return isSmall(setup.dims) ? inline.attention(q, k, v, options) : onWorker('attention', [q, k, v, options]);
     },
-    async attentionBackward(q, k, v, gradOutput, options) {
+    async attentionBackward(q, k, v, dOutput, options) {
       alive('attentionBackward');
       const { viaSdpa, setup } = runtime.call('attentionBackward', (module) => attentionBackwardCall(module, q, k, v, options));
-      if (viaSdpa) return backward(setup, gradOutput);
-      if (isSmall(setup.dims)) return inline.attentionBackward(q, k, v, gradOutput, options);
-      return onWorker('attentionBackward', [q, k, v, gradOutput, options]);
+      if (viaSdpa) return backward(setup, dOutput);
+      if (isSmall(setup.dims)) return inline.attentionBackward(q, k, v, dOutput, options);
+      return onWorker('attentionBackward', [q, k, v, dOutput, options]);
     },
     maskedSoftmax: whole('maskedSoftmax'),
     maskedSoftmaxBackward: whole('maskedSoftmaxBackward'),
-    additiveAttention: whole('additiveAttention'),
-    additiveAttentionBackward: whole('additiveAttentionBackward'),
     rope: whole('rope'),
     ropeBackward: whole('ropeBackward'),
     async selfAttention(options) {

@@ -44,7 +44,7 @@ function stepView(state, stepper) {
     h('div', { class: 'generate-figures' },
       figure(`K cache${head}: ${n} of ${last.capacity} rows`, matrix(last.k, { stage: 'generate-k', title: 'Cached keys', rowLabels: seen, legend: false, attrs: { 'data-step': last.t } })),
       figure(`V cache${head}`, matrix(last.v, { stage: 'generate-v', title: 'Cached values', rowLabels: seen, legend: false, attrs: { 'data-step': last.t } })),
-      figure(`New row of P${head}`, matrix(last.weights, { stage: 'generate-weights', title: `Weights of token ${n}`, kind: 'weights', rowLabels: [state.tokens[last.t]], colLabels: seen, legend: false, attrs: { 'data-step': last.t } })),
+      figure(`New row of P${head}`, matrix(last.weights, { stage: 'generate-weights', title: `Weights of token ${n}`, colorScale: 'weights', rowLabels: [state.tokens[last.t]], colLabels: seen, legend: false, attrs: { 'data-step': last.t } })),
       figure(state.wo && state.heads > 1 ? 'Output row (through Wᴼ)' : 'Output row', matrix(last.output, { stage: 'generate-output', title: `Output of token ${n}`, rowLabels: [state.tokens[last.t]], legend: false, attrs: { 'data-step': last.t } }))),
     h('ul', { class: 'generate-checks' },
       checkLine('weights', `Row ${n} of P`, last.diffs.weights, 1),

@@ -20,7 +20,7 @@ export const FIGURE_ATTRIBUTES = [
   ['compare', 'scorings', 'More scorings computed side by side.'],
   ['causal', '(present) · top-left · bottom-right · none', 'The causal mask.'],
   ['valid-lens', '"2 6" · "[[1, 2, 3]]"', 'd2l’s valid lengths, per batch or per query row.'],
-  ['mask-fill', 'zero · d2l', 'A row with every key masked: zero weights, or d2l’s −10⁶ fill (uniform).'],
+  ['mask-fill', 'none · -1e6', 'A row with every key masked: zero weights, or d2l’s −10⁶ fill (uniform), as the API’s maskFill.'],
   ['heads', '1 … 6', 'The number of heads (new heads get seeded weights).'],
   ['head', '0 … H−1', 'The head the matrices show.'],
   ['kv-heads', 'a divisor of heads', 'Grouped heads: how many K, V heads the query heads share (1: multi-query).'],
@@ -36,9 +36,9 @@ export const FIGURE_ATTRIBUTES = [
 ];
 
 export const HEATMAP_ATTRIBUTES = [
-  ['weights', 'JSON (Tq, Tk) or (B, Tq, Tk)', 'The weights; or a child <script type="application/json"> with the array or {weights, rowLabels, colLabels, masked, label}.'],
+  ['weights', 'JSON (Tq, Tk) or (B, Tq, Tk)', 'The weights; or a child <script type="application/json"> with the array or {weights, rowLabels, colLabels, masked, title}.'],
   ['row-labels, col-labels', '"the cat sat" · JSON list', 'Query and key labels.'],
-  ['label', 'text', 'The title above the map.'],
+  ['title', 'text', 'The title above the map.'],
   ['xlabel, ylabel', 'text', 'Axis titles (default Keys, Queries).'],
   ['color-scale', 'weights · signed', 'Sequential on [0, 1], or diverging around 0 (scores, gradients).'],
   ['numbers', '(present)', 'Write the values in the cells.'],
@@ -117,7 +117,7 @@ document.body.append(await pipeline({ attn, preset: 'd2l', stages: ['masked', 'w
         { h: 'causal' },
         { example: '<attn-figure preset="seed-004" causal stages="masked weights"></attn-figure>' },
         { h: 'valid-lens and mask-fill' },
-        { example: '<attn-figure preset="seed-004" valid-lens="[[0, 2, 3]]" mask-fill="d2l" stages="masked weights"></attn-figure>' },
+        { example: '<attn-figure preset="seed-004" valid-lens="[[0, 2, 3]]" mask-fill="-1e6" stages="masked weights"></attn-figure>' },
         { h: 'heads, head and view' },
         { example: '<attn-figure preset="sentence" heads="3" view="heatmap"></attn-figure>' },
         { example: '<attn-figure preset="sentence" head="1" view="links"></attn-figure>' },
@@ -136,7 +136,7 @@ document.body.append(await pipeline({ attn, preset: 'd2l', stages: ['masked', 'w
       blocks: [
         { p: 'A heatmap of weights you already have (from PyTorch, say), like d2l’s <code>show_heatmaps</code>. No WebAssembly is loaded.' },
         { table: HEATMAP_ATTRIBUTES },
-        { example: '<attn-heatmap label="Head 1" weights="[[0.9, 0.1, 0], [0.3, 0.6, 0.1], [0.2, 0.3, 0.5]]" row-labels="the cat sat" col-labels="the cat sat"></attn-heatmap>' },
+        { example: '<attn-heatmap title="Head 1" weights="[[0.9, 0.1, 0], [0.3, 0.6, 0.1], [0.2, 0.3, 0.5]]" row-labels="the cat sat" col-labels="the cat sat"></attn-heatmap>' },
         { example: `<attn-heatmap numbers color-scale="signed">
   <script type="application/json">
     { "weights": [[2.1, -0.4], [-1.3, 0.8]], "rowLabels": ["q1", "q2"], "colLabels": ["k1", "k2"], "label": "Scores" }
@@ -157,8 +157,8 @@ attention = torch.cat(model(**inputs).attentions).detach()        # (L, H, T, T)
 save_file({'attention': attention}, 'attention.safetensors', metadata={'tokens': json.dumps(tokenizer.convert_ids_to_tokens(inputs['input_ids'][0]))})` },
         { p: 'Then one element shows every layer and head, with the mean and the maximum over heads and the mean over layers; click a head to enlarge it, point at a pixel to read its weight, pick tokens to follow their rows and columns. The file here holds a two-layer model trained on this site’s own machine to continue repeated letters: layer 1’s heads (the second layer; layers count from 0) look at the letter after the earlier occurrence of the current one (induction heads).' },
         { example: `<attn-heads src="${inductionUrl}"></attn-heads>` },
-        { p: 'One head as a heatmap: <code>index</code> picks the leading axes (layer 1, head 0, counted from 0), <code>tensor</code> names the tensor when the file holds several; the tokens come from the file unless a <code>tokens</code> attribute gives them. <code>&lt;attn-figure src="layer.safetensors" transpose="wq wk wv"&gt;</code> computes the whole pipeline from a file’s <code>x</code>, <code>wq</code>, <code>wk</code>, <code>wv</code> (PyTorch’s <code>nn.Linear</code> weights are <code>(out, in)</code>: list them in <code>transpose</code>) or <code>q</code>, <code>k</code>, <code>v</code>. A file that cannot be read says so in the figure, naming the attribute and the file.' },
-        { example: `<attn-heatmap src="${inductionUrl}" index="1 0" label="Layer 1, head 0"></attn-heatmap>` },
+        { p: 'One head as a heatmap: <code>index</code> picks the leading axes (layer 1, head 0, counted from 0), <code>tensor</code> names the tensor when the file holds several; the labels are the file’s tokens unless <code>row-labels</code> and <code>col-labels</code> give them. <code>&lt;attn-figure src="layer.safetensors" transpose="wq wk wv"&gt;</code> computes the whole pipeline from a file’s <code>x</code>, <code>wq</code>, <code>wk</code>, <code>wv</code> (PyTorch’s <code>nn.Linear</code> weights are <code>(out, in)</code>: list them in <code>transpose</code>) or <code>q</code>, <code>k</code>, <code>v</code>. A file that cannot be read says so in the figure, naming the attribute and the file.' },
+        { example: `<attn-heatmap src="${inductionUrl}" index="1 0" title="Layer 1, head 0"></attn-heatmap>` },
         { code: `import { readTensors, writeSafetensors } from 'attention-lab/io';   // .npy, .npz, .safetensors, JSON
 const { tensors, tokens } = await readTensors(file, { name: file.name }); // a File from <input type="file">
 const bytes = writeSafetensors({ attention: tensors.attention }, { tokens });` },
@@ -175,7 +175,7 @@ from IPython.display import IFrame; IFrame('fig.html', width=720, height=560)` }
         { p: 'A figure of a NumPy array made in the notebook: save it with <code>np.save</code>, then draw it. A (T, T) array of weights is a heatmap; (H, T, T) or (L, H, T, T) is the model view with <code>--view heads</code>; X, Wq, Wk, Wv saved together (<code>np.savez</code>) are the whole computation, recomputed live in the file, with <code>--view pipeline</code>.' },
         { code: `import numpy as np
 np.save('weights.npy', weights.astype(np.float32))          # (T, T)
-!node ~/attention-lab/bin/attention-lab.mjs figure weights.npy --tokens "the cat sat" -o weights.html
+!node ~/attention-lab/bin/attention-lab.mjs figure weights.npy --row-labels "the cat sat" -o weights.html
 np.savez('layer.npz', x=x, wq=wq, wk=wk, wv=wv)              # X (T, d_in), W (d_in, d)
 !node ~/attention-lab/bin/attention-lab.mjs figure layer.npz --view pipeline -o layer.html   # once: npm run build:wasm in the clone
 IFrame('layer.html', width=900, height=900)` },

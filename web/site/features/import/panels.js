@@ -109,7 +109,7 @@ function mountHeads(container) {
     title.textContent = say('model-view', { name: detail.name });
     lede.textContent = say('model-view-lede', { name: detail.name });
     close.textContent = say('close');
-    figure.replaceChildren(heads(detail.attentions, { tokens: detail.tokens, title: '' }));
+    figure.replaceChildren(heads(detail.attentions, { rowLabels: detail.tokens ?? null, title: '' }));
     container.hidden = false;
     shownOver = latest;
     document.documentElement.dataset[SHOWING] = '';
