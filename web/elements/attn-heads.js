@@ -39,7 +39,7 @@ export class AttnHeads extends FigureElement {
       given = { rowLabels: fits(T), colLabels: fits(Tk) };
     } else {
       if (child === null) throw new TypeError('needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">');
-      attentions = Array.isArray(child) ? child : child.attention ?? child.attentions;
+      attentions = Array.isArray(child) ? child : (child.attention ?? child.attentions);
       if (!Array.isArray(child)) given = { rowLabels: labelList(child.rowLabels, 'rowLabels'), colLabels: labelList(child.colLabels, 'colLabels') };
     }
     const rowLabels = words(this, 'row-labels') ?? given.rowLabels ?? null;
@@ -47,15 +47,17 @@ export class AttnHeads extends FigureElement {
     // The figure code loads with the first <attn-heads>, so pages without one never pay for it.
     const { heads } = await import('../figures/heads.js');
     const aggregates = this.hasAttribute('aggregates') ? flag(this, 'aggregates') : true;
-    this.show(heads(attentions, {
-      rowLabels,
-      colLabels,
-      layers: indices(this, 'layers'),
-      heads: indices(this, 'heads'),
-      aggregates,
-      thumbSize: integer(this, 'thumb-size'),
-      title: text(this, 'title'),
-    }));
+    this.show(
+      heads(attentions, {
+        rowLabels,
+        colLabels,
+        layers: indices(this, 'layers'),
+        heads: indices(this, 'heads'),
+        aggregates,
+        thumbSize: integer(this, 'thumb-size'),
+        title: text(this, 'title'),
+      }),
+    );
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
     for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
     this.#shown = { attention: attentions, rowLabels, colLabels };

@@ -61,12 +61,31 @@ declare class FigureElement extends HTMLElement {
 }
 
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
-export type AttnFigureAttribute = 'lang' | 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
-  | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
-export type AttnHeatmapAttribute = 'lang' | 'weights' | 'row-labels' | 'col-labels' | 'title' | 'xlabel' | 'ylabel'
-  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
-export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates'
-  | 'thumb-size' | 'title';
+export type AttnFigureAttribute =
+  | 'lang'
+  | 'preset'
+  | 'data'
+  | 'stages'
+  | 'scoring'
+  | 'compare'
+  | 'causal'
+  | 'valid-lens'
+  | 'mask-fill'
+  | 'window'
+  | 'alibi'
+  | 'rope'
+  | 'heads'
+  | 'kv-heads'
+  | 'head'
+  | 'view'
+  | 'backward'
+  | 'editable'
+  | 'captions'
+  | 'src'
+  | 'transpose';
+export type AttnHeatmapAttribute =
+  'lang' | 'weights' | 'row-labels' | 'col-labels' | 'title' | 'xlabel' | 'ylabel' | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
+export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates' | 'thumb-size' | 'title';
 
 export declare class AttnFigure extends FigureElement {
   static readonly observedAttributes: AttnFigureAttribute[];

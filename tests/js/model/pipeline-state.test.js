@@ -26,18 +26,30 @@ describe('pipelineState alibi', () => {
       [{ preset: 'sentence', alibi: [Infinity, 0.5] }, /alibi\[0\] must be .*got Infinity/],
       [{ preset: 'sentence', alibi: [0.5, 1e39] }, /alibi\[1\] must be .*\(and finite as float32\), got 1e\+39/],
       [{ preset: 'sentence', alibi: [0.5, '0.25'] }, /alibi\[1\] must be .*got "0.25"/],
-      [{ preset: 'sentence', alibi: [0.5, , ] } /* eslint-disable-line no-sparse-arrays */, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
+      [{ preset: 'sentence', alibi: [0.5, ,] } /* eslint-disable-line no-sparse-arrays */, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
     ];
     for (const [spec, message] of wrong) await expect(pipelineState(spec), JSON.stringify(spec)).rejects.toThrow(message);
     for (const [spec] of wrong) await expect(pipelineState(spec)).rejects.toThrow(RangeError);
-    await expect(pipelineState({ alibi: 'paper' })).rejects.toThrow(new TypeError('alibi must be true (the paper\'s slopes), false or a list of H slopes, got "paper"'));
+    await expect(pipelineState({ alibi: 'paper' })).rejects.toThrow(
+      new TypeError('alibi must be true (the paper\'s slopes), false or a list of H slopes, got "paper"'),
+    );
   });
 });
 
 describe('pipelineState specs', () => {
   it('an unknown preset, a spec that is not an object and bad data reject with a TypeError naming the field', async () => {
-    await expect(pipelineState({ preset: 'seed-005' })).rejects.toThrow(new TypeError(`preset must be one of 'seed-004', 'seed-002', 'd2l', 'sentence', 'sliding-window', 'alibi', 'rotary', 'decode', 'random', got "seed-005"`));
-    await expect(pipelineState({ preset: { toString: () => { throw new Error('read'); } } })).rejects.toThrow(/^preset must be one of /);
+    await expect(pipelineState({ preset: 'seed-005' })).rejects.toThrow(
+      new TypeError(`preset must be one of 'seed-004', 'seed-002', 'd2l', 'sentence', 'sliding-window', 'alibi', 'rotary', 'decode', 'random', got "seed-005"`),
+    );
+    await expect(
+      pipelineState({
+        preset: {
+          toString: () => {
+            throw new Error('read');
+          },
+        },
+      }),
+    ).rejects.toThrow(/^preset must be one of /);
     await expect(pipelineState(null)).rejects.toThrow(new TypeError('spec must be an object ({ preset, data, ... }), got null'));
     await expect(pipelineState([])).rejects.toThrow(TypeError);
     await expect(pipelineState({ data: null })).rejects.toThrow(/^data must be an object/);
@@ -55,8 +67,12 @@ describe('maskFill, a number as in the API', () => {
   });
 
   it("0.1's 'd2l' and 'zero' are refused, naming the number that replaced each; other numbers are out of range", async () => {
-    await expect(pipelineState({ maskFill: 'd2l' })).rejects.toThrow(new TypeError("maskFill must be a number, as the API's: -1e6 (d2l's fill) or null (none), got \"d2l\" (0.1's 'd2l' is -1e6)"));
+    await expect(pipelineState({ maskFill: 'd2l' })).rejects.toThrow(
+      new TypeError("maskFill must be a number, as the API's: -1e6 (d2l's fill) or null (none), got \"d2l\" (0.1's 'd2l' is -1e6)"),
+    );
     await expect(pipelineState({ maskFill: 'zero' })).rejects.toThrow(/0\.1's 'zero' is null/);
-    await expect(pipelineState({ maskFill: 5 })).rejects.toThrow(new RangeError("maskFill: the figures draw d2l's fill -1e6 or none (null or -Infinity), got 5"));
+    await expect(pipelineState({ maskFill: 5 })).rejects.toThrow(
+      new RangeError("maskFill: the figures draw d2l's fill -1e6 or none (null or -Infinity), got 5"),
+    );
   });
 });

@@ -10,7 +10,10 @@ export const RENAMED_OPTIONS = Object.freeze({ __proto__: null, seed: 'dropoutSe
  * that replaced it); `what`: 'option', 'attribute', 'key'.
  */
 export function renamedError(fn, old, renamed, what = 'option') {
-  const names = [renamed].flat().map((name) => `'${name}'`).join(' and ');
+  const names = [renamed]
+    .flat()
+    .map((name) => `'${name}'`)
+    .join(' and ');
   return new TypeError(`${fn ? `${fn}: ` : ''}${what} '${old}' was renamed ${names} (see CHANGELOG.md)`);
 }
 
