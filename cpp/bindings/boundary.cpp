@@ -13,17 +13,18 @@
 // alone is 3 KB of code) was 4.6 of the SIMD module's 37.6 KiB gzipped. args: one double per
 // conversion of `format` (%s: the string's address, %d, %lu, %.0f: the number).
 EM_JS(void, attnlab_throw_range_error, (const char* entry, const char* format, const double* args), {
-  const whole = (x) => {  // printf's %.0f of an integer-valued double (counts and sizes)
+  const whole = (x) = > {  // printf's %.0f of an integer-valued double (counts and sizes)
     if (Number.isNaN(x)) return "nan";
     if (!Number.isFinite(x)) return x < 0 ? "-inf" : "inf";
     if (Object.is(x, -0)) return "-0";
     return Math.abs(x) < 1e21 ? x.toFixed(0) : BigInt(x).toString();
   };
   let at = args >> 3;
-  const text = UTF8ToString(format).replace(/%(s|d|lu|[.]0f)/g, (_, conversion) => {
-    const x = HEAPF64[at++];
-    return conversion === "s" ? UTF8ToString(x) : conversion === ".0f" ? whole(x) : String(x);
-  });
+  const text = UTF8ToString(format).replace(
+      / % (s | d | lu | [.] 0f) / g, (_, conversion) = > {
+          const x = HEAPF64[at++];
+          return conversion == = "s" ? UTF8ToString(x) : conversion == = ".0f" ? whole(x) : String(x);
+        });
   throw new RangeError(UTF8ToString(entry) + ": " + text);
 });
 
@@ -44,10 +45,18 @@ void Boundary::fail(const char* format, ...) {
   for (const char* c = format; *c != '\0' && n < 4; ++c) {
     if (*c != '%') continue;
     switch (c[1]) {
-      case 's': g_args[n++] = double(uintptr_t(va_arg(args, const char*))); break;
-      case 'd': g_args[n++] = va_arg(args, int); break;
-      case 'l': g_args[n++] = double(va_arg(args, unsigned long)); break;  // %lu
-      case '.': g_args[n++] = va_arg(args, double); break;                 // %.0f
+      case 's':
+        g_args[n++] = double(uintptr_t(va_arg(args, const char*)));
+        break;
+      case 'd':
+        g_args[n++] = va_arg(args, int);
+        break;
+      case 'l':
+        g_args[n++] = double(va_arg(args, unsigned long));
+        break;  // %lu
+      case '.':
+        g_args[n++] = va_arg(args, double);
+        break;  // %.0f
     }
   }
   va_end(args);

@@ -22,8 +22,8 @@ namespace attnlab::kernels {
 namespace {
 
 using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
-using vec::lanes;
 using vec::Lane1;
+using vec::lanes;
 using vec::Vec;
 
 // The tile shape per instruction set, measured with build/bench_passes (and its em++ build) on Zen 4,
@@ -90,7 +90,8 @@ inline float a_at(const float* A, int lda, int r, int k) {
 // multiply-adds past it and the loads end up together again. Its cost is a load, a compare and a
 // branch a step, which the 6 x 2 tile's 12 multiply-adds hide (print-wasm-code, Node 20).
 template <bool kTransposedA, int MR, int NV, class V, int kLda = 0, bool kUnrollGuard = false>
-inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                      bool accumulate) {
   constexpr int W = lanes<V>();
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r)
@@ -112,7 +113,8 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
     V bv[NV];
     for (int v = 0; v < NV; ++v) bv[v] = V::load_unaligned(b_row + v * W);
     for (int r = 0; r < MR; ++r) {
-      const V av(kLda > 0 ? a[0][kk + r * kLda] : a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
+      const V av(kLda > 0 ? a[0][kk + r * kLda]
+                          : a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
       for (int v = 0; v < NV; ++v) acc[r][v] = fma(av, bv[v], acc[r][v]);
     }
   };
@@ -155,22 +157,27 @@ using TallTile = Tile<kTallTileRows, kTallTileVectors, true>;
 
 // MR rows of C, every column: full tiles of T's vectors, then one vector, then single columns.
 template <bool kTransposedA, class T, int MR, int kLda = 0>
-void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+               bool accumulate) {
   constexpr int W = lanes<Vec>();
   int n = 0;
   for (; n + T::vectors * W <= N; n += T::vectors * W)
-    gemm_tile<kTransposedA, MR, T::vectors, Vec, kLda, T::unroll_guard>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
-  for (; n + W <= N; n += W) gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+    gemm_tile<kTransposedA, MR, T::vectors, Vec, kLda, T::unroll_guard>(K, A, lda, B + n, ldb, C + n, ldc,
+                                                                        accumulate);
+  for (; n + W <= N; n += W)
+    gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n < N; ++n) gemm_tile<kTransposedA, MR, 1, Lane1>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
 }
 
 // The last M % T::rows rows: a tile of exactly that many rows.
 template <bool kTransposedA, class T, int MR>
-void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+                         int ldc, bool accumulate) {
   if constexpr (MR > 0) {
-    if (rows == MR) gemm_rows<kTransposedA, T, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
-    else gemm_remainder_rows<kTransposedA, T, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    if (rows == MR)
+      gemm_rows<kTransposedA, T, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    else
+      gemm_remainder_rows<kTransposedA, T, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
   }
 }
 
@@ -188,8 +195,8 @@ constexpr int kFixedRowStride = 64;
 
 // Every row of C over one block of columns and depth: the register tiles of T, T::rows rows at a time.
 template <bool kTransposedA, class T>
-void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                      bool accumulate) {
+void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+                      int ldc, bool accumulate) {
   constexpr int MR = T::rows;
   // Row r0 of op(A) starts at A + r0 * lda, or at A + r0 when A is transposed.
   auto rows_of_a = [&](int r0) { return kTransposedA ? A + r0 : A + std::size_t(r0) * lda; };
@@ -197,13 +204,14 @@ void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float*
   if constexpr (!kTransposedA) {
     if (lda == kFixedRowStride)
       for (; m + MR <= M; m += MR)
-        gemm_rows<false, T, MR, kFixedRowStride>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
-                                                 accumulate);
+        gemm_rows<false, T, MR, kFixedRowStride>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc,
+                                                 ldc, accumulate);
   }
   for (; m + MR <= M; m += MR)
-    gemm_rows<kTransposedA, T, MR>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
-  gemm_remainder_rows<kTransposedA, T, MR - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
-                                               accumulate);
+    gemm_rows<kTransposedA, T, MR>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
+                                   accumulate);
+  gemm_remainder_rows<kTransposedA, T, MR - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb,
+                                               C + std::size_t(m) * ldc, ldc, accumulate);
 }
 
 // One block in the tile set_tile chose, where that tile needs one pointer for its rows of A: A
@@ -212,8 +220,8 @@ void gemm_block_tiled(int M, int N, int K, const float* A, int lda, const float*
 // than in 2 x 4 (efficiency.mjs, fwd+bwd at T = 512, 150.8 against 57.2 ms, Intel Xeon); such
 // blocks keep the default tile (the same bits).
 template <bool kTransposedA>
-__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                bool accumulate) {
+__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B,
+                                          int ldb, float* C, int ldc, bool accumulate) {
 #if ATTNLAB_RELAXED_SIMD
   if (g_tile == 1 && (kTransposedA || lda == kFixedRowStride))
     return gemm_block_tiled<kTransposedA, TallTile>(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
@@ -249,7 +257,8 @@ constexpr int kStridedDepth = kBlockDepth, kStridedColumns = kBlockColumns;
 // C (M, N) (+)= op(A) (M, K) B (K, N), block by block: depth blocks of kDepth outer (the first one
 // stores C unless accumulating, the next ones add to it), column blocks of kColumns inner.
 template <bool kTransposedA, int kDepth = kBlockDepth, int kColumns = kBlockColumns>
-__attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+__attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                                    float* C, int ldc, bool accumulate) {
   int k0 = 0;
   do {  // at least once: K = 0 still stores (or keeps) C
     const int kb = std::min(kDepth, K - k0);
@@ -287,13 +296,13 @@ bool set_tile(int tile) {
 
 int current_tile() { return g_tile; }
 
-void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc, bool accumulate) {
   gemm<false, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 
-void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc, bool accumulate) {
   gemm<true, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 

@@ -10,7 +10,21 @@
 import { describe, expect, it } from 'vitest';
 import { loadAttention } from '../../../web/src/index.js';
 import { loadModule } from '../../../web/src/boundary/loader.js';
-import { ATTEMPTS, MAX_ROUNDS, MIN_ROUNDS, RETRY_PAUSE_MS, SAMPLE_MS, SAMPLE_TICKS, STABLE_MS, STEADY, SWITCH_GAIN, WARM_UP_LIMIT_MS, calibrateTile, calibrateWithRetries, tileChoice } from '../../../web/src/boundary/tile-calibration.js';
+import {
+  ATTEMPTS,
+  MAX_ROUNDS,
+  MIN_ROUNDS,
+  RETRY_PAUSE_MS,
+  SAMPLE_MS,
+  SAMPLE_TICKS,
+  STABLE_MS,
+  STEADY,
+  SWITCH_GAIN,
+  WARM_UP_LIMIT_MS,
+  calibrateTile,
+  calibrateWithRetries,
+  tileChoice,
+} from '../../../web/src/boundary/tile-calibration.js';
 import { BACKENDS, backendNamed } from '../shared/backends.js';
 
 /**
@@ -47,7 +61,7 @@ function standIn({ msPerRep, optimizedAfter = 0, slowdown = 10, disturb = () => 
 }
 
 describe('the calibration chooses the faster tile, and keeps the default unless another is clearly faster', () => {
-  it('picks 6x2 when it takes 0.9 of 2x4\'s time, and leaves it set', async () => {
+  it("picks 6x2 when it takes 0.9 of 2x4's time, and leaves it set", async () => {
     const s = standIn({ msPerRep: [0.03, 0.027] });
     const choice = await calibrateTile(s.module, s);
     expect(choice.tile).toBe('6x2');
@@ -70,7 +84,7 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     expect((await calibrateTile(s.module, s)).tile).toBe('2x4');
   });
 
-  it('chooses among three tiles by each one\'s ratio to the default', async () => {
+  it("chooses among three tiles by each one's ratio to the default", async () => {
     const s = standIn({ msPerRep: [0.03, 0.028, 0.024] });
     const choice = await calibrateTile(s.module, s);
     expect(choice.tile).toBe('3x3');
@@ -107,7 +121,7 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     expect(choice.calibration.sampleMs['6x2'] / choice.calibration.sampleMs['2x4']).toBeCloseTo(0.9, 6);
   });
 
-  it('times only after the engine\'s optimized code arrives: samples from baseline code would all read 10x slower', async () => {
+  it("times only after the engine's optimized code arrives: samples from baseline code would all read 10x slower", async () => {
     const s = standIn({ msPerRep: [0.03, 0.027], optimizedAfter: 100, slowdown: 10 });
     const choice = await calibrateTile(s.module, s);
     expect(s.calls()).toBeGreaterThan(100 + 2 * MIN_ROUNDS);
@@ -117,7 +131,7 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     expect(choice.tile).toBe('6x2');
   });
 
-  it('does not take the first call\'s compile for the baseline\'s rate: the baseline after it is no jump', async () => {
+  it("does not take the first call's compile for the baseline's rate: the baseline after it is no jump", async () => {
     // A lazily compiling engine: the first call also compiles (5 ms), so a rate read over it is
     // 9x slower than the baseline code's; the optimized code arrives after 200 calls, later than
     // STABLE_MS of baseline calls. The warm-up must wait for it, not settle on the baseline.
@@ -158,7 +172,7 @@ describe('the calibration chooses the faster tile, and keeps the default unless 
     return () => Math.floor((s.now() + (drift += 1e-4)) / stepMs) * stepMs;
   };
 
-  it('sizes its samples from the clock\'s step where the clock is coarse: 50 steps, not 1.5 ms of 0.1 ms steps', async () => {
+  it("sizes its samples from the clock's step where the clock is coarse: 50 steps, not 1.5 ms of 0.1 ms steps", async () => {
     const s = standIn({ msPerRep: [0.013, 0.0117] }); // one product at about 40 GFLOP/s, 6x2 at 0.9 of it
     const choice = await calibrateTile(s.module, { now: coarse(s, 0.1), wait: s.wait });
     expect(choice.tile).toBe('6x2');
@@ -199,7 +213,7 @@ describe('calibrateWithRetries: samples that never agreed are timed again after 
     // The first attempt's warm-up waited WARM_UP_LIMIT_MS (this engine's first code is its best);
     // the second one's none: the whole took the warm-up, the pause and the samples, and little else.
     expect(calibration.warmUpMs).toBeGreaterThanOrEqual(WARM_UP_LIMIT_MS);
-    expect(calibration.timingMs).toBeCloseTo((MAX_ROUNDS * (1 + 5 * STEADY * (MAX_ROUNDS - 1) / 2) + MIN_ROUNDS) * calibration.reps * (0.03 + 0.027), 6);
+    expect(calibration.timingMs).toBeCloseTo((MAX_ROUNDS * (1 + (5 * STEADY * (MAX_ROUNDS - 1)) / 2) + MIN_ROUNDS) * calibration.reps * (0.03 + 0.027), 6);
     expect(s.now()).toBeGreaterThan(calibration.warmUpMs + RETRY_PAUSE_MS + calibration.timingMs);
     expect(s.now()).toBeLessThan(calibration.warmUpMs + RETRY_PAUSE_MS + calibration.timingMs + 5);
   });
@@ -231,7 +245,7 @@ describe('calibrateWithRetries: samples that never agreed are timed again after 
 
 describe('tileChoice: one calibration a page, in the background, that no load waits for', () => {
   // Each test names a backend of its own: the page's calibrations are kept per backend.
-  it('answers at once with the default tile, pending, and the calibration\'s choice later; the loads after share it', async () => {
+  it("answers at once with the default tile, pending, and the calibration's choice later; the loads after share it", async () => {
     const s = standIn({ msPerRep: [1, 0.9] });
     const first = tileChoice(() => s.module, 'stand-in-a');
     expect(first.kernel).toEqual({ tile: '2x4', chosenBy: 'pending', calibration: null });
@@ -258,7 +272,12 @@ describe('tileChoice: one calibration a page, in the background, that no load wa
 
   it('settles on the default tile, "default", when the calibration throws, and the next load tries again', async () => {
     const s = standIn({ msPerRep: [1, 0.9] });
-    const broken = { ...s.module, calibrationProduct: () => { throw new WebAssembly.RuntimeError('unreachable'); } };
+    const broken = {
+      ...s.module,
+      calibrationProduct: () => {
+        throw new WebAssembly.RuntimeError('unreachable');
+      },
+    };
     const { later } = tileChoice(() => broken, 'stand-in-c');
     expect(await later).toEqual({ tile: '2x4', chosenBy: 'default', calibration: null });
     const retry = tileChoice(() => s.module, 'stand-in-c');
@@ -289,7 +308,17 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
       expect(Object.keys(settled.calibration.sampleMs)).toEqual(['2x4', '6x2']);
       expect(Object.isFrozen(settled.calibration.sampleMs)).toBe(true);
       // Every field KernelChoice.calibration declares (index.d.ts), and no other.
-      expect(Object.keys(settled.calibration).sort()).toEqual(['attempts', 'clockStepMs', 'ratio', 'reps', 'rounds', 'sampleMs', 'steady', 'timingMs', 'warmUpMs']);
+      expect(Object.keys(settled.calibration).sort()).toEqual([
+        'attempts',
+        'clockStepMs',
+        'ratio',
+        'reps',
+        'rounds',
+        'sampleMs',
+        'steady',
+        'timingMs',
+        'warmUpMs',
+      ]);
       expect(settled.calibration.attempts).toBeGreaterThanOrEqual(1);
       expect(settled.calibration.attempts).toBeLessThanOrEqual(ATTEMPTS);
       const { module } = await loadModule({ simd: 'relaxed' });
@@ -327,7 +356,10 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
 
   const relaxed = backendNamed('wasm-relaxed');
   it.runIf(relaxed)('a named tile is set on the module, and a healed instance after a trap runs it too', async () => {
-    for (const [tile, index] of [['6x2', 1], ['2x4', 0]]) {
+    for (const [tile, index] of [
+      ['6x2', 1],
+      ['2x4', 0],
+    ]) {
       const attn = await loadAttention({ simd: 'relaxed', tile });
       expect(attn.kernel).toEqual({ tile, chosenBy: 'option', calibration: null });
       const { module: before } = await loadModule({ simd: 'relaxed', tile });
@@ -344,16 +376,19 @@ describe('the loader: the tile option, attn.kernel, and a healed instance keepin
   // The calibration pauses on unref'd timers in Node (a script that never asks does not wait for it
   // at exit); awaiting kernelSettled must hold the process open, or a top-level await ends it
   // unsettled, with exit code 13 and nothing printed.
-  it.runIf(relaxed && typeof process !== 'undefined' && process.versions?.node)('a Node script that awaits kernelSettled at its top level gets the choice', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const index = new URL('../../../web/src/index.js', import.meta.url).href;
-    const script = `const { loadAttention } = await import(${JSON.stringify(index)});
+  it.runIf(relaxed && typeof process !== 'undefined' && process.versions?.node)(
+    'a Node script that awaits kernelSettled at its top level gets the choice',
+    async () => {
+      const { execFileSync } = await import('node:child_process');
+      const index = new URL('../../../web/src/index.js', import.meta.url).href;
+      const script = `const { loadAttention } = await import(${JSON.stringify(index)});
       const attn = await loadAttention({ simd: 'relaxed' });
       console.log(attn.kernel.chosenBy, (await attn.kernelSettled).chosenBy);`;
-    const flags = process.execArgv.filter((a) => a === '--experimental-wasm-relaxed-simd');
-    const out = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(out.trim()).toBe('pending calibrated');
-  });
+      const flags = process.execArgv.filter((a) => a === '--experimental-wasm-relaxed-simd');
+      const out = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(out.trim()).toBe('pending calibrated');
+    },
+  );
 
   it.runIf(relaxed)('a pool runs the tile chosen on the calling thread, after the calibration has settled', async () => {
     const pool = await loadAttention({ simd: 'relaxed', tile: '6x2', threads: 2 });

@@ -208,10 +208,11 @@ function clockStep(now) {
 const calibrated = new Map(); // backend -> Promise<frozen choice>: one calibration a page, never rejected
 const settled = new Map(); // backend -> its frozen choice, once the calibration has finished
 
-const frozen = (choice) => Object.freeze({
-  ...choice,
-  calibration: choice.calibration && Object.freeze({ ...choice.calibration, sampleMs: Object.freeze({ ...choice.calibration.sampleMs }) }),
-});
+const frozen = (choice) =>
+  Object.freeze({
+    ...choice,
+    calibration: choice.calibration && Object.freeze({ ...choice.calibration, sampleMs: Object.freeze({ ...choice.calibration.sampleMs }) }),
+  });
 
 /**
  * The loader's tile choice for a runtime of `backend` whose live module live() returns:
