@@ -1,10 +1,7 @@
 // Our SIMD and relaxed-SIMD builds in Chromium (Debian's /usr/bin/chromium through playwright-core),
 // with the ceilings of ceiling.mjs measured in the same page: the measurement that decides whether
 // the relaxed build is loadAttention()'s default (web/src/boundary/loader.js, loadModule).
-// Usage: node tools/bench/browser-builds.mjs [--rounds N] [--tiles]
-//   --tiles  the relaxed build also in each of its register tiles by name ({ tile: '2x4' }, '6x2'),
-//            beside the tile its calibration at load chose (attn.kernel, printed), and 6 x 2's time
-//            over 2 x 4's round by round (lib/paired.mjs)
+// Usage: node tools/bench/browser-builds.mjs [--rounds N]
 // sdpa forward and forward+backward (saved out, lse), B=1 H=8 d=64 T=512 and 1024, and BERT-base
 // B=8 H=12 T=128; the two builds alternate call by call, median wall ms per call (a page has no
 // CPU clock, so on a loaded machine only the ratio between the builds means much).
@@ -15,22 +12,17 @@ import { pairedText } from './lib/paired.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 9);
-const tiles = args.includes('--tiles');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs in the page: every shape and pass, both builds alternating. */
-async function inPage({ rounds, tiles }) {
+async function inPage({ rounds }) {
   const { loadAttention, relaxedSimdSupported } = await import('/web/src/index.js');
   const { measureCeilings } = await import('/tools/bench/lib/ceiling.mjs');
   const { median, timeAlternating, timeCall } = await import('/web/site/features/speed/timing.js');
   const { pairedRatio } = await import('/tools/bench/lib/paired.mjs');
   const ceilings = await measureCeilings();
   if (!relaxedSimdSupported()) return { ceilings, rows: [], note: 'this Chromium has no relaxed SIMD' };
-  const relaxed = await loadAttention({ simd: 'relaxed' });
-  await relaxed.kernelSettled; // the calibration runs in the background after the load
-  // With --tiles: the relaxed build once more per tile by name (one instance each, the same .wasm).
-  const named = tiles ? ['2x4', '6x2'] : [];
-  const builds = [await loadAttention({ simd: true }), relaxed, ...(await Promise.all(named.map((tile) => loadAttention({ simd: 'relaxed', tile }))))];
+  const builds = [await loadAttention({ simd: true }), await loadAttention({ simd: 'relaxed' })];
   const fill = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 12.9898 + i * 78.233) % 1);
   const rows = [];
   for (const [B, H, T] of [[1, 8, 512], [1, 8, 1024], [8, 12, 128]]) {
@@ -50,14 +42,12 @@ async function inPage({ rounds, tiles }) {
       const ms = times.map(median);
       rows.push({
         shape: `B=${B} H=${H} T=${T} d=${d}`, pass, simdMs: ms[0], relaxedMs: ms[1], simdGflops: flops / ms[0] / 1e6, relaxedGflops: flops / ms[1] / 1e6,
-        gain: pairedRatio(times[0], times[1]), tileMs: ms.slice(2), tileRatio: tiles ? pairedRatio(times[3], times[2]) : null,
+        gain: pairedRatio(times[0], times[1]),
       });
     }
   }
-  const calibration = relaxed.kernel.calibration;
-  const kernel = `${relaxed.kernel.tile}, ${relaxed.kernel.chosenBy}` +
-    (calibration ? ` (fastest sample, ms: ${Object.entries(calibration.sampleMs).map(([t, ms]) => `${t} ${ms.toFixed(2)}`).join(', ')})` : '');
-  return { ceilings, rows, userAgent: navigator.userAgent, kernel, named };
+  const tiles = builds.map((attn) => `${attn.build.name} ${attn.build.tile}`).join(', ');
+  return { ceilings, rows, userAgent: navigator.userAgent, tiles };
 }
 
 // The repository served from disk to a made-up origin (no server, no network): playwright answers
@@ -71,18 +61,16 @@ try {
     return file.startsWith(root + path.sep) ? route.fulfill({ path: file }) : route.abort();
   });
   await page.goto(`${ORIGIN}/package.json`);
-  const { ceilings, rows, note, userAgent, kernel, named } = await page.evaluate(inPage, { rounds, tiles });
+  const { ceilings, rows, note, userAgent, tiles } = await page.evaluate(inPage, { rounds });
   console.log(userAgent ?? note);
-  if (kernel) console.log(`the relaxed build's tile: ${kernel}`);
+  if (tiles) console.log(`the builds' register tiles: ${tiles}`);
   const c = (x) => (x ? `${x.gflops.toFixed(1)} GFLOP/s` : 'unsupported');
   console.log(`ceilings (wall clock, in the page): mul+add ${c(ceilings.simd)}, relaxed_madd ${c(ceilings.relaxed)}`);
-  const tileHeads = (named ?? []).map((t) => `  ${t} ms`.padStart(10)).join('');
-  console.log(`\nshape                  pass              simd ms  relaxed ms  simd GFLOP/s  relaxed GFLOP/s  relaxed gain${tileHeads}`);
+  console.log('\nshape                  pass              simd ms  relaxed ms  simd GFLOP/s  relaxed GFLOP/s  relaxed gain');
   for (const r of rows) {
     console.log(
       `${r.shape.padEnd(23)}${r.pass.padEnd(16)}${r.simdMs.toFixed(2).padStart(9)}${r.relaxedMs.toFixed(2).padStart(12)}` +
-        `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x` +
-        r.tileMs.map((ms) => ms.toFixed(2).padStart(10)).join(''),
+        `${r.simdGflops.toFixed(1).padStart(14)}${r.relaxedGflops.toFixed(1).padStart(17)}${(r.simdMs / r.relaxedMs).toFixed(2).padStart(13)}x`,
     );
   }
   // Round by round (lib/paired.mjs): each round's calls ran moments apart, so a slow spell of a
@@ -90,7 +78,6 @@ try {
   console.log('\nround by round, the median ratio and the middle half of the rounds:');
   for (const r of rows) {
     console.log(`${r.shape.padEnd(23)}${r.pass.padEnd(16)}relaxed gain (simd / relaxed) ${pairedText(r.gain)}`);
-    if (r.tileRatio) console.log(`${' '.repeat(39)}6x2 / 2x4 time ${pairedText(r.tileRatio)}`);
   }
 } finally {
   await browser.close();

@@ -6,17 +6,13 @@
 // (and the BERT-base shape B=8 H=12 T=128 d=64), wasm-simd and wasm-relaxed alternating, median
 // CPU ms; efficiency = GFLOP/s over the mul+add ceiling (simd) or the relaxed_madd one (relaxed), of
 // the whole call and of the same calls' time inside the core alone (lib/core-clock.mjs: without the
-// API's checks and copies in and out). The relaxed build runs once in each of its register tiles
-// (loadAttention({ tile }): 2x4 and 6x2, web/src/boundary/tile-calibration.js), and once as its
-// calibration at load chose, so one run shows what the tile is worth on this machine; after the
-// table, 6x2's time over 2x4's round by round.
+// API's checks and copies in and out).
 import { loadAttention, relaxedSimdSupported } from '../../web/src/index.js';
 import { ceilingOf, ceilingText, higherCeilings, measureCeilings } from './lib/ceiling.mjs';
 import { coreClock, coreMedianMs, withCoreSamples } from './lib/core-clock.mjs';
 import { fill } from './lib/contender.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { median, timeAlternating } from '../../web/site/features/speed/timing.js';
-import { pairedRatio, pairedText } from './lib/paired.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -36,23 +32,13 @@ const timeCpu = (fn) => {
 console.log(describeMachine().text);
 // Read before every shape and at the end; the rows are printed at the end, over the highest reading.
 let ceilings = await measureCeilings();
-const relaxedBuilds = async () => {
-  const calibrated = await loadAttention({ simd: 'relaxed' });
-  await calibrated.kernelSettled; // the calibration runs in the background after the load
-  const tiles = await Promise.all(['2x4', '6x2'].map((tile) => loadAttention({ simd: 'relaxed', tile })));
-  return [calibrated, ...tiles];
-};
-const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? await relaxedBuilds() : [])];
-const label = (attn) => (attn.kernel.chosenBy === 'only' ? attn.backend : `${attn.backend} ${attn.kernel.tile}${attn.kernel.chosenBy === 'calibrated' ? ' (cal.)' : ''}`);
+const builds = [await loadAttention({ simd: true }), ...(relaxedSimdSupported() ? [await loadAttention({ simd: 'relaxed' })] : [])];
+const label = (attn) => `${attn.backend} ${attn.build.tile}`;
 console.log(`builds: ${builds.map(label).join(', ')}`);
 const clocks = await Promise.all(builds.map((attn) => coreClock(attn, cpuMs)));
-// The relaxed build loaded by each tile's name (-1 where the engine has no relaxed SIMD).
-const named = (tile) => builds.findIndex((attn) => attn.kernel.chosenBy === 'option' && attn.kernel.tile === tile);
-const [named2x4, named6x2] = [named('2x4'), named('6x2')];
 
 const shapes = [...sizes.map((T) => ({ B: 1, H: 8, T, d: 64 })), { B: 8, H: 12, T: 128, d: 64 }];
 const rows = [];
-const tileRows = [];
 for (const { B, H, T, d } of shapes) {
   if (rows.length > 0) ceilings = higherCeilings(ceilings, await measureCeilings());
   const shape = [B, H, T, d];
@@ -78,7 +64,6 @@ for (const { B, H, T, d } of shapes) {
       return withCoreSamples({ time: async () => timeCpu(run) }, clocks[i]);
     });
     const samples = await timeAlternating(contenders, { minSamples: rounds, maxSamples: rounds, warmupMs: Infinity, maxWarmup: 3 });
-    if (named6x2 >= 0) tileRows.push({ name: `B=${B} H=${H} T=${T} d=${d}`, pass, ratio: pairedRatio(samples[named6x2], samples[named2x4]) });
     builds.forEach((attn, i) => {
       const ms = median(samples[i]);
       const coreMs = coreMedianMs(contenders[i], samples[i].length);
@@ -96,8 +81,4 @@ for (const { name, pass, backend, build, flops, ms, coreMs } of rows) {
     `${name.padEnd(26)}${pass.padEnd(18)}${build.padEnd(24)}${ms.toFixed(2).padStart(8)}${(flops / ms / 1e6).toFixed(1).padStart(9)}` +
       `${percent(ms).padStart(12)}${coreMs.toFixed(2).padStart(9)}${percent(coreMs).padStart(17)}`,
   );
-}
-if (tileRows.length > 0) {
-  console.log("\nthe relaxed build's 6x2 over its 2x4, CPU time round by round (lib/paired.mjs): the median ratio and the middle half of the rounds");
-  for (const { name, pass, ratio } of tileRows) console.log(`${name.padEnd(26)}${pass.padEnd(18)}${pairedText(ratio)}`);
 }

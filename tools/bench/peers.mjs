@@ -29,7 +29,7 @@ import { chartSvg } from './lib/chart-svg.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { modernConfigs } from './lib/modern-configs.mjs';
 import { opConfigs } from './lib/op-configs.mjs';
-import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable, tileText } from './lib/report.mjs';
+import { TARGET_BUILDS, markdownTable, oursOf, targetLines, textTable } from './lib/report.mjs';
 import { overheadConfig, sdpaConfigs } from './lib/sdpa-configs.mjs';
 import { rerunWithRelaxedSimd } from './lib/relaxed-flag.mjs';
 import { RETIMES, SLOW_WINDOW, attemptsText, lateOrder, lateSkippedText, lateText, leastDisturbed, lessDisturbedAtEnd, slowWindow } from './lib/slow-window.mjs';
@@ -78,16 +78,14 @@ let ceilings = await measureCeilings();
 // And read beside every timed call of our target builds, for the efficiency "beside" (ceiling.mjs efficiencyBeside).
 const probes = { 'wasm-simd': await ceilingProbe(), 'wasm-relaxed': await ceilingProbe({ relaxed: true }) };
 const [simd, scalar] = [await loadAttention({ simd: true }), await loadAttention({ simd: false })];
-// The relaxed build's tile is calibrated in the background after its load: every table times the settled one.
 const relaxed = relaxedSimdSupported() ? await loadAttention({ simd: 'relaxed' }) : null;
-await relaxed?.kernelSettled;
 // The opt-in pool of workers (issue 3's "both cores"), as a line of its own next to the 2-thread peer.
 const pool = await loadAttention({ simd: true, threads: 2 }).catch((error) => console.log(`no parallel API: ${error.message}`));
 const modules = [simd, ...(relaxed ? [relaxed] : []), scalar];
 for (const attn of modules) await coreClock(attn); // our rows also say how much of a call is the core's
 const sdpaModules = [simd, ...(relaxed ? [relaxed] : []), ...(pool ? [pool] : []), scalar];
 console.log(`attention-lab vs peers, ${quick ? 'quick run' : 'full run'}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.date}`);
-console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''}, ${tileText(m.kernel)})`).join(', ')}`);
+console.log(`peers: ${peers}; ours: ${sdpaModules.map((m) => `${m.backend} ('${m.arch}', ${m.threads ?? 1} thread${m.threads > 1 ? 's' : ''}, tile ${m.build.tile})`).join(', ')}`);
 console.log(`attention-lab: ${machine.ours}`);
 console.log(`machine: ${machine.described}`);
 console.log(`${ceilingText(ceilings)}, read again before every table; "of ceiling" is a row's GFLOP/s over the highest reading so far (the relaxed build's over relaxed_madd's) per thread`);
@@ -278,7 +276,7 @@ function resultsMarkdown(measured, targets, efficiencies) {
     '',
     `Machine: ${machine.described} (/proc/cpuinfo, /sys/devices/system/cpu/cpu0/cache).`,
     '',
-    `The products' register tile (loadAttention()'s, attn.kernel): ${modules.map((m) => `${m.backend} ${tileText(m.kernel)}`).join('; ')}.`,
+    `The products' register tile (attn.build, fixed per build): ${modules.map((m) => `${m.backend} ${m.build.tile}`).join('; ')}.`,
     '',
     `Ceiling (tools/bench/lib/ceiling.mjs, in this process before every table and after the last): ${ceilingText(ceilings)}.`,
     'A probe module runs 14 independent chains of f32x4 multiply-adds; "of ceiling" is a row\'s GFLOP/s over the highest reading',

@@ -27,9 +27,7 @@ export async function coreClock(attn, now = () => performance.now()) {
   // The load option that picks attn's build again, as threads/parallel.js's workerLoadOptions finds it
   // (the package keeps that table to itself, to keep the ./worker entry within its size budget).
   const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[attn.backend];
-  // A tile named at load is a runtime of its own (loader.js caches one per build and tile option).
-  const tile = attn.kernel?.chosenBy === 'option' ? { tile: attn.kernel.tile } : {};
-  const { module } = await loadModule({ simd, ...tile }); // the cached build attn runs on
+  const { module } = await loadModule({ simd }); // the cached build attn runs on
   if (clocks.has(module)) {
     clocksOfApis.set(attn, clocks.get(module));
     return clocks.get(module);

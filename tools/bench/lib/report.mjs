@@ -94,26 +94,3 @@ export function targetLines(measured) {
   }
   return lines;
 }
-
-/**
- * How one of our modules' products were tiled, for the run's header and results.md, from
- * attn.kernel (web/src/boundary/loader.js): "tile 6x2 (calibrated at load in 2 rounds, ms a
- * sample: 2x4 1.41, 6x2 1.27)", "tile 6x2 (calibrated at load in 3 rounds of its second attempt,
- * ...)", "tile 2x4 (calibrated at load in 3 attempts of 16 rounds whose samples never agreed, so
- * the default, ms a sample: ...)", "tile 2x4 (the build's only)", "tile 2x4 (named by the tile
- * option)", or while or where the calibration did not finish "tile 2x4 (the build's default; its
- * calibration still running)".
- */
-export function tileText(kernel) {
-  if (kernel.chosenBy === 'only') return `tile ${kernel.tile} (the build's only)`;
-  if (kernel.chosenBy === 'option') return `tile ${kernel.tile} (named by the tile option)`;
-  if (kernel.chosenBy === 'pending') return `tile ${kernel.tile} (the build's default; its calibration still running)`;
-  if (kernel.chosenBy === 'default') return `tile ${kernel.tile} (the build's default; its calibration could not run)`;
-  const { sampleMs, rounds, steady, attempts = 1 } = kernel.calibration;
-  const samples = Object.entries(sampleMs).map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
-  const ordinal = ['first', 'second', 'third'][attempts - 1] ?? `${attempts}th`;
-  const how = rounds === undefined ? ''
-    : steady === false ? ` in ${attempts === 1 ? '' : `${attempts} attempts of `}${rounds} rounds whose samples never agreed, so the default`
-    : ` in ${rounds} rounds${attempts === 1 ? '' : ` of its ${ordinal} attempt`}`;
-  return `tile ${kernel.tile} (calibrated at load${how}, ms a sample: ${samples.join(', ')})`;
-}
