@@ -110,7 +110,8 @@ function outputFormat(out, given) {
   const ext = dotted.slice(1).toLowerCase();
   const format = given === undefined ? undefined : choice('format', given, FORMATS);
   if (format !== undefined) {
-    if (ext && !EXTENSIONS[format].includes(ext)) throw new UsageError(`-o ${out} is named ${dotted}, but --format is ${format}: name it .${EXTENSIONS[format][0]}, or drop --format`);
+    if (ext && !EXTENSIONS[format].includes(ext))
+      throw new UsageError(`-o ${out} is named ${dotted}, but --format is ${format}: name it .${EXTENSIONS[format][0]}, or drop --format`);
     return format;
   }
   if (!ext) throw new UsageError(`-o ${out} has no extension to tell the format: name it ${NAMES}, or give --format`);
@@ -145,9 +146,12 @@ export function parseCommand(argv) {
   const view = choice('view', values.view ?? 'heatmap', VIEWS);
   const format = outputFormat(values.out, values.format);
   if (view === 'pipeline' && format !== 'html') {
-    throw new UsageError(`--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format} from ${values.format === undefined ? `-o ${values.out}` : '--format'}`);
+    throw new UsageError(
+      `--view pipeline is an interactive figure: --format html (or -o NAME.html), got ${format} from ${values.format === undefined ? `-o ${values.out}` : '--format'}`,
+    );
   }
-  if (view === 'pipeline' && (values.tensor !== undefined || values.index !== undefined)) throw new UsageError('--view pipeline reads the file\'s x, wq, wk, wv (or q, k, v): --tensor and --index do not apply');
+  if (view === 'pipeline' && (values.tensor !== undefined || values.index !== undefined))
+    throw new UsageError("--view pipeline reads the file's x, wq, wk, wv (or q, k, v): --tensor and --index do not apply");
   return {
     command,
     file,

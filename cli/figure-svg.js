@@ -69,24 +69,30 @@ function colorBar(scale, x, y, height, id) {
   return [
     el('linearGradient', { id, x1: 0, y1: 1, x2: 0, y2: 0 }, stops),
     el('rect', { x, y, width: 9, height, rx: 3, fill: `url(#${id})`, stroke: INK.grid }),
-    ...[[scale.max, 0], [(scale.min + scale.max) / 2, 0.5], [scale.min, 1]].map(([v, f]) =>
-      el('text', { x: x + 14, y: y + f * height, dy: '0.35em', 'font-size': 10, fill: INK.muted }, escape(formatNumber(v)))),
+    ...[
+      [scale.max, 0],
+      [(scale.min + scale.max) / 2, 0.5],
+      [scale.min, 1],
+    ].map(([v, f]) => el('text', { x: x + 14, y: y + f * height, dy: '0.35em', 'font-size': 10, fill: INK.muted }, escape(formatNumber(v)))),
   ].join('');
 }
 
 /** -> { chunks, width, height } of the whole <svg>: its opening tag, the background, `inner`'s chunks, the closing tag. */
 function svgRoot({ width, height, stage, label }, inner) {
-  const chunks = [openTag('svg', {
-    xmlns: 'http://www.w3.org/2000/svg',
-    class: 'attn-figure',
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'img',
-    'aria-label': label,
-    'data-stage': stage,
-    'font-family': 'ui-sans-serif, system-ui, sans-serif',
-  }), el('rect', { width, height, fill: INK.cell })];
+  const chunks = [
+    openTag('svg', {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'attn-figure',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': label,
+      'data-stage': stage,
+      'font-family': 'ui-sans-serif, system-ui, sans-serif',
+    }),
+    el('rect', { width, height, fill: INK.cell }),
+  ];
   for (const chunk of inner) chunks.push(chunk);
   chunks.push('</svg>');
   return { chunks, width, height };
@@ -102,7 +108,13 @@ function cellRow(parts, scale, data, offset, C, x, y, size, i, say, gap = 1) {
   for (let j = 0; j < C; j++) {
     const v = data[offset + j];
     const tip = say && say(j, v);
-    parts.push(el('rect', { x: x + j * size, width: size - gap, height: size - gap, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) }, tip ? el('title', {}, escape(tip)) : ''));
+    parts.push(
+      el(
+        'rect',
+        { x: x + j * size, width: size - gap, height: size - gap, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) },
+        tip ? el('title', {}, escape(tip)) : '',
+      ),
+    );
   }
   parts.push('</g>');
 }
@@ -132,9 +144,11 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowTokens = null, cols: colToke
   const tickY = y0 + Tq * size + 6;
   cols.forEach((label, j) => {
     const x = x0 + j * size + size / 2;
-    parts.push(slanted
-      ? el('text', { x, y: tickY + 4, 'text-anchor': 'end', transform: `rotate(-40 ${x} ${tickY + 4})`, 'font-size': FONT, fill: INK.muted }, escape(label))
-      : el('text', { x, y: tickY + 9, 'text-anchor': 'middle', 'font-size': FONT, fill: INK.muted }, escape(label)));
+    parts.push(
+      slanted
+        ? el('text', { x, y: tickY + 4, 'text-anchor': 'end', transform: `rotate(-40 ${x} ${tickY + 4})`, 'font-size': FONT, fill: INK.muted }, escape(label))
+        : el('text', { x, y: tickY + 9, 'text-anchor': 'middle', 'font-size': FONT, fill: INK.muted }, escape(label)),
+    );
   });
   const xlabelY = tickY + (slanted ? Math.ceil(longest * 0.72) + 10 : 16) + 10;
   parts.push(

@@ -26,7 +26,8 @@ export function pickTensor(file, tensors, name) {
     if (!Object.hasOwn(tensors, name)) throw new InputError(`${file}: no tensor '${name}' (--tensor); it holds ${names.map((n) => `'${n}'`).join(', ')}`);
     return { name, tensor: tensors[name] };
   }
-  if (names.length !== 1) throw new InputError(`${file}: holds ${names.length} tensors (${names.map((n) => `'${n}'`).join(', ')}); choose one with --tensor NAME`);
+  if (names.length !== 1)
+    throw new InputError(`${file}: holds ${names.length} tensors (${names.map((n) => `'${n}'`).join(', ')}); choose one with --tensor NAME`);
   return { name: names[0], tensor: tensors[names[0]] };
 }
 
@@ -41,11 +42,17 @@ export function selectBlock(where, tensor, index, keep) {
   if (shape.length < free) throw new InputError(`${where} has shape ${shapeText(shape)}; this view needs at least ${free} axes`);
   const lead = index ?? Array(Math.max(0, shape.length - Math.max(...keep))).fill(0);
   if (!keep.includes(shape.length - lead.length)) {
-    throw new InputError(`${where} has shape ${shapeText(shape)}: --index ${lead.join(',')} leaves ${shape.length - lead.length} axes, this view needs ${keep.join(' or ')} (give ${keep.map((k) => shape.length - k).filter((n) => n >= 0).join(' or ')} indices)`);
+    throw new InputError(
+      `${where} has shape ${shapeText(shape)}: --index ${lead.join(',')} leaves ${shape.length - lead.length} axes, this view needs ${keep.join(' or ')} (give ${keep
+        .map((k) => shape.length - k)
+        .filter((n) => n >= 0)
+        .join(' or ')} indices)`,
+    );
   }
   let offset = 0;
   lead.forEach((i, axis) => {
-    if (i >= shape[axis]) throw new InputError(`${where} has shape ${shapeText(shape)}: --index ${lead.join(',')} is out of range on axis ${axis} (size ${shape[axis]})`);
+    if (i >= shape[axis])
+      throw new InputError(`${where} has shape ${shapeText(shape)}: --index ${lead.join(',')} is out of range on axis ${axis} (size ${shape[axis]})`);
     offset = offset * shape[axis] + i;
   });
   const rest = shape.slice(lead.length);

@@ -48,7 +48,9 @@ export function figureSvg(file, loaded, options, { titles }) {
   const block = selectBlock(where, tensor, options.index, keep);
   const [Tq, Tk] = block.shape.slice(-2);
   if (block.data.length > MAX_CELLS) {
-    throw new InputError(`${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`);
+    throw new InputError(
+      `${where}: the ${options.view} of shape [${block.shape.join(', ')}] has ${block.data.length} cells, more than an SVG figure holds (${MAX_CELLS}); choose fewer with --index`,
+    );
   }
   const tokens = axisTokens(where, Tq, Tk, options.tokens, loaded.tokens);
   const { rows, cols } = tokens;
@@ -67,7 +69,11 @@ export async function pipelineHtml(file, loaded, options) {
     throw new InputError(`${file}: ${error.message}`);
   }
   if (patch === null) {
-    throw new InputError(`${file}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds ${Object.keys(loaded.tensors).map((n) => `'${n}'`).join(', ')} (attention weights go to --view heatmap or heads)`);
+    throw new InputError(
+      `${file}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds ${Object.keys(loaded.tensors)
+        .map((n) => `'${n}'`)
+        .join(', ')} (attention weights go to --view heatmap or heads)`,
+    );
   }
   if (options.tokens) {
     const rows = patch.x ? patch.x.length : patch.q[0].length;
@@ -82,7 +88,9 @@ export async function pipelineHtml(file, loaded, options) {
   } catch (error) {
     // A clone of the repository holds no wasm build (web/wasm/ is built, not committed).
     if (error.code === 'ENOENT' && /[\\/]web[\\/]wasm[\\/]/.test(error.path ?? '')) {
-      throw new InputError(`--view pipeline packs the wasm core into the page, and ${error.path} is not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`);
+      throw new InputError(
+        `--view pipeline packs the wasm core into the page, and ${error.path} is not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`,
+      );
     }
     throw new InputError(`${file}: ${error.message}`);
   }
@@ -90,7 +98,8 @@ export async function pipelineHtml(file, loaded, options) {
 
 /** Draws the figure the options ask for into OUT; `say(line)` reports what it does (on stderr). */
 async function figure(options, say) {
-  if (await sameFile(options.out, options.file)) throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
+  if (await sameFile(options.out, options.file))
+    throw new UsageError(`-o ${options.out} is the input file ${options.file}: nothing written; choose another OUT`);
   const loaded = await loadFile(options.file);
   if (options.view === 'pipeline') return write(options, [await pipelineHtml(options.file, loaded, options)]);
   // Per-cell tooltips serve the SVG file alone: the HTML page shows the value under the pointer

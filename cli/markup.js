@@ -6,7 +6,11 @@ const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 /** Text or an attribute value, escaped; control characters shown as pictures (XML has no place for them). */
 export const escape = (text) => showControls(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
-const attributes = (attrs) => Object.entries(attrs).filter(([, v]) => v !== null && v !== undefined && v !== false).map(([k, v]) => ` ${k}="${escape(v)}"`).join('');
+const attributes = (attrs) =>
+  Object.entries(attrs)
+    .filter(([, v]) => v !== null && v !== undefined && v !== false)
+    .map(([k, v]) => ` ${k}="${escape(v)}"`)
+    .join('');
 
 /** The opening tag <tag a="v"> alone, for an element whose content is written as chunks after it. */
 export const openTag = (tag, attrs = {}) => `<${tag}${attributes(attrs)}>`;

@@ -10,13 +10,17 @@ const MAX_SIDE = 19200;
 /** -> the PDF bytes of the SVG `{ chunks, width, height }`; `say(line)` reports progress. */
 export async function renderPdf(svg, { title, say }) {
   if (svg.width > MAX_SIDE || svg.height > MAX_SIDE) {
-    throw new InputError(`the figure is ${Math.ceil(svg.width)} x ${Math.ceil(svg.height)} px; a PDF page holds at most ${MAX_SIDE} px (200 inches) a side: write SVG (--format svg), or choose fewer cells with --index`);
+    throw new InputError(
+      `the figure is ${Math.ceil(svg.width)} x ${Math.ceil(svg.height)} px; a PDF page holds at most ${MAX_SIDE} px (200 inches) a side: write SVG (--format svg), or choose fewer cells with --index`,
+    );
   }
-  return drawInChromium(svg, { format: 'PDF', title, say }, (page) => page.pdf({
-    width: `${svg.width}px`,
-    height: `${svg.height}px`,
-    margin: { top: 0, right: 0, bottom: 0, left: 0 },
-    printBackground: true,
-    pageRanges: '1', // a rounding of the page size to points must not spill a blank second page
-  }));
+  return drawInChromium(svg, { format: 'PDF', title, say }, (page) =>
+    page.pdf({
+      width: `${svg.width}px`,
+      height: `${svg.height}px`,
+      margin: { top: 0, right: 0, bottom: 0, left: 0 },
+      printBackground: true,
+      pageRanges: '1', // a rounding of the page size to points must not spill a blank second page
+    }),
+  );
 }

@@ -13,8 +13,9 @@ const MAX_SIDE = 16384;
 export async function renderPng(svg, { title, scale = 2, say }) {
   const side = Math.floor(MAX_SIDE / scale);
   if (svg.width > side || svg.height > side) {
-    throw new InputError(`the figure is ${Math.ceil(svg.width)} x ${Math.ceil(svg.height)} px; a PNG at ${scale}x holds at most ${side} px a side (Chromium's limit): write SVG (--format svg), or choose fewer cells with --index`);
+    throw new InputError(
+      `the figure is ${Math.ceil(svg.width)} x ${Math.ceil(svg.height)} px; a PNG at ${scale}x holds at most ${side} px a side (Chromium's limit): write SVG (--format svg), or choose fewer cells with --index`,
+    );
   }
-  return drawInChromium(svg, { format: 'PNG', title, scale, say }, (page) =>
-    page.locator('svg').first().screenshot({ type: 'png', omitBackground: false }));
+  return drawInChromium(svg, { format: 'PNG', title, scale, say }, (page) => page.locator('svg').first().screenshot({ type: 'png', omitBackground: false }));
 }

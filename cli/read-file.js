@@ -25,14 +25,16 @@ function notRegular(stats) {
 }
 
 function cannotRead(file, error) {
-  return new InputError(`${file}: cannot be read (${error.code === 'ENOENT' ? 'no such file' : error.code ?? error.message})`);
+  return new InputError(`${file}: cannot be read (${error.code === 'ENOENT' ? 'no such file' : (error.code ?? error.message)})`);
 }
 
 function checkKindAndSize(file, stats) {
   const kind = notRegular(stats);
   if (kind) throw new InputError(`${file}: is ${kind}, not a regular file; only regular files are read`);
   if (stats.size > MAX_FILE_BYTES) {
-    throw new InputError(`${file}: ${stats.size} bytes (${(stats.size / GIB).toFixed(1)} GiB), over the 1 GiB (${MAX_FILE_BYTES}-byte) limit of a file to read`);
+    throw new InputError(
+      `${file}: ${stats.size} bytes (${(stats.size / GIB).toFixed(1)} GiB), over the 1 GiB (${MAX_FILE_BYTES}-byte) limit of a file to read`,
+    );
   }
 }
 

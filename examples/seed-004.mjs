@@ -6,13 +6,33 @@ import { loadAttention } from 'attention-lab';
 const attn = await loadAttention();
 console.log(`attention-lab on ${attn.backend} (kernels: ${attn.arch})\n`);
 
-const x = [[1, 2], [0, 1], [3, 1]];
-const layer = (causal) => attn.selfAttention({ wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]], causal });
+const x = [
+  [1, 2],
+  [0, 1],
+  [3, 1],
+];
+const layer = (causal) =>
+  attn.selfAttention({
+    wq: [
+      [1, 0],
+      [0, 1],
+    ],
+    wk: [
+      [1, 1],
+      [0, 1],
+    ],
+    wv: [
+      [1, 0],
+      [1, 1],
+    ],
+    causal,
+  });
 
 /** A (rows, cols) tensor as aligned text rows. */
 function rows({ data, shape: [r, c] }, digits) {
-  return Array.from({ length: r }, (_, i) =>
-    '  [' + Array.from(data.subarray(i * c, (i + 1) * c), (z) => z.toFixed(digits).padStart(digits + 3)).join(', ') + ']',
+  return Array.from(
+    { length: r },
+    (_, i) => '  [' + Array.from(data.subarray(i * c, (i + 1) * c), (z) => z.toFixed(digits).padStart(digits + 3)).join(', ') + ']',
   ).join('\n');
 }
 
@@ -25,5 +45,17 @@ for (const causal of [false, true]) {
 }
 
 // The same numbers from scaledDotProductAttention, given Q, K, V directly.
-const { output } = attn.scaledDotProductAttention(x, [[1, 3], [0, 1], [3, 4]], [[3, 2], [1, 1], [4, 1]]);
+const { output } = attn.scaledDotProductAttention(
+  x,
+  [
+    [1, 3],
+    [0, 1],
+    [3, 4],
+  ],
+  [
+    [3, 2],
+    [1, 1],
+    [4, 1],
+  ],
+);
 console.log(`scaledDotProductAttention(Q, K, V) without a mask:\n${rows(output, 3)}`);

@@ -38,17 +38,12 @@ const MAY_IMPORT = {
 // Inside web/src, bottom to top: a file imports only from its own rank and those below. api.js
 // (the synchronous API object over the ops) sits below threads/, whose workers and inline calls
 // use it; the entries index.js and worker.js sit on top.
-const SRC_RANKS = [
-  ['web/src/boundary'],
-  ['web/src/ops'],
-  ['web/src/api.js'],
-  ['web/src/threads'],
-  ['web/src/index.js', 'web/src/worker.js'],
-];
+const SRC_RANKS = [['web/src/boundary'], ['web/src/ops'], ['web/src/api.js'], ['web/src/threads'], ['web/src/index.js', 'web/src/worker.js']];
 // The folders whose modules touch no DOM and import no package: the model, the catalogs, the measuring code.
 const NO_DOM = ['web/model', 'web/i18n', 'web/measure'];
 // What a model module must not touch: the DOM (a figure's job) and the page's globals.
-const DOM = /\b(?:document|window|globalThis\.document)\s*\.|\b(?:customElements|HTMLElement|SVGElement|getComputedStyle|requestAnimationFrame|matchMedia|localStorage|sessionStorage|navigator)\b/;
+const DOM =
+  /\b(?:document|window|globalThis\.document)\s*\.|\b(?:customElements|HTMLElement|SVGElement|getComputedStyle|requestAnimationFrame|matchMedia|localStorage|sessionStorage|navigator)\b/;
 // String literals, blanked before looking for DOM names ('./sliding-window.js' is no window.).
 const STRINGS = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
 
@@ -122,8 +117,19 @@ function toolProblems(root, file) {
 function shippedBy(files) {
   const rules = files.map((pattern) => {
     const negated = pattern.startsWith('!');
-    const glob = pattern.replace(/^!/, '').replace(/^\.?\//, '').replace(/\/$/, '');
-    const body = glob.split('**').map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('.*');
+    const glob = pattern
+      .replace(/^!/, '')
+      .replace(/^\.?\//, '')
+      .replace(/\/$/, '');
+    const body = glob
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
+      .join('.*');
     return { negated, test: new RegExp(`^${body}(?:/.*)?$`) };
   });
   return (path) => {
@@ -153,7 +159,8 @@ function packageProblems(root) {
   const leaving = new Map(); // 'from -> spec' -> [entry]
   for (const [entry, target] of Object.entries(pkg.exports ?? {})) {
     const file = typeof target === 'string' ? target : target.default;
-    if (!shipped(posix(file.replace(/^\.\//, '')))) problems.push(`package.json exports -> ${entry} (${file.replace(/^\.\//, '')}: package.json files does not ship it)`);
+    if (!shipped(posix(file.replace(/^\.\//, ''))))
+      problems.push(`package.json exports -> ${entry} (${file.replace(/^\.\//, '')}: package.json files does not ship it)`);
     if (!/\.m?js$/.test(file)) continue;
     for (const { from, spec, to } of moduleGraph(join(root, file)).edges.values()) {
       const [source, reached] = [from, to].map((path) => posix(relative(root, path)));

@@ -75,7 +75,10 @@ const BUDGETS = {
   // menu listener that leaves with its element.
   // 22 -> 26 KiB (measured 25.5) with issue 33's lang attribute and the elements' own words in two
   // languages (web/i18n/figures, figure-text.js), which every element needs before it draws.
-  './elements': { eager: 26, reason: 'the three element definitions, their styles and the figure menu: a page pays for no figure code until a figure is drawn' },
+  './elements': {
+    eager: 26,
+    reason: 'the three element definitions, their styles and the figure menu: a page pays for no figure code until a figure is drawn',
+  },
 };
 // 45 -> 50 KiB with issue 12 (window and ALiBi in every row kernel, RoPE with libm's double cos,
 // sin and pow): the core went from 37 to 49 KiB gzipped. 50 -> 39 KiB: most of that was libm's
@@ -116,7 +119,8 @@ const SCENARIOS = [
     // for pages that only draw would give those back (left to issue 34). -> 210 KiB (measured 207.5)
     // with the elements' words in two languages (above).
     budget: 210,
-    reason: 'the element definitions, the API, one matrix-view figure\'s code (its preset, forward compute and stages, the matrix drawing), the styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page\'s worst case; a bundler\'s minified build is smaller): about one photo of a blog post',
+    reason:
+      "the element definitions, the API, one matrix-view figure's code (its preset, forward compute and stages, the matrix drawing), the styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page's worst case; a bundler's minified build is smaller): about one photo of a blog post",
   },
   {
     name: 'an <attn-heatmap> (no wasm)',
@@ -194,7 +198,8 @@ export function measure(root) {
     row.total = row.eager + row.onDemand + row.wasm;
     rows.push(row);
     const budget = BUDGETS[entry];
-    if (budget?.eager !== undefined && row.eager > budget.eager * KB) problems.push(`${entry}: eager JS ${kib(row.eager)} KiB > budget ${budget.eager} KiB (${budget.reason})`);
+    if (budget?.eager !== undefined && row.eager > budget.eager * KB)
+      problems.push(`${entry}: eager JS ${kib(row.eager)} KiB > budget ${budget.eager} KiB (${budget.reason})`);
     for (const f of simdWasm) {
       if (gz(f) > WASM_BUDGET.kib * KB) problems.push(`${relative(root, f)}: ${kib(gz(f))} KiB > budget ${WASM_BUDGET.kib} KiB (${WASM_BUDGET.reason})`);
     }
@@ -214,7 +219,14 @@ export function measure(root) {
 
 export function table(rows) {
   const header = ['entry', 'files', 'eager JS', 'on demand', 'wasm (simd)', 'total'];
-  const lines = rows.map((r) => [r.entry, String(r.files), `${kib(r.eager)} KiB`, `${kib(r.onDemand)} KiB`, r.wasm ? `${kib(r.wasm)} KiB` : '-', `${kib(r.total)} KiB`]);
+  const lines = rows.map((r) => [
+    r.entry,
+    String(r.files),
+    `${kib(r.eager)} KiB`,
+    `${kib(r.onDemand)} KiB`,
+    r.wasm ? `${kib(r.wasm)} KiB` : '-',
+    `${kib(r.total)} KiB`,
+  ]);
   const widths = header.map((h, k) => Math.max(h.length, ...lines.map((l) => l[k].length)));
   const format = (cells) => `| ${cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join(' | ')} |`;
   return [format(header), `|${widths.map((w, k) => (k === 0 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w - 1)}:-`)).join('|')}|`, ...lines.map(format)].join('\n');

@@ -50,17 +50,23 @@ function files(dir) {
 const fetched = await fetchedByDefaultPage();
 const kb = (bytes) => (bytes / 1024).toFixed(1).padStart(7);
 const all = files(folder);
-const rows = all.filter((f) => /\.(wasm|js|css)$/.test(f)).map((path) => {
-  const file = relative(folder, path);
-  const bytes = readFileSync(path);
-  const note = NOTES.find(([pattern]) => pattern.test(file.split('/').pop()))?.[1] ?? '';
-  return { file, page: fetched.has(file), note, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-}).sort((a, b) => b.page - a.page || b.gzip - a.gzip);
+const rows = all
+  .filter((f) => /\.(wasm|js|css)$/.test(f))
+  .map((path) => {
+    const file = relative(folder, path);
+    const bytes = readFileSync(path);
+    const note = NOTES.find(([pattern]) => pattern.test(file.split('/').pop()))?.[1] ?? '';
+    return { file, page: fetched.has(file), note, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  })
+  .sort((a, b) => b.page - a.page || b.gzip - a.gzip);
 
 const sum = (list, key) => list.reduce((s, r) => s + r[key], 0);
 const width = Math.max(...rows.map((r) => r.file.length), 32);
 console.log(`${'file'.padEnd(width)}  raw KiB  gzip KiB  fetched by`);
-for (const r of rows) console.log(`${r.file.padEnd(width)}  ${kb(r.raw)}  ${kb(r.gzip)}   ${r.page ? 'the default page' : r.note || 'other pages of the site (embed, guide) or on demand'}`);
+for (const r of rows)
+  console.log(
+    `${r.file.padEnd(width)}  ${kb(r.raw)}  ${kb(r.gzip)}   ${r.page ? 'the default page' : r.note || 'other pages of the site (embed, guide) or on demand'}`,
+  );
 const page = rows.filter((r) => r.page);
 console.log(`${'default page (wasm + JS + CSS)'.padEnd(width)}  ${kb(sum(page, 'raw'))}  ${kb(sum(page, 'gzip'))}   ${page.length} files`);
 console.log(`${'everything (wasm + JS + CSS)'.padEnd(width)}  ${kb(sum(rows, 'raw'))}  ${kb(sum(rows, 'gzip'))}   ${rows.length} files`);

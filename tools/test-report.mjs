@@ -8,11 +8,33 @@ const BUILDS = ['wasm-simd', 'wasm-relaxed', 'wasm-scalar'];
 const LINE = 300;
 const cut = (line) => (line.length > LINE ? `${line.slice(0, LINE - 3)}...` : line);
 // Vitest's message: its first line ("AssertionError: expected ..."); the stack follows.
-const firstLine = (text) => cut(String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n')[0]);
+const firstLine = (text) =>
+  cut(
+    String(text ?? '')
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trim()
+      .split('\n')[0],
+  );
 // GoogleTest's message: "file:line" then the expectation over a few lines, joined into one.
-const joinedLines = (text) => cut(text.trim().split('\n').map((line) => line.trim()).filter(Boolean).join(' '));
+const joinedLines = (text) =>
+  cut(
+    text
+      .trim()
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .join(' '),
+  );
 const basename = (file) => String(file).split(/[\\/]/).pop();
-const xmlText = (text) => text.replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16))).replace(/&#([0-9]+);/g, (_, decimal) => String.fromCodePoint(Number(decimal))).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const xmlText = (text) =>
+  text
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#([0-9]+);/g, (_, decimal) => String.fromCodePoint(Number(decimal)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** GoogleTest's XML: every <testcase> ran unless result="skipped"; failed when it holds a <failure>. */
 export function gtestCounts(xml) {
@@ -38,7 +60,10 @@ export function vitestCounts(report) {
     const tests = file.assertionResults ?? [];
     if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
       counts.failed++;
-      counts.errors = [...(counts.errors ?? []), `${basename(file.name)}: ${(file.message || 'failed outside any test (an import error or a failed beforeAll: see the log above)').split('\n')[0]}`];
+      counts.errors = [
+        ...(counts.errors ?? []),
+        `${basename(file.name)}: ${(file.message || 'failed outside any test (an import error or a failed beforeAll: see the log above)').split('\n')[0]}`,
+      ];
     }
     for (const t of file.assertionResults ?? []) {
       const outcome = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';

@@ -48,7 +48,8 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
   const double lens = m.validLensPerRow ? count(B, Tq) : double(B);
   check.span("validLens", b.validLens, lens, 4, true);
   // The furthest element a (B, H, Tq, Tk) walk with these strides reads, plus one.
-  const double extent = (B - 1) * m.strideB + (H - 1) * m.strideH + (Tq - 1) * m.strideI + (Tk - 1) * m.strideJ + 1;
+  const double extent =
+      (B - 1) * m.strideB + (H - 1) * m.strideH + (Tq - 1) * m.strideI + (Tk - 1) * m.strideJ + 1;
   check.span("boolMask", b.boolMask, extent, 1, true);
   check.span("floatMask", b.floatMask, extent, 4, true);
   check.span("alibiSlopes", b.alibiSlopes, H, 4, true);
@@ -85,7 +86,8 @@ MaskSpec to_mask(Boundary& check, const MaskArgs& m, const Buffers& b, int B, in
 }
 
 AttentionDims to_dims(Boundary& check, const SdpaArgs& a) {
-  check.positive({{"B", a.B}, {"H", a.H}, {"Hkv", a.Hkv}, {"Tq", a.Tq}, {"Tk", a.Tk}, {"d", a.d}, {"dv", a.dv}});
+  check.positive(
+      {{"B", a.B}, {"H", a.H}, {"Hkv", a.Hkv}, {"Tq", a.Tq}, {"Tk", a.Tk}, {"d", a.d}, {"dv", a.dv}});
   check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
   return {a.B, a.H, a.Hkv, a.Tq, a.Tk, a.d, a.dv};
 }
@@ -103,7 +105,13 @@ SdpaOptions to_sdpa_options(Boundary& check, const SdpaArgs& a, const Buffers& b
 }
 
 ScoringDims to_dims(Boundary& check, const ScoringArgs& a) {
-  check.positive({{"B", a.B}, {"H", a.H}, {"Hkv", a.Hkv}, {"Tq", a.Tq}, {"Tk", a.Tk}, {"dq", a.dq}, {"dk", a.dk},
+  check.positive({{"B", a.B},
+                  {"H", a.H},
+                  {"Hkv", a.Hkv},
+                  {"Tq", a.Tq},
+                  {"Tk", a.Tk},
+                  {"dq", a.dq},
+                  {"dk", a.dk},
                   {"dv", a.dv}});
   check.require(!check.ok() || a.H % a.Hkv == 0, "H must be a multiple of Hkv");
   check.require(a.scoring >= 0 && a.scoring <= 4, "scoring must be 0 (dot) .. 4 (concat)");
@@ -124,7 +132,12 @@ ScoringOptions to_scoring_options(Boundary& check, const ScoringArgs& a, const B
 }
 
 LayerDims to_dims(Boundary& check, const LayerArgs& a) {
-  check.positive({{"B", a.B}, {"T", a.T}, {"dIn", a.dIn}, {"dQ", a.dQ}, {"dV", a.dV}, {"heads", a.heads},
+  check.positive({{"B", a.B},
+                  {"T", a.T},
+                  {"dIn", a.dIn},
+                  {"dQ", a.dQ},
+                  {"dV", a.dV},
+                  {"heads", a.heads},
                   {"kvHeads", a.kvHeads}});
   check.require(a.dOut >= 0, "dOut must be >= 0");
   check.require(!check.ok() || a.heads % a.kvHeads == 0, "heads must be a multiple of kvHeads");
@@ -158,8 +171,9 @@ RopeOptions to_layer_rope(Boundary& check, const LayerArgs& a) {
   if (!a.rope) return opt;
   check.require(a.dQ % 2 == 0, "rope needs an even dQ (it rotates pairs of features)");
   check.require(positive_in_float32(a.ropeBase), "rope base must be finite and > 0 in float32");
-  check.require(a.ropeOffset >= 0 && a.ropeOffset < kMaxSafeInteger && std::floor(a.ropeOffset) == a.ropeOffset,
-                "rope offset must be an integer in [0, 2^53)");
+  check.require(
+      a.ropeOffset >= 0 && a.ropeOffset < kMaxSafeInteger && std::floor(a.ropeOffset) == a.ropeOffset,
+      "rope offset must be an integer in [0, 2^53)");
   opt.base = a.ropeBase;
   opt.offset = a.ropeOffset;
   opt.interleaved = a.ropeInterleaved;

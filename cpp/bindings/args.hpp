@@ -18,6 +18,8 @@ namespace attnlab::binding {
 // Each struct below is generated from its list, in record order: X(type, name, default) for the
 // *Args, X(name) for the Buffers. packed.hpp reads a record and names the fields to JS
 // (packedLayout()) from the same lists, so every field and buffer name is written once, here.
+// The X-macro field lists keep their hand-aligned columns.
+// clang-format off
 #define ATTNLAB_FIELD(type, name, init) type name = init;
 #define ATTNLAB_ADDRESS(name) uintptr_t name = 0;
 
@@ -131,6 +133,7 @@ struct ModelCallArgs {
   ATTNLAB_MODEL_CALL_ARGS(ATTNLAB_FIELD)
 };
 
+// clang-format on
 #undef ATTNLAB_FIELD
 #undef ATTNLAB_ADDRESS
 

@@ -12,6 +12,8 @@
 // The message is formatted here, in JS, as printf would: musl's printf family (its float formatting
 // alone is 3 KB of code) was 4.6 of the SIMD module's 37.6 KiB gzipped. args: one double per
 // conversion of `format` (%s: the string's address, %d, %lu, %.0f: the number).
+// Its body is JavaScript, which clang-format would misread (it split `=>` and `===`).
+// clang-format off
 EM_JS(void, attnlab_throw_range_error, (const char* entry, const char* format, const double* args), {
   const whole = (x) => {  // printf's %.0f of an integer-valued double (counts and sizes)
     if (Number.isNaN(x)) return "nan";
@@ -26,6 +28,7 @@ EM_JS(void, attnlab_throw_range_error, (const char* entry, const char* format, c
   });
   throw new RangeError(UTF8ToString(entry) + ": " + text);
 });
+// clang-format on
 
 namespace attnlab::binding {
 namespace {
@@ -44,10 +47,18 @@ void Boundary::fail(const char* format, ...) {
   for (const char* c = format; *c != '\0' && n < 4; ++c) {
     if (*c != '%') continue;
     switch (c[1]) {
-      case 's': g_args[n++] = double(uintptr_t(va_arg(args, const char*))); break;
-      case 'd': g_args[n++] = va_arg(args, int); break;
-      case 'l': g_args[n++] = double(va_arg(args, unsigned long)); break;  // %lu
-      case '.': g_args[n++] = va_arg(args, double); break;                 // %.0f
+      case 's':
+        g_args[n++] = double(uintptr_t(va_arg(args, const char*)));
+        break;
+      case 'd':
+        g_args[n++] = va_arg(args, int);
+        break;
+      case 'l':
+        g_args[n++] = double(va_arg(args, unsigned long));
+        break;  // %lu
+      case '.':
+        g_args[n++] = va_arg(args, double);
+        break;  // %.0f
     }
   }
   va_end(args);

@@ -47,8 +47,10 @@ void check_scratch(Boundary& check, uintptr_t address, double floats) {
 void check_score_outputs(Boundary& check, const Buffers& b, double scores, bool has_softcapped) {
   for (auto [name, address] : {std::pair{"weights", b.weights}, {"scores", b.scores}, {"masked", b.masked}})
     check.span(name, address, scores, 4, true);
-  if (has_softcapped) check.span("softcapped", b.softcapped, scores, 4, true);
-  else check.require(b.softcapped == 0, "softcapped is not an output of this op");
+  if (has_softcapped)
+    check.span("softcapped", b.softcapped, scores, 4, true);
+  else
+    check.require(b.softcapped == 0, "softcapped is not an output of this op");
 }
 
 // A *ScratchFloats entry: the sizes checked as the op's other entries check them, then the floats
@@ -72,7 +74,8 @@ struct SizesAndOptions {
 
 template <class Args, class Options>
 __attribute__((noinline)) auto sizes_and_options(Boundary& check, const Args& a, const Buffers& b,
-                                                 Options (*options_of)(Boundary&, const Args&, const Buffers&)) {
+                                                 Options (*options_of)(Boundary&, const Args&,
+                                                                       const Buffers&)) {
   SizesAndOptions<decltype(to_dims(check, a)), Options> c;
   c.dims = to_dims(check, a);
   if (check.ok()) c.opt = options_of(check, a, b);
@@ -107,8 +110,8 @@ void masked_softmax_backward_entry(const SoftmaxArgs& a, const Buffers& b) {
 // ---- rotary position embeddings: x, y, dy, dx (N, T, d) ----
 
 // Both directions: `from` (x or dy) rotated into `to` (y or dx), by +angle forward, -angle backward.
-void rope_entry(const char* entry, const RopeArgs& a, const char* from_name, uintptr_t from, const char* to_name,
-                uintptr_t to, bool backward) {
+void rope_entry(const char* entry, const RopeArgs& a, const char* from_name, uintptr_t from,
+                const char* to_name, uintptr_t to, bool backward) {
   Boundary check(entry);
   const RopeOptions opt = to_rope_options(check, a);
   const double n = count(a.N, a.T, a.d);
@@ -185,19 +188,23 @@ double scoring_scratch(const ScoringArgs& a, const ScoringDims& dims) {
   // additive and concat materialise the (B, H, Tq, Tk) scores in scratch; general streams like sdpa.
   const bool materialises = a.scoring == int(Scoring::additive) || a.scoring == int(Scoring::concat);
   const double scores = materialises ? count(a.B, a.H, a.Tq, a.Tk) : 0;
-  return scratch_or_huge({scores, count(a.B, a.H, a.Tq, widest), count(a.B, a.Hkv, a.Tk, widest), count(a.dq, a.dk),
-                          count(double(a.dq) + a.dk, a.hidden)},
+  return scratch_or_huge({scores, count(a.B, a.H, a.Tq, widest), count(a.B, a.Hkv, a.Tk, widest),
+                          count(a.dq, a.dk), count(double(a.dq) + a.dk, a.hidden)},
                          [&] { return scoring_scratch_floats(dims, Scoring(a.scoring)); });
 }
 
-double scoring_scratch_entry(const ScoringArgs& a) { return scratch_entry("scoringScratchFloats", a, scoring_scratch); }
+double scoring_scratch_entry(const ScoringArgs& a) {
+  return scratch_entry("scoringScratchFloats", a, scoring_scratch);
+}
 
 // The parameters `scoring` reads (and whose gradients the backward writes), with their sizes.
 void check_scoring_params(Boundary& check, const ScoringArgs& a, uintptr_t w, uintptr_t wq, uintptr_t wk,
                           uintptr_t wv, const char* const names[4]) {
   const Scoring s = Scoring(a.scoring);
-  check.require(s == Scoring::general || s == Scoring::concat || w == 0, "w is only read by general and concat");
-  check.require(s == Scoring::additive || (wq == 0 && wk == 0 && wv == 0), "wq, wk, wv are only read by additive");
+  check.require(s == Scoring::general || s == Scoring::concat || w == 0,
+                "w is only read by general and concat");
+  check.require(s == Scoring::additive || (wq == 0 && wk == 0 && wv == 0),
+                "wq, wk, wv are only read by additive");
   if (s == Scoring::general) check.span(names[0], w, count(a.dq, a.dk), 4);
   if (s == Scoring::concat) check.span(names[0], w, double(a.dq) + a.dk, 4);
   if (s == Scoring::additive) {
@@ -227,7 +234,8 @@ void scoring_forward_entry(const ScoringArgs& a, const Buffers& b) {
   check.span("out", b.out, count(a.B, a.H, a.Tq, a.dv), 4);
   check_score_outputs(check, b, count(a.B, a.H, a.Tq, a.Tk), false);
   if (!check.ok()) return check.raise();
-  const ScoringForwardOutputs outputs{f32_out(b.out), f32_out(b.weights), f32_out(b.scores), f32_out(b.masked)};
+  const ScoringForwardOutputs outputs{f32_out(b.out), f32_out(b.weights), f32_out(b.scores),
+                                      f32_out(b.masked)};
   scoring_forward(dims, opt, scoring_params(b), f32(b.q), f32(b.k), f32(b.v), outputs, f32_out(b.scratch));
 }
 
@@ -257,7 +265,9 @@ double layer_scratch(const LayerArgs& a, const LayerDims& dims) {
                          [&] { return layer_scratch_floats(dims); });
 }
 
-double layer_scratch_entry(const LayerArgs& a) { return scratch_entry("layerScratchFloats", a, layer_scratch); }
+double layer_scratch_entry(const LayerArgs& a) {
+  return scratch_entry("layerScratchFloats", a, layer_scratch);
+}
 
 // The layer's four weights, or (in the backward) their gradients, with their sizes:
 // wq (dIn, heads dQ), wk (dIn, kvHeads dQ), wv (dIn, kvHeads dV), wo (heads dV, dOut) when dOut > 0.
@@ -294,7 +304,9 @@ RopeOptions check_layer_inputs(Boundary& check, const LayerArgs& a, const LayerD
 double out_width(const LayerArgs& a) { return a.dOut > 0 ? double(a.dOut) : double(a.heads) * a.dV; }
 
 LayerWeights layer_weights(const Buffers& b) { return {f32(b.wq), f32(b.wk), f32(b.wv), f32(b.wo)}; }
-LayerSaved layer_saved(const Buffers& b) { return {f32_out(b.q), f32_out(b.k), f32_out(b.v), f32_out(b.heads)}; }
+LayerSaved layer_saved(const Buffers& b) {
+  return {f32_out(b.q), f32_out(b.k), f32_out(b.v), f32_out(b.heads)};
+}
 
 void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerForward");
@@ -303,17 +315,20 @@ void layer_forward_entry(const LayerArgs& a, const Buffers& b) {
   check.span("out", b.out, count(a.B, a.T, out_width(a)), 4);
   check_score_outputs(check, b, count(a.B, a.heads, a.T, a.T), false);
   if (!check.ok()) return check.raise();
-  const SdpaForwardOutputs trace{nullptr, nullptr, f32_out(b.weights), f32_out(b.scores), nullptr, f32_out(b.masked)};
+  const SdpaForwardOutputs trace{nullptr,           nullptr, f32_out(b.weights),
+                                 f32_out(b.scores), nullptr, f32_out(b.masked)};
   const bool traced = b.weights || b.scores || b.masked;
-  layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b), traced ? &trace : nullptr,
-                f32_out(b.scratch), a.rope ? &rope : nullptr);
+  layer_forward(dims, layer_weights(b), opt, f32(b.x), f32_out(b.out), layer_saved(b),
+                traced ? &trace : nullptr, f32_out(b.scratch), a.rope ? &rope : nullptr);
 }
 
 // The rows a cached forward attends to (held + new), or 0 when the cache fields are not integers
 // with length + T <= capacity <= 2^29.
 int cached_keys(const LayerArgs& a) {
-  const bool integers = std::floor(a.cacheLength) == a.cacheLength && std::floor(a.cacheCapacity) == a.cacheCapacity;
-  const bool fits = a.cacheLength >= 0 && a.cacheLength + a.T <= a.cacheCapacity && a.cacheCapacity <= kMaxFloatsPerBuffer;
+  const bool integers =
+      std::floor(a.cacheLength) == a.cacheLength && std::floor(a.cacheCapacity) == a.cacheCapacity;
+  const bool fits =
+      a.cacheLength >= 0 && a.cacheLength + a.T <= a.cacheCapacity && a.cacheCapacity <= kMaxFloatsPerBuffer;
   return integers && fits ? int(a.cacheLength) + a.T : 0;
 }
 
@@ -321,11 +336,13 @@ double layer_cached_scratch_entry(const LayerArgs& a) {
   Boundary check("layerCachedScratchFloats");
   const LayerDims dims = to_dims(check, a);
   const int keys = cached_keys(a);
-  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  check.require(keys > 0,
+                "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
   if (!check.ok()) return check.raise(), 0;
   const double widest = std::max({double(a.dIn), a.heads * double(std::max(a.dQ, a.dV)), double(a.dOut)});
-  return scratch_or_huge({count(a.B, a.T, widest), count(a.B, a.heads, a.T, std::max(a.dQ, a.dV)), double(keys)},
-                         [&] { return layer_cached_scratch_floats(dims, keys); });
+  return scratch_or_huge(
+      {count(a.B, a.T, widest), count(a.B, a.heads, a.T, std::max(a.dQ, a.dV)), double(keys)},
+      [&] { return layer_cached_scratch_floats(dims, keys); });
 }
 
 // x (B, T, dIn) after the cache's rows: buffers x, wq, wk, wv, wo, out, q (the new rows' queries,
@@ -334,7 +351,8 @@ void layer_forward_cached_entry(const LayerArgs& a, const Buffers& b) {
   Boundary check("layerForwardCached");
   const LayerDims dims = to_dims(check, a);
   const int keys = check.ok() ? cached_keys(a) : 0;
-  check.require(keys > 0, "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
+  check.require(keys > 0,
+                "cacheLength and cacheCapacity must be integers with cacheLength + T <= cacheCapacity");
   const SdpaOptions opt = check.ok() ? to_layer_options(check, a, b, keys) : SdpaOptions{};
   check.require(b.validLens == 0 && b.boolMask == 0 && b.floatMask == 0,
                 "a cached forward takes causal, window and ALiBi masks only");
@@ -384,7 +402,8 @@ void init_weights_entry(const InitArgs& a, const Buffers& b) {
 // w (n) -= learningRate * dw (n)
 void sgd_step_entry(const StepArgs& a, const Buffers& b) {
   Boundary check("sgdStep");
-  check.require(a.n >= 0 && a.n <= kMaxFloatsPerBuffer && std::floor(a.n) == a.n, "n must be an integer in [0, 2^29]");
+  check.require(a.n >= 0 && a.n <= kMaxFloatsPerBuffer && std::floor(a.n) == a.n,
+                "n must be an integer in [0, 2^29]");
   check.require(finite_in_float32(a.learningRate), "learningRate must be finite in float32");
   check.span("w", b.w, a.n, 4);
   check.span("dw", b.dw, a.n, 4);

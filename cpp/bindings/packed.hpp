@@ -49,9 +49,9 @@ void read_packed(PackedReader& reader, Field& field) {
 // One record size and one read_packed per struct, both from its list.
 #define ATTNLAB_COUNT_FIELD(type, name, init) +kPackedDoubles<type>
 #define ATTNLAB_READ_FIELD(type, name, init) read_packed(reader, a.name);
-#define ATTNLAB_PACKED(Struct, LIST)                                           \
-  template <>                                                                  \
-  inline constexpr int kPackedDoubles<Struct> = 0 LIST(ATTNLAB_COUNT_FIELD);   \
+#define ATTNLAB_PACKED(Struct, LIST)                                         \
+  template <>                                                                \
+  inline constexpr int kPackedDoubles<Struct> = 0 LIST(ATTNLAB_COUNT_FIELD); \
   inline void read_packed(PackedReader& reader, Struct& a) { LIST(ATTNLAB_READ_FIELD) }
 ATTNLAB_PACKED(MaskArgs, ATTNLAB_MASK_ARGS)  // first: the others hold one
 ATTNLAB_PACKED(SoftmaxArgs, ATTNLAB_SOFTMAX_ARGS)
@@ -76,7 +76,8 @@ inline void read_packed(PackedReader& reader, Buffers& a) { ATTNLAB_BUFFERS(ATTN
 #undef ATTNLAB_COUNT_ADDRESS
 
 // "MaskArgs=validLensPerRow,...;SoftmaxArgs=B,...,mask;...;Buffers=x,y,...": the lists of
-// args.hpp, for web/src/boundary/packed.js to build its record writers from (a field named mask is a MaskArgs).
+// args.hpp, for web/src/boundary/packed.js to build its record writers from (a field named mask is a
+// MaskArgs).
 std::string packed_layout();
 
 }  // namespace attnlab::binding

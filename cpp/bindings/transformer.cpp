@@ -37,10 +37,14 @@ bool read_record(Boundary& check, uintptr_t record, Args& a) {
 
 // The configuration, checked: the constraints transformer.hpp leaves to its caller.
 TransformerConfig to_config(Boundary& check, const TransformerArgs& a) {
-  check.positive({{"vocab", a.vocab}, {"dModel", a.dModel}, {"layers", a.layers}, {"heads", a.heads},
+  check.positive({{"vocab", a.vocab},
+                  {"dModel", a.dModel},
+                  {"layers", a.layers},
+                  {"heads", a.heads},
                   {"maxLength", a.maxLength}});
   check.require(a.kvHeads >= 0, "kvHeads must be an integer >= 1 (0: heads)");
-  check.require(a.positions >= 0 && a.positions <= 3, "positions must be 0 (learned), 1 (rope), 2 (alibi) or 3 (none)");
+  check.require(a.positions >= 0 && a.positions <= 3,
+                "positions must be 0 (learned), 1 (rope), 2 (alibi) or 3 (none)");
   check.require(a.window >= 0, "window must be an integer >= 0 (0: none)");
   check.require(a.mlp >= 0, "mlp must be an integer >= 0 (0: attention-only)");
   check.require(a.gelu == 0 || a.gelu == 1, "gelu must be 0 (none) or 1 (tanh)");
@@ -82,8 +86,9 @@ double parameter_count(const TransformerConfig& c) {
 TransformerConfig checked_config(Boundary& check, const TransformerArgs& a) {
   const TransformerConfig c = to_config(check, a);
   if (check.ok() && !(parameter_count(c) <= kMaxParameters))
-    check.require(false, "the model's parameters, with their gradients and AdamW moments, need more than one wasm "
-                         "allocation holds (at most 2^27 parameters)");
+    check.require(false,
+                  "the model's parameters, with their gradients and AdamW moments, need more than one wasm "
+                  "allocation holds (at most 2^27 parameters)");
   return c;
 }
 
@@ -176,14 +181,16 @@ Transformer* checked_batch(Boundary& check, const ModelCallArgs& a) {
 Transformer* checked_call(Boundary& check, const ModelCallArgs& a) {
   Transformer* model = checked_batch(check, a);
   if (check.ok())
-    check.require(workspace(*model, a.B, a.T) < HUGE_VAL, "the workspace of this batch does not fit one wasm allocation");
+    check.require(workspace(*model, a.B, a.T) < HUGE_VAL,
+                  "the workspace of this batch does not fit one wasm allocation");
   if (!check.ok()) return nullptr;
   const TransformerConfig& c = model->config();
   check.span("tokens", a.tokens, count(a.B, a.T), 4);
   if (!check.ok()) return nullptr;
   const int32_t* tokens = reinterpret_cast<const int32_t*>(a.tokens);
   for (int n = 0; n < a.B * a.T; ++n)
-    if (tokens[n] < 0 || tokens[n] >= c.vocab) return check.require(false, "tokens must lie in [0, vocab)"), nullptr;
+    if (tokens[n] < 0 || tokens[n] >= c.vocab)
+      return check.require(false, "tokens must lie in [0, vocab)"), nullptr;
   return model;
 }
 
@@ -240,7 +247,8 @@ double backward_entry(uintptr_t record) {
   Transformer* model = checked_loss_call(check, a);
   if (!check.ok()) return check.raise(), 0;
   return model->backward(a.B, a.T, reinterpret_cast<const int32_t*>(a.tokens),
-                         reinterpret_cast<const int32_t*>(a.targets), reinterpret_cast<const uint8_t*>(a.lossMask));
+                         reinterpret_cast<const int32_t*>(a.targets),
+                         reinterpret_cast<const uint8_t*>(a.lossMask));
 }
 
 // -> the loss, or NaN when the loss or a gradient was not finite (nothing changed then).
@@ -253,7 +261,8 @@ double train_step_entry(uintptr_t record) {
   check.require(a.beta1 >= 0 && float_below_one(a.beta1) && a.beta2 >= 0 && float_below_one(a.beta2),
                 "betas must lie in [0, 1) in float32");
   check.require(positive_in_float32(a.eps), "eps must be finite and > 0 in float32");
-  check.require(finite_in_float32(a.weightDecay) && a.weightDecay >= 0, "weightDecay must be finite in float32 and >= 0");
+  check.require(finite_in_float32(a.weightDecay) && a.weightDecay >= 0,
+                "weightDecay must be finite in float32 and >= 0");
   check.require(finite_in_float32(a.clip) && a.clip >= 0, "clip must be finite in float32 and >= 0 (0: off)");
   Transformer* model = check.ok() ? checked_loss_call(check, a) : nullptr;
   if (!check.ok()) return check.raise(), 0;
@@ -265,8 +274,8 @@ double train_step_entry(uintptr_t record) {
   opt.weight_decay = float(a.weightDecay);
   opt.clip = float(a.clip);
   return model->train_step(a.B, a.T, reinterpret_cast<const int32_t*>(a.tokens),
-                           reinterpret_cast<const int32_t*>(a.targets), reinterpret_cast<const uint8_t*>(a.lossMask),
-                           opt);
+                           reinterpret_cast<const int32_t*>(a.targets),
+                           reinterpret_cast<const uint8_t*>(a.lossMask), opt);
 }
 
 }  // namespace

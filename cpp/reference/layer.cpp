@@ -11,7 +11,8 @@ namespace attnlab::ref {
 namespace {
 
 // y (B, heads, T, width) = head split of x W, x (B, T, d_in), W (d_in, heads * width).
-std::vector<float> project_to_heads(const LayerDims& d, const float* x, const float* W, int heads, int width) {
+std::vector<float> project_to_heads(const LayerDims& d, const float* x, const float* W, int heads,
+                                    int width) {
   std::vector<float> y(std::size_t(d.B) * heads * d.T * width);
   for (int b = 0; b < d.B; ++b)
     for (int h = 0; h < heads; ++h)
@@ -19,7 +20,8 @@ std::vector<float> project_to_heads(const LayerDims& d, const float* x, const fl
         for (int c = 0; c < width; ++c) {
           double s = 0.0;
           for (int r = 0; r < d.d_in; ++r)
-            s += double(x[(std::size_t(b) * d.T + t) * d.d_in + r]) * W[std::size_t(r) * heads * width + h * width + c];
+            s += double(x[(std::size_t(b) * d.T + t) * d.d_in + r]) *
+                 W[std::size_t(r) * heads * width + h * width + c];
           y[((std::size_t(b) * heads + h) * d.T + t) * width + c] = float(s);
         }
   return y;
@@ -83,7 +85,8 @@ void layer_forward(const LayerDims& d, const LayerWeights& w, const SdpaOptions&
       for (int o = 0; o < d.out_width(); ++o) {
         double s = 0.0;
         if (d.d_out > 0) {
-          for (int f = 0; f < F; ++f) s += head_value(d, p.heads, b, t, f) * w.wo[std::size_t(f) * d.d_out + o];
+          for (int f = 0; f < F; ++f)
+            s += head_value(d, p.heads, b, t, f) * w.wo[std::size_t(f) * d.d_out + o];
         } else {
           s = head_value(d, p.heads, b, t, o);
         }

@@ -28,8 +28,8 @@ void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const floa
 void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
                      const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs);
 void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                      const float* q, const float* k, const float* v, const float* dout, float* dq,
-                      float* dk, float* dv, const ScoringGrads& grads);
+                      const float* q, const float* k, const float* v, const float* dout, float* dq, float* dk,
+                      float* dv, const ScoringGrads& grads);
 
 void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
                    float* out, const RopeOptions* rope = nullptr);
@@ -43,13 +43,14 @@ void rope_backward(int N, int T, int d, const RopeOptions& opt, const float* dy,
 // The training ops (train_ops.hpp), same signatures and accumulation rules, in double.
 void embedding_forward(int N, int d, const int32_t* tokens, const float* table, float* out);
 void embedding_backward(int N, int d, const int32_t* tokens, const float* dout, float* dtable);
-void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta, float* y,
-                        float* mean, float* rstd);
-void layer_norm_backward(int N, int d, float eps, const float* x, const float* gamma, const float* dy, float* dx,
-                         float* dgamma, float* dbeta);  // recomputes mean and rstd in double from x
+void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta,
+                        float* y, float* mean, float* rstd);
+void layer_norm_backward(int N, int d, float eps, const float* x, const float* gamma, const float* dy,
+                         float* dx, float* dgamma,
+                         float* dbeta);  // recomputes mean and rstd in double from x
 void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, const float* b, float* y);
-void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx, float* dW,
-                     float* db);
+void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx,
+                     float* dW, float* db);
 void gelu_forward(std::size_t n, Gelu form, const float* x, float* y);
 void gelu_backward(std::size_t n, Gelu form, const float* x, const float* dy, float* dx);
 float cross_entropy_forward(int N, int V, const float* logits, const int32_t* targets, const uint8_t* mask);

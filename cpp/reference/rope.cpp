@@ -31,7 +31,8 @@ void apply(int N, int T, int d, const RopeOptions& opt, const float* x, float* y
       const std::size_t row = (std::size_t(n) * T + t) * d;
       for (int r = 0; r < d; ++r) {
         double sum = 0.0;
-        for (int c = 0; c < d; ++c) sum += (transpose ? R[std::size_t(c) * d + r] : R[std::size_t(r) * d + c]) * x[row + c];
+        for (int c = 0; c < d; ++c)
+          sum += (transpose ? R[std::size_t(c) * d + r] : R[std::size_t(r) * d + c]) * x[row + c];
         out[r] = sum;
       }
       for (int r = 0; r < d; ++r) y[row + r] = float(out[r]);

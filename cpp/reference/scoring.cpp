@@ -24,11 +24,11 @@ double pair_score(const ScoringDims& dims, Scoring scoring, const ScoringParams&
     case Scoring::scaled_dot:  // a = q . k (the scale is applied by the caller)
       for (int c = 0; c < dq; ++c) a += double(qi[c]) * kj[c];
       break;
-    case Scoring::general:     // a = sum_rc q_r W_rc k_c
+    case Scoring::general:  // a = sum_rc q_r W_rc k_c
       for (int r = 0; r < dq; ++r)
         for (int c = 0; c < dk; ++c) a += double(qi[r]) * p.w[r * dk + c] * kj[c];
       break;
-    case Scoring::additive:    // a = sum_c w_v[c] tanh(sum_r q_r Wq_rc + sum_s k_s Wk_sc)
+    case Scoring::additive:  // a = sum_c w_v[c] tanh(sum_r q_r Wq_rc + sum_s k_s Wk_sc)
       for (int c = 0; c < h; ++c) {
         double z = 0.0;
         for (int r = 0; r < dq; ++r) z += double(qi[r]) * p.wq[r * h + c];
@@ -36,7 +36,7 @@ double pair_score(const ScoringDims& dims, Scoring scoring, const ScoringParams&
         a += double(p.wv[c]) * std::tanh(z);
       }
       break;
-    case Scoring::concat:      // a = w[:dq] . q + w[dq:] . k
+    case Scoring::concat:  // a = w[:dq] . q + w[dq:] . k
       for (int r = 0; r < dq; ++r) a += double(p.w[r]) * qi[r];
       for (int s = 0; s < dk; ++s) a += double(p.w[dq + s]) * kj[s];
       break;
@@ -50,9 +50,8 @@ struct ParamGrads {
 };
 
 // Adds g * da/d(everything) of one pair: dqi (dq), dkj (dk) and the parameter gradients.
-void pair_score_backward(const ScoringDims& dims, Scoring scoring, const ScoringParams& p,
-                         const float* qi, const float* kj, double g, double* dqi, double* dkj,
-                         ParamGrads& dp) {
+void pair_score_backward(const ScoringDims& dims, Scoring scoring, const ScoringParams& p, const float* qi,
+                         const float* kj, double g, double* dqi, double* dkj, ParamGrads& dp) {
   const int dq = dims.dq, dk = dims.dk, h = dims.hidden;
   switch (scoring) {
     case Scoring::dot:
@@ -62,7 +61,7 @@ void pair_score_backward(const ScoringDims& dims, Scoring scoring, const Scoring
         dkj[c] += g * qi[c];
       }
       break;
-    case Scoring::general:     // da/dq_r = (W k)_r, da/dk_c = (q W)_c, da/dW_rc = q_r k_c
+    case Scoring::general:  // da/dq_r = (W k)_r, da/dk_c = (q W)_c, da/dW_rc = q_r k_c
       for (int r = 0; r < dq; ++r)
         for (int c = 0; c < dk; ++c) {
           const double wrc = p.w[r * dk + c];
@@ -71,7 +70,7 @@ void pair_score_backward(const ScoringDims& dims, Scoring scoring, const Scoring
           dp.w[r * dk + c] += g * qi[r] * kj[c];
         }
       break;
-    case Scoring::additive:    // t = tanh(z): da/dw_v = t, da/dz = w_v (1 - t^2), z linear in q, k, Wq, Wk
+    case Scoring::additive:  // t = tanh(z): da/dw_v = t, da/dz = w_v (1 - t^2), z linear in q, k, Wq, Wk
       for (int c = 0; c < h; ++c) {
         double z = 0.0;
         for (int r = 0; r < dq; ++r) z += double(qi[r]) * p.wq[r * h + c];
@@ -89,7 +88,7 @@ void pair_score_backward(const ScoringDims& dims, Scoring scoring, const Scoring
         }
       }
       break;
-    case Scoring::concat:      // da/dq = w[:dq], da/dk = w[dq:], da/dw = [q; k]
+    case Scoring::concat:  // da/dq = w[:dq], da/dk = w[dq:], da/dw = [q; k]
       for (int r = 0; r < dq; ++r) {
         dqi[r] += g * p.w[r];
         dp.w[r] += g * qi[r];
@@ -176,8 +175,8 @@ void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const S
 // dout (B, H, Tq, dv) -> dq (B, H, Tq, dq), dk (B, Hkv, Tk, dk), dv (B, Hkv, Tk, dv) and the
 // parameter gradients that apply to the scoring.
 void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                      const float* q, const float* k, const float* v, const float* dout, float* dq,
-                      float* dk, float* dv, const ScoringGrads& grads) {
+                      const float* q, const float* k, const float* v, const float* dout, float* dq, float* dk,
+                      float* dv, const ScoringGrads& grads) {
   const int B = dims.B, H = dims.H, Hkv = dims.Hkv, Tq = dims.Tq, Tk = dims.Tk;
   const int Dq = dims.dq, Dk = dims.dk, Dv = dims.dv, h = dims.hidden;
   const int group = H / Hkv;
@@ -221,8 +220,8 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
           if (!f.visible[row + j]) continue;
           const double dS = f.weights[row + j] * (dP[j] - D);
           const std::size_t kv_row = (std::size_t(b) * Hkv + kvh) * Tk + j;
-          pair_score_backward(dims, opt.scoring, params, q + qrow * Dq, k + kv_row * Dk,
-                              opt.scale * dS, &gq[qrow * Dq], &gk[kv_row * Dk], gp);
+          pair_score_backward(dims, opt.scoring, params, q + qrow * Dq, k + kv_row * Dk, opt.scale * dS,
+                              &gq[qrow * Dq], &gk[kv_row * Dk], gp);
         }
       }
     }

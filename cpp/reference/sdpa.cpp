@@ -15,22 +15,29 @@ using Vec = std::vector<double>;
 // Every intermediate of one forward pass. S, Sc, Z, P, Pd, visible are (B, H, Tq, Tk);
 // O is (B, H, Tq, dv); lse is (B, H, Tq).
 struct Forward {
-  Vec S;              // scale * q k^T
-  Vec Sc;             // softcap * tanh(S / softcap), or S
-  Vec Z;              // Sc + bias, -inf (or fill) where masked
-  Vec P;              // softmax(Z) per row
-  Vec M;              // dropout multiplier keep / (1 - dropout): 1 / (1 - dropout) or 0
-  Vec Pd;             // P * M: the weights that multiply V
+  Vec S;   // scale * q k^T
+  Vec Sc;  // softcap * tanh(S / softcap), or S
+  Vec Z;   // Sc + bias, -inf (or fill) where masked
+  Vec P;   // softmax(Z) per row
+  Vec M;   // dropout multiplier keep / (1 - dropout): 1 / (1 - dropout) or 0
+  Vec Pd;  // P * M: the weights that multiply V
   std::vector<bool> visible;
   Vec O;
   Vec lse;
 };
 
-Forward forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k, const float* v) {
+Forward forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                const float* v) {
   const int B = dims.B, H = dims.H, Tq = dims.Tq, Tk = dims.Tk, d = dims.d, dv = dims.dv;
   Forward f;
   const std::size_t n = dims.scores_size();
-  f.S.resize(n); f.Sc.resize(n); f.Z.resize(n); f.P.resize(n); f.M.resize(n); f.Pd.resize(n); f.visible.resize(n);
+  f.S.resize(n);
+  f.Sc.resize(n);
+  f.Z.resize(n);
+  f.P.resize(n);
+  f.M.resize(n);
+  f.Pd.resize(n);
+  f.visible.resize(n);
   f.O.assign(dims.out_size(), 0.0);
   f.lse.resize(dims.rows());
   for (int b = 0; b < B; ++b)
@@ -53,8 +60,8 @@ Forward forward(const AttentionDims& dims, const SdpaOptions& opt, const float* 
         f.lse[row] = detail::softmax_row(&f.Z[row * Tk], &f.P[row * Tk], Tk);
         for (int j = 0; j < Tk; ++j) {
           const std::size_t at = row * Tk + j;
-          const bool keep = opt.dropout <= 0.0f ||
-                            dropout_keep(opt.seed, opt.dropout, uint32_t(b), uint32_t(h), uint32_t(i), uint32_t(j));
+          const bool keep = opt.dropout <= 0.0f || dropout_keep(opt.seed, opt.dropout, uint32_t(b),
+                                                                uint32_t(h), uint32_t(i), uint32_t(j));
           f.M[at] = keep ? 1.0 / (1.0 - double(opt.dropout)) : 0.0;
           f.Pd[at] = f.P[at] * f.M[at];
           const float* vj = v + ((std::size_t(b) * dims.Hkv + hk) * Tk + j) * dv;
@@ -72,8 +79,8 @@ void store(const Vec& from, float* to) {
 
 }  // namespace
 
-void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k, const float* v,
-                  const SdpaForwardOutputs& outputs) {
+void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                  const float* v, const SdpaForwardOutputs& outputs) {
   const Forward f = forward(dims, opt, q, k, v);
   store(f.O, outputs.out);
   store(f.lse, outputs.lse);
@@ -86,8 +93,8 @@ void sdpa_forward(const AttentionDims& dims, const SdpaOptions& opt, const float
 // dV = Pd^T dO;  dPd = dO V^T;  dP = dPd * M;  D = rowsum(dO * O);
 // dZ = P * (dP - D), 0 where masked;  dS = dZ * (1 - tanh^2(S / softcap));
 // dQ = scale dS K;  dK = scale dS^T Q.  GQA: a kv head sums over the query heads that read it.
-void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k, const float* v,
-                   const float* dout, float* dq, float* dk, float* dv) {
+void sdpa_backward(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
+                   const float* v, const float* dout, float* dq, float* dk, float* dv) {
   const int B = dims.B, H = dims.H, Tq = dims.Tq, Tk = dims.Tk, d = dims.d, dvw = dims.dv;
   const Forward f = forward(dims, opt, q, k, v);
   Vec gq(dims.q_size(), 0.0), gk(dims.k_size(), 0.0), gv(dims.v_size(), 0.0);

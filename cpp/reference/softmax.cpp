@@ -13,7 +13,8 @@ void masked_softmax_forward(int B, int H, int Tq, int Tk, const MaskSpec& mask, 
     for (int h = 0; h < H; ++h)
       for (int i = 0; i < Tq; ++i) {
         const std::size_t row = ((std::size_t(b) * H + h) * Tq + i) * Tk;
-        for (int j = 0; j < Tk; ++j) z[j] = detail::masked_score(mask, Tq, Tk, b, h, i, j, x[row + j], &is_visible);
+        for (int j = 0; j < Tk; ++j)
+          z[j] = detail::masked_score(mask, Tq, Tk, b, h, i, j, x[row + j], &is_visible);
         detail::softmax_row(z.data(), p.data(), Tk);
         for (int j = 0; j < Tk; ++j) y[row + j] = float(p[j]);
       }

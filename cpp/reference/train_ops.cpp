@@ -30,7 +30,8 @@ RowMoments moments(const float* x, int d, float eps) {
 
 // GELU and its derivative in double, tanh form or exact.
 double gelu(double x, Gelu form) {
-  if (form == Gelu::tanh) return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / kPi) * (x + 0.044715 * x * x * x)));
+  if (form == Gelu::tanh)
+    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / kPi) * (x + 0.044715 * x * x * x)));
   return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
 }
 
@@ -76,11 +77,12 @@ void embedding_backward(int N, int d, const int32_t* tokens, const float* dout, 
     }
 }
 
-void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta, float* y,
-                        float* mean, float* rstd) {
+void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta,
+                        float* y, float* mean, float* rstd) {
   for (int n = 0; n < N; ++n) {
     const RowMoments r = moments(x + at(n, d, 0), d, eps);
-    for (int j = 0; j < d; ++j) y[at(n, d, j)] = float((x[at(n, d, j)] - r.mean) * r.rstd * gamma[j] + beta[j]);
+    for (int j = 0; j < d; ++j)
+      y[at(n, d, j)] = float((x[at(n, d, j)] - r.mean) * r.rstd * gamma[j] + beta[j]);
     mean[n] = float(r.mean);
     rstd[n] = float(r.rstd);
   }
@@ -89,18 +91,22 @@ void layer_norm_forward(int N, int d, float eps, const float* x, const float* ga
 // The full Jacobian of xhat_i = (x_i - mean) rstd:
 //   d xhat_i / d x_k = rstd ([i == k] - 1/d - xhat_i xhat_k / d),
 // and dx_k = sum_i dy_i gamma_i d xhat_i / d x_k, written out as that double sum (O(d^2) per row).
-void layer_norm_backward(int N, int d, float eps, const float* x, const float* gamma, const float* dy, float* dx,
-                         float* dgamma, float* dbeta) {
+void layer_norm_backward(int N, int d, float eps, const float* x, const float* gamma, const float* dy,
+                         float* dx, float* dgamma, float* dbeta) {
   std::vector<double> xhat(static_cast<std::size_t>(d)), dg(static_cast<std::size_t>(d), 0.0),
       db(static_cast<std::size_t>(d), 0.0);
-  for (int j = 0; j < d; ++j) { dg[j] = dgamma[j]; db[j] = dbeta[j]; }
+  for (int j = 0; j < d; ++j) {
+    dg[j] = dgamma[j];
+    db[j] = dbeta[j];
+  }
   for (int n = 0; n < N; ++n) {
     const RowMoments r = moments(x + at(n, d, 0), d, eps);
     for (int j = 0; j < d; ++j) xhat[j] = (x[at(n, d, j)] - r.mean) * r.rstd;
     for (int k = 0; k < d; ++k) {
       double sum = 0.0;
       for (int i = 0; i < d; ++i)
-        sum += double(dy[at(n, d, i)]) * gamma[i] * r.rstd * ((i == k ? 1.0 : 0.0) - 1.0 / d - xhat[i] * xhat[k] / d);
+        sum += double(dy[at(n, d, i)]) * gamma[i] * r.rstd *
+               ((i == k ? 1.0 : 0.0) - 1.0 / d - xhat[i] * xhat[k] / d);
       dx[at(n, d, k)] = float(dx[at(n, d, k)] + sum);
     }
     for (int j = 0; j < d; ++j) {
@@ -108,7 +114,10 @@ void layer_norm_backward(int N, int d, float eps, const float* x, const float* g
       db[j] += dy[at(n, d, j)];
     }
   }
-  for (int j = 0; j < d; ++j) { dgamma[j] = float(dg[j]); dbeta[j] = float(db[j]); }
+  for (int j = 0; j < d; ++j) {
+    dgamma[j] = float(dg[j]);
+    dbeta[j] = float(db[j]);
+  }
 }
 
 void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, const float* b, float* y) {
@@ -120,8 +129,8 @@ void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, 
     }
 }
 
-void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx, float* dW,
-                     float* db) {
+void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx,
+                     float* dW, float* db) {
   if (dx != nullptr)
     for (int n = 0; n < N; ++n)
       for (int i = 0; i < d_in; ++i) {

@@ -155,9 +155,13 @@ float f32_sum(const float* x, int n) {
 namespace {
 // The softmax's exp in base e or base 2, chosen by the type of its constants.
 template <class V>
-V exp_by(V x, const vec::ExpConstants<V>& k) { return exp_nonpositive(x, k); }
+V exp_by(V x, const vec::ExpConstants<V>& k) {
+  return exp_nonpositive(x, k);
+}
 template <class V>
-V exp_by(V x, const vec::Exp2Constants<V>& k) { return exp2_nonpositive(x, k); }
+V exp_by(V x, const vec::Exp2Constants<V>& k) {
+  return exp2_nonpositive(x, k);
+}
 
 // y[i] = exp(x[i] - m_i) (ExpConstants) or 2^(x[i] - m_i) (Exp2Constants), with m_i = *m (one shift)
 // or m[i] (a shift per element); returns sum y.
@@ -272,7 +276,8 @@ void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float
   softmax_grad<false>(ds, p, dp, &D, scale, n);
 }
 
-void f32_softmax_grad_columns(float* ds, const float* p, const float* dp, const float* D, float scale, int n) {
+void f32_softmax_grad_columns(float* ds, const float* p, const float* dp, const float* D, float scale,
+                              int n) {
   softmax_grad<true>(ds, p, dp, D, scale, n);
 }
 
@@ -289,7 +294,8 @@ void f32_tanh(float* y, const float* x, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
     const vec::TanhConstants<V> k;
-    for (; i + lanes<V>() <= n; i += lanes<V>()) tanh_rational(V::load_unaligned(x + i), k).store_unaligned(y + i);
+    for (; i + lanes<V>() <= n; i += lanes<V>())
+      tanh_rational(V::load_unaligned(x + i), k).store_unaligned(y + i);
     return i;
   });
 }

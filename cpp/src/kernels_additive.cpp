@@ -20,8 +20,8 @@ using vec::tanh_may_overshoot;
 // s (n): for each block of W keys, acc = sum_c wv[c] tanh(qw[c] + kwT[c][j..j+W)) over the h rows
 // of kwT; with kKeepT each tanh is also stored at t[c][j..j+W).
 template <bool kKeepT>
-void additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk, int h, int n,
-                     float scale) {
+void additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk, int h,
+                     int n, float scale) {
   over_vectors_then_tail([&](auto zero, int j) {
     using V = decltype(zero);
     const vec::TanhConstants<V> k;
@@ -46,8 +46,8 @@ void additive_scores(float* s, float* t, const float* qw, const float* wv, const
 
 }  // namespace
 
-void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk, int h,
-                         int n, float scale) {
+void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk,
+                         int h, int n, float scale) {
   if (t != nullptr)
     additive_scores<true>(s, t, qw, wv, kwT, ldk, h, n, scale);
   else

@@ -22,8 +22,8 @@ namespace attnlab::kernels {
 namespace {
 
 using vec::fma;  // the relaxed build's madd, not xsimd's (kernels_vec.hpp)
-using vec::lanes;
 using vec::Lane1;
+using vec::lanes;
 using vec::Vec;
 
 // The tile per instruction set: 2 x 4 in wasm (simd and relaxed), 4 x 2 of 8 lanes on AVX2, the
@@ -44,7 +44,8 @@ inline float a_at(const float* A, int lda, int r, int k) {
 
 // kLda: op(A)'s row stride when known at compile time (kFixedRowStride), else 0 (lda at run time).
 template <bool kTransposedA, int MR, int NV, class V, int kLda = 0>
-inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                      bool accumulate) {
   constexpr int W = lanes<V>();
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r)
@@ -65,7 +66,8 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
     V bv[NV];
     for (int v = 0; v < NV; ++v) bv[v] = V::load_unaligned(b_row + v * W);
     for (int r = 0; r < MR; ++r) {
-      const V av(kLda > 0 ? a[0][kk + r * kLda] : a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
+      const V av(kLda > 0 ? a[0][kk + r * kLda]
+                          : a[kTransposedA ? 0 : r][kk * a_step + (kTransposedA ? r : 0)]);
       for (int v = 0; v < NV; ++v) acc[r][v] = fma(av, bv[v], acc[r][v]);
     }
   };
@@ -84,22 +86,26 @@ inline void gemm_tile(int K, const float* A, int lda, const float* B, int ldb, f
 
 // MR rows of C, every column: full tiles of kTileVectors, then one vector, then single columns.
 template <bool kTransposedA, int MR, int kLda = 0>
-void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+void gemm_rows(int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+               bool accumulate) {
   constexpr int W = lanes<Vec>();
   int n = 0;
   for (; n + kTileVectors * W <= N; n += kTileVectors * W)
     gemm_tile<kTransposedA, MR, kTileVectors, Vec, kLda>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
-  for (; n + W <= N; n += W) gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
+  for (; n + W <= N; n += W)
+    gemm_tile<kTransposedA, MR, 1, Vec>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
   for (; n < N; ++n) gemm_tile<kTransposedA, MR, 1, Lane1>(K, A, lda, B + n, ldb, C + n, ldc, accumulate);
 }
 
 // The last M % kTileRows rows: a tile of exactly that many rows.
 template <bool kTransposedA, int MR>
-void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void gemm_remainder_rows(int rows, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+                         int ldc, bool accumulate) {
   if constexpr (MR > 0) {
-    if (rows == MR) gemm_rows<kTransposedA, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
-    else gemm_remainder_rows<kTransposedA, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    if (rows == MR)
+      gemm_rows<kTransposedA, MR>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    else
+      gemm_remainder_rows<kTransposedA, MR - 1>(rows, N, K, A, lda, B, ldb, C, ldc, accumulate);
   }
 }
 
@@ -112,8 +118,8 @@ constexpr int kFixedRowStride = 64;
 // Every row of C over one block of columns and depth: the register tiles, kTileRows rows at a time.
 // Not inlined (nor is gemm): inlined into the five f32_gemm_* entries they cost 0.7 KiB of wasm.
 template <bool kTransposedA>
-__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
-                                          int ldc, bool accumulate) {
+__attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, int lda, const float* B,
+                                          int ldb, float* C, int ldc, bool accumulate) {
   constexpr int MR = kTileRows;
   // Row r0 of op(A) starts at A + r0 * lda, or at A + r0 when A is transposed.
   auto rows_of_a = [&](int r0) { return kTransposedA ? A + r0 : A + std::size_t(r0) * lda; };
@@ -126,8 +132,8 @@ __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, i
   }
   for (; m + MR <= M; m += MR)
     gemm_rows<kTransposedA, MR>(N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc, accumulate);
-  gemm_remainder_rows<kTransposedA, MR - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc, ldc,
-                                            accumulate);
+  gemm_remainder_rows<kTransposedA, MR - 1>(M - m, N, K, rows_of_a(m), lda, B, ldb, C + std::size_t(m) * ldc,
+                                            ldc, accumulate);
 }
 
 // Cache blocks for the large products (the layers' projections, e.g. BERT's 768 x 768 weights):
@@ -153,7 +159,8 @@ constexpr int kStridedDepth = kBlockDepth, kStridedColumns = kBlockColumns;
 // C (M, N) (+)= op(A) (M, K) B (K, N), block by block: depth blocks of kDepth outer (the first one
 // stores C unless accumulating, the next ones add to it), column blocks of kColumns inner.
 template <bool kTransposedA, int kDepth = kBlockDepth, int kColumns = kBlockColumns>
-__attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc, bool accumulate) {
+__attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                                    float* C, int ldc, bool accumulate) {
   int k0 = 0;
   do {  // at least once: K = 0 still stores (or keeps) C
     const int kb = std::min(kDepth, K - k0);
@@ -169,13 +176,13 @@ __attribute__((noinline)) void gemm(int M, int N, int K, const float* A, int lda
 
 const char* tile_name() { return kTileRows == 2 ? "2x4" : "4x2"; }
 
-void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc, bool accumulate) {
   gemm<false, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 
-void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
-                         bool accumulate) {
+void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc, bool accumulate) {
   gemm<true, kStridedDepth, kStridedColumns>(M, N, K, A, lda, Bm, ldb, C, ldc, accumulate);
 }
 

@@ -90,8 +90,8 @@ namespace {
 
 constexpr float kSqrt2OverPi = 0.797884560802865355f;  // sqrt(2 / pi)
 constexpr float kGeluCubic = 0.044715f;
-constexpr float kSqrtHalf = 0.707106781186547524f;     // 1 / sqrt(2)
-constexpr float kInvSqrt2Pi = 0.398942280401432678f;   // 1 / sqrt(2 pi), the normal density at 0
+constexpr float kSqrtHalf = 0.707106781186547524f;    // 1 / sqrt(2)
+constexpr float kInvSqrt2Pi = 0.398942280401432678f;  // 1 / sqrt(2 pi), the normal density at 0
 
 // y = GELU(x) (gradient == false) or y = dy GELU'(x) (gradient == true), one body per form:
 //   tanh:  u = sqrt(2/pi) x (1 + 0.044715 x^2), t = tanh(u)
@@ -107,8 +107,8 @@ void gelu(float* y, const float* x, const float* dy, int n) {
   over_vectors_then_tail([&](auto zero, int i) {
     using V = decltype(zero);
     (void)zero;
-    const V half(0.5f), one(1.0f), s(kSqrt2OverPi), c(kGeluCubic), c3(3.0f * kGeluCubic), sqrt_half(kSqrtHalf),
-        minus_half(-0.5f), inv_sqrt_2pi(kInvSqrt2Pi);
+    const V half(0.5f), one(1.0f), s(kSqrt2OverPi), c(kGeluCubic), c3(3.0f * kGeluCubic),
+        sqrt_half(kSqrtHalf), minus_half(-0.5f), inv_sqrt_2pi(kInvSqrt2Pi);
     const vec::ExpConstants<V> exp_k;
     for (; i + lanes<V>() <= n; i += lanes<V>()) {
       const V xv = V::load_unaligned(x + i), x2 = xv * xv;
@@ -116,7 +116,8 @@ void gelu(float* y, const float* x, const float* dy, int n) {
       if constexpr (kTanhForm) {
         const V t = tanh(s * xv * fma(c, x2, one));
         const V half_one_plus_t = half * (one + t);
-        out = kGradient ? half_one_plus_t + half * xv * (one - t * t) * s * fma(c3, x2, one) : xv * half_one_plus_t;
+        out = kGradient ? half_one_plus_t + half * xv * (one - t * t) * s * fma(c3, x2, one)
+                        : xv * half_one_plus_t;
       } else {
         const V cdf = half * (one + erf(xv * sqrt_half));
         out = kGradient ? fma(xv * inv_sqrt_2pi, exp_nonpositive(minus_half * x2, exp_k), cdf) : xv * cdf;
@@ -131,13 +132,17 @@ void gelu(float* y, const float* x, const float* dy, int n) {
 }  // namespace
 
 void f32_gelu(float* y, const float* x, int n, bool tanh_form) {
-  if (tanh_form) gelu<true, false>(y, x, nullptr, n);
-  else gelu<false, false>(y, x, nullptr, n);
+  if (tanh_form)
+    gelu<true, false>(y, x, nullptr, n);
+  else
+    gelu<false, false>(y, x, nullptr, n);
 }
 
 void f32_gelu_backward(float* dx, const float* x, const float* dy, int n, bool tanh_form) {
-  if (tanh_form) gelu<true, true>(dx, x, dy, n);
-  else gelu<false, true>(dx, x, dy, n);
+  if (tanh_form)
+    gelu<true, true>(dx, x, dy, n);
+  else
+    gelu<false, true>(dx, x, dy, n);
 }
 
 // torch.optim.AdamW's single-tensor step, element by element: decay first (decoupled, on the

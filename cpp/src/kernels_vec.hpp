@@ -18,7 +18,7 @@ namespace attnlab::kernels::vec {
 struct Lane1 {
   static constexpr std::size_t size = 1;
   float v;
-  Lane1() = default;  // uninitialised, like batch
+  Lane1() = default;        // uninitialised, like batch
   Lane1(float x) : v(x) {}  // implicit, like batch's broadcast constructor
   static Lane1 load_unaligned(const float* p) { return Lane1(*p); }
   void store_unaligned(float* p) const { *p = v; }
@@ -70,7 +70,9 @@ inline Vec fma(Vec a, Vec b, Vec c) { return xsimd::fma(a, b, c); }
 // the backward's tiling changed, with tails rounding unfused, a PyTorch golden case failed on the
 // relaxed build at 1.38x its tolerance).
 #if ATTNLAB_SIMD && ATTNLAB_RELAXED_SIMD
-inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return __builtin_wasm_fma_f32x4(F32x4{a.v}, F32x4{b.v}, F32x4{c.v})[0]; }
+inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) {
+  return __builtin_wasm_fma_f32x4(F32x4{a.v}, F32x4{b.v}, F32x4{c.v})[0];
+}
 #elif ATTNLAB_SIMD && defined(__FMA__)
 inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return std::fma(a.v, b.v, c.v); }
 #else
@@ -78,7 +80,9 @@ inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) { return a.v * b.v + c.v; }
 #endif
 
 template <class V>
-constexpr int lanes() { return int(V::size); }
+constexpr int lanes() {
+  return int(V::size);
+}
 
 // ---- exp for the softmax: arguments x <= 0 (a score minus its row max, or minus the lse) ----
 //
@@ -99,17 +103,25 @@ struct ExpCoefficients {
 };
 // Mutable and external on purpose: the kernels read it into vector registers before their loops,
 // where a compile-time constant would be rematerialised as v128.const in every iteration.
-inline ExpCoefficients exp_coefficients = {
-    0x1.715476p+0f,  0x1.8000FEp23f,  -0x1.62E400p-1f, -0x1.7F7D1Cp-20f, 0x1.0F9F9Cp-7f,
-    0x1.573A1Ap-5f,  0x1.555A80p-3f,  0x1.FFFDC6p-2f,  0x1.FFFFF6p-1f,   -88.0f};
+inline ExpCoefficients exp_coefficients = {0x1.715476p+0f, 0x1.8000FEp23f, -0x1.62E400p-1f, -0x1.7F7D1Cp-20f,
+                                           0x1.0F9F9Cp-7f, 0x1.573A1Ap-5f, 0x1.555A80p-3f,  0x1.FFFDC6p-2f,
+                                           0x1.FFFFF6p-1f, -88.0f};
 
 // The coefficients broadcast to V, built once per kernel call.
 template <class V>
 struct ExpConstants {
   V log2e, magic_bias, minus_ln2_hi, minus_ln2_lo, c5, c4, c3, c2, c1, floor;
   explicit ExpConstants(const ExpCoefficients& c = exp_coefficients)
-      : log2e(c.log2e), magic_bias(c.magic_bias), minus_ln2_hi(c.minus_ln2_hi), minus_ln2_lo(c.minus_ln2_lo),
-        c5(c.c5), c4(c.c4), c3(c.c3), c2(c.c2), c1(c.c1), floor(c.floor) {}
+      : log2e(c.log2e),
+        magic_bias(c.magic_bias),
+        minus_ln2_hi(c.minus_ln2_hi),
+        minus_ln2_lo(c.minus_ln2_lo),
+        c5(c.c5),
+        c4(c.c4),
+        c3(c.c3),
+        c2(c.c2),
+        c1(c.c1),
+        floor(c.floor) {}
 };
 
 // One float: libm's exp (the scalar build and the tails).
@@ -162,7 +174,7 @@ struct Exp2Coefficients {
 };
 // Mutable and external for the same reason as exp_coefficients: loaded into registers once per call.
 inline Exp2Coefficients exp2_coefficients = {0x1.8000FEp23f, 0x1.5ab418p-10f, 0x1.3cecap-7f, 0x1.c6baa2p-5f,
-                                             0x1.ebf9b4p-3f, 0x1.62e424p-1f, -127.0f};
+                                             0x1.ebf9b4p-3f, 0x1.62e424p-1f,  -127.0f};
 
 template <class V>
 struct Exp2Constants {
@@ -210,17 +222,35 @@ struct TanhCoefficients {
   float max_x, min_x, one, minus_one, p1, p2, p3, p4, q1, q2, q3, q4;
 };
 // Mutable and external for the same reason as exp_coefficients: loaded into registers once per call.
-inline TanhCoefficients tanh_coefficients = {
-    9.0f,           -9.0f,          1.0f,           -1.0f,
-    0x1.120b14p-3f, 0x1.ca2c3cp-9f, 0x1.59c2cep-16f, 0x1.cadb40p-27f,
-    0x1.de5ad4p-2f, 0x1.a7f7d2p-6f, 0x1.5885c4p-12f, 0x1.a17f36p-21f};
+inline TanhCoefficients tanh_coefficients = {9.0f,
+                                             -9.0f,
+                                             1.0f,
+                                             -1.0f,
+                                             0x1.120b14p-3f,
+                                             0x1.ca2c3cp-9f,
+                                             0x1.59c2cep-16f,
+                                             0x1.cadb40p-27f,
+                                             0x1.de5ad4p-2f,
+                                             0x1.a7f7d2p-6f,
+                                             0x1.5885c4p-12f,
+                                             0x1.a17f36p-21f};
 
 template <class V>
 struct TanhConstants {
   V max_x, min_x, one, minus_one, p1, p2, p3, p4, q1, q2, q3, q4;
   explicit TanhConstants(const TanhCoefficients& c = tanh_coefficients)
-      : max_x(c.max_x), min_x(c.min_x), one(c.one), minus_one(c.minus_one), p1(c.p1), p2(c.p2), p3(c.p3),
-        p4(c.p4), q1(c.q1), q2(c.q2), q3(c.q3), q4(c.q4) {}
+      : max_x(c.max_x),
+        min_x(c.min_x),
+        one(c.one),
+        minus_one(c.minus_one),
+        p1(c.p1),
+        p2(c.p2),
+        p3(c.p3),
+        p4(c.p4),
+        q1(c.q1),
+        q2(c.q2),
+        q3(c.q3),
+        q4(c.q4) {}
 };
 
 // One float: libm's tanh (the scalar build and the tails).

@@ -33,13 +33,16 @@ void rearrange_heads(int B, int T, int heads, int width, Layout direction, const
         const std::size_t flat = ((std::size_t(b) * T + t) * heads + h) * width;
         const std::size_t head = ((std::size_t(b) * heads + h) * T + t) * width;
         const bool to_heads = direction == Layout::flat_to_heads;
-        std::memcpy(to + (to_heads ? head : flat), from + (to_heads ? flat : head), std::size_t(width) * sizeof(float));
+        std::memcpy(to + (to_heads ? head : flat), from + (to_heads ? flat : head),
+                    std::size_t(width) * sizeof(float));
       }
 }
 
 // The widest flat projection or head concatenation: kv_heads <= heads, so H * d_q or H * d_v.
 // 64-bit: H * d_q may pass INT_MAX for sizes the caller must be able to reject.
-std::uint64_t widest_projection(const LayerDims& d) { return std::uint64_t(d.heads) * std::max(d.d_q, d.d_v); }
+std::uint64_t widest_projection(const LayerDims& d) {
+  return std::uint64_t(d.heads) * std::max(d.d_q, d.d_v);
+}
 
 // Scratch: flat (B, T, widest) | head_out (B, H, T, d_v) | dq (B, H, T, d_q) | dk (B, Hkv, T, d_q) |
 // dv (B, Hkv, T, d_v) | sdpa scratch. The forward pass uses flat, head_out and the sdpa scratch.
@@ -78,16 +81,18 @@ void project_to_heads_backward(const LayerDims& d, const float* x, const float* 
 
 // splitmix64's finaliser: a bijective mix of 64 bits.
 uint64_t mix64(uint64_t x) {
-  x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27; x *= 0x94D049BB133111EBull;
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
   x ^= x >> 31;
   return x;
 }
 
 // pass 1 of a forward: q (B, H, T, d_q), k (B, Hkv, T, d_q), v (B, Hkv, T, d_v) = head splits of
 // x Wq, x Wk, x Wv, then q and k rotated when rope is given.
-void project_qkv(const LayerDims& d, const LayerWeights& w, const float* x, const RopeOptions* rope, float* flat,
-                 float* q, float* k, float* v) {
+void project_qkv(const LayerDims& d, const LayerWeights& w, const float* x, const RopeOptions* rope,
+                 float* flat, float* q, float* k, float* v) {
   project_to_heads(d, x, w.wq, d.heads, d.d_q, flat, q);
   project_to_heads(d, x, w.wk, d.kv_heads, d.d_q, flat, k);
   project_to_heads(d, x, w.wv, d.kv_heads, d.d_v, flat, v);
@@ -99,7 +104,8 @@ void project_qkv(const LayerDims& d, const LayerWeights& w, const float* x, cons
 
 // pass 3 of a forward: concat (B, T, H d_v) = the heads of head_out (B, H, T, d_v) side by side,
 // then out = concat Wo; without Wo the concatenation is written to out itself.
-void concat_and_project(const LayerDims& d, const LayerWeights& w, const float* head_out, float* concat, float* out) {
+void concat_and_project(const LayerDims& d, const LayerWeights& w, const float* head_out, float* concat,
+                        float* out) {
   if (d.d_out == 0) concat = out;
   rearrange_heads(d.B, d.T, d.heads, d.d_v, Layout::heads_to_flat, head_out, concat);
   if (d.d_out > 0) f32_gemm_nn(d.B * d.T, d.d_out, d.heads * d.d_v, concat, w.wo, out, false);
@@ -202,7 +208,8 @@ std::uint64_t layer_cached_scratch_floats(const LayerDims& d, int keys) {
 // then join the cache in place; pass 2 runs per (b, kv head), whose cached rows are contiguous,
 // over every held row; pass 3 as in layer_forward.
 void layer_forward_cached(const LayerDims& d, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                          float* out, const LayerCache& cache, float* q, float* scratch, const RopeOptions* rope) {
+                          float* out, const LayerCache& cache, float* q, float* scratch,
+                          const RopeOptions* rope) {
   const CachedScratch s = cached_scratch(d, scratch);
   // pass 1: projections of the new rows into head layout, their rotations, the append
   project_qkv(d, w, x, rope, s.flat, q, s.k, s.v);
@@ -233,8 +240,8 @@ std::uint64_t layer_scratch_floats(const LayerDims& d) {
   using u64 = std::uint64_t;
   const AttentionDims a = d.attention();
   const u64 rows = u64(d.B) * d.T;  // (b, t): the heads' rows of q and out are H of these each, k and v Hkv
-  return rows * widest_projection(d) + rows * d.heads * (u64(a.dv) + a.d) + rows * d.kv_heads * (u64(a.d) + a.dv) +
-         sdpa_scratch_floats(a);
+  return rows * widest_projection(d) + rows * d.heads * (u64(a.dv) + a.d) +
+         rows * d.kv_heads * (u64(a.d) + a.dv) + sdpa_scratch_floats(a);
 }
 
 // w -= learning_rate * g, in chunks the int-sized kernel can take.

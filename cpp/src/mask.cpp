@@ -14,8 +14,8 @@ MaskRow mask_row(const MaskSpec& mask, int Tq, int Tk, int b, int h, int i) {
     const int len = mask.valid_lens_per_row ? mask.valid_lens[std::size_t(b) * Tq + i] : mask.valid_lens[b];
     limit = std::min(limit, len);
   }
-  if (mask.causal == Causal::top_left) limit = std::min(limit, i + 1);                  // j <= i
-  if (mask.causal == Causal::bottom_right) limit = std::min(limit, i + Tk - Tq + 1);    // j <= i + Tk - Tq
+  if (mask.causal == Causal::top_left) limit = std::min(limit, i + 1);                // j <= i
+  if (mask.causal == Causal::bottom_right) limit = std::min(limit, i + Tk - Tq + 1);  // j <= i + Tk - Tq
   // The window, in 64-bit: a diagonal offset plus a width near INT_MAX must not wrap.
   const long long diagonal = (long long)i + Tk - Tq;
   if (mask.window_right >= 0) limit = int(std::min<long long>(limit, diagonal + mask.window_right + 1));

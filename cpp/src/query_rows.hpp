@@ -18,7 +18,7 @@ struct QueryRow {
   std::size_t r;   // (b * H + h) * Tq + i: the row's index in (B, H, Tq)
   std::size_t kv;  // b * Hkv + h / (H / Hkv): the kv head it reads, in (B, Hkv)
   MaskRow mask;
-  int n;           // keys_in_softmax(): the keys the softmax looks at
+  int n;  // keys_in_softmax(): the keys the softmax looks at
 };
 
 // Calls visit(row) for every query row in memory order (r = 0, 1, ...). H % Hkv == 0; an op

@@ -39,7 +39,12 @@ constexpr int kDirectEvery = 16;
 class Angles {
  public:
   Angles(const RopeOptions& opt, int d)
-      : offset_(opt.offset), half_(std::size_t(d / 2)), f_(half_), step_cos_(half_), step_sin_(half_), cos_(half_),
+      : offset_(opt.offset),
+        half_(std::size_t(d / 2)),
+        f_(half_),
+        step_cos_(half_),
+        step_sin_(half_),
+        cos_(half_),
         sin_(half_) {
     for (std::size_t i = 0; i < half_; ++i) {
       f_[i] = power(opt.base, -2.0 * double(i) / d);

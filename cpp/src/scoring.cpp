@@ -20,12 +20,12 @@
 namespace attnlab {
 namespace {
 
+using detail::for_each_query_row;
+using detail::QueryRow;
 using kernels::f32_axpy;
 using kernels::f32_gemm_nn;
 using kernels::f32_gemm_nt;
 using kernels::f32_gemm_tn;
-using detail::for_each_query_row;
-using detail::QueryRow;
 
 AttentionDims attention_dims(const ScoringDims& s, int key_width) {
   return {s.B, s.H, s.Hkv, s.Tq, s.Tk, key_width, s.dv};
@@ -38,8 +38,8 @@ SdpaOptions sdpa_options(const ScoringOptions& opt) {
   return o;
 }
 
-std::size_t query_rows(const ScoringDims& s) { return std::size_t(s.B) * s.H * s.Tq; }   // (b, h, i)
-std::size_t key_rows(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv * s.Tk; }   // (b, kvh, j)
+std::size_t query_rows(const ScoringDims& s) { return std::size_t(s.B) * s.H * s.Tq; }  // (b, h, i)
+std::size_t key_rows(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv * s.Tk; }  // (b, kvh, j)
 std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 
 // ---------------------------------------------------------------------------------------------
@@ -59,8 +59,8 @@ std::size_t score_count(const ScoringDims& s) { return query_rows(s) * s.Tk; }
 // head h / (H / Hkv). Optional trace outputs are copied on the way.
 template <class Model>
 void score_matrix_forward(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& params,
-                          const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
-                          float* scratch) {
+                          const float* q, const float* k, const float* v,
+                          const ScoringForwardOutputs& outputs, float* scratch) {
   Model sc(s, opt, params, scratch);
   sc.prepare(q, k);
   const bool all_keys = outputs.scores != nullptr;
@@ -81,8 +81,8 @@ void score_matrix_forward(const ScoringDims& s, const ScoringOptions& opt, const
   for (int b = 0; b < s.B; ++b)
     for (int h = 0; h < s.H; ++h) {
       const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
-      f32_gemm_nn(s.Tq, s.dv, s.Tk, S + bh * s.Tq * s.Tk, v + bkv * s.Tk * s.dv, outputs.out + bh * s.Tq * s.dv,
-                  false);
+      f32_gemm_nn(s.Tq, s.dv, s.Tk, S + bh * s.Tq * s.Tk, v + bkv * s.Tk * s.dv,
+                  outputs.out + bh * s.Tq * s.dv, false);
     }
 }
 
@@ -105,7 +105,8 @@ void score_matrix_backward(const ScoringDims& s, const ScoringOptions& opt, cons
   for (int b = 0; b < s.B; ++b)
     for (int h = 0; h < s.H; ++h) {
       const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
-      f32_gemm_nt(s.Tq, s.Tk, s.dv, dout + bh * s.Tq * s.dv, v + bkv * s.Tk * s.dv, dA + bh * s.Tq * s.Tk, false);
+      f32_gemm_nt(s.Tq, s.Tk, s.dv, dout + bh * s.Tq * s.dv, v + bkv * s.Tk * s.dv, dA + bh * s.Tq * s.Tk,
+                  false);
     }
   for_each_query_row(s.B, s.H, s.Hkv, s.Tq, s.Tk, opt.mask, [&](const QueryRow& row) {
     float *S_r = S + row.r * s.Tk, *dA_r = dA + row.r * s.Tk;
@@ -118,7 +119,8 @@ void score_matrix_backward(const ScoringDims& s, const ScoringOptions& opt, cons
   for (int b = 0; b < s.B; ++b)
     for (int h = 0; h < s.H; ++h) {
       const std::size_t bh = std::size_t(b) * s.H + h, bkv = std::size_t(b) * s.Hkv + h / group;
-      f32_gemm_tn(s.Tk, s.dv, s.Tq, S + bh * s.Tq * s.Tk, dout + bh * s.Tq * s.dv, dv + bkv * s.Tk * s.dv, true);
+      f32_gemm_tn(s.Tk, s.dv, s.Tq, S + bh * s.Tq * s.Tk, dout + bh * s.Tq * s.dv, dv + bkv * s.Tk * s.dv,
+                  true);
     }
   sc.finish(q, k, dq, dk, grads);
 }
@@ -144,10 +146,11 @@ class Additive {
   // 64-bit: at Tq = Tk = h = 23168 this is 2^32 + 194576 floats, which wasm32's size_t wrapped.
   static std::uint64_t scratch_floats(const ScoringDims& s) {
     using u64 = std::uint64_t;
-    const u64 scores = u64(s.B) * s.H * s.Tq * s.Tk, queries = u64(s.B) * s.H * s.Tq, keys = u64(s.B) * s.Hkv * s.Tk;
+    const u64 scores = u64(s.B) * s.H * s.Tq * s.Tk, queries = u64(s.B) * s.H * s.Tq,
+              keys = u64(s.B) * s.Hkv * s.Tk;
     const u64 row_stride = ld(s);  // < 2^31 + 80: no wrap
-    return 2 * scores + 2 * queries * s.hidden + 2 * u64(s.B) * s.Hkv * s.hidden * row_stride + keys * s.hidden +
-           kPlacement + u64(s.hidden) * row_stride;
+    return 2 * scores + 2 * queries * s.hidden + 2 * u64(s.B) * s.Hkv * s.hidden * row_stride +
+           keys * s.hidden + kPlacement + u64(s.hidden) * row_stride;
   }
 
   Additive(const ScoringDims& s, const ScoringOptions& opt, const ScoringParams& p, float* scratch)
@@ -161,7 +164,8 @@ class Additive {
     dKWT_ = KWT_ + kv_heads(s) * block(s);  // block(s) is a multiple of 16 floats
     KW_ = dKWT_ + kv_heads(s) * block(s);
     keep = KW_ + key_rows(s) * h_;
-    keep += (kPlacement + kPlacement / 2 - std::size_t(keep - KWT_) % kPlacement) % kPlacement;  // 8 mod 16 off KWT
+    keep += (kPlacement + kPlacement / 2 - std::size_t(keep - KWT_) % kPlacement) %
+            kPlacement;  // 8 mod 16 off KWT
   }
 
   // QW = q Wq, KW = k Wk, KWT = KW transposed per kv head.
@@ -173,8 +177,8 @@ class Additive {
   }
 
   void score_row(const QueryRow& row, int n, float* S_r, float* kept) const {
-    kernels::f32_additive_scores(S_r, kept, QW_ + row.r * h_, p_.wv, KWT_ + row.kv * block(s_), int(ld(s_)), h_, n,
-                                 scale_);
+    kernels::f32_additive_scores(S_r, kept, QW_ + row.r * h_, p_.wv, KWT_ + row.kv * block(s_), int(ld(s_)),
+                                 h_, n, scale_);
   }
 
   void clear_sums(const ScoringGrads& g) {
@@ -206,7 +210,9 @@ class Additive {
  private:
   static constexpr std::size_t kPlacement = 16;  // floats
   static std::size_t ld(const ScoringDims& s) { return (std::size_t(s.Tk) + 63) / 64 * 64 + 16; }
-  static std::size_t block(const ScoringDims& s) { return std::size_t(s.hidden) * ld(s); }  // one kv head's (h, ld)
+  static std::size_t block(const ScoringDims& s) {
+    return std::size_t(s.hidden) * ld(s);
+  }  // one kv head's (h, ld)
   static std::size_t kv_heads(const ScoringDims& s) { return std::size_t(s.B) * s.Hkv; }
 
   const ScoringDims& s_;
@@ -262,9 +268,9 @@ class Concat {
 
   void finish(const float* q, const float* k, float* dq, float* dk, const ScoringGrads& g) {
     const int rows_q = int(query_rows(s_)), rows_k = int(key_rows(s_));
-    f32_gemm_nn(rows_q, s_.dq, 1, rq_, p_.w, dq, false);          // (rows, 1) x (1, dq)
+    f32_gemm_nn(rows_q, s_.dq, 1, rq_, p_.w, dq, false);  // (rows, 1) x (1, dq)
     f32_gemm_nn(rows_k, s_.dk, 1, rk_, p_.w + s_.dq, dk, false);
-    f32_gemm_tn(s_.dq, 1, rows_q, q, rq_, g.dw, false);           // q^T rq: (dq, 1)
+    f32_gemm_tn(s_.dq, 1, rows_q, q, rq_, g.dw, false);  // q^T rq: (dq, 1)
     f32_gemm_tn(s_.dk, 1, rows_k, k, rk_, g.dw + s_.dq, false);
   }
 
@@ -314,8 +320,8 @@ void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const S
 }
 
 void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                      const float* q, const float* k, const float* v, const float* dout, float* dq,
-                      float* dk, float* dv, const ScoringGrads& grads, float* scratch) {
+                      const float* q, const float* k, const float* v, const float* dout, float* dq, float* dk,
+                      float* dv, const ScoringGrads& grads, float* scratch) {
   switch (opt.scoring) {
     case Scoring::dot:
     case Scoring::scaled_dot:
@@ -345,10 +351,14 @@ void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const 
 std::uint64_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring) {
   switch (scoring) {
     case Scoring::dot:
-    case Scoring::scaled_dot: return sdpa_scratch_floats(attention_dims(dims, dims.dq));
-    case Scoring::general: return general_scratch_floats(dims);
-    case Scoring::additive: return Additive::scratch_floats(dims);
-    case Scoring::concat: return Concat::scratch_floats(dims);
+    case Scoring::scaled_dot:
+      return sdpa_scratch_floats(attention_dims(dims, dims.dq));
+    case Scoring::general:
+      return general_scratch_floats(dims);
+    case Scoring::additive:
+      return Additive::scratch_floats(dims);
+    case Scoring::concat:
+      return Concat::scratch_floats(dims);
   }
   return 0;
 }

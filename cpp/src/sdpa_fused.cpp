@@ -118,13 +118,14 @@ struct Scratch {
                           // once D is known, so it shares the floats of dot, dp and dcap
   // Padded copies (padded_stride) of rows the products would read in place with an aliasing_stride;
   // null when the stride does not alias:
-  float* v = nullptr;     // forward: (Bc, dv + kColumnPad) a key block's values
-  float* q = nullptr;     // backward: (Br, d + kColumnPad) the block's query rows (B of dK += dS^T Q)
-  float* dout = nullptr;  // backward: (Br, dv + kColumnPad) the block's rows of dO (B of dV += P^T dO)
+  float* v = nullptr;        // forward: (Bc, dv + kColumnPad) a key block's values
+  float* q = nullptr;        // backward: (Br, d + kColumnPad) the block's query rows (B of dK += dS^T Q)
+  float* dout = nullptr;     // backward: (Br, dv + kColumnPad) the block's rows of dO (B of dV += P^T dO)
   std::uint64_t floats = 0;  // 64-bit: Br * d alone passes 2^32 in wasm32 for d >= 2^26
 
   Scratch(const AttentionDims& dims, bool backward, float* base)
-      : rows(backward ? kBackwardRows : kForwardRows), keys(backward ? kBackwardKeys : kForwardKeys),
+      : rows(backward ? kBackwardRows : kForwardRows),
+        keys(backward ? kBackwardKeys : kForwardKeys),
         ld(rows + kColumnPad) {
     auto take = [&](float*& at, std::uint64_t n) {
       at = base != nullptr ? base + std::size_t(floats) : nullptr;
@@ -163,15 +164,15 @@ struct QueryBlock {
   const float* kh = nullptr;  // the kv head's keys (Tk, d) and values (Tk, dv)
   const float* vh = nullptr;
   MaskRow mask[kMaxRows];
-  int keys_from = 0;          // min start: no row sees a key before it (those blocks are skipped)
-  int keys_seen = 0;          // max limit: no row sees a key at or past it (those blocks are skipped)
-  int keys_all_from = 0;      // max start and min limit: in between only an attnMask can hide a key
+  int keys_from = 0;      // min start: no row sees a key before it (those blocks are skipped)
+  int keys_seen = 0;      // max limit: no row sees a key at or past it (those blocks are skipped)
+  int keys_all_from = 0;  // max start and min limit: in between only an attnMask can hide a key
   int keys_all = 0;
-  bool elementwise = false;   // an attnMask or ALiBi: every block is masked element by element
+  bool elementwise = false;  // an attnMask or ALiBi: every block is masked element by element
 };
 
-QueryBlock query_block(const AttentionDims& dims, const SdpaOptions& opt, const float* k, const float* v, int b,
-                       int h, int i0, int rows) {
+QueryBlock query_block(const AttentionDims& dims, const SdpaOptions& opt, const float* k, const float* v,
+                       int b, int h, int i0, int rows) {
   QueryBlock qb;
   qb.rows = rows;
   qb.first_row = (std::size_t(b) * dims.H + h) * dims.Tq + i0;
@@ -297,8 +298,8 @@ StridedRows rows_for_products(const float* from, int count, int width, float* co
   return {copy, ld};
 }
 
-void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                       RowRange rr, int j0, int nk, StridedRows v, float* o) {
+void forward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb,
+                       const Scratch& sc, RowRange rr, int j0, int nk, StridedRows v, float* o) {
   // Up to a whole vector of columns: rr.r0 is a multiple of kRowGroup, so rr.r0 + columns <= Br.
   const int columns = padded_columns(rr.count());
   block_scores(dims, opt, qb, sc, rr, columns, j0, nk, nullptr);
@@ -369,9 +370,9 @@ void for_each_query_block(const AttentionDims& dims, const SdpaOptions& opt, con
 // The backward's work on keys j0 .. j0 + nk - 1 for the rows `rr` of query block qb, whose lse
 // (+inf where -inf: see sdpa_backward_fused) and D are in sc.lse, sc.D, scaled queries in sc.qt and
 // dO^T in sc.dot: accumulates into dq (the block's rows) and into dk, dv (the key block's rows).
-void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb, const Scratch& sc,
-                        RowRange rr, int j0, int nk, StridedRows q_rows, StridedRows dout_rows, float* dq, float* dk,
-                        float* dv) {
+void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const QueryBlock& qb,
+                        const Scratch& sc, RowRange rr, int j0, int nk, StridedRows q_rows,
+                        StridedRows dout_rows, float* dq, float* dk, float* dv) {
   const std::size_t first_row = qb.first_row + rr.r0;  // in (B, H, Tq)
   const std::size_t first_key = qb.first_key + j0;     // in (B, Hkv, Tk)
   const int rows = rr.count();
@@ -381,8 +382,8 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
   float* ds = sc.dp + rr.r0;  // (nk, rows), row stride sc.ld: dP^T, then dS^T
   for (int j = 0; j < nk; ++j) kernels::f32_exp2_minus(p + j * sc.ld, p + j * sc.ld, sc.lse + rr.r0, rows);
   // dP^T = V_blk dO^T, then dS^T = scale P^T (dP^T - D) in place (masked keys have P = 0, so dS = 0).
-  kernels::f32_gemm_nn_strided(nk, rows, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.dot + rr.r0, sc.ld,
-                               ds, sc.ld, false);
+  kernels::f32_gemm_nn_strided(nk, rows, dims.dv, qb.vh + std::size_t(j0) * dims.dv, dims.dv, sc.dot + rr.r0,
+                               sc.ld, ds, sc.ld, false);
   for (int j = 0; j < nk; ++j) {
     float* ds_row = ds + j * sc.ld;
     kernels::f32_softmax_grad_columns(ds_row, p + j * sc.ld, ds_row, sc.D + rr.r0, opt.scale, rows);
@@ -391,8 +392,8 @@ void backward_key_block(const AttentionDims& dims, const SdpaOptions& opt, const
   // dV_blk += P^T dO, dK_blk += dS^T Q, dQ += (dS^T)^T K_blk
   kernels::f32_gemm_nn_strided(nk, dims.dv, rows, p, sc.ld, dout_rows.row(rr.r0), dout_rows.ld,
                                dv + first_key * dims.dv, dims.dv, true);
-  kernels::f32_gemm_nn_strided(nk, dims.d, rows, ds, sc.ld, q_rows.row(rr.r0), q_rows.ld, dk + first_key * dims.d,
-                               dims.d, true);
+  kernels::f32_gemm_nn_strided(nk, dims.d, rows, ds, sc.ld, q_rows.row(rr.r0), q_rows.ld,
+                               dk + first_key * dims.d, dims.d, true);
   kernels::f32_gemm_tn_strided(rows, dims.d, nk, ds, sc.ld, qb.kh + std::size_t(j0) * dims.d, dims.d,
                                dq + first_row * dims.d, dims.d, true);
 }
@@ -413,13 +414,14 @@ void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const
   const int rows = narrow_window ? kNarrowWindowRows : kForwardRows;
   for_each_query_block(dims, opt, k, v, rows, [&](const QueryBlock& qb) {
     scaled_queries(dims, opt, qb, q, sc);
-    forward_block(dims, opt, qb, sc, out + qb.first_row * dims.dv, lse != nullptr ? lse + qb.first_row : lse_block);
+    forward_block(dims, opt, qb, sc, out + qb.first_row * dims.dv,
+                  lse != nullptr ? lse + qb.first_row : lse_block);
   });
 }
 
 void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
-                         const float* v, const float* dout, const SdpaSavedForward& saved, float* dq, float* dk,
-                         float* dv, float* scratch) {
+                         const float* v, const float* dout, const SdpaSavedForward& saved, float* dq,
+                         float* dk, float* dv, float* scratch) {
   const Scratch sc(dims, true, scratch);
   std::fill(dk, dk + dims.k_size(), 0.0f);
   std::fill(dv, dv + dims.v_size(), 0.0f);

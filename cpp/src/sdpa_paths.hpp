@@ -44,7 +44,7 @@ std::uint64_t sdpa_fused_scratch_floats(const AttentionDims& dims);
 void sdpa_forward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
                         const float* v, float* out, float* lse, float* scratch);
 void sdpa_backward_fused(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
-                         const float* v, const float* dout, const SdpaSavedForward& saved, float* dq, float* dk,
-                         float* dv, float* scratch);
+                         const float* v, const float* dout, const SdpaSavedForward& saved, float* dq,
+                         float* dk, float* dv, float* scratch);
 
 }  // namespace attnlab::detail

@@ -56,7 +56,8 @@ float row_weights(const AttentionDims& dims, const SdpaOptions& opt, const Query
   const int computed = all_scores ? dims.Tk : n;  // the trace shows raw scores of masked keys too
   row_scores(dims, opt, q + row.r * dims.d, k + row.kv * dims.Tk * dims.d, computed, p,
              trace != nullptr && trace->scores != nullptr ? trace->scores + scores : nullptr, dcap);
-  if (trace != nullptr && trace->softcapped != nullptr) std::copy(p, p + computed, trace->softcapped + scores);
+  if (trace != nullptr && trace->softcapped != nullptr)
+    std::copy(p, p + computed, trace->softcapped + scores);
 
   apply_mask(row.mask, opt.mask, p, n);
   if (trace != nullptr && trace->masked != nullptr) {
@@ -74,8 +75,9 @@ std::uint64_t sdpa_rows_scratch_floats(const AttentionDims& dims) {
 }
 
 void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
-                  const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
-  const bool tracing = outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
+                       const float* v, const SdpaForwardOutputs& outputs, float* scratch) {
+  const bool tracing =
+      outputs.scores != nullptr || outputs.softcapped != nullptr || outputs.masked != nullptr;
   float* p = scratch;
   for_each_query_row(dims.B, dims.H, dims.Hkv, dims.Tq, dims.Tk, opt.mask, [&](const QueryRow& row) {
     const int n = row.n;
@@ -103,7 +105,7 @@ void sdpa_forward_rows(const AttentionDims& dims, const SdpaOptions& opt, const 
 // m_j is the dropout multiplier (keep_j / (1 - dropout)). GQA: dK, dV of a kv head accumulate
 // over every query head that reads it.
 void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const float* q, const float* k,
-                   const float* v, const float* dout, float* dq, float* dk, float* dv, float* scratch) {
+                        const float* v, const float* dout, float* dq, float* dk, float* dv, float* scratch) {
   float* p = scratch;
   float* g = scratch + dims.Tk;
   float* dcap = scratch + 2 * std::size_t(dims.Tk);
@@ -119,7 +121,10 @@ void sdpa_backward_rows(const AttentionDims& dims, const SdpaOptions& opt, const
     const float* doi = dout + row.r * dims.dv;
     for (int j = 0; j < n; ++j) {
       const float m = dropout_multiplier(opt, row.b, row.h, row.i, j);
-      if (p[j] == 0.0f || m == 0.0f) { g[j] = 0.0f; continue; }  // contributes nothing below
+      if (p[j] == 0.0f || m == 0.0f) {
+        g[j] = 0.0f;
+        continue;
+      }  // contributes nothing below
       const std::size_t vj = (row.kv * dims.Tk + j) * dims.dv;
       g[j] = m * kernels::f32_dot(doi, v + vj, dims.dv);
       kernels::f32_axpy(dv + vj, p[j] * m, doi, dims.dv);

@@ -15,7 +15,8 @@ void masked_softmax_forward(int B, int H, int Tq, int Tk, const MaskSpec& mask, 
 void masked_softmax_backward(int B, int H, int Tq, int Tk, const MaskSpec& mask, const float* y,
                              const float* dy, float* dx) {
   detail::for_each_query_row(B, H, H, Tq, Tk, mask, [&](const detail::QueryRow& row) {
-    detail::masked_softmax_backward_row(row.mask, mask, y + row.r * Tk, dy + row.r * Tk, dx + row.r * Tk, Tk, 1.0f);
+    detail::masked_softmax_backward_row(row.mask, mask, y + row.r * Tk, dy + row.r * Tk, dx + row.r * Tk, Tk,
+                                        1.0f);
   });
 }
 

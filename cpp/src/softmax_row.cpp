@@ -11,10 +11,11 @@ void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int s
   const float masked = masked_value(mask);
   const int within = std::min(row.limit, n);
   auto at = [&](int j) -> float& { return z[std::size_t(j) * stride]; };
-  for (int j = within; j < n; ++j) at(j) = masked;                   // fill mode: keys beyond the limit
-  for (int j = 0; j < std::min(row.start, n); ++j) at(j) = masked;   // keys before the window
+  for (int j = within; j < n; ++j) at(j) = masked;                  // fill mode: keys beyond the limit
+  for (int j = 0; j < std::min(row.start, n); ++j) at(j) = masked;  // keys before the window
   if (row.alibi) {  // first, so that the passes below still replace what they mask (fill mode)
-    for (int j = row.start; j < within; ++j) at(j) -= bias_scale * (row.alibi_slope * float(std::abs(row.alibi_center - j)));
+    for (int j = row.start; j < within; ++j)
+      at(j) -= bias_scale * (row.alibi_slope * float(std::abs(row.alibi_center - j)));
   }
   if (row.bool_row != nullptr) {
     for (int j = row.start; j < within; ++j)

@@ -15,7 +15,8 @@ namespace attnlab::detail {
 inline bool key_visible(const MaskRow& row, int j) {
   if (j < row.start || j >= row.limit) return false;
   if (row.bool_row != nullptr && row.bool_row[std::size_t(j) * row.stride_j] == 0) return false;
-  if (row.float_row != nullptr && row.float_row[std::size_t(j) * row.stride_j] == -std::numeric_limits<float>::infinity())
+  if (row.float_row != nullptr &&
+      row.float_row[std::size_t(j) * row.stride_j] == -std::numeric_limits<float>::infinity())
     return false;
   return true;
 }
@@ -32,7 +33,8 @@ inline float masked_value(const MaskSpec& mask) {
 // z (n), element j at z[j * stride]: adds the ALiBi bias and the float mask, times bias_scale, to
 // visible keys and replaces masked keys by masked_value() (the fused sdpa's S^T holds a row's scores
 // in a column, in log2 units: stride Br, bias_scale log2 e; 1 * bias is exact, so the rows keep theirs).
-void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int stride = 1, float bias_scale = 1.0f);
+void apply_mask(const MaskRow& row, const MaskSpec& mask, float* z, int n, int stride = 1,
+                float bias_scale = 1.0f);
 
 // z (n) -> y (n) = softmax(z), the row max subtracted first; returns log(sum exp z). y may alias z.
 // A row whose entries are all -inf (nothing visible) becomes zeros and returns -inf.

@@ -27,7 +27,8 @@ std::size_t row(int n, int width) { return std::size_t(n) * std::size_t(width); 
 }  // namespace
 
 void embedding_forward(int N, int d, const int32_t* tokens, const float* table, float* out) {
-  for (int n = 0; n < N; ++n) std::memcpy(out + row(n, d), table + row(tokens[n], d), std::size_t(d) * sizeof(float));
+  for (int n = 0; n < N; ++n)
+    std::memcpy(out + row(n, d), table + row(tokens[n], d), std::size_t(d) * sizeof(float));
 }
 
 // The forward copies row tokens[n] of the table to row n, so that table row receives row n of dout.
@@ -35,14 +36,14 @@ void embedding_backward(int N, int d, const int32_t* tokens, const float* dout, 
   for (int n = 0; n < N; ++n) kernels::f32_axpy(dtable + row(tokens[n], d), 1.0f, dout + row(n, d), d);
 }
 
-void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta, float* y,
-                        float* mean, float* rstd) {
+void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta,
+                        float* y, float* mean, float* rstd) {
   for (int n = 0; n < N; ++n)
     kernels::f32_layer_norm_row(y + row(n, d), x + row(n, d), gamma, beta, eps, d, mean + n, rstd + n);
 }
 
-void layer_norm_backward(int N, int d, const float* x, const float* gamma, const float* mean, const float* rstd,
-                         const float* dy, float* dx, float* dgamma, float* dbeta) {
+void layer_norm_backward(int N, int d, const float* x, const float* gamma, const float* mean,
+                         const float* rstd, const float* dy, float* dx, float* dgamma, float* dbeta) {
   for (int n = 0; n < N; ++n)
     kernels::f32_layer_norm_row_backward(dx + row(n, d), dgamma, dbeta, x + row(n, d), gamma, dy + row(n, d),
                                          mean[n], rstd[n], d);
@@ -58,8 +59,8 @@ void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, 
 
 // pass 2 backward: y += b       -> db += sum_n dy[n]
 // pass 1 backward: y = x W^T    -> dx = dy W (N, d_in) over d_out, dW += dy^T x (d_out, d_in) over N
-void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx, float* dW,
-                     float* db) {
+void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx,
+                     float* dW, float* db) {
   if (db != nullptr)
     for (int n = 0; n < N; ++n) kernels::f32_axpy(db, 1.0f, dy + row(n, d_out), d_out);
   if (dx != nullptr) kernels::f32_gemm_nn(N, d_in, d_out, dy, W, dx, false);
@@ -67,7 +68,8 @@ void linear_backward(int N, int d_in, int d_out, const float* x, const float* W,
 }
 
 void gelu_forward(std::size_t n, Gelu form, const float* x, float* y) {
-  in_int_chunks(n, [&](std::size_t at, int count) { kernels::f32_gelu(y + at, x + at, count, form == Gelu::tanh); });
+  in_int_chunks(
+      n, [&](std::size_t at, int count) { kernels::f32_gelu(y + at, x + at, count, form == Gelu::tanh); });
 }
 
 void gelu_backward(std::size_t n, Gelu form, const float* x, const float* dy, float* dx) {
@@ -137,10 +139,11 @@ float clip_factor(double total_norm, float max_norm) {
   return std::min(1.0f, float(double(max_norm) / (total_norm + 1e-6)));
 }
 
-void adamw_step(std::size_t n, const AdamWOptions& opt, int step, float grad_scale, float* param, float* m, float* v,
-                const float* grad) {
+void adamw_step(std::size_t n, const AdamWOptions& opt, int step, float grad_scale, float* param, float* m,
+                float* v, const float* grad) {
   // torch computes the bias corrections in double (Python floats), then rounds where they meet the tensors.
-  const double bias1 = 1.0 - std::pow(double(opt.beta1), step), bias2 = 1.0 - std::pow(double(opt.beta2), step);
+  const double bias1 = 1.0 - std::pow(double(opt.beta1), step),
+               bias2 = 1.0 - std::pow(double(opt.beta2), step);
   const kernels::AdamWUpdate u{float(1.0 - double(opt.learning_rate) * opt.weight_decay),
                                opt.beta1,
                                opt.beta2,
@@ -148,7 +151,9 @@ void adamw_step(std::size_t n, const AdamWOptions& opt, int step, float grad_sca
                                float(std::sqrt(bias2)),
                                opt.eps,
                                grad_scale};
-  in_int_chunks(n, [&](std::size_t at, int count) { kernels::f32_adamw(param + at, m + at, v + at, grad + at, count, u); });
+  in_int_chunks(n, [&](std::size_t at, int count) {
+    kernels::f32_adamw(param + at, m + at, v + at, grad + at, count, u);
+  });
 }
 
 }  // namespace attnlab

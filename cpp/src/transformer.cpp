@@ -62,14 +62,17 @@ std::size_t rows(int n, int width) { return std::size_t(n) * std::size_t(width);
 // Between (N, width) rows with `stride` floats each, heads side by side from column `first`, and
 // head layout (B, heads, T, dh): the qkv split (to_heads) and its backward, and the heads'
 // concatenation (stride = width = d, first = 0).
-void rearrange(int B, int T, int heads, int dh, float* flat, int stride, int first, float* head_layout, bool to_heads) {
+void rearrange(int B, int T, int heads, int dh, float* flat, int stride, int first, float* head_layout,
+               bool to_heads) {
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < heads; ++h)
       for (int t = 0; t < T; ++t) {
         float* f = flat + rows(b * T + t, stride) + first + h * dh;
         float* g = head_layout + rows((b * heads + h) * T + t, dh);
-        if (to_heads) std::memcpy(g, f, sizeof(float) * std::size_t(dh));
-        else std::memcpy(f, g, sizeof(float) * std::size_t(dh));
+        if (to_heads)
+          std::memcpy(g, f, sizeof(float) * std::size_t(dh));
+        else
+          std::memcpy(f, g, sizeof(float) * std::size_t(dh));
       }
 }
 
@@ -161,17 +164,27 @@ Transformer::Transformer(const TransformerConfig& config) : config_(config) {
   // Layer pointers by name: the offsets of entries() in order.
   std::size_t at = info_[0].size + (config_.positions == Positions::learned ? info_[1].size : 0);
   float* p = arena_.data();
-  auto next = [&](std::size_t n) { float* q = p + at; at += n; return q; };
+  auto next = [&](std::size_t n) {
+    float* q = p + at;
+    at += n;
+    return q;
+  };
   const int d = config_.d_model, qkv_rows = d + 2 * config_.kv() * config_.head_width();
   for (int i = 0; i < config_.layers; ++i) {
     Layer l;
-    l.norm_w = next(d); l.norm_b = next(d);
-    l.qkv_w = next(rows(qkv_rows, d)); l.qkv_b = next(qkv_rows);
-    l.out_w = next(rows(d, d)); l.out_b = next(d);
+    l.norm_w = next(d);
+    l.norm_b = next(d);
+    l.qkv_w = next(rows(qkv_rows, d));
+    l.qkv_b = next(qkv_rows);
+    l.out_w = next(rows(d, d));
+    l.out_b = next(d);
     if (config_.mlp > 0) {
-      l.mlp_norm_w = next(d); l.mlp_norm_b = next(d);
-      l.fc1_w = next(rows(config_.mlp, d)); l.fc1_b = next(config_.mlp);
-      l.fc2_w = next(rows(d, config_.mlp)); l.fc2_b = next(d);
+      l.mlp_norm_w = next(d);
+      l.mlp_norm_b = next(d);
+      l.fc1_w = next(rows(config_.mlp, d));
+      l.fc1_b = next(config_.mlp);
+      l.fc2_w = next(rows(d, config_.mlp));
+      l.fc2_b = next(d);
     }
     layers_.push_back(l);
   }
@@ -203,9 +216,11 @@ void Transformer::init(uint64_t seed) {
   reset_optimizer();
 }
 
-void Transformer::run_forward(int B, int T, const int32_t* tokens, const Work& s, const TransformerTrace& trace) {
+void Transformer::run_forward(int B, int T, const int32_t* tokens, const Work& s,
+                              const TransformerTrace& trace) {
   const TransformerConfig& c = config_;
-  const int N = B * T, d = c.d_model, H = c.heads, Hkv = c.kv(), dh = c.head_width(), w = Hkv * dh, qkv = d + 2 * w;
+  const int N = B * T, d = c.d_model, H = c.heads, Hkv = c.kv(), dh = c.head_width(), w = Hkv * dh,
+            qkv = d + 2 * w;
   const float* P = arena_.data();
   // the embeddings: x = tok[tokens] (+ pos[t])
   float* x0 = c.layers > 0 ? s.layer[0].x : s.x_final;
@@ -256,7 +271,8 @@ void Transformer::run_forward(int B, int T, const int32_t* tokens, const Work& s
       linear_forward(N, c.mlp, d, l.g, p.fc2_w, p.fc2_b, next);
       kernels::f32_axpy(next, 1.0f, l.mid, N * d);
     }
-    if (trace.residual != nullptr) std::memcpy(trace.residual + rows(i, N * d), next, sizeof(float) * rows(N, d));
+    if (trace.residual != nullptr)
+      std::memcpy(trace.residual + rows(i, N * d), next, sizeof(float) * rows(N, d));
   }
   // the final LayerNorm and the unembedding
   const ParameterInfo& unembed_b = info_.back();
@@ -278,9 +294,11 @@ void Transformer::forward(int B, int T, const int32_t* tokens, float* logits, co
 
 // The forward in reverse; each step names the forward line it differentiates. dx carries the
 // residual stream's gradient down the layers; the LayerNorm backwards add to it.
-float Transformer::backward(int B, int T, const int32_t* tokens, const int32_t* targets, const uint8_t* mask) {
+float Transformer::backward(int B, int T, const int32_t* tokens, const int32_t* targets,
+                            const uint8_t* mask) {
   const TransformerConfig& c = config_;
-  const int N = B * T, d = c.d_model, H = c.heads, Hkv = c.kv(), dh = c.head_width(), w = Hkv * dh, qkv = d + 2 * w;
+  const int N = B * T, d = c.d_model, H = c.heads, Hkv = c.kv(), dh = c.head_width(), w = Hkv * dh,
+            qkv = d + 2 * w;
   const std::size_t need = std::size_t(workspace_floats(B, T));
   if (work_.size() < need) work_.resize(need);
   const Work s = carve(B, T, work_.data());
@@ -296,7 +314,8 @@ float Transformer::backward(int B, int T, const int32_t* tokens, const int32_t* 
   // logits = a_final Wu^T + bu -> da_final, dWu (into dtok when tied), dbu
   const std::size_t norm_at = info_[info_.size() - (c.tie ? 3 : 4)].offset;
   const float* unembed_w = c.tie ? P : P + info_[info_.size() - 2].offset;
-  linear_backward(N, d, c.vocab, s.a_final, unembed_w, s.probs, s.da, grad(unembed_w), G + info_.back().offset);
+  linear_backward(N, d, c.vocab, s.a_final, unembed_w, s.probs, s.da, grad(unembed_w),
+                  G + info_.back().offset);
   // a_final = LayerNorm(x_final) -> dx
   std::fill(s.dx, s.dx + rows(N, d), 0.0f);
   layer_norm_backward(N, d, s.x_final, P + norm_at, s.mean_final, s.rstd_final, s.da, s.dx, G + norm_at,
@@ -345,8 +364,8 @@ float Transformer::backward(int B, int T, const int32_t* tokens, const int32_t* 
   return loss;
 }
 
-float Transformer::train_step(int B, int T, const int32_t* tokens, const int32_t* targets, const uint8_t* mask,
-                              const AdamWOptions& opt) {
+float Transformer::train_step(int B, int T, const int32_t* tokens, const int32_t* targets,
+                              const uint8_t* mask, const AdamWOptions& opt) {
   const float loss = backward(B, T, tokens, targets, mask);
   float* G = arena_.data() + count_;
   if (!std::isfinite(loss)) return loss;

@@ -18,8 +18,12 @@ const FIXTURES = 'tests/io/fixtures';
 const KIB = 1024;
 let dir;
 
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-')); });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 const reText = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -45,7 +49,14 @@ function cellsOf(svgText) {
     if (panel.tag === 'svg' && findAll(root, (n) => n.attrs.class === 'panel').length) continue;
     for (const row of panel.children.filter((n) => n.attrs.class === 'row')) {
       for (const rect of row.children) {
-        cells.push({ layer: panel.attrs['data-layer'], head: panel.attrs['data-head'], row: Number(row.attrs['data-row']), col: Number(rect.attrs['data-col']), value: rect.attrs['data-value'], title: rect.children.find((c) => c.tag === 'title')?.text });
+        cells.push({
+          layer: panel.attrs['data-layer'],
+          head: panel.attrs['data-head'],
+          row: Number(row.attrs['data-row']),
+          col: Number(rect.attrs['data-col']),
+          value: rect.attrs['data-value'],
+          title: rect.children.find((c) => c.tag === 'title')?.text,
+        });
       }
     }
   }
@@ -117,7 +128,11 @@ describe('attention-lab figure --format svg', () => {
     expect(cells).toHaveLength(12);
     expect(firstWrongCell(cells, data)).toBeNull();
     // The title, the query rows' labels, the key columns' labels, the axis names (then the colour bar's numbers).
-    expect(findAll(root, (n) => n.tag === 'text').map((n) => n.text).slice(0, 10)).toEqual(['float32_le', '0', '1', '2', '0', '1', '2', '3', 'Keys', 'Queries']);
+    expect(
+      findAll(root, (n) => n.tag === 'text')
+        .map((n) => n.text)
+        .slice(0, 10),
+    ).toEqual(['float32_le', '0', '1', '2', '0', '1', '2', '3', 'Keys', 'Queries']);
     expect(cells[6].title).toBe(`query (1) → key (2): ${cells[6].title.split(': ')[1]}`);
   });
 
@@ -138,11 +153,12 @@ describe('attention-lab figure --format svg', () => {
     expect(root.attrs['data-stage']).toBe('heads');
     expect(cells).toHaveLength(L * H * T * T);
     expect(cells.map((c) => `${c.layer},${c.head}`).filter((_, k) => k % (T * T) === 0)).toEqual(
-      Array.from({ length: L * H }, (_, m) => `${Math.floor(m / H)},${m % H}`));
+      Array.from({ length: L * H }, (_, m) => `${Math.floor(m / H)},${m % H}`),
+    );
     expect(firstWrongCell(cells, data)).toBeNull();
   });
 
-  it('the heads view is BertViz\'s grid: a row per layer (L0, L1), a column per head (H0..H3), each map at its row and column', async () => {
+  it("the heads view is BertViz's grid: a row per layer (L0, L1), a column per head (H0..H3), each map at its row and column", async () => {
     const { shape, tokens } = induction();
     const [L, H, T] = shape;
     const { root, cells } = cellsOf(await figure([INDUCTION, '--view', 'heads'], 'grid.svg'));
@@ -222,14 +238,19 @@ describe('attention-lab figure --format html and png', () => {
     expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
     // Through a shell's pipe, as a script runs it (Node's own child stdout is a socket, which /dev/stdout cannot open).
     const piped = await new Promise((resolve) => {
-      execFile('sh', ['-c', `"${process.execPath}" "${BIN}" figure ${FIXTURES}/bertviz.json --index 0,1 --format svg -o /dev/stdout | cat`], { cwd: REPO }, (error, stdout, stderr) => resolve({ error, stdout, stderr }));
+      execFile(
+        'sh',
+        ['-c', `"${process.execPath}" "${BIN}" figure ${FIXTURES}/bertviz.json --index 0,1 --format svg -o /dev/stdout | cat`],
+        { cwd: REPO },
+        (error, stdout, stderr) => resolve({ error, stdout, stderr }),
+      );
     });
     expect(piped.error).toBeNull();
     expect(piped.stdout).toBe(await readFile(join(dir, 'quiet.svg'), 'utf8'));
     expect(piped.stderr).toMatch(/^wrote \/dev\/stdout \(heatmap, svg, \d+ bytes\)\n$/);
   });
 
-  it('PNG through the system Chromium is an image twice the SVG\'s size', async () => {
+  it("PNG through the system Chromium is an image twice the SVG's size", async () => {
     const svg = parseXml(await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.svg'));
     const png = await figure([`${FIXTURES}/bertviz.json`, '--view', 'heads'], 'b.png');
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -249,13 +270,19 @@ describe('attention-lab errors', () => {
     [['figure', INDUCTION, '-o', 'x.html', '--view', 'pipeline', '--index', '0'], '--tensor and --index do not apply'],
     [['figure', INDUCTION, '-o', 'x.gif', '--format', 'gif'], '--format must be one of svg, html, png, pdf, got "gif"'],
     [['figure', INDUCTION, '-o', 'out.pdf', '--format', 'svg'], '-o out.pdf is named .pdf, but --format is svg: name it .svg, or drop --format'],
-    [['figure', INDUCTION, '-o', 'out.pdf', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got pdf from -o out.pdf'],
+    [
+      ['figure', INDUCTION, '-o', 'out.pdf', '--view', 'pipeline'],
+      '--view pipeline is an interactive figure: --format html (or -o NAME.html), got pdf from -o out.pdf',
+    ],
     [['figure', INDUCTION, '-o', 'x.html', '--format', 'svg'], '-o x.html is named .html, but --format is svg: name it .svg, or drop --format'],
     [['figure', INDUCTION, '-o', 'x.PNG', '--format', 'html'], '-o x.PNG is named .PNG, but --format is html: name it .html'],
     [['figure', INDUCTION, '-o', 'x.txt'], '-o x.txt is named .txt, not a format the command writes: name it .svg, .html (or .htm), .png or .pdf'],
     [['figure', INDUCTION, '-o', 'x.txt', '--format', 'svg'], '-o x.txt is named .txt, but --format is svg'],
     [['figure', INDUCTION, '-o', 'fig'], '-o fig has no extension to tell the format: name it .svg, .html (or .htm), .png or .pdf, or give --format'],
-    [['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'], '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png'],
+    [
+      ['figure', INDUCTION, '-o', 'x.png', '--view', 'pipeline'],
+      '--view pipeline is an interactive figure: --format html (or -o NAME.html), got png from -o x.png',
+    ],
     [['figure', INDUCTION, '-o', 'x.svg', '--index', '1,b'], '--index must be non-negative integers'],
     [['figure', INDUCTION, '-o', 'x.svg', '--tokens', ' '], '--tokens is empty'],
     [['figure', INDUCTION, '-o'], "'-o, --out <value>' argument missing"],
@@ -275,13 +302,28 @@ describe('attention-lab errors', () => {
     [['info', `${FIXTURES}/missing.npy`], `${FIXTURES}/missing.npy: cannot be read (no such file)`],
     [['info', `${FIXTURES}/truncated.npy`], `readTensors(${FIXTURES}/truncated.npy)`],
     [['info', `${FIXTURES}/model.pt`], 'is a pickle'],
-    [['figure', `${FIXTURES}/stored.npz`, '-o', 'x.svg'], `${FIXTURES}/stored.npz: holds 3 tensors ('weights', 'counts', 'half'); choose one with --tensor NAME`],
+    [
+      ['figure', `${FIXTURES}/stored.npz`, '-o', 'x.svg'],
+      `${FIXTURES}/stored.npz: holds 3 tensors ('weights', 'counts', 'half'); choose one with --tensor NAME`,
+    ],
     [['figure', INDUCTION, '--tensor', 'attn', '-o', 'x.svg'], `${INDUCTION}: no tensor 'attn' (--tensor); it holds 'attention'`],
-    [['figure', INDUCTION, '--index', '2,0', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 2,0 is out of range on axis 0 (size 2)`],
-    [['figure', INDUCTION, '--index', '1', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 1 leaves 3 axes, this view needs 2 (give 2 indices)`],
-    [['figure', INDUCTION, '--index', '1,2', '--tokens', 'a b c', '-o', 'x.svg'], `${INDUCTION}: tensor 'attention': --tokens has 3 tokens, the figure has 24 queries and 24 keys`],
+    [
+      ['figure', INDUCTION, '--index', '2,0', '-o', 'x.svg'],
+      `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 2,0 is out of range on axis 0 (size 2)`,
+    ],
+    [
+      ['figure', INDUCTION, '--index', '1', '-o', 'x.svg'],
+      `${INDUCTION}: tensor 'attention' has shape [2, 4, 24, 24]: --index 1 leaves 3 axes, this view needs 2 (give 2 indices)`,
+    ],
+    [
+      ['figure', INDUCTION, '--index', '1,2', '--tokens', 'a b c', '-o', 'x.svg'],
+      `${INDUCTION}: tensor 'attention': --tokens has 3 tokens, the figure has 24 queries and 24 keys`,
+    ],
     [['figure', `${FIXTURES}/vector.npy`, '-o', 'x.svg'], `${FIXTURES}/vector.npy: tensor 'vector' has shape`],
-    [['figure', INDUCTION, '--view', 'pipeline', '-o', 'x.html'], `${INDUCTION}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds 'attention'`],
+    [
+      ['figure', INDUCTION, '--view', 'pipeline', '-o', 'x.html'],
+      `${INDUCTION}: --view pipeline needs tensors x, wq, wk, wv (or q, k, v); it holds 'attention'`,
+    ],
   ];
   for (const [args, message] of bad) {
     it(`bad input: attention-lab ${args.join(' ')} exits 1 naming the file`, async () => {
@@ -298,7 +340,9 @@ describe('attention-lab errors', () => {
     await writeFile(file, writeNpy({ data: new Float32Array(1025 * 1024), shape: [1, 1025, 1024] }));
     const { code, stderr } = await runCli(['figure', file, '-o', join(dir, 'big.svg')]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`${file}: tensor 'big': the heatmap of shape [1025, 1024] has 1049600 cells, more than an SVG figure holds (1048576); choose fewer with --index`);
+    expect(stderr).toContain(
+      `${file}: tensor 'big': the heatmap of shape [1025, 1024] has 1049600 cells, more than an SVG figure holds (1048576); choose fewer with --index`,
+    );
   });
 
   it('an OUT that cannot be written exits 1 naming -o', async () => {
@@ -310,7 +354,24 @@ describe('attention-lab errors', () => {
   it('--help exits 0 and documents every flag and both exit codes', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--tensor NAME', '--index', '--tokens', '--view', '--format', '--title', '-o, --out OUT', '-q, --quiet', '-h, --help', 'heatmap', 'heads', 'svg', 'html', 'png', 'pdf']) expect(stdout).toContain(flag);
+    for (const flag of [
+      '--tensor NAME',
+      '--index',
+      '--tokens',
+      '--view',
+      '--format',
+      '--title',
+      '-o, --out OUT',
+      '-q, --quiet',
+      '-h, --help',
+      'heatmap',
+      'heads',
+      'svg',
+      'html',
+      'png',
+      'pdf',
+    ])
+      expect(stdout).toContain(flag);
     expect(stdout).toMatch(/Exit codes: 0 .*1 bad input.*2 usage/s);
     expect(stdout).toMatch(/regular file .*of at most 1 GiB/s);
     expect(stdout).toContain('-o naming FILE');

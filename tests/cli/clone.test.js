@@ -23,7 +23,9 @@ beforeAll(async () => {
   bin = join(clone, 'bin', 'attention-lab.mjs');
   await cp(join(REPO, INDUCTION), join(work, 'attention.safetensors'));
 });
-afterAll(async () => { if (work) await rm(work, { recursive: true, force: true }); });
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
 
 const inWork = (args) => runCli(args, { bin, cwd: work });
 
@@ -31,7 +33,10 @@ describe('node <clone>/bin/attention-lab.mjs, with no npm install and no build',
   it('info, an SVG heatmap and an HTML heads page work', async () => {
     const info = await inWork(['info', 'attention.safetensors']);
     expect(info.stdout).toContain('tokens (24, positions 0 to 23)');
-    for (const [args, out, start] of [[['--index', '1,2'], 'head.svg', '<svg'], [['--view', 'heads'], 'heads.html', '<!doctype html>']]) {
+    for (const [args, out, start] of [
+      [['--index', '1,2'], 'head.svg', '<svg'],
+      [['--view', 'heads'], 'heads.html', '<!doctype html>'],
+    ]) {
       const run = await inWork(['figure', 'attention.safetensors', ...args, '-o', out]);
       expect(run.code, run.stderr).toBe(0);
       expect((await readFile(join(work, out), 'utf8')).startsWith(start)).toBe(true);
@@ -50,7 +55,9 @@ describe('node <clone>/bin/attention-lab.mjs, with no npm install and no build',
     const q = { data: Float32Array.from([1, 0, 0, 1, 1, 1]), shape: [3, 2] };
     await writeFile(join(work, 'qkv.safetensors'), writeSafetensors({ q, k: q, v: q }));
     const { code, stderr } = await inWork(['figure', 'qkv.safetensors', '--view', 'pipeline', '-o', 'p.html']);
-    expect(stderr).toBe(`attention-lab: --view pipeline packs the wasm core into the page, and ${clone}/web/wasm/attention-simd.js is not built: run npm run build:wasm in ${clone}/, or use the package from npm pack\n`);
+    expect(stderr).toBe(
+      `attention-lab: --view pipeline packs the wasm core into the page, and ${clone}/web/wasm/attention-simd.js is not built: run npm run build:wasm in ${clone}/, or use the package from npm pack\n`,
+    );
     expect(code).toBe(1);
   });
 });

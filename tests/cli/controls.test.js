@@ -25,12 +25,17 @@ beforeAll(async () => {
   // The file's own name holds an escape sequence too.
   file = join(dir, `e${RED}vil\u0007.safetensors`);
   const block = { data: Float32Array.from({ length: 9 }, (_, k) => k / 9), shape: [3, 3] };
-  await writeFile(file, writeSafetensors(
-    Object.fromEntries(Object.values(NAMES).map((n) => [n, block])),
-    { tokens: TOKENS, note: 'set the title\u001b]0;pwned\u0007 then \u001b[2J clear' },
-  ));
+  await writeFile(
+    file,
+    writeSafetensors(Object.fromEntries(Object.values(NAMES).map((n) => [n, block])), {
+      tokens: TOKENS,
+      note: 'set the title\u001b]0;pwned\u0007 then \u001b[2J clear',
+    }),
+  );
 });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 const visible = (text) => JSON.stringify(text);
 

@@ -12,7 +12,10 @@ export function induction() {
   const bytes = readFileSync(`${REPO}/${INDUCTION}`);
   const n = Number(bytes.readBigUInt64LE(0));
   const header = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
-  const { shape, data_offsets: [start, end] } = header.attention;
+  const {
+    shape,
+    data_offsets: [start, end],
+  } = header.attention;
   const data = new Float32Array(bytes.buffer.slice(bytes.byteOffset + 8 + n + start, bytes.byteOffset + 8 + n + end));
   return { data, shape, tokens: JSON.parse(header.__metadata__.tokens) };
 }

@@ -17,8 +17,12 @@ const QUICK_MS = 5000;
 const KILL_MS = 10_000;
 let dir;
 
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-files-')); });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-files-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 /** Runs `args` expecting a quick exit `code` whose stderr holds every one of `says`. */
 async function refused(args, code, ...says) {
@@ -64,7 +68,7 @@ describe('attention-lab reads regular files only', () => {
   });
 });
 
-describe('attention-lab checks a file\'s size before reading it', () => {
+describe("attention-lab checks a file's size before reading it", () => {
   it('a sparse 1.5 GiB file is refused by its size, before any read, naming the 1 GiB limit', async () => {
     const sparse = join(dir, 'sparse.npy');
     await writeFile(sparse, '');

@@ -45,13 +45,17 @@ async function openFigure(args, name) {
 }
 
 describe('the standalone HTML page from file:// with the network blocked', () => {
-  it('a heatmap shows the hovered cell\'s tokens, positions from 0 and exact value, and requests nothing but itself', async () => {
+  it("a heatmap shows the hovered cell's tokens, positions from 0 and exact value, and requests nothing but itself", async () => {
     const { data, shape, tokens } = induction();
     const [, H, T] = shape;
     const { page, problems, blocked, requests } = await openFigure([INDUCTION, '--index', '1,2'], 'heatmap.html');
     try {
       expect(await page.locator('[data-value]').count()).toBe(T * T);
-      for (const [i, j] of [[0, 0], [3, 10], [23, 22]]) {
+      for (const [i, j] of [
+        [0, 0],
+        [3, 10],
+        [23, 22],
+      ]) {
         await page.hover(`g[data-row="${i}"] > rect[data-col="${j}"]`);
         const readout = page.locator('#readout');
         const want = String(data[(1 * H + 2) * T * T + i * T + j]);
@@ -96,13 +100,17 @@ describe('the standalone HTML page from file:// with the network blocked', () =>
     }
   });
 
-  it('each cell\'s fill is what Chromium\'s color-mix() in oklab gives for figures.css\'s default rule, within 1 of 255', async () => {
+  it("each cell's fill is what Chromium's color-mix() in oklab gives for figures.css's default rule, within 1 of 255", async () => {
     const { page } = await openFigure([INDUCTION, '--index', '0,1'], 'colours.html');
     try {
       // figures.css: fill: color-mix(in oklab, var(--attn-weight, #4338ca) calc(t * 85%), var(--attn-cell, #fff)); t = the weight.
       const worst = await page.evaluate(() => {
         const probe = document.body.appendChild(document.createElement('div'));
-        const rgb = (css) => { probe.style.color = ''; probe.style.color = css; return getComputedStyle(probe).color; };
+        const rgb = (css) => {
+          probe.style.color = '';
+          probe.style.color = css;
+          return getComputedStyle(probe).color;
+        };
         const channels = (text) => {
           const c = document.createElement('canvas').getContext('2d');
           c.fillStyle = text;

@@ -10,8 +10,12 @@ import { runCli } from './run.js';
 import { findAll, parseXml } from './xml.js';
 
 let dir;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-large-')); });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-large-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 /** A .npy of `shape` holding 0, 1/n, 2/n...; -> { file, data }. */
 async function ramp(name, shape) {
@@ -81,7 +85,9 @@ describe('attention-lab refuses a PNG taller than Chromium draws', () => {
     const { code, stderr, signal } = await runCli(['figure', file, '-o', join(dir, 'tall.png')], { timeout: 15_000 });
     expect(signal).toBeNull();
     expect(stderr).not.toMatch(/\n\s+at /);
-    expect(stderr).toContain('attention-lab: the figure is 146 x 1820062 px; a PNG at 2x holds at most 8192 px a side (Chromium\'s limit): write SVG (--format svg)');
+    expect(stderr).toContain(
+      "attention-lab: the figure is 146 x 1820062 px; a PNG at 2x holds at most 8192 px a side (Chromium's limit): write SVG (--format svg)",
+    );
     expect(code).toBe(1);
   }, 30_000);
 });

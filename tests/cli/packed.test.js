@@ -16,7 +16,7 @@ let project;
 function installed(args) {
   return new Promise((resolve) => {
     execFile(join(project, 'node_modules', '.bin', 'attention-lab'), args, { cwd: project }, (error, stdout, stderr) => {
-      resolve({ code: error ? error.code ?? 1 : 0, stdout, stderr });
+      resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr });
     });
   });
 }
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('the attention-lab command from the packed package in a fresh project', () => {
-  it('info lists the example\'s tensor', async () => {
+  it("info lists the example's tensor", async () => {
     const { code, stdout } = await installed(['info', 'attention.safetensors']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}attention +float32 +\[2, 4, 24, 24\]$/m);
@@ -49,7 +49,10 @@ describe('the attention-lab command from the packed package in a fresh project',
   });
 
   it('every view in every format it has: heatmap and heads as SVG and HTML, the pipeline as a computing HTML file', async () => {
-    for (const [view, format] of [['heatmap', 'html'], ['heads', 'svg']]) {
+    for (const [view, format] of [
+      ['heatmap', 'html'],
+      ['heads', 'svg'],
+    ]) {
       const run = await installed(['figure', 'attention.safetensors', '--view', view, ...(view === 'heatmap' ? ['--index', '0,0'] : []), '-o', `v.${format}`]);
       expect(run.code, `${view} ${format}: ${run.stderr}`).toBe(0);
       const text = await readFile(join(project, `v.${format}`), 'utf8');

@@ -49,25 +49,34 @@ function toUnicode(cmap) {
 export function readPdf(bytes) {
   const all = objects(bytes);
   const ref = (dict, key) => Number(dict.match(new RegExp(`/${key} (\\d+) 0 R`))?.[1]);
-  const pages = [...all.values()].filter((o) => /\/Type \/Page\b(?!s)/.test(o.dict)).map((page) => {
-    const fonts = new Map();
-    const fontDict = page.dict.match(/\/Font <<([^>]*)>>/)?.[1] ?? '';
-    for (const [, name, number] of fontDict.matchAll(/\/(\w+) (\d+) 0 R/g)) {
-      const unicode = ref(all.get(Number(number)).dict, 'ToUnicode');
-      fonts.set(name, unicode ? toUnicode(all.get(unicode).stream.toString('latin1')) : new Map());
-    }
-    const content = all.get(ref(page.dict, 'Contents')).stream.toString('latin1');
-    const texts = [];
-    let font = new Map();
-    const decode = (hex) => hex.match(/.{4}/g).map((c) => font.get(parseInt(c, 16)) ?? '\ufffd').join('');
-    for (const [, fontName, shown, array] of content.matchAll(/\/(\w+) [\d.]+ Tf|<([0-9A-Fa-f]*)> Tj|\[([^\]]*)\] TJ/g)) {
-      if (fontName) font = fonts.get(fontName) ?? new Map();
-      else if (shown !== undefined) texts.push(decode(shown));
-      else texts.push([...array.matchAll(/<([0-9A-Fa-f]*)>/g)].map(([, h]) => decode(h)).join(''));
-    }
-    const box = page.dict.match(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/).slice(1).map(Number);
-    return { box, content, texts };
-  });
+  const pages = [...all.values()]
+    .filter((o) => /\/Type \/Page\b(?!s)/.test(o.dict))
+    .map((page) => {
+      const fonts = new Map();
+      const fontDict = page.dict.match(/\/Font <<([^>]*)>>/)?.[1] ?? '';
+      for (const [, name, number] of fontDict.matchAll(/\/(\w+) (\d+) 0 R/g)) {
+        const unicode = ref(all.get(Number(number)).dict, 'ToUnicode');
+        fonts.set(name, unicode ? toUnicode(all.get(unicode).stream.toString('latin1')) : new Map());
+      }
+      const content = all.get(ref(page.dict, 'Contents')).stream.toString('latin1');
+      const texts = [];
+      let font = new Map();
+      const decode = (hex) =>
+        hex
+          .match(/.{4}/g)
+          .map((c) => font.get(parseInt(c, 16)) ?? '\ufffd')
+          .join('');
+      for (const [, fontName, shown, array] of content.matchAll(/\/(\w+) [\d.]+ Tf|<([0-9A-Fa-f]*)> Tj|\[([^\]]*)\] TJ/g)) {
+        if (fontName) font = fonts.get(fontName) ?? new Map();
+        else if (shown !== undefined) texts.push(decode(shown));
+        else texts.push([...array.matchAll(/<([0-9A-Fa-f]*)>/g)].map(([, h]) => decode(h)).join(''));
+      }
+      const box = page.dict
+        .match(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/)
+        .slice(1)
+        .map(Number);
+      return { box, content, texts };
+    });
   const info = [...all.values()].find((o) => /\/Producer/.test(o.dict))?.dict ?? '';
   const images = [...all.values()].filter((o) => /\/Subtype \/Image\b/.test(o.dict)).length;
   return { version: bytes.subarray(0, 8).toString('latin1'), info, pages, images };

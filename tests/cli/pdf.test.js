@@ -17,8 +17,12 @@ const PT_PER_PX = 0.75; // 72 pt an inch, 96 CSS px an inch
 const COLOUR_STEPS = 0.02;
 let dir;
 
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-pdf-')); });
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'attnlab-cli-pdf-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 /** -> { svg (the parsed SVG root), pdf (readPdf's), stderr, ms } of the same figure as SVG and as PDF. */
 async function both(args, name) {
@@ -56,7 +60,7 @@ function worstFill(svgRoot, fills) {
 }
 
 describe('attention-lab figure --format pdf', () => {
-  it('layer 1, head 2 as a PDF: one page the figure\'s size, each cell a vector rectangle of its SVG colour, no image, the labels as text', async () => {
+  it("layer 1, head 2 as a PDF: one page the figure's size, each cell a vector rectangle of its SVG colour, no image, the labels as text", async () => {
     const { tokens } = induction();
     const { svg, pdf, stderr, ms, pdfOut } = await both([INDUCTION, '--index', '1,2'], 'head');
     console.log(`24 x 24 heatmap PDF written in ${(ms / 1000).toFixed(1)} s`);
@@ -81,7 +85,7 @@ describe('attention-lab figure --format pdf', () => {
     expect(pdf.info).toContain('/Title (attention[1, 2])');
   }, 90_000);
 
-  it('the heads view as a PDF holds every map: L*H*T*T cell rectangles in the SVG\'s colours, its layer and head labels as text', async () => {
+  it("the heads view as a PDF holds every map: L*H*T*T cell rectangles in the SVG's colours, its layer and head labels as text", async () => {
     const [L, H, T] = induction().shape;
     const { svg, pdf } = await both([INDUCTION, '--view', 'heads', '--title', 'induction heads'], 'heads');
     const fills = filledRectangles(pdf.pages[0].content);
@@ -97,7 +101,9 @@ describe('attention-lab figure --format pdf', () => {
     const file = join(dir, 'tall.npy');
     await writeFile(file, writeNpy({ data: new Float32Array(20_000), shape: [20_000, 1] }));
     const { code, stderr, ms } = await runCli(['figure', file, '-o', join(dir, 'tall.pdf')], { timeout: 30_000 });
-    expect(stderr).toMatch(/^attention-lab: the figure is \d+ x 280062 px; a PDF page holds at most 19200 px \(200 inches\) a side: write SVG \(--format svg\)/);
+    expect(stderr).toMatch(
+      /^attention-lab: the figure is \d+ x 280062 px; a PDF page holds at most 19200 px \(200 inches\) a side: write SVG \(--format svg\)/,
+    );
     expect(stderr).not.toContain('starting Chromium');
     expect(code).toBe(1);
     expect(ms).toBeLessThan(5000);

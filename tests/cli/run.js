@@ -13,7 +13,7 @@ export function runCli(args, { bin = BIN, cwd = REPO, timeout = 0 } = {}) {
   const start = performance.now();
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], { cwd, maxBuffer: 64 << 20, timeout, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      resolve({ code: error ? error.code ?? null : 0, signal: error?.signal ?? null, stdout, stderr, ms: performance.now() - start });
+      resolve({ code: error ? (error.code ?? null) : 0, signal: error?.signal ?? null, stdout, stderr, ms: performance.now() - start });
     });
   });
 }

@@ -13,7 +13,10 @@ const NOT_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\
 /** Throws when `text` holds a character XML 1.0 forbids, naming its code and where. */
 export function checkXmlChars(text, what = 'the document') {
   const m = NOT_CHAR.exec(text);
-  if (m) throw new Error(`${what} holds U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')}, not an XML character, at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 20), m.index + 20))}`);
+  if (m)
+    throw new Error(
+      `${what} holds U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')}, not an XML character, at ${m.index}: ${JSON.stringify(text.slice(Math.max(0, m.index - 20), m.index + 20))}`,
+    );
 }
 
 function decode(text) {

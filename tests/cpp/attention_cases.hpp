@@ -21,11 +21,11 @@ struct AttentionCase {
   std::string name;  // a gtest parameter name: letters, digits and underscores
   AttentionDims dims;
   MaskSetup mask;
-  float scale = 0.0f;        // 0: the default 1 / sqrt(d)
+  float scale = 0.0f;  // 0: the default 1 / sqrt(d)
   float softcap = 0.0f;
   float dropout = 0.0f;
   uint64_t seed = 0;
-  float magnitude = 1.5f;    // q and k are uniform in [-magnitude, magnitude]
+  float magnitude = 1.5f;  // q and k are uniform in [-magnitude, magnitude]
 
   SdpaOptions options() const {
     SdpaOptions o;
@@ -69,23 +69,26 @@ inline std::vector<AttentionCase> attention_cases() {
     return t.back();
   };
   //                                          B  H Hkv Tq Tk  d dv
-  add("single_query_single_key",             {1, 1, 1, 1, 1, 1, 1});
-  add("rank2_odd_sizes",                     {1, 1, 1, 3, 5, 4, 3});
-  add("rank3_batch_of_three",                {3, 1, 1, 4, 6, 5, 2});
-  add("rank4_odd_sizes",                     {2, 3, 3, 5, 7, 9, 11});
-  add("valid_lens_per_batch_beyond_tk",      {2, 3, 3, 4, 7, 5, 6}, MaskSetup().lens({3, 9}));
-  add("valid_lens_per_batch_with_zero",      {2, 2, 2, 3, 5, 4, 3}, MaskSetup().lens({0, 4}));
-  add("valid_lens_per_row",                  {2, 2, 2, 3, 6, 4, 5}, MaskSetup().lens({0, 2, 7, 6, 1, 3}, true));
-  add("causal_top_left_square",              {1, 2, 2, 6, 6, 4, 4}, MaskSetup().with_causal(C::top_left));
-  add("causal_top_left_fewer_queries",       {2, 1, 1, 3, 7, 5, 3}, MaskSetup().with_causal(C::top_left));
-  add("causal_top_left_more_queries",        {2, 1, 1, 7, 3, 5, 3}, MaskSetup().with_causal(C::top_left));
-  add("causal_bottom_right_fewer_queries",   {2, 1, 1, 3, 7, 5, 3}, MaskSetup().with_causal(C::bottom_right));
-  add("causal_bottom_right_more_queries",    {2, 1, 1, 7, 3, 5, 3}, MaskSetup().with_causal(C::bottom_right));
+  add("single_query_single_key", {1, 1, 1, 1, 1, 1, 1});
+  add("rank2_odd_sizes", {1, 1, 1, 3, 5, 4, 3});
+  add("rank3_batch_of_three", {3, 1, 1, 4, 6, 5, 2});
+  add("rank4_odd_sizes", {2, 3, 3, 5, 7, 9, 11});
+  add("valid_lens_per_batch_beyond_tk", {2, 3, 3, 4, 7, 5, 6}, MaskSetup().lens({3, 9}));
+  add("valid_lens_per_batch_with_zero", {2, 2, 2, 3, 5, 4, 3}, MaskSetup().lens({0, 4}));
+  add("valid_lens_per_row", {2, 2, 2, 3, 6, 4, 5}, MaskSetup().lens({0, 2, 7, 6, 1, 3}, true));
+  add("causal_top_left_square", {1, 2, 2, 6, 6, 4, 4}, MaskSetup().with_causal(C::top_left));
+  add("causal_top_left_fewer_queries", {2, 1, 1, 3, 7, 5, 3}, MaskSetup().with_causal(C::top_left));
+  add("causal_top_left_more_queries", {2, 1, 1, 7, 3, 5, 3}, MaskSetup().with_causal(C::top_left));
+  add("causal_bottom_right_fewer_queries", {2, 1, 1, 3, 7, 5, 3}, MaskSetup().with_causal(C::bottom_right));
+  add("causal_bottom_right_more_queries", {2, 1, 1, 7, 3, 5, 3}, MaskSetup().with_causal(C::bottom_right));
 
   // attnMask broadcast from every shape family, boolean and float.
   const AttentionDims masked_dims{2, 3, 3, 4, 9, 5, 3};
-  const std::vector<std::pair<std::string, std::vector<int>>> shapes = {
-      {"tk", {9}}, {"tq_tk", {4, 9}}, {"b_1_1_tk", {2, 1, 1, 9}}, {"1_h_tq_tk", {1, 3, 4, 9}}, {"b_h_tq_tk", {2, 3, 4, 9}}};
+  const std::vector<std::pair<std::string, std::vector<int>>> shapes = {{"tk", {9}},
+                                                                        {"tq_tk", {4, 9}},
+                                                                        {"b_1_1_tk", {2, 1, 1, 9}},
+                                                                        {"1_h_tq_tk", {1, 3, 4, 9}},
+                                                                        {"b_h_tq_tk", {2, 3, 4, 9}}};
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     add("bool_mask_" + shapes[s].first, masked_dims, MaskSetup().random_bool(shapes[s].second, 100 + s));
     add("float_mask_" + shapes[s].first, masked_dims, MaskSetup().random_float(shapes[s].second, 200 + s));
@@ -93,7 +96,10 @@ inline std::vector<AttentionCase> attention_cases() {
   add("bool_mask_masking_whole_rows", {2, 2, 2, 3, 5, 4, 3}, MaskSetup().random_bool({2, 1, 3, 5}, 7, 0.25));
 
   add("valid_lens_causal_and_bool_mask_intersect", {2, 2, 2, 5, 7, 3, 4},
-      MaskSetup().lens({4, 0, 7, 2, 5, 6, 1, 3, 7, 7}, true).with_causal(C::bottom_right).random_bool({1, 2, 5, 7}, 11));
+      MaskSetup()
+          .lens({4, 0, 7, 2, 5, 6, 1, 3, 7, 7}, true)
+          .with_causal(C::bottom_right)
+          .random_bool({1, 2, 5, 7}, 11));
   add("valid_lens_causal_and_float_mask_intersect", {2, 2, 1, 6, 5, 4, 4},
       MaskSetup().lens({3, 5}).with_causal(C::top_left).random_float({2, 1, 6, 5}, 12));
 
@@ -110,7 +116,8 @@ inline std::vector<AttentionCase> attention_cases() {
   add("softcap_saturating_scores", {2, 2, 2, 4, 6, 8, 3}).softcap = 1.5f;
   t.back().magnitude = 2.5f;
   add("softcap_with_mask_and_grouped_heads", {1, 4, 2, 5, 5, 6, 4},
-      MaskSetup().with_causal(C::top_left).random_bool({5, 5}, 16)).softcap = 2.0f;
+      MaskSetup().with_causal(C::top_left).random_bool({5, 5}, 16))
+      .softcap = 2.0f;
   t.back().scale = 0.8f;
   add("scale_one_is_plain_dot", {2, 2, 2, 3, 4, 3, 3}).scale = 1.0f;
   add("scale_custom", {1, 3, 3, 4, 5, 7, 2}, MaskSetup().lens({3})).scale = 0.37f;
@@ -132,12 +139,14 @@ inline std::vector<AttentionCase> attention_cases() {
       MaskSetup().with_alibi({0.6f, -0.2f}).with_window(2, 1).random_float({6, 5}, 22));
   add("alibi_with_d2l_fill_and_valid_lens", {2, 1, 1, 3, 5, 4, 2},
       MaskSetup().with_alibi({0.4f}).lens({0, 3}).with_fill());
-  add("alibi_window_and_softcap", {1, 2, 2, 5, 5, 6, 4}, MaskSetup().with_alibi({0.3f, 0.9f}).with_window(1, -1))
+  add("alibi_window_and_softcap", {1, 2, 2, 5, 5, 6, 4},
+      MaskSetup().with_alibi({0.3f, 0.9f}).with_window(1, -1))
       .softcap = 2.0f;
 
   add("dropout_with_valid_lens", {2, 2, 2, 4, 6, 4, 3}, MaskSetup().lens({6, 3})).dropout = 0.3f;
   t.back().seed = 7;
-  add("dropout_with_grouped_heads_and_causal", {1, 4, 2, 5, 5, 3, 4}, MaskSetup().with_causal(C::top_left)).dropout = 0.5f;
+  add("dropout_with_grouped_heads_and_causal", {1, 4, 2, 5, 5, 3, 4}, MaskSetup().with_causal(C::top_left))
+      .dropout = 0.5f;
   t.back().seed = 11;
   add("dropout_with_d2l_fill", {2, 1, 1, 3, 4, 3, 2}, MaskSetup().lens({0, 2}).with_fill()).dropout = 0.25f;
   t.back().seed = 12;
@@ -153,7 +162,8 @@ inline std::vector<AttentionCase> width_sweep_cases() {
   for (int n = 1; n <= top; ++n) {
     t.push_back({"d_" + std::to_string(n), {1, 1, 1, 2, 5, n, 3}, MaskSetup()});
     t.push_back({"dv_" + std::to_string(n), {1, 1, 1, 2, 5, 3, n}, MaskSetup()});
-    t.push_back({"tk_" + std::to_string(n), {1, 1, 1, 3, n, 3, 2}, MaskSetup().with_causal(Causal::bottom_right)});
+    t.push_back(
+        {"tk_" + std::to_string(n), {1, 1, 1, 3, n, 3, 2}, MaskSetup().with_causal(Causal::bottom_right)});
   }
   return t;
 }

@@ -12,15 +12,15 @@
 namespace attnlab::test {
 
 struct NamedGrad {
-  std::string name;                 // "dq", "dwk", ...
-  std::vector<float>* input;        // the tensor the gradient is taken with respect to
-  const std::vector<float>* grad;   // d loss / d input
+  std::string name;                // "dq", "dwk", ...
+  std::vector<float>* input;       // the tensor the gradient is taken with respect to
+  const std::vector<float>* grad;  // d loss / d input
 };
 
 // The same gradients from two implementations (same order, same names): element-wise close.
-inline void expect_gradients_close(const std::vector<NamedGrad>& actual, const std::vector<NamedGrad>& expected,
-                                   double atol, double rtol, const char* file = __builtin_FILE(),
-                                   int line = __builtin_LINE()) {
+inline void expect_gradients_close(const std::vector<NamedGrad>& actual,
+                                   const std::vector<NamedGrad>& expected, double atol, double rtol,
+                                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   ASSERT_EQ(actual.size(), expected.size());
   for (std::size_t i = 0; i < actual.size(); ++i)
     expect_close(*actual[i].grad, *expected[i].grad, atol, rtol, actual[i].name, file, line);
@@ -52,15 +52,17 @@ struct BackwardUnderTest {
 // Every gradient of the core against the reference's, element-wise.
 template <class Problem, class Grads>
 void expect_backward_matches_reference(Problem p, const BackwardUnderTest<Problem, Grads>& op, double atol,
-                                       double rtol, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                                       double rtol, const char* file = __builtin_FILE(),
+                                       int line = __builtin_LINE()) {
   const Grads core = op.core(p), ref = op.reference(p);
   expect_gradients_close(op.named(p, core), op.named(p, ref), atol, rtol, file, line);
 }
 
 // Every gradient of the core against central differences (step eps) of the core's own forward.
 template <class Problem, class Grads>
-void expect_backward_matches_finite_differences(Problem p, const BackwardUnderTest<Problem, Grads>& op, double eps,
-                                                double atol, double rtol, const char* file = __builtin_FILE(),
+void expect_backward_matches_finite_differences(Problem p, const BackwardUnderTest<Problem, Grads>& op,
+                                                double eps, double atol, double rtol,
+                                                const char* file = __builtin_FILE(),
                                                 int line = __builtin_LINE()) {
   const Grads g = op.core(p);
   expect_gradients_match_finite_differences(

@@ -59,7 +59,10 @@ TEST(KernelsTanh, IsWithin8UlpOfTanhOverADenseSweepOfPositiveAndNegativeFloats) 
     for (std::size_t i = 0; i < x.size(); ++i) {
       const double e = ulps_from_tanh(y[i], x[i]);
       worst_abs = std::max(worst_abs, std::fabs(double(y[i]) - std::tanh(double(x[i]))));
-      if (e > worst) { worst = e; worst_x = x[i]; }
+      if (e > worst) {
+        worst = e;
+        worst_x = x[i];
+      }
     }
   }
   EXPECT_LE(worst, kTanhUlps) << "worst at x = " << worst_x;
@@ -68,9 +71,23 @@ TEST(KernelsTanh, IsWithin8UlpOfTanhOverADenseSweepOfPositiveAndNegativeFloats) 
 
 TEST(KernelsTanh, KeepsTheSignOfZeroFollowsTinyArgumentsAndSaturatesAtInfinity) {
   const float tiny = std::numeric_limits<float>::denorm_min(), smallest = std::numeric_limits<float>::min();
-  const std::vector<float> x = {0.0f, -0.0f, tiny, -tiny, smallest, -smallest, 1e-20f, -1e-7f, 3e-4f,
-                                9.0f, -9.5f, 20.0f, -1e4f, std::numeric_limits<float>::max(),
-                                -std::numeric_limits<float>::max(), kInf, -kInf};
+  const std::vector<float> x = {0.0f,
+                                -0.0f,
+                                tiny,
+                                -tiny,
+                                smallest,
+                                -smallest,
+                                1e-20f,
+                                -1e-7f,
+                                3e-4f,
+                                9.0f,
+                                -9.5f,
+                                20.0f,
+                                -1e4f,
+                                std::numeric_limits<float>::max(),
+                                -std::numeric_limits<float>::max(),
+                                kInf,
+                                -kInf};
   for (int n = 1; n <= int(x.size()); ++n) {  // every special value in the vector body and in the tail
     std::vector<float> y(n);
     kernels::f32_tanh(y.data(), x.data(), n);
@@ -102,8 +119,12 @@ struct Row {
   int h, n, ldk;
   std::vector<float> qw, wv, kwT;
   Row(int h_, int n_, uint32_t seed)
-      : h(h_), n(n_), ldk(n_ + 3), qw(test::random_uniform(h_, seed, -1.5f, 1.5f)),
-        wv(test::random_uniform(h_, seed + 1)), kwT(test::random_uniform(std::size_t(h_) * (n_ + 3), seed + 2, -1.5f, 1.5f)) {}
+      : h(h_),
+        n(n_),
+        ldk(n_ + 3),
+        qw(test::random_uniform(h_, seed, -1.5f, 1.5f)),
+        wv(test::random_uniform(h_, seed + 1)),
+        kwT(test::random_uniform(std::size_t(h_) * (n_ + 3), seed + 2, -1.5f, 1.5f)) {}
   double t(int c, int j) const { return std::tanh(double(qw[c]) + double(kwT[std::size_t(c) * ldk + j])); }
   std::string where() const { return "h=" + std::to_string(h) + " n=" + std::to_string(n); }
 };
@@ -118,22 +139,26 @@ TEST(KernelsAdditive, ScoresMatchADoubleLoopKeepTheTanhAndLeaveTheRestOfTheRowAl
     for (int n : key_counts()) {
       const Row r(h, n, 100 + 7 * n + h);
       std::vector<float> s(n + 2, 99.0f), kept(r.kwT.size(), 99.0f), s_without(n + 2, 99.0f);
-      kernels::f32_additive_scores(s.data(), kept.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n, scale);
-      kernels::f32_additive_scores(s_without.data(), nullptr, r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n,
+      kernels::f32_additive_scores(s.data(), kept.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n,
                                    scale);
+      kernels::f32_additive_scores(s_without.data(), nullptr, r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk,
+                                   h, n, scale);
       for (int j = 0; j < n; ++j) {
         double expected = 0.0, allowance = 0.0;
         for (int c = 0; c < h; ++c) {
           expected += double(r.wv[c]) * r.t(c, j);
           allowance += std::fabs(double(r.wv[c])) * (kTanhAbs + (h + 2) * kEps);
-          EXPECT_NEAR(kept[std::size_t(c) * r.ldk + j], r.t(c, j), kTanhAbs) << r.where() << " c=" << c << " j=" << j;
+          EXPECT_NEAR(kept[std::size_t(c) * r.ldk + j], r.t(c, j), kTanhAbs)
+              << r.where() << " c=" << c << " j=" << j;
         }
         EXPECT_NEAR(s[j], scale * expected, scale * allowance) << r.where() << " j=" << j;
-        EXPECT_EQ(s_without[j], s[j]) << "keeping the tanh values changes nothing, " << r.where() << " j=" << j;
+        EXPECT_EQ(s_without[j], s[j])
+            << "keeping the tanh values changes nothing, " << r.where() << " j=" << j;
       }
       for (int j = n; j < n + 2; ++j) EXPECT_EQ(s[j], 99.0f) << r.where();
       for (int c = 0; c < h; ++c)
-        for (int j = n; j < r.ldk; ++j) EXPECT_EQ(kept[std::size_t(c) * r.ldk + j], 99.0f) << r.where() << " j=" << j;
+        for (int j = n; j < r.ldk; ++j)
+          EXPECT_EQ(kept[std::size_t(c) * r.ldk + j], 99.0f) << r.where() << " j=" << j;
     }
 }
 
@@ -143,14 +168,15 @@ TEST(KernelsAdditive, BackwardAccumulatesTheGradientsOfADoubleLoopFromTheKeptTan
       const Row r(h, n, 300 + 7 * n + h);
       // The kept tanh values as the forward stores them (h, ldk); the kernel must only read them.
       std::vector<float> t(r.kwT.size(), 99.0f), s(n);
-      kernels::f32_additive_scores(s.data(), t.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n, 1.0f);
+      kernels::f32_additive_scores(s.data(), t.data(), r.qw.data(), r.wv.data(), r.kwT.data(), r.ldk, h, n,
+                                   1.0f);
       const std::vector<float> da = test::random_uniform(n, 400 + n);
       // Nonzero starting values: the kernel adds to them.
       std::vector<float> dqw = test::random_uniform(h, 500 + n), dwv = test::random_uniform(h, 600 + n);
       std::vector<float> dkwT = test::random_uniform(r.kwT.size(), 700 + n);
       const std::vector<float> dqw0 = dqw, dwv0 = dwv, dkwT0 = dkwT;
-      kernels::f32_additive_scores_backward(da.data(), t.data(), r.ldk, r.wv.data(), h, n, dqw.data(), dkwT.data(),
-                                            dwv.data());
+      kernels::f32_additive_scores_backward(da.data(), t.data(), r.ldk, r.wv.data(), h, n, dqw.data(),
+                                            dkwT.data(), dwv.data());
       // Against the exact tanh: d(1 - t^2) = -2 t dt, so the tanh error reaches g doubled; sums
       // over n keys add n eps each.
       for (int c = 0; c < h; ++c) {
@@ -167,9 +193,11 @@ TEST(KernelsAdditive, BackwardAccumulatesTheGradientsOfADoubleLoopFromTheKeptTan
               << r.where() << " c=" << c << " j=" << j;
         }
         EXPECT_NEAR(dwv[c], dwv0[c] + sum_t, allowance_t + 2 * kEps) << r.where() << " c=" << c;
-        EXPECT_NEAR(dqw[c], dqw0[c] + w * sum_g, std::fabs(w) * allowance_g + 2 * kEps) << r.where() << " c=" << c;
+        EXPECT_NEAR(dqw[c], dqw0[c] + w * sum_g, std::fabs(w) * allowance_g + 2 * kEps)
+            << r.where() << " c=" << c;
         for (int j = n; j < r.ldk; ++j)  // past the row: untouched
-          EXPECT_EQ(dkwT[std::size_t(c) * r.ldk + j], dkwT0[std::size_t(c) * r.ldk + j]) << r.where() << " j=" << j;
+          EXPECT_EQ(dkwT[std::size_t(c) * r.ldk + j], dkwT0[std::size_t(c) * r.ldk + j])
+              << r.where() << " j=" << j;
       }
     }
 }

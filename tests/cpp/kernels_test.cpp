@@ -66,7 +66,10 @@ TEST(Kernels, DotOfRandomFloatsIsWithinTheSummationErrorBound) {
   for (int n : lengths()) {
     const auto a = test::random_uniform(n, 3 + n), b = test::random_uniform(n, 4 + n);
     double expected = 0.0, magnitude = 0.0;
-    for (int i = 0; i < n; ++i) { expected += double(a[i]) * b[i]; magnitude += std::fabs(double(a[i]) * b[i]); }
+    for (int i = 0; i < n; ++i) {
+      expected += double(a[i]) * b[i];
+      magnitude += std::fabs(double(a[i]) * b[i]);
+    }
     const double bound = (n / kernels::width() + 2 * kernels::width()) * 0x1p-23 * magnitude;
     EXPECT_NEAR(kernels::f32_dot(a.data(), b.data(), n), expected, bound) << "n=" << n;
   }
@@ -81,7 +84,8 @@ TEST(Kernels, DotRowsIsExactOnDyadicInputsForEveryRowCountWidthAndStride) {
       const int lda = d + 3;
       std::vector<float> A(std::size_t(n) * lda, 1e30f);
       const auto values = dyadic(n * d, 7 + n + d), x = dyadic(d, 8 + d);
-      for (int j = 0; j < n; ++j) std::copy(values.begin() + j * d, values.begin() + (j + 1) * d, A.begin() + j * lda);
+      for (int j = 0; j < n; ++j)
+        std::copy(values.begin() + j * d, values.begin() + (j + 1) * d, A.begin() + j * lda);
       std::vector<float> y(n + 1, -7.0f);
       kernels::f32_dot_rows(y.data(), A.data(), lda, x.data(), n, d);
       for (int j = 0; j < n; ++j) {
@@ -237,8 +241,8 @@ double ulps(float y, double r) {
 // scalar build goes on).
 TEST(Kernels, Exp2IsWithinFourUlpAboveMinus126AndAHalfAndIsZeroAtMinusInfinity) {
   const float inf = std::numeric_limits<float>::infinity();
-  std::vector<float> x = {-inf, -0.0f, 0.0f, -0x1p-149f, -1e-30f, -126.0f, -126.25f, -126.5f, -126.75f, -127.0f,
-                          -149.0f, -150.0f, -0.5f, -1.0f};
+  std::vector<float> x = {-inf,    -0.0f,    0.0f,    -0x1p-149f, -1e-30f, -126.0f, -126.25f,
+                          -126.5f, -126.75f, -127.0f, -149.0f,    -150.0f, -0.5f,   -1.0f};
   for (float v = -0.0f; v >= -130.0f;) {
     x.push_back(v);
     std::uint32_t bits;
@@ -272,13 +276,14 @@ TEST(Kernels, Exp2IsWithinFourUlpAboveMinus126AndAHalfAndIsZeroAtMinusInfinity) 
 TEST(Kernels, ExpStaysFiniteAndPositiveOverTheSoftmaxRange) {
   // After the max is subtracted the argument is <= 0; it reaches -1e4 and below with large scores.
   // Around -87.5 the vector body's result is subnormal, then 0 (kernels_vec.hpp), within 1e-38.
-  const std::vector<float> x = {0.0f,   -1e-8f,  -1.0f,   -87.0f, -87.34f, -87.5f, -87.68f,
-                                -87.7f, -88.0f,  -88.5f,  -103.0f, -200.0f, -1e4f,  -3e38f};
+  const std::vector<float> x = {0.0f,   -1e-8f, -1.0f,  -87.0f,  -87.34f, -87.5f, -87.68f,
+                                -87.7f, -88.0f, -88.5f, -103.0f, -200.0f, -1e4f,  -3e38f};
   std::vector<float> y(x.size());
   kernels::f32_exp_minus_max(y.data(), x.data(), 0.0f, int(x.size()));
   for (std::size_t i = 0; i < x.size(); ++i) {
     EXPECT_TRUE(std::isfinite(y[i]) && y[i] >= 0.0f) << "exp(" << x[i] << ") = " << y[i];
-    EXPECT_NEAR(y[i], std::exp(double(x[i])), 4 * 0x1p-23 * std::exp(double(x[i])) + 1e-38) << "exp(" << x[i] << ")";
+    EXPECT_NEAR(y[i], std::exp(double(x[i])), 4 * 0x1p-23 * std::exp(double(x[i])) + 1e-38)
+        << "exp(" << x[i] << ")";
   }
   EXPECT_EQ(y[0], 1.0f);
 }
@@ -309,7 +314,8 @@ TEST(Kernels, OnlineSoftmaxColumnsMovesEachColumnsMaxAndSumAndReturnsTheRescaleF
       std::vector<float> alpha(cols, 7.0f);
       kernels::f32_online_softmax_columns(s.data(), lds, n, cols, m.data(), l.data(), alpha.data());
       for (int c = 0; c < cols; ++c) {
-        const std::string what = "column " + std::to_string(c) + " of " + std::to_string(cols) + ", n = " + std::to_string(n);
+        const std::string what =
+            "column " + std::to_string(c) + " of " + std::to_string(cols) + ", n = " + std::to_string(n);
         double col_max = m0[c];
         for (int j = 0; j < n; ++j) col_max = std::max(col_max, double(s0[j * lds + c]));
         EXPECT_EQ(m[c], float(col_max)) << what;
@@ -341,7 +347,8 @@ TEST(Kernels, OnlineSoftmaxColumnsMovesEachColumnsMaxAndSumAndReturnsTheRescaleF
 enum class Gemm { nn, tn, nt };
 
 void expect_gemm_exact(Gemm kind, int M, int N, int K, bool accumulate) {
-  const auto A = dyadic(std::size_t(M) * K, 11 + M * 100 + K), Bm = dyadic(std::size_t(K) * N, 12 + N * 100 + K);
+  const auto A = dyadic(std::size_t(M) * K, 11 + M * 100 + K),
+             Bm = dyadic(std::size_t(K) * N, 12 + N * 100 + K);
   const auto C0 = dyadic(std::size_t(M) * N, 13 + M + N);
   std::vector<float> expected(std::size_t(M) * N);
   for (int m = 0; m < M; ++m)
@@ -354,11 +361,18 @@ void expect_gemm_exact(Gemm kind, int M, int N, int K, bool accumulate) {
       }
       expected[m * N + n] = float(s);
     }
-  std::vector<float> C = accumulate ? C0 : std::vector<float>(C0.size(), std::nanf(""));  // overwrite must not read C
+  std::vector<float> C =
+      accumulate ? C0 : std::vector<float>(C0.size(), std::nanf(""));  // overwrite must not read C
   switch (kind) {
-    case Gemm::nn: kernels::f32_gemm_nn(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
-    case Gemm::tn: kernels::f32_gemm_tn(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
-    case Gemm::nt: kernels::f32_gemm_nt(M, N, K, A.data(), Bm.data(), C.data(), accumulate); break;
+    case Gemm::nn:
+      kernels::f32_gemm_nn(M, N, K, A.data(), Bm.data(), C.data(), accumulate);
+      break;
+    case Gemm::tn:
+      kernels::f32_gemm_tn(M, N, K, A.data(), Bm.data(), C.data(), accumulate);
+      break;
+    case Gemm::nt:
+      kernels::f32_gemm_nt(M, N, K, A.data(), Bm.data(), C.data(), accumulate);
+      break;
   }
   const char* names[] = {"gemm_nn", "gemm_tn", "gemm_nt"};
   expect_close(C, expected, 0, 0,

@@ -20,7 +20,9 @@ namespace {
 using test::dyadic;
 using test::expect_close;
 
-std::vector<int> column_counts() { return test::lengths_around(2 * kernels::width()); }  // a tile is 2 vectors wide
+std::vector<int> column_counts() {
+  return test::lengths_around(2 * kernels::width());
+}  // a tile is 2 vectors wide
 
 constexpr float kGap = 99.0f;  // fills the stride gaps of C: a write outside the matrix changes it
 
@@ -29,18 +31,22 @@ constexpr float kGap = 99.0f;  // fills the stride gaps of C: a write outside th
 void expect_strided_gemm_exact(bool transposed_a, int M, int N, int K, bool accumulate, int given_lda = 0) {
   const int lda = given_lda > 0 ? given_lda : (transposed_a ? M : K) + 2, ldb = N + 5, ldc = N + 3;
   const int a_rows = transposed_a ? K : M;
-  const auto A = dyadic(std::size_t(a_rows) * lda, 21 + M * 1000 + K), Bm = dyadic(std::size_t(K) * ldb, 22 + N * 1000 + K);
+  const auto A = dyadic(std::size_t(a_rows) * lda, 21 + M * 1000 + K),
+             Bm = dyadic(std::size_t(K) * ldb, 22 + N * 1000 + K);
   std::vector<float> C(std::size_t(M) * ldc, kGap), expected(C.size(), kGap);
   const auto C0 = dyadic(C.size(), 23 + M + N);
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       double s = accumulate ? C0[m * ldc + n] : 0.0;
-      for (int k = 0; k < K; ++k) s += double(transposed_a ? A[k * lda + m] : A[m * lda + k]) * Bm[k * ldb + n];
+      for (int k = 0; k < K; ++k)
+        s += double(transposed_a ? A[k * lda + m] : A[m * lda + k]) * Bm[k * ldb + n];
       expected[m * ldc + n] = float(s);
       C[m * ldc + n] = accumulate ? C0[m * ldc + n] : std::nanf("");  // overwriting must not read C
     }
-  if (transposed_a) kernels::f32_gemm_tn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
-  else kernels::f32_gemm_nn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
+  if (transposed_a)
+    kernels::f32_gemm_tn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
+  else
+    kernels::f32_gemm_nn_strided(M, N, K, A.data(), lda, Bm.data(), ldb, C.data(), ldc, accumulate);
   expect_close(C, expected, 0, 0,
                std::string(transposed_a ? "gemm_tn_strided" : "gemm_nn_strided") + " M=" + std::to_string(M) +
                    " N=" + std::to_string(N) + " K=" + std::to_string(K) + " lda=" + std::to_string(lda) +
@@ -88,13 +94,16 @@ TEST(TiledKernels, ATailColumnRoundsExactlyAsAVectorLaneDoes) {
       for (int m = 0; m < M; ++m)
         for (int k = 0; k < K; ++k) At[k * M + m] = A[m * K + k];
       auto product = [&](const std::vector<float>& b, std::vector<float>& c) {
-        if (transposed_a) kernels::f32_gemm_tn_strided(M, N, K, At.data(), M, b.data(), N, c.data(), N, false);
-        else kernels::f32_gemm_nn_strided(M, N, K, A.data(), K, b.data(), N, c.data(), N, false);
+        if (transposed_a)
+          kernels::f32_gemm_tn_strided(M, N, K, At.data(), M, b.data(), N, c.data(), N, false);
+        else
+          kernels::f32_gemm_nn_strided(M, N, K, A.data(), K, b.data(), N, c.data(), N, false);
       };
       product(Bm, C);
       product(rotated, C_rotated);
       for (int m = 0; m < M; ++m)
-        EXPECT_EQ(C[m * N + W], C_rotated[m * N]) << (transposed_a ? "tn" : "nn") << " K=" << K << " row " << m;
+        EXPECT_EQ(C[m * N + W], C_rotated[m * N])
+            << (transposed_a ? "tn" : "nn") << " K=" << K << " row " << m;
     }
 }
 
@@ -121,7 +130,8 @@ TEST(TiledKernels, TransposeMovesEveryElementOnceAtSizesAroundTheWidth) {
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) expected[c * ldd + r] = src[r * lds + c];
       kernels::f32_transpose(rows, cols, src.data(), lds, dst.data(), ldd);
-      expect_close(dst, expected, 0, 0, "transpose rows=" + std::to_string(rows) + " cols=" + std::to_string(cols));
+      expect_close(dst, expected, 0, 0,
+                   "transpose rows=" + std::to_string(rows) + " cols=" + std::to_string(cols));
     }
 }
 
@@ -165,9 +175,11 @@ TEST(TiledKernels, SoftmaxGradAndMulAreExactOnDyadicInputsIncludingInPlace) {
     std::vector<float> expected_columns(n), columns(n), columns_in_place = dp;
     for (int i = 0; i < n; ++i) expected_columns[i] = float(double(scale) * p[i] * (double(dp[i]) - Ds[i]));
     kernels::f32_softmax_grad_columns(columns.data(), p.data(), dp.data(), Ds.data(), scale, n);
-    kernels::f32_softmax_grad_columns(columns_in_place.data(), p.data(), columns_in_place.data(), Ds.data(), scale, n);
+    kernels::f32_softmax_grad_columns(columns_in_place.data(), p.data(), columns_in_place.data(), Ds.data(),
+                                      scale, n);
     expect_close(columns, expected_columns, 0, 0, "softmax_grad_columns n=" + std::to_string(n));
-    expect_close(columns_in_place, expected_columns, 0, 0, "softmax_grad_columns in place n=" + std::to_string(n));
+    expect_close(columns_in_place, expected_columns, 0, 0,
+                 "softmax_grad_columns in place n=" + std::to_string(n));
     std::vector<float> y = p;
     kernels::f32_mul(y.data(), x.data(), n);
     expect_close(y, product, 0, 0, "mul n=" + std::to_string(n));

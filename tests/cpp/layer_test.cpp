@@ -31,7 +31,8 @@ struct LayerCase {
 
 void PrintTo(const LayerCase& c, std::ostream* os) { *os << c.name; }
 
-// A layer call with everything it reads, owned. The default scale is 1/sqrt(d_q), as the JS layer resolves it.
+// A layer call with everything it reads, owned. The default scale is 1/sqrt(d_q), as the JS layer resolves
+// it.
 struct LayerProblem {
   LayerDims d;
   MaskSetup mask;
@@ -76,10 +77,11 @@ struct Saved {
 };
 
 // Outputs and scratch start as NaN, so anything not written (or read before written) shows.
-std::vector<float> core_forward(const LayerProblem& p, Saved& saved, const SdpaForwardOutputs* trace = nullptr) {
+std::vector<float> core_forward(const LayerProblem& p, Saved& saved,
+                                const SdpaForwardOutputs* trace = nullptr) {
   std::vector<float> out(p.out_size(), kNaN), scratch(layer_scratch_floats(p.d), kNaN);
-  layer_forward(p.d, p.weights(), p.options(), p.x.data(), out.data(), saved.pointers(), trace, scratch.data(),
-                p.rope_options());
+  layer_forward(p.d, p.weights(), p.options(), p.x.data(), out.data(), saved.pointers(), trace,
+                scratch.data(), p.rope_options());
   return out;
 }
 
@@ -91,7 +93,10 @@ std::vector<float> core_output(const LayerProblem& p) {
 struct LayerGradients {
   std::vector<float> dx, dwq, dwk, dwv, dwo;
   explicit LayerGradients(const LayerProblem& p)
-      : dx(p.x.size(), kNaN), dwq(p.wq.size(), kNaN), dwk(p.wk.size(), kNaN), dwv(p.wv.size(), kNaN),
+      : dx(p.x.size(), kNaN),
+        dwq(p.wq.size(), kNaN),
+        dwk(p.wk.size(), kNaN),
+        dwv(p.wv.size(), kNaN),
         dwo(p.wo.size(), kNaN) {}
   LayerGrads pointers() { return {dwq.data(), dwk.data(), dwv.data(), dwo.empty() ? nullptr : dwo.data()}; }
 };
@@ -114,14 +119,14 @@ LayerGradients ref_backward(const LayerProblem& p) {
 }
 
 std::vector<test::NamedGrad> named_grads(LayerProblem& p, const LayerGradients& g) {
-  std::vector<test::NamedGrad> all{{"dx", &p.x, &g.dx}, {"dwq", &p.wq, &g.dwq}, {"dwk", &p.wk, &g.dwk},
-                                   {"dwv", &p.wv, &g.dwv}};
+  std::vector<test::NamedGrad> all{
+      {"dx", &p.x, &g.dx}, {"dwq", &p.wq, &g.dwq}, {"dwk", &p.wk, &g.dwk}, {"dwv", &p.wv, &g.dwv}};
   if (!p.wo.empty()) all.push_back({"dwo", &p.wo, &g.dwo});
   return all;
 }
 
-const test::BackwardUnderTest<LayerProblem, LayerGradients> kLayerBackward{core_backward, ref_backward, named_grads,
-                                                                           core_output};
+const test::BackwardUnderTest<LayerProblem, LayerGradients> kLayerBackward{core_backward, ref_backward,
+                                                                           named_grads, core_output};
 
 // ---- the table ----
 
@@ -129,18 +134,26 @@ std::vector<LayerCase> layer_cases() {
   // LayerDims: B, T, d_in, d_q, d_v, heads, kv_heads, d_out
   return {
       {"single_head_without_output_projection", {2, 4, 3, 2, 3, 1, 1, 0}, MaskSetup{}},
-      {"four_heads_over_two_kv_heads_with_output_projection_valid_lens_and_causal", {2, 5, 6, 3, 2, 4, 2, 5},
+      {"four_heads_over_two_kv_heads_with_output_projection_valid_lens_and_causal",
+       {2, 5, 6, 3, 2, 4, 2, 5},
        MaskSetup{}.lens({5, 3}).with_causal(Causal::top_left)},
-      {"two_heads_with_projection_and_a_fully_masked_row", {1, 3, 4, 2, 2, 2, 2, 3},
+      {"two_heads_with_projection_and_a_fully_masked_row",
+       {1, 3, 4, 2, 2, 2, 2, 3},
        MaskSetup{}.lens({0, 2, 3}, true)},
-      {"multi_query_three_heads_over_one_kv_head_without_projection", {1, 4, 5, 3, 2, 3, 1, 0},
+      {"multi_query_three_heads_over_one_kv_head_without_projection",
+       {1, 4, 5, 3, 2, 3, 1, 0},
        MaskSetup{}.with_causal(Causal::top_left)},
-      {"sliding_window_and_alibi_on_four_heads_over_two", {2, 6, 4, 3, 2, 4, 2, 3},
+      {"sliding_window_and_alibi_on_four_heads_over_two",
+       {2, 6, 4, 3, 2, 4, 2, 3},
        MaskSetup{}.with_window(2, 0).with_alibi({0.25f, 0.0625f, 0.015625f, 0.00390625f})},
-      {"rope_halves_on_four_heads_over_two_with_causal", {2, 5, 6, 4, 3, 4, 2, 5},
-       MaskSetup{}.with_causal(Causal::top_left), RopeOptions{10000.0, 0.0, false}},
-      {"rope_pairs_multi_query_with_a_window", {1, 6, 4, 6, 2, 3, 1, 0},
-       MaskSetup{}.with_window(3, 0), RopeOptions{100.0, 0.0, true}},
+      {"rope_halves_on_four_heads_over_two_with_causal",
+       {2, 5, 6, 4, 3, 4, 2, 5},
+       MaskSetup{}.with_causal(Causal::top_left),
+       RopeOptions{10000.0, 0.0, false}},
+      {"rope_pairs_multi_query_with_a_window",
+       {1, 6, 4, 6, 2, 3, 1, 0},
+       MaskSetup{}.with_window(3, 0),
+       RopeOptions{100.0, 0.0, true}},
   };
 }
 
@@ -175,7 +188,8 @@ TEST_P(LayerTable, BackwardMatchesFiniteDifferencesOfTheForward) {
 INSTANTIATE_TEST_SUITE_P(LayerConfigurations, LayerTable, ::testing::ValuesIn(layer_cases()),
                          [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
-// ---- seed 004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2) ----
+// ---- seed 004: X = [[1,2],[0,1],[3,1]], Wq = I, Wk = [[1,1],[0,1]], Wv = [[1,0],[1,1]], scale 1/sqrt(2)
+// ----
 
 LayerProblem seed004(Causal causal) {
   LayerProblem p;
@@ -208,8 +222,9 @@ TracedRun run_with_weights(const LayerProblem& p) {
 // printed digit (float32 error is far below it).
 TEST(Seed004, TheLayerReproducesTheWeightsAndOutputOfTheWorkedExample) {
   const TracedRun r = run_with_weights(seed004(Causal::none));
-  test::expect_close(r.weights, {0.0557f, 0.0016f, 0.9427f, 0.3057f, 0.0743f, 0.6200f, 0.0070f, 0.0002f, 0.9928f},
-                     5e-5, 0, "P");
+  test::expect_close(r.weights,
+                     {0.0557f, 0.0016f, 0.9427f, 0.3057f, 0.0743f, 0.6200f, 0.0070f, 0.0002f, 0.9928f}, 5e-5,
+                     0, "P");
   test::expect_close(r.out, {3.939f, 1.056f, 3.471f, 1.306f, 3.992f, 1.007f}, 5e-4, 0, "out");
 }
 
@@ -281,8 +296,10 @@ TEST(Seed002, TheLayerGivesTheCorrectedNumbersNotTheOnesPrintedInTheText) {
   EXPECT_NE(std::vector<float>(saved.q.begin(), saved.q.begin() + 3), (std::vector<float>{1, 0, 1}));
 
   // Printed to 3 decimals in docs/semantics.md: half a unit in the last digit.
-  test::expect_close(r.weights, {0.081f, 0.459f, 0.459f, 0.015f, 0.492f, 0.492f, 0.015f, 0.492f, 0.492f}, 5e-4, 0, "P");
-  test::expect_close(r.out, {2.756f, 1.919f, 1.919f, 2.954f, 1.985f, 1.985f, 2.954f, 1.985f, 1.985f}, 5e-4, 0, "out");
+  test::expect_close(r.weights, {0.081f, 0.459f, 0.459f, 0.015f, 0.492f, 0.492f, 0.015f, 0.492f, 0.492f},
+                     5e-4, 0, "P");
+  test::expect_close(r.out, {2.756f, 1.919f, 1.919f, 2.954f, 1.985f, 1.985f, 2.954f, 1.985f, 1.985f}, 5e-4, 0,
+                     "out");
 }
 
 // ---- the trace ----
@@ -305,8 +322,8 @@ TEST(LayerTrace, TheTraceHoldsTheScaledScoresAndTheMaskedScoresOfEveryHead) {
   ro.masked = ref_masked.data();
   ro.weights = ref_weights.data();
   ref::sdpa_forward(p.d.attention(), p.options(), saved.q.data(), saved.k.data(), saved.v.data(), ro);
-  test::expect_close(scores, ref_scores, 2e-6, 2e-6, "trace scores");    // float32 dot of width d_q
-  test::expect_close(masked, ref_masked, 2e-6, 2e-6, "trace masked");    // -inf entries must match exactly
+  test::expect_close(scores, ref_scores, 2e-6, 2e-6, "trace scores");  // float32 dot of width d_q
+  test::expect_close(masked, ref_masked, 2e-6, 2e-6, "trace masked");  // -inf entries must match exactly
   test::expect_close(weights, ref_weights, 2e-6, 2e-6, "trace weights");
 }
 

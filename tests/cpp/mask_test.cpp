@@ -59,18 +59,19 @@ struct CausalPattern {
 
 TEST(MaskRow, CausalAlignmentsMatchHandWrittenPatternsInBothCoreAndReference) {
   const std::vector<CausalPattern> table = {
-      {Causal::top_left, 2, 4, {"1000", "1100"}},                    // j <= i
-      {Causal::bottom_right, 2, 4, {"1110", "1111"}},                // j <= i + Tk - Tq = i + 2
+      {Causal::top_left, 2, 4, {"1000", "1100"}},      // j <= i
+      {Causal::bottom_right, 2, 4, {"1110", "1111"}},  // j <= i + Tk - Tq = i + 2
       {Causal::top_left, 4, 2, {"10", "11", "11", "11"}},
-      {Causal::bottom_right, 4, 2, {"00", "00", "10", "11"}},        // j <= i - 2: the first rows see nothing
+      {Causal::bottom_right, 4, 2, {"00", "00", "10", "11"}},  // j <= i - 2: the first rows see nothing
       {Causal::top_left, 3, 3, {"100", "110", "111"}},
-      {Causal::bottom_right, 3, 3, {"100", "110", "111"}},           // square: both alignments agree
+      {Causal::bottom_right, 3, 3, {"100", "110", "111"}},  // square: both alignments agree
       {Causal::none, 2, 3, {"111", "111"}},
   };
   for (const auto& p : table) {
     MaskSpec mask;
     mask.causal = p.causal;
-    const std::string what = "causal " + std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) + " Tk=" + std::to_string(p.Tk);
+    const std::string what = "causal " + std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) +
+                             " Tk=" + std::to_string(p.Tk);
     EXPECT_EQ(pattern_by_mask_row(mask, p.Tq, p.Tk), p.expected) << what;
     EXPECT_EQ(pattern_by_reference(mask, p.Tq, p.Tk), p.expected) << what;
   }
@@ -89,9 +90,9 @@ TEST(MaskRow, SlidingWindowsMatchHandWrittenPatternsInBothCoreAndReference) {
       {1, 0, Causal::none, 4, 4, {"1000", "1100", "0110", "0011"}},
       {0, 1, Causal::none, 3, 3, {"110", "011", "001"}},
       {1, -1, Causal::none, 3, 3, {"111", "111", "011"}},
-      {-1, 0, Causal::none, 2, 4, {"1110", "1111"}},             // = bottom-right causal
-      {1, 1, Causal::none, 2, 5, {"00111", "00011"}},            // the diagonal is i + 3: keys i + 2 .. i + 4
-      {0, 0, Causal::none, 4, 2, {"00", "00", "10", "01"}},      // the diagonal is i - 2
+      {-1, 0, Causal::none, 2, 4, {"1110", "1111"}},         // = bottom-right causal
+      {1, 1, Causal::none, 2, 5, {"00111", "00011"}},        // the diagonal is i + 3: keys i + 2 .. i + 4
+      {0, 0, Causal::none, 4, 2, {"00", "00", "10", "01"}},  // the diagonal is i - 2
       {2, 2, Causal::top_left, 3, 5, {"10000", "01000", "00100"}},  // i <= j <= i + 4, and j <= i
   };
   for (const WindowPattern& p : table) {
@@ -100,7 +101,8 @@ TEST(MaskRow, SlidingWindowsMatchHandWrittenPatternsInBothCoreAndReference) {
     mask.window_right = p.right;
     mask.causal = p.causal;
     const std::string what = "window " + std::to_string(p.left) + "," + std::to_string(p.right) + " causal " +
-                             std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) + " Tk=" + std::to_string(p.Tk);
+                             std::to_string(int(p.causal)) + " Tq=" + std::to_string(p.Tq) +
+                             " Tk=" + std::to_string(p.Tk);
     EXPECT_EQ(pattern_by_mask_row(mask, p.Tq, p.Tk), p.expected) << what;
     EXPECT_EQ(pattern_by_reference(mask, p.Tq, p.Tk), p.expected) << what;
   }
@@ -138,7 +140,8 @@ TEST_P(MaskRowTable, AgreesWithTheReferenceOnEveryKeyAndItsFloatBias) {
           const bool core = row_allows(row, j, &core_bias);
           const bool ref = ref::visible(mask, d.Tq, d.Tk, b, h, i, j, &ref_bias);
           ASSERT_EQ(core, ref) << c.name << " b=" << b << " h=" << h << " i=" << i << " j=" << j;
-          if (core) ASSERT_EQ(core_bias, ref_bias) << c.name << " b=" << b << " h=" << h << " i=" << i << " j=" << j;
+          if (core)
+            ASSERT_EQ(core_bias, ref_bias) << c.name << " b=" << b << " h=" << h << " i=" << i << " j=" << j;
         }
       }
 }

@@ -20,8 +20,9 @@ struct RopeCase {
   int N, T, d;
   RopeOptions opt;
   std::string what() const {
-    return "N=" + std::to_string(N) + " T=" + std::to_string(T) + " d=" + std::to_string(d) + " base=" +
-           std::to_string(opt.base) + " offset=" + std::to_string(opt.offset) + (opt.interleaved ? " interleaved" : " halves");
+    return "N=" + std::to_string(N) + " T=" + std::to_string(T) + " d=" + std::to_string(d) +
+           " base=" + std::to_string(opt.base) + " offset=" + std::to_string(opt.offset) +
+           (opt.interleaved ? " interleaved" : " halves");
   }
 };
 
@@ -29,9 +30,9 @@ std::vector<RopeCase> rope_cases() {
   std::vector<RopeCase> t;
   for (bool interleaved : {false, true}) {
     for (int d : {2, 4, 6, 8, 14, 16, 18, 64}) t.push_back({2, 5, d, {10000.0, 0.0, interleaved}});
-    t.push_back({3, 7, 8, {500000.0, 0.0, interleaved}});   // Llama 3's base
-    t.push_back({1, 4, 12, {10000.0, 37.0, interleaved}});  // a decoder step after 37 cached tokens
-    t.push_back({1, 3, 4, {10.0, 4095.0, interleaved}});    // large angles: cos, sin far from 0
+    t.push_back({3, 7, 8, {500000.0, 0.0, interleaved}});     // Llama 3's base
+    t.push_back({1, 4, 12, {10000.0, 37.0, interleaved}});    // a decoder step after 37 cached tokens
+    t.push_back({1, 3, 4, {10.0, 4095.0, interleaved}});      // large angles: cos, sin far from 0
     t.push_back({2, 53, 10, {10.0, 999983.0, interleaved}});  // positions stepped by the angle-sum rule
   }
   return t;
@@ -101,7 +102,8 @@ TEST(Rope, BackwardMatchesFiniteDifferencesAndInvertsTheForward) {
       for (std::size_t i = 0; i < y.size(); ++i) loss += double(y[i]) * R[i];
       return loss;
     });
-    expect_close(grad, fd, 1e-4, 1e-3, std::string(interleaved ? "pairs" : "halves") + " vs finite differences");
+    expect_close(grad, fd, 1e-4, 1e-3,
+                 std::string(interleaved ? "pairs" : "halves") + " vs finite differences");
     rope_forward(N, T, d, opt, x.data(), y.data());
     rope_backward(N, T, d, opt, y.data(), y.data());
     expect_close(y, x, 1e-6, 1e-6, "backward(forward(x)) = x");

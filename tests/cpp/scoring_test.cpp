@@ -22,11 +22,16 @@ using test::MaskSetup;
 
 const char* scoring_name(Scoring s) {
   switch (s) {
-    case Scoring::dot: return "dot";
-    case Scoring::scaled_dot: return "scaled_dot";
-    case Scoring::general: return "general";
-    case Scoring::additive: return "additive";
-    case Scoring::concat: return "concat";
+    case Scoring::dot:
+      return "dot";
+    case Scoring::scaled_dot:
+      return "scaled_dot";
+    case Scoring::general:
+      return "general";
+    case Scoring::additive:
+      return "additive";
+    case Scoring::concat:
+      return "concat";
   }
   return "?";
 }
@@ -61,7 +66,11 @@ struct Problem {
   ScoringParams params() const {
     ScoringParams p;
     if (!w.empty()) p.w = w.data();
-    if (!wq.empty()) { p.wq = wq.data(); p.wk = wk.data(); p.wv = wv.data(); }
+    if (!wq.empty()) {
+      p.wq = wq.data();
+      p.wk = wk.data();
+      p.wv = wv.data();
+    }
     return p;
   }
   std::size_t scores_size() const { return std::size_t(dims.B) * dims.H * dims.Tq * dims.Tk; }
@@ -138,7 +147,11 @@ Grads empty_grads(const Problem& p) {
 ScoringGrads grad_pointers(Grads& g) {
   ScoringGrads s;
   if (!g.dw.empty()) s.dw = g.dw.data();
-  if (!g.dwq.empty()) { s.dwq = g.dwq.data(); s.dwk = g.dwk.data(); s.dwv = g.dwv.data(); }
+  if (!g.dwq.empty()) {
+    s.dwq = g.dwq.data();
+    s.dwk = g.dwk.data();
+    s.dwv = g.dwv.data();
+  }
   return s;
 }
 
@@ -168,7 +181,8 @@ std::vector<test::NamedGrad> named_grads(Problem& p, const Grads& g) {
   return all;
 }
 
-const test::BackwardUnderTest<Problem, Grads> kScoringBackward{core_backward, ref_backward, named_grads, core_output};
+const test::BackwardUnderTest<Problem, Grads> kScoringBackward{core_backward, ref_backward, named_grads,
+                                                               core_output};
 
 // ---- the table ----
 
@@ -184,8 +198,8 @@ std::vector<ShapeCase> shape_cases() {
                MaskSetup{}.with_causal(Causal::bottom_right)});
   c.push_back({"bool_attn_mask_broadcast_over_heads", 2, 3, 1, 4, 5, 3, 3, 2, 4,
                MaskSetup{}.random_bool({2, 1, 4, 5}, 11)});
-  c.push_back({"float_attn_mask_with_minus_infinity_broadcast_over_batch_and_heads", 2, 2, 2, 3, 7, 4, 2, 3, 3,
-               MaskSetup{}.random_float({3, 7}, 12)});
+  c.push_back({"float_attn_mask_with_minus_infinity_broadcast_over_batch_and_heads", 2, 2, 2, 3, 7, 4, 2, 3,
+               3, MaskSetup{}.random_float({3, 7}, 12)});
   c.push_back({"d2l_fill_with_a_zero_valid_length_gives_a_uniform_row", 2, 1, 1, 2, 5, 3, 4, 2, 4,
                MaskSetup{}.lens({0, 3}).with_fill()});
   c.push_back({"bool_mask_valid_lens_and_causal_intersect", 2, 2, 1, 5, 5, 3, 3, 3, 3,
@@ -200,8 +214,8 @@ std::vector<ShapeCase> shape_cases() {
   // Key counts past the vector width W, so the additive kernels' vector loops (lanes over keys)
   // run, with rows cut inside, at and past a vector by the valid lengths and the causal limit.
   const int W = kernels::width();
-  c.push_back({"keys_across_three_vector_widths_with_grouped_heads_and_valid_lens_per_row", 1, 4, 2, 3, 3 * W + 1, 5,
-               4, 3, 6, MaskSetup{}.lens({0, W + 1, 3 * W + 1}, true)});
+  c.push_back({"keys_across_three_vector_widths_with_grouped_heads_and_valid_lens_per_row", 1, 4, 2, 3,
+               3 * W + 1, 5, 4, 3, 6, MaskSetup{}.lens({0, W + 1, 3 * W + 1}, true)});
   c.push_back({"causal_over_two_vector_widths_with_a_bool_mask", 1, 1, 1, 2 * W + 3, 2 * W + 3, 3, 4, 2, 5,
                MaskSetup{}.with_causal(Causal::top_left).random_bool({2 * W + 3, 2 * W + 3}, 14, 0.8)});
   return c;
@@ -281,7 +295,8 @@ TEST_P(ScoringTable, FullyMaskedRowsAreZeroAndNothingIsNaN) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryScoringOnEveryShape, ScoringTable, ::testing::ValuesIn(every_scoring_on_every_shape()),
+INSTANTIATE_TEST_SUITE_P(EveryScoringOnEveryShape, ScoringTable,
+                         ::testing::ValuesIn(every_scoring_on_every_shape()),
                          [](const ::testing::TestParamInfo<Case>& info) { return case_name(info.param); });
 
 // ---- seed 001 (d2l): identical keys make the weights uniform over the valid keys ----
@@ -313,7 +328,9 @@ TEST(D2lExample, AdditiveAttentionGivesTheMeanOfTheValidValues) {
   opt.scoring = Scoring::additive;
   opt.mask = ex.mask.spec();
   ScoringParams params;
-  params.wq = wq.data(); params.wk = wk.data(); params.wv = wv.data();
+  params.wq = wq.data();
+  params.wk = wk.data();
+  params.wv = wv.data();
   std::vector<float> out(8, kNaN), weights(20, kNaN);
   std::vector<float> scratch(scoring_scratch_floats(dims, Scoring::additive), kNaN);
   ScoringForwardOutputs o;

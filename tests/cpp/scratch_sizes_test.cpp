@@ -55,7 +55,8 @@ TEST(ScratchSizes, LayerCountsHeadsTimesWidthPastIntMax) {
   d.d_in = 1;
   const u64 widest = u64(1) << 32;
   // flat (widest) | head_out, dq (H (dv + d)) | dk, dv (Hkv (d + dv)) | sdpa
-  const u64 expected = widest + (u64(1) << 16) * (u64(2) << 16) + (u64(2) << 16) + sdpa_scratch_floats(d.attention());
+  const u64 expected =
+      widest + (u64(1) << 16) * (u64(2) << 16) + (u64(2) << 16) + sdpa_scratch_floats(d.attention());
   EXPECT_EQ(layer_scratch_floats(d), expected);
 }
 

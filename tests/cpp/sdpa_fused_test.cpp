@@ -53,8 +53,8 @@ Grads core_backward(const AttentionCase& c, const AttentionInputs& in, SdpaKerne
                     const SdpaSavedForward& saved = {}) {
   Grads g(c.dims);
   std::vector<float> scratch(sdpa_scratch_floats(c.dims));
-  sdpa_backward(c.dims, with_kernel(c.options(), kernel), in.q.data(), in.k.data(), in.v.data(), in.dout.data(),
-                g.dq.data(), g.dk.data(), g.dv.data(), scratch.data(), saved);
+  sdpa_backward(c.dims, with_kernel(c.options(), kernel), in.q.data(), in.k.data(), in.v.data(),
+                in.dout.data(), g.dq.data(), g.dk.data(), g.dv.data(), scratch.data(), saved);
   return g;
 }
 
@@ -77,7 +77,8 @@ void expect_forward_matches(const AttentionCase& c, const Forward& actual, const
   expect_close(actual.lse, expected.lse, kAtol, kRtol, c.name + " lse vs " + against);
 }
 
-void expect_grads_match(const AttentionCase& c, const Grads& actual, const Grads& expected, const std::string& against) {
+void expect_grads_match(const AttentionCase& c, const Grads& actual, const Grads& expected,
+                        const std::string& against) {
   expect_close(actual.dq, expected.dq, kGradAtol, kGradRtol, c.name + " dq vs " + against);
   expect_close(actual.dk, expected.dk, kGradAtol, kGradRtol, c.name + " dk vs " + against);
   expect_close(actual.dv, expected.dv, kGradAtol, kGradRtol, c.name + " dv vs " + against);
@@ -117,38 +118,49 @@ std::vector<AttentionCase> large_cases() {
   const std::string l = std::to_string(kLong);
   std::vector<AttentionCase> t;
   //                                                    B  H Hkv   Tq    Tk   d  dv
-  t.push_back(make("full_257",                          {1, 2, 2, 257, 257, 16, 16}));
-  t.push_back(make("full_" + l,                         {1, 2, 2, L, L, 16, 16}));
-  t.push_back(make("causal_top_left_257",               {1, 2, 2, 257, 257, 16, 16}, MaskSetup().with_causal(C::top_left)));
-  t.push_back(make("causal_top_left_" + l,              {1, 2, 1, L, L, 16, 16}, MaskSetup().with_causal(C::top_left)));
-  t.push_back(make("causal_bottom_right_" + l,          {1, 2, 2, L, L, 16, 16}, MaskSetup().with_causal(C::bottom_right)));
-  t.push_back(make("causal_bottom_right_fewer_queries", {1, 2, 2, 257, L, 16, 16}, MaskSetup().with_causal(C::bottom_right)));
-  t.push_back(make("causal_bottom_right_more_queries",  {1, 2, 2, L, 257, 16, 16}, MaskSetup().with_causal(C::bottom_right)));
-  t.push_back(make("causal_top_left_fewer_keys",        {1, 2, 2, L, 257, 16, 16}, MaskSetup().with_causal(C::top_left)));
-  t.push_back(make("valid_lens_per_batch_257",          {3, 2, 2, 257, 257, 16, 16}, MaskSetup().lens({0, 130, 257})));
+  t.push_back(make("full_257", {1, 2, 2, 257, 257, 16, 16}));
+  t.push_back(make("full_" + l, {1, 2, 2, L, L, 16, 16}));
+  t.push_back(make("causal_top_left_257", {1, 2, 2, 257, 257, 16, 16}, MaskSetup().with_causal(C::top_left)));
+  t.push_back(make("causal_top_left_" + l, {1, 2, 1, L, L, 16, 16}, MaskSetup().with_causal(C::top_left)));
+  t.push_back(
+      make("causal_bottom_right_" + l, {1, 2, 2, L, L, 16, 16}, MaskSetup().with_causal(C::bottom_right)));
+  t.push_back(make("causal_bottom_right_fewer_queries", {1, 2, 2, 257, L, 16, 16},
+                   MaskSetup().with_causal(C::bottom_right)));
+  t.push_back(make("causal_bottom_right_more_queries", {1, 2, 2, L, 257, 16, 16},
+                   MaskSetup().with_causal(C::bottom_right)));
+  t.push_back(
+      make("causal_top_left_fewer_keys", {1, 2, 2, L, 257, 16, 16}, MaskSetup().with_causal(C::top_left)));
+  t.push_back(make("valid_lens_per_batch_257", {3, 2, 2, 257, 257, 16, 16}, MaskSetup().lens({0, 130, 257})));
   t.push_back(make("valid_lens_per_row_odd_widths_257", {2, 2, 2, 257, 257, 13, 7},
                    MaskSetup().lens(lens_per_row(2, 257, 257, 3), true)));
-  t.push_back(make("bool_mask_tq_tk_" + l,              {1, 2, 2, L, L, 16, 16}, MaskSetup().random_bool({L, L}, 5, 0.6)));
-  t.push_back(make("float_mask_b_h_tq_tk_257",          {2, 2, 2, 257, 257, 16, 16}, MaskSetup().random_float({2, 2, 257, 257}, 6)));
-  t.push_back(make("bool_mask_tk_with_causal_257",      {1, 2, 2, 257, 257, 16, 16},
+  t.push_back(make("bool_mask_tq_tk_" + l, {1, 2, 2, L, L, 16, 16}, MaskSetup().random_bool({L, L}, 5, 0.6)));
+  t.push_back(make("float_mask_b_h_tq_tk_257", {2, 2, 2, 257, 257, 16, 16},
+                   MaskSetup().random_float({2, 2, 257, 257}, 6)));
+  t.push_back(make("bool_mask_tk_with_causal_257", {1, 2, 2, 257, 257, 16, 16},
                    MaskSetup().random_bool({257}, 7, 0.8).with_causal(C::top_left)));
-  t.push_back(make("grouped_query_4_over_2_softcap_" + l, {1, 4, 2, L, L, 16, 16}, MaskSetup().with_causal(C::top_left), 2.0f));
-  t.push_back(make("softcap_float_mask_odd_widths_257", {1, 2, 1, 257, 300, 9, 11}, MaskSetup().random_float({257, 300}, 8), 1.5f));
-  t.push_back(make("head_width_64_" + l,                {1, 1, 1, L, L, 64, 64}, MaskSetup().with_causal(C::top_left)));
+  t.push_back(make("grouped_query_4_over_2_softcap_" + l, {1, 4, 2, L, L, 16, 16},
+                   MaskSetup().with_causal(C::top_left), 2.0f));
+  t.push_back(make("softcap_float_mask_odd_widths_257", {1, 2, 1, 257, 300, 9, 11},
+                   MaskSetup().random_float({257, 300}, 8), 1.5f));
+  t.push_back(make("head_width_64_" + l, {1, 1, 1, L, L, 64, 64}, MaskSetup().with_causal(C::top_left)));
   // dv = 128: the forward reads V through a padded copy of each key block, the backward dO through a
   // padded copy of the query block's rows (sdpa_fused.cpp aliasing_stride).
-  t.push_back(make("value_width_128_causal_257",        {1, 2, 1, 257, 300, 16, 128}, MaskSetup().with_causal(C::bottom_right)));
+  t.push_back(make("value_width_128_causal_257", {1, 2, 1, 257, 300, 16, 128},
+                   MaskSetup().with_causal(C::bottom_right)));
   // d = dv = 128: the backward reads the query block's Q and dO through padded copies too.
-  t.push_back(make("head_and_value_width_128_window_257", {1, 2, 1, 257, 300, 128, 128}, MaskSetup().with_window(90, 7)));
-  t.push_back(make("window_causal_100_" + l,            {1, 2, 2, L, L, 16, 16}, MaskSetup().with_window(100, 0)));
-  t.push_back(make("window_both_sides_gqa_" + l,        {1, 4, 2, L, L, 16, 16}, MaskSetup().with_window(70, 37)));
-  t.push_back(make("window_fewer_queries_257_" + l,     {1, 2, 2, 257, L, 16, 16}, MaskSetup().with_window(50, -1)));
-  t.push_back(make("window_more_queries_" + l + "_257", {1, 2, 2, L, 257, 16, 16}, MaskSetup().with_window(90, 3)));
-  t.push_back(make("window_softcap_valid_lens_257",     {2, 2, 2, 257, 257, 16, 16},
+  t.push_back(make("head_and_value_width_128_window_257", {1, 2, 1, 257, 300, 128, 128},
+                   MaskSetup().with_window(90, 7)));
+  t.push_back(make("window_causal_100_" + l, {1, 2, 2, L, L, 16, 16}, MaskSetup().with_window(100, 0)));
+  t.push_back(make("window_both_sides_gqa_" + l, {1, 4, 2, L, L, 16, 16}, MaskSetup().with_window(70, 37)));
+  t.push_back(
+      make("window_fewer_queries_257_" + l, {1, 2, 2, 257, L, 16, 16}, MaskSetup().with_window(50, -1)));
+  t.push_back(
+      make("window_more_queries_" + l + "_257", {1, 2, 2, L, 257, 16, 16}, MaskSetup().with_window(90, 3)));
+  t.push_back(make("window_softcap_valid_lens_257", {2, 2, 2, 257, 257, 16, 16},
                    MaskSetup().with_window(40, 40).lens(lens_per_row(2, 257, 257, 4), true), 1.5f));
-  t.push_back(make("alibi_causal_" + l,                 {1, 2, 2, L, L, 16, 16},
+  t.push_back(make("alibi_causal_" + l, {1, 2, 2, L, L, 16, 16},
                    MaskSetup().with_alibi({0.0625f, 0.00390625f}).with_causal(C::bottom_right)));
-  t.push_back(make("alibi_window_float_mask_257",       {1, 2, 1, 257, 300, 9, 11},
+  t.push_back(make("alibi_window_float_mask_257", {1, 2, 1, 257, 300, 9, 11},
                    MaskSetup().with_alibi({0.03f, 0.2f}).with_window(60, 5).random_float({257, 300}, 9)));
   return t;
 }
@@ -196,7 +208,8 @@ TEST_P(FusedSdpa, ForwardMatchesTheFloat64ReferenceAndRowStreaming) {
   const AttentionCase& c = GetParam();
   const AttentionInputs in(c);
   Forward ref(c.dims);
-  ref::sdpa_forward(c.dims, c.options(), in.q.data(), in.k.data(), in.v.data(), {ref.out.data(), ref.lse.data()});
+  ref::sdpa_forward(c.dims, c.options(), in.q.data(), in.k.data(), in.v.data(),
+                    {ref.out.data(), ref.lse.data()});
   const Forward fused = core_forward(c, in, SdpaKernel::automatic);
   expect_forward_matches(c, fused, ref, "float64 reference");
   expect_forward_matches(c, fused, core_forward(c, in, SdpaKernel::row_streaming), "row streaming");
@@ -206,8 +219,8 @@ TEST_P(FusedSdpa, BackwardMatchesTheFloat64ReferenceAndRowStreaming) {
   const AttentionCase& c = GetParam();
   const AttentionInputs in(c);
   Grads ref(c.dims);
-  ref::sdpa_backward(c.dims, c.options(), in.q.data(), in.k.data(), in.v.data(), in.dout.data(), ref.dq.data(),
-                     ref.dk.data(), ref.dv.data());
+  ref::sdpa_backward(c.dims, c.options(), in.q.data(), in.k.data(), in.v.data(), in.dout.data(),
+                     ref.dq.data(), ref.dk.data(), ref.dv.data());
   const Grads fused = core_backward(c, in, SdpaKernel::automatic);
   expect_grads_match(c, fused, ref, "float64 reference");
   expect_grads_match(c, fused, core_backward(c, in, SdpaKernel::row_streaming), "row streaming");
@@ -258,8 +271,10 @@ INSTANTIATE_TEST_SUITE_P(ThinQueries, FusedSdpa, ::testing::ValuesIn(thin_query_
 #if !ATTNLAB_SANITIZED
 INSTANTIATE_TEST_SUITE_P(Large, FusedSdpaEmptyRows, ::testing::ValuesIn(large_cases()), test::case_name);
 #endif
-INSTANTIATE_TEST_SUITE_P(BlockEdges, FusedSdpaEmptyRows, ::testing::ValuesIn(block_edge_cases()), test::case_name);
-INSTANTIATE_TEST_SUITE_P(ThinQueries, FusedSdpaEmptyRows, ::testing::ValuesIn(thin_query_cases()), test::case_name);
+INSTANTIATE_TEST_SUITE_P(BlockEdges, FusedSdpaEmptyRows, ::testing::ValuesIn(block_edge_cases()),
+                         test::case_name);
+INSTANTIATE_TEST_SUITE_P(ThinQueries, FusedSdpaEmptyRows, ::testing::ValuesIn(thin_query_cases()),
+                         test::case_name);
 
 TEST(FusedSdpaOptions, TheTraceDoesNotChangeTheFusedOutputAndFillModeAndDropoutStillStreamRows) {
   // With a trace the weights come from the row pass and the output from the fused one; fill mode
@@ -268,20 +283,26 @@ TEST(FusedSdpaOptions, TheTraceDoesNotChangeTheFusedOutputAndFillModeAndDropoutS
   c.dropout = 0.2f;
   c.seed = 9;
   const AttentionInputs in(c);
-  expect_close(core_forward(c, in, SdpaKernel::automatic).out, core_forward(c, in, SdpaKernel::row_streaming).out, 0, 0,
+  expect_close(core_forward(c, in, SdpaKernel::automatic).out,
+               core_forward(c, in, SdpaKernel::row_streaming).out, 0, 0,
                "fill + dropout, automatic vs row streaming");
-  const Grads automatic = core_backward(c, in, SdpaKernel::automatic), rows = core_backward(c, in, SdpaKernel::row_streaming);
+  const Grads automatic = core_backward(c, in, SdpaKernel::automatic),
+              rows = core_backward(c, in, SdpaKernel::row_streaming);
   expect_close(automatic.dq, rows.dq, 0, 0, "fill + dropout dq, automatic vs row streaming");
 
-  const AttentionCase plain = make("plain", {1, 2, 2, 70, 90, 8, 8}, MaskSetup().with_causal(Causal::top_left));
+  const AttentionCase plain =
+      make("plain", {1, 2, 2, 70, 90, 8, 8}, MaskSetup().with_causal(Causal::top_left));
   const AttentionInputs pin(plain);
-  std::vector<float> traced(plain.dims.out_size()), weights(plain.dims.scores_size()), scores(plain.dims.scores_size());
+  std::vector<float> traced(plain.dims.out_size()), weights(plain.dims.scores_size()),
+      scores(plain.dims.scores_size());
   std::vector<float> scratch(sdpa_scratch_floats(plain.dims));
   SdpaForwardOutputs outputs{traced.data()};
   outputs.weights = weights.data();
   outputs.scores = scores.data();
-  sdpa_forward(plain.dims, plain.options(), pin.q.data(), pin.k.data(), pin.v.data(), outputs, scratch.data());
-  expect_close(traced, core_forward(plain, pin, SdpaKernel::automatic).out, 0, 0, "fused out with and without a trace");
+  sdpa_forward(plain.dims, plain.options(), pin.q.data(), pin.k.data(), pin.v.data(), outputs,
+               scratch.data());
+  expect_close(traced, core_forward(plain, pin, SdpaKernel::automatic).out, 0, 0,
+               "fused out with and without a trace");
 }
 
 TEST(FusedSdpaOptions, ScratchForSixteenThousandKeysIsAFewBlocksAndDoesNotGrowWithTq) {

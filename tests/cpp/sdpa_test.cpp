@@ -26,8 +26,12 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 struct Forward {
   std::vector<float> out, lse, weights, scores, softcapped, masked;
   explicit Forward(const AttentionDims& dims)
-      : out(dims.out_size()), lse(dims.rows()), weights(dims.scores_size()), scores(dims.scores_size()),
-        softcapped(dims.scores_size()), masked(dims.scores_size()) {}
+      : out(dims.out_size()),
+        lse(dims.rows()),
+        weights(dims.scores_size()),
+        scores(dims.scores_size()),
+        softcapped(dims.scores_size()),
+        masked(dims.scores_size()) {}
   SdpaForwardOutputs all() {
     return {out.data(), lse.data(), weights.data(), scores.data(), softcapped.data(), masked.data()};
   }
@@ -56,8 +60,8 @@ Grads core_backward(const AttentionDims& dims, const SdpaOptions& opt, const Att
 
 Grads ref_backward(const AttentionDims& dims, const SdpaOptions& opt, const AttentionInputs& in) {
   Grads g(dims);
-  ref::sdpa_backward(dims, opt, in.q.data(), in.k.data(), in.v.data(), in.dout.data(), g.dq.data(), g.dk.data(),
-                     g.dv.data());
+  ref::sdpa_backward(dims, opt, in.q.data(), in.k.data(), in.v.data(), in.dout.data(), g.dq.data(),
+                     g.dk.data(), g.dv.data());
   return g;
 }
 
@@ -92,7 +96,8 @@ TEST_P(SdpaTable, TraceWeightsAndLogSumExpMatchTheFloat64Reference) {
   expect_close(core.weights, ref.weights, kAtol, kRtol, c.name + " weights");
   expect_close(core.scores, ref.scores, kAtol, kRtol, c.name + " scores");
   expect_close(core.softcapped, ref.softcapped, kAtol, kRtol, c.name + " softcapped");
-  expect_close(core.masked, ref.masked, kAtol, kRtol, c.name + " masked");  // -inf (or fill) exactly where masked
+  expect_close(core.masked, ref.masked, kAtol, kRtol,
+               c.name + " masked");  // -inf (or fill) exactly where masked
 }
 
 TEST_P(SdpaTable, AskingForTheTraceDoesNotChangeTheOutputBitForBit) {
@@ -112,7 +117,8 @@ TEST_P(SdpaTable, RowsWithNothingVisibleGiveExactZerosMinusInfinityLseAndNoNaN) 
   Forward f(d);
   core_forward(d, opt, in, f.all());
   const Grads g = core_backward(d, opt, in);
-  for (const std::vector<float>* x : std::initializer_list<const std::vector<float>*>{&f.out, &f.weights, &f.scores, &f.softcapped, &f.masked, &f.lse, &g.dq, &g.dk, &g.dv})
+  for (const std::vector<float>* x : std::initializer_list<const std::vector<float>*>{
+           &f.out, &f.weights, &f.scores, &f.softcapped, &f.masked, &f.lse, &g.dq, &g.dk, &g.dv})
     EXPECT_TRUE(test::no_nan(x->data(), x->size())) << c.name;
   if (opt.mask.use_fill) return;  // in d2l mode every row sees (filled) keys
   for (int b = 0; b < d.B; ++b)
@@ -120,7 +126,8 @@ TEST_P(SdpaTable, RowsWithNothingVisibleGiveExactZerosMinusInfinityLseAndNoNaN) 
       for (int i = 0; i < d.Tq; ++i) {
         if (!test::row_sees_nothing(opt.mask, d.Tq, d.Tk, b, h, i)) continue;
         const std::size_t row = (std::size_t(b) * d.H + h) * d.Tq + i;
-        const std::string where = c.name + " row b=" + std::to_string(b) + " h=" + std::to_string(h) + " i=" + std::to_string(i);
+        const std::string where =
+            c.name + " row b=" + std::to_string(b) + " h=" + std::to_string(h) + " i=" + std::to_string(i);
         EXPECT_EQ(f.lse[row], -kInf) << where;
         for (int x = 0; x < d.dv; ++x) EXPECT_EQ(f.out[row * d.dv + x], 0.0f) << where;
         for (int j = 0; j < d.Tk; ++j) EXPECT_EQ(f.weights[row * d.Tk + j], 0.0f) << where;
@@ -147,8 +154,11 @@ void expect_gradients_match_finite_differences(const AttentionCase& c, Attention
     forward(in, out.data());
     return test::dot_loss(out, in.dout);
   };
-  const struct { std::vector<float>* x; const std::vector<float>* analytic; const char* name; } tensors[] = {
-      {&in.q, &grads.dq, "dq"}, {&in.k, &grads.dk, "dk"}, {&in.v, &grads.dv, "dv"}};
+  const struct {
+    std::vector<float>* x;
+    const std::vector<float>* analytic;
+    const char* name;
+  } tensors[] = {{&in.q, &grads.dq, "dq"}, {&in.k, &grads.dk, "dk"}, {&in.v, &grads.dv, "dv"}};
   for (const auto& t : tensors) {
     std::vector<float> numeric, analytic;
     for (std::size_t at : test::spread_indices(t.x->size(), 24)) {
@@ -167,10 +177,10 @@ TEST_P(SdpaTable, ReferenceBackwardMatchesFiniteDifferences) {
   const AttentionCase& c = GetParam();
   const AttentionInputs in(c);
   const SdpaOptions opt = c.options();
-  expect_gradients_match_finite_differences(c, in, ref_backward(c.dims, opt, in), 1e-2, 2e-5, 2e-4,
-                                            [&](const AttentionInputs& x, float* out) {
-                                              ref::sdpa_forward(c.dims, opt, x.q.data(), x.k.data(), x.v.data(), {out});
-                                            });
+  expect_gradients_match_finite_differences(
+      c, in, ref_backward(c.dims, opt, in), 1e-2, 2e-5, 2e-4, [&](const AttentionInputs& x, float* out) {
+        ref::sdpa_forward(c.dims, opt, x.q.data(), x.k.data(), x.v.data(), {out});
+      });
 }
 
 // Float32 end to end: the core's outputs carry a few ulp (~2e-7 |out|) each, which eps = 1e-2
@@ -180,14 +190,14 @@ TEST_P(SdpaTable, CoreBackwardMatchesFiniteDifferencesInFloat32) {
   const AttentionCase& c = GetParam();
   const AttentionInputs in(c);
   const SdpaOptions opt = c.options();
-  expect_gradients_match_finite_differences(c, in, core_backward(c.dims, opt, in), 1e-2, 5e-5, 5e-4,
-                                            [&](const AttentionInputs& x, float* out) {
-                                              core_forward(c.dims, opt, x, {out});
-                                            });
+  expect_gradients_match_finite_differences(
+      c, in, core_backward(c.dims, opt, in), 1e-2, 5e-5, 5e-4,
+      [&](const AttentionInputs& x, float* out) { core_forward(c.dims, opt, x, {out}); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, SdpaTable, ::testing::ValuesIn(test::attention_cases()), test::case_name);
-INSTANTIATE_TEST_SUITE_P(WidthSweep, SdpaTable, ::testing::ValuesIn(test::width_sweep_cases()), test::case_name);
+INSTANTIATE_TEST_SUITE_P(WidthSweep, SdpaTable, ::testing::ValuesIn(test::width_sweep_cases()),
+                         test::case_name);
 
 // ---- single behaviours ----
 
@@ -208,7 +218,8 @@ TEST(Sdpa, SeedExample004GivesTheWorkedWeightsAndOutputWithAndWithoutItsCausalMa
   expect_close(f.out, {3.939f, 1.056f, 3.471f, 1.306f, 3.992f, 1.007f}, 5e-4, 0, "seed 004 out (3 decimals)");
   opt.mask.causal = Causal::top_left;
   core_forward(dims, opt, in, f.all());
-  expect_close(f.out, {3.0f, 2.0f, 2.609f, 1.804f, 3.992f, 1.007f}, 5e-4, 0, "seed 004 causal out (3 decimals)");
+  expect_close(f.out, {3.0f, 2.0f, 2.609f, 1.804f, 3.992f, 1.007f}, 5e-4, 0,
+               "seed 004 causal out (3 decimals)");
 }
 
 TEST(Sdpa, FullyMaskedRowGivesZeroOutputAndZeroGradient) {
@@ -246,7 +257,8 @@ TEST(Sdpa, D2lFillModeGivesUniformWeightsAndTheMeanValueWhenNothingIsVisible) {
   for (int i = 0; i < c.dims.Tq; ++i) {
     expect_close(&f.weights[i * c.dims.Tk], std::vector<float>(c.dims.Tk, 0.2f).data(), c.dims.Tk, 1e-7, 0,
                  "uniform weights (one rounding of 1/5)");
-    expect_close(&f.out[i * c.dims.dv], mean_v.data(), c.dims.dv, 1e-6, 0, "mean of v (float sums of 5 terms)");
+    expect_close(&f.out[i * c.dims.dv], mean_v.data(), c.dims.dv, 1e-6, 0,
+                 "mean of v (float sums of 5 terms)");
     EXPECT_EQ(f.masked[i * c.dims.Tk], -1e6f);
   }
 }

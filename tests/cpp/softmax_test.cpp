@@ -26,7 +26,11 @@ struct SoftmaxProblem {
   MaskSpec mask;
   std::vector<float> x, dy;
   explicit SoftmaxProblem(const AttentionCase& c)
-      : B(c.dims.B), H(c.dims.H), Tq(c.dims.Tq), Tk(c.dims.Tk), mask(c.mask.spec()),
+      : B(c.dims.B),
+        H(c.dims.H),
+        Tq(c.dims.Tq),
+        Tk(c.dims.Tk),
+        mask(c.mask.spec()),
         x(test::random_normal(c.dims.scores_size(), c.input_seed(), 0.0f, 3.0f)),
         dy(test::random_uniform(c.dims.scores_size(), c.input_seed() + 1)) {}
   std::vector<float> core_forward() const {
@@ -122,7 +126,8 @@ TEST(MaskedSoftmax, D2lValidLengthsZeroTheKeysBeyondEachLength) {
   std::vector<float> y(16);
   masked_softmax_forward(2, 1, 2, 4, mask, x.data(), y.data());
   const float h = 0.5f, t = 1.0f / 3.0f;
-  expect_close(y, {h, h, 0, 0, h, h, 0, 0, t, t, t, 0, t, t, t, 0}, 1e-7, 0, "d2l valid lens [2, 3] (rounding of 1/3)");
+  expect_close(y, {h, h, 0, 0, h, h, 0, 0, t, t, t, 0, t, t, t, 0}, 1e-7, 0,
+               "d2l valid lens [2, 3] (rounding of 1/3)");
 }
 
 TEST(MaskedSoftmax, D2lPerRowValidLengthsApplyToEachQueryRow) {

@@ -52,7 +52,8 @@ inline std::vector<float> random_uniform(std::size_t n, uint32_t seed, float lo 
   return x;
 }
 
-inline std::vector<float> random_normal(std::size_t n, uint32_t seed, float mean = 0.0f, float stddev = 1.0f) {
+inline std::vector<float> random_normal(std::size_t n, uint32_t seed, float mean = 0.0f,
+                                        float stddev = 1.0f) {
   std::vector<float> x(n);
   fill_normal(x.data(), n, seed, mean, stddev);
   return x;
@@ -100,23 +101,27 @@ inline ::testing::AssertionResult all_close(const float* actual, const float* ex
       ratio = std::fabs(a - e) / (atol + rtol * std::fabs(e));
     }
     if (ratio > 1.0) ++bad;
-    if (ratio > worst_ratio) { worst_ratio = ratio; worst = i; }
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
+      worst = i;
+    }
   }
   if (bad == 0) return ::testing::AssertionSuccess();
   std::ostringstream msg;
   msg.precision(9);
-  msg << what << ": " << bad << " of " << n << " elements differ; worst at index " << worst
-      << ": actual " << actual[worst] << ", expected " << expected[worst] << ", error "
-      << std::fabs(double(actual[worst]) - double(expected[worst])) << " (atol " << atol
-      << ", rtol " << rtol << ")";
+  msg << what << ": " << bad << " of " << n << " elements differ; worst at index " << worst << ": actual "
+      << actual[worst] << ", expected " << expected[worst] << ", error "
+      << std::fabs(double(actual[worst]) - double(expected[worst])) << " (atol " << atol << ", rtol " << rtol
+      << ")";
   return ::testing::AssertionFailure() << msg.str();
 }
 
-inline ::testing::AssertionResult all_close(const std::vector<float>& actual, const std::vector<float>& expected,
-                                            double atol, double rtol, const std::string& what) {
+inline ::testing::AssertionResult all_close(const std::vector<float>& actual,
+                                            const std::vector<float>& expected, double atol, double rtol,
+                                            const std::string& what) {
   if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << what << ": sizes differ, actual " << actual.size()
-                                         << ", expected " << expected.size();
+    return ::testing::AssertionFailure()
+           << what << ": sizes differ, actual " << actual.size() << ", expected " << expected.size();
   }
   return all_close(actual.data(), expected.data(), actual.size(), atol, rtol, what);
 }
@@ -124,7 +129,8 @@ inline ::testing::AssertionResult all_close(const std::vector<float>& actual, co
 // Records a non-fatal failure at the caller's line (GCC/Clang evaluate __builtin_FILE/LINE in a
 // default argument at the call site).
 inline void expect_close(const float* actual, const float* expected, std::size_t n, double atol, double rtol,
-                         const std::string& what, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+                         const std::string& what, const char* file = __builtin_FILE(),
+                         int line = __builtin_LINE()) {
   const ::testing::AssertionResult r = all_close(actual, expected, n, atol, rtol, what);
   if (!r) ADD_FAILURE_AT(file, line) << r.message();
 }
@@ -161,7 +167,8 @@ inline double fd_partial(std::vector<float>& x, std::size_t index, double eps,
 }
 
 // The whole finite-difference gradient of `loss` with respect to x (one pair of evaluations per element).
-inline std::vector<float> fd_gradient(std::vector<float>& x, double eps, const std::function<double()>& loss) {
+inline std::vector<float> fd_gradient(std::vector<float>& x, double eps,
+                                      const std::function<double()>& loss) {
   std::vector<float> g(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) g[i] = float(fd_partial(x, i, eps, loss));
   return g;
@@ -210,16 +217,16 @@ inline std::size_t element_count(const std::vector<int>& shape) {
 
 // Owns everything a MaskSpec points to; spec() rebuilds the pointers, so copies stay valid.
 struct MaskSetup {
-  std::vector<int32_t> valid_lens;    // empty, (B) or (B, Tq)
+  std::vector<int32_t> valid_lens;  // empty, (B) or (B, Tq)
   bool valid_lens_per_row = false;
   Causal causal = Causal::none;
-  std::vector<int> attn_mask_shape;   // right-aligned to (B, H, Tq, Tk)
-  std::vector<uint8_t> bool_mask;     // set at most one of bool_mask / float_mask
+  std::vector<int> attn_mask_shape;  // right-aligned to (B, H, Tq, Tk)
+  std::vector<uint8_t> bool_mask;    // set at most one of bool_mask / float_mask
   std::vector<float> float_mask;
   bool use_fill = false;
   float fill = -1e6f;
   int window_left = -1, window_right = -1;
-  std::vector<float> alibi_slopes;    // empty or (H)
+  std::vector<float> alibi_slopes;  // empty or (H)
 
   MaskSpec spec() const {
     MaskSpec m;
@@ -230,7 +237,10 @@ struct MaskSetup {
     if (!float_mask.empty()) m.float_mask = float_mask.data();
     if (m.has_attn_mask()) {
       const auto s = broadcast_strides(attn_mask_shape);
-      m.mask_stride_b = s[0]; m.mask_stride_h = s[1]; m.mask_stride_i = s[2]; m.mask_stride_j = s[3];
+      m.mask_stride_b = s[0];
+      m.mask_stride_h = s[1];
+      m.mask_stride_i = s[2];
+      m.mask_stride_j = s[3];
     }
     m.use_fill = use_fill;
     m.fill = fill;
@@ -242,9 +252,14 @@ struct MaskSetup {
 
   // Builder-style setters, so a table row reads as one expression.
   MaskSetup& lens(std::vector<int32_t> l, bool per_row = false) {
-    valid_lens = std::move(l); valid_lens_per_row = per_row; return *this;
+    valid_lens = std::move(l);
+    valid_lens_per_row = per_row;
+    return *this;
   }
-  MaskSetup& with_causal(Causal c) { causal = c; return *this; }
+  MaskSetup& with_causal(Causal c) {
+    causal = c;
+    return *this;
+  }
   // Random boolean mask of `shape`: each element may attend with probability keep.
   MaskSetup& random_bool(std::vector<int> shape, uint32_t seed, double keep = 0.7) {
     attn_mask_shape = std::move(shape);
@@ -264,9 +279,20 @@ struct MaskSetup {
     for (auto& m : float_mask) m = is_masked(rng) ? -std::numeric_limits<float>::infinity() : value(rng);
     return *this;
   }
-  MaskSetup& with_fill(float f = -1e6f) { use_fill = true; fill = f; return *this; }
-  MaskSetup& with_window(int left, int right) { window_left = left; window_right = right; return *this; }
-  MaskSetup& with_alibi(std::vector<float> slopes) { alibi_slopes = std::move(slopes); return *this; }
+  MaskSetup& with_fill(float f = -1e6f) {
+    use_fill = true;
+    fill = f;
+    return *this;
+  }
+  MaskSetup& with_window(int left, int right) {
+    window_left = left;
+    window_right = right;
+    return *this;
+  }
+  MaskSetup& with_alibi(std::vector<float> slopes) {
+    alibi_slopes = std::move(slopes);
+    return *this;
+  }
 };
 
 }  // namespace attnlab::test

@@ -58,8 +58,12 @@ struct LayerNormProblem {
 
 LayerNormProblem layer_norm_problem(int N, int d, uint32_t seed) {
   // x centred on 3: a mean that must cancel before the squares (the two-pass variance).
-  return {N, d, 1e-5f, test::random_uniform(std::size_t(N) * d, seed, 2.0f, 4.0f),
-          test::random_uniform(std::size_t(d), seed + 1, 0.5f, 1.5f), test::random_uniform(std::size_t(d), seed + 2),
+  return {N,
+          d,
+          1e-5f,
+          test::random_uniform(std::size_t(N) * d, seed, 2.0f, 4.0f),
+          test::random_uniform(std::size_t(d), seed + 1, 0.5f, 1.5f),
+          test::random_uniform(std::size_t(d), seed + 2),
           test::random_uniform(std::size_t(N) * d, seed + 3)};
 }
 
@@ -74,9 +78,10 @@ TEST(TrainOps, LayerNormForwardAndBackwardMatchTheFloat64Reference) {
     const LayerNormProblem p = layer_norm_problem(3, d, 10 + d);
     const std::size_t n = p.x.size();
     std::vector<float> y(n), ref_y(n), mean(p.N), rstd(p.N), ref_mean(p.N), ref_rstd(p.N);
-    layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), y.data(), mean.data(), rstd.data());
-    ref::layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), ref_y.data(), ref_mean.data(),
-                            ref_rstd.data());
+    layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), y.data(), mean.data(),
+                       rstd.data());
+    ref::layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), ref_y.data(),
+                            ref_mean.data(), ref_rstd.data());
     // x - mean rounds at x's ulp (2.4e-7 near 3) against a standard deviation of 0.58: xhat is off
     // by ~1e-6 relative, y = xhat gamma + beta by ~2e-6 absolute (|xhat| < 2, gamma < 1.5).
     expect_close(y, ref_y, 5e-6, 1e-5, at_width("y", d));
@@ -84,13 +89,14 @@ TEST(TrainOps, LayerNormForwardAndBackwardMatchTheFloat64Reference) {
     expect_close(rstd, ref_rstd, 0, 1e-5, at_width("rstd", d));
 
     // Accumulated onto nonzero gradients, as in a residual stream.
-    std::vector<float> dx = test::random_uniform(n, 20 + d), dgamma = test::random_uniform(std::size_t(d), 21 + d),
+    std::vector<float> dx = test::random_uniform(n, 20 + d),
+                       dgamma = test::random_uniform(std::size_t(d), 21 + d),
                        dbeta = test::random_uniform(std::size_t(d), 22 + d);
     std::vector<float> ref_dx = dx, ref_dgamma = dgamma, ref_dbeta = dbeta;
     layer_norm_backward(p.N, d, p.x.data(), p.gamma.data(), mean.data(), rstd.data(), p.dy.data(), dx.data(),
                         dgamma.data(), dbeta.data());
-    ref::layer_norm_backward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.dy.data(), ref_dx.data(), ref_dgamma.data(),
-                             ref_dbeta.data());
+    ref::layer_norm_backward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.dy.data(), ref_dx.data(),
+                             ref_dgamma.data(), ref_dbeta.data());
     // dx = rstd (g - mean g - xhat mean(g xhat)): rstd ~1.7 times terms of ~1 carrying xhat's 1e-6
     // and the means' float sums over d (127 terms: ~1e-6); dgamma sums N = 3 products.
     expect_close(dx, ref_dx, 2e-5, 1e-5, at_width("dx", d));
@@ -115,7 +121,8 @@ TEST(TrainOps, LayerNormBackwardMatchesFiniteDifferences) {
   for (int d : {3, 11}) {
     LayerNormProblem p = layer_norm_problem(2, d, 30 + d);
     std::vector<float> mean(p.N), rstd(p.N), y(p.x.size());
-    layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), y.data(), mean.data(), rstd.data());
+    layer_norm_forward(p.N, d, p.eps, p.x.data(), p.gamma.data(), p.beta.data(), y.data(), mean.data(),
+                       rstd.data());
     std::vector<float> dx(p.x.size(), 0.0f), dgamma(d, 0.0f), dbeta(d, 0.0f);
     layer_norm_backward(p.N, d, p.x.data(), p.gamma.data(), mean.data(), rstd.data(), p.dy.data(), dx.data(),
                         dgamma.data(), dbeta.data());
@@ -123,8 +130,10 @@ TEST(TrainOps, LayerNormBackwardMatchesFiniteDifferences) {
     // Step 1e-2 on x of spread 0.58: truncation ~ eps^2 / 6 times a third derivative of order rstd^3
     // ~ 5 (4e-4 at most), float rounding of the 2 d terms of the loss ~ 1e-6 / 2e-2 = 5e-5.
     expect_close(dx, test::fd_gradient(p.x, 1e-2, loss), 1e-3, 1e-2, at_width("dx vs finite differences", d));
-    expect_close(dgamma, test::fd_gradient(p.gamma, 1e-2, loss), 1e-3, 1e-2, at_width("dgamma vs finite differences", d));
-    expect_close(dbeta, test::fd_gradient(p.beta, 1e-2, loss), 1e-3, 1e-2, at_width("dbeta vs finite differences", d));
+    expect_close(dgamma, test::fd_gradient(p.gamma, 1e-2, loss), 1e-3, 1e-2,
+                 at_width("dgamma vs finite differences", d));
+    expect_close(dbeta, test::fd_gradient(p.beta, 1e-2, loss), 1e-3, 1e-2,
+                 at_width("dbeta vs finite differences", d));
   }
 }
 
@@ -138,8 +147,13 @@ struct LinearProblem {
 };
 
 LinearProblem linear_problem(int N, int d_in, int d_out, bool bias, uint32_t seed) {
-  return {N, d_in, d_out, bias, test::random_uniform(std::size_t(N) * d_in, seed),
-          test::random_uniform(std::size_t(d_out) * d_in, seed + 1), test::random_uniform(std::size_t(d_out), seed + 2),
+  return {N,
+          d_in,
+          d_out,
+          bias,
+          test::random_uniform(std::size_t(N) * d_in, seed),
+          test::random_uniform(std::size_t(d_out) * d_in, seed + 1),
+          test::random_uniform(std::size_t(d_out), seed + 2),
           test::random_uniform(std::size_t(N) * d_out, seed + 3)};
 }
 
@@ -160,12 +174,13 @@ TEST(TrainOps, LinearForwardAndBackwardMatchTheFloat64ReferenceAtSizesAroundTheW
         expect_close(y, ref_y, 1e-5, 1e-5, what + " y");
 
         std::vector<float> dx(p.x.size()), ref_dx(dx.size());
-        std::vector<float> dW = test::random_uniform(p.W.size(), 50), db = test::random_uniform(p.b.size(), 51);
+        std::vector<float> dW = test::random_uniform(p.W.size(), 50),
+                           db = test::random_uniform(p.b.size(), 51);
         std::vector<float> ref_dW = dW, ref_db = db;
         linear_backward(p.N, d_in, d_out, p.x.data(), p.W.data(), p.dy.data(), dx.data(), dW.data(),
                         bias ? db.data() : nullptr);
-        ref::linear_backward(p.N, d_in, d_out, p.x.data(), p.W.data(), p.dy.data(), ref_dx.data(), ref_dW.data(),
-                             bias ? ref_db.data() : nullptr);
+        ref::linear_backward(p.N, d_in, d_out, p.x.data(), p.W.data(), p.dy.data(), ref_dx.data(),
+                             ref_dW.data(), bias ? ref_db.data() : nullptr);
         expect_close(dx, ref_dx, 1e-5, 1e-5, what + " dx");
         expect_close(dW, ref_dW, 1e-5, 1e-5, what + " dW (accumulated)");
         expect_close(db, ref_db, 1e-5, 1e-5, what + " db (accumulated)");
@@ -178,8 +193,9 @@ TEST(TrainOps, LinearBackwardMatchesFiniteDifferences) {
   std::vector<float> dW(p.W.size(), 0.0f), db(p.b.size(), 0.0f);
   linear_backward(p.N, p.d_in, p.d_out, p.x.data(), p.W.data(), p.dy.data(), dx.data(), dW.data(), db.data());
   auto loss = [&] {
-    return dot_loss_of([&](float* out) { linear_forward(p.N, p.d_in, p.d_out, p.x.data(), p.W.data(), p.b.data(), out); },
-                       y, p.dy);
+    return dot_loss_of(
+        [&](float* out) { linear_forward(p.N, p.d_in, p.d_out, p.x.data(), p.W.data(), p.b.data(), out); }, y,
+        p.dy);
   };
   // Linear in each input: central differences are exact but for the float rounding of y (~1e-7 per
   // element, 21 of them, over a step of 2e-2).
@@ -228,10 +244,13 @@ TEST(TrainOps, GeluBackwardMatchesFiniteDifferencesAndMayRunInPlace) {
     const std::vector<float> dy = test::random_uniform(37, 81);
     std::vector<float> dx(37), y(37);
     gelu_backward(37, form, x.data(), dy.data(), dx.data());
-    auto loss = [&] { return dot_loss_of([&](float* out) { gelu_forward(37, form, x.data(), out); }, y, dy); };
+    auto loss = [&] {
+      return dot_loss_of([&](float* out) { gelu_forward(37, form, x.data(), out); }, y, dy);
+    };
     // Step 1e-3: GELU''' is at most ~1.5, truncation 1.5e-6 / 6; rounding of 37 terms of ~1e-7 over
     // 2e-3, ~1e-4 at worst.
-    expect_close(dx, test::fd_gradient(x, 1e-3, loss), 3e-4, 1e-3, std::string(name(form)) + " vs finite differences");
+    expect_close(dx, test::fd_gradient(x, 1e-3, loss), 3e-4, 1e-3,
+                 std::string(name(form)) + " vs finite differences");
     std::vector<float> in_place = dy;
     gelu_backward(37, form, x.data(), in_place.data(), in_place.data());
     expect_close(in_place, dx, 0, 0, std::string(name(form)) + " backward in place");
@@ -245,7 +264,8 @@ TEST(TrainOps, CrossEntropyOfEqualLogitsIsLogVAndItsGradientIsUniformMinusTheTar
   const std::vector<float> logits(N * V, 0.25f);
   const std::vector<int32_t> targets = {3, 6};
   std::vector<float> probs(N * V);
-  EXPECT_NEAR(cross_entropy_forward(N, V, logits.data(), targets.data(), nullptr, probs.data()), std::log(7.0), 1e-6);
+  EXPECT_NEAR(cross_entropy_forward(N, V, logits.data(), targets.data(), nullptr, probs.data()),
+              std::log(7.0), 1e-6);
   cross_entropy_backward(N, V, targets.data(), nullptr, probs.data(), 1.0f, probs.data());
   std::vector<float> expected(N * V, float(1.0 / 7 / N));
   expected[3] -= 0.5f;
@@ -301,8 +321,10 @@ TEST(TrainOps, AdamWMatchesTorchsAlgorithmInDoubleOverThreeSteps) {
       std::vector<float> param = test::random_uniform(std::size_t(n), 110 + n), expected = param;
       std::vector<float> m(n, 0.0f), v(n, 0.0f);
       std::vector<std::vector<float>> grads;
-      for (int s = 0; s < 3; ++s) grads.push_back(test::random_uniform(std::size_t(n), 120 + n + s, -2.0f, 2.0f));
-      for (int s = 0; s < 3; ++s) adamw_step(n, opt, s + 1, 1.0f, param.data(), m.data(), v.data(), grads[s].data());
+      for (int s = 0; s < 3; ++s)
+        grads.push_back(test::random_uniform(std::size_t(n), 120 + n + s, -2.0f, 2.0f));
+      for (int s = 0; s < 3; ++s)
+        adamw_step(n, opt, s + 1, 1.0f, param.data(), m.data(), v.data(), grads[s].data());
       const float* g[3] = {grads[0].data(), grads[1].data(), grads[2].data()};
       ref::adamw_steps(n, opt, 3, g, expected.data());
       // Each step rounds the parameter (|p| < 1.1: 6e-8) and an update of at most ~lr that carries
@@ -336,11 +358,13 @@ TEST(TrainOps, ClipFactorIsTorchsMaxNormOverTheNormClampedToOne) {
   const std::vector<float> grad = {3.0f, 4.0f};
   const float factor = clip_factor(std::sqrt(sum_of_squares(grad.data(), 2)), opt.clip);
   adamw_step(2, opt, 1, factor, param.data(), m.data(), v.data(), grad.data());
-  expect_close(m, {0.1f * 3.0f / 5.0f, 0.1f * 4.0f / 5.0f}, 1e-7, 1e-5, "first moments of the clipped gradient");
+  expect_close(m, {0.1f * 3.0f / 5.0f, 0.1f * 4.0f / 5.0f}, 1e-7, 1e-5,
+               "first moments of the clipped gradient");
 }
 
 TEST(TrainOps, SumOfSquaresMatchesDoubleAcrossItsBlocks) {
-  for (std::size_t n : {std::size_t(1), std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(10001)}) {
+  for (std::size_t n :
+       {std::size_t(1), std::size_t(4095), std::size_t(4096), std::size_t(4097), std::size_t(10001)}) {
     const std::vector<float> x = test::random_uniform(n, 130);
     double expected = 0.0;
     for (float e : x) expected += double(e) * e;

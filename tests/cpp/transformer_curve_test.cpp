@@ -114,13 +114,20 @@ TEST(TransformerCurve, ThreeHundredInductionStepsFollowFloat64PyTorchsLossCurve)
     drift = std::max(drift, std::fabs(loss32[step] - loss64[step]));
     const double gap = std::fabs(loss - loss64[step]), allowed = 4.0 * drift + 1e-6;
     worst_gap = std::max(worst_gap, gap);
-    if (gap / allowed > worst_ratio) { worst_ratio = gap / allowed; worst_step = int(step) + 1; }
-    EXPECT_LE(gap, allowed) << "step " << step + 1 << ": loss " << loss << ", float64 PyTorch " << loss64[step];
+    if (gap / allowed > worst_ratio) {
+      worst_ratio = gap / allowed;
+      worst_step = int(step) + 1;
+    }
+    EXPECT_LE(gap, allowed) << "step " << step + 1 << ": loss " << loss << ", float64 PyTorch "
+                            << loss64[step];
     if (gap > allowed) break;  // one message, not one per step after the curves part
   }
-  std::printf("%zu steps run: float64 loss %.4f -> %.4f; largest gap to float64 PyTorch %.2g (its own float32 run's %.2g), "
-              "closest to the allowance at step %d (%.2f of it)\n",
-              std::min(step + 1, steps), loss64.front(), loss64[steps - 1], worst_gap, drift, worst_step, worst_ratio);
+  std::printf(
+      "%zu steps run: float64 loss %.4f -> %.4f; largest gap to float64 PyTorch %.2g (its own float32 run's "
+      "%.2g), "
+      "closest to the allowance at step %d (%.2f of it)\n",
+      std::min(step + 1, steps), loss64.front(), loss64[steps - 1], worst_gap, drift, worst_step,
+      worst_ratio);
 }
 
 }  // namespace

@@ -19,9 +19,10 @@
 namespace attnlab {
 namespace {
 
-const char* const kCases[] = {"learned",   "rope",         "alibi",        "none",           "learned_mlp",
-                              "rope_mlp_tanh_tied", "alibi_mlp", "none_mlp", "gqa_rope_mlp", "gqa_learned",
-                              "window_alibi_mlp",   "window_learned", "clipped_masked"};
+const char* const kCases[] = {
+    "learned",       "rope",     "alibi",        "none",        "learned_mlp",      "rope_mlp_tanh_tied",
+    "alibi_mlp",     "none_mlp", "gqa_rope_mlp", "gqa_learned", "window_alibi_mlp", "window_learned",
+    "clipped_masked"};
 
 // One golden file: its config and optimizer lines, and every tensor line by kind and name.
 struct Golden {
@@ -101,8 +102,8 @@ class TransformerGolden : public ::testing::TestWithParam<const char*> {};
 
 // Float32 against float64 through two layers of d = 8..16, all inputs O(1): the logits carry a few
 // ulp from each of ~10 ops (2e-7 at logits of ~3; the tied N(0, 1) embedding makes them up to ~15,
-// and a small logit that is their difference 1.3e-6 off), the gradients a similar relative error of their own magnitude
-// (sums of O(B T) terms; at most 3.5e-7 seen, tied). About 3-5x above the worst error seen.
+// and a small logit that is their difference 1.3e-6 off), the gradients a similar relative error of their own
+// magnitude (sums of O(B T) terms; at most 3.5e-7 seen, tied). About 3-5x above the worst error seen.
 constexpr double kLogitAtol = 4e-6, kLogitRtol = 2e-7, kGradAtol = 2e-7, kGradRtol = 1e-6;
 
 TEST_P(TransformerGolden, LogitsLossGradientsAndTwoAdamWStepsMatchPyTorchInFloat64) {
@@ -115,9 +116,12 @@ TEST_P(TransformerGolden, LogitsLossGradientsAndTwoAdamWStepsMatchPyTorchInFloat
     ASSERT_EQ(v.size(), p.size) << p.name;
     std::copy(v.begin(), v.end(), model.parameters() + p.offset);
   }
-  const std::vector<int32_t> tokens1 = as<int32_t>(g.at("ints", "tokens1")), targets1 = as<int32_t>(g.at("ints", "targets1"));
-  const std::vector<int32_t> tokens2 = as<int32_t>(g.at("ints", "tokens2")), targets2 = as<int32_t>(g.at("ints", "targets2"));
-  const std::vector<uint8_t> mask1 = as<uint8_t>(g.at("floats", "mask1")), mask2 = as<uint8_t>(g.at("floats", "mask2"));
+  const std::vector<int32_t> tokens1 = as<int32_t>(g.at("ints", "tokens1")),
+                             targets1 = as<int32_t>(g.at("ints", "targets1"));
+  const std::vector<int32_t> tokens2 = as<int32_t>(g.at("ints", "tokens2")),
+                             targets2 = as<int32_t>(g.at("ints", "targets2"));
+  const std::vector<uint8_t> mask1 = as<uint8_t>(g.at("floats", "mask1")),
+                             mask2 = as<uint8_t>(g.at("floats", "mask2"));
 
   std::vector<float> logits(std::size_t(B) * T * V);
   model.forward(B, T, tokens1.data(), logits.data());
@@ -169,23 +173,32 @@ TEST_P(TransformerGolden, LogitsLossGradientsAndTwoAdamWStepsMatchPyTorchInFloat
       const bool noise = key_bias && i >= keys_from && i < keys_to;
       const double allowed =
           noise ? 2.5 * opt.learning_rate
-                : 1e-6 + (dg == 0.0 ? 0.0 : std::min(2.5 * opt.learning_rate, 4.0 * opt.learning_rate * dg / std::fabs(grad[i])));
+                : 1e-6 + (dg == 0.0 ? 0.0
+                                    : std::min(2.5 * opt.learning_rate,
+                                               4.0 * opt.learning_rate * dg / std::fabs(grad[i])));
       loose += allowed > 1e-5;
       const double ratio = std::fabs(actual[i] - after[i]) / allowed;
       bad += ratio > 1.0;
-      if (ratio > worst_ratio) { worst_ratio = ratio; worst_at = i; }
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        worst_at = i;
+      }
       if (allowed <= 1e-5) worst.after = std::max(worst.after, std::fabs(actual[i] - after[i]));
     }
-    EXPECT_EQ(bad, 0u) << "after two steps: " << p.name << ": worst at " << worst_at << ": actual " << actual[worst_at]
-                       << ", expected " << after[worst_at] << ", gradient " << grad[worst_at];
+    EXPECT_EQ(bad, 0u) << "after two steps: " << p.name << ": worst at " << worst_at << ": actual "
+                       << actual[worst_at] << ", expected " << after[worst_at] << ", gradient "
+                       << grad[worst_at];
   }
-  std::printf("%-20s worst |error|: logits %.2g, loss %.2g, gradients %.2g, after two steps %.2g (of the %zu "
-              "parameters but %d with tiny gradients)\n",
-              GetParam(), worst.logits, worst.loss, worst.grad, worst.after, model.parameter_count(), loose);
+  std::printf(
+      "%-20s worst |error|: logits %.2g, loss %.2g, gradients %.2g, after two steps %.2g (of the %zu "
+      "parameters but %d with tiny gradients)\n",
+      GetParam(), worst.logits, worst.loss, worst.grad, worst.after, model.parameter_count(), loose);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configurations, TransformerGolden, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 }  // namespace attnlab

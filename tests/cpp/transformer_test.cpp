@@ -82,7 +82,8 @@ TEST(Transformer, TheTraceHoldsCausalWindowedSoftmaxRowsAndLeavesTheLogitsAlone)
   const std::size_t n_logits = std::size_t(b.B) * b.T * c.vocab;
   std::vector<float> plain(n_logits), traced(n_logits);
   std::vector<float> attentions(std::size_t(b.B) * c.layers * c.heads * b.T * b.T, -1.0f);
-  std::vector<float> residual(std::size_t(c.layers) * b.B * b.T * c.d_model, std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> residual(std::size_t(c.layers) * b.B * b.T * c.d_model,
+                              std::numeric_limits<float>::quiet_NaN());
   model.forward(b.B, b.T, b.tokens.data(), plain.data());
   model.forward(b.B, b.T, b.tokens.data(), traced.data(), {attentions.data(), residual.data()});
   test::expect_close(traced, plain, 0, 0, "logits with and without the trace");
@@ -106,8 +107,10 @@ TEST(Transformer, AStepWhoseLossIsNotFiniteLeavesParametersMomentsAndStepCountAl
   const Batch b = batch(2, 6, c.vocab, 13);
   AdamWOptions opt;
   opt.learning_rate = 1e-2f;
-  EXPECT_TRUE(std::isfinite(model.train_step(b.B, b.T, b.tokens.data(), b.targets.data(), b.mask.data(), opt)));
-  model.parameters()[model.parameter_info().back().offset] = std::numeric_limits<float>::infinity();  // unembed.bias[0]
+  EXPECT_TRUE(
+      std::isfinite(model.train_step(b.B, b.T, b.tokens.data(), b.targets.data(), b.mask.data(), opt)));
+  model.parameters()[model.parameter_info().back().offset] =
+      std::numeric_limits<float>::infinity();  // unembed.bias[0]
   const std::vector<float> before(model.parameters(), model.parameters() + model.parameter_count());
   EXPECT_TRUE(std::isnan(model.train_step(b.B, b.T, b.tokens.data(), b.targets.data(), b.mask.data(), opt)));
   EXPECT_EQ(model.steps(), 1);
@@ -122,8 +125,10 @@ TEST(Transformer, AWorkspaceGrownForALargerBatchGivesASmallerBatchTheSameResults
   fresh.init(9);
   const Batch large = batch(3, 6, c.vocab, 14), small = batch(1, 4, c.vocab, 15);
   reused.backward(large.B, large.T, large.tokens.data(), large.targets.data(), large.mask.data());
-  const float a = reused.backward(small.B, small.T, small.tokens.data(), small.targets.data(), small.mask.data());
-  const float f = fresh.backward(small.B, small.T, small.tokens.data(), small.targets.data(), small.mask.data());
+  const float a =
+      reused.backward(small.B, small.T, small.tokens.data(), small.targets.data(), small.mask.data());
+  const float f =
+      fresh.backward(small.B, small.T, small.tokens.data(), small.targets.data(), small.mask.data());
   EXPECT_EQ(a, f);
   test::expect_close(std::vector<float>(reused.gradients(), reused.gradients() + reused.parameter_count()),
                      std::vector<float>(fresh.gradients(), fresh.gradients() + fresh.parameter_count()), 0, 0,
@@ -136,7 +141,8 @@ TEST(Transformer, InitIsAPureFunctionOfTheSeedWithPyTorchsDistributions) {
   a.init(42);
   b.init(42);
   const std::vector<float> pa(a.parameters(), a.parameters() + a.parameter_count());
-  test::expect_close(pa, std::vector<float>(b.parameters(), b.parameters() + b.parameter_count()), 0, 0, "same seed");
+  test::expect_close(pa, std::vector<float>(b.parameters(), b.parameters() + b.parameter_count()), 0, 0,
+                     "same seed");
   b.init(43);
   EXPECT_NE(pa, std::vector<float>(b.parameters(), b.parameters() + b.parameter_count()));
   for (const ParameterInfo& p : a.parameter_info()) {

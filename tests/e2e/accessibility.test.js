@@ -16,15 +16,23 @@ const VIEWS = ['Matrix', 'Heatmap', 'Links'];
 let pages;
 beforeAll(async () => {
   pages = await startPages({ links: { site: SITE } });
-  await pages.write('elements.html', elementsPage(`<main>
+  await pages.write(
+    'elements.html',
+    elementsPage(
+      `<main>
     <h1>Figures on a page</h1>
     <attn-figure preset="seed-004" backward captions></attn-figure>
     <attn-figure preset="d2l" stages="masked weights output" compare="dot"></attn-figure>
     <attn-figure preset="sentence" view="links"></attn-figure>
     <attn-heatmap weights="[[0.25, 0.75], [1, 0]]" row-labels="the cat" col-labels="the cat" numbers masked="[[0, 0], [0, 1]]"></attn-heatmap>
-  </main>`, { head: '<title>attention-lab figures</title>' }));
+  </main>`,
+      { head: '<title>attention-lab figures</title>' },
+    ),
+  );
 });
-afterAll(async () => { await pages?.close(); });
+afterAll(async () => {
+  await pages?.close();
+});
 
 /** Asserts axe finds nothing serious or critical on the page; `where` names it in the message. */
 async function expectAccessible(page, where) {
@@ -38,23 +46,36 @@ async function expectAccessible(page, where) {
  * (scrollable-region-focusable) only counts overflow of 13 px and more; a reader's keyboard cannot
  * scroll 3 px either.
  */
-const unreachableFormulas = (page) => page.$$eval('.stage-formula', (formulas) => formulas.filter((f) => {
-  const style = getComputedStyle(f);
-  const scrolls = (overflow, content, box) => !['visible', 'hidden', 'clip'].includes(overflow) && content > box;
-  return (scrolls(style.overflowX, f.scrollWidth, f.clientWidth) || scrolls(style.overflowY, f.scrollHeight, f.clientHeight)) && f.tabIndex < 0;
-}).map((f) => `${f.closest('[data-card]')?.dataset.card}: ${f.clientWidth}/${f.scrollWidth} x ${f.clientHeight}/${f.scrollHeight}`));
+const unreachableFormulas = (page) =>
+  page.$$eval('.stage-formula', (formulas) =>
+    formulas
+      .filter((f) => {
+        const style = getComputedStyle(f);
+        const scrolls = (overflow, content, box) => !['visible', 'hidden', 'clip'].includes(overflow) && content > box;
+        return (scrolls(style.overflowX, f.scrollWidth, f.clientWidth) || scrolls(style.overflowY, f.scrollHeight, f.clientHeight)) && f.tabIndex < 0;
+      })
+      .map((f) => `${f.closest('[data-card]')?.dataset.card}: ${f.clientWidth}/${f.scrollWidth} x ${f.clientHeight}/${f.scrollHeight}`),
+  );
 
-describe('the formulas beside the cards\' titles', () => {
+describe("the formulas beside the cards' titles", () => {
   // The backward pass (seed-004 shows it) brings the tallest and longest formulas: d-output, d-scores.
-  it.each([['desktop', VIEWPORTS.desktop], ['phone', VIEWPORTS.phone], ['narrow phone', { width: 320, height: 700 }]])('scroll only where the keyboard can scroll them too, with the backward pass (%s)', async (_, viewport) => {
+  it.each([
+    ['desktop', VIEWPORTS.desktop],
+    ['phone', VIEWPORTS.phone],
+    ['narrow phone', { width: 320, height: 700 }],
+  ])('scroll only where the keyboard can scroll them too, with the backward pass (%s)', async (_, viewport) => {
     const { page, problems } = await pages.open('site/index.html?preset=seed-004', { wait: false, viewport });
     await page.waitForFunction(() => window.attentionLab && document.querySelector('svg[data-stage="d-scores"]'));
     await page.evaluate(() => document.fonts.ready);
     await settle(page);
-    expect(await page.$$eval('[data-card]', (cards) => cards.map((c) => c.dataset.card))).toEqual(expect.arrayContaining(['scaled', 'weights', 'd-output', 'd-scores']));
+    expect(await page.$$eval('[data-card]', (cards) => cards.map((c) => c.dataset.card))).toEqual(
+      expect.arrayContaining(['scaled', 'weights', 'd-output', 'd-scores']),
+    );
     expect(await unreachableFormulas(page)).toEqual([]);
     // axe over the formulas (at 320 px the Train panel's figures scroll too: that panel's own matter).
-    const found = (await axeViolations(page, { runOnly: ['scrollable-region-focusable'] })).flatMap((v) => v.examples).filter((e) => e.includes('stage-formula'));
+    const found = (await axeViolations(page, { runOnly: ['scrollable-region-focusable'] }))
+      .flatMap((v) => v.examples)
+      .filter((e) => e.includes('stage-formula'));
     expect(found).toEqual([]);
     expect(problems).toEqual([]);
   });

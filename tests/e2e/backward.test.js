@@ -8,8 +8,12 @@ import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 /** The page's matrices of the given stages (first batch), by name. */
 async function read(page, stages) {
@@ -28,21 +32,60 @@ function expectClose(actual, expected, what) {
 describe('backward', () => {
   it('the backward stages match finite differences and the API on seed-004', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const m = await read(page, ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'weights', 'output', 'target',
-      'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv']);
+    const m = await read(page, [
+      'x',
+      'wq',
+      'wk',
+      'wv',
+      'q',
+      'k',
+      'v',
+      'weights',
+      'output',
+      'target',
+      'd-output',
+      'd-weights',
+      'd-scores',
+      'dq',
+      'dk',
+      'dv',
+      'dwq',
+      'dwk',
+      'dwv',
+    ]);
     const y = m.target;
-    expect(y).toEqual([[3, 2], [1, 1], [4, 1]]);
+    expect(y).toEqual([
+      [3, 2],
+      [1, 1],
+      [4, 1],
+    ]);
     // L = 1/2 sum (O - Y)^2, so dL/dO = O - Y.
-    expectClose(m['d-output'], m.output.map((row, i) => row.map((o, c) => o - y[i][c])), 'dO');
+    expectClose(
+      m['d-output'],
+      m.output.map((row, i) => row.map((o, c) => o - y[i][c])),
+      'dO',
+    );
     // The intermediates, from the formulas of docs/semantics.md in float64.
     const dP = matmul(m['d-output'], transpose(m.v));
     expectClose(m['d-weights'], dP, 'dP');
     expectClose(m['d-scores'], softmaxBackward(m.weights, dP), 'dS');
     // dQ, dK, dV: finite differences of the loss through attention, Q, K, V as the leaves.
     const lossOf = (q, k, v) => halfSquaredError(attention(q, k, v).output, y);
-    expectClose(m.dq, numericGradient((q) => lossOf(q, m.k, m.v), m.q), 'dQ');
-    expectClose(m.dk, numericGradient((k) => lossOf(m.q, k, m.v), m.k), 'dK');
-    expectClose(m.dv, numericGradient((v) => lossOf(m.q, m.k, v), m.v), 'dV');
+    expectClose(
+      m.dq,
+      numericGradient((q) => lossOf(q, m.k, m.v), m.q),
+      'dQ',
+    );
+    expectClose(
+      m.dk,
+      numericGradient((k) => lossOf(m.q, k, m.v), m.k),
+      'dK',
+    );
+    expectClose(
+      m.dv,
+      numericGradient((v) => lossOf(m.q, m.k, v), m.v),
+      'dV',
+    );
     // dW: finite differences of the loss of the whole layer in each weight matrix.
     const weights = { x: m.x, wq: m.wq, wk: m.wk, wv: m.wv };
     for (const name of ['wq', 'wk', 'wv']) {
@@ -81,10 +124,16 @@ describe('backward', () => {
     expect(after).toBeLessThan(before / 4);
     const curve = page.locator('svg[data-stage="loss-curve"]');
     expect(Math.abs(Number(await curve.getAttribute('data-last')) - after)).toBeLessThan(1e-5 * before);
-    expect((await stageValues(page, 'wq'))[0]).not.toEqual([[1, 0], [0, 1]]);
+    expect((await stageValues(page, 'wq'))[0]).not.toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
     await page.getByRole('button', { name: 'Reset the trained weights' }).click();
     await settle(page);
-    expect((await stageValues(page, 'wq'))[0]).toEqual([[1, 0], [0, 1]]);
+    expect((await stageValues(page, 'wq'))[0]).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
     expect(await lossOnPage()).toBe(before);
     expect(problems).toEqual([]);
   });

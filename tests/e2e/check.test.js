@@ -8,32 +8,85 @@ import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 // seed 002 as printed in its text (Step 1 to Step 4), digits as printed.
 const PRINTED = {
-  q: [['1', '0', '1'], ['2', '2', '2'], ['2', '1', '2']],
-  k: [['0', '1', '1'], ['4', '0', '2'], ['2', '2', '1']],
-  v: [['0', '1', '1'], ['2', '2', '2'], ['2', '2', '1']],
-  scores: [['1', '2', '3'], ['4', '8', '8'], ['3', '6', '7']],
-  scaled: [['0.58', '1.15', '1.73'], ['2.31', '4.62', '4.62'], ['1.73', '3.46', '4.04']],
-  weights: [['0.20', '0.30', '0.50'], ['0.02', '0.49', '0.49'], ['0.04', '0.24', '0.72']],
-  output: [['1.6', '1.8', '1.3'], ['2.0', '2.0', '1.5'], ['1.9', '1.9', '1.1']],
+  q: [
+    ['1', '0', '1'],
+    ['2', '2', '2'],
+    ['2', '1', '2'],
+  ],
+  k: [
+    ['0', '1', '1'],
+    ['4', '0', '2'],
+    ['2', '2', '1'],
+  ],
+  v: [
+    ['0', '1', '1'],
+    ['2', '2', '2'],
+    ['2', '2', '1'],
+  ],
+  scores: [
+    ['1', '2', '3'],
+    ['4', '8', '8'],
+    ['3', '6', '7'],
+  ],
+  scaled: [
+    ['0.58', '1.15', '1.73'],
+    ['2.31', '4.62', '4.62'],
+    ['1.73', '3.46', '4.04'],
+  ],
+  weights: [
+    ['0.20', '0.30', '0.50'],
+    ['0.02', '0.49', '0.49'],
+    ['0.04', '0.24', '0.72'],
+  ],
+  output: [
+    ['1.6', '1.8', '1.3'],
+    ['2.0', '2.0', '1.5'],
+    ['1.9', '1.9', '1.1'],
+  ],
 };
 const SEED_002 = {
-  x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-  wq: [[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]],
-  wk: [[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]],
-  wv: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wq: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ],
+  wk: [
+    [0, 1, 1],
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+  ],
+  wv: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 0, 1],
+  ],
 };
 
 /** Half a unit in the last printed decimal: the exact value must round to the printed number. */
 const allowance = (text) => 0.5 * 10 ** -(text.split('.')[1]?.length ?? 0);
 
 /** The page's verdicts of a stage in check mode: 'row,col' -> 'right' | 'wrong' | ... */
-const verdicts = (page, stage) => page.$$eval(`[data-check-stage="${stage}"] .check-cell`, (cells) =>
-  Object.fromEntries(cells.map((c) => [`${c.dataset.row},${c.dataset.col}`, c.dataset.status])));
+const verdicts = (page, stage) =>
+  page.$$eval(`[data-check-stage="${stage}"] .check-cell`, (cells) =>
+    Object.fromEntries(cells.map((c) => [`${c.dataset.row},${c.dataset.col}`, c.dataset.status])),
+  );
 
 describe('check my hand calculation', () => {
   it('the check-my-calculation mode flags exactly the wrong cells of the seed-002 text', async () => {
@@ -44,12 +97,14 @@ describe('check my hand calculation', () => {
       const typed = await page.$$eval(`[data-check-stage="${stage}"] input`, (inputs) => inputs.map((i) => i.value));
       expect(typed, `${stage}: the preset types the text's numbers`).toEqual(rows.flat());
       const expected = {};
-      rows.forEach((row, i) => row.forEach((text, j) => {
-        const miss = Math.abs(Number(text) - exact[stage][i][j]) - allowance(text);
-        // No printed number sits within float32 rounding of the edge: the expected set is unambiguous.
-        expect(Math.abs(miss), `${stage}[${i}][${j}] is too close to call`).toBeGreaterThan(1e-5);
-        expected[`${i},${j}`] = miss > 0 ? 'wrong' : 'right';
-      }));
+      rows.forEach((row, i) =>
+        row.forEach((text, j) => {
+          const miss = Math.abs(Number(text) - exact[stage][i][j]) - allowance(text);
+          // No printed number sits within float32 rounding of the edge: the expected set is unambiguous.
+          expect(Math.abs(miss), `${stage}[${i}][${j}] is too close to call`).toBeGreaterThan(1e-5);
+          expected[`${i},${j}`] = miss > 0 ? 'wrong' : 'right';
+        }),
+      );
       expect(await verdicts(page, stage), stage).toEqual(expected);
       const wrong = Object.values(expected).filter((v) => v === 'wrong').length;
       wrongTotal += wrong;
@@ -58,20 +113,29 @@ describe('check my hand calculation', () => {
     }
     // The diagnosis: the slips in Q come first, named with what they should be; the scaled scores
     // follow from the text's own scores.
-    expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe('7 of 9 numbers are right, 2 are not. '
-      + 'Slips in 2 cells: row 1, column 2: row 1 of X times column 2 of W^Q is 1, not 0; row 3, column 2: row 3 of X times column 2 of W^Q is 2, not 1. '
-      + 'Later numbers that are off only because of earlier ones (the step itself done right): scores 4 of 9; scaled scores 9 of 9; attention weights 1 of 6; output 6 of 8.');
-    expect(await page.locator('[data-check-stage="scaled"] .check-summary').textContent()).toBe('0 of 9 numbers are right, 9 are not. '
-      + 'All 9 follow from your own scores: this step is done right, the difference comes from earlier (it starts in Q).');
+    expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe(
+      '7 of 9 numbers are right, 2 are not. ' +
+        'Slips in 2 cells: row 1, column 2: row 1 of X times column 2 of W^Q is 1, not 0; row 3, column 2: row 3 of X times column 2 of W^Q is 2, not 1. ' +
+        'Later numbers that are off only because of earlier ones (the step itself done right): scores 4 of 9; scaled scores 9 of 9; attention weights 1 of 6; output 6 of 8.',
+    );
+    expect(await page.locator('[data-check-stage="scaled"] .check-summary').textContent()).toBe(
+      '0 of 9 numbers are right, 9 are not. ' +
+        'All 9 follow from your own scores: this step is done right, the difference comes from earlier (it starts in Q).',
+    );
     expect(await page.locator('[data-check-stage="scaled"] .check-cell.is-follows').count()).toBe(9);
     // Checked stages show their exact values beside the marks.
     expect(await page.locator('[data-card="q"].is-exact-hidden').count()).toBe(0);
     // In Chinese (the page's lang), in the tutorials' words.
-    await page.evaluate(() => { document.documentElement.lang = 'zh-CN'; window.attentionLab.store.update((s) => ({ ...s, checks: { ...s.checks } })); });
+    await page.evaluate(() => {
+      document.documentElement.lang = 'zh-CN';
+      window.attentionLab.store.update((s) => ({ ...s, checks: { ...s.checks } }));
+    });
     await settle(page);
-    expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe('9 个数中 7 个正确,2 个不对。'
-      + '有 2 处笔误:第 1 行第 2 列:X 的第 1 行乘以 W^Q 的第 2 列是 1,不是 0;第 3 行第 2 列:X 的第 3 行乘以 W^Q 的第 2 列是 2,不是 1。'
-      + '后面只因前面的数而偏离(这一步本身算对)的:注意力分数 9 个中的 4 个;缩放后的注意力分数 9 个中的 9 个;注意力权重 6 个中的 1 个;输出 8 个中的 6 个。');
+    expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe(
+      '9 个数中 7 个正确,2 个不对。' +
+        '有 2 处笔误:第 1 行第 2 列:X 的第 1 行乘以 W^Q 的第 2 列是 1,不是 0;第 3 行第 2 列:X 的第 3 行乘以 W^Q 的第 2 列是 2,不是 1。' +
+        '后面只因前面的数而偏离(这一步本身算对)的:注意力分数 9 个中的 4 个;缩放后的注意力分数 9 个中的 9 个;注意力权重 6 个中的 1 个;输出 8 个中的 6 个。',
+    );
     // The text is wrong from Q on (docs/semantics.md): most of its 63 numbers are flagged, not all.
     expect(wrongTotal).toBeGreaterThan(30);
     expect(wrongTotal).toBeLessThan(63);
@@ -102,8 +166,10 @@ describe('check my hand calculation', () => {
     expect(await card.locator('.stage-figures').isVisible()).toBe(true);
     expect(await verdicts(page, 'weights')).toMatchObject({ '0,0': 'right', '0,1': 'wrong', '0,2': 'empty' });
     expect(await field(0, 1).getAttribute('aria-label')).toBe('Your attention weights, row 1, column 2: off by 0.00838 (allowed 0.005)');
-    expect(await summary.textContent()).toBe('1 of 2 numbers are right, 1 is not. '
-      + 'A slip in one cell: row 1, column 2: the softmax of row 1 of the masked scores is 0.0016, not 0.01. 7 left empty.');
+    expect(await summary.textContent()).toBe(
+      '1 of 2 numbers are right, 1 is not. ' +
+        'A slip in one cell: row 1, column 2: the softmax of row 1 of the masked scores is 0.0016, not 0.01. 7 left empty.',
+    );
     expect(problems).toEqual([]);
   });
 
@@ -137,8 +203,10 @@ describe('check my hand calculation', () => {
     await settle(page);
     expect(await page.locator('[data-check-stage="scaled"]').getAttribute('data-mistake')).toBe('no-scaling');
     // The two 1s are right too: 1/√2 ≈ 0.71 rounds to 1, the precision they were typed with.
-    expect(await page.locator('[data-check-stage="scaled"] .check-summary').textContent()).toBe('2 of 9 numbers are right, 7 are not. '
-      + 'Your numbers match the computation without the scaling: divide each score by √d = √2 ≈ 1.414 before the softmax.');
+    expect(await page.locator('[data-check-stage="scaled"] .check-summary').textContent()).toBe(
+      '2 of 9 numbers are right, 7 are not. ' +
+        'Your numbers match the computation without the scaling: divide each score by √d = √2 ≈ 1.414 before the softmax.',
+    );
     expect(problems).toEqual([]);
   });
 

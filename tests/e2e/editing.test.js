@@ -6,10 +6,32 @@ import { startSite } from '../support/site.js';
 import { allValues, settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
-const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+const SEED_004 = {
+  x: [
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
+};
 // float32 storage and a few dozen float32 operations on numbers below ~20.
 const tolerance = (expected) => 2e-6 * Math.max(1, ...expected.flat(2).map(Math.abs).filter(Number.isFinite));
 
@@ -27,8 +49,19 @@ describe('editing', () => {
     const { page, problems } = await site.open('?preset=seed-004');
     await typeInto(page, 'x', 0, 1, '-0.75');
     const x = (await stageValues(page, 'x'))[0];
-    expect(x).toEqual([[1, -0.75], [0, 1], [3, 1]]);
-    const expected = selfAttention({ ...SEED_004, x: [[1, -0.75], [0, 1], [3, 1]] });
+    expect(x).toEqual([
+      [1, -0.75],
+      [0, 1],
+      [3, 1],
+    ]);
+    const expected = selfAttention({
+      ...SEED_004,
+      x: [
+        [1, -0.75],
+        [0, 1],
+        [3, 1],
+      ],
+    });
     for (const stage of ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output']) {
       const actual = (await stageValues(page, stage))[0];
       const want = expected[stage === 'masked' ? 'scaled' : stage];
@@ -45,13 +78,27 @@ describe('editing', () => {
     await page.getByRole('radio', { name: 'top-left' }).click();
     await settle(page);
     const weights = (await stageValues(page, 'weights'))[0];
-    weights.forEach((row, i) => row.forEach((p, j) => { if (j > i) expect(p, `P[${i}][${j}]`).toBe(0); }));
+    weights.forEach((row, i) =>
+      row.forEach((p, j) => {
+        if (j > i) expect(p, `P[${i}][${j}]`).toBe(0);
+      }),
+    );
     const masked = await page.$$eval('svg[data-stage="weights"] .cell.masked', (cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.col)]));
-    expect(masked).toEqual([[0, 1], [0, 2], [1, 2]]);
+    expect(masked).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ]);
     const expected = selfAttention(SEED_004, { causal: 'top-left' });
     expect(worstDifference(weights, expected.weights).diff).toBeLessThanOrEqual(tolerance(expected.weights));
     // docs/semantics.md: the causal output of seed 004 is [[3, 2], [2.609, 1.804], [3.992, 1.007]].
-    expect(worstDifference((await stageValues(page, 'output'))[0], [[3, 2], [2.609, 1.804], [3.992, 1.007]]).diff).toBeLessThanOrEqual(0.0005);
+    expect(
+      worstDifference((await stageValues(page, 'output'))[0], [
+        [3, 2],
+        [2.609, 1.804],
+        [3.992, 1.007],
+      ]).diff,
+    ).toBeLessThanOrEqual(0.0005);
     expect(problems).toEqual([]);
   });
 
@@ -82,11 +129,13 @@ describe('editing', () => {
     await page.keyboard.press('Tab'); // the skip link
     await page.keyboard.press('Enter');
     // Tab from the pipeline's start reaches the first cell of X.
-    for (let k = 0; k < 5 && !(await page.evaluate(() => document.activeElement?.closest?.('svg')?.dataset.stage === 'x')); k++) await page.keyboard.press('Tab');
-    const focused = () => page.evaluate(() => {
-      const cell = document.activeElement;
-      return [cell.closest('svg')?.dataset.stage, cell.dataset.row, cell.dataset.col, cell.getAttribute('aria-label')];
-    });
+    for (let k = 0; k < 5 && !(await page.evaluate(() => document.activeElement?.closest?.('svg')?.dataset.stage === 'x')); k++)
+      await page.keyboard.press('Tab');
+    const focused = () =>
+      page.evaluate(() => {
+        const cell = document.activeElement;
+        return [cell.closest('svg')?.dataset.stage, cell.dataset.row, cell.dataset.col, cell.getAttribute('aria-label')];
+      });
     expect(await focused()).toEqual(['x', '0', '0', 'token embeddings, row 1 (Token1), column 1: 1']);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');

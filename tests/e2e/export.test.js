@@ -6,8 +6,12 @@ import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 /** Runs a figure menu action of a card and returns the downloaded file: { name, bytes }. */
 async function exportFrom(page, card, action) {
@@ -18,12 +22,13 @@ async function exportFrom(page, card, action) {
 }
 
 /** The figure on the page: its size, its cells' data-value and the numbers drawn in them. */
-const figureOnPage = (page, stage) => page.$eval(`svg[data-stage="${stage}"]`, (svg) => ({
-  width: Number(svg.getAttribute('width')),
-  height: Number(svg.getAttribute('height')),
-  values: [...svg.querySelectorAll('.cell')].map((c) => c.dataset.value),
-  texts: [...svg.querySelectorAll('.cell .num')].map((t) => t.textContent),
-}));
+const figureOnPage = (page, stage) =>
+  page.$eval(`svg[data-stage="${stage}"]`, (svg) => ({
+    width: Number(svg.getAttribute('width')),
+    height: Number(svg.getAttribute('height')),
+    values: [...svg.querySelectorAll('.cell')].map((c) => c.dataset.value),
+    texts: [...svg.querySelectorAll('.cell .num')].map((t) => t.textContent),
+  }));
 
 describe('export', () => {
   it('SVG export is valid SVG with the same numbers', async () => {
@@ -78,7 +83,12 @@ describe('export', () => {
     const csv = (await exportFrom(page, 'weights', 'csv')).bytes.toString('utf8').trim().split('\n');
     const shown = await figureOnPage(page, 'weights');
     expect(csv[0]).toBe('row,Token1,Token2,Token3');
-    expect(csv.slice(1).map((line) => line.split(',').slice(1)).flat()).toEqual(shown.values);
+    expect(
+      csv
+        .slice(1)
+        .map((line) => line.split(',').slice(1))
+        .flat(),
+    ).toEqual(shown.values);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all stages as JSON' }).click()]);
     const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
     expect(Object.keys(json.stages)).toEqual(expect.arrayContaining(['x', 'q', 'scores', 'weights', 'output', 'd-output', 'd-scores', 'dq', 'dwv']));

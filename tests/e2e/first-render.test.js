@@ -12,7 +12,9 @@ beforeAll(async () => {
   site = await startSite();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
-afterAll(async () => { await site?.close(); });
+afterAll(async () => {
+  await site?.close();
+});
 
 describe('first render', () => {
   it('the default preset renders within one second of navigation', async () => {
@@ -20,8 +22,13 @@ describe('first render', () => {
     for (let k = 0; k < 3; k++) {
       const { page, problems } = await site.open('');
       await page.waitForFunction(() => performance.getEntriesByName('attnlab:first-paint').length > 0);
-      times.push(await page.evaluate(() => Object.fromEntries(['core-loaded', 'first-render', 'first-paint']
-        .map((name) => [name, Math.round(performance.getEntriesByName(`attnlab:${name}`)[0].startTime)]))));
+      times.push(
+        await page.evaluate(() =>
+          Object.fromEntries(
+            ['core-loaded', 'first-render', 'first-paint'].map((name) => [name, Math.round(performance.getEntriesByName(`attnlab:${name}`)[0].startTime)]),
+          ),
+        ),
+      );
       expect(problems).toEqual([]);
     }
     fs.writeFileSync(path.join(ARTIFACTS, 'first-render.json'), `${JSON.stringify(times, null, 1)}\n`);

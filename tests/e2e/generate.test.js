@@ -9,8 +9,12 @@ import { settle, stageValues, worstDifference } from '../support/figures.js';
 import { startSite } from '../support/site.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 // float32 projections, rotations (cos and sin within ~1e-7), exps and sums of numbers below ~5
 // against float64: a few 1e-7; 1e-6 is the bound the issue asks for.
@@ -21,8 +25,12 @@ const pageState = (page) => page.evaluate(() => window.attentionLab.store.get())
 /** The float64 layer of the page's state (scaled-dot, causal): every head and the output through W^O. */
 function layer(state, scoring = 'scaled-dot') {
   const rope = { base: state.ropeBase, interleaved: state.rope === 'interleaved' };
-  const heads = state.wq.map((wq, h) => selfAttention({ x: state.x, wq, wk: state.wk[h], wv: state.wv[h], rope },
-    { causal: 'top-left', scale: scoring === 'dot' ? 1 : 1 / Math.sqrt(wq[0].length) }));
+  const heads = state.wq.map((wq, h) =>
+    selfAttention(
+      { x: state.x, wq, wk: state.wk[h], wv: state.wv[h], rope },
+      { causal: 'top-left', scale: scoring === 'dot' ? 1 : 1 / Math.sqrt(wq[0].length) },
+    ),
+  );
   const concat = state.x.map((_, t) => heads.flatMap((r) => r.output[t]));
   return { heads, concat, output: matmul(concat, state.wo) };
 }
@@ -71,7 +79,12 @@ describe('generate', () => {
     expect(worst.diff, `Y at ${worst.at}: page ${worst.actual}, float64 ${worst.expected}`).toBeLessThan(TOLERANCE);
     expect(worstDifference((await stageValues(page, 'concat-output'))[0], exact.concat).diff).toBeLessThan(TOLERANCE);
     // W^O as typed, stored as float32.
-    expect(worstDifference((await stageValues(page, 'wo'))[0], state.wo.map((row) => row.map(Math.fround))).diff).toBe(0);
+    expect(
+      worstDifference(
+        (await stageValues(page, 'wo'))[0],
+        state.wo.map((row) => row.map(Math.fround)),
+      ).diff,
+    ).toBe(0);
     // W^O is an input like the others: typing a number recomputes Y (and the link holds it).
     await page.locator('svg[data-stage="wo"] .cell[data-row="0"][data-col="0"]').focus();
     await page.keyboard.press('Enter');
@@ -110,7 +123,9 @@ describe('generate', () => {
     const shown = (await stageValues(page, 'dq', { run: 1 }))[0];
     const worst = worstDifference(shown, expected);
     // float32 gradients of entries below ~5 against float64 central differences (step 1e-6).
-    expect(worst.diff, `dQ (dot) at ${worst.at}: page ${worst.actual}, float64 ${worst.expected}`).toBeLessThan(2e-5 * Math.max(1, ...expected.flat().map(Math.abs)));
+    expect(worst.diff, `dQ (dot) at ${worst.at}: page ${worst.actual}, float64 ${worst.expected}`).toBeLessThan(
+      2e-5 * Math.max(1, ...expected.flat().map(Math.abs)),
+    );
     expect(await page.locator('svg[data-stage="dq"][data-run="1"]').getAttribute('data-scoring')).toBe('dot');
     // Different numbers from the first scoring's card.
     expect(worstDifference((await stageValues(page, 'dq', { run: 0 }))[0], shown).diff).toBeGreaterThan(1e-3);

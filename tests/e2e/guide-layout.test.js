@@ -7,16 +7,24 @@ import { drawAllFigures, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
 
 let pages;
-beforeAll(async () => { pages = await startPages({ links: { site: SITE } }); });
-afterAll(async () => { await pages?.close(); });
+beforeAll(async () => {
+  pages = await startPages({ links: { site: SITE } });
+});
+afterAll(async () => {
+  await pages?.close();
+});
 
 describe('the guide', () => {
-  it('shows every attribute\'s values at 390 px, inside the page', async () => {
+  it("shows every attribute's values at 390 px, inside the page", async () => {
     const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
-    const hidden = await page.$$eval('.guide-table tbody tr', (rows) => rows.filter((row) => {
-      const values = row.children[1].getBoundingClientRect();
-      return values.width === 0 || values.height === 0 || values.right > document.documentElement.clientWidth;
-    }).map((row) => row.children[0].textContent));
+    const hidden = await page.$$eval('.guide-table tbody tr', (rows) =>
+      rows
+        .filter((row) => {
+          const values = row.children[1].getBoundingClientRect();
+          return values.width === 0 || values.height === 0 || values.right > document.documentElement.clientWidth;
+        })
+        .map((row) => row.children[0].textContent),
+    );
     expect(await page.locator('.guide-table tbody tr').count()).toBeGreaterThan(20);
     expect(hidden, 'attributes whose values are hidden or off the page').toEqual([]);
     const widest = await page.$$eval('.guide-table', (tables) => Math.max(...tables.map((t) => t.getBoundingClientRect().right)));
@@ -32,7 +40,7 @@ describe('the guide', () => {
     expect(problems).toEqual([]);
   });
 
-  it('brings d2l\'s tenth key wholly into view when the arrow keys reach it at 390 px', async () => {
+  it("brings d2l's tenth key wholly into view when the arrow keys reach it at 390 px", async () => {
     const { page, problems } = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
     await drawAllFigures(page);
     for (const figure of await page.locator('attn-figure[preset="d2l"][stages="masked weights output"]').all()) {

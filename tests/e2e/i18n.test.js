@@ -8,8 +8,12 @@ import { settle } from '../support/figures.js';
 import { englishOnPage, KEPT, NAMES } from '../support/english.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 /** The English words left on the page, one line each: where, the text, the words. */
 async function englishLeft(page) {
@@ -19,16 +23,25 @@ async function englishLeft(page) {
 }
 
 describe('the explorer in Chinese', () => {
-  it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode'])('?lang=zh-CN shows preset %s with no English UI string and <html lang="zh-CN">', async (preset) => {
-    const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
-    await settle(page);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
-    expect(await englishLeft(page)).toEqual([]);
-    expect(await page.locator('.intro-origin').textContent()).toMatch(/[\u4e00-\u9fff]/);
-    expect(problems).toEqual([]);
-  });
+  it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode'])(
+    '?lang=zh-CN shows preset %s with no English UI string and <html lang="zh-CN">',
+    async (preset) => {
+      const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
+      await settle(page);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      expect(await englishLeft(page)).toEqual([]);
+      expect(await page.locator('.intro-origin').textContent()).toMatch(/[\u4e00-\u9fff]/);
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it.each([['weights', 'seed-004'], ['masked', 'sliding-window'], ['scores', 'd2l'], ['q', 'seed-002'], ['output', 'seed-002']])('the explanation of a %s number (%s) is in Chinese', async (stage, preset) => {
+  it.each([
+    ['weights', 'seed-004'],
+    ['masked', 'sliding-window'],
+    ['scores', 'd2l'],
+    ['q', 'seed-002'],
+    ['output', 'seed-002'],
+  ])('the explanation of a %s number (%s) is in Chinese', async (stage, preset) => {
     const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
     // The last cell: in the sliding window's masked scores, key 1 is hidden from query 6.
     const cells = page.locator(`svg[data-stage="${stage}"] .cell`);
@@ -66,7 +79,7 @@ describe('the explorer in Chinese', () => {
     expect(problems).toEqual([]);
   });
 
-  it('the Embed dialog\'s iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure', async () => {
+  it("the Embed dialog's iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
     await page.getByRole('button', { name: /嵌入/ }).first().click();
     await page.locator('dialog.embed-dialog input[value="iframe"]').check();

@@ -15,13 +15,35 @@ import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
 const TRUNCATED = fileURLToPath(new URL('../io/fixtures/truncated.npy', import.meta.url));
-const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+const SEED_004 = {
+  x: [
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
+};
 const FLOAT32 = 1e-6; // float32 sums and exps of numbers below 10
 const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 const dialogText = (page) => page.$eval('[data-role="import-message"]', (p) => p.textContent);
 
@@ -43,7 +65,7 @@ async function dropTruncated(page) {
 }
 
 describe('opening files', () => {
-  it('the Open button reads the trained model\'s attentions into the model view, with the file\'s tokens', async () => {
+  it("the Open button reads the trained model's attentions into the model view, with the file's tokens", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     await page.setInputFiles('[data-action="import"] input[type="file"]', EXAMPLE);
     await page.waitForSelector('[data-role="import-dialog"][open]');
@@ -73,12 +95,19 @@ describe('opening files', () => {
     expect(problems).toEqual([]);
   });
 
-  it('X with nn.Linear (out, in) weights, transposed in the dialog, gives the reference\'s weights and the file\'s tokens', async () => {
+  it("X with nn.Linear (out, in) weights, transposed in the dialog, gives the reference's weights and the file's tokens", async () => {
     // From 'random' (other numbers, scaled dot product, no mask): the file replaces X and W only.
     const { page, problems } = await site.open('?preset=random');
     // PyTorch layout: nn.Linear(d_in, d).weight is (d, d_in), i.e. W transposed.
-    const bytes = writeSafetensors({ x: SEED_004.x, 'q_proj.weight': transpose(SEED_004.wq), 'k_proj.weight': transpose(SEED_004.wk), 'v_proj.weight': transpose(SEED_004.wv) }, { tokens: ['I', 'saw', 'it'] });
-    await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'layer.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+    const bytes = writeSafetensors(
+      { x: SEED_004.x, 'q_proj.weight': transpose(SEED_004.wq), 'k_proj.weight': transpose(SEED_004.wk), 'v_proj.weight': transpose(SEED_004.wv) },
+      { tokens: ['I', 'saw', 'it'] },
+    );
+    await page.setInputFiles('[data-action="import"] input[type="file"]', {
+      name: 'layer.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(bytes),
+    });
     await page.waitForSelector('[data-role="import-dialog"][open]');
     expect(await page.$eval('input[name="import-role"]:checked', (i) => i.value)).toBe('self');
     // The transposes are ticked for the square weights only if only the transpose fits: seed-004's are 2 x 2, so
@@ -97,7 +126,11 @@ describe('opening files', () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const bytes = writeSafetensors({ x: SEED_004.x, wq: SEED_004.wq, wk: SEED_004.wk, wv: SEED_004.wv }, { tokens: ['New York', 'is', 'big'] });
     const openFile = async () => {
-      await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'city.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+      await page.setInputFiles('[data-action="import"] input[type="file"]', {
+        name: 'city.safetensors',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(bytes),
+      });
       await page.waitForSelector('[data-role="import-dialog"][open]');
     };
     const apply = async () => {
@@ -122,23 +155,38 @@ describe('opening files', () => {
 
   it('a rectangular nn.Linear weight is transposed by default and refused untransposed, naming the role', async () => {
     const { page } = await site.open('?preset=seed-004');
-    const x = [[1, 2, 0], [0, 1, 1]]; // T = 2, d_in = 3
-    const w = [[1, 0, 1], [0, 1, 0]]; // nn.Linear(3, 2).weight: (2, 3)
-    await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'rect.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ x, wq: w, wk: w, wv: w })) });
+    const x = [
+      [1, 2, 0],
+      [0, 1, 1],
+    ]; // T = 2, d_in = 3
+    const w = [
+      [1, 0, 1],
+      [0, 1, 0],
+    ]; // nn.Linear(3, 2).weight: (2, 3)
+    await page.setInputFiles('[data-action="import"] input[type="file"]', {
+      name: 'rect.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(writeSafetensors({ x, wq: w, wk: w, wv: w })),
+    });
     await page.waitForSelector('[data-role="import-dialog"][open]');
     expect(await page.$eval('input[data-transpose="wq"]', (i) => i.checked)).toBe(true);
     await page.uncheck('input[data-transpose="wq"]');
     await page.click('[data-action="apply-import"]');
-    expect(await dialogText(page)).toBe('Wq: (2, 3) does not fit X (2, 3): expected (3, d) or (H, 3, d) (PyTorch nn.Linear weights are (out, in): tick transpose)');
+    expect(await dialogText(page)).toBe(
+      'Wq: (2, 3) does not fit X (2, 3): expected (3, d) or (H, 3, d) (PyTorch nn.Linear weights are (out, in): tick transpose)',
+    );
     await page.check('input[data-transpose="wq"]');
     await page.click('[data-action="apply-import"]');
     await page.waitForSelector('[data-role="import-dialog"]:not([open])', { state: 'attached' });
     await settle(page);
     const q = (await stageValues(page, 'q'))[0];
-    expect(q).toEqual([[1, 2], [1, 1]]); // X W with W = w transposed
+    expect(q).toEqual([
+      [1, 2],
+      [1, 1],
+    ]); // X W with W = w transposed
   });
 
-  it('a dropped bad file shows the reader\'s message in the dialog and changes nothing', async () => {
+  it("a dropped bad file shows the reader's message in the dialog and changes nothing", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const before = await stageValues(page, 'weights');
     await dropTruncated(page);
@@ -152,10 +200,15 @@ describe('opening files', () => {
       probe.style.color = 'var(--bad)';
       const bad = getComputedStyle(probe).color;
       probe.remove();
-      return { role: message.getAttribute('role'), colour: getComputedStyle(message).color, bad, ink: ink !== '',
+      return {
+        role: message.getAttribute('role'),
+        colour: getComputedStyle(message).color,
+        bad,
+        ink: ink !== '',
         applyDisabled: document.querySelector('[data-action="apply-import"]').disabled,
         main: document.querySelector('.import-actions .button-primary')?.dataset.action,
-        focused: document.activeElement?.dataset.action };
+        focused: document.activeElement?.dataset.action,
+      };
     });
     expect(shown).toEqual({ role: 'alert', colour: shown.bad, bad: shown.bad, ink: true, applyDisabled: true, main: 'choose-file', focused: 'choose-file' });
     // Choosing another file opens the file chooser; a good file after the bad one: Apply is back as the main action, the error gone.
@@ -169,7 +222,7 @@ describe('opening files', () => {
 });
 
 describe('the import dialog and the model view', () => {
-  it('lists the file\'s tensors in a table with column headers and offers the roles as a radio group, one option per line with its hint', async () => {
+  it("lists the file's tensors in a table with column headers and offers the roles as a radio group, one option per line with its hint", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     await openExample(page);
     const form = await page.evaluate(() => {
@@ -210,27 +263,32 @@ describe('the import dialog and the model view', () => {
     expect(problems).toEqual([]);
   });
 
-  it('after Apply the focus is on what Apply drew: the model view\'s heading, or the pipeline', async () => {
+  it("after Apply the focus is on what Apply drew: the model view's heading, or the pipeline", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     await openExample(page);
     await page.click('[data-action="apply-import"]');
     await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer][data-head]');
     await page.waitForFunction(() => document.activeElement?.classList.contains('model-view-title'));
     const bytes = writeSafetensors({ x: SEED_004.x, wq: SEED_004.wq, wk: SEED_004.wk, wv: SEED_004.wv });
-    await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'layer.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+    await page.setInputFiles('[data-action="import"] input[type="file"]', {
+      name: 'layer.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(bytes),
+    });
     await page.waitForSelector('[data-role="import-dialog"][open]');
     await page.click('[data-action="apply-import"]');
     await page.waitForFunction(() => document.activeElement?.classList.contains('panel-views'));
     expect(problems).toEqual([]);
   });
 
-  it('the model view takes the example\'s place with a headline naming the file, and a preset brings the example back', async () => {
+  it("the model view takes the example's place with a headline naming the file, and a preset brings the example back", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const visible = () => page.evaluate(() => ({
-      pipeline: document.querySelector('.panel-views').getClientRects().length > 0,
-      lede: document.querySelector('.intro-lede').getClientRects().length > 0,
-      modelView: !document.querySelector('[data-view="heads"]').hidden,
-    }));
+    const visible = () =>
+      page.evaluate(() => ({
+        pipeline: document.querySelector('.panel-views').getClientRects().length > 0,
+        lede: document.querySelector('.intro-lede').getClientRects().length > 0,
+        modelView: !document.querySelector('[data-view="heads"]').hidden,
+      }));
     expect(await visible()).toEqual({ pipeline: true, lede: true, modelView: false });
     await openExample(page);
     await page.click('[data-action="apply-import"]');
@@ -251,32 +309,38 @@ describe('the import dialog and the model view', () => {
     await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer="1"][data-head="2"]');
     await page.click('[data-view="heads"] canvas[data-layer="1"][data-head="2"]'); // enlarged: SVG cells of the same weights
     await page.waitForSelector('[data-role=detail] svg [data-row][data-col]');
-    const worst = () => page.evaluate(() => {
-      const swatch = document.createElement('canvas').getContext('2d');
-      const rgb = (css) => {
-        swatch.clearRect(0, 0, 1, 1);
-        swatch.fillStyle = css;
-        swatch.fillRect(0, 0, 1, 1);
-        return [...swatch.getImageData(0, 0, 1, 1).data.slice(0, 3)];
-      };
-      const canvas = document.querySelector('[data-view="heads"] canvas[data-layer="1"][data-head="2"]');
-      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let max = 0;
-      let where = null;
-      for (const cell of document.querySelectorAll('[data-role=detail] svg [data-row][data-col]')) {
-        const [i, j] = [Number(cell.dataset.row), Number(cell.dataset.col)];
-        const svg = rgb(getComputedStyle(cell.querySelector('.tile') ?? cell).fill);
-        const p = 4 * (i * canvas.width + j);
-        const diff = Math.max(...svg.map((c, k) => Math.abs(c - pixels[p + k])));
-        if (diff > max) { max = diff; where = { i, j, svg, canvas: [...pixels.slice(p, p + 3)] }; }
-      }
-      return { max, where, paper: [...pixels.slice(4, 7)] }; // weight (0, 1): 0, the paper
-    });
+    const worst = () =>
+      page.evaluate(() => {
+        const swatch = document.createElement('canvas').getContext('2d');
+        const rgb = (css) => {
+          swatch.clearRect(0, 0, 1, 1);
+          swatch.fillStyle = css;
+          swatch.fillRect(0, 0, 1, 1);
+          return [...swatch.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+        };
+        const canvas = document.querySelector('[data-view="heads"] canvas[data-layer="1"][data-head="2"]');
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let max = 0;
+        let where = null;
+        for (const cell of document.querySelectorAll('[data-role=detail] svg [data-row][data-col]')) {
+          const [i, j] = [Number(cell.dataset.row), Number(cell.dataset.col)];
+          const svg = rgb(getComputedStyle(cell.querySelector('.tile') ?? cell).fill);
+          const p = 4 * (i * canvas.width + j);
+          const diff = Math.max(...svg.map((c, k) => Math.abs(c - pixels[p + k])));
+          if (diff > max) {
+            max = diff;
+            where = { i, j, svg, canvas: [...pixels.slice(p, p + 3)] };
+          }
+        }
+        return { max, where, paper: [...pixels.slice(4, 7)] }; // weight (0, 1): 0, the paper
+      });
     const light = await worst();
     // Canvas bytes against the browser's own color-mix: 1/255 steps of t and rounding, at most 2 levels.
     expect(light.max, JSON.stringify(light.where)).toBeLessThanOrEqual(2);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction(() => document.querySelector('[data-view="heads"] canvas[data-layer="1"][data-head="2"]').getContext('2d').getImageData(1, 0, 1, 1).data[0] < 128); // weight (0, 1) is 0 (causal): paper
+    await page.waitForFunction(
+      () => document.querySelector('[data-view="heads"] canvas[data-layer="1"][data-head="2"]').getContext('2d').getImageData(1, 0, 1, 1).data[0] < 128,
+    ); // weight (0, 1) is 0 (causal): paper
     const dark = await worst();
     expect(dark.max, JSON.stringify(dark.where)).toBeLessThanOrEqual(2);
     expect(Math.max(...dark.paper)).toBeLessThan(128); // a dark thumbnail, not white
@@ -289,7 +353,9 @@ describe('the import dialog and the model view', () => {
 
   it('on a zh-CN page the dialog and the model view speak Chinese', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    await page.evaluate(() => { document.documentElement.lang = 'zh-CN'; });
+    await page.evaluate(() => {
+      document.documentElement.lang = 'zh-CN';
+    });
     await openExample(page);
     const words = await page.evaluate(() => ({
       legend: document.querySelector('[data-role="import-dialog"] legend').textContent,
@@ -304,7 +370,10 @@ describe('the import dialog and the model view', () => {
   });
 
   it('the dialog (good and bad file) and the model view pass axe-core in light and dark, with screenshots at 1280 and 390 px', async () => {
-    for (const [width, viewport] of [['1280', VIEWPORTS.desktop], ['390', VIEWPORTS.phone]]) {
+    for (const [width, viewport] of [
+      ['1280', VIEWPORTS.desktop],
+      ['390', VIEWPORTS.phone],
+    ]) {
       for (const colorScheme of ['light', 'dark']) {
         const { page, problems } = await site.open('?preset=seed-004', { viewport, colorScheme });
         const shot = async (name) => {

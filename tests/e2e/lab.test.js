@@ -25,19 +25,23 @@ beforeAll(async () => {
   attn = await loadAttention({ simd: true });
   fs.mkdirSync(SHOTS, { recursive: true });
 });
-afterAll(async () => { await site?.close(); });
-
-const open = (query) => site.open(query).then(async (opened) => {
-  await opened.page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30000 });
-  return opened;
+afterAll(async () => {
+  await site?.close();
 });
+
+const open = (query) =>
+  site.open(query).then(async (opened) => {
+    await opened.page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30000 });
+    return opened;
+  });
 const status = (page) => page.$eval('[data-role="status"]', (p) => ({ ...p.dataset }));
 
 /** The page's model parameters as plain tensors. */
-const pageParameters = (page) => page.evaluate(async () => {
-  const map = await window.attentionLab.lab.trainer().model.parameters();
-  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { data: Array.from(v.data), shape: v.shape }]));
-});
+const pageParameters = (page) =>
+  page.evaluate(async () => {
+    const map = await window.attentionLab.lab.trainer().model.parameters();
+    return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { data: Array.from(v.data), shape: v.shape }]));
+  });
 const asFloat32 = (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { data: Float32Array.from(v.data), shape: v.shape }]));
 
 describe('the training lab', () => {
@@ -68,19 +72,28 @@ describe('the training lab', () => {
     await page.evaluate(() => {
       window.labFrames = [];
       let last = performance.now();
-      const tick = (now) => { window.labFrames.push(now - last); last = now; if (!window.labFramesStop) requestAnimationFrame(tick); };
+      const tick = (now) => {
+        window.labFrames.push(now - last);
+        last = now;
+        if (!window.labFramesStop) requestAnimationFrame(tick);
+      };
       requestAnimationFrame(tick);
     });
     await page.waitForSelector('[data-role="notes"] li[data-kind="induction"]', { timeout: 120000 });
     const seconds = (Date.now() - started) / 1000;
-    const frames = await page.evaluate(() => { window.labFramesStop = true; return window.labFrames; });
+    const frames = await page.evaluate(() => {
+      window.labFramesStop = true;
+      return window.labFrames;
+    });
     await page.click('[data-action="lab-pause"]');
     await page.waitForSelector('.panel-lab[data-running="false"]');
     const note = await page.$eval('[data-role="notes"] li[data-kind="induction"]', (li) => ({ text: li.textContent, ...li.dataset }));
     const losses = await page.evaluate(() => window.attentionLab.lab.trainer().state.losses);
     const longest = Math.max(...frames);
     const over = frames.filter((f) => f > 50).length;
-    console.log(`lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); ${frames.length} frames, longest ${longest.toFixed(1)} ms, ${over} over 50 ms; "${note.text}"`);
+    console.log(
+      `lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); ${frames.length} frames, longest ${longest.toFixed(1)} ms, ${over} over 50 ms; "${note.text}"`,
+    );
     expect(note.text).toBe(`layer ${note.layer} head ${note.head} became an induction head at step ${note.step}`);
     expect(Number(note.layer)).toBe(1); // an induction head needs the previous-token head below it
     // The target is no frame over 50 ms (reported above; the machine is shared, so not asserted).
@@ -111,7 +124,9 @@ describe('the training lab', () => {
     const { loss } = model.gradients(probe.tokens, { targets: probe.targets, lossMask: probe.lossMask });
     model.dispose();
     const lossAfter = Number(shown.lossAfter);
-    console.log(`lab: ablating layer ${note.layer} head ${note.head}: probe loss ${shown.lossBefore} -> ${shown.lossAfter} (API ${loss}), accuracy ${shown.accuracyBefore} -> ${shown.accuracyAfter}`);
+    console.log(
+      `lab: ablating layer ${note.layer} head ${note.head}: probe loss ${shown.lossBefore} -> ${shown.lossAfter} (API ${loss}), accuracy ${shown.accuracyBefore} -> ${shown.accuracyAfter}`,
+    );
     expect(Math.abs(lossAfter - loss) / loss).toBeLessThan(RELATIVE);
     expect(lossAfter).toBeGreaterThan(Number(shown.lossBefore)); // the induction head mattered
   });
@@ -122,21 +137,29 @@ describe('the training lab', () => {
     await page.waitForSelector(`[data-role="head-pipeline"][data-layer="${note.layer}"][data-head="${note.head}"] svg[data-stage="weights"]`);
     const stages = await page.$$eval('[data-role="head-pipeline"] svg[data-stage]', (svgs) => [...new Set(svgs.map((s) => s.dataset.stage))]);
     expect(stages).toEqual(expect.arrayContaining(['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output', 'lab-x'].filter((s) => s !== 'lab-x')));
-    const { shown, trace } = await page.evaluate(async ([layer, head]) => {
-      const trainer = window.attentionLab.lab.trainer();
-      const { trace: full } = await trainer.model.forward(trainer.probeBatch.tokens, { trace: true });
-      const [, L, H, T] = full.attentions.shape;
-      const svg = document.querySelector('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"]');
-      const cells = [];
-      for (const cell of svg.querySelectorAll('[data-value][data-row]')) ((cells[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.dataset.value));
-      const at = (i, j) => full.attentions.data[(((0 * L + layer) * H + head) * T + i) * T + j];
-      return { shown: cells, trace: cells.map((row, i) => row.map((_, j) => at(i, j))) };
-    }, [Number(note.layer), Number(note.head)]);
+    const { shown, trace } = await page.evaluate(
+      async ([layer, head]) => {
+        const trainer = window.attentionLab.lab.trainer();
+        const { trace: full } = await trainer.model.forward(trainer.probeBatch.tokens, { trace: true });
+        const [, L, H, T] = full.attentions.shape;
+        const svg = document.querySelector('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"]');
+        const cells = [];
+        for (const cell of svg.querySelectorAll('[data-value][data-row]'))
+          (cells[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.dataset.value);
+        const at = (i, j) => full.attentions.data[(((0 * L + layer) * H + head) * T + i) * T + j];
+        return { shown: cells, trace: cells.map((row, i) => row.map((_, j) => at(i, j))) };
+      },
+      [Number(note.layer), Number(note.head)],
+    );
     expect(shown.length).toBe(16);
     // The drawn value (data-value: float32 printed in full) against the core's float32 trace: the
     // pipeline recomputes from float64 Q, K, V rounded to float32, a few ulps of the scores apart.
     let worst = 0;
-    shown.forEach((row, i) => row.forEach((v, j) => { worst = Math.max(worst, Math.abs(v - trace[i][j])); }));
+    shown.forEach((row, i) =>
+      row.forEach((v, j) => {
+        worst = Math.max(worst, Math.abs(v - trace[i][j]));
+      }),
+    );
     console.log(`lab: layer ${note.layer} head ${note.head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(2e-5);
     // Hovering a weight derives it, as the explorer's explanation panel does (KaTeX lines).
@@ -150,7 +173,12 @@ describe('the training lab', () => {
   it('the timeline scrubs back to the first snapshot and forward to the last', async () => {
     const steps = await page.evaluate(() => window.attentionLab.lab.trainer().state.snapshots.map((s) => s.step));
     expect(steps.length).toBeGreaterThan(2);
-    const titled = (text) => page.waitForFunction((want) => document.querySelector('[data-role="model-view"] .attn-title')?.textContent === want, `Attention weights at step ${text}`, { timeout: 5000 });
+    const titled = (text) =>
+      page.waitForFunction(
+        (want) => document.querySelector('[data-role="model-view"] .attn-title')?.textContent === want,
+        `Attention weights at step ${text}`,
+        { timeout: 5000 },
+      );
     await page.focus('[data-role="timeline"]');
     await page.keyboard.press('Home');
     await titled(steps[0]);
@@ -165,7 +193,12 @@ describe('the training lab', () => {
     const { tensors, metadata } = await readTensors(new Uint8Array(fs.readFileSync(file)), { name: 'lab-model.safetensors' });
     expect(JSON.parse(metadata['attention-lab.config'])).toEqual(config);
     const probe = inductionTask({ seed: PROBE_SEED }).next(16);
-    const logitsOf = (p) => p.evaluate(async (tokens) => Array.from((await window.attentionLab.lab.trainer().model.forward({ data: Int32Array.from(tokens.data), shape: tokens.shape })).logits.data), { data: Array.from(probe.tokens.data), shape: probe.tokens.shape });
+    const logitsOf = (p) =>
+      p.evaluate(
+        async (tokens) =>
+          Array.from((await window.attentionLab.lab.trainer().model.forward({ data: Int32Array.from(tokens.data), shape: tokens.shape })).logits.data),
+        { data: Array.from(probe.tokens.data), shape: probe.tokens.shape },
+      );
     const saved = await logitsOf(page);
     const model = attn.transformer(config);
     model.setParameters(Object.fromEntries(Object.entries(tensors).map(([k, v]) => [k, { data: v.data, shape: v.shape }])));
@@ -182,13 +215,17 @@ describe('the training lab', () => {
     await page.selectOption('[data-field="preset"]', 'induction-small');
     await page.waitForFunction(() => window.attentionLab.lab.trainer()?.config.heads === 2);
     await page.setInputFiles('[data-role="load-model"]', file);
-    await page.waitForFunction(() => window.attentionLab.lab.trainer()?.config.heads === 4 && document.querySelector('.lab-tools [aria-live]:last-child')?.textContent.includes('lab-model.safetensors'));
+    await page.waitForFunction(
+      () =>
+        window.attentionLab.lab.trainer()?.config.heads === 4 &&
+        document.querySelector('.lab-tools [aria-live]:last-child')?.textContent.includes('lab-model.safetensors'),
+    );
     expect(await page.$eval('[data-field="heads"]', (i) => i.value)).toBe('4');
     expect(await logitsOf(page)).toEqual(saved);
     expect(problems).toEqual([]);
   });
 
-  it('saves the probe\'s attentions as a file the explorer\'s model view opens', async () => {
+  it("saves the probe's attentions as a file the explorer's model view opens", async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="lab-save-attentions"]')]);
     const file = path.join(SHOTS, 'lab-attentions.safetensors');
     await download.saveAs(file);

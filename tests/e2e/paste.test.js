@@ -9,14 +9,37 @@ import { ARTIFACTS, startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 const SEED_002 = {
-  x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-  wq: [[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]],
-  wk: [[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]],
-  wv: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wq: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ],
+  wk: [
+    [0, 1, 1],
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+  ],
+  wv: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 0, 1],
+  ],
 };
 // Each matrix in another of the forms people copy from: the tutorial's LaTeX (as a web copy
 // of it has it, one backslash of each row break lost), a NumPy print, a spreadsheet's TSV, a Markdown table.
@@ -46,7 +69,9 @@ describe('pasting a matrix', () => {
     const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
     await pasteOnto(page, 'x', PASTED.x);
     expect((await stageValues(page, 'x'))[0]).toEqual(SEED_002.x);
-    expect(await notice(page)).toBe('Pasted a 3 × 4 matrix into X. d_in is now 4 (was 2): W^Q, W^K, W^V were resized to match, new numbers seeded; paste them next.');
+    expect(await notice(page)).toBe(
+      'Pasted a 3 × 4 matrix into X. d_in is now 4 (was 2): W^Q, W^K, W^V were resized to match, new numbers seeded; paste them next.',
+    );
     // The page recomputed at once: Q = X W^Q with the seeded rows W^Q got, 3 x 2.
     expect((await stageValues(page, 'q'))[0]).toHaveLength(3);
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -111,7 +136,11 @@ describe('typing numbers', () => {
     await page.keyboard.type('3');
     await page.keyboard.press('Escape');
     await settle(page);
-    expect((await stageValues(page, 'x'))[0]).toEqual([[5, 7], [9, 1], [-0.5, 1]]);
+    expect((await stageValues(page, 'x'))[0]).toEqual([
+      [5, 7],
+      [9, 1],
+      [-0.5, 1],
+    ]);
     expect(await page.evaluate(() => document.activeElement.matches('svg[data-stage="x"] [role="gridcell"][data-row="0"][data-col="1"]'))).toBe(true);
     expect(await page.locator('.cell-editor').count()).toBe(0);
     expect(problems).toEqual([]);

@@ -22,10 +22,29 @@ const BERTVIZ = fileURLToPath(new URL('../../examples/induction/attention.json',
 
 // The Illustrated-Self-Attention example: X 3 x 4 and W^Q, W^K, W^V 4 x 3.
 const EXAMPLE = {
-  x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-  wq: [[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]],
-  wk: [[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]],
-  wv: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wq: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ],
+  wk: [
+    [0, 1, 1],
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+  ],
+  wv: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 0, 1],
+  ],
 };
 // As a student copies them: the tutorial's LaTeX, a NumPy print, plain rows.
 const PASTED = {
@@ -57,10 +76,14 @@ beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 describe('the student', () => {
   let site;
-  beforeAll(async () => { site = await startSite(); });
-  afterAll(async () => { await site?.close(); });
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
 
-  it('on the Chinese page, pastes the example\'s four matrices and gets the exact scores, weights and output; Check names the tutorial\'s slip', async () => {
+  it("on the Chinese page, pastes the example's four matrices and gets the exact scores, weights and output; Check names the tutorial's slip", async () => {
     const clock = stopwatch('student');
     const { page, problems } = await site.open('?lang=zh-CN', { permissions: ['clipboard-read', 'clipboard-write'] });
     clock.step('open the zh-CN explorer');
@@ -103,7 +126,7 @@ describe('the student', () => {
     const diagnosis = await q.textContent();
     expect(diagnosis).toContain('第 1 行第 2 列:X 的第 1 行乘以 W^Q 的第 2 列是 1,不是 0');
     expect(diagnosis).toContain('后面只因前面的数而偏离');
-    clock.step('open the tutorial\'s numbers in Check and read the diagnosis');
+    clock.step("open the tutorial's numbers in Check and read the diagnosis");
     // The explanation of the last pasted cell closed (at 1280 px its sheet covers the card's foot).
     if (await page.locator('.explain-close').count()) await page.locator('.explain-close').click();
     await page.locator('[data-card="q"]').scrollIntoViewIfNeeded();
@@ -134,11 +157,32 @@ describe('the blogger', () => {
     server?.kill();
   });
 
-  it('a post on another origin loads elements.js from the explorer\'s server: given 2-D weights give scores 7, 2, 11; a misspelled key is named', async () => {
+  it("a post on another origin loads elements.js from the explorer's server: given 2-D weights give scores 7, 2, 11; a misspelled key is named", async () => {
     const clock = stopwatch('blogger');
-    const data = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]], tokens: ['I', 'like', 'tea'] };
+    const data = {
+      x: [
+        [1, 2],
+        [0, 1],
+        [3, 1],
+      ],
+      wq: [
+        [1, 0],
+        [0, 1],
+      ],
+      wk: [
+        [1, 1],
+        [0, 1],
+      ],
+      wv: [
+        [1, 0],
+        [1, 1],
+      ],
+      tokens: ['I', 'like', 'tea'],
+    };
     expect(new URL(explorer).origin).not.toBe(new URL(blog.url).origin);
-    await blog.write('post.html', `<!doctype html>
+    await blog.write(
+      'post.html',
+      `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>My post about attention</title>
 <script type="module" src="${explorer}elements.js"></script></head>
 <body><main><h1>Attention by hand</h1>
@@ -146,17 +190,24 @@ describe('the blogger', () => {
 <attn-figure id="mine" stages="scores weights"><script type="application/json">${JSON.stringify(data)}</script></attn-figure>
 <p>And with a typo in a key:</p>
 <attn-figure id="typo" stages="scores"><script type="application/json">${JSON.stringify({ ...data, Wq: data.wq })}</script></attn-figure>
-</main></body></html>`);
+</main></body></html>`,
+    );
     clock.step('write the post');
     const { page, problems, requests } = await blog.open('post.html', { wait: false });
     await page.waitForFunction(() => document.querySelector('#mine')?.shadowRoot?.querySelector('svg[data-stage="scores"]'));
     clock.step('open the post: the figure drawn');
-    expect((await shadowStageValues(page, '#mine', 'scores'))[0]).toEqual([[7, 2, 11], [3, 1, 4], [6, 1, 13]]);
-    const error = await page.waitForFunction(() => document.querySelector('#typo').shadowRoot.querySelector('.status.error')?.textContent).then((h) => h.jsonValue());
+    expect((await shadowStageValues(page, '#mine', 'scores'))[0]).toEqual([
+      [7, 2, 11],
+      [3, 1, 4],
+      [6, 1, 13],
+    ]);
+    const error = await page
+      .waitForFunction(() => document.querySelector('#typo').shadowRoot.querySelector('.status.error')?.textContent)
+      .then((h) => h.jsonValue());
     expect(error).toMatch(/unknown key 'Wq' \(did you mean 'wq'\?\)/);
-    expect(await page.locator('#mine .toolbar').isVisible(), 'the drawn figure\'s Export menu').toBe(true);
+    expect(await page.locator('#mine .toolbar').isVisible(), "the drawn figure's Export menu").toBe(true);
     expect(await page.locator('#typo .toolbar').isVisible(), 'an Export menu with nothing to export').toBe(false);
-    clock.step('read the scores and the typo\'s message');
+    clock.step("read the scores and the typo's message");
     // elements.js and the core came from the explorer's origin.
     expect(requests.some((url) => url.startsWith(explorer) && url.endsWith('.wasm'))).toBe(true);
     await page.screenshot({ path: `${SHOTS}blogger-cross-origin.png`, fullPage: true });
@@ -167,8 +218,12 @@ describe('the blogger', () => {
 
 describe('the researcher', () => {
   let site;
-  beforeAll(async () => { site = await startSite(); });
-  afterAll(async () => { await site?.close(); });
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
 
   it('opens a BertViz attention file in the import dialog and sees the model view, layers as rows and heads as columns', async () => {
     const clock = stopwatch('researcher');
@@ -181,18 +236,25 @@ describe('the researcher', () => {
     await page.click('[data-action="apply-import"]');
     await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer][data-head]');
     clock.step('apply: the model view drawn');
-    const maps = await page.$$eval('[data-view="heads"] canvas[data-layer][data-head]', (canvases) => canvases
-      .filter((c) => c.closest('[data-view="heads"]') && c.getBoundingClientRect().width > 0)
-      .map((c) => ({ layer: Number(c.dataset.layer), head: Number(c.dataset.head), top: Math.round(c.getBoundingClientRect().top), left: Math.round(c.getBoundingClientRect().left) })));
+    const maps = await page.$$eval('[data-view="heads"] canvas[data-layer][data-head]', (canvases) =>
+      canvases
+        .filter((c) => c.closest('[data-view="heads"]') && c.getBoundingClientRect().width > 0)
+        .map((c) => ({
+          layer: Number(c.dataset.layer),
+          head: Number(c.dataset.head),
+          top: Math.round(c.getBoundingClientRect().top),
+          left: Math.round(c.getBoundingClientRect().left),
+        })),
+    );
     const at = (layer, head) => maps.find((m) => m.layer === layer && m.head === head);
     // Layer 0's heads side by side in one row; layer 1 below it; counted from 0.
     expect(at(0, 0).top).toBe(at(0, 1).top);
     expect(at(0, 1).left).toBeGreaterThan(at(0, 0).left);
     expect(at(1, 0).top).toBeGreaterThan(at(0, 0).top);
     expect(at(1, 0).left).toBe(at(0, 0).left);
-    expect(await page.locator('.intro-lede').isVisible(), 'the example\'s headline makes way').toBe(false);
+    expect(await page.locator('.intro-lede').isVisible(), "the example's headline makes way").toBe(false);
     expect(await page.locator('.intro-origin').isVisible(), 'and where the example comes from').toBe(false);
-    expect(await page.locator('svg[data-stage="weights"]').first().isVisible(), 'the example\'s pipeline makes way').toBe(false);
+    expect(await page.locator('svg[data-stage="weights"]').first().isVisible(), "the example's pipeline makes way").toBe(false);
     await page.screenshot({ path: `${SHOTS}researcher-model-view.png` });
     console.log(`[persona researcher] first result in ${clock.total()} ms`);
     expect(problems).toEqual([]);

@@ -7,32 +7,76 @@ import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 // RoPE adds float32 cos and sin (each within ~1e-7 of the float64 ones) of angles up to 3 rad.
 const ROTATED = 2e-6;
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 /** The ALiBi preset's X and weights (web/model/presets/alibi.js), written out again. */
 const ALIBI_PRESET = {
   source: 'self',
-  x: [[1, 0], [0, 1], [1, 1], [0.5, -1], [2, 1]],
-  wq: [I2, [[0.5, 0], [0, 0.5]]],
-  wk: [I2, [[1, 1], [0, 1]]],
-  wv: [I2, [[1, 0], [1, 1]]],
+  x: [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+    [0.5, -1],
+    [2, 1],
+  ],
+  wq: [
+    I2,
+    [
+      [0.5, 0],
+      [0, 0.5],
+    ],
+  ],
+  wk: [
+    I2,
+    [
+      [1, 1],
+      [0, 1],
+    ],
+  ],
+  wv: [
+    I2,
+    [
+      [1, 0],
+      [1, 1],
+    ],
+  ],
 };
-const I4 = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+const I4 = [
+  [1, 0, 0, 0],
+  [0, 1, 0, 0],
+  [0, 0, 1, 0],
+  [0, 0, 0, 1],
+];
 
 /** The page's URL state, decoded in the page. */
 const pageState = (page) => page.evaluate(() => window.attentionLab.store.get());
 
 /** Resolves once the state in the page's address bar has `key` equal to `value`. */
-const hashCatchesUp = (page, key, value) => page.waitForFunction(([k, v]) => {
-  const code = window.location.hash.replace(/^#s=/, '').replace(/-/g, '+').replace(/_/g, '/');
-  try { return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(code), (c) => c.charCodeAt(0))))[k] === v; } catch { return false; }
-}, [key, value]);
+const hashCatchesUp = (page, key, value) =>
+  page.waitForFunction(
+    ([k, v]) => {
+      const code = window.location.hash.replace(/^#s=/, '').replace(/-/g, '+').replace(/_/g, '/');
+      try {
+        return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(code), (c) => c.charCodeAt(0))))[k] === v;
+      } catch {
+        return false;
+      }
+    },
+    [key, value],
+  );
 
 /** A '#s=' hash of a raw state (the page conforms it). */
 const hashOf = (state) => `#s=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
@@ -40,7 +84,14 @@ const hashOf = (state) => `#s=${Buffer.from(JSON.stringify(state)).toString('bas
 describe('positions', () => {
   it('the sliding-window preset shows window [2, 0]: each token weighs only itself and the 2 before it', async () => {
     const { page, problems } = await site.open('?preset=sliding-window');
-    const x = [[1, 0], [0, 1], [1, 1], [2, 0], [1, 0], [0, 2]];
+    const x = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [2, 0],
+      [1, 0],
+      [0, 2],
+    ];
     const exact = selfAttention({ x, wq: I2, wk: I2, wv: I2 }, { window: [2, 0] });
     const weights = (await stageValues(page, 'weights'))[0];
     expect(worstDifference(weights, exact.weights).diff).toBeLessThan(FLOAT32);
@@ -58,7 +109,9 @@ describe('positions', () => {
     const slopes = alibiSlopesPow2(2);
     expect(slopes).toEqual([1 / 16, 1 / 256]);
     for (const head of [0, 1]) {
-      const { page, problems } = await site.open(head === 0 ? '?preset=alibi' : `?preset=alibi${hashOf({ ...raw, scoring: 'scaled-dot', causal: 'top-left', alibi: 'paper', head })}`);
+      const { page, problems } = await site.open(
+        head === 0 ? '?preset=alibi' : `?preset=alibi${hashOf({ ...raw, scoring: 'scaled-dot', causal: 'top-left', alibi: 'paper', head })}`,
+      );
       const exact = selfAttention({ x: raw.x, wq: raw.wq[head], wk: raw.wk[head], wv: raw.wv[head] }, { causal: 'top-left', slope: slopes[head] });
       // The bias is a slope times a small integer: exact in float32.
       expect((await stageValues(page, 'alibi'))[0], `head ${head}`).toEqual(alibiBias(5, 5, slopes[head]).map((row) => row.map((b) => b + 0)));
@@ -75,7 +128,12 @@ describe('positions', () => {
 
   it('the rotary preset shows Q and K before and after the rotation, the angle of a pair on focus, and the weights', async () => {
     const { page, problems } = await site.open('?preset=rotary');
-    const x = [[1, 0, 0.5, 0], [0, 1, 0, 0.5], [1, 0, 0.5, 0], [0, 1, 0, 0.5]];
+    const x = [
+      [1, 0, 0.5, 0],
+      [0, 1, 0, 0.5],
+      [1, 0, 0.5, 0],
+      [0, 1, 0, 0.5],
+    ];
     const rope = { base: 100, interleaved: false };
     const exact = selfAttention({ x, wq: I4, wk: I4, wv: I4, rope }, { causal: 'top-left' });
     expect((await stageValues(page, 'rope', { part: 'q' }))[0]).toEqual(x);
@@ -94,7 +152,25 @@ describe('positions', () => {
 
   it('the window, ALiBi and RoPE controls change the numbers, and a copied URL restores them', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const seed = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+    const seed = {
+      x: [
+        [1, 2],
+        [0, 1],
+        [3, 1],
+      ],
+      wq: [
+        [1, 0],
+        [0, 1],
+      ],
+      wk: [
+        [1, 1],
+        [0, 1],
+      ],
+      wv: [
+        [1, 0],
+        [1, 1],
+      ],
+    };
     await page.getByRole('button', { name: 'more Window left' }).click(); // -1 -> 0
     await page.getByRole('button', { name: 'more Window left' }).click(); // 0 -> 1
     await page.getByRole('radio', { name: 'paper slopes' }).click();
@@ -128,7 +204,10 @@ describe('positions', () => {
     expect(await page.getByRole('radio', { name: 'paper slopes' }).getAttribute('aria-checked')).toBe('false');
     expect(await formula('alibi')).toContain('m_h\\ \\text{given}');
     expect(await formula('masked')).toContain('+ B +');
-    for (const [head, slope] of [[0, 0.5], [1, 0.25]]) {
+    for (const [head, slope] of [
+      [0, 0.5],
+      [1, 0.25],
+    ]) {
       if (head === 1) {
         await page.getByRole('tab', { name: 'head 1' }).click();
         await settle(page);

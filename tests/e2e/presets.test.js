@@ -6,15 +6,45 @@ import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 // seed 004 as docs/semantics.md prints it: weights to 4 decimals, the output to 3.
 const SEED_004 = {
-  weights: [[0.0557, 0.0016, 0.9427], [0.3057, 0.0743, 0.6200], [0.0070, 0.0002, 0.9928]],
-  output: [[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]],
+  weights: [
+    [0.0557, 0.0016, 0.9427],
+    [0.3057, 0.0743, 0.62],
+    [0.007, 0.0002, 0.9928],
+  ],
+  output: [
+    [3.939, 1.056],
+    [3.471, 1.306],
+    [3.992, 1.007],
+  ],
 };
-const SEED_004_INPUTS = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+const SEED_004_INPUTS = {
+  x: [
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
+};
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 

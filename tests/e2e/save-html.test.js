@@ -31,10 +31,11 @@ async function downloaded(page, click) {
   return { name: download.suggestedFilename(), text: fs.readFileSync(await download.path(), 'utf8') };
 }
 
-const shownStages = (page) => page.evaluate(() => [...document.querySelector('attn-figure').shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage));
+const shownStages = (page) =>
+  page.evaluate(() => [...document.querySelector('attn-figure').shadowRoot.querySelectorAll('svg[data-stage]')].map((s) => s.dataset.stage));
 
 describe('Save as HTML', () => {
-  it('the masthead saves the whole example, backward included, with the explorer\'s exact numbers', async () => {
+  it("the masthead saves the whole example, backward included, with the explorer's exact numbers", async () => {
     const { page, problems } = await site.open('?preset=d2l');
     const file = await downloaded(page, () => page.getByRole('button', { name: 'Save as HTML' }).click());
     expect(file.name).toBe('attention-lab-d2l.html');
@@ -50,7 +51,7 @@ describe('Save as HTML', () => {
     await saved.context.close();
   });
 
-  it('a card\'s figure menu saves that stage alone, a gradient card included', async () => {
+  it("a card's figure menu saves that stage alone, a gradient card included", async () => {
     const { page, problems } = await site.open('?preset=seed-004');
     const menu = page.locator('[data-card="weights"] details.figure-menu');
     await menu.locator('summary').click();

@@ -5,8 +5,12 @@ import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 describe('speed panel', () => {
   it('the speed panel times wasm relaxed SIMD, SIMD, scalar and plain JavaScript without blocking the page, each over the ceiling', async () => {
@@ -34,21 +38,28 @@ describe('speed panel', () => {
     });
     await page.locator('.speed-card').getByRole('button', { name: 'Run' }).click();
     await page.waitForFunction(() => document.querySelector('.speed-status').textContent.startsWith('Done'), null, { timeout: 45_000 });
-    const worstGap = await page.evaluate(() => { window.frameGaps.running = false; return window.frameGaps.worst; });
-    const rows = await page.$$eval('.speed-table tbody tr', (trs) => trs.map((tr) => ({
-      id: tr.dataset.contender,
-      ms: Number(tr.dataset.median),
-      gflops: Number(tr.dataset.gflops),
-      ofCeiling: Number(tr.dataset.ofCeiling),
-      cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
-    })));
+    const worstGap = await page.evaluate(() => {
+      window.frameGaps.running = false;
+      return window.frameGaps.worst;
+    });
+    const rows = await page.$$eval('.speed-table tbody tr', (trs) =>
+      trs.map((tr) => ({
+        id: tr.dataset.contender,
+        ms: Number(tr.dataset.median),
+        gflops: Number(tr.dataset.gflops),
+        ofCeiling: Number(tr.dataset.ofCeiling),
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+      })),
+    );
     // Chromium has relaxed SIMD on by default (since 114), so all four contenders run.
     expect(rows.map((r) => r.id)).toEqual(['wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'plain-js']);
     for (const { id, ms } of rows) expect(ms, id).toBeGreaterThan(0);
     expect(rows[3].cells[3]).toBe('1×');
     // The ceilings the worker read, and each row over its own: relaxed_madd for the relaxed build,
     // mul+add for the others. Arithmetic of the shown numbers, not a judgement of speed.
-    const ceiling = await page.locator('.speed-ceiling').evaluate((p) => ({ simd: Number(p.dataset.simd), relaxed: Number(p.dataset.relaxed), text: p.textContent }));
+    const ceiling = await page
+      .locator('.speed-ceiling')
+      .evaluate((p) => ({ simd: Number(p.dataset.simd), relaxed: Number(p.dataset.relaxed), text: p.textContent }));
     expect(ceiling.simd).toBeGreaterThan(0);
     expect(ceiling.relaxed).toBeGreaterThan(0);
     expect(ceiling.text).toContain(`${ceiling.simd.toFixed(1)} GFLOP/s with f32x4 mul+add, ${ceiling.relaxed.toFixed(1)} with f32x4.relaxed_madd`);

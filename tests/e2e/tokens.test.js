@@ -10,8 +10,12 @@ const SENTENCE = '我爱自然语言处理';
 const WORDS = ['我', '爱', '自然', '语言', '处理'];
 
 let site;
-beforeAll(async () => { site = await startSite(); });
-afterAll(async () => { await site?.close(); });
+beforeAll(async () => {
+  site = await startSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
 
 const stateOf = (page) => page.evaluate(() => window.attentionLab.store.get());
 
@@ -61,9 +65,22 @@ describe('typed tokens', () => {
 
   it('the import dialog\'s Tokens field splits "我爱自然语言处理" into the five rows of the file\'s X', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const x = [[1, 0], [0, 1], [1, 1], [2, 0], [0, 2]];
-    const w = [[1, 0], [0, 1]];
-    await page.setInputFiles('[data-action="import"] input[type="file"]', { name: 'five.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from(writeSafetensors({ x, wq: w, wk: w, wv: w })) });
+    const x = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [2, 0],
+      [0, 2],
+    ];
+    const w = [
+      [1, 0],
+      [0, 1],
+    ];
+    await page.setInputFiles('[data-action="import"] input[type="file"]', {
+      name: 'five.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(writeSafetensors({ x, wq: w, wk: w, wv: w })),
+    });
     await page.waitForSelector('[data-role="import-dialog"][open]');
     await page.fill('[data-field="tokens"]', SENTENCE);
     await page.click('[data-action="apply-import"]');

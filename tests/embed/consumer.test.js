@@ -19,7 +19,25 @@ import { packAndInstall } from '../support/pack.js';
 
 const run = promisify(execFile);
 const FIXTURES = fileURLToPath(new URL('./consumer/', import.meta.url));
-const SEED_004 = selfAttention({ x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] });
+const SEED_004 = selfAttention({
+  x: [
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
+});
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 
@@ -56,12 +74,18 @@ function expectSeed004(numbers) {
 }
 
 describe('the packed package in a fresh project', () => {
-  it('holds every module its entries reach (relative paths only) and each entry\'s types', async () => {
+  it("holds every module its entries reach (relative paths only) and each entry's types", async () => {
     const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.exports)).toEqual(['.', './worker', './figures', './figures.css', './io', './train', './elements', './package.json']);
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (typeof target === 'string') {
-        expect(await stat(join(installed, target)).then(() => true, () => false), entry).toBe(true);
+        expect(
+          await stat(join(installed, target)).then(
+            () => true,
+            () => false,
+          ),
+          entry,
+        ).toBe(true);
         continue;
       }
       expect(Object.keys(target)[0], `${entry}: types first`).toBe('types');
@@ -96,8 +120,12 @@ describe('the packed package in a fresh project', () => {
 
   describe('in Chromium', () => {
     let pages;
-    beforeAll(async () => { pages = await startPages({ folder: project }); });
-    afterAll(async () => { await pages?.close(); });
+    beforeAll(async () => {
+      pages = await startPages({ folder: project });
+    });
+    afterAll(async () => {
+      await pages?.close();
+    });
 
     it('a plain static page (<script type="module"> from node_modules, no bundler) shows the exact weights', async () => {
       expectSeed004(await figureNumbers(pages, 'plain.html'));

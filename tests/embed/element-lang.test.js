@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elementsPage, rendered, startPages } from '../support/pages.js';
 
 let pages;
-beforeAll(async () => { pages = await startPages(); });
-afterAll(async () => { await pages?.close(); });
+beforeAll(async () => {
+  pages = await startPages();
+});
+afterAll(async () => {
+  await pages?.close();
+});
 
 async function show(name, body, selectors = []) {
   await pages.write(name, elementsPage(body));
@@ -16,20 +20,25 @@ async function show(name, body, selectors = []) {
 }
 
 /** The toolbar's words of the element `selector`: the menu's label, names and notes. */
-const toolbarWords = (page, selector) => page.evaluate((s) => {
-  const root = document.querySelector(s).shadowRoot;
-  const summary = root.querySelector('summary');
-  return {
-    label: summary.textContent,
-    name: summary.getAttribute('aria-label'),
-    title: summary.title,
-    note: root.querySelector('[data-export="html"] .menu-item-note').textContent,
-    toolbar: root.querySelector('.toolbar').getAttribute('aria-label'),
-  };
-}, selector);
+const toolbarWords = (page, selector) =>
+  page.evaluate((s) => {
+    const root = document.querySelector(s).shadowRoot;
+    const summary = root.querySelector('summary');
+    return {
+      label: summary.textContent,
+      name: summary.getAttribute('aria-label'),
+      title: summary.title,
+      note: root.querySelector('[data-export="html"] .menu-item-note').textContent,
+      toolbar: root.querySelector('.toolbar').getAttribute('aria-label'),
+    };
+  }, selector);
 
 // English words of two letters or more; format names (SVG, PNG, HTML) are the same in both languages.
-const englishIn = (words) => Object.values(words).join(' ').replace(/\b(?:SVG|PNG|HTML|CSV)\b/g, '').match(/[A-Za-z]{2,}/g) ?? [];
+const englishIn = (words) =>
+  Object.values(words)
+    .join(' ')
+    .replace(/\b(?:SVG|PNG|HTML|CSV)\b/g, '')
+    .match(/[A-Za-z]{2,}/g) ?? [];
 
 describe('the elements speak the page’s language', () => {
   it('lang="zh-CN" gives a toolbar and export menu with no English word', async () => {

@@ -16,8 +16,12 @@ const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const CACHE_BUDGET = 64 * 2 ** 20;
 
 let pages;
-beforeAll(async () => { pages = await startPages(); });
-afterAll(async () => { await pages?.close(); });
+beforeAll(async () => {
+  pages = await startPages();
+});
+afterAll(async () => {
+  await pages?.close();
+});
 
 /** A (T, T) attention-like map: row i is a softmax that peaks on the diagonal, so pixels can be checked. */
 function diagonalWeights(T) {
@@ -34,7 +38,14 @@ const CACHE = '<script type="module">import * as files from "./web/elements/file
 async function show(name, body, { head = '' } = {}) {
   await pages.write(name, elementsPage(body, { head }));
   const opened = await pages.open(name);
-  await opened.page.waitForFunction(() => [...document.querySelectorAll('attn-heatmap')].every((e) => e.shadowRoot.querySelector('[data-stage]') || e.shadowRoot.querySelector('.status')?.textContent), null, { timeout: 15_000 });
+  await opened.page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('attn-heatmap')].every(
+        (e) => e.shadowRoot.querySelector('[data-stage]') || e.shadowRoot.querySelector('.status')?.textContent,
+      ),
+    null,
+    { timeout: 15_000 },
+  );
   return opened;
 }
 
@@ -45,7 +56,11 @@ describe('a heatmap above the SVG cell budget', () => {
     const T = 1024;
     await writeFile(join(pages.root, 'big.safetensors'), writeSafetensors({ attention: diagonalWeights(T) }));
     const started = Date.now();
-    const { page, problems } = await show('big-heatmap.html', '<main><h1>Big</h1><attn-heatmap id="big" src="big.safetensors" label="Big map"></attn-heatmap></main>', { head: '<title>A big heatmap</title>' });
+    const { page, problems } = await show(
+      'big-heatmap.html',
+      '<main><h1>Big</h1><attn-heatmap id="big" src="big.safetensors" label="Big map"></attn-heatmap></main>',
+      { head: '<title>A big heatmap</title>' },
+    );
     const ms = Date.now() - started;
     console.log(`<attn-heatmap src> of ${T} × ${T}: drawn in ${ms} ms (page load included)`);
     // 40 s and 4 GiB as SVG cells; a canvas is one ImageData. 10 s leaves room for a busy machine.
@@ -113,9 +128,15 @@ describe('a heatmap above the SVG cell budget', () => {
         if (name.endsWith('.js')) sources.push([`web/${folder}/${name}`, await readFile(join(root, name), 'utf8')]);
       }
     }
-    const spreads = sources.flatMap(([file, code]) => code.split('\n').map((line, k) => [file, k + 1, line])
-      .filter(([, , line]) => /Math\.(max|min)\([^)]*\.\.\./.test(line) && !line.trim().startsWith('//') && !line.trim().startsWith('*') && !line.includes('/**'))
-      .map(([f, k, line]) => `${f}:${k}: ${line.trim()}`));
+    const spreads = sources.flatMap(([file, code]) =>
+      code
+        .split('\n')
+        .map((line, k) => [file, k + 1, line])
+        .filter(
+          ([, , line]) => /Math\.(max|min)\([^)]*\.\.\./.test(line) && !line.trim().startsWith('//') && !line.trim().startsWith('*') && !line.includes('/**'),
+        )
+        .map(([f, k, line]) => `${f}:${k}: ${line.trim()}`),
+    );
     expect(spreads).toEqual([]);
     const labels = Array.from({ length: 500_000 }, (_, i) => String(i));
     expect(widestText(labels, 10)).toBeCloseTo(6 * 10 * 0.6, 9); // '100000'..'499999': 6 characters
@@ -126,7 +147,11 @@ describe('the src file cache', () => {
   it('lets go of a file when the last element showing it is removed, and keeps it while one still does', async () => {
     const files = Array.from({ length: 4 }, (_, k) => `small-${k}.npy`);
     for (const name of files) await writeFile(join(pages.root, name), writeNpy(diagonalWeights(16)));
-    const { page } = await show('cache-free.html', `${files.map((f, k) => `<attn-heatmap id="e${k}" src="${f}"></attn-heatmap>`).join('')}<attn-heatmap id="twin" src="${files[0]}"></attn-heatmap>`, { head: CACHE });
+    const { page } = await show(
+      'cache-free.html',
+      `${files.map((f, k) => `<attn-heatmap id="e${k}" src="${f}"></attn-heatmap>`).join('')}<attn-heatmap id="twin" src="${files[0]}"></attn-heatmap>`,
+      { head: CACHE },
+    );
     expect(await page.evaluate(() => window.files.fileCache().files)).toBe(4);
     await page.evaluate(async () => {
       for (const k of [0, 1, 2, 3]) document.querySelector(`#e${k}`).remove();
@@ -186,13 +211,19 @@ describe('the export menu', () => {
 describe('child JSON of the wrong type', () => {
   it('labels given as an object (or holding objects) name the key and what was expected, in the figure', async () => {
     const child = (json) => `<script type="application/json">${JSON.stringify(json)}</script>`;
-    const weights = [[0.5, 0.5], [0.25, 0.75]];
-    const { page, problems } = await show('child-types.html', `
+    const weights = [
+      [0.5, 0.5],
+      [0.25, 0.75],
+    ];
+    const { page, problems } = await show(
+      'child-types.html',
+      `
       <attn-heatmap id="col">${child({ weights, colLabels: { a: 1 } })}</attn-heatmap>
       <attn-heatmap id="row">${child({ weights, rowLabels: 'the cat' })}</attn-heatmap>
       <attn-heatmap id="inner">${child({ weights, rowLabels: ['the', { x: 1 }] })}</attn-heatmap>
       <attn-heatmap id="label">${child({ weights, label: ['a'] })}</attn-heatmap>
-      <attn-heatmap id="numbers">${child({ weights, rowLabels: [1, 2] })}</attn-heatmap>`);
+      <attn-heatmap id="numbers">${child({ weights, rowLabels: [1, 2] })}</attn-heatmap>`,
+    );
     expect(await status(page, '#col')).toBe('<attn-heatmap> colLabels must be an array of strings, got object');
     expect(await status(page, '#row')).toBe('<attn-heatmap> rowLabels must be an array of strings, got string');
     expect(await status(page, '#inner')).toBe('<attn-heatmap> rowLabels must be an array of strings, got an array holding object at 1');
@@ -203,7 +234,20 @@ describe('child JSON of the wrong type', () => {
   });
 
   it('<attn-heads> tokens given as an object name the key', async () => {
-    const { page } = await show('heads-types.html', `<attn-heads id="h"><script type="application/json">${JSON.stringify({ attention: [[[[1, 0], [0.5, 0.5]]]], tokens: { a: 1 } })}</script></attn-heads>`);
+    const { page } = await show(
+      'heads-types.html',
+      `<attn-heads id="h"><script type="application/json">${JSON.stringify({
+        attention: [
+          [
+            [
+              [1, 0],
+              [0.5, 0.5],
+            ],
+          ],
+        ],
+        tokens: { a: 1 },
+      })}</script></attn-heads>`,
+    );
     await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.status').textContent);
     expect(await status(page, '#h')).toBe('<attn-heads> tokens must be an array of strings, got object');
   });

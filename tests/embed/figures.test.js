@@ -6,7 +6,25 @@ import { selfAttention } from '../reference/matrices.js';
 import { startPages } from '../support/pages.js';
 import { worstDifference } from '../support/figures.js';
 
-const SEED_004 = { x: [[1, 2], [0, 1], [3, 1]], wq: [[1, 0], [0, 1]], wk: [[1, 1], [0, 1]], wv: [[1, 0], [1, 1]] };
+const SEED_004 = {
+  x: [
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
+};
 const FLOAT32 = 1e-6; // float32 storage of a handful of sums and exps of numbers below 10
 
 let pages;
@@ -15,7 +33,9 @@ let problems;
 
 beforeAll(async () => {
   pages = await startPages();
-  await pages.write('figures.html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  await pages.write(
+    'figures.html',
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <link rel="stylesheet" href="./web/figures/figures.css"></head><body>
     <script type="module">
       import * as figures from './web/figures/index.js';
@@ -23,11 +43,14 @@ beforeAll(async () => {
       window.figures = figures;
       window.attn = await loadAttention();
       window.ready = true;
-    </script></body></html>`);
+    </script></body></html>`,
+  );
   ({ page, problems } = await pages.open('figures.html', { wait: false }));
   await page.waitForFunction(() => window.ready);
 });
-afterAll(async () => { await pages?.close(); });
+afterAll(async () => {
+  await pages?.close();
+});
 
 /** Every cell of the figures in a node (or a Promise of one): [{ stage, head, run, batch, row, col, value }]. */
 function cellsOf(expression) {
@@ -36,7 +59,15 @@ function cellsOf(expression) {
     document.body.replaceChildren(node);
     return [...node.querySelectorAll('[data-value]')].map((cell) => {
       const svg = cell.closest('svg[data-stage]');
-      return { stage: svg.dataset.stage, head: svg.dataset.head, run: svg.dataset.run, batch: cell.dataset.batch, row: cell.dataset.row, col: cell.dataset.col, value: cell.dataset.value };
+      return {
+        stage: svg.dataset.stage,
+        head: svg.dataset.head,
+        run: svg.dataset.run,
+        batch: cell.dataset.batch,
+        row: cell.dataset.row,
+        col: cell.dataset.col,
+        value: cell.dataset.value,
+      };
     });
   }, expression);
 }
@@ -52,8 +83,10 @@ describe('attention-lab/figures', () => {
   it('heatmap(nested arrays) tags each cell with its row, column and the String of its float32 value', async () => {
     const cells = await cellsOf("figures.heatmap([[0.1, 0.9], [0.7, 0.3]], { rowLabels: ['a', 'b'], colLabels: ['c', 'd'] })");
     expect(cells.map((c) => [c.stage, c.row, c.col, c.value])).toEqual([
-      ['weights', '0', '0', String(Math.fround(0.1))], ['weights', '0', '1', String(Math.fround(0.9))],
-      ['weights', '1', '0', String(Math.fround(0.7))], ['weights', '1', '1', String(Math.fround(0.3))],
+      ['weights', '0', '0', String(Math.fround(0.1))],
+      ['weights', '0', '1', String(Math.fround(0.9))],
+      ['weights', '1', '0', String(Math.fround(0.7))],
+      ['weights', '1', '1', String(Math.fround(0.3))],
     ]);
   });
 
@@ -75,12 +108,27 @@ describe('attention-lab/figures', () => {
   });
 
   it('pipeline() with data, stages, causal and backward shows just those stages, in pipeline order', async () => {
-    const cells = await cellsOf(`figures.pipeline({ attn, data: ${JSON.stringify({ x: SEED_004.x, wq: [SEED_004.wq], wk: [SEED_004.wk], wv: [SEED_004.wv] })}, stages: ['output', 'weights'], causal: true, backward: true })`);
-    expect([...new Set(cells.map((c) => c.stage))]).toEqual(['weights', 'output', 'target', 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv']);
+    const cells = await cellsOf(
+      `figures.pipeline({ attn, data: ${JSON.stringify({ x: SEED_004.x, wq: [SEED_004.wq], wk: [SEED_004.wk], wv: [SEED_004.wv] })}, stages: ['output', 'weights'], causal: true, backward: true })`,
+    );
+    expect([...new Set(cells.map((c) => c.stage))]).toEqual([
+      'weights',
+      'output',
+      'target',
+      'd-output',
+      'd-weights',
+      'd-scores',
+      'dq',
+      'dk',
+      'dv',
+      'dwq',
+      'dwk',
+      'dwv',
+    ]);
     expect(worstDifference(grid(cells, 'weights'), selfAttention(SEED_004, { causal: 'top-left' }).weights).diff).toBeLessThan(FLOAT32);
   });
 
-  it('pipeline() in the heatmap view draws each compared scoring\'s weights, and stageIds() resolves to every stage id', async () => {
+  it("pipeline() in the heatmap view draws each compared scoring's weights, and stageIds() resolves to every stage id", async () => {
     // d2l compares additive with dot-product attention: one heatmap per run, with d2l's valid
     // lengths (2 and 6 of 10 keys) leaving the other keys at weight 0.
     const cells = await cellsOf("figures.pipeline({ attn, preset: 'd2l', view: 'heatmap' })");
@@ -94,18 +142,19 @@ describe('attention-lab/figures', () => {
   });
 
   it('pipeline() rejects and heatmap() throws errors that name the bad field', async () => {
-    const message = (code) => page.evaluate(async (c) => {
-      try {
-        await new Function('figures', 'attn', `return ${c}`)(window.figures, window.attn);
-        return 'no error';
-      } catch (error) {
-        return `${error.name}: ${error.message}`;
-      }
-    }, code);
+    const message = (code) =>
+      page.evaluate(async (c) => {
+        try {
+          await new Function('figures', 'attn', `return ${c}`)(window.figures, window.attn);
+          return 'no error';
+        } catch (error) {
+          return `${error.name}: ${error.message}`;
+        }
+      }, code);
     expect(await message("figures.pipeline({ preset: 'seed-004' })")).toMatch(/TypeError: pipeline: spec\.attn must be the module from loadAttention/);
     expect(await message("figures.pipeline({ attn, preset: 'seed-004', scoring: 'cosine' })")).toMatch(/TypeError: scoring must be one of 'dot'.*got "cosine"/);
     expect(await message("figures.pipeline({ attn, preset: 'seed-004', heads: 9 })")).toMatch(/RangeError: heads must be an integer in \[1, 6\], got 9/);
-    expect(await message("figures.heatmap([[1, 2], [3]])")).toMatch(/RangeError: heatmap: weights/);
+    expect(await message('figures.heatmap([[1, 2], [3]])')).toMatch(/RangeError: heatmap: weights/);
     expect(await message("figures.heatmap([[1]], { colorScale: 'viridis' })")).toMatch(/TypeError: heatmap: colorScale must be 'weights' or 'signed'/);
   });
 

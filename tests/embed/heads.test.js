@@ -15,7 +15,9 @@ let problems;
 
 beforeAll(async () => {
   pages = await startPages({ links: { examples: EXAMPLES } });
-  await pages.write('heads.html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  await pages.write(
+    'heads.html',
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <link rel="stylesheet" href="./web/figures/figures.css"></head><body>
     <script type="module">
       import * as figures from './web/figures/index.js';
@@ -24,11 +26,14 @@ beforeAll(async () => {
       window.induction = await readTensors(bytes, { name: 'attention.safetensors' });
       window.figures = figures;
       window.ready = true;
-    </script></body></html>`);
+    </script></body></html>`,
+  );
   ({ page, problems } = await pages.open('heads.html', { wait: false, viewport: { width: 1400, height: 1000 } }));
   await page.waitForFunction(() => window.ready);
 });
-afterAll(async () => { await pages?.close(); });
+afterAll(async () => {
+  await pages?.close();
+});
 
 /** Moves the pointer to weight (i, j) of the thumbnail `selector` and returns the readout's data. */
 async function hover(selector, i, j, T) {
@@ -63,7 +68,11 @@ describe('heads()', () => {
     const { data } = await page.evaluate(() => ({ data: [...window.induction.tensors.attention.data] }));
     const T = 24;
     const at = (l, h, i, j) => data[((l * 4 + h) * T + i) * T + j];
-    for (const [l, h, i, j] of [[1, 2, 15, 6], [0, 0, 5, 4], [1, 3, 23, 14]]) {
+    for (const [l, h, i, j] of [
+      [1, 2, 15, 6],
+      [0, 0, 5, 4],
+      [1, 3, 23, 14],
+    ]) {
       const got = await hover(`canvas[data-layer="${l}"][data-head="${h}"]`, i, j, T);
       expect(got).toMatchObject({ layer: String(l), head: String(h), row: String(i), col: String(j), value: String(at(l, h, i, j)) });
       // The words count from 0 too: the same layer, head, query and key as the data attributes.
@@ -81,7 +90,7 @@ describe('heads()', () => {
     expect(Math.abs(overLayers - (at(0, 2, i, j) + at(1, 2, i, j)) / 2)).toBeLessThan(AGGREGATE);
   });
 
-  it('each thumbnail pixel (j, i) is weight (i, j) on figures.css\'s scale: color-mix(in oklab, #4338ca t·85%, white)', async () => {
+  it("each thumbnail pixel (j, i) is weight (i, j) on figures.css's scale: color-mix(in oklab, #4338ca t·85%, white)", async () => {
     const worst = await page.evaluate(() => {
       const canvas = document.querySelector('canvas[data-layer="1"][data-head="1"]');
       const pixels = canvas.getContext('2d').getImageData(0, 0, 24, 24).data;
@@ -107,8 +116,12 @@ describe('heads()', () => {
     const cells = await page.evaluate(() => {
       const detail = document.querySelector('[data-role=detail]');
       const svg = detail.querySelector('svg[data-stage="weights"]');
-      return { layer: detail.dataset.layer, head: detail.dataset.head, pressed: document.querySelector('canvas[data-layer="1"][data-head="0"]').getAttribute('aria-pressed'),
-        values: [...svg.querySelectorAll('[data-row][data-col]')].map((c) => [Number(c.dataset.row), Number(c.dataset.col), c.dataset.value]) };
+      return {
+        layer: detail.dataset.layer,
+        head: detail.dataset.head,
+        pressed: document.querySelector('canvas[data-layer="1"][data-head="0"]').getAttribute('aria-pressed'),
+        values: [...svg.querySelectorAll('[data-row][data-col]')].map((c) => [Number(c.dataset.row), Number(c.dataset.col), c.dataset.value]),
+      };
     });
     const data = await page.evaluate(() => [...window.induction.tensors.attention.data]);
     expect([cells.layer, cells.head, cells.pressed]).toEqual(['1', '0', 'true']);
@@ -117,10 +130,14 @@ describe('heads()', () => {
   });
 
   it('selecting tokens highlights their rows and columns and fades the rest', async () => {
-    const pixel = (i, j) => page.evaluate(([a, b]) => [...document.querySelector('canvas[data-layer="0"][data-head="0"]').getContext('2d').getImageData(b, a, 1, 1).data], [i, j]);
+    const pixel = (i, j) =>
+      page.evaluate(([a, b]) => [...document.querySelector('canvas[data-layer="0"][data-head="0"]').getContext('2d').getImageData(b, a, 1, 1).data], [i, j]);
     const before = await pixel(20, 2);
     await page.click('[data-token="3"]');
-    const state = await page.evaluate(() => ({ selected: document.querySelector('[data-stage=heads]').dataset.selected, pressed: document.querySelector('[data-token="3"]').getAttribute('aria-pressed') }));
+    const state = await page.evaluate(() => ({
+      selected: document.querySelector('[data-stage=heads]').dataset.selected,
+      pressed: document.querySelector('[data-token="3"]').getAttribute('aria-pressed'),
+    }));
     expect(state).toEqual({ selected: '3', pressed: 'true' });
     const faded = await pixel(20, 2);
     if (before[0] < 250) expect(faded[0]).toBeGreaterThan(before[0]); // off the selection: lighter

@@ -31,14 +31,18 @@ beforeAll(async () => {
   ({ page, problems } = await pages.open('times.html', { viewport: { width: 1400, height: 1000 } }));
   await page.waitForFunction(() => window.ready);
 });
-afterAll(async () => { await pages?.close(); });
+afterAll(async () => {
+  await pages?.close();
+});
 
 const THUMBNAILS = 12 * 12 + 12 + 2 * 13; // the heads, the mean row, the mean and max columns (with their mean)
 
 describe('render times in Chromium (this machine is shared: a ceiling, not a benchmark)', () => {
   it('heads(): 12 layers x 12 heads at T = 128 render in under 1 s, aggregates included', async () => {
     const ms = await page.evaluate(async () => {
-      const L = 12, H = 12, T = 128;
+      const L = 12,
+        H = 12,
+        T = 128;
       const data = window.causalUniform(L, H, T);
       const start = performance.now();
       document.querySelector('#slot').replaceChildren(window.figures.heads({ data, shape: [L, H, T, T] }));
@@ -52,7 +56,9 @@ describe('render times in Chromium (this machine is shared: a ceiling, not a ben
 
   it('<attn-heads src>: 12 x 12 heads at T = 128 from a 9.4 MB safetensors file load and render in under 1.5 s', async () => {
     const times = await page.evaluate(async () => {
-      const L = 12, H = 12, T = 128;
+      const L = 12,
+        H = 12,
+        T = 128;
       const data = window.causalUniform(L, H, T);
       const url = URL.createObjectURL(new Blob([window.io.writeSafetensors({ attention: { data, shape: [L, H, T, T] } })]));
       const element = document.createElement('attn-heads');
@@ -80,7 +86,12 @@ describe('render times in Chromium (this machine is shared: a ceiling, not a ben
       const ms = performance.now() - start;
       const scroller = document.querySelector('.attn-canvas-scroll');
       scroller.scrollTop = 1000;
-      return { ms, scrolled: scroller.scrollTop, cells: document.querySelectorAll('#slot [data-value]').length, size: [document.querySelector('#slot canvas').width, document.querySelector('#slot canvas').height] };
+      return {
+        ms,
+        scrolled: scroller.scrollTop,
+        cells: document.querySelectorAll('#slot [data-value]').length,
+        size: [document.querySelector('#slot canvas').width, document.querySelector('#slot canvas').height],
+      };
     });
     console.log(`canvasHeatmap at T = 2048: ${result.ms.toFixed(0)} ms`);
     expect(result).toMatchObject({ scrolled: 1000, cells: 0, size: [2048, 2048] });

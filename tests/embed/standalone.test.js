@@ -23,10 +23,27 @@ const KIB = 1024;
 const FLOAT32 = 4e-6;
 
 // Not the explorer's preset: 4 tokens, d = 3, values with many digits (exactness shows).
-const X = [[0.5, -1.25, 2], [1.5, 0.75, -0.5], [-2, 0.25, 1], [0.125, 1, 0.375]];
-const WQ = [[0.3, -0.2, 0.1], [0.05, 0.4, -0.3], [-0.6, 0.2, 0.25]];
-const WK = [[0.2, 0.1, -0.4], [-0.3, 0.35, 0.1], [0.15, -0.2, 0.5]];
-const WV = [[1, 0, 0.5], [0, 1, -0.5], [0.25, 0.25, 1]];
+const X = [
+  [0.5, -1.25, 2],
+  [1.5, 0.75, -0.5],
+  [-2, 0.25, 1],
+  [0.125, 1, 0.375],
+];
+const WQ = [
+  [0.3, -0.2, 0.1],
+  [0.05, 0.4, -0.3],
+  [-0.6, 0.2, 0.25],
+];
+const WK = [
+  [0.2, 0.1, -0.4],
+  [-0.3, 0.35, 0.1],
+  [0.15, -0.2, 0.5],
+];
+const WV = [
+  [1, 0, 0.5],
+  [0, 1, -0.5],
+  [0.25, 0.25, 1],
+];
 const TOKENS = ['the', 'cat', 'sat', 'down'];
 const DATA = { x: X, wq: [WQ], wk: [WK], wv: [WV], tokens: TOKENS };
 
@@ -64,8 +81,16 @@ const size = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { l
 describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   // (2, 3, 4): two batches stacked as rows, values that float32 rounds (0.1, 1/3).
   const weights = [
-    [[0.1, 0.2, 0.3, 0.4], [1 / 3, 1 / 3, 1 / 6, 1 / 6], [0.7, 0.05, 0.05, 0.2]],
-    [[0.25, 0.25, 0.25, 0.25], [0.9, 0.0999, 0.0001, 0], [0.012345678, 0.5, 0.2, 0.287654322]],
+    [
+      [0.1, 0.2, 0.3, 0.4],
+      [1 / 3, 1 / 3, 1 / 6, 1 / 6],
+      [0.7, 0.05, 0.05, 0.2],
+    ],
+    [
+      [0.25, 0.25, 0.25, 0.25],
+      [0.9, 0.0999, 0.0001, 0],
+      [0.012345678, 0.5, 0.2, 0.287654322],
+    ],
   ];
 
   it('opens from file:// with no other request, shows every weight exactly and its value on hover', async () => {
@@ -78,8 +103,14 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
     expect(size(text).raw).toBeLessThan(60 * KIB);
     const { page, problems } = await openFile('heatmap.html', text);
     expect(await page.title()).toBe('A heatmap');
-    const cells = await page.evaluate(() => [...document.querySelector('attn-heatmap').shadowRoot.querySelectorAll('[data-value][data-row]')]
-      .map((c) => [Number(c.dataset.batch ?? 0), Number(c.dataset.row), Number(c.dataset.col), c.dataset.value]));
+    const cells = await page.evaluate(() =>
+      [...document.querySelector('attn-heatmap').shadowRoot.querySelectorAll('[data-value][data-row]')].map((c) => [
+        Number(c.dataset.batch ?? 0),
+        Number(c.dataset.row),
+        Number(c.dataset.col),
+        c.dataset.value,
+      ]),
+    );
     expect(cells).toHaveLength(24);
     for (const [b, i, j, value] of cells) expect(value).toBe(String(Math.fround(weights[b][i][j])));
     // Hover: the cell under the pointer names its exact value (its tooltip and accessible name).
@@ -109,7 +140,17 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
   });
 
   it('a label holding </script> stays text', async () => {
-    const text = await standaloneHtml({ element: 'attn-heatmap', attributes: { label: '</script><b>x</b>' }, data: { weights: [[1, 0], [0.5, 0.5]], rowLabels: ['</script>', '<!--'] } });
+    const text = await standaloneHtml({
+      element: 'attn-heatmap',
+      attributes: { label: '</script><b>x</b>' },
+      data: {
+        weights: [
+          [1, 0],
+          [0.5, 0.5],
+        ],
+        rowLabels: ['</script>', '<!--'],
+      },
+    });
     const { page, problems } = await openFile('escaped.html', text);
     expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('label'))).toBe('</script><b>x</b>');
     expect(await page.evaluate(() => document.querySelectorAll('b').length)).toBe(0);
@@ -119,7 +160,12 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
 
 describe('standaloneHtml: a computing <attn-figure>', () => {
   it('computes with the inlined core from file://, recomputes on an edit and on a mask, and stays offline', async () => {
-    const text = await standaloneHtml({ element: 'attn-figure', attributes: { stages: 'x q k scores weights output', editable: true }, data: DATA, title: 'Self-attention' });
+    const text = await standaloneHtml({
+      element: 'attn-figure',
+      attributes: { stages: 'x q k scores weights output', editable: true },
+      data: DATA,
+      title: 'Self-attention',
+    });
     expect(size(text).raw).toBeLessThan(250 * KIB);
     const { page, problems } = await openFile('figure.html', text);
     await rendered(page, 'attn-figure', 'weights');
@@ -135,7 +181,9 @@ describe('standaloneHtml: a computing <attn-figure>', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('3');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelector('attn-figure').shadowRoot.querySelector('svg[data-stage="x"] [data-row="2"][data-col="1"]').dataset.value === '3');
+    await page.waitForFunction(
+      () => document.querySelector('attn-figure').shadowRoot.querySelector('svg[data-stage="x"] [data-row="2"][data-col="1"]').dataset.value === '3',
+    );
     const edited = X.map((row) => row.slice());
     edited[2][1] = 3;
     const after = selfAttention({ x: edited, wq: WQ, wk: WK, wv: WV });
@@ -143,11 +191,16 @@ describe('standaloneHtml: a computing <attn-figure>', () => {
 
     // A mask: a click on score (1, 3) hides that key from query 1; the row renormalises over the rest.
     const scoreBox = await page.evaluate(() => {
-      const r = document.querySelector('attn-figure').shadowRoot.querySelector('svg[data-stage="scores"] .cell[data-row="1"][data-col="3"]').getBoundingClientRect();
+      const r = document
+        .querySelector('attn-figure')
+        .shadowRoot.querySelector('svg[data-stage="scores"] .cell[data-row="1"][data-col="3"]')
+        .getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });
     await page.mouse.click(scoreBox.x, scoreBox.y);
-    await page.waitForFunction(() => document.querySelector('attn-figure').shadowRoot.querySelector('svg[data-stage="weights"] [data-row="1"][data-col="3"]').dataset.value === '0');
+    await page.waitForFunction(
+      () => document.querySelector('attn-figure').shadowRoot.querySelector('svg[data-stage="weights"] [data-row="1"][data-col="3"]').dataset.value === '0',
+    );
     const scale = 1 / Math.sqrt(3);
     const row = after.q[1].map((_, j) => (j === 3 ? -Infinity : after.q[1].reduce((s, q, t) => s + q * after.k[j][t], 0) * scale));
     const masked = (await shadowStageValues(page, 'attn-figure', 'weights'))[0];
@@ -175,7 +228,7 @@ describe('standaloneHtml: what an <attn-figure> loads only when it shows it', ()
 });
 
 describe('attention-lab figure --view pipeline', () => {
-  it('writes the computing figure of a file\'s X, Wq, Wk, Wv, which computes offline as the reference', async () => {
+  it("writes the computing figure of a file's X, Wq, Wk, Wv, which computes offline as the reference", async () => {
     const tensor = (rows, shape) => ({ data: Float32Array.from(rows.flat()), shape });
     const file = join(folder, 'layer.safetensors');
     await writeFile(file, writeSafetensors({ x: tensor(X, [4, 3]), wq: tensor(WQ, [3, 3]), wk: tensor(WK, [3, 3]), wv: tensor(WV, [3, 3]) }));
@@ -197,7 +250,10 @@ describe('attention-lab figure --view pipeline', () => {
 
 describe('Export -> HTML in the elements', () => {
   it('<attn-figure> saves its edited state; the file shows exactly what the page showed, offline', async () => {
-    await pages.write('save-figure.html', elementsPage(`<attn-figure id="f" stages="x weights output" editable><script type="application/json">${JSON.stringify(DATA)}</script></attn-figure>`));
+    await pages.write(
+      'save-figure.html',
+      elementsPage(`<attn-figure id="f" stages="x weights output" editable><script type="application/json">${JSON.stringify(DATA)}</script></attn-figure>`),
+    );
     const { page, problems } = await pages.open('save-figure.html');
     await rendered(page, '#f', 'weights');
     // An edit on the page (a drag on X[0][0]: +1), then save.
@@ -209,7 +265,9 @@ describe('Export -> HTML in the elements', () => {
     await page.mouse.down();
     await page.mouse.move(at.x + 50, at.y, { steps: 5 });
     await page.mouse.up();
-    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] [data-row="0"][data-col="0"]').dataset.value === '1.5');
+    await page.waitForFunction(
+      () => document.querySelector('#f').shadowRoot.querySelector('svg[data-stage="x"] [data-row="0"][data-col="0"]').dataset.value === '1.5',
+    );
     const shown = await shadowStageValues(page, '#f', 'weights');
     const saved = await savedHtml(page, '#f');
     expect(saved.name).toMatch(/\.html$/);
@@ -222,8 +280,14 @@ describe('Export -> HTML in the elements', () => {
   });
 
   it('<attn-heatmap> saves, and the saved file saves again with no network', async () => {
-    const weights = [[0.1, 0.9], [0.6180339887, 0.3819660113]];
-    await pages.write('save-heatmap.html', elementsPage(`<attn-heatmap id="h" label="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`));
+    const weights = [
+      [0.1, 0.9],
+      [0.6180339887, 0.3819660113],
+    ];
+    await pages.write(
+      'save-heatmap.html',
+      elementsPage(`<attn-heatmap id="h" label="Pair" row-labels="a b" weights="${JSON.stringify(weights)}"></attn-heatmap>`),
+    );
     const { page } = await pages.open('save-heatmap.html');
     await rendered(page, '#h');
     const first = await openFile('saved-heatmap.html', (await savedHtml(page, '#h')).text);
@@ -235,11 +299,27 @@ describe('Export -> HTML in the elements', () => {
   });
 
   it('<attn-heads> offers HTML (its grid is canvases, so not SVG or PNG) and the file draws the same grid', async () => {
-    const attention = [[[[1, 0], [0.25, 0.75]], [[0.5, 0.5], [0.125, 0.875]]]]; // (L=1, H=2, 2, 2)
-    await pages.write('save-heads.html', elementsPage(`<attn-heads id="m" tokens="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`));
+    const attention = [
+      [
+        [
+          [1, 0],
+          [0.25, 0.75],
+        ],
+        [
+          [0.5, 0.5],
+          [0.125, 0.875],
+        ],
+      ],
+    ]; // (L=1, H=2, 2, 2)
+    await pages.write(
+      'save-heads.html',
+      elementsPage(`<attn-heads id="m" tokens="x y"><script type="application/json">${JSON.stringify({ attention })}</script></attn-heads>`),
+    );
     const { page } = await pages.open('save-heads.html');
     await page.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('canvas'));
-    const visible = await page.evaluate(() => [...document.querySelector('#m').shadowRoot.querySelectorAll('[data-export]')].filter((b) => !b.hidden).map((b) => b.dataset.export));
+    const visible = await page.evaluate(() =>
+      [...document.querySelector('#m').shadowRoot.querySelectorAll('[data-export]')].filter((b) => !b.hidden).map((b) => b.dataset.export),
+    );
     expect(visible).toEqual(['html']);
     const opened = await openFile('saved-heads.html', (await savedHtml(page, '#m')).text);
     await opened.page.waitForFunction(() => document.querySelector('attn-heads').shadowRoot.querySelectorAll('canvas').length > 0);

@@ -4,14 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPages } from '../support/pages.js';
 
 let pages;
-beforeAll(async () => { pages = await startPages(); });
-afterAll(async () => { await pages?.close(); });
+beforeAll(async () => {
+  pages = await startPages();
+});
+afterAll(async () => {
+  await pages?.close();
+});
 
 describe('<attn-training>', () => {
   it('trains once in view, the loss falls, and the button pauses it', async () => {
-    await pages.write('training.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+    await pages.write(
+      'training.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
 <attn-training task="induction" layers="2" heads="2" d-model="16" batch="32" learning-rate="0.01" max-steps="3000"></attn-training>
-<script type="module" src="./web/elements/attn-training.js"></script></body></html>`);
+<script type="module" src="./web/elements/attn-training.js"></script></body></html>`,
+    );
     const { page, problems } = await pages.open('training.html', { wait: false });
     const step = () => page.evaluate(() => document.querySelector('attn-training').state?.step ?? 0);
     await page.waitForFunction(() => (document.querySelector('attn-training').state?.step ?? 0) >= 500, null, { timeout: 60000 });

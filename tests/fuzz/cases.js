@@ -42,9 +42,26 @@ const maskSpec = fc.record({
 
 /** Faults: the kind, and a number that picks the target and the bad value among the applicable. */
 export const FAULT_KINDS = [
-  'nan', 'infinity', 'length', 'zero-dim', 'axis', 'rank', 'type', 'option-value', 'flag-value',
-  'unknown-option', 'options-type', 'validLens', 'attnMask-shape', 'attnMask-value', 'attnMask-type',
-  'causal', 'scoring', 'params-missing', 'params-extra', 'dot-only-option',
+  'nan',
+  'infinity',
+  'length',
+  'zero-dim',
+  'axis',
+  'rank',
+  'type',
+  'option-value',
+  'flag-value',
+  'unknown-option',
+  'options-type',
+  'validLens',
+  'attnMask-shape',
+  'attnMask-value',
+  'attnMask-type',
+  'causal',
+  'scoring',
+  'params-missing',
+  'params-extra',
+  'dot-only-option',
 ];
 /** Faults of the known findings of issue 8 (now fixed; guarded by known-findings.test.js). */
 export const KNOWN_FAULT_KINDS = ['float32-option', 'prototype-name', 'backward-forward-option', 'inherited-option', 'polluted-prototype', 'changing-getter'];
@@ -178,9 +195,10 @@ function attnMaskOf(spec, s, scoresShape) {
   const visible = SCORE_AXES[s.rank].map((a) => scoresShape[a]);
   const shape = visible.map((n, a) => (spec.keep[a] ? n : 1)).slice(Math.min(spec.drop, visible.length));
   const u = makeTensor(shape, 'unit', spec.seed).data;
-  const data = spec.kind === 'bool'
-    ? Uint8Array.from(u, (x) => (x > -1.2 ? 1 : 0)) // 70 % may attend: fully masked rows happen too
-    : Float32Array.from(u, (x) => FLOAT_MASK_VALUES[Math.floor(((x + 2) / 4) * FLOAT_MASK_VALUES.length)]);
+  const data =
+    spec.kind === 'bool'
+      ? Uint8Array.from(u, (x) => (x > -1.2 ? 1 : 0)) // 70 % may attend: fully masked rows happen too
+      : Float32Array.from(u, (x) => FLOAT_MASK_VALUES[Math.floor(((x + 2) / 4) * FLOAT_MASK_VALUES.length)]);
   return { data, shape };
 }
 
@@ -191,7 +209,8 @@ function attnMaskOf(spec, s, scoresShape) {
 export function build(s) {
   const shapes = shapesOf(s);
   const tensors = {};
-  const names = s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'gradWeights']) : ['q', 'k', 'v', ...(s.backward ? ['gradOutput'] : [])];
+  const names =
+    s.family === 'softmax' ? (s.op === 'maskedSoftmax' ? ['x'] : ['weights', 'gradWeights']) : ['q', 'k', 'v', ...(s.backward ? ['gradOutput'] : [])];
   for (const name of names) {
     const specName = s.family === 'softmax' ? (name === 'gradWeights' ? 'gradWeights' : 'x') : name;
     tensors[name] = makeTensor(shapes[name], s[specName].style, s[specName].seed + (name === 'weights' ? 1 : 0));
@@ -253,12 +272,18 @@ function partnersOf(name, call) {
   // A tensor that fixes B, Tq or Tk also fixes the shapes the masks must have.
   const masks = ['validLens', 'attnMask'];
   switch (name) {
-    case 'q': return ['q', 'k', 'v', ...paramNames, ...masks];
-    case 'k': return ['k', 'v', ...paramNames, ...masks];
-    case 'v': return ['v', 'gradOutput'];
-    case 'x': return ['x', ...masks];
-    case 'weights': return ['weights', 'gradWeights', ...masks];
-    default: return paramNames.includes(name) ? paramNames : [name];
+    case 'q':
+      return ['q', 'k', 'v', ...paramNames, ...masks];
+    case 'k':
+      return ['k', 'v', ...paramNames, ...masks];
+    case 'v':
+      return ['v', 'gradOutput'];
+    case 'x':
+      return ['x', ...masks];
+    case 'weights':
+      return ['weights', 'gradWeights', ...masks];
+    default:
+      return paramNames.includes(name) ? paramNames : [name];
   }
 }
 
@@ -333,23 +358,44 @@ function applyFault(call, s) {
         slot.set({ data: broken.data, shape });
         return fail(partnersOf('weights', call));
       }
-      slot.set({ data: broken.data.slice(0, shape.reduce((a, b) => a * b, 1)), shape });
+      slot.set({
+        data: broken.data.slice(
+          0,
+          shape.reduce((a, b) => a * b, 1),
+        ),
+        shape,
+      });
       return fail(partnersOf(slot.name, call));
     }
     case 'type': {
       const n = slot.original.data.length;
-      const bad = pickOf([
-        'abc', 42, null, {}, { data: 'x', shape: [1] }, { data: new BigInt64Array(n), shape: [n] },
-        { data: Array.from({ length: n }, (_, i) => (i === n - 1 ? '1' : 0)), shape: [n] }, [[1, 2], [3]], [[1, 'a']], true,
-        { data: new Float32Array(n) }, { shape: [n] }, { data: new Float32Array(n), shape: 'n' }, { data: new Float32Array(n), shape: [n / 2 + 0.5, 2] },
-      ], pick >> 4);
+      const bad = pickOf(
+        [
+          'abc',
+          42,
+          null,
+          {},
+          { data: 'x', shape: [1] },
+          { data: new BigInt64Array(n), shape: [n] },
+          { data: Array.from({ length: n }, (_, i) => (i === n - 1 ? '1' : 0)), shape: [n] },
+          [[1, 2], [3]],
+          [[1, 'a']],
+          true,
+          { data: new Float32Array(n) },
+          { shape: [n] },
+          { data: new Float32Array(n), shape: 'n' },
+          { data: new Float32Array(n), shape: [n / 2 + 0.5, 2] },
+        ],
+        pick >> 4,
+      );
       slot.set(bad);
       return fail(partnersOf(slot.name, call));
     }
     case 'option-value': {
-      const numeric = s.family === 'attention'
-        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'seed'] : [])]
-        : ['maskFill'];
+      const numeric =
+        s.family === 'attention'
+          ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap', 'dropout', 'seed'] : [])]
+          : ['maskFill'];
       if (s.op === 'additiveAttention') numeric.shift(); // additiveAttention has no scale
       const key = pickOf(numeric, pick);
       const bad = pickOf(badNumbers(key), pick >> 4);
@@ -358,9 +404,10 @@ function applyFault(call, s) {
     }
     case 'float32-option': {
       // Finite in float64, not in float32 (issue 8, finding 4).
-      const numeric = s.family === 'attention' && s.op !== 'additiveAttention'
-        ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap'] : [])]
-        : ['maskFill'];
+      const numeric =
+        s.family === 'attention' && s.op !== 'additiveAttention'
+          ? ['scale', 'maskFill', ...(s.scoring === 'dot' || s.scoring === 'scaled-dot' ? ['softcap'] : [])]
+          : ['maskFill'];
       const key = pickOf(numeric, pick);
       call.options[key] = pickOf(key === 'scale' ? [1e39, 1e-46] : [1e39, -1e39, 3.5e38], pick >> 4);
       return fail([key], kind);
@@ -383,10 +430,20 @@ function applyFault(call, s) {
     }
     case 'validLens': {
       const B = s.B;
-      call.options.validLens = pickOf([
-        Array(B).fill(-1), Array(B).fill(1.5), Array(B).fill(NaN), Array(B + 1).fill(1), [Array(s.Tq + 1).fill(1)],
-        Array(B).fill('2'), { data: new Float32Array(B), shape: [B, 1, 1] }, Array(B).fill(Infinity), 'abc',
-      ], pick);
+      call.options.validLens = pickOf(
+        [
+          Array(B).fill(-1),
+          Array(B).fill(1.5),
+          Array(B).fill(NaN),
+          Array(B + 1).fill(1),
+          [Array(s.Tq + 1).fill(1)],
+          Array(B).fill('2'),
+          { data: new Float32Array(B), shape: [B, 1, 1] },
+          Array(B).fill(Infinity),
+          'abc',
+        ],
+        pick,
+      );
       return fail(['validLens']);
     }
     case 'attnMask-shape': {
@@ -406,10 +463,18 @@ function applyFault(call, s) {
     }
     case 'attnMask-type': {
       const n = s.Tq * s.Tk;
-      call.options.attnMask = pickOf([
-        { data: new Int16Array(n), shape: [s.Tq, s.Tk] }, { data: Array(n).fill(1), shape: [s.Tq, s.Tk] },
-        { data: new Uint8Array(n) }, 'abc', 7, { data: 'abc', shape: [3] }, new Uint8Array(n),
-      ], pick);
+      call.options.attnMask = pickOf(
+        [
+          { data: new Int16Array(n), shape: [s.Tq, s.Tk] },
+          { data: Array(n).fill(1), shape: [s.Tq, s.Tk] },
+          { data: new Uint8Array(n) },
+          'abc',
+          7,
+          { data: 'abc', shape: [3] },
+          new Uint8Array(n),
+        ],
+        pick,
+      );
       return fail(['attnMask']);
     }
     case 'causal': {
@@ -477,7 +542,12 @@ function applyFault(call, s) {
       const original = slot.original;
       const short = original.data.slice(0, original.data.length - 1);
       let reads = 0;
-      slot.set({ get data() { return reads++ === 0 ? short : original.data; }, shape: [...original.shape] });
+      slot.set({
+        get data() {
+          return reads++ === 0 ? short : original.data;
+        },
+        shape: [...original.shape],
+      });
       return fail([slot.name], kind);
     }
     default:
@@ -489,10 +559,15 @@ function applyFault(call, s) {
 function badNumbers(key) {
   const common = ['1', true, null, {}, [1], NaN, Infinity, -Infinity, 1n];
   switch (key) {
-    case 'scale': return [...common, 0, -0, -1, -1e-3];
-    case 'softcap': return [...common, -1, -1e-3];
-    case 'dropout': return [...common, -0.1, 1, 1.5];
-    case 'seed': return [...common, -1, 1.5, 2 ** 53];
-    default: return common; // maskFill: any finite number is valid
+    case 'scale':
+      return [...common, 0, -0, -1, -1e-3];
+    case 'softcap':
+      return [...common, -1, -1e-3];
+    case 'dropout':
+      return [...common, -0.1, 1, 1.5];
+    case 'seed':
+      return [...common, -1, 1.5, 2 ** 53];
+    default:
+      return common; // maskFill: any finite number is valid
   }
 }

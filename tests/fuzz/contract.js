@@ -78,7 +78,10 @@ const asWord = (name) => new RegExp(`(^|[^A-Za-z0-9_])${name.replace(/[.*+?^${}(
 export function expectNamedError(outcome, names, what) {
   expect(outcome.error, `${what}: expected an error naming ${names.join(' or ')}, the call returned`).toBeDefined();
   const message = String(outcome.error.message);
-  expect(names.some((n) => asWord(n).test(message)), `${what}: the message "${message}" names none of ${names.join(', ')}`).toBe(true);
+  expect(
+    names.some((n) => asWord(n).test(message)),
+    `${what}: the message "${message}" names none of ${names.join(', ')}`,
+  ).toBe(true);
 }
 
 /**

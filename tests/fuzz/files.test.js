@@ -6,9 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readTensors, writeNpy } from '../../web/io/index.js';
-import {
-  crc32Concat, hugeMemberNpz, lyingMemberNpz, safetensorsFile, sharedMemberNpz, sharedRegionSafetensors, zerosMember, zipArchive,
-} from '../io/bombs.js';
+import { crc32Concat, hugeMemberNpz, lyingMemberNpz, safetensorsFile, sharedMemberNpz, sharedRegionSafetensors, zerosMember, zipArchive } from '../io/bombs.js';
 import { fuzzParams, fuzzTimeout } from './settings.js';
 
 const MiB = 2 ** 20;
@@ -108,82 +106,97 @@ function expectedSafetensors({ counts, spans, dataLength }) {
 }
 
 const bomb = fc.oneof(
-  fc.record({ entries: fc.integer({ min: 2, max: 16 }), mib: fc.constantFrom(64, 256, 512, 1024) })
+  fc
+    .record({ entries: fc.integer({ min: 2, max: 16 }), mib: fc.constantFrom(64, 256, 512, 1024) })
     .map(({ entries, mib }) => ({ name: 'shared.npz', bytes: () => sharedMemberNpz(mib * MiB, entries) })),
   fc.integer({ min: 1025, max: 2048 }).map((mib) => ({ name: 'huge.npz', bytes: () => hugeMemberNpz(mib * MiB) })),
-  fc.record({ real: fc.constantFrom(64, 512), declared: fc.integer({ min: 1, max: 16 }) })
+  fc
+    .record({ real: fc.constantFrom(64, 512), declared: fc.integer({ min: 1, max: 16 }) })
     .map(({ real, declared }) => ({ name: 'lying.npz', bytes: () => lyingMemberNpz(real * MiB, declared * MiB) })),
-  fc.record({ count: fc.integer({ min: 2, max: 400 }), mib: fc.constantFrom(1, 4, 16) })
+  fc
+    .record({ count: fc.integer({ min: 2, max: 400 }), mib: fc.constantFrom(1, 4, 16) })
     .map(({ count, mib }) => ({ name: 'shared.safetensors', bytes: () => sharedRegionSafetensors(count, mib * MiB) })),
 );
 
 describe('fuzz: readTensors over hostile layouts', () => {
-  it('zip archives: members read bit for bit, or shared and overlapping entries and totals over maxBytes refused', async () => {
-    const outcomes = tally();
-    await fc.assert(
-      fc.asyncProperty(zipLayout, async (layout) => {
-        const bytes = zipArchive(layout.members, layout.entries);
-        const options = { name: 'layout.npz', ...(layout.maxBytes !== null ? { maxBytes: layout.maxBytes } : {}) };
-        const { file, error } = await outcome(bytes, options);
-        const want = expectedZip(layout);
-        outcomes.seen[want ? 'error' : 'result']++;
-        if (want) {
-          expect(error, `expected ${want}, got tensors`).toBeInstanceOf(RangeError);
-          expect(error.message).toMatch(/^readTensors\(layout\.npz\): /);
-          expect(error.message).toMatch(want);
-          return;
-        }
-        expect(error, error && error.message).toBeUndefined();
-        for (const m of layout.members) {
-          const got = file.tensors[m.name.slice(0, -4)].data;
-          const values = m.values ?? new Float32Array((m.size - 128) / 4);
-          expect(got).toEqual(values);
-        }
-      }),
-      fuzzParams(100),
-    );
-    outcomes.check();
-  }, fuzzTimeout(100));
+  it(
+    'zip archives: members read bit for bit, or shared and overlapping entries and totals over maxBytes refused',
+    async () => {
+      const outcomes = tally();
+      await fc.assert(
+        fc.asyncProperty(zipLayout, async (layout) => {
+          const bytes = zipArchive(layout.members, layout.entries);
+          const options = { name: 'layout.npz', ...(layout.maxBytes !== null ? { maxBytes: layout.maxBytes } : {}) };
+          const { file, error } = await outcome(bytes, options);
+          const want = expectedZip(layout);
+          outcomes.seen[want ? 'error' : 'result']++;
+          if (want) {
+            expect(error, `expected ${want}, got tensors`).toBeInstanceOf(RangeError);
+            expect(error.message).toMatch(/^readTensors\(layout\.npz\): /);
+            expect(error.message).toMatch(want);
+            return;
+          }
+          expect(error, error && error.message).toBeUndefined();
+          for (const m of layout.members) {
+            const got = file.tensors[m.name.slice(0, -4)].data;
+            const values = m.values ?? new Float32Array((m.size - 128) / 4);
+            expect(got).toEqual(values);
+          }
+        }),
+        fuzzParams(100),
+      );
+      outcomes.check();
+    },
+    fuzzTimeout(100),
+  );
 
-  it('safetensors: tensors that tile the data read back, overlaps, holes and overruns refused by name', async () => {
-    const outcomes = tally();
-    await fc.assert(
-      fc.asyncProperty(safetensorsLayout, async (layout) => {
-        const header = {};
-        for (const [i, name] of layout.names.entries()) header[name] = { dtype: 'F32', shape: [layout.counts[i]], data_offsets: layout.spans[i] };
-        const bytes = safetensorsFile(header, layout.dataLength);
-        // Each tensor's values are its index + 1, so a tensor read from another's bytes shows.
-        const view = new DataView(bytes.buffer, bytes.length - layout.dataLength);
-        const want = expectedSafetensors(layout);
-        outcomes.seen[want ? 'error' : 'result']++;
-        if (!want) for (const [i, [begin, end]] of layout.spans.entries()) for (let at = begin; at < end; at += 4) view.setFloat32(at, i + 1, true);
-        const { file, error } = await outcome(bytes, { name: 'layout.safetensors' });
-        if (want) {
-          expect(error, `expected ${want}, got tensors`).toBeInstanceOf(RangeError);
-          expect(error.message).toMatch(/^readTensors\(layout\.safetensors\): /);
-          expect(error.message).toMatch(want);
-          return;
-        }
-        expect(error, error && error.message).toBeUndefined();
-        for (const [i, name] of layout.names.entries()) expect(file.tensors[name].data).toEqual(new Float32Array(layout.counts[i]).fill(i + 1));
-      }),
-      fuzzParams(100),
-    );
-    outcomes.check();
-  }, fuzzTimeout(100));
+  it(
+    'safetensors: tensors that tile the data read back, overlaps, holes and overruns refused by name',
+    async () => {
+      const outcomes = tally();
+      await fc.assert(
+        fc.asyncProperty(safetensorsLayout, async (layout) => {
+          const header = {};
+          for (const [i, name] of layout.names.entries()) header[name] = { dtype: 'F32', shape: [layout.counts[i]], data_offsets: layout.spans[i] };
+          const bytes = safetensorsFile(header, layout.dataLength);
+          // Each tensor's values are its index + 1, so a tensor read from another's bytes shows.
+          const view = new DataView(bytes.buffer, bytes.length - layout.dataLength);
+          const want = expectedSafetensors(layout);
+          outcomes.seen[want ? 'error' : 'result']++;
+          if (!want) for (const [i, [begin, end]] of layout.spans.entries()) for (let at = begin; at < end; at += 4) view.setFloat32(at, i + 1, true);
+          const { file, error } = await outcome(bytes, { name: 'layout.safetensors' });
+          if (want) {
+            expect(error, `expected ${want}, got tensors`).toBeInstanceOf(RangeError);
+            expect(error.message).toMatch(/^readTensors\(layout\.safetensors\): /);
+            expect(error.message).toMatch(want);
+            return;
+          }
+          expect(error, error && error.message).toBeUndefined();
+          for (const [i, name] of layout.names.entries()) expect(file.tensors[name].data).toEqual(new Float32Array(layout.counts[i]).fill(i + 1));
+        }),
+        fuzzParams(100),
+      );
+      outcomes.check();
+    },
+    fuzzTimeout(100),
+  );
 
-  it('file bombs of random sizes are refused in under a second with a RangeError naming the file', async () => {
-    await fc.assert(
-      fc.asyncProperty(bomb, async ({ name, bytes }) => {
-        const file = bytes();
-        const start = performance.now();
-        const { error } = await outcome(file, { name });
-        const ms = performance.now() - start;
-        expect(error, `${name} was read`).toBeInstanceOf(RangeError);
-        expect(error.message.startsWith(`readTensors(${name}): `), error.message).toBe(true);
-        expect(ms, `${name}: ${error.message}`).toBeLessThan(1000);
-      }),
-      fuzzParams(20),
-    );
-  }, fuzzTimeout(20));
+  it(
+    'file bombs of random sizes are refused in under a second with a RangeError naming the file',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(bomb, async ({ name, bytes }) => {
+          const file = bytes();
+          const start = performance.now();
+          const { error } = await outcome(file, { name });
+          const ms = performance.now() - start;
+          expect(error, `${name} was read`).toBeInstanceOf(RangeError);
+          expect(error.message.startsWith(`readTensors(${name}): `), error.message).toBe(true);
+          expect(ms, `${name}: ${error.message}`).toBeLessThan(1000);
+        }),
+        fuzzParams(20),
+      );
+    },
+    fuzzTimeout(20),
+  );
 });

@@ -27,13 +27,27 @@ const FINDINGS = [
 describe.each(BACKENDS)('fuzz: issue 8 known findings ($backend)', (which) => {
   const b = loadedBuild(which);
 
-  it.each(FINDINGS)('%s: %s', (kind) => {
-    const spec = fc.oneof(attentionSpec([kind]), softmaxSpec([kind])).filter((s) => s.fault !== null);
-    fc.assert(fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))), fuzzParams(50));
-  }, fuzzTimeout(50));
+  it.each(FINDINGS)(
+    '%s: %s',
+    (kind) => {
+      const spec = fc.oneof(attentionSpec([kind]), softmaxSpec([kind])).filter((s) => s.fault !== null);
+      fc.assert(
+        fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))),
+        fuzzParams(50),
+      );
+    },
+    fuzzTimeout(50),
+  );
 
-  it('changing-getter: data read twice (short, then long) is read once, or rejected naming the argument', () => {
-    const spec = fc.oneof(attentionSpec(['changing-getter']), softmaxSpec(['changing-getter'])).filter((s) => s.fault !== null);
-    fc.assert(fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))), fuzzParams(50));
-  }, fuzzTimeout(50));
+  it(
+    'changing-getter: data read twice (short, then long) is read once, or rejected naming the argument',
+    () => {
+      const spec = fc.oneof(attentionSpec(['changing-getter']), softmaxSpec(['changing-getter'])).filter((s) => s.fault !== null);
+      fc.assert(
+        fc.property(spec, (s) => void runCase(b.attn, b.module, build(s))),
+        fuzzParams(50),
+      );
+    },
+    fuzzTimeout(50),
+  );
 });

@@ -13,8 +13,22 @@ const size = fc.constantFrom(1, 2, 3, 4, 5, 7, 8, 9);
 const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 
 export const LAYER_FAULTS = [
-  'unknown-option', 'size-option', 'heads', 'seed-option', 'causal', 'scale', 'weight-shape', 'weight-value',
-  'x-width', 'x-value', 'x-rank', 'forward-option', 'validLens', 'gradOutput', 'learningRate', 'setParameters',
+  'unknown-option',
+  'size-option',
+  'heads',
+  'seed-option',
+  'causal',
+  'scale',
+  'weight-shape',
+  'weight-value',
+  'x-width',
+  'x-value',
+  'x-rank',
+  'forward-option',
+  'validLens',
+  'gradOutput',
+  'learningRate',
+  'setParameters',
 ];
 
 export const layerSpec = fc.record({
@@ -59,9 +73,10 @@ const pickOf = (list, pick) => list[pick % list.length];
 
 /** The constructor's options, and which fault (if any) they carry: -> { options, names }. */
 function layerOptions(s, d, fault) {
-  const options = s.kind === 'selfAttention'
-    ? { dIn: s.dIn, dQ: s.dQ, dOut: s.dOut, ...(s.scale !== null ? { scale: s.scale } : {}) }
-    : { dModel: d.dIn, heads: d.heads, kvHeads: d.kvHeads };
+  const options =
+    s.kind === 'selfAttention'
+      ? { dIn: s.dIn, dQ: s.dQ, dOut: s.dOut, ...(s.scale !== null ? { scale: s.scale } : {}) }
+      : { dModel: d.dIn, heads: d.heads, kvHeads: d.kvHeads };
   if (s.initSeed !== null) options.seed = s.initSeed;
   if (s.causal !== undefined) options.causal = s.causal;
   if (s.giveWeights) {
@@ -131,7 +146,9 @@ export function runLayerSession(attn, module, s) {
   const weights = Object.fromEntries(Object.entries(layer.parameters()).map(([n, t]) => [n, t.data]));
   const B = s.rank === 3 ? s.B : 1;
   const x = makeTensor(s.rank === 3 ? [B, s.T, d.dIn] : [s.T, d.dIn], s.x.style, s.x.seed);
-  const lensRef = s.validLens ? makeTensor([B * (s.validLens.perRow ? s.T : 1)], 'unit', s.validLens.seed).data.map((u) => Math.floor(((u + 2) / 4) * (s.T + 2))) : undefined;
+  const lensRef = s.validLens
+    ? makeTensor([B * (s.validLens.perRow ? s.T : 1)], 'unit', s.validLens.seed).data.map((u) => Math.floor(((u + 2) / 4) * (s.T + 2)))
+    : undefined;
   const forwardOptions = {};
   if (lensRef) forwardOptions.validLens = s.validLens.perRow ? { data: lensRef, shape: [B, s.T] } : Array.from(lensRef);
   if (s.trace !== undefined) forwardOptions.trace = s.trace;
@@ -163,7 +180,12 @@ export function runLayerSession(attn, module, s) {
   if (badX) return step('forward', { x: badX[0] }, () => layer.forward(badX[0], forwardOptions), badX[1]) ?? 'error';
   if (k === 'forward-option') {
     const bad = pickOf([{ causal: true }, { trace: 'yes' }, { validLen: [1] }, 'abc', { scale: 2 }], pick);
-    step('forward', { x, bad }, () => layer.forward(x, bad), [Object.keys(bad)[0] ?? 'options', 'options'].filter((n) => n !== '0'));
+    step(
+      'forward',
+      { x, bad },
+      () => layer.forward(x, bad),
+      [Object.keys(bad)[0] ?? 'options', 'options'].filter((n) => n !== '0'),
+    );
     return 'error';
   }
   if (k === 'validLens') {
@@ -172,7 +194,17 @@ export function runLayerSession(attn, module, s) {
     return 'error';
   }
 
-  const reference = layerReference({ B, T: s.T, ...d }, weights, x.data, { scale: s.kind === 'selfAttention' && s.scale !== null ? s.scale : 1 / Math.sqrt(d.dQ), causal: s.causal, validLens: lensRef && (s.validLens.perRow ? { data: lensRef, shape: [B, s.T] } : Array.from(lensRef)) }, g);
+  const reference = layerReference(
+    { B, T: s.T, ...d },
+    weights,
+    x.data,
+    {
+      scale: s.kind === 'selfAttention' && s.scale !== null ? s.scale : 1 / Math.sqrt(d.dQ),
+      causal: s.causal,
+      validLens: lensRef && (s.validLens.perRow ? { data: lensRef, shape: [B, s.T] } : Array.from(lensRef)),
+    },
+    g,
+  );
   const n = 110 + s.T + d.dIn + d.dQ + d.dV + d.dOut + d.heads * d.dV;
   const tol = (extra) => toleranceOf({ n: n + extra, d: 2 * d.dQ + 2 * d.dIn, Z: reference.Z });
   const forward = step('forward', { x, forwardOptions }, () => layer.forward(x, forwardOptions));
@@ -184,7 +216,10 @@ export function runLayerSession(attn, module, s) {
     const shapes = weightShapes(d);
     const name = pickOf(Object.keys(shapes), pick);
     const t = makeTensor(shapes[name], 'unit', pick);
-    const bad = k === 'setParameters' ? pickOf([{ [name]: { data: t.data, shape: [...t.shape].reverse().map((x, a) => x + a) } }, { wx: t }, { [name]: 'abc' }], pick >> 4) : null;
+    const bad =
+      k === 'setParameters'
+        ? pickOf([{ [name]: { data: t.data, shape: [...t.shape].reverse().map((x, a) => x + a) } }, { wx: t }, { [name]: 'abc' }], pick >> 4)
+        : null;
     if (bad) {
       step('setParameters', { bad }, () => layer.setParameters(bad), Object.keys(bad));
       return 'error';
@@ -195,7 +230,14 @@ export function runLayerSession(attn, module, s) {
   }
 
   if (k === 'gradOutput') {
-    const bad = pickOf([makeTensor([...outShape.slice(0, -1), outWidth + 1], 'unit', 1), makeTensor(outShape.slice(1), 'unit', 1), { data: new Float32Array(g.data.length).fill(NaN), shape: outShape }], pick);
+    const bad = pickOf(
+      [
+        makeTensor([...outShape.slice(0, -1), outWidth + 1], 'unit', 1),
+        makeTensor(outShape.slice(1), 'unit', 1),
+        { data: new Float32Array(g.data.length).fill(NaN), shape: outShape },
+      ],
+      pick,
+    );
     step('backward', { bad }, () => layer.backward(bad), ['gradOutput']);
     return 'error';
   }

@@ -11,7 +11,11 @@ import { assertWithOutcomes, loadedBuild } from './suite.js';
 describe.each(BACKENDS)('fuzz: attention layers ($backend)', (which) => {
   const b = loadedBuild(which);
 
-  it('selfAttention and multiHeadAttention sessions match float64 step by step or name the argument at fault', () => {
-    assertWithOutcomes(layerSpec, (s) => runLayerSession(b.attn, b.module, s), 400);
-  }, fuzzTimeout(400));
+  it(
+    'selfAttention and multiHeadAttention sessions match float64 step by step or name the argument at fault',
+    () => {
+      assertWithOutcomes(layerSpec, (s) => runLayerSession(b.attn, b.module, s), 400);
+    },
+    fuzzTimeout(400),
+  );
 });

@@ -23,25 +23,29 @@ describe('fuzz: loadAttention and simdSupported', () => {
     expect(simdSupported()).toBe(simdSupported());
   });
 
-  it('loadAttention rejects a bad option with a TypeError or RangeError naming it', async () => {
-    await fc.assert(
-      fc.asyncProperty(badOptions, fc.boolean(), async ({ key, value }, simd) => {
-        const options = { simd, [key]: value };
-        if (key === 'inlineBelow') options.threads = 1; // inlineBelow is checked with threads only
-        let error;
-        try {
-          const api = await loadAttention(options);
-          if (api.dispose) api.dispose();
-        } catch (e) {
-          error = e;
-        }
-        expect(error, `loadAttention(${String(key)}: ${String(value)}) resolved`).toBeDefined();
-        expect(error instanceof TypeError || error instanceof RangeError, String(error)).toBe(true);
-        expect(error.message).toMatch(new RegExp(`\\b${key}\\b`));
-      }),
-      fuzzParams(60),
-    );
-  }, fuzzTimeout(60));
+  it(
+    'loadAttention rejects a bad option with a TypeError or RangeError naming it',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(badOptions, fc.boolean(), async ({ key, value }, simd) => {
+          const options = { simd, [key]: value };
+          if (key === 'inlineBelow') options.threads = 1; // inlineBelow is checked with threads only
+          let error;
+          try {
+            const api = await loadAttention(options);
+            if (api.dispose) api.dispose();
+          } catch (e) {
+            error = e;
+          }
+          expect(error, `loadAttention(${String(key)}: ${String(value)}) resolved`).toBeDefined();
+          expect(error instanceof TypeError || error instanceof RangeError, String(error)).toBe(true);
+          expect(error.message).toMatch(new RegExp(`\\b${key}\\b`));
+        }),
+        fuzzParams(60),
+      );
+    },
+    fuzzTimeout(60),
+  );
 
   it('loadAttention with valid options gives a working API of the build asked for', async () => {
     await fc.assert(

@@ -15,11 +15,19 @@ import { assertWithOutcomes, loadedBuild } from './suite.js';
 describe.each(BACKENDS)('fuzz: every operation ($backend)', (which) => {
   const b = loadedBuild(which);
 
-  it('maskedSoftmax and its backward match float64 or name the argument at fault', () => {
-    assertWithOutcomes(softmaxSpec(), (s) => runCase(b.attn, b.module, build(s)), 500);
-  }, fuzzTimeout(500));
+  it(
+    'maskedSoftmax and its backward match float64 or name the argument at fault',
+    () => {
+      assertWithOutcomes(softmaxSpec(), (s) => runCase(b.attn, b.module, build(s)), 500);
+    },
+    fuzzTimeout(500),
+  );
 
-  it('scaledDotProductAttention, attention (every scoring), additiveAttention and their backwards match float64 or name the argument at fault', () => {
-    assertWithOutcomes(attentionSpec(), (s) => runCase(b.attn, b.module, build(s)), 1000);
-  }, fuzzTimeout(1000));
+  it(
+    'scaledDotProductAttention, attention (every scoring), additiveAttention and their backwards match float64 or name the argument at fault',
+    () => {
+      assertWithOutcomes(attentionSpec(), (s) => runCase(b.attn, b.module, build(s)), 1000);
+    },
+    fuzzTimeout(1000),
+  );
 });

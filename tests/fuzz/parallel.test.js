@@ -20,15 +20,19 @@ describe.each(BACKENDS)('fuzz: the worker pool ($backend)', (which) => {
   });
   afterAll(() => pool?.dispose());
 
-  it('every operation on a pool of 2 workers matches float64 or names the argument at fault', async () => {
-    const seen = { error: 0, result: 0 };
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(attentionSpec(), softmaxSpec()), async (s) => {
-        seen[await runCaseOnPool(pool, b.attn, b.module, build(s))]++;
-      }),
-      fuzzParams(150),
-    );
-    expect(seen.result).toBeGreaterThan(0);
-    expect(seen.error).toBeGreaterThan(0);
-  }, fuzzTimeout(150));
+  it(
+    'every operation on a pool of 2 workers matches float64 or names the argument at fault',
+    async () => {
+      const seen = { error: 0, result: 0 };
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(attentionSpec(), softmaxSpec()), async (s) => {
+          seen[await runCaseOnPool(pool, b.attn, b.module, build(s))]++;
+        }),
+        fuzzParams(150),
+      );
+      expect(seen.result).toBeGreaterThan(0);
+      expect(seen.error).toBeGreaterThan(0);
+    },
+    fuzzTimeout(150),
+  );
 });

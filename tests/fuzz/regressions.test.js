@@ -20,7 +20,10 @@ function expectFiniteOrNamedError(call, expected, names) {
   } catch (error) {
     expect(error instanceof RangeError, String(error)).toBe(true);
     expect(error.message).toMatch(/: an intermediate overflowed float32 \(\|value\| > 3\.4e38\) for these /);
-    expect(names.some((n) => new RegExp(`\\b${n}\\b`).test(error.message)), error.message).toBe(true);
+    expect(
+      names.some((n) => new RegExp(`\\b${n}\\b`).test(error.message)),
+      error.message,
+    ).toBe(true);
     return;
   }
   const data = Array.from(result.data);
@@ -32,20 +35,51 @@ function expectFiniteOrNamedError(call, expected, names) {
 const SPECS = {
   // seed 777: a rank fault on weights (B 2 -> 1) is rightly reported by validLens, whose (B) no longer fits.
   'maskedSoftmaxBackward with weights one axis short names weights, gradWeights or the validLens that no longer fit': {
-    op: 'maskedSoftmaxBackward', rank: 3, B: 2, H: 1, Tq: 7, Tk: 15, x: { style: 'unit', seed: 0, form: 'typed' },
-    gradWeights: { style: 'unit', seed: 0, form: 'typed' }, negativeInfinity: false,
+    op: 'maskedSoftmaxBackward',
+    rank: 3,
+    B: 2,
+    H: 1,
+    Tq: 7,
+    Tk: 15,
+    x: { style: 'unit', seed: 0, form: 'typed' },
+    gradWeights: { style: 'unit', seed: 0, form: 'typed' },
+    negativeInfinity: false,
     mask: { validLens: { perRow: false, seed: 0, form: 'nested' }, causal: undefined, attnMask: null, maskFill: undefined },
-    fault: { kind: 'rank', pick: 524286 }, family: 'softmax',
+    fault: { kind: 'rank', pick: 524286 },
+    family: 'softmax',
   },
   // seed 777: dk of -1.9e-37 in float64 is 0 in float32 (a product of two 1e-20 inputs underflows first).
   "attentionBackward with 'general' scoring on subnormal-range products matches float64 down to float32's floor": {
-    op: 'attention', backward: true, scoring: 'general', rank: 2, B: 1, Hkv: 1, group: 1, Tq: 1, Tk: 31, dq: 15, dk: 7, dv: 1, h: 0,
-    q: { style: 'unit', seed: 488610866, form: 'typed' }, k: { style: 'integers', seed: 0, form: 'typed' },
-    v: { style: 'unit', seed: 0, form: 'typed' }, gradOutput: { style: 'unit', seed: 0, form: 'typed' },
+    op: 'attention',
+    backward: true,
+    scoring: 'general',
+    rank: 2,
+    B: 1,
+    Hkv: 1,
+    group: 1,
+    Tq: 1,
+    Tk: 31,
+    dq: 15,
+    dk: 7,
+    dv: 1,
+    h: 0,
+    q: { style: 'unit', seed: 488610866, form: 'typed' },
+    k: { style: 'integers', seed: 0, form: 'typed' },
+    v: { style: 'unit', seed: 0, form: 'typed' },
+    gradOutput: { style: 'unit', seed: 0, form: 'typed' },
     params: { style: 'specials', seed: 379693350, form: 'typed' },
     mask: { validLens: { perRow: false, seed: 1463255169, form: 'nested' }, causal: undefined, attnMask: null, maskFill: undefined },
-    scale: 2.5, softcap: null, dropout: null, seed: null, returnWeights: false, trace: false, returnLse: false, saved: false,
-    fault: null, family: 'attention', H: 1,
+    scale: 2.5,
+    softcap: null,
+    dropout: null,
+    seed: null,
+    returnWeights: false,
+    trace: false,
+    returnLse: false,
+    saved: false,
+    fault: null,
+    family: 'attention',
+    H: 1,
   },
 };
 
@@ -58,8 +92,12 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
 
   // Found by the softmax property (fault zero-dim / rank on weights): the message said "x".
   it('maskedSoftmaxBackward names weights, not x, when weights has an empty axis or rank 5', () => {
-    expect(() => b.attn.maskedSoftmaxBackward(t([], [0, 2]), t([], [0, 2]))).toThrow(/maskedSoftmaxBackward: weights must not have an empty axis, got \[0, 2\]/);
-    expect(() => b.attn.maskedSoftmaxBackward(t([1], [1, 1, 1, 1, 1]), t([1], [1, 1, 1, 1, 1]))).toThrow(/maskedSoftmaxBackward: weights must have rank 1 to 4/);
+    expect(() => b.attn.maskedSoftmaxBackward(t([], [0, 2]), t([], [0, 2]))).toThrow(
+      /maskedSoftmaxBackward: weights must not have an empty axis, got \[0, 2\]/,
+    );
+    expect(() => b.attn.maskedSoftmaxBackward(t([1], [1, 1, 1, 1, 1]), t([1], [1, 1, 1, 1, 1]))).toThrow(
+      /maskedSoftmaxBackward: weights must have rank 1 to 4/,
+    );
   });
 
   // Found by the extreme-values property: the fused forward accumulates sum_j e_j v_j before
@@ -100,17 +138,26 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
 
   // lse is -Infinity for a row that sees no key and trace.masked where masked: by contract, not overflow.
   it('a fully masked row keeps its lse of -Infinity and masked scores of -Infinity without an overflow error', () => {
-    const r = b.attn.scaledDotProductAttention(t([1], [1, 1]), t([1], [1, 1]), t([2], [1, 1]), { validLens: [0], returnLse: true, returnWeights: true, trace: true });
+    const r = b.attn.scaledDotProductAttention(t([1], [1, 1]), t([1], [1, 1]), t([2], [1, 1]), {
+      validLens: [0],
+      returnLse: true,
+      returnWeights: true,
+      trace: true,
+    });
     expect([r.output.data[0], r.weights.data[0], r.lse.data[0], r.trace.masked.data[0]]).toEqual([0, 0, -Infinity, -Infinity]);
   });
 
   it('a selfAttention layer whose scores overflow throws from forward, and backward names gradOutput', () => {
     const layer = b.attn.selfAttention({ dIn: 2, seed: 1 });
     try {
-      expect(() => layer.forward(t([3e38, 3e38, -3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.forward: an intermediate overflowed float32 .* for these x and the layer's parameters;/);
+      expect(() => layer.forward(t([3e38, 3e38, -3e38, 3e38], [2, 2]))).toThrow(
+        /selfAttention\.forward: an intermediate overflowed float32 .* for these x and the layer's parameters;/,
+      );
       const x = t([1, 2, 3, 4], [2, 2]);
       expect(layer.forward(x).output.data.every(Number.isFinite)).toBe(true);
-      expect(() => layer.backward(t([3e38, 3e38, 3e38, 3e38], [2, 2]))).toThrow(/selfAttention\.backward: an intermediate overflowed float32 .* for these gradOutput and the layer's parameters;/);
+      expect(() => layer.backward(t([3e38, 3e38, 3e38, 3e38], [2, 2]))).toThrow(
+        /selfAttention\.backward: an intermediate overflowed float32 .* for these gradOutput and the layer's parameters;/,
+      );
     } finally {
       layer.dispose();
     }
@@ -139,10 +186,15 @@ describe.each(BACKENDS)('fuzz regressions ($backend)', (which) => {
     afterAll(() => pool?.dispose());
     const data = Float32Array.from([1, 2, 3]);
     /** A tensor whose data and shape are getters of a class: structured clone drops them. */
-    const held = (shape) => new (class Held {
-      get data() { return data; }
-      get shape() { return shape; }
-    })();
+    const held = (shape) =>
+      new (class Held {
+        get data() {
+          return data;
+        }
+        get shape() {
+          return shape;
+        }
+      })();
 
     // Found by the pool property (seed 1944817740, browser): the worker received {} and said
     // "x must be a tensor", where the synchronous call works.

@@ -109,7 +109,11 @@ function runRope(attn, module, s) {
 describe.each(BACKENDS)('fuzz: rope ($backend)', (which) => {
   const b = loadedBuild(which);
 
-  it('rope and ropeBackward match float64 or name the argument at fault', () => {
-    assertWithOutcomes(ropeSpec, (s) => runRope(b.attn, b.module, s), 200);
-  }, fuzzTimeout(200));
+  it(
+    'rope and ropeBackward match float64 or name the argument at fault',
+    () => {
+      assertWithOutcomes(ropeSpec, (s) => runRope(b.attn, b.module, s), 200);
+    },
+    fuzzTimeout(200),
+  );
 });

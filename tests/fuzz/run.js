@@ -13,12 +13,12 @@ function invoke(attn, c) {
   const a = c.args;
   const run = () => {
     switch (c.fn) {
-      case 'maskedSoftmax': return attn.maskedSoftmax(a.x, c.options);
-      case 'maskedSoftmaxBackward': return attn.maskedSoftmaxBackward(a.weights, a.gradWeights, c.options);
+      case 'maskedSoftmax':
+        return attn.maskedSoftmax(a.x, c.options);
+      case 'maskedSoftmaxBackward':
+        return attn.maskedSoftmaxBackward(a.weights, a.gradWeights, c.options);
       default:
-        return c.fn.endsWith('Backward')
-          ? attn[c.fn](a.q, a.k, a.v, a.gradOutput, c.options)
-          : attn[c.fn](a.q, a.k, a.v, c.options);
+        return c.fn.endsWith('Backward') ? attn[c.fn](a.q, a.k, a.v, a.gradOutput, c.options) : attn[c.fn](a.q, a.k, a.v, c.options);
     }
   };
   if (!c.pollute) return run();
@@ -145,7 +145,13 @@ function checkAttention(attn, module, c, result) {
   } else expect(result.weights).toBeUndefined();
   if (c.options.returnLse) {
     expect(result.lse.shape).toEqual(inQueryRank(c, 0).slice(0, -1));
-    expectNear(result.lse, ref.lse, ref.lse.map((x) => 1 + Math.abs(x)), tol(0), `${c.fn}: lse`);
+    expectNear(
+      result.lse,
+      ref.lse,
+      ref.lse.map((x) => 1 + Math.abs(x)),
+      tol(0),
+      `${c.fn}: lse`,
+    );
   }
   if (c.options.trace) {
     const t = result.trace;

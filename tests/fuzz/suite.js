@@ -23,7 +23,12 @@ export function loadedBuild(which) {
  */
 export function assertWithOutcomes(arbitrary, runOne, runs) {
   const seen = { error: 0, result: 0 };
-  fc.assert(fc.property(arbitrary, (c) => { seen[runOne(c)]++; }), fuzzParams(runs));
+  fc.assert(
+    fc.property(arbitrary, (c) => {
+      seen[runOne(c)]++;
+    }),
+    fuzzParams(runs),
+  );
   const total = seen.error + seen.result;
   expect(seen.result / total, `results among ${total} calls`).toBeGreaterThan(0.4);
   expect(seen.error / total, `named errors among ${total} calls`).toBeGreaterThan(0.1);

@@ -90,7 +90,7 @@ function runCase(attn, module, c) {
   const options = {};
   if (c.targetsShape === 'same') options.targets = { data: Int32Array.from(ids).reverse(), shape: [c.B, c.T] };
   if (c.targetsShape === 'longer') options.targets = { data: new Int32Array(c.B * (c.T + 1)), shape: [c.B, c.T + 1] };
-  if (c.method === 'forward') Object.assign(options, { trace: true }), delete options.targets;
+  if (c.method === 'forward') (Object.assign(options, { trace: true }), delete options.targets);
   if (c.method === 'trainStep') options.optimizer = { learningRate: c.learningRate };
   const outcome = guardedCall(module, [tokens, options], () => {
     const model = attn.transformer(config);
@@ -121,7 +121,11 @@ describe.each(BACKENDS)('fuzz: transformer ($backend)', (which) => {
   const b = loadedBuild(which);
   beforeAll(() => b.attn.transformer({ vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 }).dispose()); // the registry's first slot, once per module
 
-  it('random configurations and batches train or name the argument at fault, and leave wasm memory as they found it', () => {
-    assertWithOutcomes(caseOf, (c) => runCase(b.attn, b.module, c), 150);
-  }, fuzzTimeout(150));
+  it(
+    'random configurations and batches train or name the argument at fault, and leave wasm memory as they found it',
+    () => {
+      assertWithOutcomes(caseOf, (c) => runCase(b.attn, b.module, c), 150);
+    },
+    fuzzTimeout(150),
+  );
 });

@@ -66,8 +66,12 @@ export function inForm(t, form) {
       // A class instance whose data and shape are getters (each read gives the same arrays).
       const [data, shape] = [t.data, [...t.shape]];
       return new (class Held {
-        get data() { return data; }
-        get shape() { return shape; }
+        get data() {
+          return data;
+        }
+        get shape() {
+          return shape;
+        }
       })();
     }
     case 'proxy':

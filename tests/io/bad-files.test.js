@@ -62,7 +62,9 @@ describe('bad files are refused with a named error', () => {
     const start = performance.now();
     const error = await rejection(readTensors(claiming(0x70000000), { name: 'claims.npz' }));
     expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toMatch(/^readTensors\(claims\.npz\): member \w+\.npy declares 1879048192 bytes, more than its \d+ deflated bytes can hold \(at most 1032 times as many\)$/);
+    expect(error.message).toMatch(
+      /^readTensors\(claims\.npz\): member \w+\.npy declares 1879048192 bytes, more than its \d+ deflated bytes can hold \(at most 1032 times as many\)$/,
+    );
     expect(performance.now() - start).toBeLessThan(1000); // refused from the central directory alone
   });
 
@@ -124,8 +126,15 @@ describe('hostile options', () => {
     }
   });
 
-  it('readTensors refuses a Proxy whose traps throw, with the trap\'s error, and keeps working', async () => {
-    const options = new Proxy({}, { ownKeys: () => { throw new TypeError('trap'); } });
+  it("readTensors refuses a Proxy whose traps throw, with the trap's error, and keeps working", async () => {
+    const options = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new TypeError('trap');
+        },
+      },
+    );
     expect((await rejection(readTensors(bytes(), options))).message).toBe('trap');
     expect((await readTensors(bytes(), { name: 'ok.npy' })).tensors.ok.shape).toEqual([3, 4]);
   });
@@ -175,7 +184,9 @@ describe('header fields of the wrong type are refused by name', () => {
     for (const dtype of [['F32'], { F32: 1 }, 32, null]) {
       const error = await rejection(readTensors(oneTensor({ ...F32, dtype }), { name: 'd.safetensors' }));
       expect(error, JSON.stringify(dtype)).toBeInstanceOf(TypeError);
-      expect(error.message).toBe(`readTensors(d.safetensors): tensor 't' has unknown dtype ${JSON.stringify(dtype)} (a string, one of F64, F32, F16, BF16, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)`);
+      expect(error.message).toBe(
+        `readTensors(d.safetensors): tensor 't' has unknown dtype ${JSON.stringify(dtype)} (a string, one of F64, F32, F16, BF16, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)`,
+      );
     }
   });
 
@@ -202,7 +213,9 @@ describe('header fields of the wrong type are refused by name', () => {
     for (const offsets of [['0', '4'], [0], [0, 4, 4], { 0: 0, 1: 4 }, [0, 4.5], [0, null], '0,4']) {
       const error = await rejection(readTensors(oneTensor({ ...F32, data_offsets: offsets }), { name: 'o.safetensors' }));
       expect(error, JSON.stringify(offsets)).toBeInstanceOf(RangeError);
-      expect(error.message).toBe(`readTensors(o.safetensors): tensor 't': data_offsets must be [begin, end], two integers with 0 <= begin <= end, got ${JSON.stringify(offsets)}`);
+      expect(error.message).toBe(
+        `readTensors(o.safetensors): tensor 't': data_offsets must be [begin, end], two integers with 0 <= begin <= end, got ${JSON.stringify(offsets)}`,
+      );
     }
   });
 

@@ -201,7 +201,10 @@ export function crc32Concat(head, zeros) {
 /** The issue's first bomb: `entries` central entries over one member of `bytes` deflated zeros. */
 export function sharedMemberNpz(bytes = 512 * 2 ** 20, entries = 8) {
   const member = zerosMember('a.npy', bytes);
-  return zipArchive([member], Array.from({ length: entries }, (_, i) => ({ name: `t${i}.npy`, member: 0 })));
+  return zipArchive(
+    [member],
+    Array.from({ length: entries }, (_, i) => ({ name: `t${i}.npy`, member: 0 })),
+  );
 }
 
 /** The issue's second bomb: one honest member inflating to `bytes` (2 GiB by default). */
@@ -243,5 +246,11 @@ export function nestedMemberNpz(bytes = 4096) {
   const inner = zerosMember('inner.npy', bytes);
   const record = zipArchive([inner]).subarray(0, 30 + 'inner.npy'.length + inner.data.length);
   const outer = { name: 'outer.npy', data: record, size: record.length, crc: crc32Concat(record, 0), method: 0 };
-  return zipArchive([outer], [{ name: 'outer.npy', member: 0 }, { name: 'inner.npy', member: 0, shift: 30 + 'outer.npy'.length, as: inner }]);
+  return zipArchive(
+    [outer],
+    [
+      { name: 'outer.npy', member: 0 },
+      { name: 'inner.npy', member: 0, shift: 30 + 'outer.npy'.length, as: inner },
+    ],
+  );
 }

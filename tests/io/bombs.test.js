@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { readTensors } from '../../web/io/index.js';
 import { rejection } from '../js/shared/thrown.js';
 import {
-  hugeMemberNpz, lyingMemberNpz, nestedMemberNpz, npyHeader, safetensorsFile, sharedMemberNpz, sharedRegionSafetensors, zerosMember, zipArchive,
+  hugeMemberNpz,
+  lyingMemberNpz,
+  nestedMemberNpz,
+  npyHeader,
+  safetensorsFile,
+  sharedMemberNpz,
+  sharedRegionSafetensors,
+  zerosMember,
+  zipArchive,
 } from './bombs.js';
 
 const MiB = 2 ** 20;
@@ -70,7 +78,9 @@ describe('zip bombs are refused from the central directory, before inflating', (
     const npy = new Uint8Array(header.length + count);
     npy.set(header);
     const error = await refusedQuickly(npy, 'bytes.npy', { maxBytes: 8 * MiB });
-    expect(error.message).toBe(`readTensors(bytes.npy): shape [${count}] brings the tensors to ${4 * count} bytes of float32 data, over the limit of ${8 * MiB} bytes (options.maxBytes)`);
+    expect(error.message).toBe(
+      `readTensors(bytes.npy): shape [${count}] brings the tensors to ${4 * count} bytes of float32 data, over the limit of ${8 * MiB} bytes (options.maxBytes)`,
+    );
     expect((await readTensors(npy, { name: 'bytes.npy', maxBytes: 12 * MiB })).tensors.bytes.shape).toEqual([count]);
   });
 
@@ -81,7 +91,15 @@ describe('zip bombs are refused from the central directory, before inflating', (
   });
 
   it('maxBytes must be a positive whole number', async () => {
-    for (const [value, Kind] of [[0, RangeError], [-1, RangeError], [1.5, RangeError], [Infinity, RangeError], [NaN, RangeError], ['1e9', TypeError], [null, TypeError]]) {
+    for (const [value, Kind] of [
+      [0, RangeError],
+      [-1, RangeError],
+      [1.5, RangeError],
+      [Infinity, RangeError],
+      [NaN, RangeError],
+      ['1e9', TypeError],
+      [null, TypeError],
+    ]) {
       const error = await rejection(readTensors(new Uint8Array(8), { name: 'x.npy', maxBytes: value }));
       expect(error, String(value)).toBeInstanceOf(Kind);
       expect(error.message).toMatch(/^readTensors: options\.maxBytes must be a/);
@@ -110,6 +128,8 @@ describe('safetensors layouts are checked from the header alone, before any tens
   it('tensors over maxBytes of float32 are refused before any is decoded', async () => {
     const header = { a: { dtype: 'F16', shape: [8 * MiB], data_offsets: [0, 16 * MiB] } };
     const error = await refusedQuickly(safetensorsFile(header, 16 * MiB), 'half.safetensors', { maxBytes: 16 * MiB });
-    expect(error.message).toBe(`readTensors(half.safetensors): tensor 'a' brings the tensors to ${32 * MiB} bytes of float32 data, over the limit of ${16 * MiB} bytes (options.maxBytes)`);
+    expect(error.message).toBe(
+      `readTensors(half.safetensors): tensor 'a' brings the tensors to ${32 * MiB} bytes of float32 data, over the limit of ${16 * MiB} bytes (options.maxBytes)`,
+    );
   });
 });

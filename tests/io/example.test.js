@@ -17,7 +17,9 @@ describe('the induction model example', () => {
     expect(a.shape).toEqual([2, 4, 24, 24]);
     expect(npy.tensors.attention.data).toEqual(a.data);
     let worst = 0;
-    json.tensors.attention.data.forEach((v, k) => { worst = Math.max(worst, Math.abs(v - a.data[k])); });
+    json.tensors.attention.data.forEach((v, k) => {
+      worst = Math.max(worst, Math.abs(v - a.data[k]));
+    });
     expect(worst).toBeLessThanOrEqual(JSON_ROUNDING);
     expect(json.tokens).toEqual(st.tokens);
     expect(st.tokens.slice(0, PERIOD)).toEqual(st.tokens.slice(PERIOD, 2 * PERIOD));

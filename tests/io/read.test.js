@@ -28,7 +28,11 @@ describe('readTensors reads what NumPy and the safetensors layout wrote', () => 
     for (const name of ['float32_le.npy', 'deflated.npz', 'every_dtype.safetensors', 'object.json']) {
       const named = await readTensors(fixture(name), { name });
       const bare = await readTensors(fixture(name));
-      expect(Object.keys(bare.tensors).sort(), name).toEqual(Object.keys(named.tensors).map((k) => (name.endsWith('.npy') ? 'array' : k)).sort());
+      expect(Object.keys(bare.tensors).sort(), name).toEqual(
+        Object.keys(named.tensors)
+          .map((k) => (name.endsWith('.npy') ? 'array' : k))
+          .sort(),
+      );
     }
   });
 

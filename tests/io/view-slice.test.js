@@ -6,7 +6,9 @@ import { expectedData, firstBitDifference, fixture, manifest } from './fixtures.
 
 /** A Uint8Array whose slice() is a view, as Buffer's is (works in the browser project too). */
 class ViewSlice extends Uint8Array {
-  slice(start, end) { return this.subarray(start, end); }
+  slice(start, end) {
+    return this.subarray(start, end);
+  }
 }
 
 describe('readTensors with bytes whose slice() is a view (a Node Buffer)', () => {
@@ -21,7 +23,10 @@ describe('readTensors with bytes whose slice() is a view (a Node Buffer)', () =>
         const at = firstBitDifference(got.tensors[key].data, expectedData(entry));
         expect(at, `${key}[${at}]`).toBe(-1);
       }
-      expect(bytes.every((b, i) => b === before[i]), "the caller's bytes are unchanged").toBe(true);
+      expect(
+        bytes.every((b, i) => b === before[i]),
+        "the caller's bytes are unchanged",
+      ).toBe(true);
     });
   }
 });

@@ -26,7 +26,7 @@ describe('writers round-trip through readTensors', () => {
     }
   });
 
-  it('writeNpy writes a version 2.0 header once the header outgrows version 1.0\'s 65535 bytes', async () => {
+  it("writeNpy writes a version 2.0 header once the header outgrows version 1.0's 65535 bytes", async () => {
     // NumPy stops at 32 axes; only a shape this long reaches the limit, so it stands in for it.
     const shape = Array.from({ length: 25000 }, () => 1);
     const bytes = writeNpy({ data: new Float32Array([0.5]), shape });

@@ -20,7 +20,7 @@ export function alibiBias(Tq, Tk, slope) {
 }
 
 /** The paper's ALiBi slopes for H a power of two: 2^(-8/H), 2^(-16/H), ... */
-export const alibiSlopesPow2 = (H) => Array.from({ length: H }, (_, h) => 2 ** (-8 * (h + 1) / H));
+export const alibiSlopesPow2 = (H) => Array.from({ length: H }, (_, h) => 2 ** ((-8 * (h + 1)) / H));
 
 /** Rotary positions on x (T, d): row t, pair p turns by t base^(-2p/d); pairs (p, p + d/2) or (2p, 2p + 1). */
 export const rotate = (x, { base = 10000, interleaved = false } = {}) => rows(ropeReference(tensor(x), { base, interleaved }), x[0].length);
@@ -57,8 +57,10 @@ export const halfSquaredError = (o, y) => 0.5 * o.flat().reduce((sum, x, n) => s
 
 /** dL/dM for every entry of matrix m by central differences of f(m) (float64, step h). */
 export function numericGradient(f, m, h = 1e-6) {
-  return m.map((row, i) => row.map((_, j) => {
-    const shifted = (delta) => f(m.map((r, a) => r.map((x, b) => (a === i && b === j ? x + delta : x))));
-    return (shifted(h) - shifted(-h)) / (2 * h);
-  }));
+  return m.map((row, i) =>
+    row.map((_, j) => {
+      const shifted = (delta) => f(m.map((r, a) => r.map((x, b) => (a === i && b === j ? x + delta : x))));
+      return (shifted(h) - shifted(-h)) / (2 * h);
+    }),
+  );
 }

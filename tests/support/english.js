@@ -5,21 +5,39 @@
 // What keeps its Latin letters in any language: formulas, code, keyboard keys, the figures' own
 // drawing, token text, and the parts another pass translates (each named, so the list only shrinks).
 export const KEPT = [
-  '.katex', 'code', 'kbd', 'pre', 'script', 'style', 'textarea', // formulas, code, keys, the embed snippets
+  '.katex',
+  'code',
+  'kbd',
+  'pre',
+  'script',
+  'style',
+  'textarea', // formulas, code, keys, the embed snippets
   '.brand', // the project's name, attention-lab
   '[lang="en"]', // what says it is English: the language switch's own "English"
   // Not yet translated, another pass does them:
-  'svg', '.stage-figures', '.figure-scroll', '.badge', '.figure-menu', '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
+  'svg',
+  '.stage-figures',
+  '.figure-scroll',
+  '.badge',
+  '.figure-menu',
+  '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
   '.check, [data-check-stage]', // web/site/features/check (paste and check diagnosis)
-  '.import-dialog', '[class*="panel-import"]', // web/site/features/import (the Open dialog)
-  '.panel-generate', '.panel-speed', '.embed-dialog', // web/site/features generate, speed and the Embed dialog's text: the next pass of issue 33 item 1
+  '.import-dialog',
+  '[class*="panel-import"]', // web/site/features/import (the Open dialog)
+  '.panel-generate',
+  '.panel-speed',
+  '.embed-dialog', // web/site/features generate, speed and the Embed dialog's text: the next pass of issue 33 item 1
 ];
 
 // Names and terms written in Latin letters in Chinese text too.
-export const NAMES = new Set(('attention-lab WebAssembly JavaScript JSON SIMD wasm simd relaxed scalar softmax tanh RoPE ALiBi '
-  + 'PyTorch ONNX Llama GPT Hugging Face Bahdanau Luong Transformer Mistral Press Train Short Test Long d2l '
-  + 'SGD KV kv float32 float64 multiHeadAttention attentionBackward is_causal base Self Attention Java HTML SVG PNG CSV '
-  + 'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe').split(/\s+/));
+export const NAMES = new Set(
+  (
+    'attention-lab WebAssembly JavaScript JSON SIMD wasm simd relaxed scalar softmax tanh RoPE ALiBi ' +
+    'PyTorch ONNX Llama GPT Hugging Face Bahdanau Luong Transformer Mistral Press Train Short Test Long d2l ' +
+    'SGD KV kv float32 float64 multiHeadAttention attentionBackward is_causal base Self Attention Java HTML SVG PNG CSV ' +
+    'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe'
+  ).split(/\s+/),
+);
 
 /**
  * In the page: [{ text, where }] of every visible text node, aria-label, title and placeholder with

@@ -11,18 +11,24 @@ export const settle = (page) => page.evaluate(() => new Promise((done) => reques
  * host: the selector of an element whose shadow root holds the figure (default the document).
  */
 export function stageValues(page, stage, figure = {}, host = null) {
-  return page.evaluate(([stage, figure, host]) => {
-    const filters = Object.entries(figure).map(([k, v]) => `[data-${k}="${v}"]`).join('');
-    const root = host ? document.querySelector(host).shadowRoot : document;
-    const svg = root.querySelector(`svg[data-stage="${stage}"]${filters}`);
-    if (!svg) throw new Error(`${host ? `${host}: ` : ''}no figure svg[data-stage="${stage}"]${filters}${host ? ' in its shadow root' : ''}`);
-    const out = [];
-    for (const cell of svg.querySelectorAll('[data-value][data-row]')) { // the figures' cell contract (web/figures/index.d.ts)
-      const [b, i, j] = ['batch', 'row', 'col'].map((k) => Number(cell.dataset[k] ?? 0));
-      ((out[b] ??= [])[i] ??= [])[j] = Number(cell.dataset.value);
-    }
-    return out;
-  }, [stage, figure, host]);
+  return page.evaluate(
+    ([stage, figure, host]) => {
+      const filters = Object.entries(figure)
+        .map(([k, v]) => `[data-${k}="${v}"]`)
+        .join('');
+      const root = host ? document.querySelector(host).shadowRoot : document;
+      const svg = root.querySelector(`svg[data-stage="${stage}"]${filters}`);
+      if (!svg) throw new Error(`${host ? `${host}: ` : ''}no figure svg[data-stage="${stage}"]${filters}${host ? ' in its shadow root' : ''}`);
+      const out = [];
+      for (const cell of svg.querySelectorAll('[data-value][data-row]')) {
+        // the figures' cell contract (web/figures/index.d.ts)
+        const [b, i, j] = ['batch', 'row', 'col'].map((k) => Number(cell.dataset[k] ?? 0));
+        ((out[b] ??= [])[i] ??= [])[j] = Number(cell.dataset.value);
+      }
+      return out;
+    },
+    [stage, figure, host],
+  );
 }
 
 /** stageValues of the figure inside the shadow root of the element `selector`. */

@@ -23,7 +23,11 @@ export async function openOffline(browser, path, text) {
   await page.goto(url);
   await page.waitForFunction(() => {
     const element = document.querySelector('attn-figure, attn-heatmap, attn-heads');
-    return element?.shadowRoot?.querySelector('[data-stage], canvas') || element?.shadowRoot?.querySelector('.status')?.textContent || document.querySelector('[role=alert]');
+    return (
+      element?.shadowRoot?.querySelector('[data-stage], canvas') ||
+      element?.shadowRoot?.querySelector('.status')?.textContent ||
+      document.querySelector('[role=alert]')
+    );
   });
   return { page, problems, context };
 }

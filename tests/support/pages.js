@@ -26,7 +26,7 @@ export function elementsPage(body, { head = '' } = {}) {
  * -> { url, root, write(name, html), open(name, options) -> { page, problems, requests }, close() }.
  */
 export async function startPages({ folder = null, links = {} } = {}) {
-  const root = folder ?? await mkdtemp(join(tmpdir(), 'attnlab-embed-'));
+  const root = folder ?? (await mkdtemp(join(tmpdir(), 'attnlab-embed-')));
   if (!folder) {
     for (const [name, target] of Object.entries({ web: WEB, ...links })) await symlink(target, join(root, name));
     await writeFile(join(root, 'index.html'), '<!doctype html><title>attention-lab embedding tests</title>');
@@ -49,10 +49,13 @@ export async function startPages({ folder = null, links = {} } = {}) {
 
 /** Resolves once the element `selector` has rendered (its shadow root holds a data-stage figure). */
 export function rendered(page, selector, stage = null) {
-  return page.waitForFunction(([sel, st]) => {
-    const root = document.querySelector(sel)?.shadowRoot;
-    return Boolean(root?.querySelector(st ? `svg[data-stage="${st}"]` : 'svg[data-stage]'));
-  }, [selector, stage]);
+  return page.waitForFunction(
+    ([sel, st]) => {
+      const root = document.querySelector(sel)?.shadowRoot;
+      return Boolean(root?.querySelector(st ? `svg[data-stage="${st}"]` : 'svg[data-stage]'));
+    },
+    [selector, stage],
+  );
 }
 
 /** URLs of the .wasm files a page requested. */

@@ -24,13 +24,25 @@ const ENTRIES = {
 /** The program tsc -p tests/types builds. */
 function program() {
   const configPath = path.join(HERE, 'tsconfig.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
 }
 
-const formatDiagnostics = (diagnostics) => ts.formatDiagnostics(diagnostics, {
-  getCanonicalFileName: (f) => f, getCurrentDirectory: () => HERE, getNewLine: () => '\n',
-});
+const formatDiagnostics = (diagnostics) =>
+  ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => HERE,
+    getNewLine: () => '\n',
+  });
 
 let prog;
 let checker;
@@ -68,7 +80,11 @@ function declaredMembers(entry, name) {
   return checker.getDeclaredTypeOfSymbol(target);
 }
 
-const names = (type) => checker.getPropertiesOfType(type).map((p) => p.name).sort();
+const names = (type) =>
+  checker
+    .getPropertiesOfType(type)
+    .map((p) => p.name)
+    .sort();
 
 /** The members of a union of string literals ('a' | 'b' -> ['a', 'b']). */
 const literals = (type) => (type.isUnion() ? type.types : [type]).map((t) => t.value).sort();
@@ -104,7 +120,7 @@ async function acceptedOptions(call) {
 }
 
 describe('tsc --strict over tests/types', () => {
-  it('finds the package by its own name and every entry\'s .d.ts through package.json exports', () => {
+  it("finds the package by its own name and every entry's .d.ts through package.json exports", () => {
     for (const entry of Object.keys(ENTRIES)) {
       const { module } = entryModule(entry);
       expect(module, entry).toBeDefined();
@@ -147,7 +163,10 @@ describe('the declarations match the JS at runtime', () => {
     });
     afterAll(() => pool?.dispose());
 
-    const x = [[1, 0], [0, 1]];
+    const x = [
+      [1, 0],
+      [0, 1],
+    ];
     const tinyModel = { vocab: 2, dModel: 2, layers: 1, heads: 1, maxLength: 2, positions: 'none', mlp: 0 };
     const weights = { wq: [[1]], wk: [[1]], wv: [1] };
     it('Attention, ParallelAttention, both layers and a KV cache have exactly the declared members', async () => {
@@ -195,7 +214,9 @@ describe('the declarations match the JS at runtime', () => {
       expect(await acceptedOptions((o) => attn.transformer({ ...tinyModel, ...o }))).toEqual(names(declaredMembers('.', 'TransformerConfig')));
       expect(await acceptedOptions((o) => model.forward(x, o))).toEqual(optionNames('Transformer', 'forward'));
       expect(await acceptedOptions((o) => model.gradients(x, o))).toEqual(names(declaredMembers('.', 'TransformerLossOptions')));
-      expect(await acceptedOptions((o) => model.trainStep(x, { optimizer: { learningRate: 0 }, ...o }))).toEqual(names(declaredMembers('.', 'TransformerStepOptions')));
+      expect(await acceptedOptions((o) => model.trainStep(x, { optimizer: { learningRate: 0 }, ...o }))).toEqual(
+        names(declaredMembers('.', 'TransformerStepOptions')),
+      );
       expect(await acceptedOptions((o) => model.trainStep(x, { optimizer: { learningRate: 0, ...o } }))).toEqual(names(declaredMembers('.', 'AdamWOptions')));
       model.dispose();
       expect(await acceptedOptions((o) => loadAttention(o))).toEqual(names(declaredMembers('.', 'LoadOptions')));

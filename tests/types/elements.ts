@@ -2,14 +2,7 @@
 // every attribute each re-renders on (each set `satisfies Record<...Attribute, string>`, so an
 // attribute the declarations gain must be set here too), the tag-name map and the 'attn-render'
 // event the declarations add to the DOM's types.
-import {
-  AttnFigure,
-  AttnHeads,
-  AttnHeatmap,
-  type AttnFigureAttribute,
-  type AttnHeadsAttribute,
-  type AttnHeatmapAttribute,
-} from 'attention-lab/elements';
+import { AttnFigure, AttnHeads, AttnHeatmap, type AttnFigureAttribute, type AttnHeadsAttribute, type AttnHeatmapAttribute } from 'attention-lab/elements';
 import { expectType, type Equal } from './assert.js';
 
 const figureAttributes = {
@@ -84,7 +77,9 @@ export async function useElements(): Promise<number> {
     const detail: { renders?: number; edited?: boolean } = event.detail;
     renders = (detail.renders ?? 0) + Number(detail.edited ?? false);
   });
-  grid.addEventListener('attn-render', (event) => { renders += event.detail.renders ?? 0; });
+  grid.addEventListener('attn-render', (event) => {
+    renders += event.detail.renders ?? 0;
+  });
   const done: Promise<void> = figure.exportAs('svg');
   await done;
   await map?.exportAs('png');

@@ -36,7 +36,10 @@ import {
 } from 'attention-lab/figures';
 import { loadAttention } from 'attention-lab';
 
-const weights: MatrixLike = [[0.25, 0.75], [1, 0]];
+const weights: MatrixLike = [
+  [0.25, 0.75],
+  [1, 0],
+];
 const tensor: Tensor = { data: new Float32Array([1, -1]), shape: [1, 2] };
 const masked = new Uint8Array([0, 1, 0, 0]);
 const attrs = { 'data-head': 0, 'data-run': 'dot' };
@@ -90,10 +93,34 @@ const chartOptions = {
 
 // Every layout of attentions the model view reads: (L, H, T, Tk), (H, T, Tk), BertViz's list.
 const attentions: AttentionsLike[] = [
-  [[[[1, 0], [0.5, 0.5]]]],
-  [[[1, 0], [0.5, 0.5]]],
-  [[[[[1, 0], [0.5, 0.5]]]]],
-  [{ data: new Float32Array([1, 0, 0.5, 0.5]), shape: [1, 1, 2, 2] }, { data: [1, 0, 0, 1], shape: [1, 1, 2, 2] as const }],
+  [
+    [
+      [
+        [1, 0],
+        [0.5, 0.5],
+      ],
+    ],
+  ],
+  [
+    [
+      [1, 0],
+      [0.5, 0.5],
+    ],
+  ],
+  [
+    [
+      [
+        [
+          [1, 0],
+          [0.5, 0.5],
+        ],
+      ],
+    ],
+  ],
+  [
+    { data: new Float32Array([1, 0, 0.5, 0.5]), shape: [1, 1, 2, 2] },
+    { data: [1, 0, 0, 1], shape: [1, 1, 2, 2] as const },
+  ],
   { data: new Float32Array(4), shape: [1, 2, 2] },
 ];
 const headsOptions = {
@@ -119,7 +146,12 @@ const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'
 const views: View[] = ['matrix', 'heatmap', 'links'];
 const stateSpec = {
   preset: presets[2],
-  data: { x: [[1, 2], [0, 1]] },
+  data: {
+    x: [
+      [1, 2],
+      [0, 1],
+    ],
+  },
   scoring: 'additive',
   compare: ['dot', 'general'],
   causal: 'none',
@@ -181,15 +213,34 @@ export async function useFigures(): Promise<number> {
   const standalone = {
     element: 'attn-heatmap',
     attributes: { label: 'Head 1', numbers: true, xlabel: null },
-    data: { weights: [[0.9, 0.1], [0.3, 0.7]] },
+    data: {
+      weights: [
+        [0.9, 0.1],
+        [0.3, 0.7],
+      ],
+    },
     title: 'A heatmap',
   } satisfies Required<StandaloneSpec>;
   const options = { read: async (path: string) => path } satisfies Required<StandaloneOptions>;
   const file: string = await standaloneHtml(standalone, options);
   await standaloneHtml({ element: 'attn-figure' });
 
-  return file.length + nodes.length + divs.length + either.childElementCount + budget + tone.length + intensity + kind.length + key.width + key.height + keyNode.childElementCount
-    + figure.childElementCount + Object.keys(state).length + text.length;
+  return (
+    file.length +
+    nodes.length +
+    divs.length +
+    either.childElementCount +
+    budget +
+    tone.length +
+    intensity +
+    kind.length +
+    key.width +
+    key.height +
+    keyNode.childElementCount +
+    figure.childElementCount +
+    Object.keys(state).length +
+    text.length
+  );
 }
 
 export function misuse(): void {

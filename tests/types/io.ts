@@ -20,7 +20,10 @@ const inputs: TensorInput[] = [
   { data: new Float32Array(4), shape: [2, 2] },
   { data: [1, 2, 3, 4], shape: [4] as const },
   [1, 2],
-  [[1, 2], [3, 4]],
+  [
+    [1, 2],
+    [3, 4],
+  ],
   [[[1, 2]]],
   [[[[1, 2]]]],
 ];
@@ -42,7 +45,10 @@ function readFile(file: TensorFile): number {
 
 export async function useIo(blob: Blob): Promise<number> {
   const npy: Uint8Array = writeNpy(inputs[0]);
-  const safetensors: Uint8Array = writeSafetensors(Object.fromEntries(inputs.map((t, i) => [`t${i}`, t])), { tokens: ['the', 'cat'], model: 'bert-base-uncased' });
+  const safetensors: Uint8Array = writeSafetensors(Object.fromEntries(inputs.map((t, i) => [`t${i}`, t])), {
+    tokens: ['the', 'cat'],
+    model: 'bert-base-uncased',
+  });
   writeSafetensors({ x: [1] }, { format: 'pt' });
   writeSafetensors({});
   expectType<Equal<Awaited<ReturnType<typeof readTensors>>, TensorFile>>(true);

@@ -60,7 +60,13 @@ import { expectType, type Equal } from './assert.js';
 const simd: boolean = simdSupported();
 
 // toTensor: a Float32Array tensor by default, or the typed array asked for.
-const converted = toTensor([[1, 2], [3, 4]], 'weights');
+const converted = toTensor(
+  [
+    [1, 2],
+    [3, 4],
+  ],
+  'weights',
+);
 const unnamed = toTensor({ data: [1, 2], shape: [2] });
 const bytes = toTensor([1, 0, 1], 'mask', Uint8Array);
 expectType<Equal<typeof converted, Tensor>>(true);
@@ -77,11 +83,19 @@ const inputs: TensorLike[] = [
   { data: new Int32Array(4), shape: [2, 2] as const },
   { data: [1, 2, 3, 4], shape: [4] },
   [1, 2],
-  [[1, 2], [3, 4]],
+  [
+    [1, 2],
+    [3, 4],
+  ],
   [[[1, 2]]],
   [[[[1, 2]]]],
 ];
-const q: TensorLike = [[[1, 0], [0, 1]]]; // (B, T, d) = (1, 2, 2)
+const q: TensorLike = [
+  [
+    [1, 0],
+    [0, 1],
+  ],
+]; // (B, T, d) = (1, 2, 2)
 const lens: ValidLens[] = [[2], [[1, 2]], new Int32Array([2]), { data: [2], shape: [1] }];
 const causals: Causal[] = [true, false, 'top-left', 'bottom-right'];
 const boolMask: AttnMask = { data: new Uint8Array([1, 1, 0, 1]), shape: [2, 2] };
@@ -118,8 +132,14 @@ const sdpa = {
 
 const additiveBackward = {
   ...mask,
-  wq: [[1, 0], [0, 1]],
-  wk: [[1, 0], [0, 1]],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 0],
+    [0, 1],
+  ],
   wv: [1, 1],
 } satisfies Required<AdditiveBackwardOptions>;
 const additive = {
@@ -128,7 +148,15 @@ const additive = {
   trace: true,
 } satisfies Required<AdditiveOptions>;
 
-const params = { w: [[1, 0], [0, 1]], wq: [[1]], wk: [[1]], wv: [1] } satisfies Required<ScoringParams>;
+const params = {
+  w: [
+    [1, 0],
+    [0, 1],
+  ],
+  wq: [[1]],
+  wk: [[1]],
+  wv: [1],
+} satisfies Required<ScoringParams>;
 const scorings: Scoring[] = ['dot', 'scaled-dot', 'general', 'additive', 'concat'];
 const generalBackward = {
   ...mask,
@@ -156,9 +184,18 @@ const positions = {
   rope: { base: 10000, interleaved: false },
 } satisfies Required<LayerPositionOptions>;
 const selfOptions = {
-  wq: [[1, 0], [0, 1]],
-  wk: [[1, 1], [0, 1]],
-  wv: [[1, 0], [1, 1]],
+  wq: [
+    [1, 0],
+    [0, 1],
+  ],
+  wk: [
+    [1, 1],
+    [0, 1],
+  ],
+  wv: [
+    [1, 0],
+    [1, 1],
+  ],
   dIn: 2,
   dQ: 2,
   dOut: 2,
@@ -212,8 +249,16 @@ function readLayer(layer: AttentionLayer, x: TensorLike): number {
   layer.createCache();
   const config: Readonly<Record<string, unknown>> = layer.config;
   layer.dispose();
-  return seen.length + grads.dx.data.length + grads.dwq.data.length + grads.dwk.data.length + grads.dwv.data.length
-    + (grads.dwo?.data.length ?? 0) + Object.keys(config).length + held;
+  return (
+    seen.length +
+    grads.dx.data.length +
+    grads.dwq.data.length +
+    grads.dwk.data.length +
+    grads.dwv.data.length +
+    (grads.dwo?.data.length ?? 0) +
+    Object.keys(config).length +
+    held
+  );
 }
 
 export async function useSync(): Promise<number> {
@@ -261,13 +306,41 @@ export async function useSync(): Promise<number> {
   attn.ropeBackward(q);
   alibis.forEach((alibi) => attn.scaledDotProductAttention(q, q, q, { alibi }));
 
-  return [weights, dx, rotated, unrotated, grads.dq, grads.dk, grads.dv, addGrads.dwq, addGrads.dwk, addGrads.dwv,
-    genGrads.dw, genGrads.dwq, genGrads.dwk, genGrads.dwv].length
-    + readResult(forward) + readResult(add) + readResult(gen)
-    + readLayer(attn.selfAttention(selfOptions), [[1, 2], [0, 1]])
-    + readLayer(attn.selfAttention({ dIn: 2 }), [[[1, 2]]])
-    + readLayer(attn.multiHeadAttention(mhaOptions), [[1, 2, 3, 4]])
-    + backend.length + arch.length + buildName.length + tile.length + Object.keys(tiled).length + Number(simd) + inputs.length + scorings.length;
+  return (
+    [
+      weights,
+      dx,
+      rotated,
+      unrotated,
+      grads.dq,
+      grads.dk,
+      grads.dv,
+      addGrads.dwq,
+      addGrads.dwk,
+      addGrads.dwv,
+      genGrads.dw,
+      genGrads.dwq,
+      genGrads.dwk,
+      genGrads.dwv,
+    ].length +
+    readResult(forward) +
+    readResult(add) +
+    readResult(gen) +
+    readLayer(attn.selfAttention(selfOptions), [
+      [1, 2],
+      [0, 1],
+    ]) +
+    readLayer(attn.selfAttention({ dIn: 2 }), [[[1, 2]]]) +
+    readLayer(attn.multiHeadAttention(mhaOptions), [[1, 2, 3, 4]]) +
+    backend.length +
+    arch.length +
+    buildName.length +
+    tile.length +
+    Object.keys(tiled).length +
+    Number(simd) +
+    inputs.length +
+    scorings.length
+  );
 }
 
 export async function useThreads(): Promise<number> {
@@ -309,15 +382,37 @@ export async function useThreads(): Promise<number> {
   const single: ParallelAttentionLayer = await pool.selfAttention(selfOptions);
   await single.dispose();
   pool.dispose();
-  return threads + dx.data.length + grads.dq.data.length + addGrads.dwv.data.length + genGrads.dq.data.length
-    + (trace?.weights.data.length ?? 0) + layerGrads.dx.data.length + Object.keys(layer.config).length + loss + model.steps;
+  return (
+    threads +
+    dx.data.length +
+    grads.dq.data.length +
+    addGrads.dwv.data.length +
+    genGrads.dq.data.length +
+    (trace?.weights.data.length ?? 0) +
+    layerGrads.dx.data.length +
+    Object.keys(layer.config).length +
+    loss +
+    model.steps
+  );
 }
 
 // A transformer: every option of its configuration and of each method, every result field.
 export function useTransformer(attn: Attention): number {
   const config = {
-    vocab: 5, dModel: 4, layers: 1, heads: 2, kvHeads: 1, maxLength: 4, positions: 'rope', rope: { base: 100 },
-    alibi: true, window: 2, mlp: 8, gelu: 'tanh', tie: true, seed: 1,
+    vocab: 5,
+    dModel: 4,
+    layers: 1,
+    heads: 2,
+    kvHeads: 1,
+    maxLength: 4,
+    positions: 'rope',
+    rope: { base: 100 },
+    alibi: true,
+    window: 2,
+    mlp: 8,
+    gelu: 'tanh',
+    tie: true,
+    seed: 1,
   } satisfies Required<TransformerConfig>;
   const model: Transformer = attn.transformer({ ...config, alibi: undefined });
   const tokens: TokensLike = { data: new Int32Array([0, 1, 2, 3]), shape: [1, 4] };
@@ -333,8 +428,17 @@ export function useTransformer(attn: Attention): number {
   const sizes = model.layout.map((p) => p.shape.length + p.name.length);
   const shown = model.config.positions.length + model.config.kvHeads + (model.config.rope?.base ?? 0) + (model.config.window ?? 0);
   model.dispose();
-  return logits.data.length + (trace?.attentions.data.length ?? 0) + (trace?.residual[0]?.data.length ?? 0)
-    + Object.keys(gradients).length + trained + sizes.length + shown + model.parameterCount + model.steps;
+  return (
+    logits.data.length +
+    (trace?.attentions.data.length ?? 0) +
+    (trace?.residual[0]?.data.length ?? 0) +
+    Object.keys(gradients).length +
+    trained +
+    sizes.length +
+    shown +
+    model.parameterCount +
+    model.steps
+  );
 }
 
 // What the declarations must reject.

@@ -32,7 +32,12 @@ export async function useWorker(): Promise<number> {
   await createAttentionWorker();
   (await createAttentionWorker(relaxed)).dispose();
   expectType<Equal<Awaited<ReturnType<ParallelAttention['attention']>>, ReturnType<Attention['attention']>>>(true);
-  const x: TensorLike = [[[1, 0], [0, 1]]];
+  const x: TensorLike = [
+    [
+      [1, 0],
+      [0, 1],
+    ],
+  ];
   const result: AttentionResult = await worker.scaledDotProductAttention(x, x, x, { causal: true });
   const grads: SdpaGradients = await worker.scaledDotProductAttentionBackward(x, x, x, result.output);
   const layer: ParallelAttentionLayer = await worker.selfAttention({ dIn: 2 });

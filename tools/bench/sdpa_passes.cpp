@@ -107,9 +107,7 @@ double ceiling_gflops() {
     const long steps = 2'000'000;
     const auto t0 = Clock::now();
     for (long s = 0; s < steps; ++s) {
-      for (auto& a : acc) {
-        a = _mm256_fmadd_ps(a, m, c);
-      }
+      for (auto& a : acc) { a = _mm256_fmadd_ps(a, m, c); }
     }
     const double t = seconds_since(t0);
     float sink = 0;
@@ -126,13 +124,16 @@ double ceiling_gflops() {
 #endif
 
 enum Pass {
-  kTranspose = 1, kSGemm = 2, kPvGemm = 4, kSoftmax = 8,
+  kTranspose = 1,
+  kSGemm = 2,
+  kPvGemm = 4,
+  kSoftmax = 8,
   kAll = kTranspose | kSGemm | kPvGemm | kSoftmax
 };
 
 // One forward over every head and block, running only the passes in `passes`.
-void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
-                    std::vector<float>& out, int passes) {
+void forward_passes(int T, const std::vector<float>& q, const std::vector<float>& k,
+                    const std::vector<float>& v, std::vector<float>& out, int passes) {
   std::vector<float> qt(kD * kLd), st(kKeys * kLd), m(kRows), l(kRows);
   const float scale = 1.4426950f / std::sqrt(float(kD));  // log2 e / sqrt(d)
   for (int h = 0; h < kHeads; ++h) {
@@ -150,7 +151,8 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
       std::fill(l.begin(), l.end(), 0.0f);
       for (int j0 = 0; j0 < T; j0 += kKeys) {
         if (passes & kSGemm)
-          kn::f32_gemm_nn_strided(kKeys, kRows, kD, kh + std::size_t(j0) * kD, kD, qt.data(), kLd, st.data(), kLd, false);
+          kn::f32_gemm_nn_strided(kKeys, kRows, kD, kh + std::size_t(j0) * kD, kD, qt.data(), kLd, st.data(),
+                                  kLd, false);
         if (passes & kSoftmax) {
           float alpha[kRows];
           kn::f32_online_softmax_columns(st.data(), kLd, kKeys, kRows, m.data(), l.data(), alpha);
@@ -158,7 +160,8 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
             if (alpha[r] != 1.0f) kn::f32_scale(o + r * kD, alpha[r], kD);
         }
         if (passes & kPvGemm)
-          kn::f32_gemm_tn_strided(kRows, kD, kKeys, st.data(), kLd, vh + std::size_t(j0) * kD, kD, o, kD, true);
+          kn::f32_gemm_tn_strided(kRows, kD, kKeys, st.data(), kLd, vh + std::size_t(j0) * kD, kD, o, kD,
+                                  true);
       }
       if (passes & kSoftmax)  // O /= l
         for (int r = 0; r < kRows; ++r) kn::f32_scale(o + r * kD, 1.0f / l[r], kD);
@@ -167,8 +170,8 @@ void forward_passes(int T, const std::vector<float>& q, const std::vector<float>
 }
 
 // Best CPU seconds of 3 runs of the loop with `passes`.
-double time_passes(int T, const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
-                   std::vector<float>& out, int passes) {
+double time_passes(int T, const std::vector<float>& q, const std::vector<float>& k,
+                   const std::vector<float>& v, std::vector<float>& out, int passes) {
   return bench::best_cpu_seconds(3, [&] { forward_passes(T, q, k, v, out, passes); });
 }
 
@@ -182,8 +185,10 @@ double gemm_in_l1_gflops(bool transposed_a) {
   for (int run = 0; run < 3; ++run) {
     const auto t0 = Clock::now();
     for (int i = 0; i < reps; ++i) {
-      if (transposed_a) kn::f32_gemm_tn_strided(kRows, kKeys, kD, a.data(), kLd, b.data(), kKeys, c.data(), kKeys, true);
-      else kn::f32_gemm_nn_strided(kRows, kKeys, kD, a.data(), kD, b.data(), kKeys, c.data(), kKeys, false);
+      if (transposed_a)
+        kn::f32_gemm_tn_strided(kRows, kKeys, kD, a.data(), kLd, b.data(), kKeys, c.data(), kKeys, true);
+      else
+        kn::f32_gemm_nn_strided(kRows, kKeys, kD, a.data(), kD, b.data(), kKeys, c.data(), kKeys, false);
     }
     best = std::max(best, 2.0 * kRows * kKeys * kD * reps / seconds_since(t0) / 1e9);
   }
@@ -196,8 +201,10 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   double ceiling = 0;
   for (int a = 1; a < argc; ++a) {
-    if (std::strncmp(argv[a], "--ceiling=", 10) == 0) ceiling = std::atof(argv[a] + 10);
-    else sizes.push_back(std::atoi(argv[a]));
+    if (std::strncmp(argv[a], "--ceiling=", 10) == 0)
+      ceiling = std::atof(argv[a] + 10);
+    else
+      sizes.push_back(std::atoi(argv[a]));
   }
   if (sizes.empty()) sizes = {512, 1024, 2048};
 #if defined(__x86_64__)
@@ -207,24 +214,30 @@ int main(int argc, char** argv) {
     std::printf("give the ceiling: --ceiling=GFLOPS (npm run bench:passes reads and gives it)\n");
     return 2;
   }
-  std::printf("sdpa forward passes, kernels '%s', Br=%d Bc=%d H=%d d=%d; ceiling %.1f GFLOP/s\n", kn::arch_name(), kRows,
-              kKeys, kHeads, kD, ceiling);
+  std::printf("sdpa forward passes, kernels '%s', Br=%d Bc=%d H=%d d=%d; ceiling %.1f GFLOP/s\n",
+              kn::arch_name(), kRows, kKeys, kHeads, kD, ceiling);
   const double nn = gemm_in_l1_gflops(false), tn = gemm_in_l1_gflops(true);
-  std::printf("gemm (%d x %d over %d) in L1: A B %.1f GFLOP/s (%.0f%%), A^T B %.1f GFLOP/s (%.0f%%) of the ceiling\n", kRows,
-              kKeys, kD, nn, 100 * nn / ceiling, tn, 100 * tn / ceiling);
+  std::printf(
+      "gemm (%d x %d over %d) in L1: A B %.1f GFLOP/s (%.0f%%), A^T B %.1f GFLOP/s (%.0f%%) of the ceiling\n",
+      kRows, kKeys, kD, nn, 100 * nn / ceiling, tn, 100 * tn / ceiling);
   for (int T : sizes) {
     const std::size_t n = std::size_t(kHeads) * T * kD;
     const auto q = fill(n, 1), k = fill(n, 2), v = fill(n, 3);
     std::vector<float> out(n);
     forward_passes(T, q, k, v, out, kAll);  // warm-up
     const double total = time_passes(T, q, k, v, out, kAll);
-    const double transpose = time_passes(T, q, k, v, out, kTranspose), s_gemm = time_passes(T, q, k, v, out, kSGemm),
-                 softmax = time_passes(T, q, k, v, out, kSoftmax), pv_gemm = time_passes(T, q, k, v, out, kPvGemm);
+    const double transpose = time_passes(T, q, k, v, out, kTranspose),
+                 s_gemm = time_passes(T, q, k, v, out, kSGemm),
+                 softmax = time_passes(T, q, k, v, out, kSoftmax),
+                 pv_gemm = time_passes(T, q, k, v, out, kPvGemm);
     const double gemm_flops = 2.0 * kHeads * T * double(T) * kD;  // each of the two products
-    std::printf("T=%-5d whole %7.2f ms (%5.1f GFLOP/s, %3.0f%%); alone: transpose %5.1f%% | S gemm %5.1f%% (%5.1f GFLOP/s)"
-                " | softmax %5.1f%% | PV gemm %5.1f%% (%5.1f GFLOP/s) | sum %5.1f%%\n",
-                T, total * 1e3, 2 * gemm_flops / total / 1e9, 100 * 2 * gemm_flops / total / 1e9 / ceiling,
-                100 * transpose / total, 100 * s_gemm / total, gemm_flops / s_gemm / 1e9, 100 * softmax / total,
-                100 * pv_gemm / total, gemm_flops / pv_gemm / 1e9, 100 * (transpose + s_gemm + softmax + pv_gemm) / total);
+    std::printf(
+        "T=%-5d whole %7.2f ms (%5.1f GFLOP/s, %3.0f%%); alone: transpose %5.1f%% | S gemm %5.1f%% (%5.1f "
+        "GFLOP/s)"
+        " | softmax %5.1f%% | PV gemm %5.1f%% (%5.1f GFLOP/s) | sum %5.1f%%\n",
+        T, total * 1e3, 2 * gemm_flops / total / 1e9, 100 * 2 * gemm_flops / total / 1e9 / ceiling,
+        100 * transpose / total, 100 * s_gemm / total, gemm_flops / s_gemm / 1e9, 100 * softmax / total,
+        100 * pv_gemm / total, gemm_flops / pv_gemm / 1e9,
+        100 * (transpose + s_gemm + softmax + pv_gemm) / total);
   }
 }

@@ -164,12 +164,14 @@ function instruction(r) {
     const n = r.u32(); // select t*
     r.skip(n);
   } else if (first >= 0x28 && first <= 0x3e) r.memarg();
-  else if (first === 0x3f || first === 0x40) r.u32(); // memory.size / grow: memory index
+  else if (first === 0x3f || first === 0x40)
+    r.u32(); // memory.size / grow: memory index
   else if (first === 0x41) r.signed(32);
   else if (first === 0x42) r.signed(64);
   else if (first === 0x43) r.skip(4);
   else if (first === 0x44) r.skip(8);
-  else if (first === 0xd0) r.skip(1); // ref.null reftype
+  else if (first === 0xd0)
+    r.skip(1); // ref.null reftype
   else if (first >= 0x45 && first <= 0xc4) {
     // numeric and sign extension: no immediates
   } else r.fail(`unknown opcode 0x${first.toString(16)}`, at);

@@ -35,8 +35,29 @@ import { FigureElement } from './figure-element.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
 export class AttnFigure extends FigureElement {
-  static observedAttributes = ['lang', 'preset', 'data', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill',
-    'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'src', 'transpose'];
+  static observedAttributes = [
+    'lang',
+    'preset',
+    'data',
+    'stages',
+    'scoring',
+    'compare',
+    'causal',
+    'valid-lens',
+    'mask-fill',
+    'window',
+    'alibi',
+    'rope',
+    'heads',
+    'kv-heads',
+    'head',
+    'view',
+    'backward',
+    'editable',
+    'captions',
+    'src',
+    'transpose',
+  ];
 
   #near = false;
   #cancelNear = null;
@@ -139,7 +160,10 @@ export class AttnFigure extends FigureElement {
     const state = this.state;
     if (!state) throw new Error('there is no figure to save yet');
     const drawn = ['stages', 'view', 'backward', 'editable', 'captions', 'theme', 'compare', 'head'];
-    const spec = super.standaloneSpec(state, [...this.getAttributeNames()].filter((n) => !drawn.includes(n)));
+    const spec = super.standaloneSpec(
+      state,
+      [...this.getAttributeNames()].filter((n) => !drawn.includes(n)),
+    );
     return { ...spec, title: `attention-lab: ${state.preset ?? 'figure'}` };
   }
 

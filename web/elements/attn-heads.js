@@ -31,20 +31,22 @@ export class AttnHeads extends FigureElement {
     } else {
       const child = childJson(this);
       if (child === null) throw new TypeError('needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">');
-      attentions = Array.isArray(child) ? child : child.attention ?? child.attentions;
+      attentions = Array.isArray(child) ? child : (child.attention ?? child.attentions);
       tokens = Array.isArray(child) ? undefined : labelList(child.tokens, 'tokens');
     }
     // The figure code loads with the first <attn-heads>, so pages without one never pay for it.
     const { heads } = await import('../figures/heads.js');
     const aggregates = this.hasAttribute('aggregates') ? flag(this, 'aggregates') : true;
-    this.show(heads(attentions, {
-      tokens: words(this, 'tokens') ?? tokens ?? null,
-      layers: indices(this, 'layers'),
-      heads: indices(this, 'heads'),
-      aggregates,
-      thumbSize: integer(this, 'thumb-size'),
-      title: text(this, 'label'),
-    }));
+    this.show(
+      heads(attentions, {
+        tokens: words(this, 'tokens') ?? tokens ?? null,
+        layers: indices(this, 'layers'),
+        heads: indices(this, 'heads'),
+        aggregates,
+        thumbSize: integer(this, 'thumb-size'),
+        title: text(this, 'label'),
+      }),
+    );
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
     for (const kind of ['svg', 'png']) this.toolbar.querySelector(`[data-export="${kind}"]`).hidden = true;
     this.#shown = { attention: attentions, tokens };

@@ -18,12 +18,28 @@ import { booleanValue, childJson, flag, json, labelList, text, textValue, words 
 import { FigureElement } from './figure-element.js';
 
 export class AttnHeatmap extends FigureElement {
-  static observedAttributes = ['lang', 'weights', 'row-labels', 'col-labels', 'label', 'xlabel', 'ylabel', 'color-scale', 'numbers', 'masked', 'src', 'tensor', 'index', 'tokens'];
+  static observedAttributes = [
+    'lang',
+    'weights',
+    'row-labels',
+    'col-labels',
+    'label',
+    'xlabel',
+    'ylabel',
+    'color-scale',
+    'numbers',
+    'masked',
+    'src',
+    'tensor',
+    'index',
+    'tokens',
+  ];
 
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
     const child = childJson(this);
-    if (child !== null && typeof child !== 'object') throw new TypeError(`<script type="application/json"> must hold the weights array or { weights, rowLabels, ... }, got ${typeof child}`);
+    if (child !== null && typeof child !== 'object')
+      throw new TypeError(`<script type="application/json"> must hold the weights array or { weights, rowLabels, ... }, got ${typeof child}`);
     const given = Array.isArray(child) ? { weights: child } : (child ?? {});
     const weights = json(this, 'weights') ?? given.weights;
     if (weights === undefined) throw new TypeError('needs weights: a weights="[[...]]" attribute or a child <script type="application/json">');
@@ -69,10 +85,15 @@ export class AttnHeatmap extends FigureElement {
       throw new RangeError(`weights must have shape (Tq, Tk) or (B, Tq, Tk), got [${weights.shape.join(', ')}]`);
     }
     const [Tq, Tk] = weights.shape.slice(-2);
-    for (const [name, labels, n] of [['row-labels', options.rowLabels, Tq], ['col-labels', options.colLabels, Tk]]) {
-      if (labels !== undefined && labels.length !== n) throw new RangeError(`${name} must have ${n} labels (the weights are ${Tq} × ${Tk}), got ${labels.length}`);
+    for (const [name, labels, n] of [
+      ['row-labels', options.rowLabels, Tq],
+      ['col-labels', options.colLabels, Tk],
+    ]) {
+      if (labels !== undefined && labels.length !== n)
+        throw new RangeError(`${name} must have ${n} labels (the weights are ${Tq} × ${Tk}), got ${labels.length}`);
     }
-    if (masked && masked.length !== weights.data.length) throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
+    if (masked && masked.length !== weights.data.length)
+      throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
     // The figure's code loads with the first heatmap drawn, not with the element definitions.
     const { heatmapOrCanvas } = await import('../figures/heatmap-or-canvas.js');
     const figure = heatmapOrCanvas(weights, { ...options, masked, lang: this.closest('[lang]')?.lang || document.documentElement.lang });

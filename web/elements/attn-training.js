@@ -28,7 +28,8 @@ export class AttnTraining extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
-    style.textContent = ':host{display:block;font:14px/1.4 system-ui,sans-serif}.bar{display:flex;gap:8px;align-items:center;margin-bottom:6px}.scores{font-size:12px;font-variant-numeric:tabular-nums}canvas{max-width:100%}';
+    style.textContent =
+      ':host{display:block;font:14px/1.4 system-ui,sans-serif}.bar{display:flex;gap:8px;align-items:center;margin-bottom:6px}.scores{font-size:12px;font-variant-numeric:tabular-nums}canvas{max-width:100%}';
     this.#button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Train' });
     this.#button.dataset.action = 'toggle';
     this.#button.addEventListener('click', () => (this.running ? this.pause() : this.train()));
@@ -82,7 +83,15 @@ export class AttnTraining extends HTMLElement {
     const attn = await loadAttention({ simd: simdSupported(), threads: 1 });
     const setup = {
       task: this.getAttribute('task') ?? DEFAULTS.task,
-      model: { layers: this.#number('layers'), heads: this.#number('heads'), kvHeads: this.#number('heads'), dModel: this.#number('d-model'), positions: 'learned', mlp: this.getAttribute('mlp') === null ? 0 : this.#number('mlp'), seed: 0 },
+      model: {
+        layers: this.#number('layers'),
+        heads: this.#number('heads'),
+        kvHeads: this.#number('heads'),
+        dModel: this.#number('d-model'),
+        positions: 'learned',
+        mlp: this.getAttribute('mlp') === null ? 0 : this.#number('mlp'),
+        seed: 0,
+      },
       batch: this.#number('batch'),
       learningRate: this.#number('learning-rate'),
       maxSteps: this.#number('max-steps'),
@@ -119,12 +128,23 @@ export class AttnTraining extends HTMLElement {
     if (!state.running) this.#button.textContent = 'Train';
     this.#chart.replaceChildren(lineChart(state.losses, { title: 'Training loss', width: 320, height: 140, attrs: { 'data-role': 'loss-chart' } }));
     const { previousToken, induction } = state.probe.scores;
-    this.#scores.replaceChildren(...previousToken.flatMap((row, l) => row.map((p, h) => {
-      const line = document.createElement('div');
-      line.textContent = `layer ${l} head ${h}: prev ${p.toFixed(2)} · ind ${Number.isFinite(induction[l][h]) ? induction[l][h].toFixed(2) : '–'}`;
-      return line;
-    })));
-    this.#view.replaceChildren(heads(state.probe.attentions, { tokens: this.#trainer?.tokenLabels(state.probe.tokens) ?? null, title: `Attention weights at step ${state.step}`, aggregates: false, thumbSize: 56 }));
+    this.#scores.replaceChildren(
+      ...previousToken.flatMap((row, l) =>
+        row.map((p, h) => {
+          const line = document.createElement('div');
+          line.textContent = `layer ${l} head ${h}: prev ${p.toFixed(2)} · ind ${Number.isFinite(induction[l][h]) ? induction[l][h].toFixed(2) : '–'}`;
+          return line;
+        }),
+      ),
+    );
+    this.#view.replaceChildren(
+      heads(state.probe.attentions, {
+        tokens: this.#trainer?.tokenLabels(state.probe.tokens) ?? null,
+        title: `Attention weights at step ${state.step}`,
+        aggregates: false,
+        thumbSize: 56,
+      }),
+    );
   }
 }
 

@@ -89,7 +89,12 @@ export function validLens(element, name = 'valid-lens') {
   const raw = element.getAttribute(name);
   if (raw === null) return undefined;
   if (raw.trim() === '' || raw.trim() === 'none') return null;
-  const value = raw.trim().startsWith('[') ? json(element, name) : raw.trim().split(/[\s,]+/).map(Number);
+  const value = raw.trim().startsWith('[')
+    ? json(element, name)
+    : raw
+        .trim()
+        .split(/[\s,]+/)
+        .map(Number);
   const flat = Array.isArray(value) ? value.flat() : [value];
   if (!Array.isArray(value) || flat.some((x) => typeof x !== 'number' || Number.isNaN(x))) {
     throw new TypeError(`${name}: expected numbers like "2 6" or [[1, 2, 3]], got "${raw}"`);
@@ -151,4 +156,3 @@ export function rope(element, name = 'rope') {
   if (value.startsWith('{')) return json(element, name);
   throw new TypeError(`${name}: expected present, "halves", "interleaved", "off" or JSON { "base", "interleaved" }, got "${raw}"`);
 }
-

@@ -45,9 +45,13 @@ export class FigureElement extends Element {
 
   connectedCallback() {
     elementSheets()
-      .then((sheets) => { this.shadowRoot.adoptedStyleSheets = sheets; })
+      .then((sheets) => {
+        this.shadowRoot.adoptedStyleSheets = sheets;
+      })
       .catch((error) => this.showError(error))
-      .finally(() => { this.frame.hidden = false; });
+      .finally(() => {
+        this.frame.hidden = false;
+      });
     this.scheduleRender();
   }
 
@@ -125,7 +129,10 @@ export class FigureElement extends Element {
   /** Downloads the figure as one self-contained .html file (the code is loaded on first use). */
   async saveHtml() {
     try {
-      const [{ standaloneHtml }, { download, fileName }] = await Promise.all([import('../figures/export/standalone-html.js'), import('../figures/export/download.js')]);
+      const [{ standaloneHtml }, { download, fileName }] = await Promise.all([
+        import('../figures/export/standalone-html.js'),
+        import('../figures/export/download.js'),
+      ]);
       const text = await standaloneHtml(await this.standaloneSpec());
       download(new Blob([text], { type: 'text/html' }), fileName(this.exportName(), 'html'));
     } catch (error) {

@@ -88,12 +88,15 @@ async function fetchTensors(src, element) {
     })();
     entry = { loading, bytes: 0, users: new Set() };
     files.set(url, entry);
-    loading.then((file) => {
-      entry.bytes = Object.values(file.tensors).reduce((sum, t) => sum + t.data.byteLength, 0);
-      evict();
-    }, () => {
-      if (files.get(url) === entry) files.delete(url); // a failed load may be retried
-    });
+    loading.then(
+      (file) => {
+        entry.bytes = Object.values(file.tensors).reduce((sum, t) => sum + t.data.byteLength, 0);
+        evict();
+      },
+      () => {
+        if (files.get(url) === entry) files.delete(url); // a failed load may be retried
+      },
+    );
   }
   use(element, url);
   return entry.loading;
@@ -109,7 +112,16 @@ export async function fileState(element) {
   const file = await fetchTensors(src, element);
   const { fileStatePatch } = await import('../model/roles.js');
   const listed = element.getAttribute('transpose');
-  const flipped = listed === null ? null : Object.fromEntries((listed.trim().split(/[\s,]+/).filter(Boolean)).map((k) => [k.toLowerCase(), true]));
+  const flipped =
+    listed === null
+      ? null
+      : Object.fromEntries(
+          listed
+            .trim()
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map((k) => [k.toLowerCase(), true]),
+        );
   let patch;
   try {
     patch = fileStatePatch(file, flipped);
@@ -117,7 +129,9 @@ export async function fileState(element) {
     throw new RangeError(`src: ${src}: ${error.message}`, { cause: error });
   }
   if (patch === null) {
-    throw new TypeError(`src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`);
+    throw new TypeError(
+      `src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`,
+    );
   }
   return patch;
 }
@@ -139,13 +153,20 @@ export async function fileTensor(element, rank) {
   }
   let { data, shape } = file.tensors[name];
   const raw = element.getAttribute('index');
-  const index = raw === null || raw.trim() === '' ? [] : raw.trim().split(/[\s,]+/).map(Number);
+  const index =
+    raw === null || raw.trim() === ''
+      ? []
+      : raw
+          .trim()
+          .split(/[\s,]+/)
+          .map(Number);
   if (index.length > Math.max(0, shape.length - 2)) {
     throw new RangeError(`index: ${src}'s ${name} has shape [${shape.join(', ')}]; "${raw}" picks more leading axes than it has before its last two`);
   }
   const full = shape;
   index.forEach((i, axis) => {
-    if (!Number.isInteger(i) || i < 0 || i >= full[axis]) throw new RangeError(`index: "${raw}": axis ${axis} of ${src}'s ${name} [${full.join(', ')}] takes 0..${full[axis] - 1}, got ${index[axis]}`);
+    if (!Number.isInteger(i) || i < 0 || i >= full[axis])
+      throw new RangeError(`index: "${raw}": axis ${axis} of ${src}'s ${name} [${full.join(', ')}] takes 0..${full[axis] - 1}, got ${index[axis]}`);
   });
   // Row-major: leading indices pick one contiguous block of the remaining axes.
   const rest = full.slice(index.length);
@@ -154,7 +175,9 @@ export async function fileTensor(element, rank) {
   data = data.subarray(start, start + block);
   shape = rest;
   if (shape.length > rank) {
-    throw new RangeError(`index: ${src}'s ${name} still has shape [${shape.join(', ')}] after index "${raw ?? ''}"; give ${shape.length - rank} more leading ${shape.length - rank === 1 ? 'index' : 'indices'} (e.g. index="${[...index, ...Array(shape.length - rank).fill(0)].join(' ')}")`);
+    throw new RangeError(
+      `index: ${src}'s ${name} still has shape [${shape.join(', ')}] after index "${raw ?? ''}"; give ${shape.length - rank} more leading ${shape.length - rank === 1 ? 'index' : 'indices'} (e.g. index="${[...index, ...Array(shape.length - rank).fill(0)].join(' ')}")`,
+    );
   }
   return { tensor: { data, shape }, tokens: file.tokens, src };
 }

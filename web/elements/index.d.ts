@@ -58,12 +58,44 @@ declare class FigureElement extends HTMLElement {
 }
 
 /** The attributes each element re-renders on (its observedAttributes; `theme` is styling only). */
-export type AttnFigureAttribute = 'lang' | 'preset' | 'data' | 'stages' | 'scoring' | 'compare' | 'causal' | 'valid-lens'
-  | 'mask-fill' | 'window' | 'alibi' | 'rope' | 'heads' | 'kv-heads' | 'head' | 'view' | 'backward' | 'editable' | 'captions' | 'src' | 'transpose';
-export type AttnHeatmapAttribute = 'lang' | 'weights' | 'row-labels' | 'col-labels' | 'label' | 'xlabel' | 'ylabel'
-  | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index' | 'tokens';
-export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates'
-  | 'thumb-size' | 'label';
+export type AttnFigureAttribute =
+  | 'lang'
+  | 'preset'
+  | 'data'
+  | 'stages'
+  | 'scoring'
+  | 'compare'
+  | 'causal'
+  | 'valid-lens'
+  | 'mask-fill'
+  | 'window'
+  | 'alibi'
+  | 'rope'
+  | 'heads'
+  | 'kv-heads'
+  | 'head'
+  | 'view'
+  | 'backward'
+  | 'editable'
+  | 'captions'
+  | 'src'
+  | 'transpose';
+export type AttnHeatmapAttribute =
+  | 'lang'
+  | 'weights'
+  | 'row-labels'
+  | 'col-labels'
+  | 'label'
+  | 'xlabel'
+  | 'ylabel'
+  | 'color-scale'
+  | 'numbers'
+  | 'masked'
+  | 'src'
+  | 'tensor'
+  | 'index'
+  | 'tokens';
+export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'tokens' | 'layers' | 'heads' | 'aggregates' | 'thumb-size' | 'label';
 
 export declare class AttnFigure extends FigureElement {
   static readonly observedAttributes: AttnFigureAttribute[];

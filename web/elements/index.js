@@ -9,7 +9,11 @@ import { AttnHeads } from './attn-heads.js';
 
 // A page that loads two copies (say, the package and a CDN build) keeps the first definitions;
 // Node (server-side rendering) has no customElements and defines nothing.
-for (const [name, element] of [['attn-figure', AttnFigure], ['attn-heatmap', AttnHeatmap], ['attn-heads', AttnHeads]]) {
+for (const [name, element] of [
+  ['attn-figure', AttnFigure],
+  ['attn-heatmap', AttnHeatmap],
+  ['attn-heads', AttnHeads],
+]) {
   if (globalThis.customElements && !customElements.get(name)) customElements.define(name, element);
 }
 

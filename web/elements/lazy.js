@@ -13,15 +13,18 @@ const waiting = new Map(); // element -> callback
 let observer = null;
 
 function observe(element) {
-  observer ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const callback = waiting.get(entry.target);
-      waiting.delete(entry.target);
-      observer.unobserve(entry.target);
-      callback?.();
-    }
-  }, { rootMargin: NEAR });
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const callback = waiting.get(entry.target);
+        waiting.delete(entry.target);
+        observer.unobserve(entry.target);
+        callback?.();
+      }
+    },
+    { rootMargin: NEAR },
+  );
   observer.observe(element);
 }
 
@@ -43,7 +46,9 @@ export function figureRuntime() {
       import('../src/index.js').then(({ loadAttention, simdSupported }) => loadAttention({ simd: simdSupported() })),
       import('./runtime.js'),
     ]).then(([attn, code]) => ({ attn, ...code }));
-    runtime.catch(() => { runtime = null; }); // a failed load (offline, say) may be retried by the next figure
+    runtime.catch(() => {
+      runtime = null;
+    }); // a failed load (offline, say) may be retried by the next figure
   }
   return runtime;
 }

@@ -48,11 +48,12 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null, { sca
         [px[p], px[p + 1], px[p + 2]] = colours.masked;
         continue;
       }
-      if (v !== v) { // NaN: grey, never mistaken for a weight
+      if (v !== v) {
+        // NaN: grey, never mistaken for a weight
         [px[p], px[p + 1], px[p + 2]] = NAN_RGB;
         continue;
       }
-      let t = signed ? scale.t(v) : (v > 0 ? (v < 1 ? v : 1) : 0);
+      let t = signed ? scale.t(v) : v > 0 ? (v < 1 ? v : 1) : 0;
       if (!rowOn && !highlight.has(j)) t *= FADED;
       [px[p], px[p + 1], px[p + 2]] = colours.mix(signed && v < 0 ? 'neg' : signed ? 'pos' : 'seq', t);
     }
@@ -115,7 +116,10 @@ export function canvasHeatmap(input, options = {}) {
   cursor.style.cssText = `position:absolute;width:${box}px;height:${box}px;box-sizing:border-box;outline:2px solid var(--attn-focus, #2563eb);pointer-events:none`;
   const scroller = document.createElement('div');
   scroller.className = 'attn-canvas-scroll';
-  scroller.style.cssText = 'position:relative;overflow:auto;max-width:100%;max-height:660px;contain:strict;content-visibility:auto;width:min(100%, 660px);height:min(660px, ' + (R * cellSize + 16) + 'px)';
+  scroller.style.cssText =
+    'position:relative;overflow:auto;max-width:100%;max-height:660px;contain:strict;content-visibility:auto;width:min(100%, 660px);height:min(660px, ' +
+    (R * cellSize + 16) +
+    'px)';
   scroller.append(canvas, cursor);
   const readout = document.createElement('p');
   readout.className = 'attn-readout';
@@ -140,7 +144,9 @@ export function canvasHeatmap(input, options = {}) {
     cursor.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
     read(at[0], at[1]);
   });
-  canvas.addEventListener('blur', () => { cursor.hidden = true; });
+  canvas.addEventListener('blur', () => {
+    cursor.hidden = true;
+  });
   const root = document.createElement('div');
   root.className = 'attn-figure attn-canvas-map';
   root.dataset.stage = 'weights';

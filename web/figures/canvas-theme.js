@@ -13,7 +13,13 @@ import { PALETTE } from './palette.js';
 export const TONE_SHARE = 0.85; // figures.css: the tone takes at most 85% of a cell
 const LEVELS = 256; // t is looked up in 1/255 steps: under half a colour level apart
 
-const PROPERTIES = { seq: ['--attn-weight', PALETTE.weight[0]], pos: ['--attn-pos', PALETTE.pos[0]], neg: ['--attn-neg', PALETTE.neg[0]], cell: ['--attn-cell', PALETTE.cell[0]], masked: ['--attn-masked-bg', PALETTE['masked-bg'][0]] };
+const PROPERTIES = {
+  seq: ['--attn-weight', PALETTE.weight[0]],
+  pos: ['--attn-pos', PALETTE.pos[0]],
+  neg: ['--attn-neg', PALETTE.neg[0]],
+  cell: ['--attn-cell', PALETTE.cell[0]],
+  masked: ['--attn-masked-bg', PALETTE['masked-bg'][0]],
+};
 
 let swatch = null; // a 1 x 1 canvas that turns any CSS colour string into sRGB bytes
 const bytesOf = new Map(); // CSS colour string -> [r, g, b]: the same few strings for every canvas
@@ -46,13 +52,18 @@ function resolved(canvas) {
     return probe;
   });
   canvas.append(...probes); // a canvas's children are fallback content: never drawn, but they inherit its properties
-  entries.forEach(([key], k) => { out[key] = getComputedStyle(probes[k]).color; });
+  entries.forEach(([key], k) => {
+    out[key] = getComputedStyle(probes[k]).color;
+  });
   for (const probe of probes) probe.remove();
   for (const key of Object.keys(out)) out[key] = rgbOf(out[key]);
   return out;
 }
 
-const toLinear = (c) => { const x = c / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+const toLinear = (c) => {
+  const x = c / 255;
+  return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+};
 const toByte = (x) => Math.round(255 * Math.min(1, Math.max(0, x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055)));
 
 function oklab([r8, g8, b8]) {
@@ -60,14 +71,22 @@ function oklab([r8, g8, b8]) {
   const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
   const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
   const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
-  return [0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s, 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s, 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s];
+  return [
+    0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
+  ];
 }
 
 function srgb([L, a, b]) {
   const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
   const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
-  const s = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3;
-  return [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s, -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s, -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s].map(toByte);
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  return [
+    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s,
+  ].map(toByte);
 }
 
 /** LEVELS colours from the cell (t = 0) to 85% of the tone (t = 1), mixed in Oklab. */
@@ -117,12 +136,20 @@ export function onThemeChange(canvas, repaint) {
   for (const c of painted.keys()) if (!c.isConnected && wasInPage.has(c)) painted.delete(c);
   const first = !painted.has(canvas);
   painted.set(canvas, repaint);
-  if (canvas.isConnected) { wasInPage.add(canvas); return; }
+  if (canvas.isConnected) {
+    wasInPage.add(canvas);
+    return;
+  }
   if (!first) return;
   let frames = 0;
   const later = () => {
-    if (canvas.isConnected) { wasInPage.add(canvas); painted.get(canvas)?.(); return; }
-    if (++frames < 600) requestAnimationFrame(later); // ten seconds: a figure built but never shown stops waiting
+    if (canvas.isConnected) {
+      wasInPage.add(canvas);
+      painted.get(canvas)?.();
+      return;
+    }
+    if (++frames < 600)
+      requestAnimationFrame(later); // ten seconds: a figure built but never shown stops waiting
     else painted.delete(canvas);
   };
   requestAnimationFrame(later);

@@ -27,8 +27,15 @@ export function colorScale(kind, data, include = () => true) {
 /** The stops of a colour bar from the scale's min (offset 0) to its max (offset 1): [offset, tone, t]. */
 export function gradientStops(scale) {
   return scale.kind === 'weights'
-    ? [[0, 'seq', 0], [1, 'seq', 1]]
-    : [[0, 'neg', 1], [0.5, 'pos', 0], [1, 'pos', 1]];
+    ? [
+        [0, 'seq', 0],
+        [1, 'seq', 1],
+      ]
+    : [
+        [0, 'neg', 1],
+        [0.5, 'pos', 0],
+        [1, 'pos', 1],
+      ];
 }
 
 /** Above this intensity the number is drawn in the contrasting ink. */

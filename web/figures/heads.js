@@ -86,8 +86,12 @@ export function heads(input, options = {}) {
   const maps = [];
   const map = (layer, head, data, offset, name) => {
     const canvas = el('canvas', {
-      class: 'attn-thumb', tabindex: '0', role: 'button', 'aria-pressed': 'false',
-      'aria-label': `${name}: enlarge`, title: name,
+      class: 'attn-thumb',
+      tabindex: '0',
+      role: 'button',
+      'aria-pressed': 'false',
+      'aria-label': `${name}: enlarge`,
+      title: name,
       dataset: { layer: String(layer), head: String(head) },
       style: `width:${thumb}px;height:${Math.round((thumb * T) / Tk)}px;image-rendering:pixelated;cursor:pointer;border:1px solid var(--attn-grid, #d4d4d8);display:block`,
     });
@@ -101,7 +105,12 @@ export function heads(input, options = {}) {
   // mean and the max over heads; a last row for the mean over layers. Layers and heads are counted
   // from 0, as PyTorch indexes them and as the index attributes and flags take them.
   const columns = headIndices.length + (agg ? 2 : 0);
-  const grid = el('div', { class: 'attn-heads-grid', role: 'group', 'aria-label': `${L} layers by ${H} heads`, style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%` });
+  const grid = el('div', {
+    class: 'attn-heads-grid',
+    role: 'group',
+    'aria-label': `${L} layers by ${H} heads`,
+    style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%`,
+  });
   grid.append(el('div'));
   for (const h of headIndices) grid.append(label(`H${h}`, 'text-align:center'));
   if (agg) grid.append(label('mean', 'text-align:center'), label('max', 'text-align:center'));
@@ -120,7 +129,13 @@ export function heads(input, options = {}) {
     grid.append(map('mean', 'max', agg.maxMean, 0, 'max over heads, mean over layers'));
   }
 
-  const readout = el('p', { class: 'attn-readout', 'aria-live': 'polite', dataset: { role: 'readout' }, style: 'font-size:12px;min-height:1.4em;margin:4px 0', text: 'Point at a map to read a weight; click to enlarge.' });
+  const readout = el('p', {
+    class: 'attn-readout',
+    'aria-live': 'polite',
+    dataset: { role: 'readout' },
+    style: 'font-size:12px;min-height:1.4em;margin:4px 0',
+    text: 'Point at a map to read a weight; click to enlarge.',
+  });
   const detail = el('div', { class: 'attn-heads-detail', dataset: { role: 'detail' } });
   const selected = new Set();
   let current = null;
@@ -135,9 +150,15 @@ export function heads(input, options = {}) {
     detail.dataset.layer = String(entry.layer);
     detail.dataset.head = String(entry.head);
     const weights = { data: entry.data.subarray(entry.offset, entry.offset + size), shape: [T, Tk] };
-    const figure = T <= SVG_LIMIT && Tk <= SVG_LIMIT
-      ? heatmap(weights, { title: entry.name, rowLabels: rowLabels ?? undefined, colLabels: colLabels ?? undefined, attrs: { 'data-layer': entry.layer, 'data-head': entry.head } })
-      : canvasHeatmap(weights, { title: entry.name, rowLabels, colLabels, highlight: selected });
+    const figure =
+      T <= SVG_LIMIT && Tk <= SVG_LIMIT
+        ? heatmap(weights, {
+            title: entry.name,
+            rowLabels: rowLabels ?? undefined,
+            colLabels: colLabels ?? undefined,
+            attrs: { 'data-layer': entry.layer, 'data-head': entry.head },
+          })
+        : canvasHeatmap(weights, { title: entry.name, rowLabels, colLabels, highlight: selected });
     detail.replaceChildren(figure);
     markSelection();
   };
@@ -168,13 +189,30 @@ export function heads(input, options = {}) {
   grid.addEventListener('click', activate);
   grid.addEventListener('keydown', activate);
 
-  const root = el('div', { class: 'attn-figure attn-heads', role: 'figure', 'aria-label': `${title}: ${L} layers, ${H} heads, ${T} queries by ${Tk} keys`, dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) } });
+  const root = el('div', {
+    class: 'attn-figure attn-heads',
+    role: 'figure',
+    'aria-label': `${title}: ${L} layers, ${H} heads, ${T} queries by ${Tk} keys`,
+    dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) },
+  });
   if (title) root.append(el('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px', text: title }));
   if (rowLabels || colLabels) {
     const labels = rowLabels ?? colLabels;
-    const strip = el('div', { class: 'attn-tokens', role: 'group', 'aria-label': 'Select tokens to highlight their rows and columns', style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto' });
+    const strip = el('div', {
+      class: 'attn-tokens',
+      role: 'group',
+      'aria-label': 'Select tokens to highlight their rows and columns',
+      style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto',
+    });
     labels.forEach((text, i) => {
-      const button = el('button', { type: 'button', 'aria-pressed': 'false', dataset: { token: String(i) }, title: `token ${i}`, style: 'font:inherit;font-size:11px;padding:0 4px', text });
+      const button = el('button', {
+        type: 'button',
+        'aria-pressed': 'false',
+        dataset: { token: String(i) },
+        title: `token ${i}`,
+        style: 'font:inherit;font-size:11px;padding:0 4px',
+        text,
+      });
       button.addEventListener('click', () => {
         if (selected.has(i)) selected.delete(i);
         else selected.add(i);

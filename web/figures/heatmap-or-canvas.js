@@ -20,7 +20,8 @@ import { heatmap } from './heatmap.js';
 export const CELL_BUDGET = 16_384;
 
 const CANVAS_NOTE = {
-  en: (cells) => `Drawn on a canvas: ${cells} cells are more than the ${CELL_BUDGET.toLocaleString('en-US')} drawn as SVG cells. Point at a weight, or focus the map and use the arrow keys, to read it.`,
+  en: (cells) =>
+    `Drawn on a canvas: ${cells} cells are more than the ${CELL_BUDGET.toLocaleString('en-US')} drawn as SVG cells. Point at a weight, or focus the map and use the arrow keys, to read it.`,
   zh: (cells) => `以画布绘制：${cells} 个单元格超过 SVG 单元格的上限 ${CELL_BUDGET.toLocaleString('en-US')}。将指针移到权重上，或聚焦图后用方向键读取。`,
 };
 
@@ -42,15 +43,17 @@ export function heatmapOrCanvas(input, options = {}) {
   const [R, C] = shape.length === 1 ? [1, shape[0]] : shape.slice(-2);
   const B = data.length / (R * C);
   const batchLabel = rest.batchLabel ?? ((b) => `b${b + 1}`);
-  const rowLabels = rest.rowLabels && B > 1
-    ? Array.from({ length: B * R }, (_, r) => `${batchLabel(Math.floor(r / R))} · ${rest.rowLabels[r % R]}`)
-    : rest.rowLabels;
-  return canvasHeatmap({ data, shape: [B * R, C] }, {
-    title: rest.title ?? 'Attention weights',
-    rowLabels: rowLabels ?? null,
-    colLabels: rest.colLabels ?? null,
-    colorScale: rest.colorScale,
-    masked: rest.masked ?? null,
-    note: canvasNote(data.length, lang),
-  });
+  const rowLabels =
+    rest.rowLabels && B > 1 ? Array.from({ length: B * R }, (_, r) => `${batchLabel(Math.floor(r / R))} · ${rest.rowLabels[r % R]}`) : rest.rowLabels;
+  return canvasHeatmap(
+    { data, shape: [B * R, C] },
+    {
+      title: rest.title ?? 'Attention weights',
+      rowLabels: rowLabels ?? null,
+      colLabels: rest.colLabels ?? null,
+      colorScale: rest.colorScale,
+      masked: rest.masked ?? null,
+      note: canvasNote(data.length, lang),
+    },
+  );
 }

@@ -54,7 +54,13 @@ export function heatmap(input, options = {}) {
   for (let r = 0; r < B * R; r++) {
     const b = Math.floor(r / R);
     const i = r % R;
-    parts.push(svg('text', { x: x0 - 6, y: y0 + r * size + size / 2, dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [rowLabels[r]]));
+    parts.push(
+      svg(
+        'text',
+        { x: x0 - 6, y: y0 + r * size + size / 2, dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' },
+        [rowLabels[r]],
+      ),
+    );
     const cells = [];
     const row = svg('g', { role: 'row' });
     for (let j = 0; j < C; j++) {
@@ -67,21 +73,27 @@ export function heatmap(input, options = {}) {
       // <title> as visible): the drawn number, or else the tooltip, which is the name without
       // the exact value. A cell with its number drawn needs no tooltip.
       const said = `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${shown}${off ? ' (masked)' : ''}`;
-      const cell = svg('g', {
-        class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}`,
-        role: 'gridcell',
-        transform: `translate(${x0 + j * size} ${y0 + r * size})`,
-        style: `--t: ${t.toFixed(3)}`,
-        'data-batch': b,
-        'data-row': i,
-        'data-col': j,
-        'data-value': fullValue(value),
-        'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${spokenValue(value, shown)}${off ? ' (masked)' : ''}`,
-      }, [
-        ...(numbers ? [] : [svg('title', {}, [said])]),
-        svg('rect', { class: 'tile', width: size - 1, height: size - 1, rx: 2, fill: off ? `url(#${hatch.id})` : null }),
-        ...(numbers ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [shown])] : []),
-      ]);
+      const cell = svg(
+        'g',
+        {
+          class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}`,
+          role: 'gridcell',
+          transform: `translate(${x0 + j * size} ${y0 + r * size})`,
+          style: `--t: ${t.toFixed(3)}`,
+          'data-batch': b,
+          'data-row': i,
+          'data-col': j,
+          'data-value': fullValue(value),
+          'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${spokenValue(value, shown)}${off ? ' (masked)' : ''}`,
+        },
+        [
+          ...(numbers ? [] : [svg('title', {}, [said])]),
+          svg('rect', { class: 'tile', width: size - 1, height: size - 1, rx: 2, fill: off ? `url(#${hatch.id})` : null }),
+          ...(numbers
+            ? [svg('text', { class: 'num', x: (size - 1) / 2, y: (size - 1) / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': 9.5 }, [shown])]
+            : []),
+        ],
+      );
       row.append(cell);
       cells.push(cell);
     }
@@ -91,38 +103,59 @@ export function heatmap(input, options = {}) {
   const tickY = y0 + gridH + 6;
   colLabels.forEach((label, j) => {
     const x = x0 + j * size + size / 2;
-    parts.push(slanted
-      ? svg('text', { x, y: tickY + 4, 'text-anchor': 'end', transform: `rotate(-40 ${x} ${tickY + 4})`, class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [label])
-      : svg('text', { x, y: tickY + 9, 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [label]));
+    parts.push(
+      slanted
+        ? svg(
+            'text',
+            { x, y: tickY + 4, 'text-anchor': 'end', transform: `rotate(-40 ${x} ${tickY + 4})`, class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' },
+            [label],
+          )
+        : svg('text', { x, y: tickY + 9, 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT, 'aria-hidden': 'true' }, [label]),
+    );
   });
   const xlabelY = tickY + tickH + 10;
   parts.push(
     svg('text', { x: x0 + gridW / 2, y: xlabelY, 'text-anchor': 'middle', class: 'attn-axis-title', 'font-size': FONT + 0.5 }, [xlabel]),
-    svg('text', { x: 0, y: 0, transform: `translate(11 ${y0 + gridH / 2}) rotate(-90)`, 'text-anchor': 'middle', class: 'attn-axis-title', 'font-size': FONT + 0.5 }, [ylabel]),
+    svg(
+      'text',
+      { x: 0, y: 0, transform: `translate(11 ${y0 + gridH / 2}) rotate(-90)`, 'text-anchor': 'middle', class: 'attn-axis-title', 'font-size': FONT + 0.5 },
+      [ylabel],
+    ),
   );
   // Colour bar, vertical as in matplotlib's colorbar.
   const barX = x0 + gridW + 14;
   const barH = Math.max(60, gridH);
   const gradientId = uid('attn-bar');
   parts.push(
-    svg('linearGradient', { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 }, gradientStops(scale).map(([offset, tone, t]) =>
-      svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` }))),
+    svg(
+      'linearGradient',
+      { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 },
+      gradientStops(scale).map(([offset, tone, t]) => svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })),
+    ),
     svg('rect', { x: barX, y: y0, width: 9, height: barH, rx: 3, fill: `url(#${gradientId})`, class: 'attn-legend-bar' }),
-    ...[[scale.max, 0], [(scale.min + scale.max) / 2, 0.5], [scale.min, 1]].map(([v, f]) => svg('text', { x: barX + 14, y: y0 + f * barH, dy: '0.35em', class: 'attn-legend-text', 'font-size': 10 }, [formatNumber(v)])),
+    ...[
+      [scale.max, 0],
+      [(scale.min + scale.max) / 2, 0.5],
+      [scale.min, 1],
+    ].map(([v, f]) => svg('text', { x: barX + 14, y: y0 + f * barH, dy: '0.35em', class: 'attn-legend-text', 'font-size': 10 }, [formatNumber(v)])),
   );
   const width = barX + 36;
   const height = Math.max(xlabelY + 6, y0 + barH + 6);
-  const root = svg('svg', {
-    xmlns: 'http://www.w3.org/2000/svg',
-    class: 'attn-figure attn-heatmap',
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'grid',
-    'aria-label': `${title}: heatmap of ${B * R} queries by ${C} keys`,
-    'data-stage': stage,
-    ...attrs,
-  }, [svg('defs', {}, hatch ? [hatch.node] : []), ...parts]);
+  const root = svg(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'attn-figure attn-heatmap',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'grid',
+      'aria-label': `${title}: heatmap of ${B * R} queries by ${C} keys`,
+      'data-stage': stage,
+      ...attrs,
+    },
+    [svg('defs', {}, hatch ? [hatch.node] : []), ...parts],
+  );
   rovingGrid(root, grid);
   return root;
 }

@@ -9,8 +9,11 @@ const BAR = { width: 112, height: 8 };
 /** A gradient bar for `scale` at (x, y); -> { node, width, height }. */
 export function legend(scale, { x = 0, y = 0, hatchId = null } = {}) {
   const id = uid('attn-grad');
-  const gradient = svg('linearGradient', { id }, gradientStops(scale).map(([offset, tone, t]) =>
-    svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })));
+  const gradient = svg(
+    'linearGradient',
+    { id },
+    gradientStops(scale).map(([offset, tone, t]) => svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })),
+  );
   const labelY = BAR.height + 12;
   const parts = [
     svg('defs', {}, [gradient]),

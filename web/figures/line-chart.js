@@ -28,7 +28,9 @@ export function lineChart(values, options = {}) {
   for (const v of [lo, lo + span / 2, hi]) {
     parts.push(
       svg('line', { x1: PAD.left, x2: PAD.left + plotW, y1: y(v), y2: y(v), class: 'attn-gridline' }),
-      svg('text', { x: PAD.left - 6, y: y(v), dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': FONT }, [formatNumber(Number(v.toPrecision(3)))]),
+      svg('text', { x: PAD.left - 6, y: y(v), dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': FONT }, [
+        formatNumber(Number(v.toPrecision(3))),
+      ]),
     );
   }
   parts.push(
@@ -43,22 +45,33 @@ export function lineChart(values, options = {}) {
     parts.push(
       svg('path', { d, class: 'attn-line' }),
       svg('circle', { cx: lx, cy: ly, r: 3.2, class: 'attn-line-end' }),
-      svg('text', { x: Math.min(lx, width - PAD.right), y: ly - 8, 'text-anchor': 'end', class: 'attn-line-label', 'font-size': FONT + 0.5 }, [formatNumber(values[n - 1])]),
+      svg('text', { x: Math.min(lx, width - PAD.right), y: ly - 8, 'text-anchor': 'end', class: 'attn-line-label', 'font-size': FONT + 0.5 }, [
+        formatNumber(values[n - 1]),
+      ]),
     );
   }
-  if (n === 0) parts.push(svg('text', { x: PAD.left + plotW / 2, y: PAD.top + plotH / 2, dy: '0.35em', 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT + 1 }, [empty]));
+  if (n === 0)
+    parts.push(
+      svg('text', { x: PAD.left + plotW / 2, y: PAD.top + plotH / 2, dy: '0.35em', 'text-anchor': 'middle', class: 'attn-axis', 'font-size': FONT + 1 }, [
+        empty,
+      ]),
+    );
   const last = n ? values[n - 1] : NaN;
-  return svg('svg', {
-    xmlns: 'http://www.w3.org/2000/svg',
-    class: 'attn-figure attn-line-chart',
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'img',
-    'aria-label': n ? `${title || 'Series'}: ${n} values, from ${fullValue(values[0])} to ${fullValue(last)}` : `${title || 'Series'}: no values yet`,
-    'data-stage': stage,
-    'data-count': n,
-    'data-last': n ? fullValue(last) : '',
-    ...attrs,
-  }, parts);
+  return svg(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'attn-figure attn-line-chart',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': n ? `${title || 'Series'}: ${n} values, from ${fullValue(values[0])} to ${fullValue(last)}` : `${title || 'Series'}: no values yet`,
+      'data-stage': stage,
+      'data-count': n,
+      'data-last': n ? fullValue(last) : '',
+      ...attrs,
+    },
+    parts,
+  );
 }

@@ -34,53 +34,78 @@ export function links(input, options = {}) {
       const k = i * C + j;
       const w = weights.data[k];
       if (masked?.[k] || !(w > 0.003)) continue; // invisible lines only clutter the DOM
-      lines.append(svg('line', {
-        x1: xl + 4, y1: yOf(i), x2: xr - 4, y2: yOf(j),
-        class: 'attn-link',
-        'stroke-width': (0.75 + 5 * w).toFixed(2),
-        style: `--w: ${w.toFixed(3)}`,
-        'data-row': i,
-        'data-col': j,
-        'data-value': fullValue(w),
-      }, [svg('title', {}, [`${queryTokens[i]} → ${keyTokens[j]}: ${formatNumber(w)}`])]));
+      lines.append(
+        svg(
+          'line',
+          {
+            x1: xl + 4,
+            y1: yOf(i),
+            x2: xr - 4,
+            y2: yOf(j),
+            class: 'attn-link',
+            'stroke-width': (0.75 + 5 * w).toFixed(2),
+            style: `--w: ${w.toFixed(3)}`,
+            'data-row': i,
+            'data-col': j,
+            'data-value': fullValue(w),
+          },
+          [svg('title', {}, [`${queryTokens[i]} → ${keyTokens[j]}: ${formatNumber(w)}`])],
+        ),
+      );
     }
   }
   const token = (text, side, k) => {
     const x = side === 'query' ? xl - 8 : xr + 8;
-    const node = svg('g', {
-      class: `attn-token ${side}`,
-      role: 'gridcell',
-      'data-side': side,
-      'data-index': k,
-      'aria-label': side === 'query'
-        ? `query ${text}: attends ${keyTokens.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ')}`
-        : `key ${text}`,
-    }, [
-      svg('rect', { class: 'tile', x: side === 'query' ? x - textWidth(text, FONT) - 8 : x - 6, y: yOf(k) - 10, width: textWidth(text, FONT) + 14, height: 20, rx: 6 }),
-      svg('text', { x, y: yOf(k), dy: '0.35em', 'text-anchor': side === 'query' ? 'end' : 'start', 'font-size': FONT }, [text]),
-    ]);
+    const node = svg(
+      'g',
+      {
+        class: `attn-token ${side}`,
+        role: 'gridcell',
+        'data-side': side,
+        'data-index': k,
+        'aria-label':
+          side === 'query'
+            ? `query ${text}: attends ${keyTokens.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ')}`
+            : `key ${text}`,
+      },
+      [
+        svg('rect', {
+          class: 'tile',
+          x: side === 'query' ? x - textWidth(text, FONT) - 8 : x - 6,
+          y: yOf(k) - 10,
+          width: textWidth(text, FONT) + 14,
+          height: 20,
+          rx: 6,
+        }),
+        svg('text', { x, y: yOf(k), dy: '0.35em', 'text-anchor': side === 'query' ? 'end' : 'start', 'font-size': FONT }, [text]),
+      ],
+    );
     return node;
   };
   const queries = queryTokens.map((t, i) => token(t, 'query', i));
   const keys = keyTokens.map((t, j) => token(t, 'key', j));
   const height = top + Math.max(R, C) * ROW + 6;
   const width = xr + rightW;
-  const root = svg('svg', {
-    xmlns: 'http://www.w3.org/2000/svg',
-    class: 'attn-figure attn-links-figure',
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'grid',
-    'aria-label': `${title}: ${R} queries to ${C} keys`,
-    'data-stage': stage,
-    ...attrs,
-  }, [
-    ...(title ? [svg('text', { x: 0, y: 16, class: 'attn-title', 'font-size': 12.5 }, [title])] : []),
-    lines,
-    svg('g', { role: 'row' }, queries),
-    svg('g', { role: 'row' }, keys),
-  ]);
+  const root = svg(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: 'attn-figure attn-links-figure',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'grid',
+      'aria-label': `${title}: ${R} queries to ${C} keys`,
+      'data-stage': stage,
+      ...attrs,
+    },
+    [
+      ...(title ? [svg('text', { x: 0, y: 16, class: 'attn-title', 'font-size': 12.5 }, [title])] : []),
+      lines,
+      svg('g', { role: 'row' }, queries),
+      svg('g', { role: 'row' }, keys),
+    ],
+  );
   const showOnly = (event) => {
     const tokenNode = event.target.closest?.('.attn-token');
     if (!tokenNode) return;
@@ -98,6 +123,9 @@ export function links(input, options = {}) {
   root.addEventListener('pointerleave', showAll);
   root.addEventListener('focusout', showAll);
   // Keyboard: one row per position, query then key (Left/Right switch sides, Up/Down move).
-  rovingGrid(root, Array.from({ length: Math.max(R, C) }, (_, k) => [queries[k], keys[k]].filter(Boolean)));
+  rovingGrid(
+    root,
+    Array.from({ length: Math.max(R, C) }, (_, k) => [queries[k], keys[k]].filter(Boolean)),
+  );
   return root;
 }

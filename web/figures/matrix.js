@@ -50,11 +50,21 @@ function bracketPath(x, y, height, side) {
 
 export function matrix(input, options = {}) {
   const tensor = toTensor(input, 'matrix: tensor');
-  const { stage = 'matrix', title = stage, kind = 'signed', rowLabels = null, colLabels = null, masked = null,
-    attrs = {}, editable = false, legend: withLegend = true } = options;
+  const {
+    stage = 'matrix',
+    title = stage,
+    kind = 'signed',
+    rowLabels = null,
+    colLabels = null,
+    masked = null,
+    attrs = {},
+    editable = false,
+    legend: withLegend = true,
+  } = options;
   const [B, R, C] = shapeOf(tensor);
   const batchLabel = options.batchLabel ?? ((b) => `batch ${b + 1}`);
-  const cellLabel = options.cellLabel ?? ((b, i, j, v, shown) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v, shown)}`);
+  const cellLabel =
+    options.cellLabel ?? ((b, i, j, v, shown) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v, shown)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
   const scale = colorScale(kind, tensor.data, (k) => !isMasked(k));
   const texts = formatMatrix(tensor.data);
@@ -75,8 +85,17 @@ export function matrix(input, options = {}) {
   const grid = [];
   let y = headH;
   if (colLabels) {
-    body.append(svg('g', { class: 'attn-col-labels', 'aria-hidden': 'true' }, colLabels.map((label, j) =>
-      svg('text', { x: x0 + j * (cellW + CELL.gap) + cellW / 2, y: headH - 7, 'text-anchor': 'middle', class: 'attn-axis', 'font-size': LABEL_FONT }, [truncate(label, cellW)]))));
+    body.append(
+      svg(
+        'g',
+        { class: 'attn-col-labels', 'aria-hidden': 'true' },
+        colLabels.map((label, j) =>
+          svg('text', { x: x0 + j * (cellW + CELL.gap) + cellW / 2, y: headH - 7, 'text-anchor': 'middle', class: 'attn-axis', 'font-size': LABEL_FONT }, [
+            truncate(label, cellW),
+          ]),
+        ),
+      ),
+    );
   }
   for (let b = 0; b < B; b++) {
     if (B > 1) {
@@ -90,7 +109,13 @@ export function matrix(input, options = {}) {
     for (let i = 0; i < R; i++) {
       const cy = y + i * (CELL.height + CELL.gap);
       if (rowLabels) {
-        body.append(svg('text', { x: labelW - 6, y: cy + CELL.height / 2, dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': LABEL_FONT, 'aria-hidden': 'true' }, [truncate(rowLabels[i] ?? '', labelW - 8)]));
+        body.append(
+          svg(
+            'text',
+            { x: labelW - 6, y: cy + CELL.height / 2, dy: '0.35em', 'text-anchor': 'end', class: 'attn-axis', 'font-size': LABEL_FONT, 'aria-hidden': 'true' },
+            [truncate(rowLabels[i] ?? '', labelW - 8)],
+          ),
+        );
       }
       const row = svg('g', { role: 'row' });
       const cells = [];
@@ -99,21 +124,25 @@ export function matrix(input, options = {}) {
         const value = tensor.data[k];
         const off = isMasked(k);
         const t = off ? 0 : scale.t(value);
-        const cell = svg('g', {
-          class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}${editable ? ' editable' : ''}`,
-          role: 'gridcell',
-          transform: `translate(${x0 + j * (cellW + CELL.gap)} ${cy})`,
-          style: `--t: ${t.toFixed(3)}`,
-          'data-batch': b,
-          'data-row': i,
-          'data-col': j,
-          'data-value': fullValue(value),
-          'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ' (masked)' : ''),
-          'aria-readonly': editable ? 'false' : null,
-        }, [
-          svg('rect', { class: 'tile', width: cellW, height: CELL.height, rx: 5, fill: off ? `url(#${hatch.id})` : null }),
-          svg('text', { class: 'num', x: cellW / 2, y: CELL.height / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': CELL.font }, [texts[k]]),
-        ]);
+        const cell = svg(
+          'g',
+          {
+            class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}${editable ? ' editable' : ''}`,
+            role: 'gridcell',
+            transform: `translate(${x0 + j * (cellW + CELL.gap)} ${cy})`,
+            style: `--t: ${t.toFixed(3)}`,
+            'data-batch': b,
+            'data-row': i,
+            'data-col': j,
+            'data-value': fullValue(value),
+            'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ' (masked)' : ''),
+            'aria-readonly': editable ? 'false' : null,
+          },
+          [
+            svg('rect', { class: 'tile', width: cellW, height: CELL.height, rx: 5, fill: off ? `url(#${hatch.id})` : null }),
+            svg('text', { class: 'num', x: cellW / 2, y: CELL.height / 2, dy: '0.35em', 'text-anchor': 'middle', 'font-size': CELL.font }, [texts[k]]),
+          ],
+        );
         row.append(cell);
         cells.push(cell);
       }
@@ -131,20 +160,24 @@ export function matrix(input, options = {}) {
     width = Math.max(width, x0 + key.width + 4);
     height += 12 + key.height;
   }
-  const root = svg('svg', {
-    xmlns: 'http://www.w3.org/2000/svg',
-    class: `attn-figure attn-matrix kind-${scale.kind}`,
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'grid',
-    'aria-label': `${title}: ${B > 1 ? `${B} × ` : ''}${R} × ${C}`,
-    'data-stage': stage,
-    'data-rows': R,
-    'data-cols': C,
-    'data-batches': B,
-    ...attrs,
-  }, [defs, body]);
+  const root = svg(
+    'svg',
+    {
+      xmlns: 'http://www.w3.org/2000/svg',
+      class: `attn-figure attn-matrix kind-${scale.kind}`,
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'grid',
+      'aria-label': `${title}: ${B > 1 ? `${B} × ` : ''}${R} × ${C}`,
+      'data-stage': stage,
+      'data-rows': R,
+      'data-cols': C,
+      'data-batches': B,
+      ...attrs,
+    },
+    [defs, body],
+  );
   rovingGrid(root, grid);
   return root;
 }

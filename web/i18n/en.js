@@ -16,7 +16,8 @@ export default {
   ...figures,
   ...lab,
   'site.page-title': 'attention-lab · the explorer',
-  'site.page-description': 'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',
+  'site.page-description':
+    'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',
   'site.skip-link': 'Skip to the figures',
   'site.controls': 'Controls',
   'site.controls-summary': 'sizes · scoring · masks',
@@ -46,11 +47,13 @@ export default {
 
   'preset.seed-004.title': 'Self-attention in code: 3 tokens, width 2',
   'preset.seed-004.summary': '3 tokens of width 2 with Wq = I; the causal mask its code applies is one click away (Causal: top-left).',
-  'preset.seed-004.origin': 'From a Chinese blog post that writes a small Transformer’s attention by hand in Java (“Java手搓简易Transformer”), with its worked example.',
+  'preset.seed-004.origin':
+    'From a Chinese blog post that writes a small Transformer’s attention by hand in Java (“Java手搓简易Transformer”), with its worked example.',
 
   'preset.seed-002.title': 'Self-attention by hand: 3 tokens, width 4',
   'preset.seed-002.summary': 'x₁, x₂, x₃ of width 4 projected to width 3 by Wq, Wk, Wv. The tutorial’s own numbers are wrong from Q on; the page shows where.',
-  'preset.seed-002.origin': 'From a Chinese tutorial that works self-attention out by hand (“Self-Attention(自注意力)详解 + 数据示例”), with its printed numbers.',
+  'preset.seed-002.origin':
+    'From a Chinese tutorial that works self-attention out by hand (“Self-Attention(自注意力)详解 + 数据示例”), with its printed numbers.',
 
   'preset.d2l.title': 'Masked softmax: 10 keys, valid lengths 2 and 6',
   'preset.d2l.summary': '2 batches, 10 identical keys, valid lengths 2 and 6; additive and scaled dot-product attention side by side.',
@@ -204,7 +207,8 @@ export default {
   'explain.editable': 'Editable: type a number (Enter), or drag sideways to scrub it.',
   'explain.output': 'Output {row}, {col}: the weights of row {row} times column {col} of V',
   'explain.no-key': 'No key is visible from this query',
-  'explain.no-key-note': 'A fully masked row gets zero weights and a zero output (PyTorch ≥ 2.5, ONNX), never NaN. Switch “Empty rows” to d2l to see its uniform row instead.',
+  'explain.no-key-note':
+    'A fully masked row gets zero weights and a zero output (PyTorch ≥ 2.5, ONNX), never NaN. Switch “Empty rows” to d2l to see its uniform row instead.',
   'explain.weight': 'Weight of key {col} for query {row}',
   'explain.row-sums': 'The row sums to 1.',
   'explain.weight-masked': 'Masked: e^{−∞} = 0, so the weight is exactly 0.',

@@ -202,7 +202,8 @@ export default {
   'explain.editable': '可编辑：输入一个数字（按 Enter），或左右拖动来微调。',
   'explain.output': '输出 {row}, {col}：第 {row} 行的注意力权重乘以 V 的第 {col} 列',
   'explain.no-key': '这个查询看不到任何键',
-  'explain.no-key-note': '全被掩蔽的一行得到全零的权重和全零的输出（PyTorch ≥ 2.5、ONNX），绝不会是 NaN。把“没有可见键的行”切换到 d2l 填充，可以看到它的均匀行。',
+  'explain.no-key-note':
+    '全被掩蔽的一行得到全零的权重和全零的输出（PyTorch ≥ 2.5、ONNX），绝不会是 NaN。把“没有可见键的行”切换到 d2l 填充，可以看到它的均匀行。',
   'explain.weight': '查询 {row} 对键 {col} 的注意力权重',
   'explain.row-sums': '这一行之和为 1。',
   'explain.weight-masked': '已掩蔽：e^{−∞} = 0，所以权重恰好为 0。',

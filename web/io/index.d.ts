@@ -65,4 +65,7 @@ export function writeNpy(tensor: TensorInput): Uint8Array;
  * A .safetensors of F32 tensors (sorted by name, header padded to 8 bytes). metadata values are
  * strings; `tokens` may be a list of strings, stored as its JSON (what readTensors reads back).
  */
-export function writeSafetensors(tensors: Record<string, TensorInput>, metadata?: Record<string, string> | { tokens?: string[]; [key: string]: string | string[] | undefined }): Uint8Array;
+export function writeSafetensors(
+  tensors: Record<string, TensorInput>,
+  metadata?: Record<string, string> | { tokens?: string[]; [key: string]: string | string[] | undefined },
+): Uint8Array;

@@ -29,7 +29,8 @@ export function readJson(bytes, problem, arrayName) {
     defineEntry(tensors, arrayName, jsonTensor(value, arrayName, problem));
     return { tensors };
   }
-  if (value === null || typeof value !== 'object') throw problem.type(`must hold a nested array or an object of nested arrays, got ${value === null ? 'null' : typeof value}`);
+  if (value === null || typeof value !== 'object')
+    throw problem.type(`must hold a nested array or an object of nested arrays, got ${value === null ? 'null' : typeof value}`);
   let tokens;
   let metadata;
   for (const [key, entry] of Object.entries(value)) {

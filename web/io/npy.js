@@ -44,7 +44,7 @@ function parseLiteral(text, problem) {
     const items = [];
     for (;;) {
       space();
-      if (text[at] === close) return at++, items;
+      if (text[at] === close) return (at++, items);
       items.push(value(depth + 1));
       space();
       if (text[at] === ',') at++;
@@ -56,7 +56,7 @@ function parseLiteral(text, problem) {
     const entries = new Map();
     for (;;) {
       space();
-      if (text[at] === '}') return at++, entries;
+      if (text[at] === '}') return (at++, entries);
       const key = value(depth + 1);
       space();
       if (text[at++] !== ':') throw fail("a missing ':'");
@@ -167,11 +167,16 @@ export function parseNpy(bytes, problem, budget, where = '') {
   const available = bytes.length - start - headerLength;
   if (count * size !== available) {
     const name = type.strings ? `<U${type.strings}` : type.dtype;
-    throw problem.range(at(`shape ${formatShape(shape)} of ${name} needs ${count * size} bytes of data, the file has ${available}${available < count * size ? ' (truncated)' : ''}`));
+    throw problem.range(
+      at(
+        `shape ${formatShape(shape)} of ${name} needs ${count * size} bytes of data, the file has ${available}${available < count * size ? ' (truncated)' : ''}`,
+      ),
+    );
   }
   budget.spend(type.strings ? count * size : count * 4, where ? where.slice(0, -2) : `shape ${formatShape(shape)}`);
   if (type.strings) {
-    if (shape.length !== 1) throw problem.type(at(`holds strings (dtype <U${type.strings}) of shape ${formatShape(shape)}: only a 1-d list of tokens can be read`));
+    if (shape.length !== 1)
+      throw problem.type(at(`holds strings (dtype <U${type.strings}) of shape ${formatShape(shape)}: only a 1-d list of tokens can be read`));
     const strings = decodeStrings(bytes, start + headerLength, count, type.strings, type.littleEndian);
     if (!strings) throw problem.type(at('holds strings with invalid code points'));
     return { strings, shape };

@@ -19,7 +19,8 @@ function ownOption(options, key, type) {
   const d = Object.getOwnPropertyDescriptor(options, key);
   if (!d) return undefined;
   if (!('value' in d)) throw new TypeError(`${FN}: options.${key} must be a plain value, not a getter`);
-  if (d.value !== undefined && typeof d.value !== type) throw new TypeError(`${FN}: options.${key} must be a ${type}, got ${d.value === null ? 'null' : typeof d.value}`);
+  if (d.value !== undefined && typeof d.value !== type)
+    throw new TypeError(`${FN}: options.${key} must be a ${type}, got ${d.value === null ? 'null' : typeof d.value}`);
   return d.value;
 }
 
@@ -33,9 +34,11 @@ function readOptions(options) {
   }
   const name = ownOption(options, 'name', 'string');
   const format = ownOption(options, 'format', 'string');
-  if (format !== undefined && !FORMATS.includes(format)) throw new TypeError(`${FN}: options.format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
+  if (format !== undefined && !FORMATS.includes(format))
+    throw new TypeError(`${FN}: options.format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
   const maxBytes = ownOption(options, 'maxBytes', 'number') ?? DEFAULT_MAX_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`${FN}: options.maxBytes must be a positive whole number of bytes, got ${maxBytes}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError(`${FN}: options.maxBytes must be a positive whole number of bytes, got ${maxBytes}`);
   return { name, format, maxBytes };
 }
 
@@ -77,7 +80,8 @@ export async function readTensors(input, options) {
   const problem = new FileProblem(FN, name || 'bytes');
   const bytes = await toBytes(input, problem, maxBytes);
   const { stem, ext } = name ? baseName(name) : { stem: '', ext: '' };
-  if (!given && PICKLES.test(name || '')) throw problem.type('is a pickle (torch.save / pickle.dump): refused, never unpickled; save with safetensors.torch.save_file or numpy.save');
+  if (!given && PICKLES.test(name || ''))
+    throw problem.type('is a pickle (torch.save / pickle.dump): refused, never unpickled; save with safetensors.torch.save_file or numpy.save');
   const format = given || (FORMATS.includes(ext) ? ext : sniff(bytes));
   if (format === 'pickle') throw problem.type('is a pickle: refused, never unpickled; save with safetensors.torch.save_file or numpy.save');
   if (!format) throw problem.type('is not a .npy, .npz, .safetensors or JSON file (unknown name and magic bytes)');

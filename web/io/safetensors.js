@@ -6,9 +6,19 @@ import { DTYPES, decode } from './dtypes.js';
 import { HEADER_LIMIT, checkTokens, defineEntry, elementCount, formatShape, stringMap } from './fail.js';
 
 export const SAFETENSORS_DTYPES = {
-  F64: 'float64', F32: 'float32', F16: 'float16', BF16: 'bfloat16',
-  I64: 'int64', I32: 'int32', I16: 'int16', I8: 'int8',
-  U64: 'uint64', U32: 'uint32', U16: 'uint16', U8: 'uint8', BOOL: 'bool',
+  F64: 'float64',
+  F32: 'float32',
+  F16: 'float16',
+  BF16: 'bfloat16',
+  I64: 'int64',
+  I32: 'int32',
+  I16: 'int16',
+  I8: 'int8',
+  U64: 'uint64',
+  U32: 'uint32',
+  U16: 'uint16',
+  U8: 'uint8',
+  BOOL: 'bool',
 };
 
 /** The header length, or -1 when the first 8 bytes cannot start a safetensors file of this size. */
@@ -24,7 +34,7 @@ function metadataTokens(text, problem) {
   try {
     list = JSON.parse(text);
   } catch {
-    throw problem.type("__metadata__.tokens must hold a JSON list of strings (json.dumps(tokens)), got text that is not JSON");
+    throw problem.type('__metadata__.tokens must hold a JSON list of strings (json.dumps(tokens)), got text that is not JSON');
   }
   return checkTokens(list, '__metadata__.tokens', problem);
 }
@@ -36,7 +46,8 @@ const isSize = (n) => Number.isSafeInteger(n) && n >= 0;
 
 /** Header entry `name` -> { name, dtype, shape, count, begin, end }, every field checked, nothing decoded. */
 function tensorEntry(name, entry, dataLength, problem) {
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw problem.type(`tensor '${name}' must be an object with dtype, shape and data_offsets`);
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+    throw problem.type(`tensor '${name}' must be an object with dtype, shape and data_offsets`);
   const fileDtype = own(entry, 'dtype');
   if (typeof fileDtype !== 'string' || !Object.hasOwn(SAFETENSORS_DTYPES, fileDtype)) {
     throw problem.type(`tensor '${name}' has unknown dtype ${JSON.stringify(fileDtype)} (a string, one of ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
@@ -52,7 +63,10 @@ function tensorEntry(name, entry, dataLength, problem) {
   const [begin, end] = offsets;
   if (end > dataLength) throw problem.range(`tensor '${name}': data_offsets [${begin}, ${end}] run past the end of the data (${dataLength} bytes; truncated?)`);
   const needed = count * DTYPES[dtype].size;
-  if (end - begin !== needed) throw problem.range(`tensor '${name}': shape ${formatShape(shape)} of ${fileDtype} needs ${needed} bytes, data_offsets [${begin}, ${end}] hold ${end - begin}`);
+  if (end - begin !== needed)
+    throw problem.range(
+      `tensor '${name}': shape ${formatShape(shape)} of ${fileDtype} needs ${needed} bytes, data_offsets [${begin}, ${end}] hold ${end - begin}`,
+    );
   return { name, dtype, shape: [...shape], count, begin, end };
 }
 

@@ -20,10 +20,10 @@ export function writeNpy(input) {
   if (shape.length > 0) header += ' '.repeat(Math.max(0, GROWTH_AXIS_MAX_DIGITS - String(shape[0]).length));
   // magic (6) + version (2) + length (2 or 4) + header + padding + '\n' is a multiple of ALIGN.
   let lengthBytes = 2;
-  let padded = header.length + 1 + (ALIGN - ((10 + header.length + 1) % ALIGN)) % ALIGN;
+  let padded = header.length + 1 + ((ALIGN - ((10 + header.length + 1) % ALIGN)) % ALIGN);
   if (padded > 0xffff) {
     lengthBytes = 4;
-    padded = header.length + 1 + (ALIGN - ((12 + header.length + 1) % ALIGN)) % ALIGN;
+    padded = header.length + 1 + ((ALIGN - ((12 + header.length + 1) % ALIGN)) % ALIGN);
   }
   const start = 8 + lengthBytes;
   const out = new Uint8Array(start + padded + data.length * 4);
@@ -39,14 +39,18 @@ export function writeNpy(input) {
 /** An object of strings; `tokens` may also be a list of strings (stored as its JSON, as readTensors reads it). */
 function metadataStrings(metadata) {
   if (metadata === undefined) return undefined;
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw new TypeError(`writeSafetensors: metadata must be an object of strings, got ${metadata === null ? 'null' : typeof metadata}`);
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
+    throw new TypeError(`writeSafetensors: metadata must be an object of strings, got ${metadata === null ? 'null' : typeof metadata}`);
   const out = {};
   for (const key of Object.keys(metadata)) {
     const d = Object.getOwnPropertyDescriptor(metadata, key);
     if (!('value' in d)) throw new TypeError(`writeSafetensors: metadata.${key} must be a plain value, not a getter`);
     let v = d.value;
     if (key === 'tokens' && Array.isArray(v) && v.every((t) => typeof t === 'string')) v = JSON.stringify(v);
-    if (typeof v !== 'string') throw new TypeError(`writeSafetensors: metadata.${key} must be a string${key === 'tokens' ? ' or a list of strings' : ''}, got ${v === null ? 'null' : typeof v}`);
+    if (typeof v !== 'string')
+      throw new TypeError(
+        `writeSafetensors: metadata.${key} must be a string${key === 'tokens' ? ' or a list of strings' : ''}, got ${v === null ? 'null' : typeof v}`,
+      );
     defineEntry(out, key, v);
   }
   return out;
@@ -54,7 +58,9 @@ function metadataStrings(metadata) {
 
 export function writeSafetensors(tensors, metadata) {
   if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors)) {
-    throw new TypeError(`writeSafetensors: tensors must be an object of name -> tensor, got ${tensors === null ? 'null' : Array.isArray(tensors) ? 'an array' : typeof tensors}`);
+    throw new TypeError(
+      `writeSafetensors: tensors must be an object of name -> tensor, got ${tensors === null ? 'null' : Array.isArray(tensors) ? 'an array' : typeof tensors}`,
+    );
   }
   const header = {};
   const meta = metadataStrings(metadata);

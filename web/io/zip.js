@@ -54,7 +54,7 @@ function centralDirectory(bytes, view, problem) {
 
 /** The zip64 extra field fills in sizes and offsets whose 32-bit fields hold 0xffffffff. */
 function zip64Sizes(view, extraStart, extraEnd, fields) {
-  for (let at = extraStart; at + 4 <= extraEnd; ) {
+  for (let at = extraStart; at + 4 <= extraEnd;) {
     const id = view.getUint16(at, true);
     const size = view.getUint16(at + 2, true);
     if (id === 0x0001) {
@@ -118,7 +118,8 @@ async function inflate(data, expected, problem, name) {
 
 /** Central-directory entry `i` at byte `at` -> { entry: { name, method, crc, local, compressed, uncompressed }, next }. */
 function centralEntry(bytes, view, at, i, problem) {
-  if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL) throw problem.range(`zip central directory entry ${i} lies outside the file or is damaged`);
+  if (at + 46 > bytes.length || view.getUint32(at, true) !== CENTRAL)
+    throw problem.range(`zip central directory entry ${i} lies outside the file or is damaged`);
   const nameLength = view.getUint16(at + 28, true);
   const extraLength = view.getUint16(at + 30, true);
   const commentLength = view.getUint16(at + 32, true);
@@ -149,9 +150,12 @@ function locate(entry, bytes, view, centralStart, problem) {
   if (uncompressed > MEMBER_LIMIT) throw problem.range(`member ${name} declares ${uncompressed} bytes, over the ${MEMBER_LIMIT}-byte limit of one array`);
   if (method === 0 && compressed !== uncompressed) throw problem.range(`member ${name} is stored with two different sizes`);
   if (method === 8 && uncompressed > compressed * DEFLATE_MAX_RATIO) {
-    throw problem.range(`member ${name} declares ${uncompressed} bytes, more than its ${compressed} deflated bytes can hold (at most ${DEFLATE_MAX_RATIO} times as many)`);
+    throw problem.range(
+      `member ${name} declares ${uncompressed} bytes, more than its ${compressed} deflated bytes can hold (at most ${DEFLATE_MAX_RATIO} times as many)`,
+    );
   }
-  if (local + 30 > centralStart || view.getUint32(local, true) !== LOCAL) throw problem.range(`member ${name}: local header lies outside the members' area or is damaged`);
+  if (local + 30 > centralStart || view.getUint32(local, true) !== LOCAL)
+    throw problem.range(`member ${name}: local header lies outside the members' area or is damaged`);
   const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
   if (start + compressed > centralStart) throw problem.range(`member ${name} runs past the end of the members' area (truncated archive?)`);
   return { ...entry, start, end: start + compressed };
@@ -177,7 +181,10 @@ export function readZip(bytes, problem, limit) {
   const byOffset = [...members].sort((a, b) => a.local - b.local);
   for (let k = 1; k < byOffset.length; k++) {
     const [a, b] = [byOffset[k - 1], byOffset[k]];
-    if (b.local < a.end) throw problem.range(`members ${a.name} and ${b.name} share bytes ${b.local}..${Math.min(a.end, b.end)} of the archive (overlapping entries, as zip bombs have)`);
+    if (b.local < a.end)
+      throw problem.range(
+        `members ${a.name} and ${b.name} share bytes ${b.local}..${Math.min(a.end, b.end)} of the archive (overlapping entries, as zip bombs have)`,
+      );
   }
   const total = members.reduce((sum, m) => sum + m.uncompressed, 0);
   if (total > limit) throw problem.range(`members declare ${total} bytes in all, over the limit of ${limit} bytes (options.maxBytes)`);

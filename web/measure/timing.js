@@ -87,7 +87,8 @@ export async function timeContenders(contenders, { budgetMs = 4000, minRounds = 
     const reps = Math.max(1, Math.ceil(SAMPLE_MS / Math.max(sample(c.run, 1), 1e-3)));
     return { time: () => sample(c.run, reps) };
   });
-  const statsOf = (samples) => Object.fromEntries(contenders.map((c, i) => [c.id, { samples: samples[i], median: samples[i].length ? median(samples[i]) : NaN }]));
+  const statsOf = (samples) =>
+    Object.fromEntries(contenders.map((c, i) => [c.id, { samples: samples[i], median: samples[i].length ? median(samples[i]) : NaN }]));
   const samples = await timeAlternating(timers, {
     minSamples: minRounds,
     maxSamples: maxRounds,

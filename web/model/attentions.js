@@ -13,7 +13,10 @@ export function toAttentions(input, fn = 'heads') {
     const shape = layers[0].shape.slice(-3);
     for (const [l, layer] of layers.entries()) {
       const ok = (layer.shape.length === 3 || (layer.shape.length === 4 && layer.shape[0] === 1)) && layer.shape.slice(-3).every((s, k) => s === shape[k]);
-      if (!ok) throw new RangeError(`${fn}: attentions[${l}] must have shape (1, H, T, Tk) like attentions[0], [1, ${shape.join(', ')}], got [${layer.shape.join(', ')}]`);
+      if (!ok)
+        throw new RangeError(
+          `${fn}: attentions[${l}] must have shape (1, H, T, Tk) like attentions[0], [1, ${shape.join(', ')}], got [${layer.shape.join(', ')}]`,
+        );
     }
     const data = new Float32Array(layers.length * layers[0].data.length);
     layers.forEach((layer, l) => data.set(layer.data, l * layer.data.length));

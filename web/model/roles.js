@@ -29,7 +29,10 @@ export function transposeLast(t) {
 }
 
 function within(role, what, n, [lo, hi]) {
-  if (n < lo || n > hi) throw new RangeError(`${role}: ${what} is ${n}; the explorer computes every number live and takes ${lo} to ${hi} (show large attentions as weights instead)`);
+  if (n < lo || n > hi)
+    throw new RangeError(
+      `${role}: ${what} is ${n}; the explorer computes every number live and takes ${lo} to ${hi} (show large attentions as weights instead)`,
+    );
 }
 
 /** Attention weights -> { data, shape: [L, H, T, Tk] } for the model view (heads() reads the layouts). */
@@ -45,7 +48,11 @@ export function selfRole({ x, wq, wk, wv }, transpose = {}) {
   within('X', 'd_in', dIn, LIMITS.width);
   const patch = { source: 'self', x: nested(x.data, x.shape) };
   let heads = null;
-  for (const [key, label] of [['wq', 'Wq'], ['wk', 'Wk'], ['wv', 'Wv']]) {
+  for (const [key, label] of [
+    ['wq', 'Wq'],
+    ['wk', 'Wk'],
+    ['wv', 'Wv'],
+  ]) {
     let w = { wq, wk, wv }[key];
     if (transpose[key]) w = transposeLast(w);
     const s = w.shape.length === 2 ? [1, ...w.shape] : w.shape;
@@ -59,7 +66,8 @@ export function selfRole({ x, wq, wk, wv }, transpose = {}) {
     within(label, 'd', s[2], LIMITS.width);
     patch[key] = nested(w.data, s);
   }
-  if (patch.wq[0][0].length !== patch.wk[0][0].length) throw new RangeError(`Wk: width ${patch.wk[0][0].length} must equal Wq's ${patch.wq[0][0].length} (queries and keys are compared)`);
+  if (patch.wq[0][0].length !== patch.wk[0][0].length)
+    throw new RangeError(`Wk: width ${patch.wk[0][0].length} must equal Wq's ${patch.wq[0][0].length} (queries and keys are compared)`);
   return patch;
 }
 
@@ -89,9 +97,13 @@ export function guessRoles(tensors) {
   const names = Object.keys(tensors);
   const find = (...words) => names.find((n) => words.some((w) => n.toLowerCase() === w)) ?? null;
   const pick = {
-    x: find('x', 'input', 'inputs', 'hidden_states'), wq: find('wq', 'w_q', 'q_proj.weight', 'query.weight'),
-    wk: find('wk', 'w_k', 'k_proj.weight', 'key.weight'), wv: find('wv', 'w_v', 'v_proj.weight', 'value.weight'),
-    q: find('q', 'query', 'queries'), k: find('k', 'key', 'keys'), v: find('v', 'value', 'values'),
+    x: find('x', 'input', 'inputs', 'hidden_states'),
+    wq: find('wq', 'w_q', 'q_proj.weight', 'query.weight'),
+    wk: find('wk', 'w_k', 'k_proj.weight', 'key.weight'),
+    wv: find('wv', 'w_v', 'v_proj.weight', 'value.weight'),
+    q: find('q', 'query', 'queries'),
+    k: find('k', 'key', 'keys'),
+    v: find('v', 'value', 'values'),
     weights: find('attention', 'attentions', 'attn', 'weights') ?? names.find((n) => tensors[n].shape.length >= 3) ?? names[0],
   };
   const role = pick.x && pick.wq && pick.wk && pick.wv ? 'self' : pick.q && pick.k && pick.v ? 'qkv' : 'weights';
@@ -117,9 +129,8 @@ export function fileStatePatch({ tensors, tokens }, flipped = null) {
   const { role, pick, transpose } = guessRoles(tensors);
   if (role === 'weights') return null;
   const t = (key) => tensors[pick[key]];
-  const patch = role === 'self'
-    ? selfRole({ x: t('x'), wq: t('wq'), wk: t('wk'), wv: t('wv') }, flipped ?? transpose)
-    : qkvRole({ q: t('q'), k: t('k'), v: t('v') });
+  const patch =
+    role === 'self' ? selfRole({ x: t('x'), wq: t('wq'), wk: t('wk'), wv: t('wv') }, flipped ?? transpose) : qkvRole({ q: t('q'), k: t('k'), v: t('v') });
   const rows = role === 'self' ? patch.x.length : patch.q[0].length;
   if (tokens && tokens.length === rows) patch.tokens = tokens;
   return patch;

@@ -32,7 +32,9 @@ function initialState(location, warnings) {
 export function startApp(attn, dom, lang) {
   const warnings = [];
   const store = createStore(initialState(window.location, warnings), { conform: conformPage, schedule: requestAnimationFrame });
-  const announce = (message) => { dom.announcer.textContent = message; };
+  const announce = (message) => {
+    dom.announcer.textContent = message;
+  };
   const app = { attn, store, dom, announce, lang, t: (key, params) => t(app.lang, key, params), setLanguage };
 
   let mounted = [];
@@ -81,7 +83,9 @@ export function startApp(attn, dom, lang) {
     try {
       const state = decodeState(window.location.hash);
       if (state && JSON.stringify(state) !== JSON.stringify(store.get())) store.update(() => state);
-    } catch { /* a hand-edited hash that does not parse: keep the current state */ }
+    } catch {
+      /* a hand-edited hash that does not parse: keep the current state */
+    }
   });
   render(store.get());
   return app;

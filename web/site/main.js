@@ -38,7 +38,9 @@ function translateStatic(tr) {
   document.querySelector('meta[name="description"]').content = tr('site.page-description');
   document.querySelector('.skip-link').textContent = tr('site.skip-link');
   document.querySelector('aside.controls').setAttribute('aria-label', tr('site.controls'));
-  document.querySelector('.controls-summary').replaceChildren(tr('site.controls'), ' ', Object.assign(document.createElement('span'), { textContent: tr('site.controls-summary') }));
+  document
+    .querySelector('.controls-summary')
+    .replaceChildren(tr('site.controls'), ' ', Object.assign(document.createElement('span'), { textContent: tr('site.controls-summary') }));
   byId('explain').setAttribute('aria-label', tr('site.explain-label'));
   const loading = document.querySelector('#views .loading');
   if (loading) loading.textContent = tr('site.loading');
@@ -74,9 +76,11 @@ try {
   performance.mark('attnlab:first-render');
   requestAnimationFrame(() => setTimeout(() => performance.mark('attnlab:first-paint'), 0));
 } catch (error) {
-  dom.views.replaceChildren(Object.assign(document.createElement('p'), {
-    className: 'error-box',
-    textContent: t(lang, 'site.core-failed', { message: error.message }),
-  }));
+  dom.views.replaceChildren(
+    Object.assign(document.createElement('p'), {
+      className: 'error-box',
+      textContent: t(lang, 'site.core-failed', { message: error.message }),
+    }),
+  );
   throw error;
 }

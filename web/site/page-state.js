@@ -26,8 +26,11 @@ export function conformChecks(raw) {
   const text = (x) => (typeof x === 'string' ? x.slice(0, MAX_TYPED) : typeof x === 'number' && Number.isFinite(x) ? String(x) : '');
   for (const [stage, blocks] of Object.entries(raw)) {
     if (!STAGE_ID.test(stage) || !Array.isArray(blocks)) continue;
-    checks[stage] = blocks.slice(0, LIMITS.batch[1]).map((rows) => (Array.isArray(rows) ? rows : [])
-      .slice(0, LIMITS.tokens[1]).map((row) => (Array.isArray(row) ? row : []).slice(0, 2 * LIMITS.tokens[1]).map(text)));
+    checks[stage] = blocks
+      .slice(0, LIMITS.batch[1])
+      .map((rows) =>
+        (Array.isArray(rows) ? rows : []).slice(0, LIMITS.tokens[1]).map((row) => (Array.isArray(row) ? row : []).slice(0, 2 * LIMITS.tokens[1]).map(text)),
+      );
   }
   return checks;
 }

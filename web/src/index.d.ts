@@ -39,13 +39,7 @@ export interface Tensor {
 }
 
 /** Accepted wherever a tensor goes in: a Tensor, any numeric typed array with a shape, or nested arrays. */
-export type TensorLike =
-  | Tensor
-  | { data: ArrayLike<number>; shape: readonly number[] }
-  | number[]
-  | number[][]
-  | number[][][]
-  | number[][][][];
+export type TensorLike = Tensor | { data: ArrayLike<number>; shape: readonly number[] } | number[] | number[][] | number[][][] | number[][][][];
 
 /** Valid lengths as in d2l: one per batch (B) or one per query row (B, Tq); keys j >= len are masked. */
 export type ValidLens = number[] | number[][] | Int32Array | { data: ArrayLike<number>; shape: readonly number[] };
@@ -434,7 +428,10 @@ export interface Transformer {
   /** AdamW steps taken. */
   readonly steps: number;
   /** tokens (B, T) -> logits (B, T, vocab); trace: every layer's attention weights and the residual stream after it. */
-  forward(tokens: TokensLike, options?: { trace?: boolean }): {
+  forward(
+    tokens: TokensLike,
+    options?: { trace?: boolean },
+  ): {
     logits: Tensor;
     trace?: { /** (B, layers, heads, T, T) */ attentions: Tensor; /** per layer (B, T, dModel) */ residual: Tensor[] };
   };
@@ -624,5 +621,6 @@ export function relaxedSimdSupported(): boolean;
  * Data already of the wanted type is shared, not copied.
  */
 export function toTensor(value: TensorLike, name?: string): Tensor;
-export function toTensor<A extends Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array>(
-  value: TensorLike, name: string, ArrayType: { new (length: number): A; readonly BYTES_PER_ELEMENT: number }): { data: A; shape: number[] };
+export function toTensor<
+  A extends Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array,
+>(value: TensorLike, name: string, ArrayType: { new (length: number): A; readonly BYTES_PER_ELEMENT: number }): { data: A; shape: number[] };

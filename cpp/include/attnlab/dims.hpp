@@ -22,8 +22,8 @@ struct AttentionDims {
   std::size_t k_size() const { return std::size_t(B) * Hkv * Tk * d; }
   std::size_t v_size() const { return std::size_t(B) * Hkv * Tk * dv; }
   std::size_t out_size() const { return std::size_t(B) * H * Tq * dv; }
-  std::size_t rows() const { return std::size_t(B) * H * Tq; }          // one per (b, h, i)
-  std::size_t scores_size() const { return rows() * Tk; }               // (B, H, Tq, Tk)
+  std::size_t rows() const { return std::size_t(B) * H * Tq; }  // one per (b, h, i)
+  std::size_t scores_size() const { return rows() * Tk; }       // (B, H, Tq, Tk)
 };
 
 enum class Causal : int {
@@ -74,14 +74,14 @@ struct MaskSpec {
 // and float_row[j * stride_j] != -inf when float_row (whose value is then added to the score).
 // With alibi, visible key j's score also gets -alibi_slope * |alibi_center - j|.
 struct MaskRow {
-  int start = 0;                    // keys before start are masked (the window's left side); start <= limit
-  int limit = 0;                    // keys at and beyond limit are masked (validLens, causal, window's right side)
+  int start = 0;  // keys before start are masked (the window's left side); start <= limit
+  int limit = 0;  // keys at and beyond limit are masked (validLens, causal, window's right side)
   const uint8_t* bool_row = nullptr;
   const float* float_row = nullptr;
   std::size_t stride_j = 0;
   bool alibi = false;
   float alibi_slope = 0.0f;
-  int alibi_center = 0;             // i + Tk - Tq: the key at distance 0
+  int alibi_center = 0;  // i + Tk - Tq: the key at distance 0
 };
 
 // Resolves the mask of row (b, h, i) for a (B, H, Tq, Tk) score tensor.

@@ -8,19 +8,19 @@
 
 namespace attnlab::kernels {
 
-const char* arch_name();   // "wasm", "wasm+relaxed", "avx2", ... or "scalar"
-int width();               // floats per vector: 4 (wasm), 8 (avx2), 1 (scalar)
+const char* arch_name();  // "wasm", "wasm+relaxed", "avx2", ... or "scalar"
+int width();              // floats per vector: 4 (wasm), 8 (avx2), 1 (scalar)
 
-float f32_dot(const float* a, const float* b, int n);                 // sum a[i] b[i]
+float f32_dot(const float* a, const float* b, int n);  // sum a[i] b[i]
 // y (n) = A x for A (n, d) with row stride lda: f32_dot of every row (same order of sums), four
 // rows at a time so each load of x feeds four multiply-adds (one query's scores against many keys).
 void f32_dot_rows(float* y, const float* A, int lda, const float* x, int n, int d);
 // The index of the first NaN or +-inf in x (n), or -1: a sum of x - x (0 exactly when x is finite)
 // per block of floats, so a finite input costs one load and two operations per vector.
 int f32_first_nonfinite(const float* x, int n);
-void f32_axpy(float* y, float a, const float* x, int n);              // y += a x
-void f32_scale(float* y, float a, int n);                             // y *= a
-float f32_max(const float* x, int n);                                 // -inf when n == 0
+void f32_axpy(float* y, float a, const float* x, int n);  // y += a x
+void f32_scale(float* y, float a, int n);                 // y *= a
+float f32_max(const float* x, int n);                     // -inf when n == 0
 float f32_sum(const float* x, int n);
 // y[i] = exp(x[i] - m), returns sum y; x and y may alias. exp(-inf) = 0. For the softmax:
 // x[i] - m <= 0 (small positive excesses from rounding are fine); the vector body gives 0 below
@@ -47,7 +47,7 @@ void f32_softcap(float* y, float cap, int n, float* dcap);
 void f32_softmax_grad(float* ds, const float* p, const float* dp, float D, float scale, int n);
 // The same along a key's row of S^T, one D per query: ds[i] = scale * p[i] * (dp[i] - D[i]).
 void f32_softmax_grad_columns(float* ds, const float* p, const float* dp, const float* D, float scale, int n);
-void f32_mul(float* y, const float* x, int n);                        // y[i] *= x[i]
+void f32_mul(float* y, const float* x, int n);  // y[i] *= x[i]
 // y[i] = tanh(x[i]); y may alias x. SIMD: a rational approximation (kernels_vec.hpp), at most
 // 7 ulp / 4.2e-7 from tanh, |y| <= 1, tanh(+-inf) = +-1, tanh(+-0) = +-0; scalar and tails: std::tanh.
 // x must not hold NaN.
@@ -59,8 +59,8 @@ void f32_tanh(float* y, const float* x, int n);
 // be an ulp beyond (no clamp: it makes no difference in these sums).
 //   s (n):  s[j] = scale * sum_c wv[c] t[c][j],  t[c][j] = tanh(qw[c] + kwT[c][j]);
 //   t (h, ldk) keeps the tanh values for the backward, or is nullptr.
-void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk, int h,
-                         int n, float scale);
+void f32_additive_scores(float* s, float* t, const float* qw, const float* wv, const float* kwT, int ldk,
+                         int h, int n, float scale);
 // Its gradients for one query row from the kept t (h, ldk), given da (n) = d loss / d a_j with
 // a_j = sum_c wv[c] t[c][j]; all accumulated (+=):
 //   dwv (h) += sum_j da_j t[c][j],   g[c][j] = da_j wv[c] (1 - t[c][j]^2),
@@ -94,9 +94,12 @@ struct AdamWUpdate {
 void f32_adamw(float* param, float* m, float* v, const float* grad, int n, const AdamWUpdate& u);
 
 // Row-major matrix products, C (M, N). accumulate: C += product, else C = product.
-void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (M, K), B (K, N)
-void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // A (K, M): C = A^T B
-void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C, bool accumulate);  // B (N, K): C = A B^T
+void f32_gemm_nn(int M, int N, int K, const float* A, const float* Bm, float* C,
+                 bool accumulate);  // A (M, K), B (K, N)
+void f32_gemm_tn(int M, int N, int K, const float* A, const float* Bm, float* C,
+                 bool accumulate);  // A (K, M): C = A^T B
+void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C,
+                 bool accumulate);  // B (N, K): C = A B^T
 
 // The same products on strided operands (row strides lda, ldb, ldc, each >= its row's width), the
 // building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of MR rows of C
@@ -104,9 +107,11 @@ void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C,
 // simd128 and relaxed; in wasm blocks of 64 deep by 64 columns, so B stays in L1); each step loads
 // NV vectors of a row of B and broadcasts MR elements of A, for MR x NV vector multiply-adds.
 // Tails: fewer rows, one vector, then single columns. C must not overlap A or B.
-void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc,
                          bool accumulate);  // A (M, K), B (K, N): C = A B
-void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C, int ldc,
+void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
+                         int ldc,
                          bool accumulate);  // A (K, M), B (K, N): C = A^T B
 // The register tile every product above runs, rows x vectors, fixed per build at compile time
 // (kernels_gemm.cpp): "2x4" in wasm, "4x2" natively and in the scalar build.

@@ -56,15 +56,15 @@ void init_weights(float* w, int fan_in, int fan_out, uint64_t seed, uint32_t str
 // trace: optional (nullable fields) per-head weights/scores/masked (B, H, T, T).
 // rope (optional, d_q even): q and k are rotated per head after the projections (Llama's order);
 // saved.q and saved.k then hold the rotated heads.
-void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt,
-                   const float* x, float* out, const LayerSaved& saved,
-                   const SdpaForwardOutputs* trace, float* scratch, const RopeOptions* rope = nullptr);
+void layer_forward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                   float* out, const LayerSaved& saved, const SdpaForwardOutputs* trace, float* scratch,
+                   const RopeOptions* rope = nullptr);
 
 // Given the saved forward state and dout (B, T, out_width): dx (B, T, d_in) and every weight
 // gradient, all overwritten.
-void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt,
-                    const float* x, const LayerSaved& saved, const float* dout, float* dx,
-                    const LayerGrads& grads, float* scratch, const RopeOptions* rope = nullptr);
+void layer_backward(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
+                    const LayerSaved& saved, const float* dout, float* dx, const LayerGrads& grads,
+                    float* scratch, const RopeOptions* rope = nullptr);
 
 std::uint64_t layer_scratch_floats(const LayerDims& dims);
 
@@ -83,8 +83,8 @@ struct LayerCache {
 // every query row attends to the cache's rows 0 .. length + T - 1 under opt's mask for
 // (B, H, T, length + T): causal alignment, window and ALiBi only (no validLens, no attnMask).
 // q (B, H, T, d_q) receives the rotated queries. The caller advances cache.length.
-void layer_forward_cached(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt, const float* x,
-                          float* out, const LayerCache& cache, float* q, float* scratch,
+void layer_forward_cached(const LayerDims& dims, const LayerWeights& w, const SdpaOptions& opt,
+                          const float* x, float* out, const LayerCache& cache, float* q, float* scratch,
                           const RopeOptions* rope = nullptr);
 std::uint64_t layer_cached_scratch_floats(const LayerDims& dims, int keys);  // keys = length + T
 

@@ -19,14 +19,14 @@ struct ScoringDims {
   int B = 1, H = 1, Hkv = 1, Tq = 1, Tk = 1, dq = 1, dk = 1, dv = 1, hidden = 0;
 };
 
-struct ScoringParams {           // which are read depends on the scoring
-  const float* w = nullptr;      // general: W (dq, dk); concat: w (dq + dk)
-  const float* wq = nullptr;     // additive: Wq (dq, h)
-  const float* wk = nullptr;     // additive: Wk (dk, h)
-  const float* wv = nullptr;     // additive: w_v (h)
+struct ScoringParams {        // which are read depends on the scoring
+  const float* w = nullptr;   // general: W (dq, dk); concat: w (dq + dk)
+  const float* wq = nullptr;  // additive: Wq (dq, h)
+  const float* wk = nullptr;  // additive: Wk (dk, h)
+  const float* wv = nullptr;  // additive: w_v (h)
 };
 
-struct ScoringGrads {            // same shapes as ScoringParams; null where not applicable
+struct ScoringGrads {  // same shapes as ScoringParams; null where not applicable
   float* dw = nullptr;
   float* dwq = nullptr;
   float* dwk = nullptr;
@@ -35,26 +35,26 @@ struct ScoringGrads {            // same shapes as ScoringParams; null where not
 
 struct ScoringOptions {
   Scoring scoring = Scoring::scaled_dot;
-  float scale = 1.0f;            // multiplies a(q, k); the caller resolves defaults (1/sqrt(dq) for scaled-dot, else 1)
+  float scale = 1.0f;  // multiplies a(q, k); the caller resolves defaults (1/sqrt(dq) for scaled-dot, else 1)
   MaskSpec mask;
 };
 
 struct ScoringForwardOutputs {
-  float* out = nullptr;          // (B, H, Tq, dv), required
-  float* weights = nullptr;      // (B, H, Tq, Tk) or null
-  float* scores = nullptr;       // (B, H, Tq, Tk): scale * a(q, k), or null
-  float* masked = nullptr;       // (B, H, Tq, Tk): scores + bias, -inf (or fill) where masked, or null
+  float* out = nullptr;      // (B, H, Tq, dv), required
+  float* weights = nullptr;  // (B, H, Tq, Tk) or null
+  float* scores = nullptr;   // (B, H, Tq, Tk): scale * a(q, k), or null
+  float* masked = nullptr;   // (B, H, Tq, Tk): scores + bias, -inf (or fill) where masked, or null
 };
 
 void scoring_forward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                     const float* q, const float* k, const float* v,
-                     const ScoringForwardOutputs& outputs, float* scratch);
+                     const float* q, const float* k, const float* v, const ScoringForwardOutputs& outputs,
+                     float* scratch);
 
 // dq (B, H, Tq, dq), dk (B, Hkv, Tk, dk), dv (B, Hkv, Tk, dv) and the parameter gradients,
 // all overwritten.
 void scoring_backward(const ScoringDims& dims, const ScoringOptions& opt, const ScoringParams& params,
-                      const float* q, const float* k, const float* v, const float* dout,
-                      float* dq, float* dk, float* dv, const ScoringGrads& grads, float* scratch);
+                      const float* q, const float* k, const float* v, const float* dout, float* dq, float* dk,
+                      float* dv, const ScoringGrads& grads, float* scratch);
 
 std::uint64_t scoring_scratch_floats(const ScoringDims& dims, Scoring scoring);
 

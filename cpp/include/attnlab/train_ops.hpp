@@ -25,19 +25,19 @@ void embedding_backward(int N, int d, const int32_t* tokens, const float* dout, 
 // x (N, d) -> y (N, d) = (x - mean) rstd gamma + beta per row, variance biased, rstd = 1 /
 // sqrt(var + eps) (PyTorch's default eps is 1e-5); mean, rstd (N) are kept for the backward.
 // gamma, beta (d). y may alias x only if the backward is not needed (it reads x).
-void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta, float* y,
-                        float* mean, float* rstd);
+void layer_norm_forward(int N, int d, float eps, const float* x, const float* gamma, const float* beta,
+                        float* y, float* mean, float* rstd);
 // dy (N, d) -> dx (N, d) +=, dgamma (d) +=, dbeta (d) +=, from the forward's x, mean and rstd.
-void layer_norm_backward(int N, int d, const float* x, const float* gamma, const float* mean, const float* rstd,
-                         const float* dy, float* dx, float* dgamma, float* dbeta);
+void layer_norm_backward(int N, int d, const float* x, const float* gamma, const float* mean,
+                         const float* rstd, const float* dy, float* dx, float* dgamma, float* dbeta);
 
 // x (N, d_in) -> y (N, d_out) = x W^T + b, W (d_out, d_in) as nn.Linear stores it, b (d_out) or null.
 // y must not overlap x or W.
 void linear_forward(int N, int d_in, int d_out, const float* x, const float* W, const float* b, float* y);
 // dy (N, d_out) -> dx (N, d_in) = dy W (overwritten; null to skip), dW (d_out, d_in) += dy^T x,
 // db (d_out) += the column sums of dy (null to skip).
-void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx, float* dW,
-                     float* db);
+void linear_backward(int N, int d_in, int d_out, const float* x, const float* W, const float* dy, float* dx,
+                     float* dW, float* db);
 
 // PyTorch's two GELUs: approximate='none' (x Phi(x), erf) and approximate='tanh'.
 enum class Gelu : int { none = 0, tanh = 1 };
@@ -75,7 +75,7 @@ float clip_factor(double total_norm, float max_norm);
 // One AdamW step of one tensor of n floats: param, m, v (n) in place, from grad (n) times
 // grad_scale (clip_factor's, or 1). step counts the steps taken, this one included (1 on the first),
 // for the bias corrections 1 - beta^step.
-void adamw_step(std::size_t n, const AdamWOptions& opt, int step, float grad_scale, float* param, float* m, float* v,
-                const float* grad);
+void adamw_step(std::size_t n, const AdamWOptions& opt, int step, float grad_scale, float* param, float* m,
+                float* v, const float* grad);
 
 }  // namespace attnlab

@@ -33,14 +33,14 @@ enum class Positions : int { learned = 0, rope = 1, alibi = 2, none = 3 };
 // heads % kv_heads == 0, head width even for rope, window >= 1 or 0.
 struct TransformerConfig {
   int vocab = 1, d_model = 1, layers = 1, heads = 1;
-  int kv_heads = 0;    // 0: heads
+  int kv_heads = 0;  // 0: heads
   int max_length = 1;
   Positions positions = Positions::learned;
   double rope_base = 10000.0;  // pairs (c, c + dh/2), Llama's rotate_half
-  int window = 0;      // 0: none; w: query t sees keys t - w + 1 .. t (Mistral's sliding_window)
-  int mlp = 0;         // hidden width; 0: attention-only
+  int window = 0;              // 0: none; w: query t sees keys t - w + 1 .. t (Mistral's sliding_window)
+  int mlp = 0;                 // hidden width; 0: attention-only
   Gelu gelu = Gelu::none;
-  bool tie = false;    // unembed.weight is tok.weight
+  bool tie = false;  // unembed.weight is tok.weight
   float norm_eps = 1e-5f;
 
   int kv() const { return kv_heads > 0 ? kv_heads : heads; }
@@ -113,9 +113,9 @@ class Transformer {
   std::vector<ParameterInfo> info_;
   std::vector<Layer> layers_;  // pointers into arena_
   std::size_t count_ = 0;
-  std::vector<float> arena_;   // parameters | gradients | first moments | second moments
-  std::vector<float> work_;    // activations and scratch of the last (B, T)
-  std::vector<float> alibi_;   // (H) slopes when positions == alibi
+  std::vector<float> arena_;  // parameters | gradients | first moments | second moments
+  std::vector<float> work_;   // activations and scratch of the last (B, T)
+  std::vector<float> alibi_;  // (H) slopes when positions == alibi
   int steps_ = 0;
 };
 

@@ -15,7 +15,13 @@ import { BACKENDS, heapState } from '../shared/backends.js';
 const CALLS = 1_000;
 
 const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 104729) * 2);
-const rand = (shape, seed) => ({ data: random(shape.reduce((a, b) => a * b, 1), seed), shape });
+const rand = (shape, seed) => ({
+  data: random(
+    shape.reduce((a, b) => a * b, 1),
+    seed,
+  ),
+  shape,
+});
 
 describe('loadAttention() without simd', () => {
   // The fastest build the engine validates: relaxed SIMD (1.12-1.18x the SIMD build in Chromium,
@@ -72,13 +78,17 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
 
   it('a RangeError raised inside wasm by the binding restores the C stack pointer', () => {
     const before = heapState(module);
-    const args = { B: 1, H: 3, Tq: 2, Tk: 2, mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
+    const args = {
+      B: 1,
+      H: 3,
+      Tq: 2,
+      Tk: 2,
+      mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+    };
     for (let i = 0; i < CALLS; i++) {
       // causal 7 is no Causal value: only the binding's own check can catch it here.
       expect(() =>
-        withArena(module, 'direct binding call', { x: new Float32Array(12), y: 12 }, (buffers) =>
-          callEntry(module, 'maskedSoftmaxForward', args, buffers),
-        ),
+        withArena(module, 'direct binding call', { x: new Float32Array(12), y: 12 }, (buffers) => callEntry(module, 'maskedSoftmaxForward', args, buffers)),
       ).toThrow(RangeError);
     }
     expect(heapState(module)).toEqual(before);
@@ -106,7 +116,13 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
   });
 
   it('the binding rejects a buffer that runs past the end of wasm memory', () => {
-    const args = { B: 1, H: 1, Tq: 1, Tk: 4, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
+    const args = {
+      B: 1,
+      H: 1,
+      Tq: 1,
+      Tk: 4,
+      mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+    };
     const end = module.HEAPU8.length - 8; // room for 2 floats, 4 wanted
     const stack = module.stackSave();
     let error;
@@ -121,7 +137,13 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
   });
 
   it('the binding words null and misaligned buffers as printf would (its messages are formatted in JS)', () => {
-    const args = { B: 1, H: 1, Tq: 3, Tk: 5, mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 } };
+    const args = {
+      B: 1,
+      H: 1,
+      Tq: 3,
+      Tk: 5,
+      mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+    };
     const messageOf = (buffers) => {
       const stack = module.stackSave();
       try {

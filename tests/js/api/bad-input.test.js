@@ -82,7 +82,16 @@ const BAD_INPUTS = [
   },
   {
     name: 'a non-numeric nested array',
-    call: (a) => a.scaledDotProductAttention([[1, 'a', 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], k, v),
+    call: (a) =>
+      a.scaledDotProductAttention(
+        [
+          [1, 'a', 3, 4],
+          [1, 2, 3, 4],
+          [1, 2, 3, 4],
+        ],
+        k,
+        v,
+      ),
     errors: [TypeError],
     mentions: [word('q')],
   },
@@ -94,7 +103,11 @@ const BAD_INPUTS = [
   },
   {
     name: 'ragged nested arrays',
-    call: (a) => a.maskedSoftmax([[1, 2, 3], [4, 5]]),
+    call: (a) =>
+      a.maskedSoftmax([
+        [1, 2, 3],
+        [4, 5],
+      ]),
     errors: [RangeError, TypeError],
     mentions: [word('x'), number(3), number(2)],
   },
@@ -246,10 +259,26 @@ const BAD_INPUTS = [
 ];
 
 // seed 004: the reference computation that must still work after every failure.
-const x004 = tensor([[1, 2], [0, 1], [3, 1]]);
-const k004 = tensor([[1, 3], [0, 1], [3, 4]]);
-const v004 = tensor([[3, 2], [1, 1], [4, 1]]);
-const out004 = tensor([[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]]);
+const x004 = tensor([
+  [1, 2],
+  [0, 1],
+  [3, 1],
+]);
+const k004 = tensor([
+  [1, 3],
+  [0, 1],
+  [3, 4],
+]);
+const v004 = tensor([
+  [3, 2],
+  [1, 1],
+  [4, 1],
+]);
+const out004 = tensor([
+  [3.939, 1.056],
+  [3.471, 1.306],
+  [3.992, 1.007],
+]);
 function expectStillWorks(attn) {
   // docs/semantics.md quotes 3 decimals: half a unit of the last digit.
   expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seed 004 after an error' });

@@ -50,9 +50,41 @@ const CASES = [
   { name: 'multi-query 4 over 1, window 3, no past', B: 2, H: 4, Hkv: 1, S: 12, P: 0, d: 16, window: 3, rotary: false },
   { name: 'heads 2 over 2, rotary halves, window 5, past 9', B: 1, H: 2, Hkv: 2, S: 6, P: 9, d: 16, window: 5, rotary: { interleaved: false } },
   { name: 'grouped 6 over 3, rotary interleaved, past 10, one new row', B: 2, H: 6, Hkv: 3, S: 1, P: 10, d: 16, window: -1, rotary: { interleaved: true } },
-  { name: 'grouped 8 over 2, rotary halves, window 4, decode step against past 31', B: 1, H: 8, Hkv: 2, S: 1, P: 31, d: 32, window: 4, rotary: { interleaved: false } },
-  { name: 'grouped 4 over 2, window 6, past 7, scale 0.5, softcap 1.5', B: 1, H: 4, Hkv: 2, S: 5, P: 7, d: 8, window: 6, rotary: false, scale: 0.5, softcap: 1.5 },
-  { name: 'grouped 4 over 2, rotary interleaved, window 2, past 5, base 500', B: 1, H: 4, Hkv: 2, S: 4, P: 5, d: 16, window: 2, rotary: { interleaved: true, base: 500 } },
+  {
+    name: 'grouped 8 over 2, rotary halves, window 4, decode step against past 31',
+    B: 1,
+    H: 8,
+    Hkv: 2,
+    S: 1,
+    P: 31,
+    d: 32,
+    window: 4,
+    rotary: { interleaved: false },
+  },
+  {
+    name: 'grouped 4 over 2, window 6, past 7, scale 0.5, softcap 1.5',
+    B: 1,
+    H: 4,
+    Hkv: 2,
+    S: 5,
+    P: 7,
+    d: 8,
+    window: 6,
+    rotary: false,
+    scale: 0.5,
+    softcap: 1.5,
+  },
+  {
+    name: 'grouped 4 over 2, rotary interleaved, window 2, past 5, base 500',
+    B: 1,
+    H: 4,
+    Hkv: 2,
+    S: 4,
+    P: 5,
+    d: 16,
+    window: 2,
+    rotary: { interleaved: true, base: 500 },
+  },
 ];
 
 /** Inputs of one case in our layout: q (B, H, S, d), k and v (B, Hkv, P + S, d). */
@@ -69,7 +101,12 @@ function ours(attn, c, { q, k, v }, left = leftOf(c.window)) {
   const ropeOptions = c.rotary && { interleaved: c.rotary.interleaved, base: c.rotary.base ?? 10000 };
   const qr = c.rotary ? attn.rope(q, { ...ropeOptions, offset: c.P }) : q;
   const kr = c.rotary ? attn.rope(k, ropeOptions) : k;
-  const options = { causal: 'bottom-right', ...(left >= 0 ? { window: [left, 0] } : {}), ...(c.scale ? { scale: c.scale } : {}), ...(c.softcap ? { softcap: c.softcap } : {}) };
+  const options = {
+    causal: 'bottom-right',
+    ...(left >= 0 ? { window: [left, 0] } : {}),
+    ...(c.scale ? { scale: c.scale } : {}),
+    ...(c.softcap ? { softcap: c.softcap } : {}),
+  };
   return { output: attn.scaledDotProductAttention(qr, kr, v, options).output, keys: kr };
 }
 

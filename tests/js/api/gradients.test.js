@@ -31,8 +31,7 @@ function checkGradients(label, inputs, analytic, loss) {
     const t = inputs[name];
     const grad = analytic[name];
     if (!grad) throw new Error(`${label}: no analytic gradient for ${name}`);
-    if (grad.data.length !== t.data.length)
-      throw new Error(`${label}: ${name} gradient has ${grad.data.length} elements, the input ${t.data.length}`);
+    if (grad.data.length !== t.data.length) throw new Error(`${label}: ${name} gradient has ${grad.data.length} elements, the input ${t.data.length}`);
     let worst = { excess: -Infinity };
     for (let i = 0; i < t.data.length; i++) {
       const original = t.data[i];
@@ -47,8 +46,7 @@ function checkGradients(label, inputs, analytic, loss) {
       const excess = Math.abs(grad.data[i] - numeric) - (TOLERANCE.atol + TOLERANCE.rtol * Math.abs(numeric));
       if (excess > worst.excess) worst = { excess, i, numeric, analytic: grad.data[i] };
     }
-    if (worst.excess > 0)
-      failures.push(`${name}[${worst.i}]: analytic ${worst.analytic}, finite difference ${worst.numeric}`);
+    if (worst.excess > 0) failures.push(`${name}[${worst.i}]: analytic ${worst.analytic}, finite difference ${worst.numeric}`);
   }
   if (failures.length) throw new Error(`${label}: gradient mismatch (worst per input): ${failures.join('; ')}`);
 }
@@ -74,7 +72,10 @@ const SDPA_CASES = [
     name: 'float attnMask, validLens (B, Tq) with an empty row, causal bottom-right',
     shapes: { q: [2, 3, 4], k: [2, 5, 4], v: [2, 5, 3] },
     options: {
-      validLens: [[5, 0, 3], [2, 4, 5]],
+      validLens: [
+        [5, 0, 3],
+        [2, 4, 5],
+      ],
       causal: 'bottom-right',
       attnMask: { data: Float32Array.from([0.5, -1, 0, -Infinity, 0.25]), shape: [5] },
     },
@@ -97,7 +98,13 @@ const SDPA_CASES = [
   {
     name: 'd2l maskFill -1e6 with a row of valid length 0',
     shapes: { q: [2, 3, 4], k: [2, 5, 4], v: [2, 5, 3] },
-    options: { validLens: [[2, 0, 5], [1, 3, 4]], maskFill: -1e6 },
+    options: {
+      validLens: [
+        [2, 0, 5],
+        [1, 3, 4],
+      ],
+      maskFill: -1e6,
+    },
   },
 ];
 
@@ -106,7 +113,12 @@ const SCORING_CASES = [
   { scoring: 'general', shapes: { q: [2, 3, 4], k: [2, 4, 3], v: [2, 4, 2] }, params: { w: [4, 3] }, extra: { validLens: [4, 2] } },
   { scoring: 'concat', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { w: [5] }, extra: { causal: 'bottom-right' } },
   { scoring: 'additive', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { wq: [3, 5], wk: [2, 5], wv: [5] }, extra: { validLens: [3, 4] } },
-  { scoring: 'additive', shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { wq: [3, 5], wk: [2, 5], wv: [5] }, extra: { window: [1, 1], alibi: [0.5] } },
+  {
+    scoring: 'additive',
+    shapes: { q: [2, 3, 3], k: [2, 4, 2], v: [2, 4, 2] },
+    params: { wq: [3, 5], wk: [2, 5], wv: [5] },
+    extra: { window: [1, 1], alibi: [0.5] },
+  },
   { scoring: 'concat', shapes: { q: [2, 4, 3], k: [2, 4, 2], v: [2, 4, 2] }, params: { w: [5] }, extra: { window: [1, -1], alibi: true } },
 ];
 
@@ -117,7 +129,13 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
   });
 
   it('maskedSoftmaxBackward (validLens (B, Tq) with an empty row, causal bottom-right)', () => {
-    const options = { validLens: [[5, 0, 2], [3, 5, 1]], causal: 'bottom-right' };
+    const options = {
+      validLens: [
+        [5, 0, 2],
+        [3, 5, 1],
+      ],
+      causal: 'bottom-right',
+    };
     const { x } = randomInputs(1, { x: [2, 3, 5] }, 2);
     const g = randomTensor(seededRandom(2), [2, 3, 5]);
     const y = attn.maskedSoftmax(x, options);
@@ -131,9 +149,7 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     const out = attn.scaledDotProductAttention(q, k, v, c.options).output;
     const g = randomTensor(seededRandom(4), out.shape);
     const { dq, dk, dv } = attn.scaledDotProductAttentionBackward(q, k, v, g, c.options);
-    checkGradients(name, inputs, { q: dq, k: dk, v: dv }, (inp) =>
-      dot64(attn.scaledDotProductAttention(inp.q, inp.k, inp.v, c.options).output, g),
-    );
+    checkGradients(name, inputs, { q: dq, k: dk, v: dv }, (inp) => dot64(attn.scaledDotProductAttention(inp.q, inp.k, inp.v, c.options).output, g));
   });
 
   it('maskedSoftmaxBackward with a window and ALiBi', () => {
@@ -150,28 +166,26 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     const out = attn.additiveAttention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
     const g = randomTensor(seededRandom(6), out.shape);
     const grads = attn.additiveAttentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
-    checkGradients(
-      'additive',
-      inputs,
-      { q: grads.dq, k: grads.dk, v: grads.dv, wq: grads.dwq, wk: grads.dwk, wv: grads.dwv },
-      (inp) => dot64(attn.additiveAttention(inp.q, inp.k, inp.v, options(inp)).output, g),
+    checkGradients('additive', inputs, { q: grads.dq, k: grads.dk, v: grads.dv, wq: grads.dwq, wk: grads.dwk, wv: grads.dwv }, (inp) =>
+      dot64(attn.additiveAttention(inp.q, inp.k, inp.v, options(inp)).output, g),
     );
   });
 
-  it.each(SCORING_CASES.map((c) => [c.extra.window ? `${c.scoring} with a window and ALiBi` : c.scoring, c]))('attentionBackward with scoring %s, parameters included', (label, c) => {
-    const { scoring } = c;
-    const inputs = randomInputs(7, { ...c.shapes, ...c.params });
-    const paramNames = Object.keys(c.params);
-    const options = (inp) => ({ scoring, params: Object.fromEntries(paramNames.map((n) => [n, inp[n]])), ...c.extra });
-    const out = attn.attention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
-    const g = randomTensor(seededRandom(8), out.shape);
-    const grads = attn.attentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
-    const analytic = { q: grads.dq, k: grads.dk, v: grads.dv };
-    for (const n of paramNames) analytic[n] = grads[`d${n}`];
-    checkGradients(`attention ${label}`, inputs, analytic, (inp) =>
-      dot64(attn.attention(inp.q, inp.k, inp.v, options(inp)).output, g),
-    );
-  });
+  it.each(SCORING_CASES.map((c) => [c.extra.window ? `${c.scoring} with a window and ALiBi` : c.scoring, c]))(
+    'attentionBackward with scoring %s, parameters included',
+    (label, c) => {
+      const { scoring } = c;
+      const inputs = randomInputs(7, { ...c.shapes, ...c.params });
+      const paramNames = Object.keys(c.params);
+      const options = (inp) => ({ scoring, params: Object.fromEntries(paramNames.map((n) => [n, inp[n]])), ...c.extra });
+      const out = attn.attention(inputs.q, inputs.k, inputs.v, options(inputs)).output;
+      const g = randomTensor(seededRandom(8), out.shape);
+      const grads = attn.attentionBackward(inputs.q, inputs.k, inputs.v, g, options(inputs));
+      const analytic = { q: grads.dq, k: grads.dk, v: grads.dv };
+      for (const n of paramNames) analytic[n] = grads[`d${n}`];
+      checkGradients(`attention ${label}`, inputs, analytic, (inp) => dot64(attn.attention(inp.q, inp.k, inp.v, options(inp)).output, g));
+    },
+  );
 
   const LAYERS = [
     {
@@ -227,4 +241,3 @@ describe.each(BACKENDS)('backward functions agree with finite differences ($back
     if (!caught) throw new Error('a halved dq passed the finite-difference check: the check cannot fail');
   });
 });
-

@@ -80,7 +80,7 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       expectClose(got.output, { data: expected.out, shape: [1, 1, 5, 3] }, { ...CLOSE, label: 'output' });
     });
 
-    it('an input detached after its check (by a later argument\'s getter) is a RangeError where the arena is filled', () => {
+    it("an input detached after its check (by a later argument's getter) is a RangeError where the arena is filled", () => {
       const detach = (array) => structuredClone(array.buffer, { transfer: [array.buffer] }); // length 0 from then on
       const y = { data: new Float32Array(64).fill(1 / 8), shape: [8, 8] };
       const dy = {
@@ -95,7 +95,13 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       expect(error.message).toMatch(/^maskedSoftmaxBackward: y holds 0 elements now but its shape \[8, 8\] needs 64/);
       const rand = seededRandom(6);
       const q = randomTensor(rand, [1, 1, 4, 4]);
-      const k = { shape: [1, 1, 4, 4], get data() { detach(q.data); return new Float32Array(16); } };
+      const k = {
+        shape: [1, 1, 4, 4],
+        get data() {
+          detach(q.data);
+          return new Float32Array(16);
+        },
+      };
       const sdpaError = thrown(() => attn.scaledDotProductAttention(q, k, randomTensor(rand, [1, 1, 4, 4])));
       expect(sdpaError).toBeInstanceOf(RangeError);
       expect(sdpaError.message).toMatch(/^scaledDotProductAttention: q holds 0 elements now but its shape \[1, 1, 4, 4\] needs 16/);
@@ -116,13 +122,28 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       const mask = Float32Array.of(0, NaN, 0, 0);
       mask.findIndex = () => -1;
       const q = [[1, 2, 3, 4]];
-      const k = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+      const k = [
+        [1, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 0, 1],
+      ];
       const error = thrown(() => attn.scaledDotProductAttention(q, k, k, { attnMask: { data: mask, shape: [1, 4] } }));
       expect(error).toBeInstanceOf(TypeError);
       expect(error.message).toMatch(/attnMask must hold finite numbers or -Infinity, got NaN at flat index 1/);
       const wq = Float32Array.of(1, 2, 3, 4);
       wq.slice = () => new Float32Array(1);
-      const layer = attn.selfAttention({ wq: { data: wq, shape: [2, 2] }, wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] });
+      const layer = attn.selfAttention({
+        wq: { data: wq, shape: [2, 2] },
+        wk: [
+          [1, 0],
+          [0, 1],
+        ],
+        wv: [
+          [1, 0],
+          [0, 1],
+        ],
+      });
       expect(layer.parameters().wq.data).toEqual(Float32Array.of(1, 2, 3, 4));
     });
   });
@@ -137,12 +158,17 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       ['softcap: 1e39', 'scaledDotProductAttention', (a) => a.scaledDotProductAttention(x, x, x, { softcap: 1e39 }), /softcap/],
       ['attention scale: 1e39', 'attention', (a) => a.attention(x, x, x, { scoring: 'concat', params: { w: new Float32Array(8) }, scale: 1e39 }), /scale/],
       ['selfAttention scale: 1e39', 'selfAttention', (a) => a.selfAttention({ dIn: 4, scale: 1e39 }), /scale/],
-      ['step learningRate: 1e39', 'step', (a) => {
-        const layer = a.selfAttention({ dIn: 4 });
-        layer.forward(x);
-        layer.backward({ data: new Float32Array(4), shape: [1, 4] });
-        layer.step(1e39);
-      }, /learningRate/],
+      [
+        'step learningRate: 1e39',
+        'step',
+        (a) => {
+          const layer = a.selfAttention({ dIn: 4 });
+          layer.forward(x);
+          layer.backward({ data: new Float32Array(4), shape: [1, 4] });
+          layer.step(1e39);
+        },
+        /learningRate/,
+      ],
     ])('%s is a RangeError naming the option', (_, fn, call, option) => {
       const error = thrown(() => call(attn));
       expect(error).toBeInstanceOf(RangeError);
@@ -155,7 +181,9 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
       const { module } = await loadModule({ simd: build.simd });
       const mask = { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: true, fill: -1e39 };
       const args = { B: 1, H: 1, Tq: 1, Tk: 4, mask };
-      const error = thrown(() => withArena(module, 'direct', { x: Float32Array.of(1, 2, 3, 4), y: 'x' }, (buffers) => callEntry(module, 'maskedSoftmaxForward', args, buffers)));
+      const error = thrown(() =>
+        withArena(module, 'direct', { x: Float32Array.of(1, 2, 3, 4), y: 'x' }, (buffers) => callEntry(module, 'maskedSoftmaxForward', args, buffers)),
+      );
       expect(error).toBeInstanceOf(RangeError);
       expect(error.message).toMatch(/maskedSoftmaxForward: fill must be finite in float32/);
       const sdpa = { B: 1, H: 1, Hkv: 1, Tq: 1, Tk: 1, d: 1, dv: 1, scale: 1e39, softcap: 0, dropout: 0, seed: 0, mask: { ...mask, useFill: false } };
@@ -167,7 +195,24 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
 
   describe('a polluted Object.prototype', () => {
     afterEach(() => {
-      for (const key of ['boolMask', 'causal', 'returnWeights', 'floatMask', 'validLens', 'scratch', 'threads', 'simd', 'inlineBelow', 'window', 'alibi', 'rope', 'base', 'offset', 'maxLength', '1']) {
+      for (const key of [
+        'boolMask',
+        'causal',
+        'returnWeights',
+        'floatMask',
+        'validLens',
+        'scratch',
+        'threads',
+        'simd',
+        'inlineBelow',
+        'window',
+        'alibi',
+        'rope',
+        'base',
+        'offset',
+        'maxLength',
+        '1',
+      ]) {
         delete Object.prototype[key];
       }
     });
@@ -253,7 +298,10 @@ describe.each(BACKENDS)('hardening ($backend)', (build) => {
   });
 
   describe('backward calls', () => {
-    const x = [[1, 2], [3, 4]];
+    const x = [
+      [1, 2],
+      [3, 4],
+    ];
     it.each([
       ['scaledDotProductAttentionBackward', (a, o) => a.scaledDotProductAttentionBackward(x, x, x, x, o)],
       ['attentionBackward', (a, o) => a.attentionBackward(x, x, x, x, o)],

@@ -8,7 +8,7 @@ import { iframeSnippet } from '../../../web/site/features/embed/snippets.js';
 import { conform } from '../../../web/model/state/conform.js';
 import { decodeState, encodeState } from '../../../web/site/url.js';
 
-describe('the elements\' stylesheet', () => {
+describe("the elements' stylesheet", () => {
   const realFetch = globalThis.fetch;
   afterEach(() => {
     globalThis.fetch = realFetch;
@@ -45,13 +45,10 @@ describe('the iframe height listener', () => {
     expect(frameHeight({ type: 'attention-lab:height', height: 512 })).toBe(512);
   });
 
-  it.each([NaN, Infinity, -Infinity, -5, '1e9px; background: red', null, undefined, { valueOf: () => 1 }])(
-    'ignores the height %s',
-    (height) => {
-      expect(postToSnippet({ type: 'attention-lab:height', height })).toBe('420px');
-      expect(frameHeight({ type: 'attention-lab:height', height })).toBe(null);
-    },
-  );
+  it.each([NaN, Infinity, -Infinity, -5, '1e9px; background: red', null, undefined, { valueOf: () => 1 }])('ignores the height %s', (height) => {
+    expect(postToSnippet({ type: 'attention-lab:height', height })).toBe('420px');
+    expect(frameHeight({ type: 'attention-lab:height', height })).toBe(null);
+  });
 
   it('ignores other messages', () => {
     expect(postToSnippet({ type: 'something-else', height: 10 })).toBe('420px');
@@ -59,7 +56,7 @@ describe('the iframe height listener', () => {
   });
 });
 
-describe('the explorer\'s state from a link', () => {
+describe("the explorer's state from a link", () => {
   it('refuses a scale that overflows or underflows float32 at some temperature', () => {
     for (const scale of [1e39, 1e38, -1, 0, 1e-46, 1e-44, Infinity, NaN, '2']) {
       expect(conform({ scale }).scale).toBe(null);

@@ -48,7 +48,10 @@ describe('a polluted Object.prototype.data and .shape', () => {
   });
 
   it('saved: {} is refused though Object.prototype holds an output and an lse', () => {
-    const x = [[1, 0], [0, 1]];
+    const x = [
+      [1, 0],
+      [0, 1],
+    ];
     const forward = attn.scaledDotProductAttention(x, x, x, { returnLse: true });
     Object.prototype.output = forward.output;
     Object.prototype.lse = forward.lse;
@@ -80,7 +83,9 @@ describe('nested arrays are measured before they are flattened', () => {
     const error = thrown(() => attn.maskedSoftmax(rows));
     const ms = performance.now() - started;
     expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toMatch(/^maskedSoftmax: x: nested arrays of shape \[32768, 32768\] hold 1073741824 numbers, more than the 536854528 one tensor may hold/);
+    expect(error.message).toMatch(
+      /^maskedSoftmax: x: nested arrays of shape \[32768, 32768\] hold 1073741824 numbers, more than the 536854528 one tensor may hold/,
+    );
     // Flattening took 36 s here before; measuring takes microseconds. A second leaves room for a busy machine.
     expect(ms).toBeLessThan(1000);
   });
@@ -102,24 +107,56 @@ describe('nested arrays are measured before they are flattened', () => {
     expect(error.message).toMatch(/^maskedSoftmax: x\[2\] must be an array of 2 elements like its siblings \(ragged nested array\), got 1 elements/);
     const deep = thrown(() => toTensor([[[1], [2]], [[3]]], 'deep'));
     expect(deep?.message).toMatch(/^deep\[1\] must be an array of 2 elements like its siblings/);
-    expect(toTensor([[1, 2], [3, 4]])).toEqual({ data: Float32Array.of(1, 2, 3, 4), shape: [2, 2] });
+    expect(
+      toTensor([
+        [1, 2],
+        [3, 4],
+      ]),
+    ).toEqual({ data: Float32Array.of(1, 2, 3, 4), shape: [2, 2] });
   });
 });
 
 describe('a typed array whose buffer was transferred', () => {
-  const x = [[1, 2], [3, 4]];
+  const x = [
+    [1, 2],
+    [3, 4],
+  ];
   it.each([
     ['x itself', () => attn.maskedSoftmax(detached(Float32Array, [1, 2])), /^maskedSoftmax: x is detached/],
     ['x.data, Float32Array', () => attn.maskedSoftmax({ data: detached(Float32Array, [1, 2, 3, 4]), shape: [2, 2] }), /^maskedSoftmax: x\.data is detached/],
-    ['x.data, Float64Array (converted)', () => attn.maskedSoftmax({ data: detached(Float64Array, [1, 2, 3, 4]), shape: [2, 2] }), /^maskedSoftmax: x\.data is detached/],
+    [
+      'x.data, Float64Array (converted)',
+      () => attn.maskedSoftmax({ data: detached(Float64Array, [1, 2, 3, 4]), shape: [2, 2] }),
+      /^maskedSoftmax: x\.data is detached/,
+    ],
     ['x.shape', () => attn.maskedSoftmax({ data: Float32Array.of(1, 2, 3, 4), shape: detached(Int32Array, [2, 2]) }), /^maskedSoftmax: x\.shape is detached/],
-    ['q of attention', () => attn.scaledDotProductAttention({ data: detached(Float32Array, [1, 2, 3, 4]), shape: [2, 2] }, x, x), /^scaledDotProductAttention: q\.data is detached/],
-    ['options.out', () => attn.scaledDotProductAttention(x, x, x, { out: detached(Float32Array, [0, 0, 0, 0]) }), /^scaledDotProductAttention: out is detached/],
-    ['a bool attnMask', () => attn.maskedSoftmax(x, { attnMask: { data: detached(Uint8Array, [1, 1, 1, 1]), shape: [2, 2] } }), /^maskedSoftmax: attnMask\.data is detached/],
-    ['a float attnMask', () => attn.maskedSoftmax(x, { attnMask: { data: detached(Float64Array, [0, 0, 0, 0]), shape: [2, 2] } }), /^maskedSoftmax: attnMask\.data is detached/],
-    ['validLens', () => attn.scaledDotProductAttention([x], [x], [x], { validLens: detached(Int32Array, [1]) }), /^scaledDotProductAttention: validLens is detached/],
+    [
+      'q of attention',
+      () => attn.scaledDotProductAttention({ data: detached(Float32Array, [1, 2, 3, 4]), shape: [2, 2] }, x, x),
+      /^scaledDotProductAttention: q\.data is detached/,
+    ],
+    [
+      'options.out',
+      () => attn.scaledDotProductAttention(x, x, x, { out: detached(Float32Array, [0, 0, 0, 0]) }),
+      /^scaledDotProductAttention: out is detached/,
+    ],
+    [
+      'a bool attnMask',
+      () => attn.maskedSoftmax(x, { attnMask: { data: detached(Uint8Array, [1, 1, 1, 1]), shape: [2, 2] } }),
+      /^maskedSoftmax: attnMask\.data is detached/,
+    ],
+    [
+      'a float attnMask',
+      () => attn.maskedSoftmax(x, { attnMask: { data: detached(Float64Array, [0, 0, 0, 0]), shape: [2, 2] } }),
+      /^maskedSoftmax: attnMask\.data is detached/,
+    ],
+    [
+      'validLens',
+      () => attn.scaledDotProductAttention([x], [x], [x], { validLens: detached(Int32Array, [1]) }),
+      /^scaledDotProductAttention: validLens is detached/,
+    ],
     ['alibi slopes', () => attn.scaledDotProductAttention(x, x, x, { alibi: detached(Float32Array, [0.5]) }), /^scaledDotProductAttention: alibi is detached/],
-    ['a layer\'s input', () => attn.selfAttention({ dIn: 2 }).forward(detached(Float32Array, [1, 2])), /^selfAttention\.forward: x is detached/],
+    ["a layer's input", () => attn.selfAttention({ dIn: 2 }).forward(detached(Float32Array, [1, 2])), /^selfAttention\.forward: x is detached/],
     ['toTensor', () => toTensor(detached(Uint8Array, [1]), 'bytes', Uint8Array), /^bytes is detached/],
   ])('%s is a TypeError naming the argument "... is detached"', (label, call, message) => {
     const error = thrown(call);
@@ -128,7 +165,7 @@ describe('a typed array whose buffer was transferred', () => {
     expect(error.message).not.toMatch(/Cannot perform/);
   });
 
-  it('on the worker pool too: a remote layer\'s input and a pooled call name it, no DataCloneError', async () => {
+  it("on the worker pool too: a remote layer's input and a pooled call name it, no DataCloneError", async () => {
     const pool = await loadAttention({ threads: 1, inlineBelow: 0 });
     try {
       const layer = await pool.selfAttention({ dIn: 2 });
@@ -136,7 +173,10 @@ describe('a typed array whose buffer was transferred', () => {
       await expect(layer.setParameters({ wv: detached(Float32Array, [1, 2, 3, 4]) })).rejects.toThrow(/^selfAttention\.setParameters: wv is detached/);
       await expect(pool.maskedSoftmax(detached(Float32Array, [1, 2]))).rejects.toThrow(/^maskedSoftmax: x is detached/);
       // In a remote layer's options, beside its tensor argument.
-      const x = [[1, 2], [3, 4]];
+      const x = [
+        [1, 2],
+        [3, 4],
+      ];
       await expect(layer.forward(x, { validLens: detached(Int32Array, [1]) })).rejects.toThrow(/^selfAttention\.forward: validLens is detached/);
     } finally {
       pool.dispose();

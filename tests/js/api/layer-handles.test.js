@@ -75,7 +75,10 @@ describe('a layer handle whose worker was replaced', () => {
     attn = await loadAttention({ threads: 2, inlineBelow: 0 });
     expect(capture.workers).toHaveLength(2);
     const options = { dIn: 2, seed: 1 };
-    const x = [[1, 2], [3, 4]];
+    const x = [
+      [1, 2],
+      [3, 4],
+    ];
     const a = await attn.selfAttention(options);
     const aOutput = (await a.forward(x)).output;
 

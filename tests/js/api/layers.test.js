@@ -56,7 +56,10 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
 
     it('forward and backward shapes for x (T, d_in) and (B, T, d_in), trace included', () => {
       const layer = attn.selfAttention({ dIn: 3, dQ: 2, dOut: 4, seed: 1 });
-      for (const xShape of [[5, 3], [2, 5, 3]]) {
+      for (const xShape of [
+        [5, 3],
+        [2, 5, 3],
+      ]) {
         const lead = xShape.slice(0, -1);
         const T = 5;
         const x = randomTensor(seededRandom(2), xShape);
@@ -94,13 +97,30 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
 
     it("20 SGD steps lower seed 004's loss (its X and weights, a fixed target)", () => {
       const layer = attn.selfAttention({
-        wq: tensor([[1, 0], [0, 1]]),
-        wk: tensor([[1, 1], [0, 1]]),
-        wv: tensor([[1, 0], [1, 1]]),
+        wq: tensor([
+          [1, 0],
+          [0, 1],
+        ]),
+        wk: tensor([
+          [1, 1],
+          [0, 1],
+        ]),
+        wv: tensor([
+          [1, 0],
+          [1, 1],
+        ]),
         causal: true,
       });
-      const x = tensor([[1, 2], [0, 1], [3, 1]]);
-      const target = tensor([[1, 0], [0, 1], [1, 1]]);
+      const x = tensor([
+        [1, 2],
+        [0, 1],
+        [3, 1],
+      ]);
+      const target = tensor([
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]);
       const losses = train(layer, x, target, 20, 0.02);
       expect(losses[20]).toBeLessThan(0.5 * losses[0]);
       const rises = losses.slice(1).filter((l, i) => l > losses[i]).length;
@@ -121,7 +141,12 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
     it('setParameters replaces the weights it is given and keeps the others', () => {
       const layer = attn.selfAttention({ dIn: 2, dQ: 2, dOut: 2, seed: 9 });
       const old = layer.parameters();
-      layer.setParameters({ wq: tensor([[1, 2], [3, 4]]) });
+      layer.setParameters({
+        wq: tensor([
+          [1, 2],
+          [3, 4],
+        ]),
+      });
       const now = layer.parameters();
       expect(Array.from(now.wq.data)).toEqual([1, 2, 3, 4]);
       expect(Array.from(now.wk.data)).toEqual(Array.from(old.wk.data));

@@ -114,16 +114,12 @@ export function broadcastTo(mask, shape) {
  */
 function intersectMask(userMask, shape, visible) {
   const [B, H, Tq, Tk] = shape;
-  const base = userMask
-    ? broadcastTo(userMask, shape)
-    : { dtype: 'bool', shape: [...shape], data: new Uint8Array(B * H * Tq * Tk).fill(1) };
+  const base = userMask ? broadcastTo(userMask, shape) : { dtype: 'bool', shape: [...shape], data: new Uint8Array(B * H * Tq * Tk).fill(1) };
   const isFloat = base.data instanceof Float32Array;
   let flat = 0;
   for (let b = 0; b < B; b++)
     for (let h = 0; h < H; h++)
-      for (let i = 0; i < Tq; i++)
-        for (let j = 0; j < Tk; j++, flat++)
-          if (!visible(b, i, j)) base.data[flat] = isFloat ? -Infinity : 0;
+      for (let i = 0; i < Tq; i++) for (let j = 0; j < Tk; j++, flat++) if (!visible(b, i, j)) base.data[flat] = isFloat ? -Infinity : 0;
   return base;
 }
 

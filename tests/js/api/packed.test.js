@@ -15,7 +15,24 @@ const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, stride
 const [B, H, Tq, Tk, d] = [2, 2, 3, 5, 4];
 const SDPA = { B, H, Hkv: 1, Tq, Tk, d, dv: d, scale: 0.5, softcap: 0, dropout: 0, seed: 0, mask: MASK };
 const SCORING = { B, H, Hkv: 1, Tq, Tk, dq: d, dk: d, dv: d, hidden: 0, scoring: 2, scale: 1, mask: MASK };
-const LAYER = { B: 1, T: 3, dIn: 4, dQ: 4, dV: 4, heads: 1, kvHeads: 1, dOut: 0, scale: 0.5, mask: MASK, rope: false, ropeBase: 10000, ropeInterleaved: false, ropeOffset: 0, cacheLength: 0, cacheCapacity: 0 };
+const LAYER = {
+  B: 1,
+  T: 3,
+  dIn: 4,
+  dQ: 4,
+  dV: 4,
+  heads: 1,
+  kvHeads: 1,
+  dOut: 0,
+  scale: 0.5,
+  mask: MASK,
+  rope: false,
+  ropeBase: 10000,
+  ropeInterleaved: false,
+  ropeOffset: 0,
+  cacheLength: 0,
+  cacheCapacity: 0,
+};
 
 // [entry, args with one bad size, that size's name]: each entry's own check must name it.
 const BAD_SIZES = [
@@ -42,8 +59,25 @@ describe.each(BACKENDS)('packed entry points ($backend)', ({ simd }) => {
   });
 
   it('list every field the JS side sends, Buffers in the order of its own list', () => {
-    const lists = Object.fromEntries(module.packedLayout().split(';').map((list) => list.split('=')));
-    expect(Object.keys(lists)).toEqual(['MaskArgs', 'SoftmaxArgs', 'SdpaArgs', 'ScoringArgs', 'LayerArgs', 'RopeArgs', 'InitArgs', 'StepArgs', 'TransformerArgs', 'ModelCallArgs', 'Buffers']);
+    const lists = Object.fromEntries(
+      module
+        .packedLayout()
+        .split(';')
+        .map((list) => list.split('=')),
+    );
+    expect(Object.keys(lists)).toEqual([
+      'MaskArgs',
+      'SoftmaxArgs',
+      'SdpaArgs',
+      'ScoringArgs',
+      'LayerArgs',
+      'RopeArgs',
+      'InitArgs',
+      'StepArgs',
+      'TransformerArgs',
+      'ModelCallArgs',
+      'Buffers',
+    ]);
     expect(lists.Buffers.split(',')).toEqual(Object.keys(NO_BUFFERS));
     expect(lists.MaskArgs.split(',').sort()).toEqual(Object.keys(MASK).sort());
     expect(lists.StepArgs.split(',')).toEqual(['n', 'learningRate']);
@@ -51,7 +85,11 @@ describe.each(BACKENDS)('packed entry points ($backend)', ({ simd }) => {
   });
 
   it('layerForwardCached refuses cache fields that do not fit, before it reads a buffer', () => {
-    for (const cache of [{ cacheLength: 1, cacheCapacity: 3 }, { cacheLength: -1, cacheCapacity: 8 }, { cacheLength: 0.5, cacheCapacity: 8 }]) {
+    for (const cache of [
+      { cacheLength: 1, cacheCapacity: 3 },
+      { cacheLength: -1, cacheCapacity: 8 },
+      { cacheLength: 0.5, cacheCapacity: 8 },
+    ]) {
       const stack = module.stackSave();
       let message = 'no error';
       try {

@@ -31,25 +31,70 @@ const CASES = [
   ['heads, B*H = 8 > 2 workers', 2, { B: 1, H: 8, Hkv: 8, Tq: 24, Tk: 24, d: 8, dv: 8 }, () => ({})],
   ['GQA whole kv groups, causal', 2, { B: 2, H: 4, Hkv: 2, Tq: 20, Tk: 20, d: 8, dv: 4 }, () => ({ causal: true })],
   ['GQA groups cut inside (H=6, Hkv=2, 4 workers)', 4, { B: 1, H: 6, Hkv: 2, Tq: 18, Tk: 23, d: 4, dv: 8 }, () => ({})],
-  ['one head, 3 workers: query blocks, top-left causal with Tq > Tk', 3, { B: 1, H: 1, Hkv: 1, Tq: 37, Tk: 29, d: 8, dv: 8 }, () => ({ causal: 'top-left', returnLse: true })],
-  ['one head, 2 workers: bottom-right causal, fully masked rows', 2, { B: 1, H: 1, Hkv: 1, Tq: 40, Tk: 12, d: 4, dv: 4 }, () => ({ causal: 'bottom-right', returnLse: true })],
+  [
+    'one head, 3 workers: query blocks, top-left causal with Tq > Tk',
+    3,
+    { B: 1, H: 1, Hkv: 1, Tq: 37, Tk: 29, d: 8, dv: 8 },
+    () => ({ causal: 'top-left', returnLse: true }),
+  ],
+  [
+    'one head, 2 workers: bottom-right causal, fully masked rows',
+    2,
+    { B: 1, H: 1, Hkv: 1, Tq: 40, Tk: 12, d: 4, dv: 4 },
+    () => ({ causal: 'bottom-right', returnLse: true }),
+  ],
   ['B*H = 2 < 3 workers, GQA, causal with Tq < Tk', 3, { B: 1, H: 2, Hkv: 1, Tq: 15, Tk: 33, d: 8, dv: 8 }, () => ({ causal: true })],
-  ['validLens per row and a broadcast bool attnMask', 3, { B: 2, H: 2, Hkv: 2, Tq: 13, Tk: 17, d: 4, dv: 4 }, (rand) => ({
-    validLens: Array.from({ length: 2 }, (_, b) => Array.from({ length: 13 }, (_, i) => (b * 7 + i * 3) % 19)),
-    attnMask: boolMask(rand, [2, 1, 1, 17]),
-  })],
-  ['float attnMask (B, H, Tq, Tk), softcap, scale, query blocks', 2, { B: 1, H: 1, Hkv: 1, Tq: 21, Tk: 16, d: 8, dv: 8 }, (rand) => ({
-    attnMask: { data: Float32Array.from({ length: 21 * 16 }, () => (rand() > 0.8 ? -Infinity : rand())), shape: [1, 1, 21, 16] },
-    softcap: 2,
-    scale: 0.7,
-    causal: true,
-  })],
-  ['weights and trace with causal keep heads whole', 3, { B: 1, H: 3, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ causal: true, returnWeights: true, trace: true, softcap: 3 })],
-  ['weights without causal may cut query blocks', 2, { B: 1, H: 1, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 }, () => ({ returnWeights: true, trace: true, returnLse: true })],
-  ['maskFill with causal keeps heads whole', 2, { B: 1, H: 3, Hkv: 3, Tq: 10, Tk: 6, d: 4, dv: 4 }, () => ({ causal: 'bottom-right', maskFill: -1e6, validLens: [3] })],
+  [
+    'validLens per row and a broadcast bool attnMask',
+    3,
+    { B: 2, H: 2, Hkv: 2, Tq: 13, Tk: 17, d: 4, dv: 4 },
+    (rand) => ({
+      validLens: Array.from({ length: 2 }, (_, b) => Array.from({ length: 13 }, (_, i) => (b * 7 + i * 3) % 19)),
+      attnMask: boolMask(rand, [2, 1, 1, 17]),
+    }),
+  ],
+  [
+    'float attnMask (B, H, Tq, Tk), softcap, scale, query blocks',
+    2,
+    { B: 1, H: 1, Hkv: 1, Tq: 21, Tk: 16, d: 8, dv: 8 },
+    (rand) => ({
+      attnMask: { data: Float32Array.from({ length: 21 * 16 }, () => (rand() > 0.8 ? -Infinity : rand())), shape: [1, 1, 21, 16] },
+      softcap: 2,
+      scale: 0.7,
+      causal: true,
+    }),
+  ],
+  [
+    'weights and trace with causal keep heads whole',
+    3,
+    { B: 1, H: 3, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 },
+    () => ({ causal: true, returnWeights: true, trace: true, softcap: 3 }),
+  ],
+  [
+    'weights without causal may cut query blocks',
+    2,
+    { B: 1, H: 1, Hkv: 1, Tq: 9, Tk: 11, d: 4, dv: 4 },
+    () => ({ returnWeights: true, trace: true, returnLse: true }),
+  ],
+  [
+    'maskFill with causal keeps heads whole',
+    2,
+    { B: 1, H: 3, Hkv: 3, Tq: 10, Tk: 6, d: 4, dv: 4 },
+    () => ({ causal: 'bottom-right', maskFill: -1e6, validLens: [3] }),
+  ],
   ['dropout runs the whole call on one worker', 2, { B: 2, H: 2, Hkv: 1, Tq: 12, Tk: 12, d: 4, dv: 4 }, () => ({ dropout: 0.3, seed: 11 })],
-  ['a window keeps heads whole (its diagonal is i + Tk - Tq)', 3, { B: 1, H: 2, Hkv: 1, Tq: 30, Tk: 40, d: 4, dv: 4 }, () => ({ window: [5, 2], returnLse: true })],
-  ['ALiBi sends each worker its heads\' slopes (H=6, Hkv=2, 4 workers)', 4, { B: 1, H: 6, Hkv: 2, Tq: 18, Tk: 23, d: 4, dv: 8 }, () => ({ alibi: true, window: [-1, 0] })],
+  [
+    'a window keeps heads whole (its diagonal is i + Tk - Tq)',
+    3,
+    { B: 1, H: 2, Hkv: 1, Tq: 30, Tk: 40, d: 4, dv: 4 },
+    () => ({ window: [5, 2], returnLse: true }),
+  ],
+  [
+    "ALiBi sends each worker its heads' slopes (H=6, Hkv=2, 4 workers)",
+    4,
+    { B: 1, H: 6, Hkv: 2, Tq: 18, Tk: 23, d: 4, dv: 8 },
+    () => ({ alibi: true, window: [-1, 0] }),
+  ],
 ];
 
 function inputsOf(rand, { B, H, Hkv, Tq, Tk, d, dv }) {
@@ -63,8 +108,7 @@ function inputsOf(rand, { B, H, Hkv, Tq, Tk, d, dv }) {
 
 /** Every tensor of a result (output, weights, trace.*, lse, dq, ...) against the synchronous one. */
 function expectSameResult(actual, expected, label) {
-  const flat = (r, prefix = '') =>
-    Object.entries(r).flatMap(([key, value]) => ('data' in value ? [[prefix + key, value]] : flat(value, `${key}.`)));
+  const flat = (r, prefix = '') => Object.entries(r).flatMap(([key, value]) => ('data' in value ? [[prefix + key, value]] : flat(value, `${key}.`)));
   const got = Object.fromEntries(flat(actual));
   const want = flat(expected);
   expect(Object.keys(got).sort()).toEqual(want.map(([key]) => key).sort());
@@ -105,14 +149,25 @@ describe.each(BACKENDS)('the parallel API gives the synchronous results ($backen
   it('takes rank-3 and rank-2 inputs and answers in their rank', async () => {
     const rand = seededRandom(5);
     const parallel = pools.get(3);
-    for (const shape of [[2, 19, 8], [19, 8]]) {
+    for (const shape of [
+      [2, 19, 8],
+      [19, 8],
+    ]) {
       const [q, k, v, dout] = [0, 1, 2, 3].map(() => randomTensor(rand, shape));
-      expectSameResult(await parallel.scaledDotProductAttention(q, k, v, { causal: true }), sync.scaledDotProductAttention(q, k, v, { causal: true }), `rank ${shape.length}`);
-      expectSameResult(await parallel.scaledDotProductAttentionBackward(q, k, v, dout), sync.scaledDotProductAttentionBackward(q, k, v, dout), `rank ${shape.length} backward`);
+      expectSameResult(
+        await parallel.scaledDotProductAttention(q, k, v, { causal: true }),
+        sync.scaledDotProductAttention(q, k, v, { causal: true }),
+        `rank ${shape.length}`,
+      );
+      expectSameResult(
+        await parallel.scaledDotProductAttentionBackward(q, k, v, dout),
+        sync.scaledDotProductAttentionBackward(q, k, v, dout),
+        `rank ${shape.length} backward`,
+      );
     }
   });
 
-  it('leaves the caller\'s input arrays intact (copied, never transferred)', async () => {
+  it("leaves the caller's input arrays intact (copied, never transferred)", async () => {
     const rand = seededRandom(6);
     const { q, k, v } = inputsOf(rand, { B: 1, H: 4, Hkv: 4, Tq: 8, Tk: 8, d: 4, dv: 4 });
     const before = q.data.slice();
@@ -126,7 +181,10 @@ describe.each(BACKENDS)('the parallel API gives the synchronous results ($backen
     const { q, k, v, dout } = inputsOf(rand, { B: 1, H: 4, Hkv: 2, Tq: 10, Tk: 12, d: 6, dv: 5 });
     const w = randomTensor(rand, [6, 6]);
     const parallel = pools.get(2);
-    for (const options of [{ scoring: 'dot', causal: true }, { scoring: 'general', params: { w }, validLens: [7] }]) {
+    for (const options of [
+      { scoring: 'dot', causal: true },
+      { scoring: 'general', params: { w }, validLens: [7] },
+    ]) {
       expectSameResult(await parallel.attention(q, k, v, options), sync.attention(q, k, v, options), options.scoring);
       expectSameResult(await parallel.attentionBackward(q, k, v, dout, options), sync.attentionBackward(q, k, v, dout, options), `${options.scoring} backward`);
     }
@@ -185,12 +243,18 @@ describe('errors of the parallel API', () => {
     ['a missing gradOutput (TypeError)', (a) => a.scaledDotProductAttentionBackward(q, k, v, undefined)],
     ['validLens of the wrong shape (RangeError)', (a) => a.attention(q, k, v, { validLens: [1, 2] })],
     ['softcap with a non-dot scoring (TypeError)', (a) => a.attention(q, k, v, { scoring: 'general', params: { w: randomTensor(rand, [3, 3]) }, softcap: 1 })],
-    ['a request larger than one wasm allocation (RangeError)', (a) => {
-      const long = { data: new Float32Array(1_000_000), shape: [1_000_000, 1] };
-      return a.scaledDotProductAttention(long, long, long, { returnWeights: true });
-    }],
+    [
+      'a request larger than one wasm allocation (RangeError)',
+      (a) => {
+        const long = { data: new Float32Array(1_000_000), shape: [1_000_000, 1] };
+        return a.scaledDotProductAttention(long, long, long, { returnWeights: true });
+      },
+    ],
   ])('%s is rejected with the synchronous error, checked before any worker', async (label, call) => {
-    await expectSameError(() => call(sync), () => call(parallel));
+    await expectSameError(
+      () => call(sync),
+      () => call(parallel),
+    );
   });
 
   it.each([
@@ -198,20 +262,32 @@ describe('errors of the parallel API', () => {
     ['additiveAttention without weights (TypeError)', (a) => a.additiveAttention(q, k, v)],
     ['a ragged nested array (RangeError)', (a) => a.maskedSoftmax([[1, 2], [3]])],
   ])('%s, raised inside a worker, reaches the caller as the same error', async (label, call) => {
-    await expectSameError(() => call(sync), () => call(parallel));
+    await expectSameError(
+      () => call(sync),
+      () => call(parallel),
+    );
   });
 
   it('an argument no worker can receive (a function) fails as in the synchronous API', async () => {
-    const x = [[1, 2], [3, 4]];
-    await expectSameError(() => sync.maskedSoftmax(x, { causal: () => true }), () => parallel.maskedSoftmax(x, { causal: () => true }));
+    const x = [
+      [1, 2],
+      [3, 4],
+    ];
+    await expectSameError(
+      () => sync.maskedSoftmax(x, { causal: () => true }),
+      () => parallel.maskedSoftmax(x, { causal: () => true }),
+    );
     expect(await parallel.maskedSoftmax(x)).toEqual(sync.maskedSoftmax(x)); // and the pool still works
   });
 
-  it('a layer method called out of order rejects with the layer\'s own error', async () => {
+  it("a layer method called out of order rejects with the layer's own error", async () => {
     const options = { dModel: 4, heads: 2 };
     const local = sync.multiHeadAttention(options);
     const remote = await parallel.multiHeadAttention(options);
-    await expectSameError(() => local.backward([[1, 2, 3, 4]]), () => remote.backward([[1, 2, 3, 4]]));
+    await expectSameError(
+      () => local.backward([[1, 2, 3, 4]]),
+      () => remote.backward([[1, 2, 3, 4]]),
+    );
   });
 
   it('rejects bad pool options with TypeError or RangeError', async () => {
@@ -238,7 +314,12 @@ describe('dispose()', () => {
   it('small calls run inline by default and give the synchronous result', async () => {
     const parallel = await loadAttention({ threads: 1 });
     const sync = await loadAttention();
-    const x = [[1, 2, 0, 1], [0, 1, 1, 0], [2, 0, 1, 1], [1, 1, 1, 1]];
+    const x = [
+      [1, 2, 0, 1],
+      [0, 1, 1, 0],
+      [2, 0, 1, 1],
+      [1, 1, 1, 1],
+    ];
     expect((await parallel.scaledDotProductAttention(x, x, x)).output).toEqual(sync.scaledDotProductAttention(x, x, x).output);
     parallel.dispose();
   });

@@ -52,17 +52,39 @@ describe.each(BACKENDS)('a transformer on a worker ($backend)', ({ simd, backend
     const local = sync.transformer(CONFIG);
     const remote = await pool.transformer(CONFIG);
     const tokens = [[0, 1, 2]];
-    await expectSameError(() => sync.transformer({ ...CONFIG, dModel: 15 }), () => pool.transformer({ ...CONFIG, dModel: 15 }));
-    await expectSameError(() => local.forward([[0, 26]]), () => remote.forward([[0, 26]]));
-    await expectSameError(() => local.forward([Array(25).fill(0)]), () => remote.forward([Array(25).fill(0)]));
-    await expectSameError(() => local.gradients(tokens, { targets: [[1, 2]] }), () => remote.gradients(tokens, { targets: [[1, 2]] }));
-    await expectSameError(() => local.trainStep(tokens, { optimizer: { learningRate: -1 } }), () => remote.trainStep(tokens, { optimizer: { learningRate: -1 } }));
-    await expectSameError(() => local.setParameters({}), () => remote.setParameters({}));
+    await expectSameError(
+      () => sync.transformer({ ...CONFIG, dModel: 15 }),
+      () => pool.transformer({ ...CONFIG, dModel: 15 }),
+    );
+    await expectSameError(
+      () => local.forward([[0, 26]]),
+      () => remote.forward([[0, 26]]),
+    );
+    await expectSameError(
+      () => local.forward([Array(25).fill(0)]),
+      () => remote.forward([Array(25).fill(0)]),
+    );
+    await expectSameError(
+      () => local.gradients(tokens, { targets: [[1, 2]] }),
+      () => remote.gradients(tokens, { targets: [[1, 2]] }),
+    );
+    await expectSameError(
+      () => local.trainStep(tokens, { optimizer: { learningRate: -1 } }),
+      () => remote.trainStep(tokens, { optimizer: { learningRate: -1 } }),
+    );
+    await expectSameError(
+      () => local.setParameters({}),
+      () => remote.setParameters({}),
+    );
     expect(remote.steps).toBe(0);
     // a tokens tensor of a class with data and shape as getters (a clone would drop them) is read on the calling thread first
     class Tokens {
-      get data() { return Int32Array.of(0, 1, 2); }
-      get shape() { return [1, 3]; }
+      get data() {
+        return Int32Array.of(0, 1, 2);
+      }
+      get shape() {
+        return [1, 3];
+      }
     }
     const withGetters = new Tokens();
     expect((await remote.forward(withGetters)).logits).toEqual(local.forward(withGetters).logits);

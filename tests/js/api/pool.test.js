@@ -106,7 +106,7 @@ describe('the worker pool', () => {
 });
 
 describe('real pool workers', () => {
-  it('a disposed remote layer is dropped from its worker\'s map', async () => {
+  it("a disposed remote layer is dropped from its worker's map", async () => {
     const pool = await WorkerPool.start(1, {});
     try {
       const { layer } = await pool.request(0, { type: 'layer', name: 'selfAttention', options: { dIn: 2 } });

@@ -44,11 +44,20 @@ describe.runIf(isNode())('relaxed-opcodes: the pre-standard fma becomes f32x4.re
       results: [],
       locals: [[0, I32]],
       body: [
-        ...simd(0x0c), ...decoy, 0x1a, // v128.const decoy; drop
-        op.i32_const, ...s32(0),
-        ...load(16), ...load(32), ...load(48),
-        0xfd, 0xaf, 0x01, // f32x4.fma (LLVM 14)
-        ...simd(0x0b), 4, 0, // v128.store align=16 offset=0
+        ...simd(0x0c),
+        ...decoy,
+        0x1a, // v128.const decoy; drop
+        op.i32_const,
+        ...s32(0),
+        ...load(16),
+        ...load(32),
+        ...load(48),
+        0xfd,
+        0xaf,
+        0x01, // f32x4.fma (LLVM 14)
+        ...simd(0x0b),
+        4,
+        0, // v128.store align=16 offset=0
       ],
     });
   }
@@ -92,7 +101,11 @@ describe.runIf(isNode())('relaxed-opcodes: the pre-standard fma becomes f32x4.re
       expect(instructions, name).toBeGreaterThan(10_000);
       expect(ops.has(`${0xfd}:${0xaf}`), `${name} keeps no pre-standard fma`).toBe(false);
       expect(ops.get(`${0xfd}:${tools.RELAXED_MADD}`) ?? 0, `${name}: relaxed_madd count`).toSatisfy((n) => (name === 'relaxed' ? n > 50 : n === 0));
-      if (name === 'scalar') expect([...ops.keys()].some((k) => k.startsWith(`${0xfd}:`)), 'scalar has no simd').toBe(false);
+      if (name === 'scalar')
+        expect(
+          [...ops.keys()].some((k) => k.startsWith(`${0xfd}:`)),
+          'scalar has no simd',
+        ).toBe(false);
     }
   });
 

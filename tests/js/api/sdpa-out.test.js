@@ -21,7 +21,10 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
   it('writes the output into out and returns out itself, bit for bit the output of a call without it', async () => {
     const { q, k, v, options, outFloats } = problem(1);
     const fresh = apis.attn.scaledDotProductAttention(q, k, v, { ...options, returnLse: true, returnWeights: true });
-    for (const [label, api] of [['one thread', apis.attn], ['pool', apis.parallel]]) {
+    for (const [label, api] of [
+      ['one thread', apis.attn],
+      ['pool', apis.parallel],
+    ]) {
       const out = filledOut(outFloats);
       const given = await api.scaledDotProductAttention(q, k, v, { ...options, returnLse: true, returnWeights: true, out });
       expect(given.output.data, label).toBe(out);
@@ -33,7 +36,7 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     }
   });
 
-  it('may be one of the inputs\' own data: q is copied in before the output is written', () => {
+  it("may be one of the inputs' own data: q is copied in before the output is written", () => {
     const rand = seededRandom(2);
     const shape = [1, 2, 9, 8]; // d = dv, so the output has q's size
     const [q, k, v] = [randomTensor(rand, shape), randomTensor(rand, shape), randomTensor(rand, shape)];
@@ -43,7 +46,7 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     expect(Array.from(q.data)).toEqual(Array.from(expected));
   });
 
-  it('refuses anything but a Float32Array of the output\'s size, naming out and the shape, and keeps working', () => {
+  it("refuses anything but a Float32Array of the output's size, naming out and the shape, and keeps working", () => {
     const { q, k, v, options, outFloats } = problem(3);
     const shape = '[2, 4, 70, 8]';
     const typeCases = [
@@ -61,7 +64,10 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     }
     const detached = new Float32Array(outFloats);
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
-    const lengthCases = [[new Float32Array(outFloats - 1), outFloats - 1], [new Float32Array(outFloats + 4).subarray(1), outFloats + 3]];
+    const lengthCases = [
+      [new Float32Array(outFloats - 1), outFloats - 1],
+      [new Float32Array(outFloats + 4).subarray(1), outFloats + 3],
+    ];
     for (const [out, length] of lengthCases) {
       expect(() => apis.attn.scaledDotProductAttention(q, k, v, { ...options, out })).toThrow(
         new RangeError(`scaledDotProductAttention: out must hold ${outFloats} floats for the output (B, H, Tq, dv) ${shape}, got ${length}`),
@@ -72,8 +78,12 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     );
     // A Float32Array subclass with a lying length and a set() of its own is written by its slots.
     class Liar extends Float32Array {
-      get length() { return 1; }
-      set() { throw new Error('our own set was called'); }
+      get length() {
+        return 1;
+      }
+      set() {
+        throw new Error('our own set was called');
+      }
     }
     const liar = new Liar(outFloats);
     expect(apis.attn.scaledDotProductAttention(q, k, v, { ...options, out: liar }).output.data).toBe(liar);
@@ -101,11 +111,23 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     // (without the problem's softcap, which would bound the scores).
     const huge = (t) => ({ data: t.data.map(() => 1e20), shape: t.shape });
     const uncapped = { ...options, softcap: 0 };
-    for (const [label, api] of [['one thread', apis.attn], ['pool', apis.parallel]]) {
+    for (const [label, api] of [
+      ['one thread', apis.attn],
+      ['pool', apis.parallel],
+    ]) {
       const out = filledOut(outFloats);
-      await expect(Promise.resolve().then(() => api.scaledDotProductAttention(q, nanK, v, { ...options, out })), label).rejects.toThrow(/k/);
-      await expect(Promise.resolve().then(() => api.scaledDotProductAttention(huge(q), huge(k), v, { ...uncapped, out })), label).rejects.toThrow(RangeError);
-      expect(out.every((x) => x === SENTINEL), label).toBe(true);
+      await expect(
+        Promise.resolve().then(() => api.scaledDotProductAttention(q, nanK, v, { ...options, out })),
+        label,
+      ).rejects.toThrow(/k/);
+      await expect(
+        Promise.resolve().then(() => api.scaledDotProductAttention(huge(q), huge(k), v, { ...uncapped, out })),
+        label,
+      ).rejects.toThrow(RangeError);
+      expect(
+        out.every((x) => x === SENTINEL),
+        label,
+      ).toBe(true);
       // And the module still answers.
       const after = await api.scaledDotProductAttention(q, k, v, { ...options, out });
       expect(after.output.data, label).toBe(out);
@@ -118,7 +140,9 @@ describe.each(BACKENDS)('options.out ($backend)', (build) => {
     const pending = apis.parallel.scaledDotProductAttention(q, k, v, { ...options, out });
     structuredClone(out.buffer, { transfer: [out.buffer] }); // the caller gives its buffer away meanwhile
     await expect(pending).rejects.toThrow(
-      new RangeError(`scaledDotProductAttention: out holds 0 floats now but the output needs ${outFloats} (was its buffer detached or resized during the call?)`),
+      new RangeError(
+        `scaledDotProductAttention: out holds 0 floats now but the output needs ${outFloats} (was its buffer detached or resized during the call?)`,
+      ),
     );
     expect((await apis.parallel.scaledDotProductAttention(q, k, v, options)).output.data.length).toBe(outFloats);
   });

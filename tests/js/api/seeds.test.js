@@ -14,31 +14,107 @@ const EXACT = { rtol: 0, atol: 0 };
 
 // seed 004: X, Wq = I, Wk, Wv; K = X Wk and V = X Wv as the seed computes them (those are right).
 const seed004 = {
-  x: tensor([[1, 2], [0, 1], [3, 1]]),
-  wq: tensor([[1, 0], [0, 1]]),
-  wk: tensor([[1, 1], [0, 1]]),
-  wv: tensor([[1, 0], [1, 1]]),
-  k: tensor([[1, 3], [0, 1], [3, 4]]),
-  v: tensor([[3, 2], [1, 1], [4, 1]]),
-  weights: tensor([[0.0557, 0.0016, 0.9427], [0.3057, 0.0743, 0.62], [0.007, 0.0002, 0.9928]]),
-  output: tensor([[3.939, 1.056], [3.471, 1.306], [3.992, 1.007]]),
+  x: tensor([
+    [1, 2],
+    [0, 1],
+    [3, 1],
+  ]),
+  wq: tensor([
+    [1, 0],
+    [0, 1],
+  ]),
+  wk: tensor([
+    [1, 1],
+    [0, 1],
+  ]),
+  wv: tensor([
+    [1, 0],
+    [1, 1],
+  ]),
+  k: tensor([
+    [1, 3],
+    [0, 1],
+    [3, 4],
+  ]),
+  v: tensor([
+    [3, 2],
+    [1, 1],
+    [4, 1],
+  ]),
+  weights: tensor([
+    [0.0557, 0.0016, 0.9427],
+    [0.3057, 0.0743, 0.62],
+    [0.007, 0.0002, 0.9928],
+  ]),
+  output: tensor([
+    [3.939, 1.056],
+    [3.471, 1.306],
+    [3.992, 1.007],
+  ]),
   // With the causal mask of the seed's code (j > i masked): row 0 sees only key 0, row 1 keys 0..1
   // with weights 1 / (1 + e^{-2/sqrt 2}) = 0.8044 and 0.1956, row 2 is unchanged.
-  causalWeights: tensor([[1, 0, 0], [0.8044, 0.1956, 0], [0.007, 0.0002, 0.9928]]),
-  causalOutput: tensor([[3, 2], [2.609, 1.804], [3.992, 1.007]]),
+  causalWeights: tensor([
+    [1, 0, 0],
+    [0.8044, 0.1956, 0],
+    [0.007, 0.0002, 0.9928],
+  ]),
+  causalOutput: tensor([
+    [3, 2],
+    [2.609, 1.804],
+    [3.992, 1.007],
+  ]),
 };
 
 // seed 002, corrected (its text multiplies X row 1 by W^Q wrongly; docs/semantics.md has the right values).
 const seed002 = {
-  x: tensor([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]]),
-  wq: tensor([[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]]),
-  wk: tensor([[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]]),
-  wv: tensor([[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]]),
-  q: tensor([[1, 1, 1], [2, 2, 2], [2, 2, 2]]),
-  k: tensor([[0, 2, 1], [4, 0, 2], [2, 2, 2]]),
-  v: tensor([[0, 1, 1], [4, 2, 2], [2, 2, 2]]),
-  weights: tensor([[0.081, 0.459, 0.459], [0.015, 0.492, 0.492], [0.015, 0.492, 0.492]]),
-  output: tensor([[2.756, 1.919, 1.919], [2.954, 1.985, 1.985], [2.954, 1.985, 1.985]]),
+  x: tensor([
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ]),
+  wq: tensor([
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ]),
+  wk: tensor([
+    [0, 1, 1],
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+  ]),
+  wv: tensor([
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 0, 1],
+  ]),
+  q: tensor([
+    [1, 1, 1],
+    [2, 2, 2],
+    [2, 2, 2],
+  ]),
+  k: tensor([
+    [0, 2, 1],
+    [4, 0, 2],
+    [2, 2, 2],
+  ]),
+  v: tensor([
+    [0, 1, 1],
+    [4, 2, 2],
+    [2, 2, 2],
+  ]),
+  weights: tensor([
+    [0.081, 0.459, 0.459],
+    [0.015, 0.492, 0.492],
+    [0.015, 0.492, 0.492],
+  ]),
+  output: tensor([
+    [2.756, 1.919, 1.919],
+    [2.954, 1.985, 1.985],
+    [2.954, 1.985, 1.985],
+  ]),
 };
 
 // seed 001 (d2l): keys all ones (2, 10, 2), values arange(40) as (1, 10, 4) repeated twice,
@@ -95,7 +171,7 @@ describe.each(BACKENDS)('the seeds worked examples ($backend)', (build) => {
   });
 
   describe('seed 002 corrected', () => {
-    it('selfAttention traces the correct Q, K, V, weights and output (not the text\'s)', () => {
+    it("selfAttention traces the correct Q, K, V, weights and output (not the text's)", () => {
       const layer = attn.selfAttention({ wq: seed002.wq, wk: seed002.wk, wv: seed002.wv });
       const { output, trace } = layer.forward(seed002.x);
       expectClose(trace.q, seed002.q, { ...EXACT, label: 'Q' });
@@ -139,10 +215,19 @@ describe.each(BACKENDS)('the seeds worked examples ($backend)', (build) => {
   describe("d2l's masked_softmax: fill mode vs the default", () => {
     // x (2, 2, 4); valid lengths per row [[1, 0], [2, 4]]: row (0, 1) has no visible key.
     const x = tensor([
-      [[0.5, 0.1, 0.9, 0.3], [0.2, 0.8, 0.4, 0.6]],
-      [[0.7, 0.3, 0.1, 0.9], [0.15, 0.25, 0.35, 0.45]],
+      [
+        [0.5, 0.1, 0.9, 0.3],
+        [0.2, 0.8, 0.4, 0.6],
+      ],
+      [
+        [0.7, 0.3, 0.1, 0.9],
+        [0.15, 0.25, 0.35, 0.45],
+      ],
     ]);
-    const validLens = [[1, 0], [2, 4]];
+    const validLens = [
+      [1, 0],
+      [2, 4],
+    ];
     // The float64 reference's masked softmax (tests/reference) under the same options.
     const reference = (options) => ({ data: maskedSoftmaxReference(x, options).y, shape: [2, 2, 4] });
     const ROWS = { rtol: 0, atol: 1e-6 }; // float32 softmax of 4 entries

@@ -18,7 +18,7 @@ const rand = seededRandom(2024);
 const boolMask = { data: Uint8Array.from({ length: B * H * Tq * Tk }, () => (rand() > -0.6 ? 1 : 0)), shape: [B, H, Tq, Tk] };
 const MASKS = {
   'no mask': {},
-  'causal': { causal: true },
+  causal: { causal: true },
   'validLens with an empty batch': { validLens: [0, 9] },
   'a boolean attnMask': { attnMask: boolMask },
   'validLens and maskFill (d2l)': { validLens: [3, 13], maskFill: -1e6 },

@@ -10,7 +10,13 @@ describe('toTensor (public)', () => {
   });
 
   it('turns nested arrays into a float32 tensor of their shape, and shares data of the wanted type', () => {
-    const t = toTensor([[1, 2, 3], [4, 5, 6.1]], 'weights');
+    const t = toTensor(
+      [
+        [1, 2, 3],
+        [4, 5, 6.1],
+      ],
+      'weights',
+    );
     expect(t.shape).toEqual([2, 3]);
     expect(t.data).toBeInstanceOf(Float32Array);
     expect(Array.from(t.data)).toEqual([1, 2, 3, 4, 5, Math.fround(6.1)]);

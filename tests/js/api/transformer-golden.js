@@ -25,9 +25,17 @@ export function loadGolden(name) {
 /** The attn.transformer configuration of a golden's config line. */
 export function modelConfig(c) {
   return {
-    vocab: c.vocab, dModel: c.d_model, layers: c.layers, heads: c.heads, kvHeads: c.kv_heads || c.heads,
-    maxLength: c.max_length, positions: POSITIONS[c.positions], mlp: c.mlp, gelu: GELUS[c.gelu],
-    tie: c.tie !== 0, ...(c.window > 0 ? { window: c.window } : {}),
+    vocab: c.vocab,
+    dModel: c.d_model,
+    layers: c.layers,
+    heads: c.heads,
+    kvHeads: c.kv_heads || c.heads,
+    maxLength: c.max_length,
+    positions: POSITIONS[c.positions],
+    mlp: c.mlp,
+    gelu: GELUS[c.gelu],
+    tie: c.tie !== 0,
+    ...(c.window > 0 ? { window: c.window } : {}),
   };
 }
 

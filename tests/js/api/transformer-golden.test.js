@@ -83,7 +83,9 @@ describe.each(BACKENDS)('transformer against float64 PyTorch on $backend', ({ si
 
     const worst = (a, e) => a.reduce((w, x, i) => Math.max(w, Math.abs(x - e[i])), 0);
     const gradientError = Math.max(...model.layout.map(({ name: p }) => worst(gradients[p].data, v(`grad ${p}`))));
-    console.log(`${backend} ${name}: worst |error| logits ${worst(logits.data, v('floats logits')).toExponential(1)}, loss ${Math.abs(loss - v('floats loss')[0]).toExponential(1)}, gradients ${gradientError.toExponential(1)}`);
+    console.log(
+      `${backend} ${name}: worst |error| logits ${worst(logits.data, v('floats logits')).toExponential(1)}, loss ${Math.abs(loss - v('floats loss')[0]).toExponential(1)}, gradients ${gradientError.toExponential(1)}`,
+    );
 
     const optimizer = optimizerOf(golden.optimizer);
     model.trainStep(tokens1, { ...batch1, optimizer });
@@ -116,7 +118,9 @@ describe.each(BACKENDS)('transformer against float64 PyTorch on $backend', ({ si
       worstGap = Math.max(worstGap, gap);
       if (gap > 4 * drift + 1e-6) expect.fail(`step ${step + 1}: loss ${loss}, float64 PyTorch ${loss64[step]}, allowed ${4 * drift + 1e-6}`);
     }
-    console.log(`${backend}: ${loss64.length} steps, float64 loss ${loss64[0].toFixed(4)} -> ${loss64.at(-1).toFixed(4)}, largest gap ${worstGap.toExponential(2)} (PyTorch float32's ${drift.toExponential(2)})`);
+    console.log(
+      `${backend}: ${loss64.length} steps, float64 loss ${loss64[0].toFixed(4)} -> ${loss64.at(-1).toFixed(4)}, largest gap ${worstGap.toExponential(2)} (PyTorch float32's ${drift.toExponential(2)})`,
+    );
     model.dispose();
   });
 });

@@ -161,7 +161,11 @@ describe.each(BACKENDS)('transformer input checks on $backend', ({ simd, backend
     b.trainStep(TOKENS, STEP);
     const good = a.parameters();
     // logits of ~1e38 * 8: their softmax overflows float32, the loss is not finite
-    const huge = { ...good, 'unembed.weight': { data: new Float32Array(7 * 8).fill(1e37), shape: [7, 8] }, 'norm.bias': { data: new Float32Array(8).fill(3e38), shape: [8] } };
+    const huge = {
+      ...good,
+      'unembed.weight': { data: new Float32Array(7 * 8).fill(1e37), shape: [7, 8] },
+      'norm.bias': { data: new Float32Array(8).fill(3e38), shape: [8] },
+    };
     a.setParameters(huge);
     const before = snapshot(a);
     expect(() => a.trainStep(TOKENS, STEP)).toThrow(RangeError);
@@ -183,7 +187,9 @@ describe.each(BACKENDS)('transformer input checks on $backend', ({ simd, backend
     // gradients, two moments) pass the 2 GiB - 64 KiB one allocation holds.
     const huge = { vocab: 14913000, dModel: 8, layers: 1, heads: 1, maxLength: 4, positions: 'none', mlp: 0, tie: true };
     expect(() => attn.transformer(huge)).toThrow(RangeError);
-    expect(() => attn.transformer(huge)).toThrow(/transformer \(134217320 parameters, with gradients and AdamW moments\) needs 2048 MiB of wasm memory in one block/);
+    expect(() => attn.transformer(huge)).toThrow(
+      /transformer \(134217320 parameters, with gradients and AdamW moments\) needs 2048 MiB of wasm memory in one block/,
+    );
     const wide = attn.transformer({ vocab: 100000, dModel: 8, layers: 1, heads: 1, maxLength: 1024, positions: 'none', mlp: 0, tie: true });
     const tokens = { data: new Int32Array(8 * 1024), shape: [8, 1024] }; // logits (8, 1024, 100000): 3.1 GiB
     expect(() => wide.forward(tokens)).toThrow(RangeError);

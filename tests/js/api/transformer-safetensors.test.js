@@ -14,9 +14,18 @@ const bytes = (name) => Uint8Array.from(atob(urls[`../../golden/transformer/${na
 /** transformer.py's Config (the file's metadata) -> attn.transformer's configuration. */
 function configOf(c) {
   return {
-    vocab: c.vocab, dModel: c.d_model, layers: c.layers, heads: c.heads, kvHeads: c.kv_heads || c.heads, maxLength: c.max_length,
-    positions: c.positions, ...(c.positions === 'rope' ? { rope: { base: c.rope_base } } : {}), ...(c.window > 0 ? { window: c.window } : {}),
-    mlp: c.mlp, gelu: c.gelu, tie: c.tie,
+    vocab: c.vocab,
+    dModel: c.d_model,
+    layers: c.layers,
+    heads: c.heads,
+    kvHeads: c.kv_heads || c.heads,
+    maxLength: c.max_length,
+    positions: c.positions,
+    ...(c.positions === 'rope' ? { rope: { base: c.rope_base } } : {}),
+    ...(c.window > 0 ? { window: c.window } : {}),
+    mlp: c.mlp,
+    gelu: c.gelu,
+    tie: c.tie,
   };
 }
 
@@ -25,7 +34,7 @@ function configOf(c) {
 const LOGITS = { atol: 2e-5, rtol: 1e-5 };
 
 describe.each(BACKENDS)('PyTorch state_dicts as safetensors ($backend)', ({ simd, backend }) => {
-  it.each(['state_dict_general.safetensors', 'state_dict_induction.safetensors'])('%s loads unchanged and gives PyTorch\'s logits', async (name) => {
+  it.each(['state_dict_general.safetensors', 'state_dict_induction.safetensors'])("%s loads unchanged and gives PyTorch's logits", async (name) => {
     const attn = await loadBackend({ simd, backend });
     const file = await readTensors(bytes(name), { name });
     const config = JSON.parse(file.metadata.config);
@@ -36,7 +45,9 @@ describe.each(BACKENDS)('PyTorch state_dicts as safetensors ($backend)', ({ simd
     expectClose(logits, { data: JSON.parse(file.metadata.logits), shape: [ids.length, ids[0].length, config.vocab] }, { ...LOGITS, label: `${name} logits` });
     // what it loaded is what the file holds, name for name (the causal buffers aside)
     const saved = model.parameters();
-    const names = Object.keys(file.tensors).filter((n) => !n.endsWith('.causal')).sort();
+    const names = Object.keys(file.tensors)
+      .filter((n) => !n.endsWith('.causal'))
+      .sort();
     expect(Object.keys(saved).sort()).toEqual(names);
     for (const n of names) expect(saved[n].data, n).toEqual(file.tensors[n].data);
     model.dispose();

@@ -96,9 +96,7 @@ describe.each(BACKENDS)('sliding window, ALiBi and rotary positions ($backend)',
     const x = randomTensor(seededRandom(9), [1, 2, 3, 4], 2);
     const slopes = [0.5, 2];
     const biased = { data: Float32Array.from(x.data), shape: x.shape };
-    for (let h = 0; h < 2; h++)
-      for (let i = 0; i < 3; i++)
-        for (let j = 0; j < 4; j++) biased.data[(h * 3 + i) * 4 + j] -= slopes[h] * Math.abs(i + 1 - j);
+    for (let h = 0; h < 2; h++) for (let i = 0; i < 3; i++) for (let j = 0; j < 4; j++) biased.data[(h * 3 + i) * 4 + j] -= slopes[h] * Math.abs(i + 1 - j);
     expectClose(attn.maskedSoftmax(x, { alibi: slopes }), attn.maskedSoftmax(biased), { rtol: 1e-6, atol: 1e-7, label: 'weights' });
   });
 

@@ -54,7 +54,10 @@ describe.each(BACKENDS)('createAttentionWorker ($backend)', ({ simd, backend }) 
   });
 
   it('rejects bad input with the synchronous error', async () => {
-    const x = [[1, 2], [3, 4]];
+    const x = [
+      [1, 2],
+      [3, 4],
+    ];
     const message = (() => {
       try {
         sync.scaledDotProductAttention(x, x, [[1, 2, 3]]);

@@ -13,10 +13,29 @@ import { matmul, selfAttention, softmaxRow, transpose } from '../../reference/ma
 // seed 002 (the Chinese tutorial): X (3, 4), W (4, 3); T = d = d_v = 3, so every transposition
 // mistake has the right shape to be typed.
 const SEED_002 = {
-  x: [[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]],
-  wq: [[1, 0, 1], [1, 0, 0], [0, 1, 0], [0, 1, 1]],
-  wk: [[0, 1, 1], [1, 0, 1], [0, 1, 0], [1, 0, 0]],
-  wv: [[0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 1]],
+  x: [
+    [1, 0, 1, 0],
+    [0, 2, 0, 2],
+    [1, 1, 1, 1],
+  ],
+  wq: [
+    [1, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 1, 1],
+  ],
+  wk: [
+    [0, 1, 1],
+    [1, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+  ],
+  wv: [
+    [0, 0, 1],
+    [1, 1, 0],
+    [0, 1, 0],
+    [1, 0, 1],
+  ],
 };
 const everyKey = (T) => Array.from({ length: T }, () => Array(T).fill(true));
 const causal = (T) => Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => j <= i));
@@ -40,7 +59,10 @@ function run(typed, { inputs = SEED_002, visible = everyKey(inputs.x.length) } =
 }
 
 /** "stage: verdict (mistake)" lines, to print what the diagnosis said when a case fails. */
-const said = (result) => Object.values(result.stages).map((s) => `${s.id}: ${s.verdict}${s.mistake ? ` (${s.mistake.id})` : ''}${s.slips ? ` slips ${JSON.stringify(s.slips.map((c) => [c.row, c.col]))}` : ''}`).join('\n');
+const said = (result) =>
+  Object.values(result.stages)
+    .map((s) => `${s.id}: ${s.verdict}${s.mistake ? ` (${s.mistake.id})` : ''}${s.slips ? ` slips ${JSON.stringify(s.slips.map((c) => [c.row, c.col]))}` : ''}`)
+    .join('\n');
 
 describe('diagnose: marks against the exact value', () => {
   it('a calculation right at every stage is right everywhere and names no first mistake', () => {
@@ -67,7 +89,19 @@ describe('diagnose: follow-through', () => {
     const result = run({ q: typedAs(q, 0), scores: typedAs(matmul(q, transpose(exact.k)), 0) });
     expect(result.first).toBe('q');
     expect(result.stages.q.verdict, said(result)).toBe('wrong');
-    expect(result.stages.q.slips).toEqual([{ row: 0, col: 1, typed: 0, should: 1, exact: 1, source: [['x', 'row', 0], ['wq', 'col', 1]] }]);
+    expect(result.stages.q.slips).toEqual([
+      {
+        row: 0,
+        col: 1,
+        typed: 0,
+        should: 1,
+        exact: 1,
+        source: [
+          ['x', 'row', 0],
+          ['wq', 'col', 1],
+        ],
+      },
+    ]);
     expect(result.stages.q.cells[0][1]).toMatchObject({ status: 'wrong', follow: 'wrong', typed: 0, tolerance: 0.5 });
     const scores = result.stages.scores;
     expect(scores.verdict, said(result)).toBe('follows');
@@ -100,7 +134,12 @@ describe('diagnose: each common mistake, planted', () => {
     ['queries and keys as columns (Qᵀ K)', { scores: typedAs(matmul(transpose(exact.q), exact.k), 0) }, 'scores', 'column-notation'],
     ['the weights times V in the wrong order (V P)', { output: typedAs(matmul(exact.v, exact.weights)) }, 'output', 'wrong-order'],
     ['the weights transposed (Pᵀ V)', { output: typedAs(matmul(transpose(exact.weights), exact.v)) }, 'output', 'weights-transposed'],
-    ['the weights from scaled scores rounded to whole numbers', { weights: typedAs(softmaxRows(exact.scaled.map((row) => row.map(Math.round))), 3) }, 'weights', 'rounding-too-early'],
+    [
+      'the weights from scaled scores rounded to whole numbers',
+      { weights: typedAs(softmaxRows(exact.scaled.map((row) => row.map(Math.round))), 3) },
+      'weights',
+      'rounding-too-early',
+    ],
   ];
   for (const [name, typed, stage, mistake] of cases) {
     it(`names ${name}`, () => {
@@ -113,7 +152,27 @@ describe('diagnose: each common mistake, planted', () => {
   expect(sqrtD).toBeGreaterThan(1); // the planted scalings differ from the right one at d = 3
 
   it('names the column-vector notation W x in a projection with a square W (Q = X Wᵀ)', () => {
-    const inputs = { x: [[1, 2, 0], [0, 1, 3]], wq: [[1, 2, 0], [0, 1, 0], [1, 0, 1]], wk: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], wv: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] };
+    const inputs = {
+      x: [
+        [1, 2, 0],
+        [0, 1, 3],
+      ],
+      wq: [
+        [1, 2, 0],
+        [0, 1, 0],
+        [1, 0, 1],
+      ],
+      wk: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      wv: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+    };
     const result = run({ q: typedAs(matmul(inputs.x, transpose(inputs.wq)), 0) }, { inputs });
     expect(result.stages.q.mistake?.id, said(result)).toBe('column-notation');
   });
@@ -130,14 +189,31 @@ describe('diagnose: each common mistake, planted', () => {
     const inputs = { x: Array.from({ length: 6 }, (_, i) => [i, 1, 0, i % 2]), wq: SEED_002.wq, wk: SEED_002.wk, wv: SEED_002.wv };
     const { exact: ex } = exactOf(inputs, everyKey(6));
     const typed = typedAs(ex.scores, 0);
-    for (const [i, j] of [[0, 0], [1, 1], [2, 2], [3, 3]]) typed[i][j] = '99';
-    expect(run({ scores: typed }, { inputs }).stages.scores).toMatchObject({ verdict: 'wrong', mistake: null, slips: null, counts: { typed: 36, unexplained: 4 } });
+    for (const [i, j] of [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ])
+      typed[i][j] = '99';
+    expect(run({ scores: typed }, { inputs }).stages.scores).toMatchObject({
+      verdict: 'wrong',
+      mistake: null,
+      slips: null,
+      counts: { typed: 36, unexplained: 4 },
+    });
     typed[3][3] = typedAs(ex.scores, 0)[3][3];
     expect(run({ scores: typed }, { inputs }).stages.scores.slips).toHaveLength(3);
   });
 
   it('calls many unrelated wrong numbers wrong without inventing a mistake or a list of slips', () => {
-    const result = run({ scores: [['9', '9', '9'], ['9', '9', '9'], ['9', '9', '9']] });
+    const result = run({
+      scores: [
+        ['9', '9', '9'],
+        ['9', '9', '9'],
+        ['9', '9', '9'],
+      ],
+    });
     expect(result.stages.scores).toMatchObject({ verdict: 'wrong', mistake: null, slips: null });
   });
 });
@@ -145,36 +221,77 @@ describe('diagnose: each common mistake, planted', () => {
 describe('diagnose: the seed-002 tutorial as printed', () => {
   // The text's numbers (Step 1 to Step 4), digits as printed.
   const PRINTED = {
-    q: [['1', '0', '1'], ['2', '2', '2'], ['2', '1', '2']],
-    k: [['0', '1', '1'], ['4', '0', '2'], ['2', '2', '1']],
-    v: [['0', '1', '1'], ['2', '2', '2'], ['2', '2', '1']],
-    scores: [['1', '2', '3'], ['4', '8', '8'], ['3', '6', '7']],
-    scaled: [['0.58', '1.15', '1.73'], ['2.31', '4.62', '4.62'], ['1.73', '3.46', '4.04']],
-    weights: [['0.20', '0.30', '0.50'], ['0.02', '0.49', '0.49'], ['0.04', '0.24', '0.72']],
-    output: [['1.6', '1.8', '1.3'], ['2.0', '2.0', '1.5'], ['1.9', '1.9', '1.1']],
+    q: [
+      ['1', '0', '1'],
+      ['2', '2', '2'],
+      ['2', '1', '2'],
+    ],
+    k: [
+      ['0', '1', '1'],
+      ['4', '0', '2'],
+      ['2', '2', '1'],
+    ],
+    v: [
+      ['0', '1', '1'],
+      ['2', '2', '2'],
+      ['2', '2', '1'],
+    ],
+    scores: [
+      ['1', '2', '3'],
+      ['4', '8', '8'],
+      ['3', '6', '7'],
+    ],
+    scaled: [
+      ['0.58', '1.15', '1.73'],
+      ['2.31', '4.62', '4.62'],
+      ['1.73', '3.46', '4.04'],
+    ],
+    weights: [
+      ['0.20', '0.30', '0.50'],
+      ['0.02', '0.49', '0.49'],
+      ['0.04', '0.24', '0.72'],
+    ],
+    output: [
+      ['1.6', '1.8', '1.3'],
+      ['2.0', '2.0', '1.5'],
+      ['1.9', '1.9', '1.1'],
+    ],
   };
 
   it('finds the slips in X times W^Q first and says which later numbers follow from the text’s own', () => {
     const result = run(PRINTED);
     expect(result.first).toBe('q');
     // Row 1 of X times column 2 of W^Q is 1 (the text has 0); row 3 times column 2 is 2 (the text has 1).
-    expect(result.stages.q.slips.map(({ row, col, typed, should }) => ({ row, col, typed, should })))
-      .toEqual([{ row: 0, col: 1, typed: 0, should: 1 }, { row: 2, col: 1, typed: 1, should: 2 }]);
-    expect(result.stages.k.slips.map(({ row, col }) => [row, col])).toEqual([[0, 1], [2, 2]]);
-    expect(result.stages.v.slips.map(({ row, col }) => [row, col])).toEqual([[1, 0], [2, 2]]);
+    expect(result.stages.q.slips.map(({ row, col, typed, should }) => ({ row, col, typed, should }))).toEqual([
+      { row: 0, col: 1, typed: 0, should: 1 },
+      { row: 2, col: 1, typed: 1, should: 2 },
+    ]);
+    expect(result.stages.k.slips.map(({ row, col }) => [row, col])).toEqual([
+      [0, 1],
+      [2, 2],
+    ]);
+    expect(result.stages.v.slips.map(({ row, col }) => [row, col])).toEqual([
+      [1, 0],
+      [2, 2],
+    ]);
     // The scaled scores are the text's own scores over sqrt(3): all 9 wrong against the exact, all 9 follow.
     expect(result.stages.scaled).toMatchObject({ verdict: 'follows', yours: ['scores'], counts: { wrong: 9, follows: 9 } });
     // The output is the text's weights times its V, to its 1 decimal, in 7 of 9 cells.
     const output = result.stages.output;
     expect(output.counts.follows + output.counts.right).toBe(7);
-    expect(output.slips.map(({ row, col }) => [row, col])).toEqual([[2, 1], [2, 2]]);
+    expect(output.slips.map(({ row, col }) => [row, col])).toEqual([
+      [2, 1],
+      [2, 2],
+    ]);
     expect(output.yours).toEqual(['weights', 'v']);
   });
 });
 
 describe('checkInputs: the explorer’s computed state as a diagnosis input', () => {
   let attn;
-  beforeAll(async () => { attn = await loadAttention(); });
+  beforeAll(async () => {
+    attn = await loadAttention();
+  });
 
   it('the seed-002 preset opens with the tutorial’s numbers, and the diagnosis of its computed state finds the slip in X times W^Q', () => {
     const raw = presetRaw('seed-002');
@@ -183,7 +300,16 @@ describe('checkInputs: the explorer’s computed state as a diagnosis input', ()
     const typed = Object.fromEntries(Object.entries(raw.checks).map(([id, [rows]]) => [id, rows]));
     const result = diagnose({ ...input, typed });
     expect(result.first).toBe('q');
-    expect(result.stages.q.slips[0]).toMatchObject({ row: 0, col: 1, typed: 0, should: 1, source: [['x', 'row', 0], ['wq', 'col', 1]] });
+    expect(result.stages.q.slips[0]).toMatchObject({
+      row: 0,
+      col: 1,
+      typed: 0,
+      should: 1,
+      source: [
+        ['x', 'row', 0],
+        ['wq', 'col', 1],
+      ],
+    });
     expect(result.stages.scaled.verdict).toBe('follows');
   });
 

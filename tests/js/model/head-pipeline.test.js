@@ -37,10 +37,11 @@ describe.each([
         const { weights } = compute(attn, state).heads[0].runs[0];
         for (let i = 0; i < shown; i++) {
           for (let j = 0; j < shown; j++) {
-            const expected = trace.attentions.data[((((1 * 2 + layer) * options.heads + head) * T + i) * T) + j];
+            const expected = trace.attentions.data[(((1 * 2 + layer) * options.heads + head) * T + i) * T + j];
             const difference = Math.abs(weights.data[i * shown + j] - expected);
             if (difference > worst) worst = difference;
-            if (difference > TOLERANCE) expect.fail(`layer ${layer} head ${head} weight [${i}, ${j}]: pipeline ${weights.data[i * shown + j]}, trace ${expected}`);
+            if (difference > TOLERANCE)
+              expect.fail(`layer ${layer} head ${head} weight [${i}, ${j}]: pipeline ${weights.data[i * shown + j]}, trace ${expected}`);
           }
         }
       }

@@ -54,7 +54,9 @@ describe('the message catalogs', () => {
 
   it('hold a non-empty message with the same {placeholders} for every key, in both languages', () => {
     const differing = Object.keys(en).filter((k) => zh[k] !== undefined && placeholders(en[k]).join() !== placeholders(zh[k]).join());
-    const empty = Object.entries({ ...en, ...zh }).filter(([, v]) => typeof v !== 'string' || v.trim() === '').map(([k]) => k);
+    const empty = Object.entries({ ...en, ...zh })
+      .filter(([, v]) => typeof v !== 'string' || v.trim() === '')
+      .map(([k]) => k);
     expect({ differing, empty }).toEqual({ differing: [], empty: [] });
   });
 
@@ -109,7 +111,7 @@ describe('pickLanguage(wanted)', () => {
   });
 });
 
-describe('the figures\' own catalog (figure.*), which an element page loads alone', () => {
+describe("the figures' own catalog (figure.*), which an element page loads alone", () => {
   it('names the same keys in both languages, all of them in the whole catalogs too', () => {
     expect(Object.keys(figuresZh).sort()).toEqual(Object.keys(figuresEn).sort());
     const absent = Object.keys(figuresEn).filter((k) => en[k] !== figuresEn[k] || zh[k] !== figuresZh[k]);

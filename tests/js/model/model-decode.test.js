@@ -19,7 +19,9 @@ const worst = (a, b) => Math.max(...a.map((x, n) => Math.abs(x - b[n])));
 /** The float64 full forward of a 'self' state (scaled-dot, causal, RoPE): every head's weights and the output through W^O. */
 function reference(state) {
   const rope = state.rope === 'off' ? null : { base: state.ropeBase, interleaved: state.rope === 'interleaved' };
-  const heads = state.wq.map((wq, h) => selfAttention({ x: state.x, wq, wk: state.wk[h], wv: state.wv[h], rope }, { causal: 'top-left', scale: 1 / Math.sqrt(wq[0].length) }));
+  const heads = state.wq.map((wq, h) =>
+    selfAttention({ x: state.x, wq, wk: state.wk[h], wv: state.wv[h], rope }, { causal: 'top-left', scale: 1 / Math.sqrt(wq[0].length) }),
+  );
   const concat = state.x.map((_, t) => heads.flatMap((r) => r.output[t]));
   return { heads, output: state.wo ? matmul(concat, state.wo) : concat };
 }
@@ -29,7 +31,12 @@ function reference(state) {
 const TOLERANCE = 1e-6;
 
 describe('decoding with a KV cache', () => {
-  for (const [id, patch] of [['decode', {}], ['decode', { head: 1 }], ['rotary', {}], ['alibi', { kvHeads: 1, head: 1, causal: 'bottom-right', window: [2, 0] }]]) {
+  for (const [id, patch] of [
+    ['decode', {}],
+    ['decode', { head: 1 }],
+    ['rotary', {}],
+    ['alibi', { kvHeads: 1, head: 1, causal: 'bottom-right', window: [2, 0] }],
+  ]) {
     it(`each step of ${id} ${JSON.stringify(patch)} gives the full forward's row t: its weights, its output`, () => {
       const state = conform({ ...presetState(id), ...patch });
       const result = compute(attn, state);

@@ -53,8 +53,17 @@ describe('the output through W^O', () => {
     const sentence = presetState('sentence');
     expect([sentence.wo.length, sentence.wo[0].length]).toEqual([4, 4]);
     expect(presetState('seed-004').wo).toBeNull();
-    const given = conform({ ...presetState('seed-004'), wo: [[1, 0], [0, 1]] });
-    expect(given.wo).toEqual([[1, 0], [0, 1]]);
+    const given = conform({
+      ...presetState('seed-004'),
+      wo: [
+        [1, 0],
+        [0, 1],
+      ],
+    });
+    expect(given.wo).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
     // A link with W^O of the wrong size is cut and grown, not refused.
     expect(conform({ ...sentence, wo: [[1]] }).wo.map((r) => r.length)).toEqual([4, 4, 4, 4]);
     // A second head brings W^O; the target follows the layer's width.
@@ -132,7 +141,10 @@ describe('the backward pass of every scoring and every head', () => {
     for (let h = 0; h < state.heads; h++) gradientClose(nested(training.wk[h]), dwk);
     const dwv = numericGradient((w) => lossWith(state, state.scoring, { wv: state.wv.map(() => w) }), state.wv[0]);
     gradientClose(nested(training.wv[1]), dwv);
-    gradientClose(nested(training.wo), numericGradient((w) => lossWith(state, state.scoring, { wo: w }), state.wo));
+    gradientClose(
+      nested(training.wo),
+      numericGradient((w) => lossWith(state, state.scoring, { wo: w }), state.wo),
+    );
   });
 
   it('a compared scoring’s dQ, dK, dV of the shown head are its own loss’s gradients, not the first scoring’s', () => {
@@ -150,9 +162,18 @@ describe('the backward pass of every scoring and every head', () => {
       const concat = exact.concat.map((row, t) => [...exact.heads[0].output[t], ...mine[t]]);
       return halfSquaredError(matmul(concat, state.wo), state.backward.target[0]);
     };
-    gradientClose(nested(run.dq), numericGradient((m) => lossOf(m, k, v), q));
-    gradientClose(nested(run.dk), numericGradient((m) => lossOf(q, m, v), k));
-    gradientClose(nested(run.dv), numericGradient((m) => lossOf(q, k, m), v));
+    gradientClose(
+      nested(run.dq),
+      numericGradient((m) => lossOf(m, k, v), q),
+    );
+    gradientClose(
+      nested(run.dk),
+      numericGradient((m) => lossOf(q, m, v), k),
+    );
+    gradientClose(
+      nested(run.dv),
+      numericGradient((m) => lossOf(q, k, m), v),
+    );
     expect(worst(nested(run.dq), nested(backward.runs[0].dq))).toBeGreaterThan(1e-3);
   });
 

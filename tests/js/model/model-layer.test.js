@@ -79,7 +79,11 @@ describe('compute() and the backward pass', () => {
     ensureStages(registerBackwardStages);
     ensureStages(registerBackwardStages); // once per page, however many figures ask
     for (const [band, bandIds] of Object.entries(BACKWARD_STAGES)) {
-      expect(allStages().filter((s) => s.group === band).map((s) => s.id)).toEqual(bandIds);
+      expect(
+        allStages()
+          .filter((s) => s.group === band)
+          .map((s) => s.id),
+      ).toEqual(bandIds);
     }
     expect(stageIds()).toEqual(ids);
   });
@@ -88,7 +92,9 @@ describe('compute() and the backward pass', () => {
 describe('the example state and the page state', () => {
   it('conform drops the page-only parts; conformPage keeps them, conformed', () => {
     const raw = {
-      ...presetState('seed-004'), checks: { weights: [[['0.5']]] }, speed: { T: 1e9, d: 64, heads: 2 },
+      ...presetState('seed-004'),
+      checks: { weights: [[['0.5']]] },
+      speed: { T: 1e9, d: 64, heads: 2 },
       // Only a stage in check mode can be checked, and only as 'checked' or 'revealed'.
       checked: { weights: 'checked', output: 'checked', q: 'maybe' },
     };
@@ -100,10 +106,15 @@ describe('the example state and the page state', () => {
     expect(page.checks).toEqual({ weights: [[['0.5']]] });
     expect(page.checked).toEqual({ weights: 'checked' });
     expect(page.speed).toEqual({ T: 1024, d: 64, heads: 2 });
-    expect({ ...page, checks: undefined, checked: undefined, speed: undefined }).toEqual({ ...example, checks: undefined, checked: undefined, speed: undefined });
+    expect({ ...page, checks: undefined, checked: undefined, speed: undefined }).toEqual({
+      ...example,
+      checks: undefined,
+      checked: undefined,
+      speed: undefined,
+    });
   });
 
-  it('each preset loads on its own by id (an <attn-figure>\'s path) and gives the state the full registry gives', async () => {
+  it("each preset loads on its own by id (an <attn-figure>'s path) and gives the state the full registry gives", async () => {
     vi.resetModules(); // a fresh catalog, as a page that never imported presets/index.js has
     const catalog = await import('../../../web/model/presets/catalog.js');
     expect(catalog.PRESET_IDS).toEqual(PRESETS.map((p) => p.id));
@@ -118,7 +129,7 @@ describe('the example state and the page state', () => {
     expect(catalog.presetById('no-such-preset')).toBeNull();
   });
 
-  it('the seed-002 preset brings the text\'s printed numbers to check mode in the page only', () => {
+  it("the seed-002 preset brings the text's printed numbers to check mode in the page only", () => {
     expect(presetState('seed-002')).not.toHaveProperty('checks');
     expect(Object.keys(presetPage('seed-002').checks).length).toBeGreaterThan(0);
     // ...checked already, so the page opens with the marks and the diagnosis.

@@ -80,7 +80,7 @@ describe('head scores', () => {
     const [B, L, H, T] = [2, 1, 3, 6];
     const periods = [2, 3];
     const data = new Float32Array(B * L * H * T * T);
-    const at = (b, h, t, j) => (((b * L) * H + h) * T + t) * T + j;
+    const at = (b, h, t, j) => ((b * L * H + h) * T + t) * T + j;
     for (let b = 0; b < B; b++) {
       for (let t = 0; t < T; t++) {
         data[at(b, 0, t, Math.max(t - 1, 0))] = 1;
@@ -121,7 +121,9 @@ describe.each(BACKENDS.slice(0, 1))('an induction head trained in wasm on $backe
     const seconds = (performance.now() - started) / 1000;
     const { previousToken, induction } = headScores(model.forward(probe.tokens, { trace: true }).trace.attentions, probe.periods);
     const show = (scores) => scores.map((layer) => layer.map((x) => x.toFixed(3)).join(' ')).join(' | ');
-    console.log(`${backend}: accuracy ${correct.toFixed(4)} after ${step} steps, ${seconds.toFixed(1)} s; previous-token ${show(previousToken)}; induction ${show(induction)}`);
+    console.log(
+      `${backend}: accuracy ${correct.toFixed(4)} after ${step} steps, ${seconds.toFixed(1)} s; previous-token ${show(previousToken)}; induction ${show(induction)}`,
+    );
     expect(correct).toBeGreaterThanOrEqual(0.99);
     // Chance (uniform causal attention) is ~0.12 for the previous-token score and ~0.07 for the
     // induction score at T = 24; PyTorch's trained model (examples/induction/training.json) has

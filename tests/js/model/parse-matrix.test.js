@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { MatrixTextError, parseMatrix } from '../../../web/model/numbers/parse-matrix.js';
 import { readNumber, roundingAllowance } from '../../../web/model/numbers/read-number.js';
 
-const TWO_BY_THREE = [[1, 0, 1], [0, 2, 0]];
+const TWO_BY_THREE = [
+  [1, 0, 1],
+  [0, 2, 0],
+];
 
 describe('readNumber', () => {
   const cases = [
@@ -35,9 +38,19 @@ describe('readNumber', () => {
     expect(readNumber('0,5')).toBeNull();
   });
 
-  const refused = [['empty text', ''], ['a word', 'abc'], ['a point alone', '.'], ['a sign alone', '-'], ['an exponent alone', 'e5'],
-    ['a division by zero', '1/0'], ['a fraction of decimals', '0.5/2'], ['infinity', 'Infinity'], ['NaN', 'NaN'], ['two numbers', '1 2'],
-    ['an overflowing exponent', '1e999']];
+  const refused = [
+    ['empty text', ''],
+    ['a word', 'abc'],
+    ['a point alone', '.'],
+    ['a sign alone', '-'],
+    ['an exponent alone', 'e5'],
+    ['a division by zero', '1/0'],
+    ['a fraction of decimals', '0.5/2'],
+    ['infinity', 'Infinity'],
+    ['NaN', 'NaN'],
+    ['two numbers', '1 2'],
+    ['an overflowing exponent', '1e999'],
+  ];
   for (const [name, text] of refused) {
     it(`refuses ${name} (${JSON.stringify(text)})`, () => expect(readNumber(text)).toBeNull());
   }
@@ -81,11 +94,23 @@ describe('parseMatrix', () => {
 
   it('keeps each number as written beside its value, so its precision can be read', () => {
     // A spreadsheet's TSV with a full-width row and a decimal comma.
-    expect(parseMatrix('0.20\t1/2\n１．５０\t2,0')).toMatchObject({ data: [[0.2, 0.5], [1.5, 2]], texts: [['0.20', '1/2'], ['1.50', '2.0']] });
+    expect(parseMatrix('0.20\t1/2\n１．５０\t2,0')).toMatchObject({
+      data: [
+        [0.2, 0.5],
+        [1.5, 2],
+      ],
+      texts: [
+        ['0.20', '1/2'],
+        ['1.50', '2.0'],
+      ],
+    });
   });
 
   it('reads fractions and exponents as their values', () => {
-    expect(parseMatrix('1/2 -3/4\n1e-3 -2.5E2').data).toEqual([[0.5, -0.75], [0.001, -250]]);
+    expect(parseMatrix('1/2 -3/4\n1e-3 -2.5E2').data).toEqual([
+      [0.5, -0.75],
+      [0.001, -250],
+    ]);
   });
 
   it('reads one row, and one number, as a 1 x n and a 1 x 1 matrix', () => {
@@ -101,13 +126,22 @@ describe('parseMatrix', () => {
     ['an empty CSV cell', '1,,1\n0,2,0', { code: 'not-a-number', row: 1, col: 2, text: '' }, /row 1, column 2 is ""/],
     ['empty text', '  \n ', { code: 'empty' }, /empty/],
     ['a NumPy print with rows left out', '[[1. 0.]\n ...\n [0. 1.]]', { code: 'summarized' }, /NumPy left numbers out/],
-    ['two LaTeX matrices at once', 'W^Q = \\begin{bmatrix} 1 \\end{bmatrix}, W^K = \\begin{bmatrix} 2 \\end{bmatrix}', { code: 'several-matrices', count: 2 }, /2 matrices/],
+    [
+      'two LaTeX matrices at once',
+      'W^Q = \\begin{bmatrix} 1 \\end{bmatrix}, W^K = \\begin{bmatrix} 2 \\end{bmatrix}',
+      { code: 'several-matrices', count: 2 },
+      /2 matrices/,
+    ],
     ['a stack of two matrices', '[[[1, 2]], [[3, 4]]]', { code: 'not-two-dimensional' }, /several matrices/],
   ];
   for (const [name, text, fields, message] of refusals) {
     it(`refuses ${name}`, () => {
       let error = null;
-      try { parseMatrix(text); } catch (e) { error = e; }
+      try {
+        parseMatrix(text);
+      } catch (e) {
+        error = e;
+      }
       expect(error, `parseMatrix(${JSON.stringify(text)}) should throw`).toBeInstanceOf(MatrixTextError);
       expect(error).toBeInstanceOf(RangeError);
       expect(error).toMatchObject(fields);

@@ -26,18 +26,30 @@ describe('pipelineState alibi', () => {
       [{ preset: 'sentence', alibi: [Infinity, 0.5] }, /alibi\[0\] must be .*got Infinity/],
       [{ preset: 'sentence', alibi: [0.5, 1e39] }, /alibi\[1\] must be .*\(and finite as float32\), got 1e\+39/],
       [{ preset: 'sentence', alibi: [0.5, '0.25'] }, /alibi\[1\] must be .*got "0.25"/],
-      [{ preset: 'sentence', alibi: [0.5, , ] } /* eslint-disable-line no-sparse-arrays */, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
+      [{ preset: 'sentence', alibi: [0.5, ,] } /* eslint-disable-line no-sparse-arrays */, /alibi\[1\] must be .*got undefined/], // a hole, not a slope
     ];
     for (const [spec, message] of wrong) await expect(pipelineState(spec), JSON.stringify(spec)).rejects.toThrow(message);
     for (const [spec] of wrong) await expect(pipelineState(spec)).rejects.toThrow(RangeError);
-    await expect(pipelineState({ alibi: 'paper' })).rejects.toThrow(new TypeError('alibi must be true (the paper\'s slopes), false or a list of H slopes, got "paper"'));
+    await expect(pipelineState({ alibi: 'paper' })).rejects.toThrow(
+      new TypeError('alibi must be true (the paper\'s slopes), false or a list of H slopes, got "paper"'),
+    );
   });
 });
 
 describe('pipelineState specs', () => {
   it('an unknown preset, a spec that is not an object and bad data reject with a TypeError naming the field', async () => {
-    await expect(pipelineState({ preset: 'seed-005' })).rejects.toThrow(new TypeError(`preset must be one of 'seed-004', 'seed-002', 'd2l', 'sentence', 'sliding-window', 'alibi', 'rotary', 'decode', 'random', got "seed-005"`));
-    await expect(pipelineState({ preset: { toString: () => { throw new Error('read'); } } })).rejects.toThrow(/^preset must be one of /);
+    await expect(pipelineState({ preset: 'seed-005' })).rejects.toThrow(
+      new TypeError(`preset must be one of 'seed-004', 'seed-002', 'd2l', 'sentence', 'sliding-window', 'alibi', 'rotary', 'decode', 'random', got "seed-005"`),
+    );
+    await expect(
+      pipelineState({
+        preset: {
+          toString: () => {
+            throw new Error('read');
+          },
+        },
+      }),
+    ).rejects.toThrow(/^preset must be one of /);
     await expect(pipelineState(null)).rejects.toThrow(new TypeError('spec must be an object ({ preset, data, ... }), got null'));
     await expect(pipelineState([])).rejects.toThrow(TypeError);
     await expect(pipelineState({ data: null })).rejects.toThrow(/^data must be an object/);

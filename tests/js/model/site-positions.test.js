@@ -14,7 +14,22 @@ describe('explorer positions state', () => {
     expect(conform({ ...base, window: 'wide' }).window).toEqual([-1, -1]);
     expect(conform({ ...base, alibi: 'yes' }).alibi).toBe('off');
     expect(conform({ ...base, rope: 'interleaved', ropeBase: -3 })).toMatchObject({ rope: 'interleaved', ropeBase: 10000 });
-    const odd = conform({ ...base, wq: [[[1, 0, 0], [0, 1, 0]]], wk: [[[1, 0, 0], [0, 1, 0]]], rope: 'halves' });
+    const odd = conform({
+      ...base,
+      wq: [
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      ],
+      wk: [
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      ],
+      rope: 'halves',
+    });
     expect(odd.rope).toBe('off');
     expect(conform({ ...presetState('d2l'), rope: 'halves' }).rope).toBe('off');
   });
@@ -48,7 +63,7 @@ describe('explorer positions state', () => {
       [0.5, 2e37], // finite in float32, but slope (Tq + Tk) is not for 16 + 16 tokens
       [0.5, 1e-50], // 0 in float32: no bias at all
       // eslint-disable-next-line no-sparse-arrays -- a hole is the input under test
-      [0.5, , ], // a hole, not a slope
+      [0.5, ,], // a hole, not a slope
       [],
     ];
     for (const alibi of refused) expect(conform({ ...two, alibi }).alibi, JSON.stringify(alibi)).toBe('off');

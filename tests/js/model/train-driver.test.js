@@ -7,7 +7,15 @@ import { loadBackend } from '../shared/backends.js';
 import { ablatedParameters, createTrainer, evaluate } from '../../../web/model/train/driver.js';
 import { HEAD_THRESHOLDS } from '../../../web/model/train/head-scores.js';
 
-const SETUP = { task: 'induction', model: { layers: 2, heads: 2, kvHeads: 2, dModel: 16, positions: 'learned', mlp: 0, seed: 0 }, batch: 32, learningRate: 1e-2, probeEvery: 10, snapshotEvery: 50, maxSteps: 400 };
+const SETUP = {
+  task: 'induction',
+  model: { layers: 2, heads: 2, kvHeads: 2, dModel: 16, positions: 'learned', mlp: 0, seed: 0 },
+  batch: 32,
+  learningRate: 1e-2,
+  probeEvery: 10,
+  snapshotEvery: 50,
+  maxSteps: 400,
+};
 
 describe('the training driver', () => {
   it('trains to maxSteps, probing every 10 steps, noting each crossing once, with snapshots every 50', async () => {
@@ -40,7 +48,7 @@ describe('the training driver', () => {
     await trainer.dispose();
   });
 
-  it('ablation zeroes one head\'s columns of out.weight, leaves the rest, and changes the probe loss', async () => {
+  it("ablation zeroes one head's columns of out.weight, leaves the rest, and changes the probe loss", async () => {
     const attn = await loadBackend({ simd: true, backend: 'wasm-simd' });
     const trainer = await createTrainer(attn, { ...SETUP, maxSteps: 100 });
     await trainer.start();
@@ -52,7 +60,10 @@ describe('the training driver', () => {
     }
     expect(ablated['layers.0.out.weight']).toBe(parameters['layers.0.out.weight']);
     expect(Array.from(parameters['layers.1.out.weight'].data)).toEqual(Array.from(before)); // the map given is unchanged
-    const [whole, without] = [await evaluate(attn, trainer.config, parameters, trainer.probeBatch), await evaluate(attn, trainer.config, ablated, trainer.probeBatch)];
+    const [whole, without] = [
+      await evaluate(attn, trainer.config, parameters, trainer.probeBatch),
+      await evaluate(attn, trainer.config, ablated, trainer.probeBatch),
+    ];
     expect(without.loss).not.toBe(whole.loss);
     expect(() => ablatedParameters(parameters, trainer.config, 2, 0)).toThrow(new RangeError('ablatedParameters: layer must be an integer in [0, 2), got 2'));
     expect(() => ablatedParameters(parameters, trainer.config, 0, -1)).toThrow(new RangeError('ablatedParameters: head must be an integer in [0, 2), got -1'));
@@ -61,6 +72,8 @@ describe('the training driver', () => {
 
   it('refuses an unknown task by name', async () => {
     const attn = await loadBackend({ simd: true, backend: 'wasm-simd' });
-    await expect(createTrainer(attn, { ...SETUP, task: 'translate' })).rejects.toThrow(new RangeError("createTrainer: task must be one of 'induction', 'copy', 'reverse', 'sort', 'text', got translate"));
+    await expect(createTrainer(attn, { ...SETUP, task: 'translate' })).rejects.toThrow(
+      new RangeError("createTrainer: task must be one of 'induction', 'copy', 'reverse', 'sort', 'text', got translate"),
+    );
   });
 });

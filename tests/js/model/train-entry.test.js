@@ -6,7 +6,16 @@ import { accuracy, copyTask, headScores, HEAD_THRESHOLDS, inductionTask, reverse
 
 describe('the attention-lab/train entry', () => {
   it('exports the five tasks, accuracy, headScores and the thresholds', () => {
-    expect(Object.keys(entry).sort()).toEqual(['HEAD_THRESHOLDS', 'accuracy', 'copyTask', 'headScores', 'inductionTask', 'reverseTask', 'sortTask', 'textTask']);
+    expect(Object.keys(entry).sort()).toEqual([
+      'HEAD_THRESHOLDS',
+      'accuracy',
+      'copyTask',
+      'headScores',
+      'inductionTask',
+      'reverseTask',
+      'sortTask',
+      'textTask',
+    ]);
     expect(HEAD_THRESHOLDS).toEqual({ previousToken: 0.3, induction: 0.4 });
     expect(Object.isFrozen(HEAD_THRESHOLDS)).toBe(true);
   });
@@ -47,7 +56,9 @@ describe('the attention-lab/train entry', () => {
     expect(() => accuracy({ data: logits.data, shape: [48, 26] }, batch)).toThrow('accuracy: logits must have 3 sizes >= 1, got shape [48,26]');
     expect(() => accuracy({ data: logits.data, shape: [2, 24, 25] }, batch)).toThrow('accuracy: logits has shape [2,24,25] (1200 values) but holds 1248');
     expect(() => accuracy(logits, undefined)).toThrow(TypeError);
-    expect(() => accuracy(logits, { ...batch, targets: { data: new Int32Array(47) } })).toThrow(new RangeError('accuracy: batch.targets must hold B * T = 48 values (logits (B, T, V) = (2, 24, 26)), got 47'));
+    expect(() => accuracy(logits, { ...batch, targets: { data: new Int32Array(47) } })).toThrow(
+      new RangeError('accuracy: batch.targets must hold B * T = 48 values (logits (B, T, V) = (2, 24, 26)), got 47'),
+    );
     expect(() => accuracy(logits, batch, { data: [1, 0] })).toThrow('accuracy: mask must be a tensor');
     expect(accuracy(logits, batch, batch.predictable)).toBeGreaterThanOrEqual(0);
   });
@@ -55,7 +66,9 @@ describe('the attention-lab/train entry', () => {
   it('headScores refuses attentions that are not (B, L, H, T, T) and periods that do not fit', () => {
     const attentions = { data: new Float32Array(2 * 1 * 2 * 6 * 6), shape: [2, 1, 2, 6, 6] };
     expect(() => headScores({ data: attentions.data, shape: [2, 2, 6, 6] }, [2, 3])).toThrow('headScores: attentions must have 5 sizes');
-    expect(() => headScores({ data: new Float32Array(2 * 2 * 6 * 5), shape: [2, 1, 2, 6, 5] }, [2, 3])).toThrow(new RangeError('headScores: attentions must be (B, L, H, T, T) (self-attention), got shape [2,1,2,6,5]'));
+    expect(() => headScores({ data: new Float32Array(2 * 2 * 6 * 5), shape: [2, 1, 2, 6, 5] }, [2, 3])).toThrow(
+      new RangeError('headScores: attentions must be (B, L, H, T, T) (self-attention), got shape [2,1,2,6,5]'),
+    );
     expect(() => headScores(attentions, 3)).toThrow(new TypeError('headScores: periods must be an array or typed array of B = 2 periods, got number'));
     expect(() => headScores(attentions, [2])).toThrow(new RangeError('headScores: periods must hold one period per sequence, B = 2, got 1'));
     expect(() => headScores(attentions, [2, 6])).toThrow(new RangeError('headScores: periods[1] must be an integer in [1, T) = [1, 6), got 6'));

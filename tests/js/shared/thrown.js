@@ -24,7 +24,10 @@ export async function rejection(promise) {
 export async function expectSameError(syncCall, parallelCall) {
   const expected = thrown(syncCall);
   expect(expected, 'the synchronous call should throw').toBeInstanceOf(Error);
-  const actual = await parallelCall().then(() => new Error('the parallel call resolved'), (error) => error);
+  const actual = await parallelCall().then(
+    () => new Error('the parallel call resolved'),
+    (error) => error,
+  );
   expect(actual.constructor).toBe(expected.constructor);
   expect(actual.message).toBe(expected.message);
 }

@@ -3,14 +3,7 @@
 // would make them all read high; and the probe by chain count (npm run bench:passes). Pure objects
 // here but for the real probe calls.
 import { describe, expect, it } from 'vitest';
-import {
-  WASM_TILE_CHAINS,
-  ceilingByChains,
-  ceilingOf,
-  ceilingText,
-  chainsText,
-  higherCeilings,
-} from '../../../tools/bench/lib/ceiling.mjs';
+import { WASM_TILE_CHAINS, ceilingByChains, ceilingOf, ceilingText, chainsText, higherCeilings } from '../../../tools/bench/lib/ceiling.mjs';
 // Through Vite, so the same import works in Node and in Chromium.
 import gemmSource from '../../cpp/src/kernels_gemm.cpp?raw';
 
@@ -65,7 +58,7 @@ describe('higherCeilings: a run is read against the highest of its ceiling readi
 });
 
 describe('the ceiling by chains: what a register tile of that many accumulators can reach', () => {
-  it('gives each count its share of the highest, truncated, and marks the tile\'s count', () => {
+  it("gives each count its share of the highest, truncated, and marks the tile's count", () => {
     // relaxed_madd on an Intel Xeon (family 6 model 207), 2026-11-27 (npm run bench:passes).
     const rows = [
       { chains: 6, gflops: 32.5 },

@@ -8,8 +8,12 @@ describe('moduleText: one of our modules as the header names it', () => {
   it('names the backend, the arch and the threads, and the build where attn.build names one', () => {
     expect(moduleText({ backend: 'wasm-simd', arch: 'wasm' })).toBe("wasm-simd ('wasm', 1 thread)");
     expect(moduleText({ backend: 'wasm-simd', arch: 'wasm', threads: 2 })).toBe("wasm-simd ('wasm', 2 threads)");
-    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: 'relaxed-2x4' })).toBe("wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)");
-    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: { name: 'relaxed-2x4' } })).toBe("wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)");
+    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: 'relaxed-2x4' })).toBe(
+      "wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)",
+    );
+    expect(moduleText({ backend: 'wasm-relaxed', arch: 'wasm+relaxed', build: { name: 'relaxed-2x4' } })).toBe(
+      "wasm-relaxed ('wasm+relaxed', 1 thread, build relaxed-2x4)",
+    );
   });
 
   it('prints no calibration and no empty build', () => {
@@ -34,7 +38,7 @@ describe('targetLines: ours over each peer at its fastest form, per build of our
     ],
   };
 
-  it('divides the peer\'s fastest one-thread time by each build\'s, and says whether the target is met', () => {
+  it("divides the peer's fastest one-thread time by each build's, and says whether the target is met", () => {
     const lines = targetLines([table]);
     expect(lines.map(({ build, peer, ratio, met }) => ({ build, peer, ratio, met }))).toEqual([
       { build: 'wasm-simd', peer: 'onnxruntime-web (Attention (opset 23), 1 thread)', ratio: 1.3, met: false },

@@ -27,7 +27,7 @@ describe('the figures entry', () => {
     expect(paths(lazy)).toEqual(expect.arrayContaining(['web/figures/pipeline/pipeline.js', 'web/model/presets/d2l.js', 'web/model/compute/backward.js']));
   });
 
-  it('has pipeline()\'s code import no preset, backward module or gallery statically (load.js imports each when a spec shows it)', () => {
+  it("has pipeline()'s code import no preset, backward module or gallery statically (load.js imports each when a spec shows it)", () => {
     const { eager } = moduleGraph(join(ROOT, 'web/figures/pipeline/pipeline.js'));
     const paths = [...eager].map((f) => relative(ROOT, f));
     expect(paths).toContain('web/figures/pipeline/load.js');
@@ -74,7 +74,10 @@ describe('the layout check', () => {
     write(path, text);
     try {
       const problems = checkLayout(root);
-      expect(problems.some((line) => line.startsWith(expected)), problems.join('\n')).toBe(true);
+      expect(
+        problems.some((line) => line.startsWith(expected)),
+        problems.join('\n'),
+      ).toBe(true);
     } finally {
       rmSync(join(root, path));
     }
@@ -90,7 +93,11 @@ describe('the layout check', () => {
 
   it('names an element that imports tools/ on demand or as an asset', () => {
     breach('web/elements/lazy.js', "export const load = () => import('../../tools/bench.mjs');\n", 'web/elements/lazy.js -> ../../tools/bench.mjs');
-    breach('web/elements/worker.js', "export const url = new URL('../../tools/bench.mjs', import.meta.url);\n", 'web/elements/worker.js -> ../../tools/bench.mjs');
+    breach(
+      'web/elements/worker.js',
+      "export const url = new URL('../../tools/bench.mjs', import.meta.url);\n",
+      'web/elements/worker.js -> ../../tools/bench.mjs',
+    );
   });
 
   it('names the app importing tools/', () => {
@@ -137,14 +144,19 @@ describe('the layout check', () => {
     });
     withFiles(['web/src', 'web/model', 'web/figures', 'web/elements'], (problems) => {
       // Both entries reach the loader (figures through the model and the API).
-      expect(problems).toContain('web/src/boundary/check.js -> ../../wasm/core.wasm (package entry ., ./figures reaches a file package.json files does not ship)');
+      expect(problems).toContain(
+        'web/src/boundary/check.js -> ../../wasm/core.wasm (package entry ., ./figures reaches a file package.json files does not ship)',
+      );
     });
   });
 
   it('names files entries that ship web/site', () => {
     for (const files of [['web/site'], ['web'], ['web/site/app.js'], ['web/**/*.js']]) {
       withFiles([...SHIPPED, ...files], (problems) => {
-        expect(problems.some((line) => line.startsWith('package.json files -> ')), JSON.stringify(files)).toBe(true);
+        expect(
+          problems.some((line) => line.startsWith('package.json files -> ')),
+          JSON.stringify(files),
+        ).toBe(true);
       });
     }
   });

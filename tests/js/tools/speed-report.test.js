@@ -44,7 +44,7 @@ describe('speedRows: each rate over the ceiling of its own instructions', () => 
 describe('markdownReport: the numbers with the machine they ran on', () => {
   const machine = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0', cores: 2 };
 
-  it('has the size, the browser, the ceilings and one table row per contender, with the rows\' own numbers', () => {
+  it("has the size, the browser, the ceilings and one table row per contender, with the rows' own numbers", () => {
     const rows = speedRows(STATS, SIZE, CEILING);
     const text = markdownReport(rows, SIZE, CEILING, machine);
     expect(text).toContain('T = 512, d = 64, H = 8');

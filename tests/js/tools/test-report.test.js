@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { gtestCounts, vitestCounts } from '../../../tools/test-report.mjs';
 
-describe('gtestCounts: GoogleTest\'s XML report', () => {
+describe("gtestCounts: GoogleTest's XML report", () => {
   it('counts run, skipped and failed test cases, and names each failure with its expectation on one line', () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites tests="4" failures="1" disabled="0" errors="0" name="AllTests">
@@ -18,13 +18,15 @@ Expected equality of these values:]]></failure>
   </testsuite>
 </testsuites>`;
     expect(gtestCounts(xml)).toEqual({
-      passed: 2, failed: 1, skipped: 1,
+      passed: 2,
+      failed: 1,
+      skipped: 1,
       failures: ['Softmax.MasksBecomeZero: t.cpp:12 Expected equality of these values: w[2] Which is: 0.25 0.f & more'],
     });
   });
 });
 
-describe('vitestCounts: Vitest\'s JSON report', () => {
+describe("vitestCounts: Vitest's JSON report", () => {
   const report = {
     testResults: [
       {
@@ -57,7 +59,11 @@ describe('vitestCounts: Vitest\'s JSON report', () => {
   });
 
   it('cuts a long message to 300 characters', () => {
-    const long = { testResults: [{ name: 'a.test.js', status: 'failed', assertionResults: [{ ancestorTitles: [], title: 't', status: 'failed', failureMessages: ['x'.repeat(1000)] }] }] };
+    const long = {
+      testResults: [
+        { name: 'a.test.js', status: 'failed', assertionResults: [{ ancestorTitles: [], title: 't', status: 'failed', failureMessages: ['x'.repeat(1000)] }] },
+      ],
+    };
     const [line] = vitestCounts(long).failures;
     expect(line).toBe(`a.test.js > t: ${'x'.repeat(297)}...`);
   });

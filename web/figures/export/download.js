@@ -14,7 +14,12 @@ export function download(blob, filename) {
 
 /** A file name from parts: 'attention-lab-seed-004-weights.svg'. */
 export function fileName(parts, extension) {
-  const base = ['attention-lab', ...parts].filter(Boolean).join('-').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-');
+  const base = ['attention-lab', ...parts]
+    .filter(Boolean)
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-');
   return `${base}.${extension}`;
 }
 

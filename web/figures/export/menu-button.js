@@ -37,13 +37,24 @@ export function menu({ items, label = 'Export', className, name, title, focusKey
     details.open = false;
     summary.focus();
   });
-  const buttons = items.map((item) => h('button', {
-    type: 'button', class: 'menu-item', part, role: 'menuitem', dataset: { action: item.id, ...item.dataset },
-    onclick: () => {
-      details.open = false;
-      return item.run();
-    },
-  }, item.label, item.note ? h('span', { class: 'menu-item-note' }, item.note) : null));
+  const buttons = items.map((item) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'menu-item',
+        part,
+        role: 'menuitem',
+        dataset: { action: item.id, ...item.dataset },
+        onclick: () => {
+          details.open = false;
+          return item.run();
+        },
+      },
+      item.label,
+      item.note ? h('span', { class: 'menu-item-note' }, item.note) : null,
+    ),
+  );
   details.append(summary, h('div', { class: 'menu-list', role: 'menu', 'aria-label': name }, buttons));
   return details;
 }

@@ -23,10 +23,19 @@ export function figureMenu(stage, instances, svgs, ctx) {
     };
     for (const action of figureActions()) {
       items.push({
-        id: action.id, label: action.label, dataset: { instance: k }, run: () => action.run(target),
+        id: action.id,
+        label: action.label,
+        dataset: { instance: k },
+        run: () => action.run(target),
         note: inst.label && instances.length > 1 ? inst.label : null,
       });
     }
   });
-  return menu({ items, className: 'chip tool-button', name: `Export ${stage.noun}`, title: 'Export as SVG, PNG or CSV', focusKey: `menu:${stage.id}:${ctx.head}` });
+  return menu({
+    items,
+    className: 'chip tool-button',
+    name: `Export ${stage.noun}`,
+    title: 'Export as SVG, PNG or CSV',
+    focusKey: `menu:${stage.id}:${ctx.head}`,
+  });
 }

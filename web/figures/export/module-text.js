@@ -8,7 +8,11 @@
 const STATIC = /(?:^|[;\s])(?:import|export)\s+(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const ASSET = /new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
-const PATTERNS = [[STATIC, 'static'], [DYNAMIC, 'dynamic'], [ASSET, 'asset']];
+const PATTERNS = [
+  [STATIC, 'static'],
+  [DYNAMIC, 'dynamic'],
+  [ASSET, 'asset'],
+];
 
 /** The text without its comments, which may quote imports (examples in headers): for reading only. */
 export const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
@@ -40,6 +44,4 @@ export function replaceSpecifiers(text, to) {
  * shipped form of a module inside a standalone file. Safe where withoutComments() is not (a '//'
  * inside a string or a regular expression is never at the start of a line in our sources).
  */
-export const withoutCommentLines = (text) => text
-  .replace(/^[ \t]*\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/[ \t]*\n/gm, '')
-  .replace(/^[ \t]*\/\/.*\n/gm, '');
+export const withoutCommentLines = (text) => text.replace(/^[ \t]*\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '');

@@ -45,10 +45,19 @@ const ON_DEMAND = {
   // The SIMD build only: every current browser validates simd128 (a browser without it shows the
   // loader's error in the figure). What a figure loads only when it shows it: the backward pass and
   // its stages, the heatmap and links views, the editing code, its preset (index.js brings every one).
-  'attn-figure': ['web/elements/runtime.js', 'web/src/index.js', 'web/model/compute/backward.js',
-    'web/model/stages/backward.js', 'web/figures/pipeline/gallery.js', 'web/model/state/edit.js',
-    'web/figures/interact/cell-editor.js', 'web/figures/interact/scrub.js', 'web/model/presets/index.js',
-    'web/wasm/attention-simd.js', 'web/wasm/attention-simd.wasm'],
+  'attn-figure': [
+    'web/elements/runtime.js',
+    'web/src/index.js',
+    'web/model/compute/backward.js',
+    'web/model/stages/backward.js',
+    'web/figures/pipeline/gallery.js',
+    'web/model/state/edit.js',
+    'web/figures/interact/cell-editor.js',
+    'web/figures/interact/scrub.js',
+    'web/model/presets/index.js',
+    'web/wasm/attention-simd.js',
+    'web/wasm/attention-simd.wasm',
+  ],
 };
 
 const NODE_FS = 'node:fs/promises'; // in a variable, so bundlers for the browser leave it alone
@@ -91,8 +100,10 @@ async function packageFiles(roots, read) {
     }
     const text = new TextDecoder().decode(bytes);
     const statics = specifiersIn(text).filter((s) => s.kind === 'static' && (s.spec.startsWith('.') || s.spec.startsWith(SCHEME)));
-    const shipped = replaceSpecifiers(withoutCommentLines(text), (spec) => (spec.startsWith('.') ? ROOT + pathOf(spec, path) : spec))
-      .replace(META_URL, JSON.stringify(ROOT + path));
+    const shipped = replaceSpecifiers(withoutCommentLines(text), (spec) => (spec.startsWith('.') ? ROOT + pathOf(spec, path) : spec)).replace(
+      META_URL,
+      JSON.stringify(ROOT + path),
+    );
     files.set(path, encoder.encode(shipped));
     await Promise.all(statics.map((s) => visit(pathOf(s.spec, path))));
   };
@@ -119,7 +130,8 @@ const escapeHtml = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&am
 function scriptJson(data) {
   const text = JSON.stringify(data, (key, value) => {
     if (ArrayBuffer.isView(value)) return Array.from(value);
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError(`standaloneHtml: spec.data holds ${value}${key ? ` at '${key}'` : ''}, which JSON cannot carry`);
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new RangeError(`standaloneHtml: spec.data holds ${value}${key ? ` at '${key}'` : ''}, which JSON cannot carry`);
     return value;
   });
   if (text === undefined) throw new TypeError('standaloneHtml: spec.data must be JSON data (an object or an array)');
@@ -134,7 +146,8 @@ function startTag(element, attributes) {
   let tag = `<${element}`;
   for (const name of Object.keys(attributes)) {
     const value = attributes[name];
-    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new TypeError(`standaloneHtml: spec.attributes: '${name}' is not an attribute name (lowercase letters, digits, '-')`);
+    if (!/^[a-z][a-z0-9-]*$/.test(name))
+      throw new TypeError(`standaloneHtml: spec.attributes: '${name}' is not an attribute name (lowercase letters, digits, '-')`);
     if (name === 'src') throw new TypeError('standaloneHtml: spec.attributes.src: a standalone file reads no other file; pass what it shows as spec.data');
     if (value === false || value === null || value === undefined) continue;
     if (value !== true && typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
@@ -150,9 +163,11 @@ const PAGE_STYLE = `body{margin:24px auto;max-width:1100px;padding:0 16px;font:1
 
 /** -> Promise<string>: the text of one self-contained .html file showing spec's element. */
 export async function standaloneHtml(spec, { read = readBeside } = {}) {
-  if (spec === null || typeof spec !== 'object') throw new TypeError(`standaloneHtml: spec must be an object { element, attributes, data, title }, got ${spec}`);
+  if (spec === null || typeof spec !== 'object')
+    throw new TypeError(`standaloneHtml: spec must be an object { element, attributes, data, title }, got ${spec}`);
   const { element, attributes = {}, data, title = 'attention-lab figure' } = spec;
-  if (!ELEMENTS.includes(element)) throw new TypeError(`standaloneHtml: spec.element must be one of ${ELEMENTS.map((e) => `'${e}'`).join(', ')}, got ${JSON.stringify(element)}`);
+  if (!ELEMENTS.includes(element))
+    throw new TypeError(`standaloneHtml: spec.element must be one of ${ELEMENTS.map((e) => `'${e}'`).join(', ')}, got ${JSON.stringify(element)}`);
   if (typeof read !== 'function') throw new TypeError('standaloneHtml: read must be a function (path) -> Promise<Uint8Array | string>');
   const tag = startTag(element, attributes);
   const child = data === undefined ? '' : `<script type="application/json">${scriptJson(data)}</script>`;

@@ -4,8 +4,24 @@
 // <title>, and every data-* attribute kept (data-stage, data-row, data-col, data-value).
 
 // What an SVG renderer needs; everything else (layout, cursors, transitions) is left out.
-const PROPERTIES = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin',
-  'stroke-opacity', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'letter-spacing', 'stop-color', 'stop-opacity'];
+const PROPERTIES = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-opacity',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'letter-spacing',
+  'stop-color',
+  'stop-opacity',
+];
 const COLORS = new Set(['fill', 'stroke', 'stop-color']);
 const DROPPED = ['tabindex', 'style'];
 const HIGHLIGHTS = ['is-source', 'is-current'];
@@ -41,9 +57,12 @@ function inlineStyle(source, parentStyle) {
     const raw = computed.getPropertyValue(name);
     if (!raw) return '';
     const value = COLORS.has(name) ? plainColor(raw) : raw;
-    const inherited = name in INITIAL ? INITIAL[name] : parentStyle && (COLORS.has(name) ? plainColor(parentStyle.getPropertyValue(name)) : parentStyle.getPropertyValue(name));
+    const inherited =
+      name in INITIAL ? INITIAL[name] : parentStyle && (COLORS.has(name) ? plainColor(parentStyle.getPropertyValue(name)) : parentStyle.getPropertyValue(name));
     return value === inherited ? '' : `${name}: ${value};`;
-  }).filter(Boolean).join(' ');
+  })
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -61,7 +80,10 @@ function surfaceColor(figure) {
 /** -> { text (the SVG file), width, height } of a figure root that is in the document. */
 export function standaloneSvg(figure, { title } = {}) {
   // Highlights of the explanation panel are a page state, not part of the figure.
-  const highlighted = [...figure.querySelectorAll(HIGHLIGHTS.map((c) => `.${c}`).join(','))].map((node) => [node, HIGHLIGHTS.filter((c) => node.classList.contains(c))]);
+  const highlighted = [...figure.querySelectorAll(HIGHLIGHTS.map((c) => `.${c}`).join(','))].map((node) => [
+    node,
+    HIGHLIGHTS.filter((c) => node.classList.contains(c)),
+  ]);
   for (const [node, classes] of highlighted) node.classList.remove(...classes);
   const copy = figure.cloneNode(true);
   const sources = [figure, ...figure.querySelectorAll('*')];

@@ -83,7 +83,10 @@ export function editCell(cell, initial, onCommit, { typed = null } = {}) {
       event.preventDefault();
       close(true, MOVES[event.key][event.shiftKey ? 1 : 0]);
     }
-    if (event.key === 'Escape') { event.preventDefault(); close(false); }
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close(false);
+    }
   });
   input.addEventListener('blur', () => {
     if (done || held) return;
@@ -100,10 +103,15 @@ export function editCell(cell, initial, onCommit, { typed = null } = {}) {
    * Keeps the field open across a redraw of its figure: hold() before the old cells go, then
    * moveTo(the same cell in the new figure), or close(false) when it is gone.
    */
-  const hold = () => { held = true; };
+  const hold = () => {
+    held = true;
+  };
   const moveTo = (cell) => {
     held = false;
-    if (!cell) { close(false); return; }
+    if (!cell) {
+      close(false);
+      return;
+    }
     const [start, end] = [input.selectionStart, input.selectionEnd];
     cellNode = cell;
     (cell.closest('.figure-scroll') ?? cell.ownerSVGElement.parentElement).append(input);

@@ -17,9 +17,12 @@ let editing = null; // Promise<{ cellValue, setCell, pasteText, toggleMaskedCell
 let edits = null; // the same, once it has come
 
 function loadEditing() {
-  editing ??= Promise.all([import('../../model/state/edit.js'), import('./cell-editor.js'), import('./scrub.js')])
-    .then((modules) => (edits = Object.assign({}, ...modules)));
-  editing.catch(() => { editing = null; }); // a failed load (offline) is retried by the next show
+  editing ??= Promise.all([import('../../model/state/edit.js'), import('./cell-editor.js'), import('./scrub.js')]).then(
+    (modules) => (edits = Object.assign({}, ...modules)),
+  );
+  editing.catch(() => {
+    editing = null;
+  }); // a failed load (offline) is retried by the next show
   return editing;
 }
 

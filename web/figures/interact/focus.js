@@ -13,7 +13,12 @@ export function focusedCell(root) {
   if (field?.dataset?.checkInput && root.contains(field)) {
     const { checkInput, batch, row, col } = field.dataset;
     // edited: typed in since it was drawn (a paste that filled the grid changed the state, not the field).
-    return { field: { checkInput, batch, row, col }, value: field.value, edited: field.value !== field.defaultValue, selection: [field.selectionStart, field.selectionEnd] };
+    return {
+      field: { checkInput, batch, row, col },
+      value: field.value,
+      edited: field.value !== field.defaultValue,
+      selection: [field.selectionStart, field.selectionEnd],
+    };
   }
   const cell = field?.closest?.('[role="gridcell"]');
   if (!cell || !root.contains(cell)) return null;
@@ -30,13 +35,20 @@ export function cellKey(cell) {
 
 /** The cell of the new DOM that cellKey() named, or null. */
 export function findCell(root, { figure, cell }) {
-  const figureSel = Object.entries(figure).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
-  const cellSel = Object.entries(cell).filter(([, v]) => v !== undefined).map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`).join('');
+  const figureSel = Object.entries(figure)
+    .map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`)
+    .join('');
+  const cellSel = Object.entries(cell)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `[data-${k}="${CSS.escape(v)}"]`)
+    .join('');
   return root.querySelector(`svg${figureSel} [role="gridcell"]${cellSel}`);
 }
 
 function restoreField(root, { field, value, edited, selection }) {
-  const selector = Object.entries(field).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join('');
+  const selector = Object.entries(field)
+    .map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`)
+    .join('');
   const target = root.querySelector(`input${selector}`);
   if (!target) return;
   if (edited) target.value = value;

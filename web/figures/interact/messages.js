@@ -37,7 +37,8 @@ const TABLE = {
     'pasted-matrix': 'Pasted a {rows} × {cols} matrix into {matrix}.',
     'pasted-row': 'Pasted row {row} of {matrix}.',
     'pasted-cell': 'Pasted {value} into {matrix}.',
-    resized: (p) => `${p.size} is now ${p.to} (was ${p.from})${p.others ? `: ${p.others} ${p.count === 1 ? 'was' : 'were'} resized to match, new numbers seeded; paste ${plural(p.count, 'it', 'them')} next` : ''}.`,
+    resized: (p) =>
+      `${p.size} is now ${p.to} (was ${p.from})${p.others ? `: ${p.others} ${p.count === 1 ? 'was' : 'were'} resized to match, new numbers seeded; paste ${plural(p.count, 'it', 'them')} next` : ''}.`,
     'paste-refused': 'Nothing pasted into {matrix}: {reason}',
     empty: 'the clipboard holds no numbers.',
     'several-matrices': 'the text holds {count} matrices; copy one at a time.',
@@ -47,7 +48,8 @@ const TABLE = {
     'not-a-number': 'row {row}, column {col} is “{text}”, not a number.',
     shape: 'it must stay {expectedRows} × {expectedCols}, the text is {rows} × {cols}.',
     'too-large': '{size} would be {got}; the explorer takes {lo} to {hi}.',
-    'not-editable': 'it is computed from the matrices before it. Paste into an editable matrix (X, the weights), or into the fields of Check to check your own numbers.',
+    'not-editable':
+      'it is computed from the matrices before it. Paste into an editable matrix (X, the weights), or into the fields of Check to check your own numbers.',
   },
   'zh-CN': {
     'editor-label': '{cell}。输入数字(也可输入 1/2 或全角数字),Enter 确认并下移,Tab 右移,Escape 取消',

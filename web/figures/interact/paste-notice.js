@@ -12,7 +12,8 @@ const NOTE_MS = 15_000; // long enough to read two sentences and look up at the 
 /** A refusal's reason: the error's code as a message, its fields as the parameters. */
 function reasonOf(lang, error) {
   const params = { ...error };
-  if (error.code === 'shape') Object.assign(params, { expectedRows: error.expected[0], expectedCols: error.expected[1], rows: error.got[0], cols: error.got[1] });
+  if (error.code === 'shape')
+    Object.assign(params, { expectedRows: error.expected[0], expectedCols: error.expected[1], rows: error.got[0], cols: error.got[1] });
   if (error.code === 'too-large') Object.assign(params, { size: SIZE_NAMES[error.size] ?? error.size, lo: error.limit[0], hi: error.limit[1] });
   return editMessage(lang, error.code, params);
 }
@@ -23,9 +24,15 @@ export function pasteNotice(root) {
   const show = (text, kind) => {
     clearTimeout(timer);
     node = h('p', { class: `paste-notice is-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
-    node.addEventListener('click', () => { node?.remove(); node = null; });
+    node.addEventListener('click', () => {
+      node?.remove();
+      node = null;
+    });
     root.append(node);
-    timer = setTimeout(() => { node?.remove(); node = null; }, NOTE_MS);
+    timer = setTimeout(() => {
+      node?.remove();
+      node = null;
+    }, NOTE_MS);
   };
   return {
     nodes: () => (node ? [node] : []),
@@ -40,13 +47,21 @@ export function pasteNotice(root) {
       node?.remove();
       const lang = langOf(root);
       const matrix = MATRIX_NAMES[id.stage] ?? id.stage;
-      const lead = what === 'cell' ? editMessage(lang, 'pasted-cell', { value, matrix })
-        : what === 'row' ? editMessage(lang, 'pasted-row', { row: id.row + 1, matrix })
-          : editMessage(lang, 'pasted-matrix', { rows, cols, matrix });
-      const notes = changes.map((note) => editMessage(lang, 'resized', {
-        size: SIZE_NAMES[note.size] ?? note.size, from: note.from, to: note.to,
-        others: note.others.map((o) => MATRIX_NAMES[o] ?? o).join(', '), count: note.others.length,
-      }));
+      const lead =
+        what === 'cell'
+          ? editMessage(lang, 'pasted-cell', { value, matrix })
+          : what === 'row'
+            ? editMessage(lang, 'pasted-row', { row: id.row + 1, matrix })
+            : editMessage(lang, 'pasted-matrix', { rows, cols, matrix });
+      const notes = changes.map((note) =>
+        editMessage(lang, 'resized', {
+          size: SIZE_NAMES[note.size] ?? note.size,
+          from: note.from,
+          to: note.to,
+          others: note.others.map((o) => MATRIX_NAMES[o] ?? o).join(', '),
+          count: note.others.length,
+        }),
+      );
       show([lead, ...notes].join(' '), notes.length > 0 ? 'warning' : 'info');
     },
     refused(id, error) {

@@ -43,9 +43,14 @@ export function stageFilter({ stages, backward = false } = {}) {
 }
 
 function matrixView(ctx, options) {
-  const bands = stageBands(ctx, { show: stageFilter(options), card: (stage) => stageCard(stage, ctx, { editable: options.editable, captions: Boolean(options.captions) }) });
+  const bands = stageBands(ctx, {
+    show: stageFilter(options),
+    card: (stage) => stageCard(stage, ctx, { editable: options.editable, captions: Boolean(options.captions) }),
+  });
   if (bands.length === 0) {
-    throw new RangeError(`stages: none of ${JSON.stringify(options.stages)} exists for this example (a given-Q, K, V example has no x or projection weights; the backward stages need a computable backward pass)`);
+    throw new RangeError(
+      `stages: none of ${JSON.stringify(options.stages)} exists for this example (a given-Q, K, V example has no x or projection weights; the backward stages need a computable backward pass)`,
+    );
   }
   return bands;
 }
@@ -62,7 +67,8 @@ export function renderPipeline(state, result, options = {}, { galleryView, regis
     throw new TypeError('renderPipeline: the backward stages need parts.registerBackwardStages (model/stages/backward.js)');
   }
   const ctx = { state, result, head: state.head };
-  if (state.view !== 'matrix' && !galleryView) throw new TypeError(`renderPipeline: the ${state.view} view needs parts.galleryView (figures/pipeline/gallery.js)`);
+  if (state.view !== 'matrix' && !galleryView)
+    throw new TypeError(`renderPipeline: the ${state.view} view needs parts.galleryView (figures/pipeline/gallery.js)`);
   const body = state.view === 'matrix' ? matrixView(ctx, options) : [galleryView(ctx, state.view)];
   return h('div', { class: 'attn-pipeline', dataset: { view: state.view, preset: state.preset } }, body);
 }

@@ -27,25 +27,48 @@ export function galleryView(ctx, kind, { tools } = {}) {
   const { queries, keys } = tokenLabels(ctx.state);
   const masked = maskedFlags(ctx.result);
   const figures = [];
-  ctx.result.heads.forEach((head, k) => head.runs.forEach((run, r) => {
-    const attrs = { 'data-head': k, 'data-run': r, 'data-scoring': run.scoring };
-    const title = panelTitle(ctx, k, run);
-    const figure = kind === 'heatmap'
-      ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
-      : links(firstBatch(run.weights), { title, queryTokens: queries, keyTokens: keys, masked, attrs });
-    const stage = { id: kind === 'heatmap' ? 'heatmap' : 'links', title: title.replace(/^./, (c) => c.toUpperCase()), noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links' };
-    const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
-    figures.push(h('div', { class: 'gallery-item' },
-      tools ? h('div', { class: 'gallery-tools' }, tools(stage, [instance], [figure], { ...ctx, head: k })) : null,
-      h('div', { class: 'figure-scroll' }, figure)));
-  }));
-  const note = kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;
-  return h('section', { class: 'gallery', 'aria-label': kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links' },
-    h('header', { class: 'band-head' },
+  ctx.result.heads.forEach((head, k) =>
+    head.runs.forEach((run, r) => {
+      const attrs = { 'data-head': k, 'data-run': r, 'data-scoring': run.scoring };
+      const title = panelTitle(ctx, k, run);
+      const figure =
+        kind === 'heatmap'
+          ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
+          : links(firstBatch(run.weights), { title, queryTokens: queries, keyTokens: keys, masked, attrs });
+      const stage = {
+        id: kind === 'heatmap' ? 'heatmap' : 'links',
+        title: title.replace(/^./, (c) => c.toUpperCase()),
+        noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links',
+      };
+      const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
+      figures.push(
+        h(
+          'div',
+          { class: 'gallery-item' },
+          tools ? h('div', { class: 'gallery-tools' }, tools(stage, [instance], [figure], { ...ctx, head: k })) : null,
+          h('div', { class: 'figure-scroll' }, figure),
+        ),
+      );
+    }),
+  );
+  const note =
+    kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;
+  return h(
+    'section',
+    { class: 'gallery', 'aria-label': kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links' },
+    h(
+      'header',
+      { class: 'band-head' },
       h('h2', { class: 'band-title' }, kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links'),
-      h('p', { class: 'band-lede' }, kind === 'heatmap'
-        ? 'Rows are queries, columns are keys: the weights P, one map per head.'
-        : 'Each query token (left) sends lines to the keys (right), as strong as its weight. Hover a token.')),
+      h(
+        'p',
+        { class: 'band-lede' },
+        kind === 'heatmap'
+          ? 'Rows are queries, columns are keys: the weights P, one map per head.'
+          : 'Each query token (left) sends lines to the keys (right), as strong as its weight. Hover a token.',
+      ),
+    ),
     note,
-    h('div', { class: 'gallery-grid' }, figures));
+    h('div', { class: 'gallery-grid' }, figures),
+  );
 }

@@ -33,21 +33,39 @@ export function stageCard(stage, ctx, { editable = false, captions = true, class
   const svgs = instances.map((inst) => stageFigure(stage, { ...inst, editable: canEdit }));
   const caption = captions ? stage.caption?.(ctx) : null;
   const toolNodes = tools?.(stage, ctx, instances, svgs)?.filter(Boolean) ?? [];
-  return h('article', { class: `stage-card${canEdit ? ' is-editable' : ''}${className ? ` ${className}` : ''}`, dataset: { card: stage.id } },
-    h('header', { class: 'stage-head' },
-      h('h3', { class: 'stage-title' },
+  return h(
+    'article',
+    { class: `stage-card${canEdit ? ' is-editable' : ''}${className ? ` ${className}` : ''}`, dataset: { card: stage.id } },
+    h(
+      'header',
+      { class: 'stage-head' },
+      h(
+        'h3',
+        { class: 'stage-title' },
         symbol(stage),
         h('span', { class: 'stage-noun' }, stage.noun),
         h('span', { class: 'stage-size' }, sizeText(instances[0].tensor)),
-        canEdit ? h('span', { class: 'badge' }, 'editable') : null),
-      formula?.(stage, ctx) ?? null),
-    h('div', { class: 'stage-figures' }, instances.map((inst, k) => h('figure', { class: 'figure' },
-      inst.label ? h('figcaption', { class: 'figure-label' }, inst.label) : null,
-      h('div', { class: 'figure-scroll' }, svgs[k])))),
+        canEdit ? h('span', { class: 'badge' }, 'editable') : null,
+      ),
+      formula?.(stage, ctx) ?? null,
+    ),
+    h(
+      'div',
+      { class: 'stage-figures' },
+      instances.map((inst, k) =>
+        h(
+          'figure',
+          { class: 'figure' },
+          inst.label ? h('figcaption', { class: 'figure-label' }, inst.label) : null,
+          h('div', { class: 'figure-scroll' }, svgs[k]),
+        ),
+      ),
+    ),
     below?.(stage, ctx, instances) ?? null,
     caption ? h('p', { class: 'stage-caption' }, caption) : null,
     // At the foot, so the tools never make a card wider than its figure.
-    toolNodes.length > 0 ? h('footer', { class: 'stage-tools' }, toolNodes) : null);
+    toolNodes.length > 0 ? h('footer', { class: 'stage-tools' }, toolNodes) : null,
+  );
 }
 
 /**
@@ -63,10 +81,20 @@ export function stageBands(ctx, { show = () => true, card, numbered = false }) {
     if (stages.length > 0) bands.push({ group, stages });
   }
   const titled = numbered || bands.length > 1;
-  return bands.map(({ group, stages }, k) => h('section', { class: `band band-${group.id}`, dataset: { band: group.id }, 'aria-labelledby': numbered ? `band-${group.id}` : null },
-    titled ? h('header', { class: 'band-head' },
-      numbered ? h('span', { class: 'band-step', 'aria-hidden': 'true' }, String(k + 1)) : null,
-      h('h2', { id: numbered ? `band-${group.id}` : null, class: 'band-title' }, group.title),
-      numbered ? h('p', { class: 'band-lede' }, group.lede) : null) : null,
-    h('div', { class: `band-cards cards-${Math.min(stages.length, 4)}` }, stages.map(card))));
+  return bands.map(({ group, stages }, k) =>
+    h(
+      'section',
+      { class: `band band-${group.id}`, dataset: { band: group.id }, 'aria-labelledby': numbered ? `band-${group.id}` : null },
+      titled
+        ? h(
+            'header',
+            { class: 'band-head' },
+            numbered ? h('span', { class: 'band-step', 'aria-hidden': 'true' }, String(k + 1)) : null,
+            h('h2', { id: numbered ? `band-${group.id}` : null, class: 'band-title' }, group.title),
+            numbered ? h('p', { class: 'band-lede' }, group.lede) : null,
+          )
+        : null,
+      h('div', { class: `band-cards cards-${Math.min(stages.length, 4)}` }, stages.map(card)),
+    ),
+  );
 }

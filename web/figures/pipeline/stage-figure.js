@@ -16,7 +16,7 @@ export function stageFigure(stage, inst) {
     masked: inst.masked ?? null,
     editable: inst.editable,
     attrs: inst.attrs,
-    cellLabel: (b, i, j, v, shown) => `${stage.noun}${inst.label ? ` (${inst.label})` : ''}${inst.tensor.shape.length > 2 && inst.tensor.shape[0] > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}${inst.rowLabels ? ` (${inst.rowLabels[i]})` : ''}, column ${j + 1}${inst.colLabels ? ` (${inst.colLabels[j]})` : ''}: ${spokenValue(v, shown)}`,
+    cellLabel: (b, i, j, v, shown) =>
+      `${stage.noun}${inst.label ? ` (${inst.label})` : ''}${inst.tensor.shape.length > 2 && inst.tensor.shape[0] > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}${inst.rowLabels ? ` (${inst.rowLabels[i]})` : ''}, column ${j + 1}${inst.colLabels ? ` (${inst.colLabels[j]})` : ''}: ${spokenValue(v, shown)}`,
   });
 }
-

@@ -37,7 +37,8 @@ function validLensOf(value, { B, Tq, Tk }) {
   const perRow = Array.isArray(value[0]);
   const rows = perRow ? value : [value];
   for (const row of rows) {
-    if (perRow && (!Array.isArray(row) || row.length !== Tq)) throw new RangeError(`validLens per row must have shape (B=${B}, Tq=${Tq}), got ${JSON.stringify(value)}`);
+    if (perRow && (!Array.isArray(row) || row.length !== Tq))
+      throw new RangeError(`validLens per row must have shape (B=${B}, Tq=${Tq}), got ${JSON.stringify(value)}`);
     for (const len of row) {
       if (!isIntegerIn(len, [0, Tk])) throw new RangeError(`validLens entries must be integers in [0, Tk=${Tk}], got ${JSON.stringify(len)}`);
     }
@@ -64,7 +65,8 @@ function positionOverrides({ window, alibi, rope }) {
   const overrides = {};
   if (window !== undefined) {
     const ok = window === null || (Array.isArray(window) && window.length === 2 && window.every((x) => isIntegerIn(x, LIMITS.window)));
-    if (!ok) throw new RangeError(`window must be null or [left, right], integers in [${LIMITS.window.join(', ')}] (-1: no limit), got ${JSON.stringify(window)}`);
+    if (!ok)
+      throw new RangeError(`window must be null or [left, right], integers in [${LIMITS.window.join(', ')}] (-1: no limit), got ${JSON.stringify(window)}`);
     overrides.window = window ?? [-1, -1];
   }
   // A list of slopes waits for the heads (slopesFor): its length is checked against the final H.
@@ -75,9 +77,11 @@ function positionOverrides({ window, alibi, rope }) {
   if (rope !== undefined) {
     const given = rope === true ? {} : rope;
     if (given === false) return { ...overrides, rope: 'off' };
-    if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new TypeError(`rope must be true, false or { base, interleaved }, got ${JSON.stringify(rope)}`);
+    if (given === null || typeof given !== 'object' || Array.isArray(given))
+      throw new TypeError(`rope must be true, false or { base, interleaved }, got ${JSON.stringify(rope)}`);
     const { base = 10000, interleaved = false } = given;
-    if (typeof base !== 'number' || !(base >= LIMITS.ropeBase[0] && base <= LIMITS.ropeBase[1])) throw new RangeError(`rope.base must be a number in [${LIMITS.ropeBase.join(', ')}], got ${JSON.stringify(base)}`);
+    if (typeof base !== 'number' || !(base >= LIMITS.ropeBase[0] && base <= LIMITS.ropeBase[1]))
+      throw new RangeError(`rope.base must be a number in [${LIMITS.ropeBase.join(', ')}], got ${JSON.stringify(base)}`);
     if (typeof interleaved !== 'boolean') throw new TypeError(`rope.interleaved must be a boolean, got ${JSON.stringify(interleaved)}`);
     Object.assign(overrides, { rope: interleaved ? 'interleaved' : 'halves', ropeBase: base });
   }
@@ -89,13 +93,17 @@ function slopesFor(alibi, H) {
   const slopes = Array.from(alibi); // holes become undefined and fail below
   if (slopes.length !== H) throw new RangeError(`alibi must hold one slope per head, H=${H}, got ${slopes.length}`);
   slopes.forEach((m, h) => {
-    if (!isAlibiSlope(m)) throw new RangeError(`alibi[${h}] must be a finite number > 0 (and finite as float32), got ${typeof m === 'number' ? m : JSON.stringify(m) ?? String(m)}`);
+    if (!isAlibiSlope(m))
+      throw new RangeError(
+        `alibi[${h}] must be a finite number > 0 (and finite as float32), got ${typeof m === 'number' ? m : (JSON.stringify(m) ?? String(m))}`,
+      );
   });
   return slopes;
 }
 
 function checkSpec(spec) {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new TypeError(`spec must be an object ({ preset, data, ... }), got ${JSON.stringify(spec) ?? String(spec)}`);
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+    throw new TypeError(`spec must be an object ({ preset, data, ... }), got ${JSON.stringify(spec) ?? String(spec)}`);
 }
 
 /** -> a conformed explorer state for spec (see the top of this file). */
@@ -114,7 +122,8 @@ export function pipelineState(spec = {}) {
   Object.assign(overrides, positionOverrides(spec));
   if (Object.keys(overrides).length > 0) state = conform({ ...state, ...overrides });
   if (spec.heads !== undefined) {
-    if (!isIntegerIn(spec.heads, LIMITS.heads)) throw new RangeError(`heads must be an integer in [${LIMITS.heads.join(', ')}], got ${JSON.stringify(spec.heads)}`);
+    if (!isIntegerIn(spec.heads, LIMITS.heads))
+      throw new RangeError(`heads must be an integer in [${LIMITS.heads.join(', ')}], got ${JSON.stringify(spec.heads)}`);
     if (state.source !== 'self') throw new TypeError('heads applies to examples with X and projection weights, not to given Q, K, V');
     state = setSize(state, 'heads', spec.heads);
   }
@@ -131,7 +140,8 @@ export function pipelineState(spec = {}) {
     throw new RangeError(`rope needs an example with X and an even query width, got ${state.source === 'self' ? `d = ${sizesOf(state).d}` : 'given Q, K, V'}`);
   }
   if (spec.head !== undefined) {
-    if (!isIntegerIn(spec.head, [0, state.heads - 1])) throw new RangeError(`head must be an integer in [0, H-1=${state.heads - 1}], got ${JSON.stringify(spec.head)}`);
+    if (!isIntegerIn(spec.head, [0, state.heads - 1]))
+      throw new RangeError(`head must be an integer in [0, H-1=${state.heads - 1}], got ${JSON.stringify(spec.head)}`);
     state = { ...state, head: spec.head };
   }
   return state;

@@ -3,7 +3,8 @@ export default {
   'lab.link': 'Lab',
   'lab.explorer-link': 'Explorer',
   'lab.title': 'Training lab: watch attention learn',
-  'lab.lede': 'Train a small transformer here, in WebAssembly on a worker, and watch its heads specialise on a fixed probe sequence: first a previous-token head, then an induction head that copies what followed the earlier occurrence of the current token.',
+  'lab.lede':
+    'Train a small transformer here, in WebAssembly on a worker, and watch its heads specialise on a fixed probe sequence: first a previous-token head, then an induction head that copies what followed the earlier occurrence of the current token.',
   'lab.back': 'Back to the explorer',
   'lab.setup': 'Task and model',
   'lab.controls': 'Training',
@@ -42,7 +43,8 @@ export default {
   'lab.probes': 'probe',
   'lab.no-steps': 'no steps yet',
   'lab.probe-title': 'The model on a probe sequence',
-  'lab.probe-hint': 'Each head’s attention weights on the first probe sequence, and its scores on the probe batch: prev, the weight on the previous token (a previous-token head above {previous}); ind, the weight on the token after the earlier occurrence of the current one (an induction head above {induction}). Click a map to enlarge it.',
+  'lab.probe-hint':
+    'Each head’s attention weights on the first probe sequence, and its scores on the probe batch: prev, the weight on the previous token (a previous-token head above {previous}); ind, the weight on the token after the earlier occurrence of the current one (an induction head above {induction}). Click a map to enlarge it.',
   'lab.timeline': 'Snapshot',
   'lab.at-step': 'at step {step}',
   'lab.model-view': 'Attention weights at step {step}',
@@ -57,7 +59,8 @@ export default {
   'lab.became-previous': 'layer {layer} head {head} became a previous-token head at step {step}',
   'lab.became-induction': 'layer {layer} head {head} became an induction head at step {step}',
   'lab.head-title': 'Layer {layer} head {head} at step {step}: every number on the probe sequence',
-  'lab.head-hint': 'X is the layer’s input after its LayerNorm; Q = X W^Q + b^Q, K and V likewise, with the trained weights. The first {shown} tokens are shown: under the causal mask their weights are exactly those of the whole sequence. Point at a number to see how it was computed.',
+  'lab.head-hint':
+    'X is the layer’s input after its LayerNorm; Q = X W^Q + b^Q, K and V likewise, with the trained weights. The first {shown} tokens are shown: under the causal mask their weights are exactly those of the whole sequence. Point at a number to see how it was computed.',
   'lab.x-title': 'X after the LayerNorm',
   'lab.derivation-hint': 'Point at or focus a number above to see how it was computed.',
   'lab.tools-title': 'Ablate, save, load',

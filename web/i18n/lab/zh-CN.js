@@ -3,7 +3,8 @@ export default {
   'lab.link': '实验室',
   'lab.explorer-link': '浏览器',
   'lab.title': '训练实验室：看注意力如何学会',
-  'lab.lede': '在这里用 WebAssembly（在后台线程中）训练一个小型 Transformer，在固定的探测序列上观察各个头如何分工：先出现前一词元头，再出现归纳头——它复制当前词元上一次出现之后的那个词元。',
+  'lab.lede':
+    '在这里用 WebAssembly（在后台线程中）训练一个小型 Transformer，在固定的探测序列上观察各个头如何分工：先出现前一词元头，再出现归纳头——它复制当前词元上一次出现之后的那个词元。',
   'lab.back': '返回浏览器',
   'lab.setup': '任务与模型',
   'lab.controls': '训练',
@@ -42,7 +43,8 @@ export default {
   'lab.probes': '探测',
   'lab.no-steps': '尚未训练',
   'lab.probe-title': '模型在探测序列上的表现',
-  'lab.probe-hint': '每个头在第一条探测序列上的注意力权重，以及它在探测批次上的得分：prev 为放在前一个词元上的权重（高于 {previous} 即为前一词元头）；ind 为放在当前词元上一次出现之后那个词元上的权重（高于 {induction} 即为归纳头）。点击一幅图可将其放大。',
+  'lab.probe-hint':
+    '每个头在第一条探测序列上的注意力权重，以及它在探测批次上的得分：prev 为放在前一个词元上的权重（高于 {previous} 即为前一词元头）；ind 为放在当前词元上一次出现之后那个词元上的权重（高于 {induction} 即为归纳头）。点击一幅图可将其放大。',
   'lab.timeline': '快照',
   'lab.at-step': '第 {step} 步',
   'lab.model-view': '第 {step} 步的注意力权重',
@@ -57,7 +59,8 @@ export default {
   'lab.became-previous': '第 {layer} 层第 {head} 头在第 {step} 步成为前一词元头',
   'lab.became-induction': '第 {layer} 层第 {head} 头在第 {step} 步成为归纳头',
   'lab.head-title': '第 {layer} 层第 {head} 头（第 {step} 步）：探测序列上的每个数',
-  'lab.head-hint': 'X 是该层经过 LayerNorm 后的输入；Q = X W^Q + b^Q，K 与 V 同理，均使用训练得到的权重。这里显示前 {shown} 个词元：在因果掩蔽下，它们的注意力权重与整条序列中的完全相同。指向一个数即可查看它的计算过程。',
+  'lab.head-hint':
+    'X 是该层经过 LayerNorm 后的输入；Q = X W^Q + b^Q，K 与 V 同理，均使用训练得到的权重。这里显示前 {shown} 个词元：在因果掩蔽下，它们的注意力权重与整条序列中的完全相同。指向一个数即可查看它的计算过程。',
   'lab.x-title': '经过 LayerNorm 的 X',
   'lab.derivation-hint': '指向或聚焦上面的一个数，即可查看它的计算过程。',
   'lab.tools-title': '消融、保存、加载',

@@ -6,7 +6,8 @@ export default {
   'site.token-text.tokens': 'Token text',
   'site.token-text.queries': 'Query tokens',
   'site.token-text.keyTokens': 'Key tokens',
-  'site.token-text-hint': 'Type a sentence and press Enter: words split at spaces, Chinese or Japanese typed without spaces is split into words; the number of tokens sets the size.',
+  'site.token-text-hint':
+    'Type a sentence and press Enter: words split at spaces, Chinese or Japanese typed without spaces is split into words; the number of tokens sets the size.',
   'site.token-count': '{count} tokens: the example holds {min} to {max}.',
   'site.tokens-json': 'Not a valid JSON list ({reason}).',
   'site.tokens-strings': 'A JSON list must hold strings only, like ["New York", "is", "big"].',

@@ -62,7 +62,8 @@ export default {
   'stage.output.caption': 'Row i is a mix of the value rows, weighted by row i of P.',
   'stage.concat-output.caption': 'Row i: every head’s output row i, head 0 first.',
   'stage.wo.caption': 'Learned like Wq, Wk, Wv: the rows of block h read head h’s output.',
-  'stage.projected-output.caption-js': 'The product in JS (float64 sums); no multiHeadAttention layer computes this example (it needs Wᴼ, d_in = H·d = H·d_v and scaled-dot scores at the default scale).',
+  'stage.projected-output.caption-js':
+    'The product in JS (float64 sums); no multiHeadAttention layer computes this example (it needs Wᴼ, d_in = H·d = H·d_v and scaled-dot scores at the default scale).',
   'stage.projected-output.caption-layer': 'From the core’s multiHeadAttention layer; the product in JS gives the same numbers to {diff}.',
   'stage.last-bit': 'the last bit',
   'stage.rope.caption': 'Row i turns each pair of features by i θ: hover a rotated entry for its angle.',

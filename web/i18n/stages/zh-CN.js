@@ -61,7 +61,8 @@ export default {
   'stage.output.caption': '第 i 行是各个值行的混合，按 P 的第 i 行加权。',
   'stage.concat-output.caption': '第 i 行：每个头输出的第 i 行，头 0 在前。',
   'stage.wo.caption': '与 Wq、Wk、Wv 一样是学出来的：第 h 块的行读取第 h 个头的输出。',
-  'stage.projected-output.caption-js': '由 JS 计算的乘积（float64 求和）；没有 multiHeadAttention 层计算这个例子（它需要 Wᴼ、d_in = H·d = H·d_v，以及默认缩放的缩放点积分数）。',
+  'stage.projected-output.caption-js':
+    '由 JS 计算的乘积（float64 求和）；没有 multiHeadAttention 层计算这个例子（它需要 Wᴼ、d_in = H·d = H·d_v，以及默认缩放的缩放点积分数）。',
   'stage.projected-output.caption-layer': '来自核心的 multiHeadAttention 层；JS 中的乘积给出相同的数字，差别在 {diff} 以内。',
   'stage.last-bit': '最后一位',
   'stage.rope.caption': '第 i 行把每一对特征旋转 i θ：把指针移到旋转后的元素上可看到它的角度。',

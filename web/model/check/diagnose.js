@@ -87,26 +87,30 @@ export function diagnose({ exact, typed, context, stages = CHECK_STAGES }) {
 
 function markStage(stage, t, ex, follow) {
   const counts = { total: 0, typed: 0, empty: 0, invalid: 0, right: 0, wrong: 0, follows: 0, unexplained: 0 };
-  const cells = ex.map((row, i) => row.map((x, j) => {
-    counts.total++;
-    const n = t[i][j];
-    const cell = { status: 'empty', follow: null, typed: n?.value ?? null, tolerance: n?.tolerance ?? null, exact: x, should: follow[i][j] };
-    if (n === null) counts.empty++;
-    else if (n.invalid) { cell.status = 'invalid'; counts.invalid++; }
-    else {
-      counts.typed++;
-      cell.status = matches(n, x) ? 'right' : 'wrong';
-      // A number right against the exact value is never blamed on the follow-through.
-      cell.follow = cell.status === 'right' || matches(n, follow[i][j]) ? 'right' : 'wrong';
-      if (cell.status === 'right') counts.right++;
-      else {
-        counts.wrong++;
-        if (cell.follow === 'right') counts.follows++;
-        else counts.unexplained++;
+  const cells = ex.map((row, i) =>
+    row.map((x, j) => {
+      counts.total++;
+      const n = t[i][j];
+      const cell = { status: 'empty', follow: null, typed: n?.value ?? null, tolerance: n?.tolerance ?? null, exact: x, should: follow[i][j] };
+      if (n === null) counts.empty++;
+      else if (n.invalid) {
+        cell.status = 'invalid';
+        counts.invalid++;
+      } else {
+        counts.typed++;
+        cell.status = matches(n, x) ? 'right' : 'wrong';
+        // A number right against the exact value is never blamed on the follow-through.
+        cell.follow = cell.status === 'right' || matches(n, follow[i][j]) ? 'right' : 'wrong';
+        if (cell.status === 'right') counts.right++;
+        else {
+          counts.wrong++;
+          if (cell.follow === 'right') counts.follows++;
+          else counts.unexplained++;
+        }
       }
-    }
-    return cell;
-  }));
+      return cell;
+    }),
+  );
   const verdict = counts.typed === 0 ? 'empty' : counts.wrong === 0 ? 'right' : counts.unexplained === 0 ? 'follows' : 'wrong';
   return { id: stage.id, from: stage.from, cells, counts, verdict, yours: [], mistake: null, slips: null };
 }
@@ -130,9 +134,11 @@ function explainWrong(report, stage, t, values, context, follow) {
     }
   }
   const wrong = [];
-  report.cells.forEach((row, i) => row.forEach((cell, j) => {
-    if (cell.follow === 'wrong') wrong.push({ row: i, col: j, typed: cell.typed, should: follow[i][j], exact: cell.exact, source: stage.source(i, j) });
-  }));
+  report.cells.forEach((row, i) =>
+    row.forEach((cell, j) => {
+      if (cell.follow === 'wrong') wrong.push({ row: i, col: j, typed: cell.typed, should: follow[i][j], exact: cell.exact, source: stage.source(i, j) });
+    }),
+  );
   if (wrong.length <= Math.min(SLIP_MAX, Math.max(1, Math.floor(report.counts.typed * SLIP_SHARE)))) report.slips = wrong;
 }
 

@@ -18,7 +18,11 @@ export function checkInputs(state, result, head = 0) {
   const run = tensors?.runs[0];
   if (!run || result.sizes.B !== 1 || !['dot', 'scaled-dot'].includes(run.scoring)) return null;
   const exact = {
-    scores: rowsOf(run.raw), scaled: rowsOf(run.scaled), masked: rowsOf(run.masked), weights: rowsOf(run.weights), output: rowsOf(run.output),
+    scores: rowsOf(run.raw),
+    scaled: rowsOf(run.scaled),
+    masked: rowsOf(run.masked),
+    weights: rowsOf(run.weights),
+    output: rowsOf(run.output),
     v: rowsOf(tensors.v),
   };
   // The Q and K shown are the projections; with RoPE on, the scores come from them rotated, so the

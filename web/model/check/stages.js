@@ -22,7 +22,10 @@ const projection = (id, weights) => ({
   id,
   from: ['x', weights],
   compute: (v) => matmul(v.x, v[weights]),
-  source: (i, j) => [['x', 'row', i], [weights, 'col', j]],
+  source: (i, j) => [
+    ['x', 'row', i],
+    [weights, 'col', j],
+  ],
   mistakes: [['column-notation', (v) => (isSquare(v[weights]) ? matmul(v.x, transpose(v[weights])) : null)]],
 });
 
@@ -34,7 +37,10 @@ export const CHECK_STAGES = [
     id: 'scores',
     from: ['q', 'k'],
     compute: (v) => matmul(v.q, transpose(v.k)),
-    source: (i, j) => [['q', 'row', i], ['k', 'row', j]],
+    source: (i, j) => [
+      ['q', 'row', i],
+      ['k', 'row', j],
+    ],
     mistakes: [
       ['k-not-transposed', (v) => matmul(v.q, v.k)],
       ['column-notation', (v) => matmul(transpose(v.q), v.k)], // Qᵀ K: queries and keys as columns
@@ -65,17 +71,37 @@ export const CHECK_STAGES = [
     mistakes: [
       ['softmax-columns', (v) => softmaxColumns(v.masked)],
       // Softmax over every key, then the hidden ones set to 0: the rows no longer sum to 1.
-      ['mask-after-softmax', (v, c) => (hasHiddenKeys(c) ? mapCells(softmaxRows(masked(v.scaled, { ...c, visible: c.visible.map((row) => row.map(() => true)) })), (p, i, j) => (c.visible[i][j] ? p : 0)) : null)],
+      [
+        'mask-after-softmax',
+        (v, c) =>
+          hasHiddenKeys(c)
+            ? mapCells(softmaxRows(masked(v.scaled, { ...c, visible: c.visible.map((row) => row.map(() => true)) })), (p, i, j) => (c.visible[i][j] ? p : 0))
+            : null,
+      ],
       // The scaling mistakes again, for a student who went from the scores straight to the weights.
       ['no-scaling', (v, c) => (c.scaled ? softmaxRows(masked(v.scores, c)) : null)],
-      ['scaled-by-d', (v, c) => (c.scaled ? softmaxRows(masked(mapCells(v.scores, (x) => x / c.d), c)) : null)],
+      [
+        'scaled-by-d',
+        (v, c) =>
+          c.scaled
+            ? softmaxRows(
+                masked(
+                  mapCells(v.scores, (x) => x / c.d),
+                  c,
+                ),
+              )
+            : null,
+      ],
     ],
   },
   {
     id: 'output',
     from: ['weights', 'v'],
     compute: (v) => matmul(v.weights, v.v),
-    source: (i, j) => [['weights', 'row', i], ['v', 'col', j]],
+    source: (i, j) => [
+      ['weights', 'row', i],
+      ['v', 'col', j],
+    ],
     mistakes: [
       ['wrong-order', (v) => matmul(v.v, v.weights)],
       ['weights-transposed', (v) => matmul(transpose(v.weights), v.v)],

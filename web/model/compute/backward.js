@@ -113,10 +113,11 @@ function lossOf(state, result, r, target) {
 function trainingGradients(attn, state, result, first, headGrad, dY) {
   const H = result.heads.length;
   const perHead = result.heads.map((_, h) => (h === state.head ? first : headBackward(attn, state, result, h, 0, headGrad(h))));
-  const groupSum = (name) => perHead.map((_, h) => {
-    const leader = groupLeader(h, H, state.kvHeads);
-    return sum(perHead.slice(leader, leader + H / state.kvHeads).map((g) => g[name]));
-  });
+  const groupSum = (name) =>
+    perHead.map((_, h) => {
+      const leader = groupLeader(h, H, state.kvHeads);
+      return sum(perHead.slice(leader, leader + H / state.kvHeads).map((g) => g[name]));
+    });
   const grads = {
     wq: perHead.map((g) => g.dwq),
     wk: groupSum('dwk'),
@@ -127,7 +128,12 @@ function trainingGradients(attn, state, result, first, headGrad, dY) {
   if (layer) {
     const kv = (list) => list.filter((_, h) => groupLeader(h, H, state.kvHeads) === h);
     const ours = { dwq: sideBySide(grads.wq), dwk: sideBySide(kv(grads.wk)), dwv: sideBySide(kv(grads.wv)), dwo: grads.wo };
-    for (const [name, what] of [['dwq', 'dW^Q'], ['dwk', 'dW^K'], ['dwv', 'dW^V'], ['dwo', 'dW^O']]) {
+    for (const [name, what] of [
+      ['dwq', 'dW^Q'],
+      ['dwk', 'dW^K'],
+      ['dwv', 'dW^V'],
+      ['dwo', 'dW^O'],
+    ]) {
       if (ours[name] && layer.grads[name]) first.agreements.push(agreement(what, `${layer.kind}.backward()`, ours[name], layer.grads[name]));
     }
   }

@@ -73,7 +73,11 @@ export function createDecoder(attn, state, result) {
       if ((kv[g]?.k.shape[1] ?? 0) === t) kv[g] = { k: append(kv[g]?.k, rows.k), v: append(kv[g]?.v, rows.v) };
       const head = result.heads[h];
       const { options } = scoringOptions(state, scoring, head.q.shape.at(-1));
-      const masks = { causal: 'bottom-right', ...(head.masks.window ? { window: head.masks.window } : {}), ...(head.masks.alibi ? { alibi: head.masks.alibi } : {}) };
+      const masks = {
+        causal: 'bottom-right',
+        ...(head.masks.window ? { window: head.masks.window } : {}),
+        ...(head.masks.alibi ? { alibi: head.masks.alibi } : {}),
+      };
       const attended = attn.attention(rows.q, kv[g].k, kv[g].v, { ...options, ...masks, returnWeights: true });
       return { h, g, ...attended };
     });

@@ -38,7 +38,9 @@ export function selfLayerOptions(state, h, scoring) {
   const d = state.wq[h][0].length;
   const slopes = alibiOf(state);
   return {
-    wq: fromNested(state.wq[h]), wk: fromNested(state.wk[h]), wv: fromNested(state.wv[h]),
+    wq: fromNested(state.wq[h]),
+    wk: fromNested(state.wk[h]),
+    wv: fromNested(state.wv[h]),
     scale: scoringOptions(state, scoring, d).scale,
     ...positionsOf(state, slopes && [slopes[h]]),
   };

@@ -44,13 +44,23 @@ export function parseMatrix(text) {
     throw new MatrixTextError('summarized', {}, "the text has '...' where NumPy left numbers out: print it whole (np.set_printoptions(threshold=np.inf))");
   }
   const { cells, format, decimalComma } = splitCells(source);
-  return numbersOf(dropLabels(cells.filter((row) => row.length > 0), format), format, decimalComma);
+  return numbersOf(
+    dropLabels(
+      cells.filter((row) => row.length > 0),
+      format,
+    ),
+    format,
+    decimalComma,
+  );
 }
 
 function splitCells(source) {
   if (/\\begin\{|&|\\\\/.test(source)) return { cells: latexCells(source), format: 'latex', decimalComma: false };
   if (/^(array\s*\()?\s*\[/.test(source)) return { cells: bracketCells(source), format: 'numpy', decimalComma: false };
-  const lines = source.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = source
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (lines.some((line) => line.startsWith('|'))) return { cells: markdownCells(lines), format: 'markdown', decimalComma: false };
   const separator = ['\t', ';', ','].find((sep) => lines.some((line) => line.includes(sep)));
   if (separator) {
@@ -78,12 +88,19 @@ function latexCells(source) {
     .replace(/\\(hline|left|right|,|;|!|quad|qquad)/g, ' ')
     .replace(/\\\\(\[[^\]]*\])?/g, '\n') // '\\[2pt]' too
     .replace(/\\(?=\s|$)/g, '\n');
-  return body.split('\n').map((row) => row.trim()).filter(Boolean).map((row) => row.split('&'));
+  return body
+    .split('\n')
+    .map((row) => row.trim())
+    .filter(Boolean)
+    .map((row) => row.split('&'));
 }
 
 /** The innermost [...] groups are the rows; MATLAB's [1 0; 0 1] splits at ';'. */
 function bracketCells(source) {
-  const body = source.replace(/^array\s*\(/, '').replace(/,?\s*dtype\s*=\s*[\w.]+\s*\)?\s*$/, '').replace(/\)\s*$/, '');
+  const body = source
+    .replace(/^array\s*\(/, '')
+    .replace(/,?\s*dtype\s*=\s*[\w.]+\s*\)?\s*$/, '')
+    .replace(/\)\s*$/, '');
   // opened[k]: how many '[' open at depth k + 1; a matrix is the level above the rows.
   const opened = [];
   let depth = 0;
@@ -106,7 +123,13 @@ function bracketCells(source) {
 
 /** Rows between pipes; the separator line (|---|:--:|) goes, and the header above it if it is not numbers. */
 function markdownCells(lines) {
-  const rows = lines.map((line) => line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim()));
+  const rows = lines.map((line) =>
+    line
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim()),
+  );
   const separator = rows.findIndex((row) => row.every((c) => /^:?-{1,}:?$/.test(c)));
   if (separator < 0) return rows;
   return [...rows.slice(0, separator), ...rows.slice(separator + 1)];
@@ -119,8 +142,10 @@ function splitQuoted(line, sep) {
   let quoted = false;
   for (const c of line) {
     if (c === '"') quoted = !quoted;
-    else if (c === sep && !quoted) { cells.push(cell); cell = ''; }
-    else cell += c;
+    else if (c === sep && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
   }
   cells.push(cell);
   return cells;
@@ -145,11 +170,16 @@ function numbersOf(rows, format, decimalComma) {
   const expected = rows[0].length;
   const data = rows.map((row, i) => {
     if (row.length !== expected) {
-      throw new MatrixTextError('ragged', { row: i + 1, got: row.length, expected }, `row ${i + 1} has ${row.length} number${row.length === 1 ? '' : 's'}, row 1 has ${expected}: every row needs the same count`);
+      throw new MatrixTextError(
+        'ragged',
+        { row: i + 1, got: row.length, expected },
+        `row ${i + 1} has ${row.length} number${row.length === 1 ? '' : 's'}, row 1 has ${expected}: every row needs the same count`,
+      );
     }
     return row.map((text, j) => {
       const number = readNumber(text, { decimalComma });
-      if (!number) throw new MatrixTextError('not-a-number', { row: i + 1, col: j + 1, text }, `row ${i + 1}, column ${j + 1} is ${JSON.stringify(text)}, not a number`);
+      if (!number)
+        throw new MatrixTextError('not-a-number', { row: i + 1, col: j + 1, text }, `row ${i + 1}, column ${j + 1} is ${JSON.stringify(text)}, not a number`);
       return number.value;
     });
   });

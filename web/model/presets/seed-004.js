@@ -6,14 +6,42 @@ export default {
   make: () => ({
     source: 'self',
     tokens: ['Token1', 'Token2', 'Token3'],
-    x: [[1, 2], [0, 1], [3, 1]],
-    wq: [[[1, 0], [0, 1]]],
-    wk: [[[1, 1], [0, 1]]],
-    wv: [[[1, 0], [1, 1]]],
+    x: [
+      [1, 2],
+      [0, 1],
+      [3, 1],
+    ],
+    wq: [
+      [
+        [1, 0],
+        [0, 1],
+      ],
+    ],
+    wk: [
+      [
+        [1, 1],
+        [0, 1],
+      ],
+    ],
+    wv: [
+      [
+        [1, 0],
+        [1, 1],
+      ],
+    ],
     scoring: 'scaled-dot',
     causal: 'none',
     // Each token should come out as its own value row (V at the start): training pulls the
     // attention from token 3 towards the diagonal.
-    backward: { target: [[[3, 2], [1, 1], [4, 1]]], learningRate: 0.05 },
+    backward: {
+      target: [
+        [
+          [3, 2],
+          [1, 1],
+          [4, 1],
+        ],
+      ],
+      learningRate: 0.05,
+    },
   }),
 };

@@ -40,7 +40,11 @@ function agreementCaption(ctx, what, lead) {
   const ok = a.diff <= 1e-3 * a.size;
   // compute/backward.js names what it checked against: the chain rule in words, else code (P^T dO, selfAttention.backward()).
   const against = a.against === 'the chain rule through dS' ? stageText('stage.against-chain-rule') : a.against;
-  return stageText(ok ? 'stage.agreement' : 'stage.agreement-mismatch', { lead, against, diff: a.diff === 0 ? stageText('stage.last-bit') : a.diff.toExponential(1) });
+  return stageText(ok ? 'stage.agreement' : 'stage.agreement-mismatch', {
+    lead,
+    against,
+    diff: a.diff === 0 ? stageText('stage.last-bit') : a.diff.toExponential(1),
+  });
 }
 
 function registerLossStages() {
@@ -60,7 +64,8 @@ function registerLossStages() {
     title: 'dY',
     kind: 'signed',
     available: (ctx) => hasBackward(ctx) && hasLayerOutput(ctx),
-    caption: (ctx) => stageText(ctx.state.backward.loss === 'mean' ? 'stage.loss-mean' : 'stage.loss-half-sum', { loss: ctx.result.backward.loss.toPrecision(6) }),
+    caption: (ctx) =>
+      stageText(ctx.state.backward.loss === 'mean' ? 'stage.loss-mean' : 'stage.loss-half-sum', { loss: ctx.result.backward.loss.toPrecision(6) }),
     instances: (ctx) => instance(ctx, 'dY', { rows: 'queries' }),
   });
   registerStage({
@@ -69,9 +74,12 @@ function registerLossStages() {
     title: 'dO',
     kind: 'signed',
     available: hasBackward,
-    caption: (ctx) => (hasLayerOutput(ctx)
-      ? stageText(ctx.state.wo ? 'stage.d-output.caption-layer' : 'stage.d-output.caption-columns', { head: ctx.head + 1, columns: ctx.result.sizes.dv })
-      : stageText(ctx.state.backward.loss === 'mean' ? 'stage.d-output.loss-mean' : 'stage.d-output.loss-half-sum', { loss: ctx.result.backward.loss.toPrecision(6) })),
+    caption: (ctx) =>
+      hasLayerOutput(ctx)
+        ? stageText(ctx.state.wo ? 'stage.d-output.caption-layer' : 'stage.d-output.caption-columns', { head: ctx.head + 1, columns: ctx.result.sizes.dv })
+        : stageText(ctx.state.backward.loss === 'mean' ? 'stage.d-output.loss-mean' : 'stage.d-output.loss-half-sum', {
+            loss: ctx.result.backward.loss.toPrecision(6),
+          }),
     instances: (ctx) => instance(ctx, 'dO'),
   });
 }
@@ -90,7 +98,12 @@ const GRADIENTS = [
 function registerGradientStages() {
   for (const [id, title, caption, [tensor, labels]] of GRADIENTS) {
     registerStage({
-      id, group: 'gradients', title, kind: 'signed', available: hasBackward, caption,
+      id,
+      group: 'gradients',
+      title,
+      kind: 'signed',
+      available: hasBackward,
+      caption,
       instances: (ctx) => instance(ctx, tensor, labels),
     });
   }
@@ -98,7 +111,11 @@ function registerGradientStages() {
 
 // [id, symbol, the gradient it comes from (stage id, symbol)]: exported for the explorer's
 // formulas and explanations of these cards.
-export const WEIGHT_GRADIENTS = [[DWQ, 'dW^Q', DQ, 'dQ'], [DWK, 'dW^K', DK, 'dK'], [DWV, 'dW^V', DV, 'dV']];
+export const WEIGHT_GRADIENTS = [
+  [DWQ, 'dW^Q', DQ, 'dQ'],
+  [DWK, 'dW^K', DK, 'dK'],
+  [DWV, 'dW^V', DV, 'dV'],
+];
 
 /** "Heads 1–2 share it: Train steps along their sum." under dW^K and dW^V of grouped heads. */
 function groupNote({ state }) {
@@ -114,7 +131,13 @@ function registerWeightGradientStages() {
       tex,
       kind: 'signed',
       available: (ctx) => hasBackward(ctx) && isSelf(ctx),
-      caption: (ctx) => agreementCaption(ctx, tex, stageText('stage.weight-gradient.caption', { projection: fromTex.slice(1), weights: `W${fromTex.slice(1).toLowerCase()}`, gradient: fromTex }) + (id === DWQ ? '' : groupNote(ctx))),
+      caption: (ctx) =>
+        agreementCaption(
+          ctx,
+          tex,
+          stageText('stage.weight-gradient.caption', { projection: fromTex.slice(1), weights: `W${fromTex.slice(1).toLowerCase()}`, gradient: fromTex }) +
+            (id === DWQ ? '' : groupNote(ctx)),
+        ),
       instances: (ctx) => instance(ctx, id, { rows: null }),
     });
   }

@@ -48,7 +48,13 @@ export function registerOutputStages() {
     available: (ctx) => Boolean(ctx.state.source === 'self' && ctx.state.wo),
     editable: () => true,
     caption: () => stageText('stage.wo.caption'),
-    instances: (ctx) => [{ tensor: { data: Float32Array.from(ctx.state.wo.flat()), shape: [ctx.state.wo.length, ctx.state.wo[0].length] }, rowLabels: woRowLabels(ctx), attrs: { 'data-head': 0, 'data-run': 0 } }],
+    instances: (ctx) => [
+      {
+        tensor: { data: Float32Array.from(ctx.state.wo.flat()), shape: [ctx.state.wo.length, ctx.state.wo[0].length] },
+        rowLabels: woRowLabels(ctx),
+        attrs: { 'data-head': 0, 'data-run': 0 },
+      },
+    ],
   });
   registerStage({
     id: 'projected-output',

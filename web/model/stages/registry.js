@@ -38,10 +38,17 @@ export const stageText = (key, params) => stageMessage(language, key, params);
 
 /** A group of stages shown as one band: { id }, its title and lede from the catalog. */
 export function registerGroup(group, { after } = {}) {
-  insert(groups, Object.defineProperties({ ...group }, {
-    title: { get: () => stageText(`stage.group.${group.id}.title`), enumerable: true },
-    lede: { get: () => stageText(`stage.group.${group.id}.lede`), enumerable: true },
-  }), after);
+  insert(
+    groups,
+    Object.defineProperties(
+      { ...group },
+      {
+        title: { get: () => stageText(`stage.group.${group.id}.title`), enumerable: true },
+        lede: { get: () => stageText(`stage.group.${group.id}.lede`), enumerable: true },
+      },
+    ),
+    after,
+  );
 }
 
 /** Adds a stage; { after: 'masked' } places it after that stage, otherwise at the end. */

@@ -9,9 +9,7 @@ const within = (x, lo, hi, fallback) => (typeof x === 'number' && Number.isFinit
 export function conformBackward(raw, s, { B, Tq, dOut }) {
   const given = isObject(raw) ? raw : {};
   // A (Tq, dv) target (one batch, as older links have it) is read as (1, Tq, dv).
-  const target = Array.isArray(given.target) && Array.isArray(given.target[0]) && !Array.isArray(given.target[0][0])
-    ? [given.target]
-    : given.target;
+  const target = Array.isArray(given.target) && Array.isArray(given.target[0]) && !Array.isArray(given.target[0][0]) ? [given.target] : given.target;
   return {
     target: seededStack(s, 'target', target, B, Tq, dOut),
     loss: LOSSES.includes(given.loss) ? given.loss : 'half-sum',

@@ -11,8 +11,7 @@ const positive = (x, fallback) => (typeof x === 'number' && Number.isFinite(x) &
 // The core multiplies the scores by scale / temperature in float32, temperature in [0.05, 20]: a
 // scale must stay finite and > 0 there at every temperature (1e38 / 0.05 is Infinity in float32).
 const [MIN_TEMPERATURE, MAX_TEMPERATURE] = [0.05, 20];
-const scaleOf = (x) =>
-  typeof x === 'number' && x > 0 && Number.isFinite(Math.fround(x / MIN_TEMPERATURE)) && Math.fround(x / MAX_TEMPERATURE) > 0 ? x : null;
+const scaleOf = (x) => (typeof x === 'number' && x > 0 && Number.isFinite(Math.fround(x / MIN_TEMPERATURE)) && Math.fround(x / MAX_TEMPERATURE) > 0 ? x : null);
 const lengthOf = (a, limits, fallback) => clampInt(Array.isArray(a) ? a.length : NaN, limits, fallback);
 const firstLength = (a, limits, fallback) => lengthOf(Array.isArray(a) ? a[0] : undefined, limits, fallback);
 

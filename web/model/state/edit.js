@@ -12,8 +12,7 @@ export function setCell(state, cell, value) {
     // Grouped heads share Wk and Wv: the edit reaches every head of the group.
     const leader = groupLeader(head, state.heads, state.kvHeads);
     for (let h = leader; h < leader + state.heads / state.kvHeads; h++) next[stage][h][row][col] = value;
-  }
-  else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
+  } else if (['q', 'k', 'v'].includes(stage) && state.source === 'qkv') next[stage][batch][row][col] = value;
   else if (stage === 'wo' && state.wo) next.wo[row][col] = value;
   else if (stage === 'target') next.backward.target[batch][row][col] = value;
   else if (stage === 'params') {
@@ -69,9 +68,11 @@ export function setCheckEntries(state, stage, { batch, row, col }, texts) {
   if (!grid) return state;
   const whole = texts.length === grid.length && texts[0].length === grid[0].length;
   const [r0, c0] = whole ? [0, 0] : [row, col];
-  texts.forEach((line, i) => line.forEach((text, j) => {
-    if (grid[r0 + i] && c0 + j < grid[r0 + i].length) grid[r0 + i][c0 + j] = text;
-  }));
+  texts.forEach((line, i) =>
+    line.forEach((text, j) => {
+      if (grid[r0 + i] && c0 + j < grid[r0 + i].length) grid[r0 + i][c0 + j] = text;
+    }),
+  );
   return { ...state, checks };
 }
 

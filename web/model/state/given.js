@@ -13,9 +13,41 @@ import { ALIBI_MODES, CAUSAL_MODES, LIMITS, LOSSES, MASK_FILLS, ROPE_MODES, SCOR
 import { isObject } from './resize.js';
 
 // The keys conform() reads (model.js describes each) and the explorer's page-only keys.
-const STATE_KEYS = ['version', 'preset', 'source', 'seed', 'tokens', 'keyTokens', 'x', 'heads', 'wq', 'wk', 'wv', 'wo',
-  'kvHeads', 'q', 'k', 'v', 'scoring', 'compare', 'params', 'hidden', 'scale', 'temperature', 'causal', 'validLens',
-  'maskedCells', 'maskFill', 'window', 'alibi', 'rope', 'ropeBase', 'view', 'head', 'backward'];
+const STATE_KEYS = [
+  'version',
+  'preset',
+  'source',
+  'seed',
+  'tokens',
+  'keyTokens',
+  'x',
+  'heads',
+  'wq',
+  'wk',
+  'wv',
+  'wo',
+  'kvHeads',
+  'q',
+  'k',
+  'v',
+  'scoring',
+  'compare',
+  'params',
+  'hidden',
+  'scale',
+  'temperature',
+  'causal',
+  'validLens',
+  'maskedCells',
+  'maskFill',
+  'window',
+  'alibi',
+  'rope',
+  'ropeBase',
+  'view',
+  'head',
+  'backward',
+];
 const PAGE_KEYS = ['checks', 'checked', 'speed'];
 
 // The axes of each array key, in the letters of the model's comments.
@@ -35,8 +67,16 @@ const AXES = {
 const STACKED = ['wq', 'wk', 'wv', 'q', 'k', 'v'];
 
 // The keys that take one of a few words, for a message that lists them.
-const CHOICES = { source: ['self', 'qkv'], scoring: SCORINGS, causal: CAUSAL_MODES, maskFill: MASK_FILLS, view: VIEWS,
-  rope: ROPE_MODES, alibi: ALIBI_MODES, 'backward.loss': LOSSES };
+const CHOICES = {
+  source: ['self', 'qkv'],
+  scoring: SCORINGS,
+  causal: CAUSAL_MODES,
+  maskFill: MASK_FILLS,
+  view: VIEWS,
+  rope: ROPE_MODES,
+  alibi: ALIBI_MODES,
+  'backward.loss': LOSSES,
+};
 const AXIS_LIMITS = { T: 'tokens', Tq: 'tokens', Tk: 'tokens', d_in: 'width', d_q: 'width', d_v: 'width', d: 'width', H: 'heads', B: 'batch' };
 const SIZE_LIMITS = `a figure holds at most ${LIMITS.tokens[1]} tokens, widths of ${LIMITS.width[1]}, ${LIMITS.heads[1]} heads and batches of ${LIMITS.batch[1]}`;
 
@@ -56,7 +96,8 @@ function numericShape(path, value, rank) {
   const inner = numericShape(`${path}[0]`, value[0], rank - 1);
   for (let i = 1; i < value.length; i++) {
     const shape = numericShape(`${path}[${i}]`, value[i], rank - 1);
-    if (shape.join() !== inner.join()) throw new RangeError(`${path} must be rectangular: ${path}[${i}] has shape ${shapeText(shape)}, ${path}[0] ${shapeText(inner)}`);
+    if (shape.join() !== inner.join())
+      throw new RangeError(`${path} must be rectangular: ${path}[${i}] has shape ${shapeText(shape)}, ${path}[0] ${shapeText(inner)}`);
   }
   return [value.length, ...inner];
 }
@@ -104,7 +145,12 @@ function firstDifference(path, given, kept) {
 
 const shapeOf = (value) => (Array.isArray(value) ? [value.length, ...shapeOf(value[0])] : []);
 /** The value at `path` (as firstDifference writes it) inside the value of its key. */
-const valueAt = (root, path) => path.split(/[.[\]]+/).filter(Boolean).slice(1).reduce((v, k) => v?.[k], root);
+const valueAt = (root, path) =>
+  path
+    .split(/[.[\]]+/)
+    .filter(Boolean)
+    .slice(1)
+    .reduce((v, k) => v?.[k], root);
 
 /** The error for a given key that conform() changed: its shape against the shape it needed, or the value it could not keep. */
 function changedError(state, key, path, given) {
@@ -116,7 +162,8 @@ function changedError(state, key, path, given) {
       const over = had.some((n, i) => n > LIMITS[AXIS_LIMITS[AXES[key][i]]]?.[1]) ? `; ${SIZE_LIMITS}` : '';
       return new RangeError(`${key} has shape ${shapeText(had)} but this example needs ${shapeText(needed)} ${shapeText(AXES[key])}${over}`);
     }
-    if (key === 'wk' || key === 'wv') return new RangeError(`${path} differs from its group's first head: with kvHeads, the heads of one group share W^K and W^V`);
+    if (key === 'wk' || key === 'wv')
+      return new RangeError(`${path} differs from its group's first head: with kvHeads, the heads of one group share W^K and W^V`);
   }
   if (CHOICES[path]) return new TypeError(`${path} must be one of ${CHOICES[path].map(show).join(', ')}, got ${show(valueAt(given, path))}`);
   return new RangeError(`${path} cannot be ${show(valueAt(given, path))} in this example (it would be drawn as ${show(valueAt(kept, path))})`);

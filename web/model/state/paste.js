@@ -33,8 +33,14 @@ const SIZES = {
 };
 // The matrices each size shapes (the target follows the output silently: Train's goal, reseeded).
 const SHAPED_BY = {
-  tokens: ['x'], dIn: ['x', 'wq', 'wk', 'wv', 'wo'], dQ: ['wq', 'wk'], dV: ['wv', 'wo'],
-  queries: ['q'], keys: ['k', 'v'], d: ['q', 'k'], dv: ['v'],
+  tokens: ['x'],
+  dIn: ['x', 'wq', 'wk', 'wv', 'wo'],
+  dQ: ['wq', 'wk'],
+  dV: ['wv', 'wo'],
+  queries: ['q'],
+  keys: ['k', 'v'],
+  d: ['q', 'k'],
+  dv: ['v'],
 };
 const TOKEN_SIZES = new Set(['tokens', 'queries', 'keys']);
 
@@ -86,15 +92,23 @@ export function pasteMatrix(state, cell, rows) {
   const sizes = SIZES[state.source][cell.stage];
   if (!sizes) {
     if (R !== current.length || C !== current[0].length) {
-      throw new PasteError('shape', { expected: [current.length, current[0].length], got: [R, C] }, `${cell.stage} must stay ${current.length} × ${current[0].length}, got ${R} × ${C}`);
+      throw new PasteError(
+        'shape',
+        { expected: [current.length, current[0].length], got: [R, C] },
+        `${cell.stage} must stay ${current.length} × ${current[0].length}, got ${R} × ${C}`,
+      );
     }
     return { state: withMatrix(state, cell, rows), what: 'matrix', notes: [] };
   }
   let next = state;
   const notes = [];
-  for (const [size, n] of [[sizes[0], R], [sizes[1], C]]) {
+  for (const [size, n] of [
+    [sizes[0], R],
+    [sizes[1], C],
+  ]) {
     const limit = TOKEN_SIZES.has(size) ? LIMITS.tokens : LIMITS.width;
-    if (n < limit[0] || n > limit[1]) throw new PasteError('too-large', { size, got: n, limit }, `${size} would be ${n}; the explorer takes ${limit[0]} to ${limit[1]}`);
+    if (n < limit[0] || n > limit[1])
+      throw new PasteError('too-large', { size, got: n, limit }, `${size} would be ${n}; the explorer takes ${limit[0]} to ${limit[1]}`);
     const from = Object.fromEntries(sizeControls(next))[size];
     if (from === n) continue;
     next = setSize(next, size, n);

@@ -16,12 +16,23 @@ const label = (prefix) => (i) => `${prefix}${i + 1}`;
 const SETTERS = {
   self: {
     tokens: (s, n) => ({ ...s, x: lengthen(s.x, n), tokens: toLength(s.tokens, n, label('t')) }),
-    dIn: (s, n) => ({ ...s, x: widen(s.x, n), wq: s.wq.map((w) => lengthen(w, n)), wk: s.wk.map((w) => lengthen(w, n)), wv: s.wv.map((w) => lengthen(w, n)), wo: s.wo && widen(s.wo, n) }),
+    dIn: (s, n) => ({
+      ...s,
+      x: widen(s.x, n),
+      wq: s.wq.map((w) => lengthen(w, n)),
+      wk: s.wk.map((w) => lengthen(w, n)),
+      wv: s.wv.map((w) => lengthen(w, n)),
+      wo: s.wo && widen(s.wo, n),
+    }),
     dQ: (s, n) => ({ ...s, wq: s.wq.map((w) => widen(w, n)), wk: s.wk.map((w) => widen(w, n)) }),
     dV: (s, n) => ({ ...s, wv: s.wv.map((w) => widen(w, n)), wo: s.wo && lengthen(s.wo, s.wq.length * n) }),
     // More than one head brings W^O (seeded) when the state had none.
     heads: (s, n) => ({
-      ...s, heads: n, wq: s.wq.slice(0, n), wk: s.wk.slice(0, n), wv: s.wv.slice(0, n),
+      ...s,
+      heads: n,
+      wq: s.wq.slice(0, n),
+      wk: s.wk.slice(0, n),
+      wv: s.wv.slice(0, n),
       wo: s.wo ? lengthen(s.wo, n * s.wv[0][0].length) : n > 1 ? undefined : null,
     }),
   },
@@ -41,8 +52,20 @@ const SETTERS = {
 export function sizeControls(state) {
   const z = sizesOf(state);
   return state.source === 'qkv'
-    ? [['batch', z.B], ['queries', z.Tq], ['keys', z.Tk], ['d', z.d], ['dv', z.dv]]
-    : [['tokens', z.Tq], ['dIn', z.dIn], ['dQ', z.d], ['dV', z.dv], ['heads', z.H]];
+    ? [
+        ['batch', z.B],
+        ['queries', z.Tq],
+        ['keys', z.Tk],
+        ['d', z.d],
+        ['dv', z.dv],
+      ]
+    : [
+        ['tokens', z.Tq],
+        ['dIn', z.dIn],
+        ['dQ', z.d],
+        ['dV', z.dv],
+        ['heads', z.H],
+      ];
 }
 
 /** A new state with size `name` set to n (grown with seeded values, or cut). */
@@ -74,5 +97,7 @@ export function setTokens(state, field, labels) {
 export function sizeChanges(state, reference) {
   if (state.source !== reference.source) return [];
   const before = new Map(sizeControls(reference));
-  return sizeControls(state).filter(([name, n]) => before.get(name) !== n).map(([name, n]) => [name, before.get(name), n]);
+  return sizeControls(state)
+    .filter(([name, n]) => before.get(name) !== n)
+    .map(([name, n]) => [name, before.get(name), n]);
 }

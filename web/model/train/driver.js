@@ -17,12 +17,18 @@ const PROBE_BATCH = 16;
 /** setup.task ('induction', ...) -> a task of seed `seed` (setup.text for 'text'). */
 export function makeTask(setup, seed) {
   switch (setup.task) {
-    case 'induction': return inductionTask({ seed, length: setup.length ?? 24 });
-    case 'copy': return copyTask({ seed });
-    case 'reverse': return reverseTask({ seed });
-    case 'sort': return sortTask({ seed });
-    case 'text': return textTask(setup.text ?? '', { seed, length: setup.length ?? 32 });
-    default: throw new RangeError(`createTrainer: task must be one of ${TASKS.map((x) => `'${x}'`).join(', ')}, got ${String(setup.task)}`);
+    case 'induction':
+      return inductionTask({ seed, length: setup.length ?? 24 });
+    case 'copy':
+      return copyTask({ seed });
+    case 'reverse':
+      return reverseTask({ seed });
+    case 'sort':
+      return sortTask({ seed });
+    case 'text':
+      return textTask(setup.text ?? '', { seed, length: setup.length ?? 32 });
+    default:
+      throw new RangeError(`createTrainer: task must be one of ${TASKS.map((x) => `'${x}'`).join(', ')}, got ${String(setup.task)}`);
   }
 }
 
@@ -60,13 +66,21 @@ export async function createTrainer(attn, setup) {
     if (!periods) scores.induction = scores.induction.map((row) => row.map(() => NaN));
     const mask = probeBatch.predictable ?? probeBatch.lossMask;
     const first = { data: trace.attentions.data.slice(0, L * H * T * T), shape: [L, H, T, T] };
-    const probe = { step: state.step, accuracy: accuracy(logits, probeBatch, mask), scores, attentions: first, tokens: Array.from(probeBatch.tokens.data.subarray(0, T)) };
+    const probe = {
+      step: state.step,
+      accuracy: accuracy(logits, probeBatch, mask),
+      scores,
+      attentions: first,
+      tokens: Array.from(probeBatch.tokens.data.subarray(0, T)),
+    };
     for (const kind of ['previousToken', 'induction']) {
-      scores[kind].forEach((row, layer) => row.forEach((score, head) => {
-        if (!(score > HEAD_THRESHOLDS[kind])) return;
-        if (state.crossings.some((c) => c.kind === kind && c.layer === layer && c.head === head)) return;
-        state.crossings.push({ kind, layer, head, step: state.step, score });
-      }));
+      scores[kind].forEach((row, layer) =>
+        row.forEach((score, head) => {
+          if (!(score > HEAD_THRESHOLDS[kind])) return;
+          if (state.crossings.some((c) => c.kind === kind && c.layer === layer && c.head === head)) return;
+          state.crossings.push({ kind, layer, head, step: state.step, score });
+        }),
+      );
     }
     state.probe = probe;
     state.accuracies.push([state.step, probe.accuracy]);
@@ -175,8 +189,10 @@ export async function createTrainer(attn, setup) {
  */
 export function ablatedParameters(parameters, config, layer, head) {
   const { layers, heads, dModel } = config;
-  if (!Number.isInteger(layer) || layer < 0 || layer >= layers) throw new RangeError(`ablatedParameters: layer must be an integer in [0, ${layers}), got ${String(layer)}`);
-  if (!Number.isInteger(head) || head < 0 || head >= heads) throw new RangeError(`ablatedParameters: head must be an integer in [0, ${heads}), got ${String(head)}`);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= layers)
+    throw new RangeError(`ablatedParameters: layer must be an integer in [0, ${layers}), got ${String(layer)}`);
+  if (!Number.isInteger(head) || head < 0 || head >= heads)
+    throw new RangeError(`ablatedParameters: head must be an integer in [0, ${heads}), got ${String(head)}`);
   const name = `layers.${layer}.out.weight`;
   const out = parameters[name];
   const dh = dModel / heads;
@@ -200,5 +216,8 @@ export async function evaluate(attn, config, parameters, batch) {
 
 /** The trainer's model as safetensors' tensors and metadata (its configuration as JSON, to load it back). */
 export async function modelFile(trainer) {
-  return { tensors: await trainer.model.parameters(), metadata: { 'attention-lab.config': JSON.stringify(trainer.config), 'attention-lab.steps': String(trainer.state.step) } };
+  return {
+    tensors: await trainer.model.parameters(),
+    metadata: { 'attention-lab.config': JSON.stringify(trainer.config), 'attention-lab.steps': String(trainer.state.step) },
+  };
 }

@@ -38,11 +38,13 @@ const project = (rows, w) => rows.map((row) => w[0].map((_, j) => row.reduce((su
 /** rotate_half RoPE of rows (T, dh) at positions 0 .. T - 1: pairs (c, c + dh/2), angle t base^(-2c/dh). */
 function rotate(rows, base) {
   const half = rows[0].length / 2;
-  return rows.map((row, t) => row.map((v, c) => {
-    const i = c % half;
-    const angle = t * base ** (-2 * i / (2 * half));
-    return c < half ? v * Math.cos(angle) - row[c + half] * Math.sin(angle) : v * Math.cos(angle) + row[c - half] * Math.sin(angle);
-  }));
+  return rows.map((row, t) =>
+    row.map((v, c) => {
+      const i = c % half;
+      const angle = t * base ** ((-2 * i) / (2 * half));
+      return c < half ? v * Math.cos(angle) - row[c + half] * Math.sin(angle) : v * Math.cos(angle) + row[c - half] * Math.sin(angle);
+    }),
+  );
 }
 
 /** The most tokens an explorer example holds: causal attention's first rows are exact on their own. */
@@ -60,7 +62,8 @@ export const PIPELINE_TOKENS = 16;
 export function headPipelineSpec({ parameters, config, tokens, trace, layer, head, b = 0, labels }) {
   const { dModel: d, heads: H, kvHeads: Hkv, positions } = config;
   if (positions === 'alibi') throw new RangeError("headPipelineSpec: positions 'alibi' is not shown per head yet (learned, rope and none are)");
-  if (!Number.isInteger(layer) || layer < 0 || layer >= config.layers) throw new RangeError(`headPipelineSpec: layer must be an integer in [0, ${config.layers}), got ${String(layer)}`);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= config.layers)
+    throw new RangeError(`headPipelineSpec: layer must be an integer in [0, ${config.layers}), got ${String(layer)}`);
   if (!Number.isInteger(head) || head < 0 || head >= H) throw new RangeError(`headPipelineSpec: head must be an integer in [0, ${H}), got ${String(head)}`);
   const T = tokens.shape[1];
   const shown = Math.min(T, PIPELINE_TOKENS);

@@ -24,7 +24,8 @@ export function headScores(attentions, periods) {
   }
   if (periods.length !== B) throw new RangeError(`${fn}: periods must hold one period per sequence, B = ${B}, got ${periods.length}`);
   for (let b = 0; b < B; b++) {
-    if (!Number.isInteger(periods[b]) || periods[b] < 1 || periods[b] >= T) throw new RangeError(`${fn}: periods[${b}] must be an integer in [1, T) = [1, ${T}), got ${String(periods[b])}`);
+    if (!Number.isInteger(periods[b]) || periods[b] < 1 || periods[b] >= T)
+      throw new RangeError(`${fn}: periods[${b}] must be an integer in [1, T) = [1, ${T}), got ${String(periods[b])}`);
   }
   const w = attentions.data;
   const previousToken = Array.from({ length: L }, () => new Array(H).fill(0));
@@ -35,7 +36,7 @@ export function headScores(attentions, periods) {
     const P = periods[b];
     for (let l = 0; l < L; l++) {
       for (let h = 0; h < H; h++) {
-        const head = (((b * L + l) * H + h) * T) * T; // row t, key j at head + t T + j
+        const head = ((b * L + l) * H + h) * T * T; // row t, key j at head + t T + j
         let previous = 0;
         for (let t = 1; t < T; t++) previous += w[head + t * T + t - 1];
         previousToken[l][h] += previous / (B * (T - 1));

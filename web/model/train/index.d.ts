@@ -96,11 +96,7 @@ export function textTask(text: string, options?: TextTaskOptions): TextTask;
  * The share of the counted positions whose argmax of logits (B, T, V) is the target; counted:
  * `mask` (B, T), default the batch's lossMask. NaN when nothing is counted.
  */
-export function accuracy(
-  logits: TaskTensor,
-  batch: { targets: TaskTensor; lossMask: TaskTensor },
-  mask?: TaskTensor,
-): number;
+export function accuracy(logits: TaskTensor, batch: { targets: TaskTensor; lossMask: TaskTensor }, mask?: TaskTensor): number;
 
 /** Per layer and head, indexed [layer][head] from 0. */
 export interface HeadScores {

@@ -179,12 +179,18 @@ export function textTask(text, options) {
 export function accuracy(logits, batch, mask) {
   const fn = 'accuracy';
   const [B, T, V] = tensorOf(fn, 'logits', logits, 3);
-  if (batch === null || typeof batch !== 'object') throw new TypeError(`${fn}: batch must be an object { targets, lossMask }, got ${batch === null ? 'null' : typeof batch}`);
+  if (batch === null || typeof batch !== 'object')
+    throw new TypeError(`${fn}: batch must be an object { targets, lossMask }, got ${batch === null ? 'null' : typeof batch}`);
   const { targets } = batch;
   mask ??= batch.lossMask;
-  for (const [name, t] of [['batch.targets', targets], [batch.lossMask === mask ? 'batch.lossMask' : 'mask', mask]]) {
-    if (t === null || typeof t !== 'object' || !ArrayBuffer.isView(t.data)) throw new TypeError(`${fn}: ${name} must be a tensor { data: a typed array }, got ${t === null ? 'null' : typeof t}`);
-    if (t.data.length !== B * T) throw new RangeError(`${fn}: ${name} must hold B * T = ${B * T} values (logits (B, T, V) = (${B}, ${T}, ${V})), got ${t.data.length}`);
+  for (const [name, t] of [
+    ['batch.targets', targets],
+    [batch.lossMask === mask ? 'batch.lossMask' : 'mask', mask],
+  ]) {
+    if (t === null || typeof t !== 'object' || !ArrayBuffer.isView(t.data))
+      throw new TypeError(`${fn}: ${name} must be a tensor { data: a typed array }, got ${t === null ? 'null' : typeof t}`);
+    if (t.data.length !== B * T)
+      throw new RangeError(`${fn}: ${name} must hold B * T = ${B * T} values (logits (B, T, V) = (${B}, ${T}, ${V})), got ${t.data.length}`);
   }
   let right = 0;
   let counted = 0;

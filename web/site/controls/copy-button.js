@@ -24,7 +24,11 @@ function selectText(node) {
 
 export function copyButton(source, announce, what, props = {}, words = {}) {
   const say = {
-    copy: 'Copy', copied: 'Copied ✓', done: `${what} copied`, failed: `Select all and copy the ${what.toLowerCase()}`, ...words,
+    copy: 'Copy',
+    copied: 'Copied ✓',
+    done: `${what} copied`,
+    failed: `Select all and copy the ${what.toLowerCase()}`,
+    ...words,
   };
   const button = h('button', { type: 'button', ...props, onclick: copy }, say.copy);
   async function copy() {
@@ -36,7 +40,9 @@ export function copyButton(source, announce, what, props = {}, words = {}) {
       selectText(source);
       announce(say.failed);
     }
-    setTimeout(() => { button.textContent = say.copy; }, 1600);
+    setTimeout(() => {
+      button.textContent = say.copy;
+    }, 1600);
   }
   return button;
 }

@@ -15,9 +15,10 @@ export function explainDOutput(ctx, cell) {
   const y = at(ctx.result.backward.target, cell.batch, cell.row, cell.col);
   const ic = sub(cell.row, cell.col);
   const n = bw.dO.data.length;
-  const lines = ctx.result.backward.lossKind === 'mean'
-    ? [`\\frac{\\partial L}{\\partial O_{${ic}}} = \\tfrac{2}{n}(O_{${ic}} - Y_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(o)} - ${factor(y)})`]
-    : [`\\frac{\\partial L}{\\partial O_{${ic}}} = O_{${ic}} - Y_{${ic}}`, `= ${num(o)} - ${factor(y)}`];
+  const lines =
+    ctx.result.backward.lossKind === 'mean'
+      ? [`\\frac{\\partial L}{\\partial O_{${ic}}} = \\tfrac{2}{n}(O_{${ic}} - Y_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(o)} - ${factor(y)})`]
+      : [`\\frac{\\partial L}{\\partial O_{${ic}}} = O_{${ic}} - Y_{${ic}}`, `= ${num(o)} - ${factor(y)}`];
   return {
     heading: `Output gradient ${cell.row + 1}, ${cell.col + 1}: how far the output is from the target`,
     lines: [...lines, `= ${num(cell.value)}`],
@@ -55,11 +56,20 @@ export function explainDScores(ctx, cell) {
   const dTerms = [`D_{${cell.row + 1}} = \\sum_{j} P_{${cell.row + 1}j}\\, dP_{${cell.row + 1}j}`, `= ${dotTerms(p, dP)} = ${num(D)}`];
   const { Tq, Tk } = ctx.result.sizes;
   if (!ctx.result.visible[(cell.batch * Tq + cell.row) * Tk + cell.col]) {
-    return { heading: 'Masked: this score does not reach the loss', lines: [`dS_{${ij}} = 0`, ...dTerms], note: 'A masked score is replaced by −∞ (or d2l’s fill), a constant: its gradient is 0.', sources };
+    return {
+      heading: 'Masked: this score does not reach the loss',
+      lines: [`dS_{${ij}} = 0`, ...dTerms],
+      note: 'A masked score is replaced by −∞ (or d2l’s fill), a constant: its gradient is 0.',
+      sources,
+    };
   }
   return {
     heading: `dS ${cell.row + 1}, ${cell.col + 1}: the softmax backward`,
-    lines: [`dS_{${ij}} = P_{${ij}}\\,(dP_{${ij}} - D_{${cell.row + 1}})`, ...dTerms, `= ${num(p[cell.col])} \\cdot (${num(dP[cell.col])} - ${factor(D)}) = ${num(cell.value)}`],
+    lines: [
+      `dS_{${ij}} = P_{${ij}}\\,(dP_{${ij}} - D_{${cell.row + 1}})`,
+      ...dTerms,
+      `= ${num(p[cell.col])} \\cdot (${num(dP[cell.col])} - ${factor(D)}) = ${num(cell.value)}`,
+    ],
     note: 'D is the weighted mean of dP over the row, so each row of dS sums to 0.',
     sources,
   };

@@ -22,11 +22,12 @@ export function explainProjected(ctx, cell) {
   if (!state.wo) return explainConcat(ctx, cell);
   return {
     heading: `Y ${cell.row + 1}, ${cell.col + 1}: every head’s output row ${cell.row + 1} times column ${cell.col + 1} of Wᴼ`,
-    lines: [`Y_{${sub(cell.row, cell.col)}} = \\sum_f [O]_{${cell.row + 1}f}\\, W^O_{f${cell.col + 1}}`, `= ${dotTerms(concat, woColumn(state, cell.col))}`, `= ${num(cell.value)}`],
-    sources: [
-      ...result.heads.map((_, h) => ({ stage: 'output', head: h, run: cell.run, batch: 0, row: cell.row })),
-      { stage: 'wo', batch: 0, col: cell.col },
+    lines: [
+      `Y_{${sub(cell.row, cell.col)}} = \\sum_f [O]_{${cell.row + 1}f}\\, W^O_{f${cell.col + 1}}`,
+      `= ${dotTerms(concat, woColumn(state, cell.col))}`,
+      `= ${num(cell.value)}`,
     ],
+    sources: [...result.heads.map((_, h) => ({ stage: 'output', head: h, run: cell.run, batch: 0, row: cell.row })), { stage: 'wo', batch: 0, col: cell.col }],
   };
 }
 
@@ -36,9 +37,13 @@ export function explainDProjected(ctx, cell) {
   const target = at(ctx.result.backward.target, 0, cell.row, cell.col);
   const ic = sub(cell.row, cell.col);
   const n = bw.dY.data.length;
-  const lines = ctx.result.backward.lossKind === 'mean'
-    ? [`\\frac{\\partial L}{\\partial Y_{${ic}}} = \\tfrac{2}{n}(Y_{${ic}} - Y^{*}_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(y)} - ${factor(target)})`]
-    : [`\\frac{\\partial L}{\\partial Y_{${ic}}} = Y_{${ic}} - Y^{*}_{${ic}}`, `= ${num(y)} - ${factor(target)}`];
+  const lines =
+    ctx.result.backward.lossKind === 'mean'
+      ? [
+          `\\frac{\\partial L}{\\partial Y_{${ic}}} = \\tfrac{2}{n}(Y_{${ic}} - Y^{*}_{${ic}}),\\quad n = ${n}`,
+          `= \\tfrac{2}{${n}}(${num(y)} - ${factor(target)})`,
+        ]
+      : [`\\frac{\\partial L}{\\partial Y_{${ic}}} = Y_{${ic}} - Y^{*}_{${ic}}`, `= ${num(y)} - ${factor(target)}`];
   return {
     heading: `dY ${cell.row + 1}, ${cell.col + 1}: how far the layer’s output is from the target`,
     lines: [...lines, `= ${num(cell.value)}`],
@@ -56,7 +61,11 @@ export function explainHeadShare(ctx, cell) {
   const f = cell.head * result.sizes.dv + cell.col;
   const sources = [{ stage: 'd-projected', run: cell.run, batch: 0, row: cell.row }];
   if (!state.wo) {
-    return { heading: `dO ${cell.row + 1}, ${cell.col + 1}: column ${f + 1} of dY`, lines: [`dO_{${sub(cell.row, cell.col)}} = dY_{${sub(cell.row, f)}} = ${num(cell.value)}`], sources };
+    return {
+      heading: `dO ${cell.row + 1}, ${cell.col + 1}: column ${f + 1} of dY`,
+      lines: [`dO_{${sub(cell.row, cell.col)}} = dY_{${sub(cell.row, f)}} = ${num(cell.value)}`],
+      sources,
+    };
   }
   return {
     heading: `dO ${cell.row + 1}, ${cell.col + 1}: row ${cell.row + 1} of dY against row ${f + 1} of Wᴼ (head ${cell.head + 1}, column ${cell.col + 1})`,

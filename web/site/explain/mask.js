@@ -33,11 +33,14 @@ export function explainMasked(ctx, cell) {
   const head = result.heads[cell.head];
   // With ALiBi the visible score also gets the head's bias b_ij (the alibi stage).
   const bias = head.bias ? ` + (${num(at(head.bias, cell.batch, cell.row, cell.col))})` : '';
-  const lines = reasons.length === 0
-    ? [bias
-      ? `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + b_{${ij(cell.row, cell.col)}} + 0 = ${num(at(run.scaled, cell.batch, cell.row, cell.col))}${bias} = ${num(value)}`
-      : `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + 0 = ${num(value)}`]
-    : [`${z} = \\tilde s_{${ij(cell.row, cell.col)}} + (-\\infty) = ${state.maskFill === 'd2l' ? `${num(D2L_FILL)}\\ \\text{(d2l fill)}` : '-\\infty'}`];
+  const lines =
+    reasons.length === 0
+      ? [
+          bias
+            ? `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + b_{${ij(cell.row, cell.col)}} + 0 = ${num(at(run.scaled, cell.batch, cell.row, cell.col))}${bias} = ${num(value)}`
+            : `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + 0 = ${num(value)}`,
+        ]
+      : [`${z} = \\tilde s_{${ij(cell.row, cell.col)}} + (-\\infty) = ${state.maskFill === 'd2l' ? `${num(D2L_FILL)}\\ \\text{(d2l fill)}` : '-\\infty'}`];
   return {
     heading: t(ctx.lang, reasons.length ? 'explain.masked' : bias ? 'explain.visible-alibi' : 'explain.visible'),
     lines,

@@ -11,7 +11,11 @@ export function explainOutput(ctx, cell) {
   const v = columnOf(head.v, cell.batch, cell.col);
   return {
     heading: t(ctx.lang, 'explain.output', { row: cell.row + 1, col: cell.col + 1 }),
-    lines: [`o_{${sub(cell.row, cell.col)}} = \\sum_j p_{${cell.row + 1}j}\\, v_{j${cell.col + 1}}`, `= ${dotTerms(p, v)}`, `= ${num(at(run.output, cell.batch, cell.row, cell.col))}`],
+    lines: [
+      `o_{${sub(cell.row, cell.col)}} = \\sum_j p_{${cell.row + 1}j}\\, v_{j${cell.col + 1}}`,
+      `= ${dotTerms(p, v)}`,
+      `= ${num(at(run.output, cell.batch, cell.row, cell.col))}`,
+    ],
     sources: [
       { stage: 'weights', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },
       { stage: 'v', head: cell.head, batch: cell.batch, col: cell.col },

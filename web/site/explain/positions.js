@@ -33,7 +33,7 @@ export function explainRotation(letter, ctx, cell) {
   const before = head.projected[letter];
   const d = before.shape.at(-1);
   const { p, partner, first } = ropePair(cell.col, d, state.rope === 'interleaved');
-  const theta = cell.row * state.ropeBase ** (-2 * p / d);
+  const theta = cell.row * state.ropeBase ** ((-2 * p) / d);
   const x = at(before, cell.batch, cell.row, cell.col);
   const y = at(before, cell.batch, cell.row, partner);
   const sign = first ? '-' : '+';

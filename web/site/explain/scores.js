@@ -51,7 +51,11 @@ export function explainScaled(ctx, cell) {
   const factorTex = state.temperature === 1 ? base : `${base} / ${num(state.temperature)}`;
   return {
     heading: t(ctx.lang, 'explain.scaled', { row: cell.row + 1, col: cell.col + 1 }),
-    lines: [`\\tilde s_{${ij(cell.row, cell.col)}} = s_{${ij(cell.row, cell.col)}} \\times ${factorTex}`, `= ${factor(raw)} \\times ${num(run.scale)}`, `= ${num(at(run.scaled, cell.batch, cell.row, cell.col))}`],
+    lines: [
+      `\\tilde s_{${ij(cell.row, cell.col)}} = s_{${ij(cell.row, cell.col)}} \\times ${factorTex}`,
+      `= ${factor(raw)} \\times ${num(run.scale)}`,
+      `= ${num(at(run.scaled, cell.batch, cell.row, cell.col))}`,
+    ],
     note: t(ctx.lang, 'explain.click-to-mask'),
     sources: [{ stage: 'scores', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row, col: cell.col }],
   };

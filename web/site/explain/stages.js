@@ -54,9 +54,10 @@ const TEX = {
     explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.x', { col: cell.col + 1, token: ctx.state.tokens[cell.row] })),
   },
   rope: {
-    formula: (ctx) => (ctx.state.rope === 'interleaved'
-      ? '(x_{2c}, x_{2c+1}) \\mapsto R(i\\,\\theta_c)\\,(x_{2c}, x_{2c+1}),\\ \\theta_c = \\text{base}^{-2c/d}'
-      : '(x_c, x_{c+d/2}) \\mapsto R(i\\,\\theta_c)\\,(x_c, x_{c+d/2}),\\ \\theta_c = \\text{base}^{-2c/d}'),
+    formula: (ctx) =>
+      ctx.state.rope === 'interleaved'
+        ? '(x_{2c}, x_{2c+1}) \\mapsto R(i\\,\\theta_c)\\,(x_{2c}, x_{2c+1}),\\ \\theta_c = \\text{base}^{-2c/d}'
+        : '(x_c, x_{c+d/2}) \\mapsto R(i\\,\\theta_c)\\,(x_c, x_{c+d/2}),\\ \\theta_c = \\text{base}^{-2c/d}',
     explain: (ctx, cell) => {
       const [letter, rotated, label] = ROPE_PARTS[cell.run];
       return rotated ? explainRotation(letter, ctx, cell) : explainInput(ctx, cell, `${label}[${cell.row + 1}, ${cell.col + 1}] before the rotation`);
@@ -70,21 +71,30 @@ const TEX = {
   scaled: { formula: (ctx) => `\\tilde S = S \\cdot ${scaleTex(ctx)}`, explain: explainScaled },
   alibi: {
     // The paper's slopes have a closed form; a list given in the link has none to show.
-    formula: (ctx) => `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : 'm_h\\ \\text{given}'}`,
+    formula: (ctx) =>
+      `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : 'm_h\\ \\text{given}'}`,
     explain: explainBias,
   },
   masked: {
     formula: (ctx) => `Z = \\tilde S${ctx.state.alibi !== 'off' ? ' + B' : ''} + M,\\quad M_{ij} \\in \\{0, -\\infty\\}`,
     explain: explainMasked,
   },
-  weights: { formula: () => 'P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j\'} e^{Z_{ij\'}}}', explain: explainWeight },
+  weights: { formula: () => "P_{ij} = \\dfrac{e^{Z_{ij}}}{\\sum_{j'} e^{Z_{ij'}}}", explain: explainWeight },
   output: { formula: () => 'O = P V', explain: explainOutput },
   'concat-output': { formula: () => '[O] = [\\,O^{(1)} \\cdots O^{(H)}\\,]', explain: explainConcat },
   wo: {
     formula: () => 'W^O \\in \\mathbb{R}^{H d_v \\times d_{\\text{in}}}',
-    explain: (ctx, cell) => explainInput(ctx, cell, `Output weight: head ${Math.floor(cell.row / ctx.result.sizes.dv) + 1}’s feature ${(cell.row % ctx.result.sizes.dv) + 1} → output feature ${cell.col + 1}`),
+    explain: (ctx, cell) =>
+      explainInput(
+        ctx,
+        cell,
+        `Output weight: head ${Math.floor(cell.row / ctx.result.sizes.dv) + 1}’s feature ${(cell.row % ctx.result.sizes.dv) + 1} → output feature ${cell.col + 1}`,
+      ),
   },
-  'projected-output': { formula: (ctx) => (ctx.state.wo ? 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]\\, W^O' : 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]'), explain: explainProjected },
+  'projected-output': {
+    formula: (ctx) => (ctx.state.wo ? 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]\\, W^O' : 'Y = [\\,O^{(1)} \\cdots O^{(H)}\\,]'),
+    explain: explainProjected,
+  },
   'd-projected': { formula: (ctx) => lossTex(ctx.state.backward.loss, 'Y'), explain: explainDProjected },
   dwo: { formula: () => 'dW^O = [O]^{\\top} dY', explain: explainDWo },
   target: {
@@ -92,7 +102,8 @@ const TEX = {
     explain: (ctx, cell) => explainInput(ctx, cell, `Target for output row ${cell.row + 1}, column ${cell.col + 1}`),
   },
   'd-output': {
-    formula: (ctx) => (hasLayerOutput(ctx) ? (ctx.state.wo ? 'dO^{(h)} = dY\\, (W^O_{h})^{\\top}' : 'dO^{(h)} = dY_{:,\\,h}') : lossTex(ctx.state.backward.loss)),
+    formula: (ctx) =>
+      hasLayerOutput(ctx) ? (ctx.state.wo ? 'dO^{(h)} = dY\\, (W^O_{h})^{\\top}' : 'dO^{(h)} = dY_{:,\\,h}') : lossTex(ctx.state.backward.loss),
     explain: (ctx, cell) => (hasLayerOutput(ctx) ? explainHeadShare(ctx, cell) : backward.explainDOutput(ctx, cell)),
   },
   'd-weights': { formula: () => 'dP = dO\\, V^{\\top}', explain: backward.explainDWeights },
@@ -104,7 +115,11 @@ const TEX = {
 
 // W^Q, W^K, W^V (their widths d_q, d_q, d_v) and Q, K, V: projections of X in a 'self' state,
 // given inputs otherwise.
-for (const [id, symbol, width] of [['wq', 'W^Q', 'd_q'], ['wk', 'W^K', 'd_q'], ['wv', 'W^V', 'd_v']]) {
+for (const [id, symbol, width] of [
+  ['wq', 'W^Q', 'd_q'],
+  ['wk', 'W^K', 'd_q'],
+  ['wv', 'W^V', 'd_v'],
+]) {
   const letter = id[1];
   TEX[id] = {
     formula: () => `${symbol} \\in \\mathbb{R}^{d_{\\text{in}} \\times ${width}}`,
@@ -112,9 +127,10 @@ for (const [id, symbol, width] of [['wq', 'W^Q', 'd_q'], ['wk', 'W^K', 'd_q'], [
   };
   TEX[letter] = {
     formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{given}`),
-    explain: (ctx, cell) => (isSelf(ctx)
-      ? explainProjection(letter, id, ctx, cell)
-      : explainInput(ctx, cell, t(ctx.lang, 'explain.input-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 }) + batchSuffix(ctx, cell))),
+    explain: (ctx, cell) =>
+      isSelf(ctx)
+        ? explainProjection(letter, id, ctx, cell)
+        : explainInput(ctx, cell, t(ctx.lang, 'explain.input-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 }) + batchSuffix(ctx, cell)),
   };
 }
 

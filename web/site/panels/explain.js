@@ -18,13 +18,19 @@ function withKeys(text, keys) {
 }
 
 function placeholder(t) {
-  return h('div', { class: 'explain-empty' },
+  return h(
+    'div',
+    { class: 'explain-empty' },
     h('p', { class: 'explain-kicker' }, t('site.explain')),
     h('p', {}, t('site.explain-intro')),
-    h('ul', { class: 'explain-keys' },
+    h(
+      'ul',
+      { class: 'explain-keys' },
       h('li', {}, withKeys(t('site.explain-keys-move'), { tab: ['Tab'], arrows: ['←', '→', '↑', '↓'] })),
       h('li', {}, withKeys(t('site.explain-keys-enter'), { enter: ['Enter'] })),
-      h('li', {}, t('site.explain-keys-drag'))));
+      h('li', {}, t('site.explain-keys-drag')),
+    ),
+  );
 }
 
 function mount(container, app) {
@@ -50,13 +56,33 @@ function mount(container, app) {
     }
     const cell = cellIdentity(node);
     const ex = explainCell(stage, { state: last.state, result: last.result, head: cell.head, lang }, cell);
-    container.replaceChildren(h('div', { class: 'explain-card' },
-      h('button', { type: 'button', class: 'explain-close', 'aria-label': t('site.explain-close'), onclick: close }, '×'),
-      h('p', { class: 'explain-kicker' }, t('site.explain-cell', { noun: stage.noun, row: cell.row + 1, col: cell.col + 1 }) + (last.result.sizes.B > 1 ? t('site.explain-batch', { batch: cell.batch + 1 }) : '')),
-      h('h2', { class: 'explain-heading' }, ex.heading),
-      h('div', { class: 'explain-lines' }, ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' }))),
-      h('p', { class: 'explain-exact' }, t('site.explain-exact'), h('code', {}, String(cell.value)), cell.value !== 0 && Number.isFinite(cell.value) ? t('site.explain-shown', { shown: formatNumber(cell.value) }) : ''),
-      ex.note ? h('p', { class: 'explain-note' }, ex.note) : null));
+    container.replaceChildren(
+      h(
+        'div',
+        { class: 'explain-card' },
+        h('button', { type: 'button', class: 'explain-close', 'aria-label': t('site.explain-close'), onclick: close }, '×'),
+        h(
+          'p',
+          { class: 'explain-kicker' },
+          t('site.explain-cell', { noun: stage.noun, row: cell.row + 1, col: cell.col + 1 }) +
+            (last.result.sizes.B > 1 ? t('site.explain-batch', { batch: cell.batch + 1 }) : ''),
+        ),
+        h('h2', { class: 'explain-heading' }, ex.heading),
+        h(
+          'div',
+          { class: 'explain-lines' },
+          ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' })),
+        ),
+        h(
+          'p',
+          { class: 'explain-exact' },
+          t('site.explain-exact'),
+          h('code', {}, String(cell.value)),
+          cell.value !== 0 && Number.isFinite(cell.value) ? t('site.explain-shown', { shown: formatNumber(cell.value) }) : '',
+        ),
+        ex.note ? h('p', { class: 'explain-note' }, ex.note) : null,
+      ),
+    );
     highlight(views, node, ex.sources);
   }
 

@@ -18,7 +18,24 @@ import { importPanels } from '../features/import/panels.js';
 import { labPanels } from '../features/lab/panel.js';
 
 export function registerCorePanels() {
-  for (const panel of [...mastheadPanels, ...importPanels, ...labPanels, embedCodePanel, saveHtmlPanel, sizesPanel, scoringPanel, masksPanel, positionsPanel, notesPanel, viewsPanel, generatePanel, trainPanel, speedPanel, explainPanel, footerPanel]) {
+  for (const panel of [
+    ...mastheadPanels,
+    ...importPanels,
+    ...labPanels,
+    embedCodePanel,
+    saveHtmlPanel,
+    sizesPanel,
+    scoringPanel,
+    masksPanel,
+    positionsPanel,
+    notesPanel,
+    viewsPanel,
+    generatePanel,
+    trainPanel,
+    speedPanel,
+    explainPanel,
+    footerPanel,
+  ]) {
     registerPanel(panel);
   }
 }

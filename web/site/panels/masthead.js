@@ -34,7 +34,12 @@ const presets = {
       draws = id === 'random' && store.get().preset === 'random' ? draws + 1 : 0;
       store.update(() => presetPage(id, { seed: 7 + draws }));
     };
-    const control = segmented('preset', PRESETS.map((p) => [p.id, t(`preset.${p.id}.title`), t(`preset.${p.id}.summary`)]), pick, { label: t('site.preset-label') });
+    const control = segmented(
+      'preset',
+      PRESETS.map((p) => [p.id, t(`preset.${p.id}.title`), t(`preset.${p.id}.summary`)]),
+      pick,
+      { label: t('site.preset-label') },
+    );
     container.className = 'masthead-presets';
     container.append(control.node);
     return { update: (state) => control.set(state.preset) };
@@ -46,7 +51,12 @@ const views = {
   slot: 'masthead',
   order: 20,
   mount(container, { store, t }) {
-    const control = segmented('view', ['matrix', 'heatmap', 'links'].map((v) => [v, t(`site.view.${v}`)]), (view) => store.update({ view }), { label: t('site.view-label') });
+    const control = segmented(
+      'view',
+      ['matrix', 'heatmap', 'links'].map((v) => [v, t(`site.view.${v}`)]),
+      (view) => store.update({ view }),
+      { label: t('site.view-label') },
+    );
     container.append(control.node);
     return { update: (state) => control.set(state.view) };
   },
@@ -63,7 +73,11 @@ const theme = {
     function apply(choice) {
       if (choice === 'system') delete document.documentElement.dataset.theme;
       else document.documentElement.dataset.theme = choice;
-      try { localStorage.setItem('attnlab-theme', choice); } catch { /* private mode: the choice lasts this visit */ }
+      try {
+        localStorage.setItem('attnlab-theme', choice);
+      } catch {
+        /* private mode: the choice lasts this visit */
+      }
       const icon = { system: '◐', light: '☀', dark: '☾' }[choice];
       const word = t(`site.theme.${choice}`);
       button.textContent = `${icon} ${word}`;
@@ -91,7 +105,9 @@ const share = {
       } catch {
         window.prompt(t('site.copy-prompt'), url);
       }
-      setTimeout(() => { button.textContent = t('site.copy-link'); }, 1600);
+      setTimeout(() => {
+        button.textContent = t('site.copy-link');
+      }, 1600);
     }
     container.append(button);
     return { update() {} };
@@ -105,17 +121,28 @@ const data = {
   order: 35,
   mount(container, { announce, t }) {
     let last = null;
-    const button = h('button', {
-      type: 'button', class: 'icon-button', title: t('site.json-title'), 'aria-label': t('site.json-label'),
-      onclick: () => {
-        if (!last?.result) return;
-        const ctx = { state: last.state, result: last.result, head: last.state.head };
-        download(new Blob([stagesJson(ctx)], { type: 'application/json' }), fileName([last.state.preset, 'stages'], 'json'));
-        announce(t('site.json-done'));
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: t('site.json-title'),
+        'aria-label': t('site.json-label'),
+        onclick: () => {
+          if (!last?.result) return;
+          const ctx = { state: last.state, result: last.result, head: last.state.head };
+          download(new Blob([stagesJson(ctx)], { type: 'application/json' }), fileName([last.state.preset, 'stages'], 'json'));
+          announce(t('site.json-done'));
+        },
       },
-    }, '⤓ JSON');
+      '⤓ JSON',
+    );
     container.append(button);
-    return { update: (state, result) => { last = { state, result }; } };
+    return {
+      update: (state, result) => {
+        last = { state, result };
+      },
+    };
   },
 };
 
@@ -127,11 +154,20 @@ const language = {
   order: 32,
   mount(container, { lang, t, setLanguage }) {
     const FOCUS = 'attnlab-focus-language';
-    const control = segmented('language', LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]]), (next) => {
-      // The page opens again in the other language: the focus comes back to the switch.
-      try { sessionStorage.setItem(FOCUS, '1'); } catch { /* private mode: the focus starts at the top */ }
-      setLanguage(next);
-    }, { label: t('site.language-label') });
+    const control = segmented(
+      'language',
+      LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]]),
+      (next) => {
+        // The page opens again in the other language: the focus comes back to the switch.
+        try {
+          sessionStorage.setItem(FOCUS, '1');
+        } catch {
+          /* private mode: the focus starts at the top */
+        }
+        setLanguage(next);
+      },
+      { label: t('site.language-label') },
+    );
     for (const button of control.node.children) button.lang = button.dataset.value;
     control.set(lang);
     container.append(control.node);
@@ -140,7 +176,9 @@ const language = {
         sessionStorage.removeItem(FOCUS);
         control.node.querySelector('[aria-checked="true"]').focus();
       }
-    } catch { /* no storage: nothing to restore */ }
+    } catch {
+      /* no storage: nothing to restore */
+    }
     return { update() {} };
   },
 };

@@ -31,11 +31,19 @@ function mount(container, app) {
 
   function build(state) {
     source = state.source;
-    steppers = new Map(sizeControls(state).map(([name]) => {
-      const [, letter, range] = LABELS[name];
-      const label = sizeLabel(name, t);
-      return [name, stepper(label, range, (n) => store.update((s) => setSize(s, name, n)), { hint: letter, names: { fewer: t('site.fewer', { label }), more: t('site.more', { label }) } })];
-    }));
+    steppers = new Map(
+      sizeControls(state).map(([name]) => {
+        const [, letter, range] = LABELS[name];
+        const label = sizeLabel(name, t);
+        return [
+          name,
+          stepper(label, range, (n) => store.update((s) => setSize(s, name, n)), {
+            hint: letter,
+            names: { fewer: t('site.fewer', { label }), more: t('site.more', { label }) },
+          }),
+        ];
+      }),
+    );
     texts = tokenFields(state).map((field) => tokenText(state.source, field, app));
     container.replaceChildren(fieldset(t('site.sizes'), ...[...steppers.values()].map((s) => s.node), ...texts.map((x) => x.node)));
     container.firstChild.classList.add('sizes-grid');

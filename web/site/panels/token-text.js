@@ -20,7 +20,15 @@ let counter = 0;
 /** -> { node, set(state) } for the state's `field` ('tokens' or 'keyTokens'). */
 export function tokenText(source, field, { store, t }) {
   const id = `token-text-${(counter += 1)}`;
-  const input = h('input', { id, type: 'text', class: 'text-input', dataset: { field: `token-text-${field}` }, autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id}-hint ${id}-error` });
+  const input = h('input', {
+    id,
+    type: 'text',
+    class: 'text-input',
+    dataset: { field: `token-text-${field}` },
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': `${id}-hint ${id}-error`,
+  });
   const error = h('p', { id: `${id}-error`, class: 'field-error', role: 'alert', hidden: true });
   const say = (text) => {
     error.textContent = text;
@@ -44,11 +52,14 @@ export function tokenText(source, field, { store, t }) {
     store.update((s) => setTokens(s, field, labels));
     input.value = tokensText(labels); // the tokens as split, so the reader sees the words
   });
-  const node = h('div', { class: 'field token-text-field' },
+  const node = h(
+    'div',
+    { class: 'field token-text-field' },
     h('label', { for: id, class: 'field-label' }, t(LABELS[source][field])),
     input,
     h('p', { id: `${id}-hint`, class: 'hint-line' }, t('site.token-text-hint')),
-    error);
+    error,
+  );
   return {
     node,
     set(state) {

@@ -22,15 +22,17 @@ function mount(container, app) {
         return;
       }
       const ctx = { state, result, head: state.head, lang: app.lang, t: app.t };
-      cells.show(state.view === 'matrix'
-        ? pipelineView(ctx, {
-          onHead: (head) => store.update({ head }),
-          onToggleCheck: (stage, shape) => store.update((s) => toggleCheck(s, stage, shape)),
-          onCheckEntry: (stage, cell, text) => store.update((s) => setCheckEntry(s, stage, cell, text)),
-          onCheckPaste: (stage, cell, texts) => store.update((s) => setCheckEntries(s, stage, cell, texts)),
-          onChecked: (stage, how) => store.update((s) => markChecked(s, stage, how)),
-        })
-        : galleryView(ctx, state.view, { tools: figureMenu }));
+      cells.show(
+        state.view === 'matrix'
+          ? pipelineView(ctx, {
+              onHead: (head) => store.update({ head }),
+              onToggleCheck: (stage, shape) => store.update((s) => toggleCheck(s, stage, shape)),
+              onCheckEntry: (stage, cell, text) => store.update((s) => setCheckEntry(s, stage, cell, text)),
+              onCheckPaste: (stage, cell, texts) => store.update((s) => setCheckEntries(s, stage, cell, texts)),
+              onChecked: (stage, how) => store.update((s) => markChecked(s, stage, how)),
+            })
+          : galleryView(ctx, state.view, { tools: figureMenu }),
+      );
     },
   };
 }

@@ -9,7 +9,8 @@ const nextId = (prefix) => `${prefix}-${(counter += 1)}`;
 /** A row of toggle buttons (a radio group): options [[value, label, title?]]. */
 export function segmented(name, options, onChange, { label } = {}) {
   const buttons = options.map(([value, text, title]) =>
-    h('button', { type: 'button', class: 'seg', role: 'radio', title, dataset: { value: String(value) }, onclick: () => onChange(value) }, text));
+    h('button', { type: 'button', class: 'seg', role: 'radio', title, dataset: { value: String(value) }, onclick: () => onChange(value) }, text),
+  );
   const node = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label ?? name }, buttons);
   node.addEventListener('keydown', (event) => {
     // The arrows cycle through the shown buttons only (a panel may hide a choice for now).
@@ -42,9 +43,12 @@ export function stepper(label, [min, max], onChange, { hint, names = { fewer: `f
   input.addEventListener('change', () => commit(Number(input.value)));
   const minus = h('button', { type: 'button', class: 'step', 'aria-label': names.fewer, onclick: () => commit(Number(input.value) - 1) }, '−');
   const plus = h('button', { type: 'button', class: 'step', 'aria-label': names.more, onclick: () => commit(Number(input.value) + 1) }, '+');
-  const node = h('div', { class: 'field stepper-field' },
+  const node = h(
+    'div',
+    { class: 'field stepper-field' },
     h('label', { for: id, class: 'field-label' }, label, hint ? h('span', { class: 'hint' }, hint) : null),
-    h('div', { class: 'stepper' }, minus, input, plus));
+    h('div', { class: 'stepper' }, minus, input, plus),
+  );
   return {
     node,
     set(n) {
@@ -61,9 +65,7 @@ export function slider(label, { min, max, step, toValue = (x) => x, fromValue = 
   const input = h('input', { id, type: 'range', min, max, step });
   const out = h('output', { for: id, class: 'slider-value' });
   input.addEventListener('input', () => onChange(toValue(Number(input.value))));
-  const node = h('div', { class: 'field slider-field' },
-    h('div', { class: 'field-head' }, h('label', { for: id, class: 'field-label' }, label), out),
-    input);
+  const node = h('div', { class: 'field slider-field' }, h('div', { class: 'field-head' }, h('label', { for: id, class: 'field-label' }, label), out), input);
   return {
     node,
     set(value) {
@@ -76,10 +78,18 @@ export function slider(label, { min, max, step, toValue = (x) => x, fromValue = 
 /** A labelled <select>: options [[value, label]]. */
 export function select(label, options, onChange) {
   const id = nextId('select');
-  const input = h('select', { id, onchange: () => onChange(input.value) },
-    options.map(([value, text]) => h('option', { value }, text)));
+  const input = h(
+    'select',
+    { id, onchange: () => onChange(input.value) },
+    options.map(([value, text]) => h('option', { value }, text)),
+  );
   const node = h('div', { class: 'field' }, h('label', { for: id, class: 'field-label' }, label), input);
-  return { node, set: (value) => { input.value = value; } };
+  return {
+    node,
+    set: (value) => {
+      input.value = value;
+    },
+  };
 }
 
 /** A titled group of controls. */

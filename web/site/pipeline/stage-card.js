@@ -32,28 +32,45 @@ export function explorerCard(stage, ctx, handlers) {
     className: checking ? `is-checking${how ? '' : ' is-exact-hidden'}` : '',
     symbol: (s) => texNode(s.tex ?? s.title, { className: 'stage-symbol' }),
     formula: (s) => focusableWhenScrolling(texNode(formulaOf(s, ctx), { className: 'stage-formula' })),
-    below: (s, _, [first]) => (checking
-      ? checkGrid(s, {
-        entries, how, lang, rowLabels: first.rowLabels,
-        reports: stageReports(ctx, s.id, first.tensor),
-        first: diagnosisOf(ctx)?.first ?? null,
-        later: laterReports(ctx, s.id),
-        d: matrixSize(ctx.result.heads[ctx.head].q)[1],
-      }, {
-        onEntry: (cell, text) => handlers.onCheckEntry(s.id, cell, text),
-        onPaste: (cell, texts) => handlers.onCheckPaste(s.id, cell, texts),
-        onCheck: () => handlers.onChecked(s.id, 'checked'),
-        onReveal: () => handlers.onChecked(s.id, 'revealed'),
-      })
-      : null),
+    below: (s, _, [first]) =>
+      checking
+        ? checkGrid(
+            s,
+            {
+              entries,
+              how,
+              lang,
+              rowLabels: first.rowLabels,
+              reports: stageReports(ctx, s.id, first.tensor),
+              first: diagnosisOf(ctx)?.first ?? null,
+              later: laterReports(ctx, s.id),
+              d: matrixSize(ctx.result.heads[ctx.head].q)[1],
+            },
+            {
+              onEntry: (cell, text) => handlers.onCheckEntry(s.id, cell, text),
+              onPaste: (cell, texts) => handlers.onCheckPaste(s.id, cell, texts),
+              onCheck: () => handlers.onChecked(s.id, 'checked'),
+              onReveal: () => handlers.onChecked(s.id, 'revealed'),
+            },
+          )
+        : null,
     tools: (s, _, instances, svgs) => [
-      editable ? null : h('button', {
-        type: 'button', class: 'chip tool-button', 'aria-pressed': String(checking), dataset: { focusKey: `check:${s.id}` },
-        title: ctx.t('site.check-title'),
-        // The name starts with the word shown (Label in Name), pressed or not.
-        'aria-label': ctx.t(checking ? 'site.checking-label' : 'site.check-label', { noun: s.noun }),
-        onclick: () => handlers.onToggleCheck(s.id, [stackCount(instances[0].tensor), ...matrixSize(instances[0].tensor)]),
-      }, ctx.t(checking ? 'site.checking' : 'site.check')),
+      editable
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip tool-button',
+              'aria-pressed': String(checking),
+              dataset: { focusKey: `check:${s.id}` },
+              title: ctx.t('site.check-title'),
+              // The name starts with the word shown (Label in Name), pressed or not.
+              'aria-label': ctx.t(checking ? 'site.checking-label' : 'site.check-label', { noun: s.noun }),
+              onclick: () => handlers.onToggleCheck(s.id, [stackCount(instances[0].tensor), ...matrixSize(instances[0].tensor)]),
+            },
+            ctx.t(checking ? 'site.checking' : 'site.check'),
+          ),
       figureMenu(s, instances, svgs, ctx),
     ],
   });

@@ -11,5 +11,10 @@ export function alibiSlopes(H) {
   const geometric = (n) => Array.from({ length: n }, (_, i) => 2 ** ((-8 * (i + 1)) / n));
   const n = 2 ** Math.floor(Math.log2(H));
   if (n === H) return geometric(H);
-  return [...geometric(n), ...geometric(2 * n).filter((_, i) => i % 2 === 0).slice(0, H - n)];
+  return [
+    ...geometric(n),
+    ...geometric(2 * n)
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, H - n),
+  ];
 }

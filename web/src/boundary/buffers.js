@@ -5,7 +5,9 @@ const TABLE = (
   'x y=weights:r dy=gradWeights dx:r q k v dout=gradOutput out=saved.output:r lse=saved.lse weights:rs ' +
   'scores:s softcapped:s masked:s heads dq:r dk:r dv:r w:p wq:rp wk:rp wv:rp wo:r dw:r dwq:r dwk:r dwv:r ' +
   'dwo:r validLens boolMask=attnMask floatMask=attnMask scratch alibiSlopes'
-).split(' ').map((entry) => entry.match(/^(\w+)(?:=([\w.]+))?(?::(\w+))?$/)); // [, name, argument, flags]
+)
+  .split(' ')
+  .map((entry) => entry.match(/^(\w+)(?:=([\w.]+))?(?::(\w+))?$/)); // [, name, argument, flags]
 
 export const BUFFER_NAMES = Object.freeze(TABLE.map((m) => m[1]));
 export const NO_BUFFERS = Object.freeze(Object.fromEntries(BUFFER_NAMES.map((name) => [name, 0])));

@@ -20,15 +20,12 @@
 
 // The smallest module with a simd128 instruction (v128.const; i8x16.popcnt), as used by
 // wasm-feature-detect: WebAssembly.validate accepts it exactly when the engine has SIMD.
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
 // The smallest module with a relaxed-simd instruction (three i32x4.splat, f32x4.relaxed_madd, drop):
 // WebAssembly.validate accepts it exactly when the engine has relaxed SIMD.
 const RELAXED_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 20, 1, 18, 0, 65, 0, 253, 17, 65, 0, 253, 17, 65,
-  0, 253, 17, 253, 133, 2, 26, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 20, 1, 18, 0, 65, 0, 253, 17, 65, 0, 253, 17, 65, 0, 253, 17, 253, 133, 2, 26, 11,
 ]);
 const BUILDS = {
   'wasm-simd': {
@@ -188,7 +185,7 @@ export async function loadModule(given = {}) {
     throw new Error('loadAttention: this JS engine does not support WebAssembly SIMD; use { simd: false }');
   }
   if (options.simd === 'relaxed' && !relaxedSimdSupported()) {
-    throw new Error("loadAttention: this JS engine does not support WebAssembly relaxed SIMD; use { simd: true }");
+    throw new Error('loadAttention: this JS engine does not support WebAssembly relaxed SIMD; use { simd: true }');
   }
   // No `simd`: relaxed where it validates, 1.12-1.18x the SIMD build in Chromium (README). FMA rounds
   // once, so the last bits may differ between CPUs: the explorer and elements ask for simdSupported().

@@ -54,9 +54,7 @@ function validLensBuffer(fn, validLens, { B, Tq, Tk }) {
   const perRow = lens.shape.length === 2;
   const fits = perRow ? lens.shape[0] === B && lens.shape[1] === Tq : lens.shape.length === 1 && lens.shape[0] === B;
   if (!fits) {
-    throw new RangeError(
-      `${fn}: validLens must have shape (B) = [${B}] or (B, Tq) = [${B}, ${Tq}], got ${formatShape(lens.shape)}`,
-    );
+    throw new RangeError(`${fn}: validLens must have shape (B) = [${B}] or (B, Tq) = [${B}, ${Tq}], got ${formatShape(lens.shape)}`);
   }
   const out = new Int32Array(lens.data.length);
   lens.data.forEach((len, i) => {
@@ -96,9 +94,7 @@ function maskData(fn, data) {
     return { floatMask: values };
   }
   const got = kind ?? (Array.isArray(data) ? 'an array of non-booleans' : typeof data);
-  throw new TypeError(
-    `${fn}: attnMask.data must be a Uint8Array (boolean, 1 = may attend) or a Float32Array (added to the scores), got ${got}`,
-  );
+  throw new TypeError(`${fn}: attnMask.data must be a Uint8Array (boolean, 1 = may attend) or a Float32Array (added to the scores), got ${got}`);
 }
 
 /** Element strides of the mask for (b, h, i, j): right-aligned broadcast against the visible scores. */
@@ -116,8 +112,7 @@ function maskStrides(fn, maskShape, scores) {
     const wanted = t >= 0 ? target[t] : 1;
     if (size !== 1 && size !== wanted) {
       throw new RangeError(
-        `${fn}: attnMask of shape ${formatShape(maskShape)} does not broadcast to ${shown}: ` +
-          `axis ${m} has ${size}, expected 1 or ${wanted}`,
+        `${fn}: attnMask of shape ${formatShape(maskShape)} does not broadcast to ${shown}: ` + `axis ${m} has ${size}, expected 1 or ${wanted}`,
       );
     }
     if (t >= 0 && size !== 1) strides4[scores.axes[t]] = stride;
@@ -140,9 +135,7 @@ function windowSides(fn, window) {
   const sides = [0, 1].map((n) => (Object.hasOwn(window, n) ? window[n] : undefined));
   sides.forEach((side, n) => {
     if (!(Number.isInteger(side) && side >= -1 && side < 2 ** 31)) {
-      throw new RangeError(
-        `${fn}: window[${n}] (${n === 0 ? 'left' : 'right'}) must be an integer >= -1 and < 2^31, got ${describe(side)}`,
-      );
+      throw new RangeError(`${fn}: window[${n}] (${n === 0 ? 'left' : 'right'}) must be an integer >= -1 and < 2^31, got ${describe(side)}`);
     }
   });
   return sides;

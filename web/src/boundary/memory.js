@@ -90,7 +90,9 @@ export function outOfMemoryError(module, request, bytes) {
     held.models === 0
       ? ''
       : `; ${plural(held.models, 'live transformer')} hold${held.models === 1 ? 's' : ''} ${mib(held.modelBytes)} MiB (model.dispose() frees one)`;
-  return new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}${models}): ${advice}`);
+  return new RangeError(
+    `${request} needs ${mib(bytes)} MiB of wasm memory but the module could not grow to hold it (${memory}; ${holders}${models}): ${advice}`,
+  );
 }
 
 /**
@@ -100,7 +102,9 @@ export function outOfMemoryError(module, request, bytes) {
  */
 export function expectAllocatable(module, request, bytes) {
   if (!(bytes <= MAX_ARENA_BYTES)) {
-    throw new RangeError(`${request} needs ${mib(bytes)} MiB of wasm memory in one block, more than the ${mib(MAX_ARENA_BYTES)} MiB one allocation can hold: use a smaller model or batch`);
+    throw new RangeError(
+      `${request} needs ${mib(bytes)} MiB of wasm memory in one block, more than the ${mib(MAX_ARENA_BYTES)} MiB one allocation can hold: use a smaller model or batch`,
+    );
   }
   const probe = module._malloc(bytes) >>> 0;
   if (probe === 0) throw outOfMemoryError(module, request, bytes);
@@ -151,7 +155,9 @@ function copyIn(module, fn, name, block, at) {
     // The data was checked against the shape when it was converted; code that ran since (a getter
     // of a later argument) may have detached or resized its buffer.
     if (length !== wanted) {
-      throw new RangeError(`${fn}: ${name} holds ${length} elements now but its shape [${block.shape.join(', ')}] needs ${wanted} (was its buffer detached or resized during the call?)`);
+      throw new RangeError(
+        `${fn}: ${name} holds ${length} elements now but its shape [${block.shape.join(', ')}] needs ${wanted} (was its buffer detached or resized during the call?)`,
+      );
     }
   }
   const kind = typedKind(data);

@@ -47,7 +47,5 @@ export function expectNoOverflow(fn, blocks, name, data) {
  */
 export function expectFiniteResult(fn, blocks, name, firstBad) {
   if (!CHECKED.has(name) || firstBad() < 0) return;
-  throw new RangeError(
-    `${fn}: an intermediate overflowed float32 (|value| > 3.4e38) for these ${inputNames(fn, blocks)}; scale the inputs down`,
-  );
+  throw new RangeError(`${fn}: an intermediate overflowed float32 (|value| > 3.4e38) for these ${inputNames(fn, blocks)}; scale the inputs down`);
 }

@@ -36,10 +36,12 @@ const packedByModule = new WeakMap(); // module -> { record, entries, maskFields
 
 /** "MaskArgs=a,b;SdpaArgs=B,...,mask;Buffers=x,..." -> { MaskArgs: ['a', 'b'], ... } */
 function parseLayout(layout) {
-  return Object.fromEntries(layout.split(';').map((list) => {
-    const [name, fields] = list.split('=');
-    return [name, fields.split(',')];
-  }));
+  return Object.fromEntries(
+    layout.split(';').map((list) => {
+      const [name, fields] = list.split('=');
+      return [name, fields.split(',')];
+    }),
+  );
 }
 
 /**

@@ -23,11 +23,12 @@ const Q_AXES = Object.fromEntries(Object.entries(LETTERS.q).map(([rank, letters]
 export function attentionDims(fn, q, k, v, { sameWidth }) {
   const rank = q.shape.length;
   if (rank < 2 || rank > 4) {
-    throw new RangeError(
-      `${fn}: q must have rank 2 (Tq, d), 3 (B, Tq, d) or 4 (B, H, Tq, d), got rank ${rank} ${formatShape(q.shape)}`,
-    );
+    throw new RangeError(`${fn}: q must have rank 2 (Tq, d), 3 (B, Tq, d) or 4 (B, H, Tq, d), got rank ${rank} ${formatShape(q.shape)}`);
   }
-  for (const [name, t] of [['k', k], ['v', v]]) {
+  for (const [name, t] of [
+    ['k', k],
+    ['v', v],
+  ]) {
     if (t.shape.length !== rank) {
       throw new RangeError(
         `${fn}: ${name} must have the rank of q, ${rank} (${LETTERS[name][rank].join(', ')}), got rank ${t.shape.length} ${formatShape(t.shape)}`,
@@ -38,16 +39,24 @@ export function attentionDims(fn, q, k, v, { sameWidth }) {
   const B = known.B ?? 1;
   const H = known.H ?? 1;
   const kAxes = { B, Hkv: undefined, Tk: undefined, dk: sameWidth ? known.dq : undefined };
-  const kd = expectAxes(fn, 'k', k, LETTERS.k[rank].map((letter) => [sameWidth && letter === 'dk' ? 'd' : letter, kAxes[letter]]));
+  const kd = expectAxes(
+    fn,
+    'k',
+    k,
+    LETTERS.k[rank].map((letter) => [sameWidth && letter === 'dk' ? 'd' : letter, kAxes[letter]]),
+  );
   const Hkv = kd.Hkv ?? 1;
   const Tk = kd.Tk;
   if (H % Hkv !== 0) {
-    throw new RangeError(
-      `${fn}: q has H=${H} heads, which is not a multiple of the Hkv=${Hkv} heads of k (grouped-query attention needs H % Hkv == 0)`,
-    );
+    throw new RangeError(`${fn}: q has H=${H} heads, which is not a multiple of the Hkv=${Hkv} heads of k (grouped-query attention needs H % Hkv == 0)`);
   }
   const vAxes = { B, Hkv, Tk, dv: undefined };
-  const vd = expectAxes(fn, 'v', v, LETTERS.v[rank].map((letter) => [letter, vAxes[letter]]));
+  const vd = expectAxes(
+    fn,
+    'v',
+    v,
+    LETTERS.v[rank].map((letter) => [letter, vAxes[letter]]),
+  );
   return { B, H, Hkv, Tq: known.Tq, Tk, dq: known.dq, dk: kd.dk ?? kd.d, dv: vd.dv, rank };
 }
 

@@ -49,7 +49,7 @@ function describe(value) {
  * Object.prototype (of any realm), which any code may have polluted, is no field of a tensor.
  */
 export function fieldOf(value, key) {
-  for (let object = value; object !== null; ) {
+  for (let object = value; object !== null;) {
     const proto = Object.getPrototypeOf(object);
     if (proto === null && object !== value) return undefined;
     if (Object.hasOwn(object, key)) return value[key];
@@ -187,7 +187,9 @@ const TypedArray = Object.getPrototypeOf(Float32Array);
 export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Array) {
   if (typeof name !== 'string') throw new TypeError(`toTensor: name must be a string, got ${typeof name}`);
   if (typeof ArrayType !== 'function' || Object.getPrototypeOf(ArrayType) !== TypedArray || /^Big/.test(ArrayType.name)) {
-    throw new TypeError(`toTensor: ArrayType must be a typed array constructor of numbers (Float32Array, Uint8Array, ...), got ${ArrayType?.name ?? ArrayType}`);
+    throw new TypeError(
+      `toTensor: ArrayType must be a typed array constructor of numbers (Float32Array, Uint8Array, ...), got ${ArrayType?.name ?? ArrayType}`,
+    );
   }
   if (value === undefined || value === null) {
     throw new TypeError(`${name} is required: a tensor { data, shape } or nested arrays of numbers, got ${value}`);

@@ -131,9 +131,7 @@ export function cacheState(fn, cache, layer, B) {
 export function reserveRows(fn, module, state, B, rows) {
   const needed = state.length + rows;
   if (needed > state.maxLength) {
-    throw new RangeError(
-      `${fn}: cache would hold ${needed} rows, more than its maxLength ${state.maxLength} (holds ${state.length}, adding ${rows})`,
-    );
+    throw new RangeError(`${fn}: cache would hold ${needed} rows, more than its maxLength ${state.maxLength} (holds ${state.length}, adding ${rows})`);
   }
   const { held } = state;
   if (held.module !== null && held.module !== module) {

@@ -39,11 +39,24 @@ function sizeOption(fn, options, key, fallback) {
 function weightAxes(d) {
   const times = (n, letter) => (n === 1 ? letter : `${n} ${letter}`);
   const axes = {
-    wq: [['d_in', d.dIn], [times(d.heads, 'd_q'), d.heads * d.dQ]],
-    wk: [['d_in', d.dIn], [times(d.kvHeads, 'd_q'), d.kvHeads * d.dQ]],
-    wv: [['d_in', d.dIn], [times(d.kvHeads, 'd_v'), d.kvHeads * d.dV]],
+    wq: [
+      ['d_in', d.dIn],
+      [times(d.heads, 'd_q'), d.heads * d.dQ],
+    ],
+    wk: [
+      ['d_in', d.dIn],
+      [times(d.kvHeads, 'd_q'), d.kvHeads * d.dQ],
+    ],
+    wv: [
+      ['d_in', d.dIn],
+      [times(d.kvHeads, 'd_v'), d.kvHeads * d.dV],
+    ],
   };
-  if (d.dOut > 0) axes.wo = [[times(d.heads, 'd_v'), d.heads * d.dV], ['d_out', d.dOut]];
+  if (d.dOut > 0)
+    axes.wo = [
+      [times(d.heads, 'd_v'), d.heads * d.dV],
+      ['d_out', d.dOut],
+    ];
   return axes;
 }
 

@@ -19,13 +19,7 @@ import {
 } from './sdpa-call.js';
 import { attentionDims, scoresOf } from '../boundary/shapes.js';
 import { shapeSize, tensor } from '../boundary/tensor.js';
-import {
-  booleanOption,
-  expectAxes,
-  expectKnownOptions,
-  inputTensor,
-  scaleOption,
-} from '../boundary/validate.js';
+import { booleanOption, expectAxes, expectKnownOptions, inputTensor, scaleOption } from '../boundary/validate.js';
 
 const SCORING_CODE = Object.freeze({ __proto__: null, dot: 0, 'scaled-dot': 1, general: 2, additive: 3, concat: 4 });
 
@@ -35,10 +29,26 @@ const PARAMETERS = {
   __proto__: null,
   dot: [],
   'scaled-dot': [],
-  general: [['w', '(dq, dk)', (d) => [['dq', d.dq], ['dk', d.dk]]]],
+  general: [
+    [
+      'w',
+      '(dq, dk)',
+      (d) => [
+        ['dq', d.dq],
+        ['dk', d.dk],
+      ],
+    ],
+  ],
   additive: [
     ['wq', '(dq, h)', (d) => [['dq', d.dq], ['h']]],
-    ['wk', '(dk, h)', (d, p) => [['dk', d.dk], ['h', p.wq.shape[1]]]],
+    [
+      'wk',
+      '(dk, h)',
+      (d, p) => [
+        ['dk', d.dk],
+        ['h', p.wq.shape[1]],
+      ],
+    ],
     ['wv', '(h)', (d, p) => [['h', p.wq.shape[1]]]],
   ],
   concat: [['w', '(dq + dk)', (d) => [['dq + dk', d.dq + d.dk]]]],
@@ -157,7 +167,11 @@ function attentionSetup(module, fn, q, k, v, options, known) {
   const opts = expectKnownOptions(fn, options, known);
   const scoring = opts.scoring ?? 'scaled-dot';
   if (typeof scoring !== 'string' || !Object.hasOwn(SCORING_CODE, scoring)) {
-    throw new TypeError(`${fn}: scoring must be one of ${Object.keys(SCORING_CODE).map((s) => `'${s}'`).join(', ')}, got ${String(scoring)}`);
+    throw new TypeError(
+      `${fn}: scoring must be one of ${Object.keys(SCORING_CODE)
+        .map((s) => `'${s}'`)
+        .join(', ')}, got ${String(scoring)}`,
+    );
   }
   const params = opts.params ?? {};
   if (typeof params !== 'object' || Array.isArray(params)) {

@@ -7,14 +7,7 @@ import { scratchFloats, withArena } from '../boundary/memory.js';
 import { callEntry } from '../boundary/packed.js';
 import { attentionDims, inQueryRank, rowsInQueryRank, scoresOf } from '../boundary/shapes.js';
 import { fieldOf, formatShape, shapeSize, tensor } from '../boundary/tensor.js';
-import {
-  booleanOption,
-  dotProductOptions,
-  expectKnownOptions,
-  expectSameShape,
-  inputTensor,
-  outOption,
-} from '../boundary/validate.js';
+import { booleanOption, dotProductOptions, expectKnownOptions, expectSameShape, inputTensor, outOption } from '../boundary/validate.js';
 
 export const RESULT_OPTIONS = ['returnWeights', 'trace'];
 // The backward takes the forward's options but those that only choose the forward's outputs.

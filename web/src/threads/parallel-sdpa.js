@@ -6,14 +6,7 @@
 import { expectArenaFits } from '../boundary/memory.js';
 import { expectNoOverflow } from '../boundary/overflow.js';
 import { planSdpa, subCallSpans } from './plan.js';
-import {
-  forwardOutputs,
-  readInputGradients,
-  readResult,
-  resultBlocks,
-  sdpaBackwardBlocks,
-  sdpaForwardBlocks,
-} from '../ops/sdpa-call.js';
+import { forwardOutputs, readInputGradients, readResult, resultBlocks, sdpaBackwardBlocks, sdpaForwardBlocks } from '../ops/sdpa-call.js';
 import { StagingBuffers, StagingLayout, viewOf } from './staging.js';
 import { shapeSize } from '../boundary/tensor.js';
 import { writeOut } from '../boundary/validate.js';

@@ -99,7 +99,9 @@ function postable(name, method, args) {
       const value = options[key];
       const data = ArrayBuffer.isView(value) ? value : ArrayBuffer.isView(value?.data) ? value.data : null;
       if (data !== null && !(data instanceof DataView) && isDetached(data)) {
-        throw new TypeError(`${name}.${method}: ${key}${data === value ? '' : '.data'} is detached: its buffer was transferred (postMessage or structuredClone with transfer) and holds no data`);
+        throw new TypeError(
+          `${name}.${method}: ${key}${data === value ? '' : '.data'} is detached: its buffer was transferred (postMessage or structuredClone with transfer) and holds no data`,
+        );
       }
     }
   }
@@ -122,14 +124,20 @@ async function remoteLayer(pool, name, options) {
   const slot = pool.byLoad()[0];
   const generation = await pool.ready(slot);
   const { layer, config } = await pool.requestTo(slot, generation, { type: 'layer', name, options });
-  const send = pool.pinned(slot, generation, ({ method }, cause) =>
-    new Error(`${name}.${method}: this layer was lost with its worker (the worker died and the pool replaced it); create the layer again`, { cause }));
+  const send = pool.pinned(
+    slot,
+    generation,
+    ({ method }, cause) =>
+      new Error(`${name}.${method}: this layer was lost with its worker (the worker died and the pool replaced it); create the layer again`, { cause }),
+  );
   const request = (method, args) => send({ type: 'layerCall', layer, method, args });
   let disposed = false;
-  const call = (method) => async (...args) => {
-    if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
-    return request(method, postable(name, method, args));
-  };
+  const call =
+    (method) =>
+    async (...args) => {
+      if (disposed) throw new Error(`${name}.${method}: this layer was disposed`);
+      return request(method, postable(name, method, args));
+    };
   return Object.freeze({
     config: Object.freeze(config),
     forward: call('forward'),
@@ -176,10 +184,12 @@ function createParallelAttention(runtime, pool, inlineBelow) {
       : parallelSdpaBackward(parallel, setup, gradOutputTensor(setup.fn, gradOutput, setup.dims));
 
   // Methods that run whole on one worker (the worker checks their arguments).
-  const whole = (name) => async (...args) => {
-    alive(name);
-    return onWorker(name, args);
-  };
+  const whole =
+    (name) =>
+    async (...args) => {
+      alive(name);
+      return onWorker(name, args);
+    };
 
   return Object.freeze({
     backend,
@@ -193,7 +203,10 @@ function createParallelAttention(runtime, pool, inlineBelow) {
     },
     async scaledDotProductAttentionBackward(q, k, v, gradOutput, options) {
       alive('scaledDotProductAttentionBackward');
-      return backward(runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)), gradOutput);
+      return backward(
+        runtime.call('scaledDotProductAttentionBackward', (module) => sdpaBackwardCall(module, q, k, v, options)),
+        gradOutput,
+      );
     },
     async attention(q, k, v, options) {
       alive('attention');

@@ -159,9 +159,7 @@ function subCalls(dims, causal, piece) {
  */
 export function planSdpa(dims, causal, workers, { wholeCall, wholeHeads }) {
   const parts = wholeCall ? 1 : workers;
-  return rowRanges(dims, causal, parts, wholeHeads).map((range) =>
-    rangePieces(dims, range).flatMap((piece) => subCalls(dims, causal, piece)),
-  );
+  return rowRanges(dims, causal, parts, wholeHeads).map((range) => rangePieces(dims, range).flatMap((piece) => subCalls(dims, causal, piece)));
 }
 
 /**
@@ -170,7 +168,7 @@ export function planSdpa(dims, causal, workers, { wholeCall, wholeHeads }) {
  * validLens and the attnMask (its strides from the binding's MaskArgs).
  */
 export function subCallSpans({ H, Hkv, Tq, Tk }, mask, call) {
-  const firstRow = ((call.b * H + call.h) * Tq + call.i0);
+  const firstRow = (call.b * H + call.h) * Tq + call.i0;
   const rowCount = call.nB * call.nH * call.rows;
   const firstKey = (call.b * Hkv + call.kv) * Tk;
   const keyCount = (call.nB * call.nKv - 1) * Tk + call.keys; // keys < Tk only for one (b, kv head)
@@ -181,8 +179,7 @@ export function subCallSpans({ H, Hkv, Tq, Tk }, mask, call) {
     validLens: lensPerRow ? [call.b * Tq + call.i0, call.nB * call.rows] : [call.b, call.nB],
     attnMask: [
       call.b * mask.strideB + call.h * mask.strideH + call.i0 * mask.strideI,
-      (call.nB - 1) * mask.strideB + (call.nH - 1) * mask.strideH + (call.rows - 1) * mask.strideI +
-        (call.keys - 1) * mask.strideJ + 1,
+      (call.nB - 1) * mask.strideB + (call.nH - 1) * mask.strideH + (call.rows - 1) * mask.strideI + (call.keys - 1) * mask.strideJ + 1,
     ],
   };
 }

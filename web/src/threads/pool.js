@@ -96,10 +96,11 @@ export class WorkerPool {
    * caller's own error; other rejections pass as they are.
    */
   pinned(index, generation, lost) {
-    return (message) => this.requestTo(index, generation, message).catch((error) => {
-      if (error instanceof WorkerGoneError || (!this.disposed && !this.lives(index, generation))) throw lost(message, error);
-      throw error;
-    });
+    return (message) =>
+      this.requestTo(index, generation, message).catch((error) => {
+        if (error instanceof WorkerGoneError || (!this.disposed && !this.lives(index, generation))) throw lost(message, error);
+        throw error;
+      });
   }
 
   /** True while the worker of `generation` in slot `index` lives. */

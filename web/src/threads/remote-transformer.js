@@ -43,15 +43,21 @@ export async function remoteTransformer(pool, config) {
   const slot = pool.byLoad()[0];
   const generation = await pool.ready(slot);
   const made = await pool.requestTo(slot, generation, { type: 'transformer', config: clonesWhole(config) ? config : { ...config } });
-  const send = pool.pinned(slot, generation, ({ method }, cause) =>
-    new Error(`transformer.${method}: this model was lost with its worker (the worker died and the pool replaced it); create the model again`, { cause }));
+  const send = pool.pinned(
+    slot,
+    generation,
+    ({ method }, cause) =>
+      new Error(`transformer.${method}: this model was lost with its worker (the worker died and the pool replaced it); create the model again`, { cause }),
+  );
   const request = (method, args) => send({ type: 'transformerCall', model: made.model, method, args });
   let disposed = false;
   let steps = 0; // counted here: the model answers only on its worker
-  const call = (method) => async (...args) => {
-    if (disposed) throw new Error(`transformer.${method}: this model was disposed`);
-    return request(method, postable(method, args));
-  };
+  const call =
+    (method) =>
+    async (...args) => {
+      if (disposed) throw new Error(`transformer.${method}: this model was disposed`);
+      return request(method, postable(method, args));
+    };
   const trainStep = call('trainStep');
   return Object.freeze({
     config: Object.freeze(made.config),

@@ -37,7 +37,9 @@ export class StagingLayout {
    */
   input(array, start, length) {
     if (typedLength(array) < start + length) {
-      throw new RangeError(`attention-lab: an input holds ${typedLength(array)} elements now, fewer than its shape needs (was its buffer detached or resized during the call?)`);
+      throw new RangeError(
+        `attention-lab: an input holds ${typedLength(array)} elements now, fewer than its shape needs (was its buffer detached or resized during the call?)`,
+      );
     }
     const type = typeOf(array);
     const place = { offset: this.reserve(length * TYPES[type].BYTES_PER_ELEMENT), length, type };

@@ -49,7 +49,8 @@ function layerOf(id) {
 
 function modelOf(id) {
   const model = models.get(id);
-  if (model === undefined) throw new Error(`attention-lab: no transformer ${id} on this worker (disposed, or its worker died and was replaced: its parameters went with it)`);
+  if (model === undefined)
+    throw new Error(`attention-lab: no transformer ${id} on this worker (disposed, or its worker died and was replaced: its parameters went with it)`);
   return model;
 }
 
@@ -101,12 +102,14 @@ const HANDLERS = {
 
 // No top-level await: bundlers build workers as classic scripts by default (Vite: worker.format
 // 'iife'), which cannot hold one, and the package must build in an app with no configuration.
-workerPort().then((port) => port.onMessage(async ({ id, type, ...request }) => {
-  try {
-    const result = await HANDLERS[type](request);
-    // Results are fresh arrays made here: moved to the caller, not copied.
-    port.post({ id, result }, transferablesOf(result));
-  } catch (error) {
-    port.post({ id, error: errorToMessage(error) });
-  }
-}));
+workerPort().then((port) =>
+  port.onMessage(async ({ id, type, ...request }) => {
+    try {
+      const result = await HANDLERS[type](request);
+      // Results are fresh arrays made here: moved to the caller, not copied.
+      port.post({ id, result }, transferablesOf(result));
+    } catch (error) {
+      port.post({ id, error: errorToMessage(error) });
+    }
+  }),
+);

@@ -64,7 +64,9 @@ export function lossTargets(fn, batch, options, vocab) {
     }
   }
   if (!counted.includes(1)) {
-    throw new RangeError(`${fn}: lossMask counts no position${options.targets === undefined ? ' that has a next token (the last position never does)' : ''}: at least one must count`);
+    throw new RangeError(
+      `${fn}: lossMask counts no position${options.targets === undefined ? ' that has a next token (the last position never does)' : ''}: at least one must count`,
+    );
   }
   return { targets, lossMask: counted };
 }

@@ -34,7 +34,9 @@ function choice(fn, opts, key, names, fallback) {
  */
 export function transformerConfig(fn, config) {
   if (config === null || typeof config !== 'object') {
-    throw new TypeError(`${fn}: the configuration must be an object { vocab, dModel, layers, heads, maxLength, positions, mlp, ... }, got ${config === null ? 'null' : typeof config}`);
+    throw new TypeError(
+      `${fn}: the configuration must be an object { vocab, dModel, layers, heads, maxLength, positions, mlp, ... }, got ${config === null ? 'null' : typeof config}`,
+    );
   }
   const opts = expectKnownOptions(fn, config, KNOWN);
   const vocab = integer(fn, opts, 'vocab', { min: 1 });

@@ -39,7 +39,9 @@ function reorderTied(map, layout, tie) {
 function entriesOf(fn, map) {
   if (map instanceof Map) return [...map.entries()];
   if (map === null || typeof map !== 'object' || Array.isArray(map) || ArrayBuffer.isView(map)) {
-    throw new TypeError(`${fn}: parameters must be an object (or a Map) from name to tensor, got ${map === null ? 'null' : Array.isArray(map) ? 'an array' : typeof map}`);
+    throw new TypeError(
+      `${fn}: parameters must be an object (or a Map) from name to tensor, got ${map === null ? 'null' : Array.isArray(map) ? 'an array' : typeof map}`,
+    );
   }
   return Object.keys(map).map((name) => [name, map[name]]);
 }

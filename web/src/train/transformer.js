@@ -18,7 +18,23 @@ import { adamwOptions } from './optimizer.js';
 import { checkedParameters, parseLayout, readParameters } from './parameters.js';
 
 // The binding's ModelCallArgs with nothing given (addresses 0, torch.optim.AdamW's defaults).
-const NO_CALL = Object.freeze({ handle: 0, B: 1, T: 1, tokens: 0, targets: 0, lossMask: 0, logits: 0, attentions: 0, residual: 0, learningRate: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 1e-2, clip: 0 });
+const NO_CALL = Object.freeze({
+  handle: 0,
+  B: 1,
+  T: 1,
+  tokens: 0,
+  targets: 0,
+  lossMask: 0,
+  logits: 0,
+  attentions: 0,
+  residual: 0,
+  learningRate: 1e-3,
+  beta1: 0.9,
+  beta2: 0.999,
+  eps: 1e-8,
+  weightDecay: 1e-2,
+  clip: 0,
+});
 
 // A model dropped without dispose(): its block freed once the garbage collector finalizes it.
 const FREED = new FinalizationRegistry((held) => destroy(held));
@@ -65,7 +81,9 @@ function modelObject(runtime, held) {
     runtime.call(name(method), (module) => {
       if (held.disposed) throw new Error(`${name(method)}: this model was disposed`);
       if (module !== held.module || held.handle === 0) {
-        throw new Error(`${name(method)}: the wasm module trapped and was reset since this model was made, and its parameters went with it; make a new model (setParameters() restores saved parameters())`);
+        throw new Error(
+          `${name(method)}: the wasm module trapped and was reset since this model was made, and its parameters went with it; make a new model (setParameters() restores saved parameters())`,
+        );
       }
       return body(module);
     });

@@ -18,7 +18,10 @@ function marksOf(cell, lang, following) {
   if (cell.status === 'right') return { text: '✓', label: say('mark-right') };
   if (cell.status === 'invalid') return { text: '?', label: say('mark-invalid') };
   if (cell.status === 'empty') return { text: '', label: say('mark-empty') };
-  const off = say('mark-wrong', { diff: Number.isFinite(cell.typed - cell.exact) ? Number(Math.abs(cell.typed - cell.exact).toPrecision(3)) : '∞', tolerance: Number(cell.tolerance?.toPrecision?.(3) ?? 0) });
+  const off = say('mark-wrong', {
+    diff: Number.isFinite(cell.typed - cell.exact) ? Number(Math.abs(cell.typed - cell.exact).toPrecision(3)) : '∞',
+    tolerance: Number(cell.tolerance?.toPrecision?.(3) ?? 0),
+  });
   if (!following) return { text: signedText(cell.typed - cell.exact), label: off };
   const follows = cell.follow === 'right';
   return { text: `${signedText(cell.typed - cell.exact)} ↪${follows ? '✓' : '✗'}`, label: follows ? `${off}; ${say('mark-follows')}` : off };
@@ -36,9 +39,10 @@ function sourceText(source, lang) {
 }
 
 const MISTAKE_TEXT = {
-  'column-notation': (stage) => (stage === 'scores'
-    ? { wrong: 'Qᵀ K', right: 'Q Kᵀ' }
-    : { wrong: `X (W^${stage.toUpperCase()})ᵀ`, right: `${stage.toUpperCase()} = X W^${stage.toUpperCase()}` }),
+  'column-notation': (stage) =>
+    stage === 'scores'
+      ? { wrong: 'Qᵀ K', right: 'Q Kᵀ' }
+      : { wrong: `X (W^${stage.toUpperCase()})ᵀ`, right: `${stage.toUpperCase()} = X W^${stage.toUpperCase()}` },
 };
 
 /** The sentences of a checked stage: counts, then what explains the wrong numbers. */
@@ -55,16 +59,22 @@ export function summaryOf(report, entries, { lang, first, d, later = [] }) {
     if (report.verdict === 'follows') parts.push(say('all-follow', { ...counts, yours, first: first && first !== report.id ? stageName(lang, first) : null }));
     else if (counts.follows > 0) parts.push(say('some-follow', { ...counts, yours }));
     const { mistake } = report;
-    if (mistake?.id === 'rounding-too-early') parts.push(say('mistake-rounding-too-early', { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
-    else if (mistake) parts.push(say(`mistake-${mistake.id}`, { d, sqrtD: formatNumber(Number(Math.sqrt(d).toPrecision(4))), ...(MISTAKE_TEXT[mistake.id]?.(report.id) ?? {}) }));
+    if (mistake?.id === 'rounding-too-early')
+      parts.push(say('mistake-rounding-too-early', { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
+    else if (mistake)
+      parts.push(
+        say(`mistake-${mistake.id}`, { d, sqrtD: formatNumber(Number(Math.sqrt(d).toPrecision(4))), ...(MISTAKE_TEXT[mistake.id]?.(report.id) ?? {}) }),
+      );
     else if (report.slips) {
       // A stage checked against its exact value alone has no source to name.
-      const list = report.slips.map(({ row, col, should, source }) => say(source.length ? 'slip' : 'slip-plain', {
-        where: say('where', { row: row + 1, col: col + 1 }),
-        source: source.length ? sourceText(source, lang) : '',
-        should: formatNumber(Number(should.toPrecision(4))),
-        typed: entries?.[row]?.[col] ?? '',
-      }));
+      const list = report.slips.map(({ row, col, should, source }) =>
+        say(source.length ? 'slip' : 'slip-plain', {
+          where: say('where', { row: row + 1, col: col + 1 }),
+          source: source.length ? sourceText(source, lang) : '',
+          should: formatNumber(Number(should.toPrecision(4))),
+          typed: entries?.[row]?.[col] ?? '',
+        }),
+      );
       parts.push(say('slips', { count: report.slips.length, list: list.join(say('list-gap')) }));
     } else if (report.verdict === 'wrong') parts.push(say('unexplained', { count: counts.unexplained, yours: report.yours.length ? yours : null }));
   }
@@ -94,7 +104,11 @@ function merged(reports) {
  * d: the queries' width; lang; rowLabels of the figure.
  * handlers: { onEntry(cell, text), onPaste(cell, texts), onCheck(), onReveal() }.
  */
-export function checkGrid(stage, { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null }, { onEntry, onPaste, onCheck, onReveal }) {
+export function checkGrid(
+  stage,
+  { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null },
+  { onEntry, onPaste, onCheck, onReveal },
+) {
   const say = (id, params) => checkMessage(lang, id, params);
   const marked = how === 'checked';
   const B = reports.length;
@@ -107,7 +121,11 @@ export function checkGrid(stage, { entries, reports, how, first = null, later = 
         const note = marked ? marksOf(cell, lang, following(report)) : { text: '', label: '' };
         const where = `${B > 1 ? `${say('batch', { batch: b + 1 })}, ` : ''}${say('where', { row: i + 1, col: j + 1 })}`;
         const input = h('input', {
-          type: 'text', inputmode: 'decimal', class: 'check-input', autocomplete: 'off', spellcheck: 'false',
+          type: 'text',
+          inputmode: 'decimal',
+          class: 'check-input',
+          autocomplete: 'off',
+          spellcheck: 'false',
           value: entries?.[b]?.[i]?.[j] ?? '',
           'aria-label': `${say('cell-label', { noun: stageName(lang, stage.id) === stage.id ? stage.noun : stageName(lang, stage.id), where })}${marked && cell.status !== 'empty' ? `: ${note.label}` : ''}`,
           'aria-invalid': marked && (cell.status === 'wrong' || cell.status === 'invalid') ? 'true' : 'false',
@@ -117,7 +135,11 @@ export function checkGrid(stage, { entries, reports, how, first = null, later = 
         // A matrix pasted into a field fills the grid (one number pastes as text does).
         input.addEventListener('paste', (event) => {
           let pasted;
-          try { pasted = parseMatrix(event.clipboardData?.getData('text/plain') ?? ''); } catch { return; }
+          try {
+            pasted = parseMatrix(event.clipboardData?.getData('text/plain') ?? '');
+          } catch {
+            return;
+          }
           if (pasted.rows * pasted.cols === 1) return;
           event.preventDefault();
           onPaste({ batch: b, row: i, col: j }, pasted.texts);
@@ -129,30 +151,86 @@ export function checkGrid(stage, { entries, reports, how, first = null, later = 
         });
         const status = marked ? cell.status : 'unmarked';
         const follows = marked && cell.status === 'wrong' && following(report) && cell.follow === 'right';
-        cells.push(h('div', { class: `check-cell is-${status}${follows ? ' is-follows' : ''}`, dataset: { batch: b, row: i, col: j, status, follow: marked && cell.follow ? cell.follow : '' } },
-          input, h('span', { class: 'check-note', 'aria-hidden': 'true', title: note.label }, note.text)));
+        cells.push(
+          h(
+            'div',
+            {
+              class: `check-cell is-${status}${follows ? ' is-follows' : ''}`,
+              dataset: { batch: b, row: i, col: j, status, follow: marked && cell.follow ? cell.follow : '' },
+            },
+            input,
+            h('span', { class: 'check-note', 'aria-hidden': 'true', title: note.label }, note.text),
+          ),
+        );
       });
     });
-    return h('div', { class: 'check-block' },
+    return h(
+      'div',
+      { class: 'check-block' },
       B > 1 ? h('p', { class: 'check-batch' }, say('batch', { batch: b + 1 })) : null,
-      h('div', { class: 'check-grid', style: `grid-template-columns: ${rowLabels ? 'auto ' : ''}repeat(${report.cells[0].length}, 64px)` }, cells));
+      h('div', { class: 'check-grid', style: `grid-template-columns: ${rowLabels ? 'auto ' : ''}repeat(${report.cells[0].length}, 64px)` }, cells),
+    );
   });
   const whole = merged(reports);
   const summary = marked
     ? summaryOf(whole, entries?.[0], { lang, first, d, later })
-    : whole.counts.typed + whole.counts.invalid === 0 ? say('prompt') : say('progress', whole.counts);
-  const tone = !marked || whole.counts.typed === 0 ? ''
-    : whole.verdict === 'follows' && !whole.counts.invalid ? ' is-follows'
-      : whole.counts.wrong > 0 || whole.counts.invalid > 0 ? ' has-wrong' : ' is-right';
+    : whole.counts.typed + whole.counts.invalid === 0
+      ? say('prompt')
+      : say('progress', whole.counts);
+  const tone =
+    !marked || whole.counts.typed === 0
+      ? ''
+      : whole.verdict === 'follows' && !whole.counts.invalid
+        ? ' is-follows'
+        : whole.counts.wrong > 0 || whole.counts.invalid > 0
+          ? ' has-wrong'
+          : ' is-right';
   const yours = B === 1 && following(reports[0]) ? stageList(lang, reports[0].yours) : null;
-  return h('div', { class: 'check', dataset: { checkStage: stage.id, wrong: whole.counts.wrong, filled: whole.counts.typed + whole.counts.invalid, verdict: marked ? whole.verdict : '', mistake: whole.mistake?.id ?? '' } },
+  return h(
+    'div',
+    {
+      class: 'check',
+      dataset: {
+        checkStage: stage.id,
+        wrong: whole.counts.wrong,
+        filled: whole.counts.typed + whole.counts.invalid,
+        verdict: marked ? whole.verdict : '',
+        mistake: whole.mistake?.id ?? '',
+      },
+    },
     h('p', { class: 'check-title' }, say('title')),
     how ? null : h('p', { class: 'check-hidden' }, say('hidden')),
     blocks,
-    h('div', { class: 'check-actions' },
-      h('button', { type: 'button', class: 'chip check-button', dataset: { focusKey: `check-now:${stage.id}` }, 'aria-label': say('check-button-label', { noun: stageName(lang, stage.id) }), onclick: onCheck }, say('check-button')),
-      how ? null : h('button', { type: 'button', class: 'chip check-reveal', dataset: { focusKey: `check-reveal:${stage.id}` }, 'aria-label': say('reveal-label', { noun: stageName(lang, stage.id) }), onclick: onReveal }, say('reveal'))),
+    h(
+      'div',
+      { class: 'check-actions' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'chip check-button',
+          dataset: { focusKey: `check-now:${stage.id}` },
+          'aria-label': say('check-button-label', { noun: stageName(lang, stage.id) }),
+          onclick: onCheck,
+        },
+        say('check-button'),
+      ),
+      how
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip check-reveal',
+              dataset: { focusKey: `check-reveal:${stage.id}` },
+              'aria-label': say('reveal-label', { noun: stageName(lang, stage.id) }),
+              onclick: onReveal,
+            },
+            say('reveal'),
+          ),
+    ),
     h('p', { class: `check-summary${tone}`, role: 'status' }, summary),
     yours ? h('p', { class: 'check-rule' }, say('legend', { yours })) : null,
-    h('p', { class: 'check-rule' }, say('rule')));
+    h('p', { class: 'check-rule' }, say('rule')),
+  );
 }

@@ -9,12 +9,32 @@ const plural = (n, one, many) => (n === 1 ? one : many);
 // What each stage is called in a sentence.
 const STAGE_NAMES = {
   en: {
-    x: 'X', wq: 'W^Q', wk: 'W^K', wv: 'W^V', q: 'Q', k: 'K', v: 'V', scores: 'scores', scaled: 'scaled scores',
-    masked: 'masked scores', weights: 'attention weights', output: 'output',
+    x: 'X',
+    wq: 'W^Q',
+    wk: 'W^K',
+    wv: 'W^V',
+    q: 'Q',
+    k: 'K',
+    v: 'V',
+    scores: 'scores',
+    scaled: 'scaled scores',
+    masked: 'masked scores',
+    weights: 'attention weights',
+    output: 'output',
   },
   'zh-CN': {
-    x: 'X', wq: 'W^Q', wk: 'W^K', wv: 'W^V', q: '查询 Q', k: '键 K', v: '值 V', scores: '注意力分数', scaled: '缩放后的注意力分数',
-    masked: '掩蔽后的注意力分数', weights: '注意力权重', output: '输出',
+    x: 'X',
+    wq: 'W^Q',
+    wk: 'W^K',
+    wv: 'W^V',
+    q: '查询 Q',
+    k: '键 K',
+    v: '值 V',
+    scores: '注意力分数',
+    scaled: '缩放后的注意力分数',
+    masked: '掩蔽后的注意力分数',
+    weights: '注意力权重',
+    output: '输出',
   },
 };
 
@@ -31,11 +51,13 @@ const TABLE = {
     'reveal-label': 'Show the exact {noun} without checking',
     hidden: 'The exact values stay hidden until you check or ask to see them.',
     prompt: 'Type your numbers, then press Check.',
-    progress: (p) => `${p.typed} of ${p.total} typed${p.invalid ? `, ${p.invalid} not ${plural(p.invalid, 'a number', 'numbers')}` : ''}. Press Check when you are done.`,
+    progress: (p) =>
+      `${p.typed} of ${p.total} typed${p.invalid ? `, ${p.invalid} not ${plural(p.invalid, 'a number', 'numbers')}` : ''}. Press Check when you are done.`,
     'none-typed': 'You have not typed a number yet.',
     'all-right': (p) => `${p.typed === 1 ? 'The number you typed is' : `All ${p.typed} numbers you typed are`} right.`,
     'some-wrong': (p) => `${p.right} of ${p.typed} ${plural(p.typed, 'number is', 'numbers are')} right, ${p.wrong} ${plural(p.wrong, 'is', 'are')} not.`,
-    'all-follow': (p) => `${p.follows === 1 ? 'It follows' : `All ${p.follows} follow`} from your own ${p.yours}: this step is done right, the difference comes from earlier${p.first ? ` (it starts in ${p.first})` : ''}.`,
+    'all-follow': (p) =>
+      `${p.follows === 1 ? 'It follows' : `All ${p.follows} follow`} from your own ${p.yours}: this step is done right, the difference comes from earlier${p.first ? ` (it starts in ${p.first})` : ''}.`,
     'some-follow': (p) => `${p.follows} of them ${plural(p.follows, 'follows', 'follow')} from your own ${p.yours}.`,
     invalid: (p) => `${p.invalid} ${plural(p.invalid, 'entry is not a number', 'entries are not numbers')}.`,
     empty: (p) => `${p.empty} left empty.`,
@@ -47,11 +69,13 @@ const TABLE = {
     'mistake-mask-after-softmax': 'The mask came after the softmax. Hide the keys first (−∞), then take the softmax, so each row still sums to 1.',
     'mistake-wrong-order': 'This is V P. The output is P V: row i mixes the rows of V with the weights of row i of P.',
     'mistake-weights-transposed': 'This is Pᵀ V. Query i uses row i of P: the output is P V.',
-    'mistake-rounding-too-early': (p) => `The ${p.stage} were rounded to ${p.decimals} ${plural(p.decimals, 'decimal', 'decimals')} before this step, which moves these numbers. Keep more digits until the end.`,
+    'mistake-rounding-too-early': (p) =>
+      `The ${p.stage} were rounded to ${p.decimals} ${plural(p.decimals, 'decimal', 'decimals')} before this step, which moves these numbers. Keep more digits until the end.`,
     slips: (p) => `${p.count === 1 ? 'A slip in one cell' : `Slips in ${p.count} cells`}: ${p.list}.`,
     slip: '{where}: {source} is {should}, not {typed}',
     'slip-plain': '{where} should be {should}, not {typed}',
-    unexplained: (p) => `${p.count} ${plural(p.count, 'number differs', 'numbers differ')} from what ${p.yours ? `your own ${p.yours} give` : 'the exact values before it give'}, and no common mistake explains ${plural(p.count, 'it', 'them')}.`,
+    unexplained: (p) =>
+      `${p.count} ${plural(p.count, 'number differs', 'numbers differ')} from what ${p.yours ? `your own ${p.yours} give` : 'the exact values before it give'}, and no common mistake explains ${plural(p.count, 'it', 'them')}.`,
     where: 'row {row}, column {col}',
     'source-row': 'row {index} of {stage}',
     'source-col': 'column {index} of {stage}',
@@ -85,7 +109,8 @@ const TABLE = {
     'none-typed': '你还没有填入任何数字。',
     'all-right': (p) => `${p.typed === 1 ? '你填的数' : `你填的 ${p.typed} 个数全部`}正确。`,
     'some-wrong': (p) => `${p.typed} 个数中 ${p.right} 个正确,${p.wrong} 个不对。`,
-    'all-follow': (p) => `${p.follows === 1 ? '它' : `这 ${p.follows} 个数都`}可以由你自己算出的${p.yours}得到:这一步算法正确,差异来自前面的步骤${p.first ? `(从${p.first}开始)` : ''}。`,
+    'all-follow': (p) =>
+      `${p.follows === 1 ? '它' : `这 ${p.follows} 个数都`}可以由你自己算出的${p.yours}得到:这一步算法正确,差异来自前面的步骤${p.first ? `(从${p.first}开始)` : ''}。`,
     'some-follow': (p) => `其中 ${p.follows} 个可以由你自己算出的${p.yours}得到。`,
     invalid: (p) => `${p.invalid} 个输入不是数字。`,
     empty: (p) => `${p.empty} 个未填。`,

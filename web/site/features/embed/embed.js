@@ -9,7 +9,26 @@ import '../../../elements/index.js';
 import { pickLanguage, t } from '../../../i18n/index.js';
 import { decodeState, languageOf } from '../../url.js';
 
-const ATTRIBUTES = ['preset', 'stages', 'scoring', 'compare', 'causal', 'valid-lens', 'mask-fill', 'window', 'alibi', 'rope', 'heads', 'kv-heads', 'head', 'view', 'backward', 'editable', 'captions', 'theme'];
+const ATTRIBUTES = [
+  'preset',
+  'stages',
+  'scoring',
+  'compare',
+  'causal',
+  'valid-lens',
+  'mask-fill',
+  'window',
+  'alibi',
+  'rope',
+  'heads',
+  'kv-heads',
+  'head',
+  'view',
+  'backward',
+  'editable',
+  'captions',
+  'theme',
+];
 
 /** The element's attributes from the query (?preset=) and the hash (#s=...&name=value&flag). */
 function attributesFrom(location) {

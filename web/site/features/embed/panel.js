@@ -9,7 +9,11 @@ import { elementSnippet, iframeSnippet } from './snippets.js';
 import { registerFigureAction } from '../../../figures/export/actions.js';
 
 const KINDS = [
-  ['element', 'Custom element', 'For pages that allow scripts (a blog theme, a Vite or plain HTML page). The figure is live: it computes in the reader’s browser.'],
+  [
+    'element',
+    'Custom element',
+    'For pages that allow scripts (a blog theme, a Vite or plain HTML page). The figure is live: it computes in the reader’s browser.',
+  ],
   ['iframe', 'Iframe', 'For hosts that strip scripts: the figure runs inside embed.html on this site; the lines after the iframe resize it to fit.'],
 ];
 
@@ -18,7 +22,9 @@ const KINDS = [
 let opener = null;
 registerFigureAction({
   id: 'embed',
-  get label() { return opener.t('site.embed-code'); },
+  get label() {
+    return opener.t('site.embed-code');
+  },
   run: (target) => opener.open(opener.store.get().view === 'matrix' ? { stages: [target.svg.dataset.stage] } : {}),
 });
 
@@ -28,18 +34,39 @@ function mount(container, { store, announce, t, lang }) {
   const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 9, spellcheck: 'false', 'aria-label': 'Embed code' });
   const note = h('p', { class: 'embed-note' });
   const what = h('p', { class: 'embed-what' });
-  const choices = KINDS.map(([value, label]) => h('label', { class: 'embed-kind' },
-    h('input', { type: 'radio', name: 'embed-kind', value, checked: value === kind, onchange: () => { kind = value; fill(); } }), label));
-  const dialog = h('dialog', { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
+  const choices = KINDS.map(([value, label]) =>
+    h(
+      'label',
+      { class: 'embed-kind' },
+      h('input', {
+        type: 'radio',
+        name: 'embed-kind',
+        value,
+        checked: value === kind,
+        onchange: () => {
+          kind = value;
+          fill();
+        },
+      }),
+      label,
+    ),
+  );
+  const dialog = h(
+    'dialog',
+    { class: 'embed-dialog', 'aria-labelledby': 'embed-title' },
     h('h2', { id: 'embed-title', class: 'embed-title' }, 'Embed this figure'),
     what,
     h('div', { class: 'embed-kinds', role: 'radiogroup', 'aria-label': 'Kind of embed code' }, choices),
     snippet,
     note,
-    h('div', { class: 'embed-actions' },
+    h(
+      'div',
+      { class: 'embed-actions' },
       h('a', { class: 'link-button', href: './guide.html', target: '_blank' }, 'Embedding guide'),
       copyButton(snippet, announce, 'Embed code', { class: 'button-primary embed-copy' }),
-      h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() }, 'Close')));
+      h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() }, 'Close'),
+    ),
+  );
 
   function fill() {
     const state = store.get();
@@ -62,9 +89,18 @@ function mount(container, { store, announce, t, lang }) {
 
   opener = { open, store, t };
   container.append(
-    h('button', { type: 'button', class: 'icon-button', title: t('site.embed-title'), 'aria-haspopup': 'dialog', onclick: () => open({}) }, `</> ${t('site.embed')}`),
-    dialog);
-  return { update() { if (dialog.open) fill(); } };
+    h(
+      'button',
+      { type: 'button', class: 'icon-button', title: t('site.embed-title'), 'aria-haspopup': 'dialog', onclick: () => open({}) },
+      `</> ${t('site.embed')}`,
+    ),
+    dialog,
+  );
+  return {
+    update() {
+      if (dialog.open) fill();
+    },
+  };
 }
 
 export const embedCodePanel = { id: 'embed-code', slot: 'masthead', order: 38, mount };

@@ -39,7 +39,8 @@ function figureAttributes(state, { stages, backward }) {
   return attributes;
 }
 
-const attributeText = (attributes) => attributes.map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${escapeAttribute(String(value))}"`)).join('');
+const attributeText = (attributes) =>
+  attributes.map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${escapeAttribute(String(value))}"`)).join('');
 
 export function elementSnippet(state, { stages = null, backward = false, scriptUrl }) {
   const attributes = figureAttributes(state, { stages, backward });

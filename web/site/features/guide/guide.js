@@ -19,15 +19,26 @@ const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: h
 const lang = knownLanguage(new URLSearchParams(window.location.search).get('lang')) ?? pickLanguage(navigator.languages ?? [navigator.language]);
 // Copy buttons say what they did here (read out by screen readers).
 const announcer = document.body.appendChild(h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }));
-const announce = (message) => { announcer.textContent = message; };
+const announce = (message) => {
+  announcer.textContent = message;
+};
 
 // A code block scrolls sideways when its lines are long: focusable, so a keyboard can scroll it,
 // and named, so a screen reader says what the focus landed on. Its Copy button copies it whole.
 function codeBlock(text, label) {
   const code = h('code', {}, text);
-  const copy = copyButton(code, announce, label, { class: 'guide-copy', 'aria-label': t(lang, 'guide.code-copy-label', { what: label }) }, {
-    copy: t(lang, 'guide.code-copy'), copied: `${t(lang, 'guide.code-copied')} ✓`, done: t(lang, 'guide.code-copied'), failed: t(lang, 'guide.code-copy-failed'),
-  });
+  const copy = copyButton(
+    code,
+    announce,
+    label,
+    { class: 'guide-copy', 'aria-label': t(lang, 'guide.code-copy-label', { what: label }) },
+    {
+      copy: t(lang, 'guide.code-copy'),
+      copied: `${t(lang, 'guide.code-copied')} ✓`,
+      done: t(lang, 'guide.code-copied'),
+      failed: t(lang, 'guide.code-copy-failed'),
+    },
+  );
   return h('div', { class: 'guide-code-block' }, h('pre', { class: 'guide-code', tabindex: 0, role: 'group', 'aria-label': label }, code), copy);
 }
 
@@ -38,9 +49,16 @@ function liveBlock(html, className) {
 }
 
 function attributeTable(rows) {
-  return h('table', { class: 'guide-table' },
+  return h(
+    'table',
+    { class: 'guide-table' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Attribute'), h('th', { scope: 'col' }, 'Values'), h('th', { scope: 'col' }, 'What it does'))),
-    h('tbody', {}, rows.map(([name, values, meaning]) => h('tr', {}, h('th', { scope: 'row' }, h('code', {}, name)), h('td', {}, values), h('td', {}, meaning)))));
+    h(
+      'tbody',
+      {},
+      rows.map(([name, values, meaning]) => h('tr', {}, h('th', { scope: 'row' }, h('code', {}, name)), h('td', {}, values), h('td', {}, meaning))),
+    ),
+  );
 }
 
 /** A section's blocks; its code blocks are named after the section and numbered. */
@@ -62,12 +80,25 @@ function block(item, codeLabel) {
 
 const guide = document.getElementById('guide');
 guide.replaceChildren(
-  h('header', { class: 'guide-intro' },
+  h(
+    'header',
+    { class: 'guide-intro' },
     h('h1', {}, 'Embedding attention-lab figures'),
-    h('p', { class: 'guide-lede' }, 'Live, exact attention figures in your own page: two custom elements, an iframe for hosts that strip scripts, and figure functions for your framework. Every example below is live.')),
-  ...sections.map((section) => h('section', { class: 'guide-section', id: section.id, 'aria-labelledby': `${section.id}-title` },
-    h('h2', { id: `${section.id}-title` }, section.title),
-    blocks(section))));
+    h(
+      'p',
+      { class: 'guide-lede' },
+      'Live, exact attention figures in your own page: two custom elements, an iframe for hosts that strip scripts, and figure functions for your framework. Every example below is live.',
+    ),
+  ),
+  ...sections.map((section) =>
+    h(
+      'section',
+      { class: 'guide-section', id: section.id, 'aria-labelledby': `${section.id}-title` },
+      h('h2', { id: `${section.id}-title` }, section.title),
+      blocks(section),
+    ),
+  ),
+);
 
 document.querySelector('.guide-nav').replaceChildren(...sections.map((s) => h('a', { href: `#${s.id}` }, s.title)));
 

@@ -9,7 +9,20 @@ import { readTokensText, tokensText } from '../../../model/state/tokens.js';
 
 const ROLES = ['weights', 'self', 'qkv'];
 
-const SLOTS = { weights: [['weights', 'Weights']], self: [['x', 'X'], ['wq', 'Wq'], ['wk', 'Wk'], ['wv', 'Wv']], qkv: [['q', 'Q'], ['k', 'K'], ['v', 'V']] };
+const SLOTS = {
+  weights: [['weights', 'Weights']],
+  self: [
+    ['x', 'X'],
+    ['wq', 'Wq'],
+    ['wk', 'Wk'],
+    ['wv', 'Wv'],
+  ],
+  qkv: [
+    ['q', 'Q'],
+    ['k', 'K'],
+    ['v', 'V'],
+  ],
+};
 
 /**
  * -> { node, open(name, file), showError(name, error) }. apply(choice) receives { role, attentions |
@@ -34,10 +47,20 @@ export function importDialog(apply, chooseFile) {
     const { file, guess } = current;
     const names = Object.keys(file.tensors);
     const slots = SLOTS[role].map(([key, label]) => {
-      const select = h('select', { dataset: { slot: key }, 'aria-label': label }, names.map((n) => h('option', { value: n, selected: n === guess.pick[key] }, n)));
-      const transpose = key.startsWith('w') && role === 'self'
-        ? h('label', { class: 'import-transpose' }, h('input', { type: 'checkbox', dataset: { transpose: key }, checked: Boolean(guess.transpose[key]) }), ` ${say('transpose')}`)
-        : null;
+      const select = h(
+        'select',
+        { dataset: { slot: key }, 'aria-label': label },
+        names.map((n) => h('option', { value: n, selected: n === guess.pick[key] }, n)),
+      );
+      const transpose =
+        key.startsWith('w') && role === 'self'
+          ? h(
+              'label',
+              { class: 'import-transpose' },
+              h('input', { type: 'checkbox', dataset: { transpose: key }, checked: Boolean(guess.transpose[key]) }),
+              ` ${say('transpose')}`,
+            )
+          : null;
       return h('div', { class: 'import-slot' }, h('label', {}, h('span', { class: 'import-slot-name' }, label), select), transpose);
     });
     body.querySelector('.import-slots').replaceChildren(...slots);
@@ -55,25 +78,30 @@ export function importDialog(apply, chooseFile) {
       if (tokens && tokens.length !== T) throw new RangeError(say('tokens-weights', { given: tokens.length, T }));
       return { role, attentions, tokens, name: current.name };
     }
-    const patch = role === 'self'
-      ? selfRole({ x: tensor('x'), wq: tensor('wq'), wk: tensor('wk'), wv: tensor('wv') }, { wq: ticked('wq'), wk: ticked('wk'), wv: ticked('wv') })
-      : qkvRole({ q: tensor('q'), k: tensor('k'), v: tensor('v') });
+    const patch =
+      role === 'self'
+        ? selfRole({ x: tensor('x'), wq: tensor('wq'), wk: tensor('wk'), wv: tensor('wv') }, { wq: ticked('wq'), wk: ticked('wk'), wv: ticked('wv') })
+        : qkvRole({ q: tensor('q'), k: tensor('k'), v: tensor('v') });
     const T = role === 'self' ? patch.x.length : patch.q[0].length;
     if (tokens && tokens.length !== T) throw new RangeError(say('tokens-rows', { given: tokens.length, matrix: role === 'self' ? 'X' : 'Q', T }));
     return { role, patch, tokens, name: current.name };
   }
 
-  const applyButton = h('button', { type: 'button', dataset: { action: 'apply-import' }, onclick: () => {
-    let choice;
-    try {
-      choice = read();
-    } catch (error) {
-      showMessage(error.message);
-      return;
-    }
-    dialog.close();
-    apply(choice);
-  } });
+  const applyButton = h('button', {
+    type: 'button',
+    dataset: { action: 'apply-import' },
+    onclick: () => {
+      let choice;
+      try {
+        choice = read();
+      } catch (error) {
+        showMessage(error.message);
+        return;
+      }
+      dialog.close();
+      apply(choice);
+    },
+  });
   const chooseButton = h('button', { type: 'button', dataset: { action: 'choose-file' }, onclick: () => chooseFile() });
   const cancelButton = h('button', { type: 'button', class: 'icon-button', onclick: () => dialog.close() });
 
@@ -90,22 +118,53 @@ export function importDialog(apply, chooseFile) {
   function open(name, file) {
     const guess = guessRoles(file.tensors);
     current = { name, file, guess };
-    const rows = Object.entries(file.tensors).map(([n, t]) => h('tr', { dataset: { tensor: n } },
-      h('th', { scope: 'row' }, n), h('td', {}, `(${t.shape.join(', ')})`), h('td', {}, t.dtype)));
-    const roles = ROLES.map((value) => h('label', { class: 'import-role' },
-      h('input', { type: 'radio', name: 'import-role', value, checked: value === guess.role, onchange: () => choose(value) }),
-      h('span', { class: 'import-role-text' }, h('span', { class: 'import-role-name' }, say(`role-${value}`)), h('span', { class: 'import-role-hint' }, say(`hint-${value}`)))));
+    const rows = Object.entries(file.tensors).map(([n, t]) =>
+      h('tr', { dataset: { tensor: n } }, h('th', { scope: 'row' }, n), h('td', {}, `(${t.shape.join(', ')})`), h('td', {}, t.dtype)),
+    );
+    const roles = ROLES.map((value) =>
+      h(
+        'label',
+        { class: 'import-role' },
+        h('input', { type: 'radio', name: 'import-role', value, checked: value === guess.role, onchange: () => choose(value) }),
+        h(
+          'span',
+          { class: 'import-role-text' },
+          h('span', { class: 'import-role-name' }, say(`role-${value}`)),
+          h('span', { class: 'import-role-hint' }, say(`hint-${value}`)),
+        ),
+      ),
+    );
     body.replaceChildren(
-      h('div', { class: 'import-table-wrap' }, h('table', { class: 'import-tensors' },
-        h('caption', {}, say('tensors')),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, say('col-tensor')), h('th', { scope: 'col' }, say('col-shape')), h('th', { scope: 'col' }, say('col-dtype')))),
-        h('tbody', {}, rows))),
+      h(
+        'div',
+        { class: 'import-table-wrap' },
+        h(
+          'table',
+          { class: 'import-tensors' },
+          h('caption', {}, say('tensors')),
+          h(
+            'thead',
+            {},
+            h('tr', {}, h('th', { scope: 'col' }, say('col-tensor')), h('th', { scope: 'col' }, say('col-shape')), h('th', { scope: 'col' }, say('col-dtype'))),
+          ),
+          h('tbody', {}, rows),
+        ),
+      ),
       h('fieldset', { class: 'import-roles' }, h('legend', {}, say('holds')), roles),
       h('div', { class: 'import-slots' }),
-      h('div', { class: 'import-tokens' },
+      h(
+        'div',
+        { class: 'import-tokens' },
         h('label', { for: 'import-tokens' }, say('tokens')),
-        h('input', { type: 'text', id: 'import-tokens', dataset: { field: 'tokens' }, value: tokensText(file.tokens ?? []), 'aria-describedby': 'import-tokens-hint' }),
-        h('p', { id: 'import-tokens-hint', class: 'import-hint' }, say('tokens-hint'))),
+        h('input', {
+          type: 'text',
+          id: 'import-tokens',
+          dataset: { field: 'tokens' },
+          value: tokensText(file.tokens ?? []),
+          'aria-describedby': 'import-tokens-hint',
+        }),
+        h('p', { id: 'import-tokens-hint', class: 'import-hint' }, say('tokens-hint')),
+      ),
     );
     choose(guess.role);
     title.textContent = say('title', { name });
@@ -115,13 +174,17 @@ export function importDialog(apply, chooseFile) {
 
   dialog.append(title, body, message, h('p', { class: 'import-actions' }, applyButton, chooseButton, cancelButton));
   showMessage('');
-  return { node: dialog, open, showError(name, error) {
-    current = null;
-    body.replaceChildren(h('p', { class: 'import-error-title' }, say('cannot-read')));
-    title.textContent = say('title', { name });
-    showMessage(error.message);
-    setActions(false);
-    if (!dialog.open) dialog.showModal();
-    chooseButton.focus();
-  } };
+  return {
+    node: dialog,
+    open,
+    showError(name, error) {
+      current = null;
+      body.replaceChildren(h('p', { class: 'import-error-title' }, say('cannot-read')));
+      title.textContent = say('title', { name });
+      showMessage(error.message);
+      setActions(false);
+      if (!dialog.open) dialog.showModal();
+      chooseButton.focus();
+    },
+  };
 }

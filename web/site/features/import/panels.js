@@ -36,29 +36,45 @@ async function openFile(file, dialog) {
 function mountOpen(container, { store, announce }) {
   registerSaveActions();
   const say = (id, params) => importMessage(langOf(container), id, params);
-  const dialog = importDialog((choice) => {
-    if (choice.role === 'weights') {
-      document.dispatchEvent(new CustomEvent(SHOW, { detail: choice }));
-      announce(say('shown-weights', { name: choice.name }));
-      return;
-    }
-    closeModelView();
-    store.update((state) => ({ ...state, ...choice.patch, ...(choice.tokens ? { tokens: choice.tokens } : {}), preset: 'file', head: 0, checks: {} }));
-    announce(say('loaded', { name: choice.name, what: choice.role === 'self' ? 'X, Wq, Wk, Wv' : 'Q, K, V' }));
-    focusPipeline();
-  }, () => input.click());
-  const input = h('input', { type: 'file', accept: '.npy,.npz,.safetensors,.json', class: 'visually-hidden', style: 'position:absolute;width:1px;height:1px;opacity:0', onchange: () => {
-    if (input.files[0]) openFile(input.files[0], dialog);
-    input.value = '';
-  } });
-  const button = h('label', { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: say('open-title') }, say('open-button'), input);
+  const dialog = importDialog(
+    (choice) => {
+      if (choice.role === 'weights') {
+        document.dispatchEvent(new CustomEvent(SHOW, { detail: choice }));
+        announce(say('shown-weights', { name: choice.name }));
+        return;
+      }
+      closeModelView();
+      store.update((state) => ({ ...state, ...choice.patch, ...(choice.tokens ? { tokens: choice.tokens } : {}), preset: 'file', head: 0, checks: {} }));
+      announce(say('loaded', { name: choice.name, what: choice.role === 'self' ? 'X, Wq, Wk, Wv' : 'Q, K, V' }));
+      focusPipeline();
+    },
+    () => input.click(),
+  );
+  const input = h('input', {
+    type: 'file',
+    accept: '.npy,.npz,.safetensors,.json',
+    class: 'visually-hidden',
+    style: 'position:absolute;width:1px;height:1px;opacity:0',
+    onchange: () => {
+      if (input.files[0]) openFile(input.files[0], dialog);
+      input.value = '';
+    },
+  });
+  const button = h(
+    'label',
+    { class: 'icon-button', dataset: { action: 'import' }, style: 'display:inline-flex;align-items:center;gap:4px', title: say('open-title') },
+    say('open-button'),
+    input,
+  );
   const dragging = (on) => document.documentElement.classList.toggle('dropping-file', on);
   document.addEventListener('dragover', (event) => {
     if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
     event.preventDefault();
     dragging(true);
   });
-  document.addEventListener('dragleave', (event) => { if (!event.relatedTarget) dragging(false); });
+  document.addEventListener('dragleave', (event) => {
+    if (!event.relatedTarget) dragging(false);
+  });
   document.addEventListener('drop', (event) => {
     const file = event.dataTransfer?.files?.[0];
     dragging(false);
@@ -66,17 +82,33 @@ function mountOpen(container, { store, announce }) {
     event.preventDefault();
     openFile(file, dialog);
   });
-  const example = h('button', { type: 'button', class: 'icon-button', dataset: { action: 'example-heads' }, title: say('example-title'), onclick: async () => {
-    try {
-      const { readTensors } = await import('../../../io/index.js');
-      const bytes = new Uint8Array(await (await fetch(inductionUrl)).arrayBuffer());
-      const file = await readTensors(bytes, { name: 'induction-model.safetensors' });
-      document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: say('example-name') } }));
-    } catch (error) {
-      dialog.showError('induction-model.safetensors', error);
-    }
-  } }, say('example'));
-  container.append(fieldset(say('panel-title'), h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, say('panel-hint')), h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example)));
+  const example = h(
+    'button',
+    {
+      type: 'button',
+      class: 'icon-button',
+      dataset: { action: 'example-heads' },
+      title: say('example-title'),
+      onclick: async () => {
+        try {
+          const { readTensors } = await import('../../../io/index.js');
+          const bytes = new Uint8Array(await (await fetch(inductionUrl)).arrayBuffer());
+          const file = await readTensors(bytes, { name: 'induction-model.safetensors' });
+          document.dispatchEvent(new CustomEvent(SHOW, { detail: { attentions: file.tensors.attention, tokens: file.tokens, name: say('example-name') } }));
+        } catch (error) {
+          dialog.showError('induction-model.safetensors', error);
+        }
+      },
+    },
+    say('example'),
+  );
+  container.append(
+    fieldset(
+      say('panel-title'),
+      h('p', { class: 'control-hint', style: 'margin:0 0 8px;font-size:12.5px' }, say('panel-hint')),
+      h('p', { style: 'display:flex;flex-wrap:wrap;gap:8px;margin:0' }, button, example),
+    ),
+  );
   // In <body>, not in the controls: a phone folds the controls away, and a dialog in a hidden section is never drawn.
   document.body.append(dialog.node);
   return { update() {} };

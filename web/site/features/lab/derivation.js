@@ -20,9 +20,14 @@ export function attachDerivations(root, box, { state, result, lang, t }) {
     box.replaceChildren(
       h('p', { class: 'explain-kicker' }, t('site.explain-cell', { noun: stage.noun, row: cell.row + 1, col: cell.col + 1 })),
       h('h4', { class: 'explain-heading' }, ex.heading),
-      h('div', { class: 'explain-lines' }, ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' }))),
+      h(
+        'div',
+        { class: 'explain-lines' },
+        ex.lines.map((line) => texNode(line, { display: true, className: 'explain-line' })),
+      ),
       h('p', { class: 'explain-exact' }, t('site.explain-exact'), h('code', {}, String(cell.value))),
-      ex.note ? h('p', { class: 'explain-note' }, ex.note) : null);
+      ex.note ? h('p', { class: 'explain-note' }, ex.note) : null,
+    );
     box.dataset.stage = cell.stage;
     clearHighlights(root);
     highlight(root, node, ex.sources);

@@ -21,7 +21,11 @@ function numberField(t, key, value, { min, max, step = 1 }) {
 }
 
 function selectField(t, key, options, value) {
-  const input = h('select', { dataset: { field: key } }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)));
+  const input = h(
+    'select',
+    { dataset: { field: key } },
+    options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+  );
   return { node: h('label', { class: 'lab-field' }, h('span', {}, t(`lab.field.${key}`)), input), input };
 }
 
@@ -33,17 +37,43 @@ function mountLab(container, app) {
     return { update() {} };
   }
   document.documentElement.dataset.lab = '';
-  const taskNames = { induction: t('lab.task.induction'), copy: t('lab.task.copy'), reverse: t('lab.task.reverse'), sort: t('lab.task.sort'), text: t('lab.task.text') };
-  const presetNames = { induction: t('lab.preset.induction'), 'induction-small': t('lab.preset.induction-small'), copy: t('lab.preset.copy'), sort: t('lab.preset.sort') };
+  const taskNames = {
+    induction: t('lab.task.induction'),
+    copy: t('lab.task.copy'),
+    reverse: t('lab.task.reverse'),
+    sort: t('lab.task.sort'),
+    text: t('lab.task.text'),
+  };
+  const presetNames = {
+    induction: t('lab.preset.induction'),
+    'induction-small': t('lab.preset.induction-small'),
+    copy: t('lab.preset.copy'),
+    sort: t('lab.preset.sort'),
+  };
 
   const fields = {
-    preset: selectField(t, 'preset', LAB_PRESETS.map((p) => [p.id, presetNames[p.id]]), 'induction'),
-    task: selectField(t, 'task', TASKS.map((id) => [id, taskNames[id]]), 'induction'),
+    preset: selectField(
+      t,
+      'preset',
+      LAB_PRESETS.map((p) => [p.id, presetNames[p.id]]),
+      'induction',
+    ),
+    task: selectField(
+      t,
+      'task',
+      TASKS.map((id) => [id, taskNames[id]]),
+      'induction',
+    ),
     layers: numberField(t, 'layers', 2, { min: 1, max: 6 }),
     heads: numberField(t, 'heads', 4, { min: 1, max: 8 }),
     kvHeads: numberField(t, 'kvHeads', 4, { min: 1, max: 8 }),
     dModel: numberField(t, 'dModel', 32, { min: 4, max: 128, step: 4 }),
-    positions: selectField(t, 'positions', ['learned', 'rope', 'alibi', 'none'].map((p) => [p, p]), 'learned'),
+    positions: selectField(
+      t,
+      'positions',
+      ['learned', 'rope', 'alibi', 'none'].map((p) => [p, p]),
+      'learned',
+    ),
     mlp: numberField(t, 'mlp', 0, { min: 0, max: 512, step: 8 }),
     batch: numberField(t, 'batch', 32, { min: 1, max: 256 }),
     learningRate: numberField(t, 'learningRate', 0.003, { min: 0.0001, max: 0.1, step: 0.0001 }),
@@ -58,8 +88,13 @@ function mountLab(container, app) {
     fields.learningRate.input.value = String(setup.learningRate);
     text.hidden = setup.task !== 'text';
   }
-  fields.preset.input.addEventListener('change', () => { applyPreset(fields.preset.input.value); rebuild(); });
-  fields.task.input.addEventListener('change', () => { text.hidden = fields.task.input.value !== 'text'; });
+  fields.preset.input.addEventListener('change', () => {
+    applyPreset(fields.preset.input.value);
+    rebuild();
+  });
+  fields.task.input.addEventListener('change', () => {
+    text.hidden = fields.task.input.value !== 'text';
+  });
   for (const [key, field] of Object.entries(fields)) if (key !== 'preset') field.input.addEventListener('change', () => rebuild());
   text.addEventListener('change', () => rebuild());
 
@@ -68,13 +103,22 @@ function mountLab(container, app) {
     return {
       task: fields.task.input.value,
       text: text.value,
-      model: { layers: n('layers'), heads: n('heads'), kvHeads: n('kvHeads'), dModel: n('dModel'), positions: fields.positions.input.value, mlp: n('mlp'), seed: 0 },
+      model: {
+        layers: n('layers'),
+        heads: n('heads'),
+        kvHeads: n('kvHeads'),
+        dModel: n('dModel'),
+        positions: fields.positions.input.value,
+        mlp: n('mlp'),
+        seed: 0,
+      },
       batch: n('batch'),
       learningRate: n('learningRate'),
     };
   };
 
-  const button = (action, label, onclick) => h('button', { type: 'button', class: action === 'train' ? 'button-primary' : 'icon-button', dataset: { action: `lab-${action}` }, onclick }, label);
+  const button = (action, label, onclick) =>
+    h('button', { type: 'button', class: action === 'train' ? 'button-primary' : 'icon-button', dataset: { action: `lab-${action}` }, onclick }, label);
   const buttons = {
     train: button('train', t('lab.train'), () => train()),
     pause: button('pause', t('lab.pause'), () => pause()),
@@ -99,19 +143,29 @@ function mountLab(container, app) {
   const tools = labTools(app, adoptConfig);
 
   container.append(
-    h('div', { class: 'lab-head' },
+    h(
+      'div',
+      { class: 'lab-head' },
       h('h2', { class: 'lab-title', id: 'lab-title', tabindex: '-1' }, t('lab.title')),
-      h('a', { href: `?lang=${app.lang}`, class: 'icon-button', dataset: { action: 'lab-close' } }, t('lab.back'))),
+      h('a', { href: `?lang=${app.lang}`, class: 'icon-button', dataset: { action: 'lab-close' } }, t('lab.back')),
+    ),
     h('p', { class: 'lab-lede' }, t('lab.lede')),
-    h('form', { class: 'lab-setup', 'aria-label': t('lab.setup'), onsubmit: (e) => e.preventDefault() },
-      ...Object.values(fields).map((f) => f.node), text),
+    h('form', { class: 'lab-setup', 'aria-label': t('lab.setup'), onsubmit: (e) => e.preventDefault() }, ...Object.values(fields).map((f) => f.node), text),
     h('div', { class: 'lab-buttons', role: 'group', 'aria-label': t('lab.controls') }, ...Object.values(buttons)),
-    status, error, charts,
-    h('section', { class: 'lab-probe', 'aria-labelledby': 'lab-probe-title' },
+    status,
+    error,
+    charts,
+    h(
+      'section',
+      { class: 'lab-probe', 'aria-labelledby': 'lab-probe-title' },
       h('h3', { id: 'lab-probe-title' }, t('lab.probe-title')),
       h('p', { class: 'lab-hint' }, t('lab.probe-hint', { previous: HEAD_THRESHOLDS.previousToken, induction: HEAD_THRESHOLDS.induction })),
       h('div', { class: 'lab-timeline' }, h('label', {}, t('lab.timeline'), ' ', timeline), timelineOut),
-      scores, modelView, notes, headView),
+      scores,
+      modelView,
+      notes,
+      headView,
+    ),
     tools.node,
   );
 
@@ -169,7 +223,11 @@ function mountLab(container, app) {
     }
     const wait = REDRAW_MS - (performance.now() - lastDraw);
     if (!state.running || wait <= 0) draw();
-    else if (!drawTimer) drawTimer = setTimeout(() => { drawTimer = 0; draw(); }, wait);
+    else if (!drawTimer)
+      drawTimer = setTimeout(() => {
+        drawTimer = 0;
+        draw();
+      }, wait);
   }
 
   async function train() {
@@ -201,8 +259,18 @@ function mountLab(container, app) {
     status.dataset.loss = String(loss ?? '');
     status.dataset.accuracy = String(acc ?? '');
     charts.replaceChildren(
-      lineChart(state.losses, { title: t('lab.loss'), xlabel: t('lab.step'), width: 320, height: 160, empty: t('lab.no-steps'), attrs: { 'data-role': 'loss-chart' } }),
-      lineChart(state.accuracies.map(([, a]) => a), { title: t('lab.accuracy'), xlabel: t('lab.probes'), width: 320, height: 160, empty: t('lab.no-steps'), attrs: { 'data-role': 'accuracy-chart' } }),
+      lineChart(state.losses, {
+        title: t('lab.loss'),
+        xlabel: t('lab.step'),
+        width: 320,
+        height: 160,
+        empty: t('lab.no-steps'),
+        attrs: { 'data-role': 'loss-chart' },
+      }),
+      lineChart(
+        state.accuracies.map(([, a]) => a),
+        { title: t('lab.accuracy'), xlabel: t('lab.probes'), width: 320, height: 160, empty: t('lab.no-steps'), attrs: { 'data-role': 'accuracy-chart' } },
+      ),
     );
     for (const c of state.crossings.slice(notes.children.length)) {
       const message = t(c.kind === 'induction' ? 'lab.became-induction' : 'lab.became-previous', { layer: c.layer, head: c.head, step: c.step });
@@ -231,13 +299,32 @@ function mountLab(container, app) {
   function scoreTable({ previousToken, induction }) {
     const H = previousToken[0].length;
     const words = { previousToken: [t('lab.previous-short'), t('lab.previous-title')], induction: [t('lab.induction-short'), t('lab.induction-title')] };
-    const badge = (kind, x) => h('span', { class: `lab-badge${x > HEAD_THRESHOLDS[kind] ? ' is-on' : ''}`, dataset: { kind, score: String(x) }, title: words[kind][1] },
-      `${words[kind][0]} ${Number.isFinite(x) ? x.toFixed(2) : '–'}`);
-    return h('table', { class: 'lab-score-table' },
+    const badge = (kind, x) =>
+      h(
+        'span',
+        { class: `lab-badge${x > HEAD_THRESHOLDS[kind] ? ' is-on' : ''}`, dataset: { kind, score: String(x) }, title: words[kind][1] },
+        `${words[kind][0]} ${Number.isFinite(x) ? x.toFixed(2) : '–'}`,
+      );
+    return h(
+      'table',
+      { class: 'lab-score-table' },
       h('caption', {}, t('lab.scores-caption')),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))))),
-      h('tbody', {}, previousToken.map((row, layer) => h('tr', {}, h('th', { scope: 'row' }, t('lab.layer', { layer })),
-        ...row.map((p, head) => h('td', { dataset: { layer: String(layer), head: String(head) } }, badge('previousToken', p), ' ', badge('induction', induction[layer][head])))))));
+      h(
+        'tbody',
+        {},
+        previousToken.map((row, layer) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, t('lab.layer', { layer })),
+            ...row.map((p, head) =>
+              h('td', { dataset: { layer: String(layer), head: String(head) } }, badge('previousToken', p), ' ', badge('induction', induction[layer][head])),
+            ),
+          ),
+        ),
+      ),
+    );
   }
 
   // Click (or Enter on) a head's map: its pipeline on the probe sequence with the trained weights.
@@ -256,13 +343,19 @@ function mountLab(container, app) {
     headView.hidden = false;
     try {
       const [{ spec, x, shown }, { pipeline, pipelineState, heatmap }, { compute }, { attachDerivations }] = await Promise.all([
-        trainer.headExample(layer, head), import('../../../figures/index.js'), import('../../../model/compute/index.js'), import('./derivation.js'),
+        trainer.headExample(layer, head),
+        import('../../../figures/index.js'),
+        import('../../../model/compute/index.js'),
+        import('./derivation.js'),
       ]);
       const figure = await pipeline({ attn: app.attn, ...spec, captions: true });
       const derivation = h('div', { class: 'lab-derivation explain-card', dataset: { role: 'derivation' }, 'aria-live': 'polite' });
       const state = await pipelineState(spec);
       attachDerivations(figure, derivation, { state, result: compute(app.attn, state), lang: app.lang, t });
-      const xFigure = heatmap({ data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] }, { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } });
+      const xFigure = heatmap(
+        { data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] },
+        { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } },
+      );
       Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(latest?.step ?? 0) });
       headView.replaceChildren(
         h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step: latest?.step ?? 0 })),
@@ -295,7 +388,13 @@ function mountLab(container, app) {
 /** The masthead's way in and out of the lab. */
 function mountLabLink(container, { t, lang }) {
   const inLab = isLab(window.location);
-  container.append(h('a', { class: 'icon-button', href: inLab ? `?lang=${lang}` : `?view=lab&lang=${lang}`, dataset: { action: inLab ? 'explorer' : 'lab' } }, t(inLab ? 'lab.explorer-link' : 'lab.link')));
+  container.append(
+    h(
+      'a',
+      { class: 'icon-button', href: inLab ? `?lang=${lang}` : `?view=lab&lang=${lang}`, dataset: { action: inLab ? 'explorer' : 'lab' } },
+      t(inLab ? 'lab.explorer-link' : 'lab.link'),
+    ),
+  );
   return { update() {} };
 }
 

@@ -25,8 +25,22 @@ export function labTools({ t, attn, announce }, adoptConfig) {
       // Both on the page's synchronous API: the same probe batch with and without the head.
       const before = await evaluate(attn, trainer.config, parameters, trainer.probeBatch);
       const after = await evaluate(attn, trainer.config, ablatedParameters(parameters, trainer.config, l, hh), trainer.probeBatch);
-      Object.assign(result.dataset, { layer: String(l), head: String(hh), lossBefore: String(before.loss), lossAfter: String(after.loss), accuracyBefore: String(before.accuracy), accuracyAfter: String(after.accuracy) });
-      result.textContent = t('lab.ablation', { layer: l, head: hh, before: before.loss.toFixed(4), after: after.loss.toFixed(4), accBefore: percent(before.accuracy), accAfter: percent(after.accuracy) });
+      Object.assign(result.dataset, {
+        layer: String(l),
+        head: String(hh),
+        lossBefore: String(before.loss),
+        lossAfter: String(after.loss),
+        accuracyBefore: String(before.accuracy),
+        accuracyAfter: String(after.accuracy),
+      });
+      result.textContent = t('lab.ablation', {
+        layer: l,
+        head: hh,
+        before: before.loss.toFixed(4),
+        after: after.loss.toFixed(4),
+        accBefore: percent(before.accuracy),
+        accAfter: percent(after.accuracy),
+      });
     } catch (e) {
       result.textContent = t('lab.error', { message: e.message });
     }
@@ -44,7 +58,10 @@ export function labTools({ t, attn, announce }, adoptConfig) {
     if (!probe) return;
     const { writeSafetensors } = await io();
     const tokens = trainer.tokenLabels(probe.tokens);
-    download(new Blob([writeSafetensors({ attention: probe.attentions }, { tokens })], { type: 'application/octet-stream' }), `lab-attentions-step-${probe.step}.safetensors`);
+    download(
+      new Blob([writeSafetensors({ attention: probe.attentions }, { tokens })], { type: 'application/octet-stream' }),
+      `lab-attentions-step-${probe.step}.safetensors`,
+    );
     announce(t('lab.saved'));
   }
 
@@ -68,20 +85,33 @@ export function labTools({ t, attn, announce }, adoptConfig) {
     }
   }
 
-  const node = h('section', { class: 'lab-tools', 'aria-labelledby': 'lab-tools-title' },
+  const node = h(
+    'section',
+    { class: 'lab-tools', 'aria-labelledby': 'lab-tools-title' },
     h('h3', { id: 'lab-tools-title' }, t('lab.tools-title')),
-    h('div', { class: 'lab-row' }, h('label', {}, t('lab.field.ablate-layer'), ' ', layer), h('label', {}, t('lab.field.ablate-head'), ' ', head),
-      h('button', { type: 'button', class: 'icon-button', dataset: { action: 'lab-ablate' }, onclick: ablate }, t('lab.ablate'))),
+    h(
+      'div',
+      { class: 'lab-row' },
+      h('label', {}, t('lab.field.ablate-layer'), ' ', layer),
+      h('label', {}, t('lab.field.ablate-head'), ' ', head),
+      h('button', { type: 'button', class: 'icon-button', dataset: { action: 'lab-ablate' }, onclick: ablate }, t('lab.ablate')),
+    ),
     result,
-    h('div', { class: 'lab-row' },
+    h(
+      'div',
+      { class: 'lab-row' },
       h('button', { type: 'button', class: 'icon-button', dataset: { action: 'lab-save-model' }, onclick: saveModel }, t('lab.save-model')),
       h('button', { type: 'button', class: 'icon-button', dataset: { action: 'lab-save-attentions' }, onclick: saveAttentions }, t('lab.save-attentions')),
-      h('label', { class: 'icon-button' }, t('lab.load-model'), fileInput)),
-    message);
+      h('label', { class: 'icon-button' }, t('lab.load-model'), fileInput),
+    ),
+    message,
+  );
 
   const options = (select, n, word) => {
     if (select.options.length === n) return;
-    select.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i) }, t(word, { [word === 'lab.layer' ? 'layer' : 'head']: i }))));
+    select.replaceChildren(
+      ...Array.from({ length: n }, (_, i) => h('option', { value: String(i) }, t(word, { [word === 'lab.layer' ? 'layer' : 'head']: i }))),
+    );
   };
   return {
     node,

@@ -23,12 +23,14 @@ export function errata(printed, result) {
     const tensor = STAGE_TENSOR[stage](head);
     let wrong = 0;
     let firstRow = -1;
-    rows.forEach((row, i) => row.forEach((p, j) => {
-      if (checkEntry(p, at(tensor, 0, i, j)).status === 'wrong') {
-        wrong += 1;
-        if (firstRow < 0) firstRow = i;
-      }
-    }));
+    rows.forEach((row, i) =>
+      row.forEach((p, j) => {
+        if (checkEntry(p, at(tensor, 0, i, j)).status === 'wrong') {
+          wrong += 1;
+          if (firstRow < 0) firstRow = i;
+        }
+      }),
+    );
     if (wrong > 0) {
       list.push({
         stage,

@@ -33,13 +33,41 @@ function errataNote(preset, result, t) {
   const [first] = list;
   const printed = (row) => h('code', {}, formatRow(row));
   const exact = (row) => h('code', { class: 'good' }, formatRow(row));
-  return h('aside', { class: 'callout callout-warn', 'aria-label': t('site.errata-label') },
+  return h(
+    'aside',
+    { class: 'callout callout-warn', 'aria-label': t('site.errata-label') },
     h('p', { class: 'callout-title' }, t('site.errata-title')),
-    h('p', {}, withNodes(t('site.errata-lead'), { stage: stageName(first.stage, t), row: String(first.row + 1), printed: printed(first.printed), wq: texNode('W^Q'), exact: exact(first.exact) })),
-    h('ul', { class: 'errata-list' }, list.map((e) => h('li', {}, withNodes(t('site.errata-item'), {
-      stage: h('strong', {}, stageName(e.stage, t)), wrong: String(e.wrong), total: String(e.total), row: String(e.row + 1), printed: printed(e.printed), exact: exact(e.exact),
-    })))),
-    h('p', { class: 'hint-line' }, t('site.errata-hint')));
+    h(
+      'p',
+      {},
+      withNodes(t('site.errata-lead'), {
+        stage: stageName(first.stage, t),
+        row: String(first.row + 1),
+        printed: printed(first.printed),
+        wq: texNode('W^Q'),
+        exact: exact(first.exact),
+      }),
+    ),
+    h(
+      'ul',
+      { class: 'errata-list' },
+      list.map((e) =>
+        h(
+          'li',
+          {},
+          withNodes(t('site.errata-item'), {
+            stage: h('strong', {}, stageName(e.stage, t)),
+            wrong: String(e.wrong),
+            total: String(e.total),
+            row: String(e.row + 1),
+            printed: printed(e.printed),
+            exact: exact(e.exact),
+          }),
+        ),
+      ),
+    ),
+    h('p', { class: 'hint-line' }, t('site.errata-hint')),
+  );
 }
 
 /** The headline's lede: the preset's summary, or, once resized, what changed from the preset's sizes. */
@@ -57,11 +85,14 @@ function mount(container, { t }) {
   return {
     update(state, result) {
       const preset = presetById(state.preset);
-      const intro = h('header', { class: 'intro' },
+      const intro = h(
+        'header',
+        { class: 'intro' },
         h('h1', { class: 'intro-title' }, t('site.intro-title')),
         h('p', { class: 'intro-lede' }, lede(state, preset, t)),
         preset ? h('p', { class: 'intro-origin' }, t(`preset.${preset.id}.origin`)) : null,
-        h('p', { class: 'intro-hint' }, t('site.intro-hint')));
+        h('p', { class: 'intro-hint' }, t('site.intro-hint')),
+      );
       const note = preset?.printed && result && unchanged(state, preset) ? errataNote(preset, result, t) : null;
       container.replaceChildren(intro, note ?? '');
     },

@@ -9,17 +9,17 @@ import { download, fileName } from '../../../figures/export/download.js';
 
 /** The standalone file of `state` (the page state: its check mode and speed stay behind). */
 export async function savedFigure(state, attributes) {
-  const [{ standaloneHtml }, { readPackageFile }] = await Promise.all([
-    import('../../../figures/export/standalone-html.js'),
-    import('./sources.js'),
-  ]);
+  const [{ standaloneHtml }, { readPackageFile }] = await Promise.all([import('../../../figures/export/standalone-html.js'), import('./sources.js')]);
   const { checks, checked, speed, ...example } = state;
-  return standaloneHtml({
-    element: 'attn-figure',
-    attributes: { editable: true, captions: true, ...attributes },
-    data: example,
-    title: `attention-lab: ${state.preset}`,
-  }, { read: readPackageFile });
+  return standaloneHtml(
+    {
+      element: 'attn-figure',
+      attributes: { editable: true, captions: true, ...attributes },
+      data: example,
+      title: `attention-lab: ${state.preset}`,
+    },
+    { read: readPackageFile },
+  );
 }
 
 // The figure menus' "Save as HTML" entry is registered once for the page; a mount (again after a
@@ -27,8 +27,12 @@ export async function savedFigure(state, attributes) {
 let saver = null;
 registerFigureAction({
   id: 'html',
-  get label() { return saver.t('site.save-html'); },
-  get note() { return saver.t('site.save-html-note'); },
+  get label() {
+    return saver.t('site.save-html');
+  },
+  get note() {
+    return saver.t('site.save-html-note');
+  },
   run: (target) => saver.run(target),
 });
 
@@ -56,12 +60,18 @@ function mount(container, { store, announce, t }) {
       return save(attributes, [state.preset, state.view === 'matrix' ? stage : state.view]);
     },
   };
-  container.append(h('button', {
-    type: 'button',
-    class: 'icon-button',
-    title: t('site.save-html-title'),
-    onclick: () => save({ backward: true, view: store.get().view }, [store.get().preset]),
-  }, t('site.save-html')));
+  container.append(
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon-button',
+        title: t('site.save-html-title'),
+        onclick: () => save({ backward: true, view: store.get().view }, [store.get().preset]),
+      },
+      t('site.save-html'),
+    ),
+  );
   return { update() {} };
 }
 

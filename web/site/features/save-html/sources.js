@@ -5,16 +5,19 @@
 //   readPackageFile('web/figures/dom.js') -> Promise<string | Uint8Array>
 
 const ROOT = '../../../'; // web/, from web/site/features/save-html/
-const SOURCES = import.meta.glob([
-  '../../../src/**/*.js',
-  '../../../model/**/*.js',
-  '../../../figures/**/*.js',
-  '../../../elements/**/*.js',
-  '../../../io/**/*.js',
-  '../../../i18n/**/*.js',
-  '../../../wasm/attention-simd.js',
-  '../../../figures/figures.css',
-], { query: '?raw', import: 'default' });
+const SOURCES = import.meta.glob(
+  [
+    '../../../src/**/*.js',
+    '../../../model/**/*.js',
+    '../../../figures/**/*.js',
+    '../../../elements/**/*.js',
+    '../../../io/**/*.js',
+    '../../../i18n/**/*.js',
+    '../../../wasm/attention-simd.js',
+    '../../../figures/figures.css',
+  ],
+  { query: '?raw', import: 'default' },
+);
 const SIMD_WASM = new URL('../../../wasm/attention-simd.wasm', import.meta.url).href;
 
 export async function readPackageFile(path) {

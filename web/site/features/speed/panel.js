@@ -15,38 +15,64 @@ const BUDGET_MS = 3000;
 function resultRows(rows) {
   const best = Math.min(...rows.map((r) => r.median).filter(Number.isFinite));
   return rows.map((r) =>
-    h('tr', { dataset: { contender: r.id, median: r.median, gflops: r.gflops, ofCeiling: r.ofCeiling ?? '' } },
+    h(
+      'tr',
+      { dataset: { contender: r.id, median: r.median, gflops: r.gflops, ofCeiling: r.ofCeiling ?? '' } },
       h('th', { scope: 'row' }, r.name),
       h('td', {}, formatMs(r.median)),
       h('td', {}, formatGflops(r.gflops)),
       h('td', {}, formatPercent(r.ofCeiling)),
       h('td', {}, r.id === 'plain-js' ? '1×' : `${formatRatio(r.vsPlain)}×`),
-      h('td', { class: 'speed-bar-cell', 'aria-hidden': 'true' },
-        h('span', { class: `speed-bar is-${r.id}`, style: `width: ${Math.max(2, Math.min(100, (100 * best) / r.median)).toFixed(1)}%` })),
-      h('td', { class: 'speed-samples' }, String(r.samples))));
+      h(
+        'td',
+        { class: 'speed-bar-cell', 'aria-hidden': 'true' },
+        h('span', { class: `speed-bar is-${r.id}`, style: `width: ${Math.max(2, Math.min(100, (100 * best) / r.median)).toFixed(1)}%` }),
+      ),
+      h('td', { class: 'speed-samples' }, String(r.samples)),
+    ),
+  );
 }
 
 function mount(container, { store, announce }) {
   let worker = null;
   let size = null;
-  const selects = Object.fromEntries(Object.keys(CHOICES).map((key) => {
-    const select = h('select', { id: `speed-${key}`, onchange: () => store.update((s) => ({ ...s, speed: { ...s.speed, [key]: Number(select.value) } })) },
-      CHOICES[key].map((n) => h('option', { value: n }, String(n))));
-    return [key, select];
-  }));
+  const selects = Object.fromEntries(
+    Object.keys(CHOICES).map((key) => {
+      const select = h(
+        'select',
+        { id: `speed-${key}`, onchange: () => store.update((s) => ({ ...s, speed: { ...s.speed, [key]: Number(select.value) } })) },
+        CHOICES[key].map((n) => h('option', { value: n }, String(n))),
+      );
+      return [key, select];
+    }),
+  );
   const runButton = h('button', { type: 'button', class: 'button-primary', onclick: () => (worker ? stop('Cancelled.') : start()) }, 'Run');
   const status = h('p', { class: 'speed-status', role: 'status' }, 'Times the forward pass at this size: median of repeated calls, taking turns.');
   const body = h('tbody', {});
-  const table = h('table', { class: 'speed-table', hidden: true },
-    h('thead', {}, h('tr', {}, ['', 'ms / call', 'GFLOP/s', 'of ceiling', 'vs plain JS', '', 'samples'].map((t) => h('th', { scope: 'col' }, t)))),
-    body);
+  const table = h(
+    'table',
+    { class: 'speed-table', hidden: true },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['', 'ms / call', 'GFLOP/s', 'of ceiling', 'vs plain JS', '', 'samples'].map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
+    body,
+  );
   const ceilingNote = h('p', { class: 'speed-ceiling', hidden: true });
   const report = h('textarea', { class: 'speed-report-text', id: 'speed-report-text', readonly: true, rows: 9, spellcheck: 'false' });
-  const reportBox = h('details', { class: 'speed-report', hidden: true },
+  const reportBox = h(
+    'details',
+    { class: 'speed-report', hidden: true },
     h('summary', {}, 'These numbers as Markdown, to share with the machine they ran on'),
     h('label', { for: report.id, class: 'field-label' }, 'Markdown'),
     report,
-    copyButton(report, announce, 'Speed results'));
+    copyButton(report, announce, 'Speed results'),
+  );
   let ceiling = null;
 
   function showCeiling(value) {
@@ -70,20 +96,24 @@ function mount(container, { store, announce }) {
     runButton.textContent = 'Stop';
     body.replaceChildren();
     reportBox.hidden = true;
-    status.textContent = 'Reading this machine\'s ceiling…';
+    status.textContent = "Reading this machine's ceiling…";
     worker.addEventListener('message', ({ data }) => {
       if (data.type === 'ceiling') {
         showCeiling(data.ceiling);
         status.textContent = 'Loading the wasm builds in a worker…';
       }
-      if (data.type === 'ready') status.textContent = `Timing ${data.contenders.map((c) => NAMES[c]).join(', ')} at T = ${size.T}, d = ${size.d}, H = ${size.heads}…`;
+      if (data.type === 'ready')
+        status.textContent = `Timing ${data.contenders.map((c) => NAMES[c]).join(', ')} at T = ${size.T}, d = ${size.d}, H = ${size.heads}…`;
       if (data.type === 'done') showCeiling(data.ceiling);
       if (data.type === 'round' || data.type === 'done') {
         table.hidden = false;
         body.replaceChildren(...resultRows(speedRows(data.stats, size, ceiling)));
       }
       if (data.type === 'done') {
-        report.value = markdownReport(speedRows(data.stats, size, ceiling), size, ceiling, { userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency });
+        report.value = markdownReport(speedRows(data.stats, size, ceiling), size, ceiling, {
+          userAgent: navigator.userAgent,
+          cores: navigator.hardwareConcurrency,
+        });
         reportBox.hidden = false;
         stop(`Done: T = ${size.T}, d = ${size.d}, H = ${size.heads}, ${(forwardFlops(size) / 1e6).toFixed(1)} MFLOP per call (4 H T² d).`);
         announce('Speed measured');
@@ -94,17 +124,32 @@ function mount(container, { store, announce }) {
     worker.postMessage({ type: 'run', ...size, budgetMs: BUDGET_MS });
   }
 
-  container.append(h('section', { class: 'panel-card speed-card', 'aria-labelledby': 'speed-title' },
-    h('header', { class: 'band-head' },
-      h('h2', { class: 'band-title', id: 'speed-title' }, 'Speed in this browser'),
-      h('p', { class: 'band-lede' }, 'The same attention several ways: the core compiled to wasm with relaxed SIMD (where this browser has it), with SIMD, without, and plain JavaScript loops, each also as a fraction of what this machine can do through wasm SIMD. Timed in a worker, so the page stays responsive.')),
-    h('div', { class: 'speed-controls' },
-      Object.entries(selects).map(([key, select]) => h('div', { class: 'field' }, h('label', { for: select.id, class: 'field-label' }, LABELS[key]), select)),
-      runButton),
-    status,
-    h('div', { class: 'speed-scroll' }, table),
-    ceilingNote,
-    reportBox));
+  container.append(
+    h(
+      'section',
+      { class: 'panel-card speed-card', 'aria-labelledby': 'speed-title' },
+      h(
+        'header',
+        { class: 'band-head' },
+        h('h2', { class: 'band-title', id: 'speed-title' }, 'Speed in this browser'),
+        h(
+          'p',
+          { class: 'band-lede' },
+          'The same attention several ways: the core compiled to wasm with relaxed SIMD (where this browser has it), with SIMD, without, and plain JavaScript loops, each also as a fraction of what this machine can do through wasm SIMD. Timed in a worker, so the page stays responsive.',
+        ),
+      ),
+      h(
+        'div',
+        { class: 'speed-controls' },
+        Object.entries(selects).map(([key, select]) => h('div', { class: 'field' }, h('label', { for: select.id, class: 'field-label' }, LABELS[key]), select)),
+        runButton,
+      ),
+      status,
+      h('div', { class: 'speed-scroll' }, table),
+      ceilingNote,
+      reportBox,
+    ),
+  );
 
   return {
     update(state) {

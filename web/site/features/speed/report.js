@@ -53,8 +53,10 @@ export const formatRatio = (ratio) => fixed(ratio, 1);
 export function ceilingSentence(ceiling) {
   if (!ceiling?.simd) return 'This engine runs no WebAssembly SIMD: no ceiling to read the rates against.';
   const relaxed = ceiling.relaxed ? `, ${ceiling.relaxed.toFixed(1)} with f32x4.relaxed_madd` : ' (no relaxed SIMD in this engine)';
-  return `This machine's ceiling through wasm SIMD, in the same worker: ${ceiling.simd.toFixed(1)} GFLOP/s with f32x4 mul+add${relaxed}. ` +
-    '14 independent chains of multiply-adds, the higher of a reading before and after the timing; "of ceiling" is each rate over the ceiling of its own instructions.';
+  return (
+    `This machine's ceiling through wasm SIMD, in the same worker: ${ceiling.simd.toFixed(1)} GFLOP/s with f32x4 mul+add${relaxed}. ` +
+    '14 independent chains of multiply-adds, the higher of a reading before and after the timing; "of ceiling" is each rate over the ceiling of its own instructions.'
+  );
 }
 
 /**
@@ -72,7 +74,9 @@ export function markdownReport(rows, size, ceiling, machine) {
     '',
     '| contender | ms / call | GFLOP/s | of ceiling | vs plain JS | samples |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.name} | ${formatMs(r.median)} | ${formatGflops(r.gflops)} | ${formatPercent(r.ofCeiling)} | ${formatRatio(r.vsPlain)}x | ${r.samples} |`),
+    ...rows.map(
+      (r) => `| ${r.name} | ${formatMs(r.median)} | ${formatGflops(r.gflops)} | ${formatPercent(r.ofCeiling)} | ${formatRatio(r.vsPlain)}x | ${r.samples} |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -13,7 +13,9 @@ import { createTrainer } from './trainer.js';
 
 // Learning rate on a log slider: position p in [-3, 0] is 10^p (0.001 ... 1).
 const RATE = {
-  min: -3, max: 0, step: 0.01,
+  min: -3,
+  max: 0,
+  step: 0.01,
   toValue: (p) => Number((10 ** p).toPrecision(2)),
   fromValue: (r) => Math.log10(r),
   format: (r) => `η = ${r}`,
@@ -34,37 +36,81 @@ function figures(state, result, trainer) {
   const items = [
     lineChart(trainer.history, { stage: 'loss-curve', title: 'Loss L', xlabel: 'step', width: 300, height: 160, empty: 'the loss of each step appears here' }),
     heatmap(run.weights, {
-      stage: 'train-weights', title: 'Attention P', rowLabels: queries, colLabels: keys,
-      masked: maskedFlags(result), numbers: Math.max(Tq, Tk) <= 5, cellSize: Math.max(Tq, Tk) <= 5 ? 40 : undefined,
+      stage: 'train-weights',
+      title: 'Attention P',
+      rowLabels: queries,
+      colLabels: keys,
+      masked: maskedFlags(result),
+      numbers: Math.max(Tq, Tk) <= 5,
+      cellSize: Math.max(Tq, Tk) <= 5 ? 40 : undefined,
     }),
-    h('div', { class: 'train-leaves' }, trainedLeaves(state).map(([leaf]) => {
-      const value = state.source === 'self' && leaf !== 'wo' ? state[leaf][state.head] : state[leaf];
-      return h('figure', { class: 'figure' }, h('figcaption', { class: 'figure-label' }, LEAF_TITLES[leaf]),
-        matrix(fromNested(value), { stage: `train-${leaf}`, title: LEAF_TITLES[leaf], legend: false }));
-    })),
+    h(
+      'div',
+      { class: 'train-leaves' },
+      trainedLeaves(state).map(([leaf]) => {
+        const value = state.source === 'self' && leaf !== 'wo' ? state[leaf][state.head] : state[leaf];
+        return h(
+          'figure',
+          { class: 'figure' },
+          h('figcaption', { class: 'figure-label' }, LEAF_TITLES[leaf]),
+          matrix(fromNested(value), { stage: `train-${leaf}`, title: LEAF_TITLES[leaf], legend: false }),
+        );
+      }),
+    ),
   ];
   return items.map((node) => h('div', { class: 'train-figure' }, node));
 }
 
 function mount(container, app) {
   const { store, announce, t } = app;
-  const trainButton = h('button', { type: 'button', class: 'button-primary train-toggle', 'aria-pressed': 'false', onclick: () => (trainer.running ? trainer.stop() : trainer.start()) }, t('site.train'));
-  const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': t('site.train-step-label'), onclick: () => trainer.step() }, t('site.train-step'));
-  const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': t('site.train-reset-label'), onclick: () => trainer.reset() }, t('site.train-reset'));
-  const loss = segmented('loss', [['half-sum', '½ Σ (O − Y)²', t('site.train-half-sum-title')], ['mean', t('site.train-mean'), t('site.train-mean-title')]],
-    (value) => store.update((s) => ({ ...s, backward: { ...s.backward, loss: value } })), { label: t('site.train-loss') });
+  const trainButton = h(
+    'button',
+    { type: 'button', class: 'button-primary train-toggle', 'aria-pressed': 'false', onclick: () => (trainer.running ? trainer.stop() : trainer.start()) },
+    t('site.train'),
+  );
+  const stepButton = h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': t('site.train-step-label'), onclick: () => trainer.step() },
+    t('site.train-step'),
+  );
+  const resetButton = h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': t('site.train-reset-label'), onclick: () => trainer.reset() },
+    t('site.train-reset'),
+  );
+  const loss = segmented(
+    'loss',
+    [
+      ['half-sum', '½ Σ (O − Y)²', t('site.train-half-sum-title')],
+      ['mean', t('site.train-mean'), t('site.train-mean-title')],
+    ],
+    (value) => store.update((s) => ({ ...s, backward: { ...s.backward, loss: value } })),
+    { label: t('site.train-loss') },
+  );
   const rate = slider(t('site.train-rate'), RATE, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, learningRate: value } })));
-  const speed = slider(t('site.train-speed'), { ...SPEED, format: (n) => t('site.train-steps-per-second', { n }) }, (value) => store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })));
+  const speed = slider(t('site.train-speed'), { ...SPEED, format: (n) => t('site.train-steps-per-second', { n }) }, (value) =>
+    store.update((s) => ({ ...s, backward: { ...s.backward, stepsPerSecond: value } })),
+  );
   const lede = h('p', { class: 'band-lede' });
   const status = h('p', { class: 'panel-status train-status', role: 'status' });
   const gallery = h('div', { class: 'train-figures' });
-  container.append(h('section', { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
-    h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, t('site.train')), lede),
-    h('div', { class: 'train-controls' },
-      h('div', { class: 'train-buttons' }, trainButton, stepButton, resetButton),
-      h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.train-loss')), loss.node),
-      rate.node, speed.node),
-    status, gallery));
+  container.append(
+    h(
+      'section',
+      { class: 'panel-card train-card', 'aria-labelledby': 'train-title' },
+      h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'train-title' }, t('site.train')), lede),
+      h(
+        'div',
+        { class: 'train-controls' },
+        h('div', { class: 'train-buttons' }, trainButton, stepButton, resetButton),
+        h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('site.train-loss')), loss.node),
+        rate.node,
+        speed.node,
+      ),
+      status,
+      gallery,
+    ),
+  );
 
   let last = null;
   const trainer = createTrainer(store, { t }, (tr) => {
@@ -80,9 +126,11 @@ function mount(container, app) {
     if (container.hidden) return;
     const { history } = trainer;
     const steps = Math.max(0, history.length - 1);
-    status.textContent = trainer.stopReason || (steps === 0
-      ? t('site.train-start', { loss: bw.loss.toPrecision(5) })
-      : t(trainer.running ? 'site.train-progress' : 'site.train-paused', { steps, loss: bw.loss.toPrecision(5), first: history[0].toPrecision(5) }));
+    status.textContent =
+      trainer.stopReason ||
+      (steps === 0
+        ? t('site.train-start', { loss: bw.loss.toPrecision(5) })
+        : t(trainer.running ? 'site.train-progress' : 'site.train-paused', { steps, loss: bw.loss.toPrecision(5), first: history[0].toPrecision(5) }));
     gallery.replaceChildren(...figures(state, result, trainer));
   }
 

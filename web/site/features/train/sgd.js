@@ -6,7 +6,12 @@
 
 /** The state's trained matrices: [state key, its gradient in the backward record]. */
 export function trainedLeaves(state) {
-  if (state.source !== 'self') return [['q', (bw) => bw.dq.data], ['k', (bw) => bw.dk.data], ['v', (bw) => bw.dv.data]];
+  if (state.source !== 'self')
+    return [
+      ['q', (bw) => bw.dq.data],
+      ['k', (bw) => bw.dk.data],
+      ['v', (bw) => bw.dv.data],
+    ];
   const perHead = (key) => (bw) => bw.training[key].map((g) => g.data);
   return [['wq', perHead('wq')], ['wk', perHead('wk')], ['wv', perHead('wv')], ...(state.wo ? [['wo', (bw) => bw.training.wo.data]] : [])];
 }
