@@ -18,32 +18,35 @@ namespace attnlab::binding {
 // Each struct below is generated from its list, in record order: X(type, name, default) for the
 // *Args, X(name) for the Buffers. packed.hpp reads a record and names the fields to JS
 // (packedLayout()) from the same lists, so every field and buffer name is written once, here.
+// The X-macro field lists keep their hand-aligned columns.
+// clang-format off
 #define ATTNLAB_FIELD(type, name, init) type name = init;
 #define ATTNLAB_ADDRESS(name) uintptr_t name = 0;
 
 // Byte addresses in wasm memory (0 = not given), named as the JS memory arena's blocks
 // (web/src/boundary/buffers.js). Which ones an entry point reads is listed at the entry point.
-#define ATTNLAB_BUFFERS(X)                                                                                   \
-  X(x)                                                                                                       \
-  X(y) X(dy) X(dx)           /* softmax; layer input and its gradient */                                     \
-      X(q) X(k) X(v) X(dout) /* attention inputs (layer: saved q, k, v) */                                   \
-      X(out) X(lse) X(weights) X(scores) X(softcapped) X(masked) X(heads) X(dq) X(dk) X(dv) X(w) X(wq) X(wk) \
-          X(wv) X(wo) /* scoring parameters / layer weights */                                               \
-      X(dw) X(dwq) X(dwk) X(dwv) X(dwo) X(validLens) X(boolMask) X(floatMask) /* int32, uint8, float32 */    \
-      X(scratch) X(alibiSlopes)                                               /* float32 (H) */
+#define ATTNLAB_BUFFERS(X)                                                                         \
+  X(x) X(y) X(dy) X(dx)                  /* softmax; layer input and its gradient */              \
+  X(q) X(k) X(v) X(dout)                 /* attention inputs (layer: saved q, k, v) */            \
+  X(out) X(lse) X(weights) X(scores) X(softcapped) X(masked) X(heads)                             \
+  X(dq) X(dk) X(dv)                                                                               \
+  X(w) X(wq) X(wk) X(wv) X(wo)           /* scoring parameters / layer weights */                 \
+  X(dw) X(dwq) X(dwk) X(dwv) X(dwo)                                                               \
+  X(validLens) X(boolMask) X(floatMask)  /* int32, uint8, float32 */                              \
+  X(scratch)                                                                                      \
+  X(alibiSlopes)                         /* float32 (H) */
 struct Buffers {
   ATTNLAB_BUFFERS(ATTNLAB_ADDRESS)
 };
 
 // MaskSpec without its pointers (those are Buffers::validLens/boolMask/floatMask/alibiSlopes).
 // Strides are element strides of the attnMask for the b, h, i, j axes of (B, H, Tq, Tk).
-#define ATTNLAB_MASK_ARGS(X)                                                                \
-  X(bool, validLensPerRow, false)                                                           \
-  X(int, causal, 0) /* attnlab::Causal */                                                   \
-  X(double, strideB, 0)                                                                     \
-  X(double, strideH, 0) X(double, strideI, 0) X(double, strideJ, 0) X(bool, useFill, false) \
-      X(double, fill, -1e6) X(double, windowLeft, -1)                                       \
-          X(double, windowRight, -1) /* integers >= -1 (-1: that side open) */
+#define ATTNLAB_MASK_ARGS(X)                                                                       \
+  X(bool, validLensPerRow, false)                                                                 \
+  X(int, causal, 0)                      /* attnlab::Causal */                                    \
+  X(double, strideB, 0) X(double, strideH, 0) X(double, strideI, 0) X(double, strideJ, 0)         \
+  X(bool, useFill, false) X(double, fill, -1e6)                                                   \
+  X(double, windowLeft, -1) X(double, windowRight, -1)  /* integers >= -1 (-1: that side open) */
 struct MaskArgs {
   ATTNLAB_MASK_ARGS(ATTNLAB_FIELD)
 };
@@ -55,42 +58,41 @@ struct SoftmaxArgs {
 };
 
 // q (B, H, Tq, d), k (B, Hkv, Tk, d), v (B, Hkv, Tk, dv)
-#define ATTNLAB_SDPA_ARGS(X)                                                                             \
-  X(int, B, 1)                                                                                           \
-  X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1) X(int, d, 1) X(int, dv, 1) X(double, scale, 1) \
-      X(double, softcap, 0) X(double, dropout, 0) X(double, seed, 0) X(MaskArgs, mask, {})
+#define ATTNLAB_SDPA_ARGS(X)                                                                       \
+  X(int, B, 1) X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1) X(int, d, 1) X(int, dv, 1) \
+  X(double, scale, 1) X(double, softcap, 0) X(double, dropout, 0) X(double, seed, 0)              \
+  X(MaskArgs, mask, {})
 struct SdpaArgs {
   ATTNLAB_SDPA_ARGS(ATTNLAB_FIELD)
 };
 
 // q (B, H, Tq, dq), k (B, Hkv, Tk, dk), v (B, Hkv, Tk, dv); hidden h for additive
-#define ATTNLAB_SCORING_ARGS(X)                                                                     \
-  X(int, B, 1)                                                                                      \
-  X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1) X(int, dq, 1) X(int, dk, 1) X(int, dv, 1) \
-      X(int, hidden, 0) X(int, scoring, 1) /* attnlab::Scoring */                                   \
-      X(double, scale, 1) X(MaskArgs, mask, {})
+#define ATTNLAB_SCORING_ARGS(X)                                                                    \
+  X(int, B, 1) X(int, H, 1) X(int, Hkv, 1) X(int, Tq, 1) X(int, Tk, 1)                            \
+  X(int, dq, 1) X(int, dk, 1) X(int, dv, 1) X(int, hidden, 0)                                     \
+  X(int, scoring, 1)                     /* attnlab::Scoring */                                   \
+  X(double, scale, 1) X(MaskArgs, mask, {})
 struct ScoringArgs {
   ATTNLAB_SCORING_ARGS(ATTNLAB_FIELD)
 };
 
 // x (B, T, dIn); see layer.hpp
-#define ATTNLAB_LAYER_ARGS(X)                                                                 \
-  X(int, B, 1)                                                                                \
-  X(int, T, 1) X(int, dIn, 1) X(int, dQ, 1) X(int, dV, 1) X(int, heads, 1) X(int, kvHeads, 1) \
-      X(int, dOut, 0) X(double, scale, 1) X(MaskArgs, mask, {})                               \
-          X(bool, rope, false) /* rotary positions on q and k, with these options: */         \
-      X(double, ropeBase, 10000) X(bool, ropeInterleaved, false)                              \
-          X(double, ropeOffset, 0) /* the position of row 0 (a KV cache's length) */          \
-      X(double, cacheLength, 0)                                                               \
-          X(double, cacheCapacity, 0) /* layerForwardCached: rows held, room, per kv head */
+#define ATTNLAB_LAYER_ARGS(X)                                                                      \
+  X(int, B, 1) X(int, T, 1) X(int, dIn, 1) X(int, dQ, 1) X(int, dV, 1)                            \
+  X(int, heads, 1) X(int, kvHeads, 1) X(int, dOut, 0)                                             \
+  X(double, scale, 1) X(MaskArgs, mask, {})                                                       \
+  X(bool, rope, false)                   /* rotary positions on q and k, with these options: */   \
+  X(double, ropeBase, 10000) X(bool, ropeInterleaved, false)                                      \
+  X(double, ropeOffset, 0)               /* the position of row 0 (a KV cache's length) */       \
+  X(double, cacheLength, 0) X(double, cacheCapacity, 0) /* layerForwardCached: rows held, room, per kv head */
 struct LayerArgs {
   ATTNLAB_LAYER_ARGS(ATTNLAB_FIELD)
 };
 
 // x, y, dy, dx (N, T, d); see rope.hpp
-#define ATTNLAB_ROPE_ARGS(X) \
-  X(int, N, 1)               \
-  X(int, T, 1) X(int, d, 2) X(double, base, 10000) X(double, offset, 0) X(bool, interleaved, false)
+#define ATTNLAB_ROPE_ARGS(X)                                                                       \
+  X(int, N, 1) X(int, T, 1) X(int, d, 2) X(double, base, 10000) X(double, offset, 0)              \
+  X(bool, interleaved, false)
 struct RopeArgs {
   ATTNLAB_ROPE_ARGS(ATTNLAB_FIELD)
 };
@@ -109,11 +111,10 @@ struct StepArgs {
 
 // A transformer's configuration (attnlab/transformer.hpp's TransformerConfig; kvHeads 0: heads;
 // positions and gelu: the enums' values) and the seed of its initialisation.
-#define ATTNLAB_TRANSFORMER_ARGS(X)                                                                    \
-  X(int, vocab, 1)                                                                                     \
-  X(int, dModel, 1) X(int, layers, 1) X(int, heads, 1) X(int, kvHeads, 0) X(int, maxLength, 1)         \
-      X(int, positions, 0) X(double, ropeBase, 10000) X(int, window, 0) X(int, mlp, 0) X(int, gelu, 0) \
-          X(bool, tie, false) X(double, seed, 0)
+#define ATTNLAB_TRANSFORMER_ARGS(X)                                                                \
+  X(int, vocab, 1) X(int, dModel, 1) X(int, layers, 1) X(int, heads, 1) X(int, kvHeads, 0)         \
+  X(int, maxLength, 1) X(int, positions, 0) X(double, ropeBase, 10000) X(int, window, 0)          \
+  X(int, mlp, 0) X(int, gelu, 0) X(bool, tie, false) X(double, seed, 0)
 struct TransformerArgs {
   ATTNLAB_TRANSFORMER_ARGS(ATTNLAB_FIELD)
 };
@@ -122,16 +123,17 @@ struct TransformerArgs {
 // addresses of tokens (B, T) int32, targets (B, T) int32 and lossMask (B, T) uint8 (0: every
 // position counts), logits (B, T, V), the trace's attentions (B, L, H, T, T) and residual
 // (L, B, T, d) (0: not wanted); and, for a training step, torch.optim.AdamW's options.
-#define ATTNLAB_MODEL_CALL_ARGS(X)                                                                         \
-  X(int, handle, 0)                                                                                        \
-  X(int, B, 1) X(int, T, 1) X(uintptr_t, tokens, 0) X(uintptr_t, targets, 0) X(uintptr_t, lossMask, 0)     \
-      X(uintptr_t, logits, 0) X(uintptr_t, attentions, 0) X(uintptr_t, residual, 0)                        \
-          X(double, learningRate, 1e-3) X(double, beta1, 0.9) X(double, beta2, 0.999) X(double, eps, 1e-8) \
-              X(double, weightDecay, 1e-2) X(double, clip, 0)
+#define ATTNLAB_MODEL_CALL_ARGS(X)                                                                 \
+  X(int, handle, 0) X(int, B, 1) X(int, T, 1)                                                     \
+  X(uintptr_t, tokens, 0) X(uintptr_t, targets, 0) X(uintptr_t, lossMask, 0)                      \
+  X(uintptr_t, logits, 0) X(uintptr_t, attentions, 0) X(uintptr_t, residual, 0)                   \
+  X(double, learningRate, 1e-3) X(double, beta1, 0.9) X(double, beta2, 0.999) X(double, eps, 1e-8) \
+  X(double, weightDecay, 1e-2) X(double, clip, 0)
 struct ModelCallArgs {
   ATTNLAB_MODEL_CALL_ARGS(ATTNLAB_FIELD)
 };
 
+// clang-format on
 #undef ATTNLAB_FIELD
 #undef ATTNLAB_ADDRESS
 

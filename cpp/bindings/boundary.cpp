@@ -12,21 +12,23 @@
 // The message is formatted here, in JS, as printf would: musl's printf family (its float formatting
 // alone is 3 KB of code) was 4.6 of the SIMD module's 37.6 KiB gzipped. args: one double per
 // conversion of `format` (%s: the string's address, %d, %lu, %.0f: the number).
+// Its body is JavaScript, which clang-format would misread (it split `=>` and `===`).
+// clang-format off
 EM_JS(void, attnlab_throw_range_error, (const char* entry, const char* format, const double* args), {
-  const whole = (x) = > {  // printf's %.0f of an integer-valued double (counts and sizes)
+  const whole = (x) => {  // printf's %.0f of an integer-valued double (counts and sizes)
     if (Number.isNaN(x)) return "nan";
     if (!Number.isFinite(x)) return x < 0 ? "-inf" : "inf";
     if (Object.is(x, -0)) return "-0";
     return Math.abs(x) < 1e21 ? x.toFixed(0) : BigInt(x).toString();
   };
   let at = args >> 3;
-  const text = UTF8ToString(format).replace(
-      / % (s | d | lu | [.] 0f) / g, (_, conversion) = > {
-          const x = HEAPF64[at++];
-          return conversion == = "s" ? UTF8ToString(x) : conversion == = ".0f" ? whole(x) : String(x);
-        });
+  const text = UTF8ToString(format).replace(/%(s|d|lu|[.]0f)/g, (_, conversion) => {
+    const x = HEAPF64[at++];
+    return conversion === "s" ? UTF8ToString(x) : conversion === ".0f" ? whole(x) : String(x);
+  });
   throw new RangeError(UTF8ToString(entry) + ": " + text);
 });
+// clang-format on
 
 namespace attnlab::binding {
 namespace {

@@ -425,33 +425,7 @@ double first_nonfinite_entry(double address, double count) {
 
 std::string arch_name_entry() { return kernels::arch_name(); }
 
-std::string tile_name_entry(int tile) { return kernels::tile_name(tile); }
-
-void set_tile_entry(double tile) {
-  Boundary check("setTile");
-  check.require(std::floor(tile) == tile && tile >= 0 && tile < kernels::tile_count(),
-                "tile must be an integer in [0, tileCount())");
-  if (!check.ok()) return check.raise();
-  kernels::set_tile(int(tile));
-}
-
-// The products of one block of the fused forward, `reps` times, in the current tile: S^T = K Qt
-// (64 keys by 64 query columns over d = 64, K's rows 64 floats apart as at d = 64) and O += P V
-// (64 rows by dv = 64 over 64 keys, P^T with its scratch's padded stride 80). The JS loader times
-// this in each tile to choose one. Returns a sum of the output, so no engine can skip the work.
-double calibration_product_entry(double reps) {
-  Boundary check("calibrationProduct");
-  check.require(std::floor(reps) == reps && reps >= 1 && reps <= 1e5,
-                "reps must be an integer in [1, 100000]");
-  if (!check.ok()) return check.raise(), 0;
-  constexpr int n = 64, ld = n + 16;
-  static float keys[n * n], qt[n * ld], pt[n * ld], values[n * n], out[n * n];  // 80 KiB, zeros
-  for (int r = 0; r < int(reps); ++r) {
-    kernels::f32_gemm_nn_strided(n, n, n, keys, n, qt, ld, pt, ld, false);
-    kernels::f32_gemm_tn_strided(n, n, n, pt, ld, values, n, out, n, r > 0);
-  }
-  return out[0] + out[n * n - 1];
-}
+std::string tile_name_entry() { return kernels::tile_name(); }
 
 // An entry point over a packed record at `record` (packed.hpp): its Args then the Buffers, read
 // after the record itself is checked to lie in wasm memory, then the entry with all its checks.
@@ -488,11 +462,7 @@ EMSCRIPTEN_BINDINGS(attnlab) {
   using namespace attnlab::binding;
 
   function("archName", &arch_name_entry);
-  function("tileCount", &attnlab::kernels::tile_count);
   function("tileName", &tile_name_entry);
-  function("currentTile", &attnlab::kernels::current_tile);
-  function("setTile", &set_tile_entry);
-  function("calibrationProduct", &calibration_product_entry);
   function("vectorWidth", &attnlab::kernels::width);
   function("packedLayout", &packed_layout);
   function("firstNonFinite", &first_nonfinite_entry);

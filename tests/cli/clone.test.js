@@ -2,7 +2,7 @@
 // repository, with no npm install and no build (web/wasm/ is built, not committed), run as
 // `node <clone>/bin/attention-lab.mjs`. Heatmaps and heads need nothing more; PNG and PDF say
 // they need playwright-core, and the computing pipeline says the wasm core is to be built.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ let clone;
 let bin;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'attnlab-cli-clone-'));
+  // The real path: Node names a module by its resolved path, so a symlinked temp folder would differ.
+  work = await realpath(await mkdtemp(join(tmpdir(), 'attnlab-cli-clone-')));
   clone = join(work, 'attention-lab');
   // What the command reaches of a clone; the temp folder has no node_modules above it.
   for (const part of ['bin', 'cli', 'package.json']) await cp(join(REPO, part), join(clone, part), { recursive: true });

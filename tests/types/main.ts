@@ -17,7 +17,7 @@ import {
   type AttentionTrace,
   type AttnMask,
   type Causal,
-  type KernelChoice,
+  type BuildInfo,
   type KVCache,
   type LayerForwardOptions,
   type LayerGradients,
@@ -226,7 +226,7 @@ const mhaOptions = {
   rope: true,
 } satisfies Required<MultiHeadAttentionOptions>;
 
-const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8), tile: 'auto' } satisfies Required<LoadOptions>;
+const load = { simd: true, wasmUrl: new URL('file:///attention.wasm'), wasmBinary: new Uint8Array(8) } satisfies Required<LoadOptions>;
 const threaded = { ...load, wasmUrl: '/attention.wasm', threads: 2, inlineBelow: 0 } satisfies Required<ParallelOptions>;
 // simd picks one of three builds: true (simd128), 'relaxed' (relaxed_madd) or false (scalar).
 expectType<Equal<LoadOptions['simd'], boolean | 'relaxed' | undefined>>(true);
@@ -299,11 +299,16 @@ export async function useSync(): Promise<number> {
     relaxedPool.dispose();
   }
   const arch: string = attn.arch;
-  const kernel: KernelChoice = attn.kernel;
-  const tile: '2x4' | '6x2' | '4x2' = kernel.tile;
-  const chosenBy: 'only' | 'calibrated' | 'option' | 'pending' | 'default' = attn.kernel.chosenBy;
-  expectType<Equal<Attention['kernelSettled'], Promise<KernelChoice>>>(true);
-  const ratio: number | undefined = attn.kernel.calibration?.ratio;
+  // The build and its register tile, fixed at compile time: no tile option, no calibration.
+  const build: BuildInfo = attn.build;
+  const buildName: 'simd' | 'relaxed' | 'scalar' = build.name;
+  const tile: '2x4' | '4x2' = build.tile;
+  // @ts-expect-error read-only
+  attn.build = build;
+  // @ts-expect-error the tile is no load option
+  const tiled: LoadOptions = { tile: '2x4' };
+  // @ts-expect-error the calibration's record is gone
+  void attn.kernel;
 
   const weights: Tensor = attn.maskedSoftmax(inputs[2], mask);
   const dx: Tensor = attn.maskedSoftmaxBackward(weights, weights, backwardMask);
@@ -352,9 +357,9 @@ export async function useSync(): Promise<number> {
     readLayer(attn.multiHeadAttention(mhaOptions), [[1, 2, 3, 4]]) +
     backend.length +
     arch.length +
+    buildName.length +
     tile.length +
-    chosenBy.length +
-    (ratio ?? 0) +
+    Object.keys(tiled).length +
     Number(simd) +
     inputs.length +
     scorings.length

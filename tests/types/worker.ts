@@ -20,12 +20,11 @@ const options = {
   wasmUrl: 'https://example.com/attention.wasm',
   wasmBinary: new ArrayBuffer(8),
   inlineBelow: 0,
-  tile: 'auto',
 } satisfies Required<AttentionWorkerOptions>;
 // The worker runs any of the three builds loadAttention can pick (the pool passes 'relaxed' on),
-// in any of their tiles.
+// and names it as the synchronous API does.
 expectType<Equal<AttentionWorkerOptions['simd'], LoadOptions['simd']>>(true);
-expectType<Equal<AttentionWorkerOptions['tile'], LoadOptions['tile']>>(true);
+expectType<Equal<ParallelAttention['build'], Attention['build']>>(true);
 const relaxed = { ...options, simd: 'relaxed' } satisfies Required<AttentionWorkerOptions>;
 
 export async function useWorker(): Promise<number> {

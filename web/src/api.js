@@ -24,12 +24,7 @@ export function createAttention(runtime) {
   const api = {
     backend: runtime.backend,
     arch: runtime.module.archName(),
-    get kernel() {
-      return runtime.kernel; // may change once, when the page's tile calibration finishes
-    },
-    get kernelSettled() {
-      return runtime.whenKernelSettled();
-    },
+    build: runtime.build,
   };
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     api[name] = (...args) => runtime.call(name, (module) => operation(module, ...args));

@@ -492,19 +492,8 @@ export interface Attention {
   readonly backend: 'wasm-simd' | 'wasm-relaxed' | 'wasm-scalar';
   /** The kernels' instruction set, from the C++ core: 'wasm' (simd128 through xsimd), 'wasm+relaxed' (the same with relaxed_madd) or 'scalar'. */
   readonly arch: string;
-  /**
-   * The products' register tile and how it was chosen (LoadOptions.tile). While the page's first
-   * calibration of the relaxed build runs, in the background after the load, this is the build's
-   * default tile with chosenBy 'pending'; it changes once, to the calibration's choice. The
-   * results are the same bits in every tile.
-   */
-  readonly kernel: KernelChoice;
-  /**
-   * Resolves with `kernel` once it is final (at once for a named tile or a build with one tile).
-   * In Node, awaiting it keeps the process alive until then; a script that never reads it does not
-   * wait for the calibration at exit.
-   */
-  readonly kernelSettled: Promise<KernelChoice>;
+  /** Which build answers: its name and its products' register tile, both fixed when it was compiled. */
+  readonly build: BuildInfo;
 
   /**
    * x of rank 1 to 4 -> weights of x's shape: (B, H, Tq, Tk), (B, Tq, Tk) (H = 1, as for q),
@@ -558,49 +547,16 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /** The .wasm bytes, if you already have them (of the build `simd` selects). Not cached. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /**
-   * The products' register tile, rows x vectors of 4 floats. The relaxed build has two, '2x4' and
-   * '6x2' (12 accumulators, which hide the FMA's latency on Intel CPUs); by default ('auto') the
-   * first load of a page starts timing both in the background (a warm-up of at most 300 ms in
-   * short slices, until the engine's optimized code has arrived, then about 20 ms of timing) and
-   * the faster then runs for the page; no load waits for it. Both give the same bits, so this only
-   * moves speed. The other builds have
-   * one tile ('2x4' SIMD, '4x2' scalar); naming another rejects with a RangeError. See
-   * `Attention.kernel`.
-   */
-  tile?: 'auto' | '2x4' | '6x2' | '4x2';
 }
 
-/** Which register tile the products run, and how it was chosen (LoadOptions.tile). */
-export interface KernelChoice {
-  readonly tile: '2x4' | '6x2' | '4x2';
-  /**
-   * 'only': the build has one tile; 'option': named by LoadOptions.tile; 'calibrated': timed on
-   * this page; 'pending': the build's default while the calibration runs; 'default': the
-   * calibration could not run (the module trapped), so the build's default.
-   */
-  readonly chosenBy: 'only' | 'calibrated' | 'option' | 'pending' | 'default';
-  /**
-   * When calibrated: each tile's fastest sample in ms (the products of one 64 x 64 block of the
-   * fused forward, `reps` times), the chosen tile's fastest over the default's (1 when the default
-   * was kept), how long the warm-up took, how many rounds of samples it timed (2 to 16: it stops
-   * once each tile's two fastest samples agree), whether they agreed (`steady`; if not, the
-   * default tile is kept), how many attempts it made (1 to 3: samples that never agreed are timed
-   * again 250 ms later, then 500 ms after that; the other fields are the last attempt's) and the
-   * samples' total time over all attempts, and the step of the clock it read (0.1 ms in a page
-   * that is not cross-origin isolated, whose samples are then 50 steps long). Otherwise null.
-   */
-  readonly calibration: {
-    readonly sampleMs: Readonly<Record<string, number>>;
-    readonly ratio: number;
-    readonly reps: number;
-    readonly warmUpMs: number;
-    readonly rounds: number;
-    readonly steady: boolean;
-    readonly attempts: number;
-    readonly timingMs: number;
-    readonly clockStepMs: number;
-  } | null;
+/**
+ * A build of the wasm core: 'simd' (simd128), 'relaxed' (the same with f32x4.relaxed_madd) or
+ * 'scalar', and the register tile its products run, rows x vectors ('2x4' in the SIMD builds,
+ * '4x2' of single floats in the scalar one; docs/performance.md says why).
+ */
+export interface BuildInfo {
+  readonly name: 'simd' | 'relaxed' | 'scalar';
+  readonly tile: '2x4' | '4x2';
 }
 
 /**

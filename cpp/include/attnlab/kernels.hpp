@@ -104,26 +104,18 @@ void f32_gemm_nt(int M, int N, int K, const float* A, const float* Bm, float* C,
 // The same products on strided operands (row strides lda, ldb, ldc, each >= its row's width), the
 // building blocks of the fused attention. Register-tiled (kernels_gemm.cpp): a tile of MR rows of C
 // by NV vectors of columns stays in registers over a depth block (4 x 2 natively, 2 x 4 in wasm
-// simd128, or 6 x 2 in the relaxed build after set_tile(1); in wasm blocks of 64 deep by 64
-// columns, so B stays in L1); each step loads NV vectors of a row of B and broadcasts MR elements
-// of A, for MR x NV vector multiply-adds. Tails: fewer rows, one
-// vector, then single columns. C must not overlap A or B.
+// simd128 and relaxed; in wasm blocks of 64 deep by 64 columns, so B stays in L1); each step loads
+// NV vectors of a row of B and broadcasts MR elements of A, for MR x NV vector multiply-adds.
+// Tails: fewer rows, one vector, then single columns. C must not overlap A or B.
 void f32_gemm_nn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
                          int ldc,
                          bool accumulate);  // A (M, K), B (K, N): C = A B
 void f32_gemm_tn_strided(int M, int N, int K, const float* A, int lda, const float* Bm, int ldb, float* C,
                          int ldc,
                          bool accumulate);  // A (K, M), B (K, N): C = A^T B
-// The register tile every product above runs (kernels_gemm.cpp). Each build has one, but the
-// relaxed one has two: 0, 2 x 4, and 1, 6 x 2, which hides the FMA's latency where 8 accumulators
-// do not (Intel). Both give the same bits, since each element's sum over k runs in the same order;
-// they differ only in speed, so the JS loader times both at load and sets the faster. The choice
-// is one global of the module instance, not per call.
-int tile_count();  // 1, or 2 in the relaxed build
-const char* tile_name(
-    int tile);            // rows x vectors, "2x4", "4x2" (AVX2) or "6x2"; "" outside [0, tile_count())
-bool set_tile(int tile);  // false, and nothing changed, outside [0, tile_count())
-int current_tile();
+// The register tile every product above runs, rows x vectors, fixed per build at compile time
+// (kernels_gemm.cpp): "2x4" in wasm, "4x2" natively and in the scalar build.
+const char* tile_name();
 
 // dst (cols, rows) with row stride ldd = src^T, src (rows, cols) with row stride lds; W x W blocks
 // are transposed in registers. dst must not overlap src.

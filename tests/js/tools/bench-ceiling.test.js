@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { WASM_TILE_CHAINS, ceilingByChains, ceilingOf, ceilingText, chainsText, higherCeilings } from '../../../tools/bench/lib/ceiling.mjs';
 // Through Vite, so the same import works in Node and in Chromium.
-import gemmSource from '../../cpp/src/kernels_gemm.cpp?raw';
+import gemmSource from '../../../cpp/src/kernels_gemm.cpp?raw';
 
 // One measureCeilings result: GFLOP/s per probe, null where the engine has no relaxed SIMD.
 const reading = (simd, relaxed, simdWall = simd, relaxedWall = relaxed) => {

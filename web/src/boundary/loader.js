@@ -15,9 +15,8 @@
 // fresh instance of the same compiled module, made synchronously. (tests/js/api/hardening.test.js
 // forces a trap through the internal hook loadModule() gives tests: the live module's
 // stackRestore(0), after which the next call's first stack frame lies below address 0.)
-// The products' tile: the relaxed build has two, timed once a page in the background after the
-// first load (tile-calibration.js) or named by { tile }, and set on every instance, a healed one
-// too. Runtime.kernel says which and how; Runtime.kernelSettled resolves once it is final.
+// Runtime.build names the build and its products' register tile, fixed when the core was compiled
+// (cpp/src/kernels_gemm.cpp): { name: 'simd' | 'relaxed' | 'scalar', tile }.
 
 // The smallest module with a simd128 instruction (v128.const; i8x16.popcnt), as used by
 // wasm-feature-detect: WebAssembly.validate accepts it exactly when the engine has SIMD.
@@ -45,7 +44,7 @@ const BUILDS = {
 
 import { preparePacked } from './packed.js';
 
-const cache = new Map(); // `${backend} ${tile option}` -> Promise<Runtime>, for loads from the default location
+const cache = new Map(); // backend -> Promise<Runtime>, for loads from the default location
 
 /** True when this JS engine validates WebAssembly SIMD (simd128). */
 export function simdSupported() {
@@ -86,9 +85,9 @@ async function readWasmInNode(url) {
 /** The load options checked, as a copy of the own ones (nothing read from a polluted prototype). */
 function checkLoadOptions(given) {
   if (given === null || typeof given !== 'object') {
-    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary, tile }, got ${given}`);
+    throw new TypeError(`loadAttention: options must be an object { simd, wasmUrl, wasmBinary }, got ${given}`);
   }
-  const known = ['simd', 'wasmUrl', 'wasmBinary', 'tile'];
+  const known = ['simd', 'wasmUrl', 'wasmBinary'];
   const options = Object.create(null);
   for (const key of Object.keys(given)) {
     if (!known.includes(key)) throw new TypeError(`loadAttention: unknown option '${key}' (known: ${known.join(', ')})`);
@@ -96,9 +95,6 @@ function checkLoadOptions(given) {
   }
   if (options.simd !== undefined && typeof options.simd !== 'boolean' && options.simd !== 'relaxed') {
     throw new TypeError(`loadAttention: simd must be 'relaxed', true, false or undefined, got ${String(options.simd)}`);
-  }
-  if (options.tile !== undefined && typeof options.tile !== 'string') {
-    throw new TypeError(`loadAttention: tile must be 'auto' or a tile's name such as '2x4' or '6x2', got ${typeof options.tile}`);
   }
   const binary = options.wasmBinary;
   if (binary !== undefined && !(binary instanceof ArrayBuffer || binary instanceof Uint8Array)) {
@@ -125,28 +121,7 @@ class Runtime {
     this.compiled = compiled;
     this.current = null;
     this.instances = 0; // how many were made: 1 until a trap
-    this.tile = 0; // the products' tile, set on every instance (setKernel)
-    this.kernel = null; // { tile, chosenBy, calibration }, frozen (setKernel)
-    this.kernelSettled = null; // Promise<kernel>, once the tile is final (chooseTile)
-  }
-
-  /**
-   * kernelSettled, holding the event loop open until it settles. The calibration pauses on unref'd
-   * timers in Node, so that a script that never asks does not wait for it at exit; one that awaits
-   * this would otherwise end with its top-level await unsettled (exit code 13).
-   */
-  whenKernelSettled() {
-    const keepAlive = setInterval(() => {}, 1000);
-    return this.kernelSettled.finally(() => clearInterval(keepAlive));
-  }
-
-  /** Runs `kernel`'s tile from now on, on the live instance and on any that replaces it. */
-  setKernel(kernel) {
-    const module = this.module;
-    const count = module.tileCount();
-    this.tile = Array.from({ length: count }, (_, t) => module.tileName(t)).indexOf(kernel.tile);
-    if (count > 1) module.setTile(this.tile);
-    this.kernel = kernel;
+    this.build = null; // { name, tile }, frozen, read from the first instance (createRuntime)
   }
 
   /** The live Emscripten module; a fresh instance when the last one trapped. */
@@ -168,7 +143,6 @@ class Runtime {
     this.factory(module);
     if (!module.calledRun) throw new Error('loadAttention: the wasm module did not start');
     preparePacked(module);
-    if (this.tile !== 0) module.setTile(this.tile);
     this.instances += 1;
     return module;
   }
@@ -189,35 +163,13 @@ class Runtime {
   }
 }
 
-/**
- * Sets runtime's tile, kernel and kernelSettled; a choice to make loads tile-calibration.js on
- * demand. A calibration still running sets the tile it chooses when it finishes.
- */
-async function chooseTile(runtime, tileOption) {
-  const module = runtime.module;
-  const named = tileOption !== undefined && tileOption !== 'auto';
-  if (module.tileCount() === 1 && !named) {
-    runtime.setKernel(Object.freeze({ tile: module.tileName(0), chosenBy: 'only', calibration: null }));
-    runtime.kernelSettled = Promise.resolve(runtime.kernel);
-    return;
-  }
-  const { tileChoice } = await import('./tile-calibration.js');
-  const { kernel, later } = tileChoice(() => runtime.module, runtime.backend, tileOption);
-  runtime.setKernel(kernel);
-  runtime.kernelSettled =
-    later === null
-      ? Promise.resolve(kernel)
-      : later.then((chosen) => {
-          runtime.setKernel(chosen);
-          return chosen;
-        });
-}
+const BUILD_NAMES = { 'wasm-simd': 'simd', 'wasm-relaxed': 'relaxed', 'wasm-scalar': 'scalar' };
 
 async function createRuntime(backend, options) {
   const [compiled, { default: factory }] = await Promise.all([compile(backend, options), BUILDS[backend].glue()]);
   const runtime = new Runtime(backend, factory, compiled);
-  void runtime.module; // instantiate now: a load that cannot start fails here, not at the first call
-  await chooseTile(runtime, options.tile);
+  const module = runtime.module; // instantiate now: a load that cannot start fails here, not at the first call
+  runtime.build = Object.freeze({ name: BUILD_NAMES[backend], tile: module.tileName() });
   return runtime;
 }
 
@@ -243,13 +195,12 @@ export async function loadModule(given = {}) {
   if (options.wasmUrl !== undefined || options.wasmBinary !== undefined) {
     runtime = await createRuntime(backend, options);
   } else {
-    const key = `${backend} ${options.tile ?? 'auto'}`;
-    if (!cache.has(key)) {
-      const loading = createRuntime(backend, { tile: options.tile });
-      cache.set(key, loading);
-      loading.catch(() => cache.delete(key)); // a failed load may be retried
+    if (!cache.has(backend)) {
+      const loading = createRuntime(backend, {});
+      cache.set(backend, loading);
+      loading.catch(() => cache.delete(backend)); // a failed load may be retried
     }
-    runtime = await cache.get(key);
+    runtime = await cache.get(backend);
   }
   return { module: runtime.module, backend, runtime };
 }

@@ -34,7 +34,7 @@ const MAX_THREADS = 64;
 // the cost of a round trip to a worker (measured 40-100 us in Node).
 const DEFAULT_INLINE_BELOW = 2 ** 20;
 
-const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'tile', 'threads', 'inlineBelow'];
+const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
 
 function parallelOptions(given) {
   const fn = 'loadAttention';
@@ -56,12 +56,11 @@ function parallelOptions(given) {
 
 /**
  * Load options a worker can receive: a wasmUrl as an absolute string (URL objects do not clone).
- * Every worker runs the build and the tile chosen here (`kernel`, the calling thread's), so none
- * calibrates again; a build with one tile needs no tile named.
+ * Every worker runs the build chosen here (the calling thread's).
  */
-function workerLoadOptions(load, backend, kernel) {
+function workerLoadOptions(load, backend) {
   const simd = { 'wasm-simd': true, 'wasm-relaxed': 'relaxed', 'wasm-scalar': false }[backend];
-  const options = { ...load, simd, tile: kernel.chosenBy === 'only' ? undefined : kernel.tile };
+  const options = { ...load, simd };
   if (load.wasmUrl !== undefined) {
     const base = isNode() ? undefined : globalThis.location?.href;
     options.wasmUrl = load.wasmUrl instanceof URL || base === undefined ? String(load.wasmUrl) : new URL(load.wasmUrl, base).href;
@@ -69,12 +68,11 @@ function workerLoadOptions(load, backend, kernel) {
   return options;
 }
 
-/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary?, tile? }) -> ParallelAttention. */
+/** loadAttention({ threads, inlineBelow?, simd?, wasmUrl?, wasmBinary? }) -> ParallelAttention. */
 export async function loadParallelAttention(options) {
   const { threads, inlineBelow, load } = parallelOptions(options);
   const { runtime, backend } = await loadModule(load); // checks the load options before any worker starts
-  await runtime.whenKernelSettled(); // the tile every worker runs, so that none calibrates on its own
-  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend, runtime.kernel));
+  const pool = await WorkerPool.start(threads, workerLoadOptions(load, backend));
   return createParallelAttention(runtime, pool, inlineBelow);
 }
 
@@ -196,8 +194,7 @@ function createParallelAttention(runtime, pool, inlineBelow) {
   return Object.freeze({
     backend,
     arch: inline.arch,
-    kernel: inline.kernel, // settled above
-    kernelSettled: inline.kernelSettled,
+    build: inline.build,
     threads: pool.size,
     async scaledDotProductAttention(q, k, v, options) {
       alive('scaledDotProductAttention');
