@@ -139,7 +139,7 @@ export class AttnTraining extends HTMLElement {
     );
     this.#view.replaceChildren(
       heads(state.probe.attentions, {
-        tokens: this.#trainer?.tokenLabels(state.probe.tokens) ?? null,
+        rowLabels: this.#trainer?.tokenLabels(state.probe.tokens) ?? null,
         title: `Attention weights at step ${state.step}`,
         aggregates: false,
         thumbSize: 56,

@@ -291,7 +291,9 @@ function mountLab(container, app) {
     timelineOut.textContent = t('lab.at-step', { step: probe.step });
     const { heads } = await import('../../../figures/heads.js');
     const labels = trainer?.tokenLabels(probe.tokens) ?? probe.tokens.map(String);
-    modelView.replaceChildren(heads(probe.attentions, { tokens: labels, title: t('lab.model-view', { step: probe.step }), aggregates: false, thumbSize: 72 }));
+    modelView.replaceChildren(
+      heads(probe.attentions, { rowLabels: labels, title: t('lab.model-view', { step: probe.step }), aggregates: false, thumbSize: 72 }),
+    );
     scores.replaceChildren(scoreTable(probe.scores));
     tools.showProbe(probe);
   }
