@@ -89,11 +89,16 @@ export async function pipelineHtml(file, loaded, options) {
     // A clone of the repository holds no wasm build (web/wasm/ is built, not committed).
     if (error.code === 'ENOENT' && /[\\/]web[\\/]wasm[\\/]/.test(error.path ?? '')) {
       throw new InputError(
-        `--view pipeline packs the wasm core into the page, and ${error.path} is not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`,
+        `--view pipeline packs the wasm core into the page, and ${wasmFolder(error.path)}attention-simd.js and .wasm are not built: run npm run build:wasm in ${fileURLToPath(new URL('..', import.meta.url))}, or use the package from npm pack`,
       );
     }
     throw new InputError(`${file}: ${error.message}`);
   }
+}
+
+/** The folder of a missing wasm file, with its separator: which of the two files is read first varies. */
+function wasmFolder(path) {
+  return path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
 /** Draws the figure the options ask for into OUT; `say(line)` reports what it does (on stderr). */

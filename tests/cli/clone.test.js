@@ -57,7 +57,7 @@ describe('node <clone>/bin/attention-lab.mjs, with no npm install and no build',
     await writeFile(join(work, 'qkv.safetensors'), writeSafetensors({ q, k: q, v: q }));
     const { code, stderr } = await inWork(['figure', 'qkv.safetensors', '--view', 'pipeline', '-o', 'p.html']);
     expect(stderr).toBe(
-      `attention-lab: --view pipeline packs the wasm core into the page, and ${clone}/web/wasm/attention-simd.js is not built: run npm run build:wasm in ${clone}/, or use the package from npm pack\n`,
+      `attention-lab: --view pipeline packs the wasm core into the page, and ${clone}/web/wasm/attention-simd.js and .wasm are not built: run npm run build:wasm in ${clone}/, or use the package from npm pack\n`,
     );
     expect(code).toBe(1);
   });
