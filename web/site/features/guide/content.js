@@ -202,7 +202,7 @@ document.body.append(await pipeline({ attn, preset: 'd2l', stages: ['masked', 'w
         {
           example: `<attn-heatmap numbers color-scale="signed">
   <script type="application/json">
-    { "weights": [[2.1, -0.4], [-1.3, 0.8]], "rowLabels": ["q1", "q2"], "colLabels": ["k1", "k2"], "label": "Scores" }
+    { "weights": [[2.1, -0.4], [-1.3, 0.8]], "rowLabels": ["q1", "q2"], "colLabels": ["k1", "k2"], "title": "Scores" }
   </script>
 </attn-heatmap>`,
         },
