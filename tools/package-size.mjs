@@ -20,78 +20,37 @@ const KB = 1024;
 // Budgets in gzipped KiB, and why.
 const BUDGETS = {
   // A page that imports the API pays for its JS glue before any call: keep it under a small image.
-  // 30 -> 34 KiB for issue 8's checks (own-property option copies, typed arrays measured through the
-  // engine's getters, float32 overflow scans, the healing runtime) and the relaxed build's loader.
-  // 34 -> 38 KiB for issue 12's API: rope, window and ALiBi options, layer positions, the KV cache.
-  // 38 -> 39 KiB for issue 9's split of web/src (+0.7 KiB: the Buffers table with what each block is,
-  // boundary/buffers.js, and ops/sdpa.js apart from the checked call it shares, each a file of its own).
-  // 39 -> 40 KiB for issue 12's decode steps: the cached layer forward with its k/v resident in wasm
-  // memory, and q, k, v checked finite by one SIMD scan of the arena (+0.6 KiB).
-  // 40 -> 41 KiB for issue 13's options.out (the caller's output array: its checks, its write after
-  // the overflow scan, the pool's; +0.8 KiB, most of it their comments). 41 -> 42 KiB for issue
-  // 13's tile choice: the tile option's check, attn.kernel, re-setting the tile on a healed
-  // instance and the on-demand import of the calibration (+0.5 KiB; the calibration itself, 2 KiB,
-  // loads only with the relaxed build).
-  // 42 -> 45 KiB (measured 44.5) for issue 37's input boundary (own fields only, nested sizes measured
-  // before flattening, detached arrays named) and the KV caches' lifetime (dispose, versions, the
-  // out-of-memory message naming what holds the memory). -> 55 KiB for issue 35's attn.transformer
-  // (web/src/train: its configuration, batches, loss targets, optimizer options and parameter maps,
-  // +9.7 KiB): the synchronous API returns a model at once, so its code loads with the API.
+  // It holds the checks at the boundary (option copies, typed arrays measured through the engine's
+  // getters, overflow scans), every op's options, the KV caches and attn.transformer (web/src/train:
+  // the synchronous API returns a model at once, so its code loads with the API).
+  // Each budget's history (what raised it, by how much) is in git log -p tools/package-size.mjs.
   '.': { eager: 55, reason: 'the API wrapper (no wasm yet) should cost less than a small image' },
-  // 40 -> 48 KiB: the API's growth above plus the pool's dead-worker replacement.
-  // 48 -> 53 KiB: the same through the pool. 53 -> 54 KiB: issue 9's split above (+0.8 KiB).
-  // 54 -> 55 KiB: the decode steps above, through the pool's entry. 55 -> 56 KiB: options.out above.
-  // 56 -> 57 KiB: the tile choice above.
-  // 57 -> 61.5 KiB (measured 60.9): issue 37 above, and layer handles pinned to their worker's
-  // generation. -> 73 KiB: issue 35's transformer above and the pool's remote transformer (+11.1 KiB).
+  // The API above plus the pool: dead-worker replacement, layer handles pinned to their worker's
+  // generation, the remote transformer.
   './worker': { eager: 73, reason: 'the API wrapper plus the pool and worker plumbing' },
   // The figure functions are drawn without wasm; pipeline() loads the explorer's state and stages when called.
-  // 76 -> 77 KiB: issue 9's palette.js, the colours JS reads (canvas maps), written once (+0.4 KiB).
-  // 77 -> 70 KiB: issue 9 (the gallery's figure menu a hook, the backward's code passed to compute,
-  // standaloneHtml() loading its packer on first call): 69.2 KiB. -> 72.5 KiB (measured 71.7): the
-  // presets' catalog (loaded one by one for <attn-figure>, +0.9 KiB) and the forward and backward
-  // stage registration apart (+0.8 KiB), while this synchronous entry still loads them all; custom
-  // ALiBi slopes (+0.8 KiB). -> 25 KiB (measured 24.5): pipeline(), pipelineState() and stageIds()
-  // async, loading the model on their first call (the explorer's state, one preset, the forward
-  // compute and stages; the backward and the gallery only when shown): -47.3 KiB moved on demand.
-  // 25 -> 30 KiB (measured 29.2) with issue 37's canvas heatmap above a cell budget and issue 33's
-  // spreadsheet keys, paste notice and their en/zh-CN messages in the cell controller.
-  // 30 -> 33 KiB (measured 32.0) with issue 33's canvas maps in the page's colours (canvas-theme.js:
-  // the --attn-* custom properties read per canvas and mixed in Oklab, as figures.css mixes them).
-  // 33 -> 34 KiB (measured 33.3) with issue 34's refusal of renamed options (renamed.js).
+  // Eager: the figures, the cell controller (spreadsheet keys, paste notice, their en/zh-CN
+  // messages) and the canvas maps in the page's colours (canvas-theme.js); the model, its presets
+  // and stages, the backward and the gallery load on demand.
   './figures': { eager: 34, reason: 'the SVG figures and the model view (heads(), canvas maps: ~5 KiB); pipeline() loads the model it draws on first call' },
   // Files in and out (npy, npz, safetensors, JSON): no wasm, no zip library (the platform inflates).
-  // 20 -> 22.5 KiB (measured 22.0) with issue 37's limits before work (zip central directory and
-  // safetensors header validated before anything is inflated or decoded, the maxBytes cap).
+  // With the limits checked before any work (zip central directory, safetensors header, maxBytes).
   './io': { eager: 22.5, reason: 'four readers and two writers as commented sources (about 17 KiB): less than a thumbnail image' },
-  // Issue 36: the training tasks and head scores on their own (measured 5.4 KiB; no wasm, no DOM).
+  // The training tasks and head scores on their own (no wasm, no DOM).
   './train': { eager: 6, reason: 'five seeded tasks, accuracy and head scores, with their checks: smaller than an icon' },
   // What a blog post pays before any figure is scrolled to: the element definitions (and the heatmap).
-  // 20 -> 23 KiB: <attn-heads> and the src/tensor/index attributes (their readers load on use).
-  // 23 -> 24 KiB: issue 9's one figure menu (menu-button.js, shared with the explorer) as the toolbar.
-  // 24 -> 25 KiB: issue 11's HTML item in the one menu (saveHtml, standaloneSpec; the file's code loads on use).
-  // 25 -> 19.5 KiB (measured 18.9): <attn-heatmap> imports heatmap.js (with colour, legend, svg
-  // and keyboard code, ~6 KiB) when it first draws.
-  // 19.5 -> 22 KiB (measured 21.3) with issue 37's bounded src cache, child-JSON type checks and the
-  // menu listener that leaves with its element.
-  // 22 -> 26 KiB (measured 25.5) with issue 33's lang attribute and the elements' own words in two
-  // languages (web/i18n/figures, figure-text.js), which every element needs before it draws.
-  // 26 -> 28 KiB (measured 27.8) with issue 34's refusal of renamed attributes and keys.
+  // <attn-heatmap> imports heatmap.js when it first draws; the elements' own words in two languages
+  // (web/i18n/figures, figure-text.js) load with them, since every element needs them to draw.
   './elements': {
     eager: 28,
     reason: 'the three element definitions, their styles and the figure menu: a page pays for no figure code until a figure is drawn',
   },
 };
-// 45 -> 50 KiB with issue 12 (window and ALiBi in every row kernel, RoPE with libm's double cos,
-// sin and pow): the core went from 37 to 49 KiB gzipped. 50 -> 39 KiB: most of that was libm's
-// tables and code behind RoPE's cos, sin and pow (now the engine's Math functions, rope.cpp), and
-// the binding is built for size (cpp/bindings/wasm.cmake): 38.0 KiB. 39 -> 34 KiB: the binding's
-// error messages are formatted in JS, not by musl's printf (cpp/bindings/boundary.cpp): 33.3 KiB.
-// 34 -> 37 KiB: issue 12's decode steps (layer_forward_cached with the cache resident, the SIMD
-// scan of the arena, the dot-rows kernel of the one-query row path): 36.0 KiB.
-// 37 -> 67 KiB: issue 35's training core linked in (the transformer, its registry binding, LayerNorm,
-// linear, GELU, cross-entropy and AdamW with their backward passes, libm's erf, exp, log and pow):
-// 66.4 KiB. A separate training build loaded on demand would give it back to pages that only draw.
+// The SIMD core: the kernels, the binding built for size (cpp/bindings/wasm.cmake), RoPE on the
+// engine's Math functions (rope.cpp) and range errors formatted in JS (cpp/bindings/boundary.cpp),
+// not libm's tables or musl's printf; and the training core (the transformer, LayerNorm, linear,
+// GELU, cross-entropy and AdamW with their backward passes). A separate training build loaded on
+// demand would give that back to pages that only draw.
 const WASM_BUDGET = { kib: 67, reason: 'the SIMD core is about 90 KB raw; a code size regression (a template blow-up) shows here first' };
 
 // What a page really downloads for its first figure (the entries' on-demand sets above also count
@@ -104,22 +63,10 @@ const SCENARIOS = [
     // figure with no preset attribute loads (an element loads only the preset it names).
     modules: ['web/elements/index.js', 'web/src/index.js', 'web/elements/runtime.js', 'web/wasm/attention-simd.js', 'web/model/presets/seed-004.js'],
     assets: ['web/figures/figures.css', 'web/wasm/attention-simd.wasm'],
-    // 150 -> 155 KiB with issue 8's API checks, -> 171 KiB with issue 12's API and core (above), ->
-    // 178 KiB with its explorer stages and presets (+6.5 KiB), -> 180 KiB with issue 9's cell
-    // controller, public toTensor and one figure menu (+2 KiB). -> 146 KiB (measured 145.0: JS
-    // 109.0, wasm 36.0) with issue 9's size work: a matrix-view figure loads no heatmap, links or
-    // gallery code (-5.7 KiB), no backward stages (-1.9), only its preset (-3.7) and no editing code
-    // until it is editable (-2.4); the core's libm-free RoPE and JS-formatted errors (-16 KiB); and
-    // custom ALiBi slopes (+1.1 KiB). -> 147 KiB (measured 146.4) with issue 13's tile choice: its
-    // loader code above and the core's five tile bindings (+0.9 KB raw).
-    // -> 152 KiB (measured 151.4) with issue 33: the stages' words in English and Chinese
-    // (web/i18n/stages/*.js, +4.1 KiB gzipped; the pages' whole catalogs stay out of figures).
-    // -> 166 KiB with issue 37's API hardening (above) and issue 33's figure data checked as given
-    // (given.js, 3.3 KiB), the number grammar and the editing messages in two languages, which load
-    // with every figure: issue 34 may move them on demand. -> 206 KiB with issue 35's training core
-    // in the wasm (+30 KiB) and the API's train/ code (+9.7 KiB): a build without the training core
-    // for pages that only draw would give those back (left to issue 34). -> 210 KiB (measured 207.5)
-    // with the elements' words in two languages (above).
+    // A matrix-view figure loads no heatmap, links, gallery, backward stages or editing code, and
+    // only its preset; the stages' words in two languages (web/i18n/stages/*.js) load with it. The
+    // training core in the wasm and the API's train/ code are the largest part a page that only
+    // draws does not use.
     budget: 210,
     reason:
       "the element definitions, the API, one matrix-view figure's code (its preset, forward compute and stages, the matrix drawing), the styles and the SIMD core, as unminified commented sources gzipped file by file (a plain page's worst case; a bundler's minified build is smaller): about one photo of a blog post",
@@ -128,13 +75,8 @@ const SCENARIOS = [
     name: 'an <attn-heatmap> (no wasm)',
     modules: ['web/elements/index.js', 'web/figures/heatmap-or-canvas.js'], // the element imports its figure when it first draws
     assets: ['web/figures/figures.css'],
-    // 25 -> 26 KiB: issue 11's HTML item in the menu (above). -> 27 KiB (measured 26.4): <attn-figure>'s
-    // on-demand loading of the gallery, backward stages, preset and editing code (+0.4 KiB).
-    // -> 35 KiB (measured 34.2) with issue 37's canvas form above the cell budget (heatmap-or-canvas.js
-    // and canvas-map.js, which the element's figure now imports) and the child-JSON checks.
-    // -> 38 KiB (measured 37.0) with issue 33's canvas-theme.js, which the canvas form imports.
-    // -> 42 KiB (measured 41.3) with the elements' words in two languages and their lang attribute.
-    // -> 44 KiB (measured 43.7) with issue 34's refusal of renamed attributes and keys.
+    // With the canvas form above the cell budget (heatmap-or-canvas.js, canvas-map.js,
+    // canvas-theme.js) and the elements' words in two languages.
     budget: 44,
     reason: 'the element definitions, the styles and the heatmap drawing: a heatmap of given weights needs no core',
   },

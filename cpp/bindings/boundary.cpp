@@ -10,7 +10,7 @@
 // an integer. EM_JS instead of emscripten::val, because a val handle alive in a frame that a JS
 // throw unwinds is never released (no destructors run), which would leak one handle per error.
 // The message is formatted here, in JS, as printf would: musl's printf family (its float formatting
-// alone is 3 KB of code) was 4.6 of the SIMD module's 37.6 KiB gzipped. args: one double per
+// above all) is several KiB of wasm. args: one double per
 // conversion of `format` (%s: the string's address, %d, %lu, %.0f: the number).
 // Its body is JavaScript, which clang-format would misread (it split `=>` and `===`).
 // clang-format off

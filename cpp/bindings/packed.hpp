@@ -3,7 +3,7 @@
 // (for entries that touch tensors) the Buffers addresses, in the order of their lists (args.hpp).
 // The JS side reads the same lists from packedLayout(), so they are written once, in args.hpp.
 // Why not Embind's value_objects: they convert field by field (a call into wasm per field and a
-// malloc per object, ~3 us for SdpaArgs + Buffers, more than a 4x4 attention), and their
+// malloc per object: for SdpaArgs + Buffers more than a 4x4 attention takes), and their
 // temporaries leak (~200 bytes) when a check throws out of the entry, and abort on a failed new.
 #pragma once
 

@@ -18,9 +18,8 @@ set(ATTNLAB_WASM_LINK_OPTIONS
   -sENVIRONMENT=web,worker
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
   # malloc returns 0 instead of aborting, so the JS API can raise a RangeError and carry on.
-  # emmalloc, not dlmalloc: the arena makes a few large blocks per call, where the two are as fast
-  # (4x4 sdpa call 5.2 us against 7-9, T=512 forward 15.7 ms either way, node, Zen 4), and it is
-  # 2.1 KiB smaller gzipped (SIMD module 37.1 -> 35.0 KiB).
+  # emmalloc, not dlmalloc: the arena makes a few large blocks per call, where the two are as fast,
+  # and emmalloc is the smaller (docs/performance.md).
   -sABORTING_MALLOC=0 -sMALLOC=emmalloc
   -sEXPORTED_FUNCTIONS=_malloc,_free
   # The JS arena restores the C stack pointer after a RangeError thrown from inside wasm.
@@ -29,10 +28,9 @@ set(ATTNLAB_WASM_LINK_OPTIONS
 
 # Code size: the kernels and the loops around them are built for speed (-O3); the binding (argument
 # checks, once per call) and layer.cpp (projections through the gemm kernels, heads rearranged by
-# memcpy) for size (-Os, which wins over the target's -O3 as the later flag). SIMD module 39.4 ->
-# 37.6 KiB gzipped; every kernel's function body unchanged; a 4x4 sdpa call ~0.15 us (3%) slower.
-# (-Oz: 0.03 KiB smaller, 5% slower calls. sdpa.cpp and softmax.cpp at -Os or -Oz changed the
-# fused loops that the linker inlines into them, and softmax grew.)
+# memcpy) for size (-Os, which wins over the target's -O3 as the later flag); every kernel's
+# function body is unchanged. Not -Oz (hardly smaller, slower calls); not sdpa.cpp or softmax.cpp
+# (at -Os they change the fused loops that the linker inlines into them). Sizes: docs/performance.md.
 set(ATTNLAB_WASM_SIZE_SOURCES ${ATTNLAB_BINDING_SOURCES} "${CMAKE_SOURCE_DIR}/cpp/src/layer.cpp")
 set_source_files_properties(${ATTNLAB_WASM_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS -Os)
 

@@ -203,9 +203,7 @@ void f32_online_softmax_columns(float* s, int lds, int n, int cols, float* m, fl
       // Down the column by a pointer, not by j * lds: Emscripten builds with loop strength reduction
       // off (-mllvm -disable-lsr), and the indexed form cost a multiply and two more instructions per
       // load in V8's code. Two keys per step, each with its own max and sum, so neither is one chain
-      // of dependent instructions. Four keys a step with their 2^x interleaved op by op took the pass
-      // alone from 11.7-12.4% of the forward loop to 10.6-10.9% (sdpa_passes, wasm simd, Zen 4), and
-      // left the loop run whole where it was (13.6 ms at T=512).
+      // of dependent instructions (four keys a step did not speed up the loop run whole).
       float* const column = s + c;
       float* const pairs_end = column + std::size_t(n / 2 * 2) * lds;
       const std::size_t step = std::size_t(lds) * 2;

@@ -139,9 +139,8 @@ __attribute__((noinline)) void gemm_block(int M, int N, int K, const float* A, i
 // Cache blocks for the large products (the layers' projections, e.g. BERT's 768 x 768 weights):
 // every tile walks its columns of B over the whole depth, so without blocks each pair of rows of
 // A streams all of B (2.3 MiB at 768 x 768) from L3. A block of kBlockDepth x kBlockColumns floats
-// of B (128 KiB, within the L2 of Zen 3 and Zen 4) serves every row of A before the next one;
-// each tile then walks kBlockDepth rows of its 16 columns (16 KiB, in L1). 1.16-1.25x on BERT's
-// layer (docs/performance.md).
+// of B (128 KiB, within a 512 KiB L2) serves every row of A before the next one; each tile then
+// walks kBlockDepth rows of its 16 columns (16 KiB, in L1). The sizes tried: docs/performance.md.
 constexpr int kBlockDepth = 256, kBlockColumns = 128;
 
 // The strided products are the fused attention's own (sdpa_fused.cpp): blocks of keys and query

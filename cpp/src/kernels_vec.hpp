@@ -66,9 +66,8 @@ inline Vec fma(Vec a, Vec b, Vec c) { return xsimd::fma(a, b, c); }
 // there), a mul and an add in wasm simd128 and in the scalar builds (where std::fma would be a slow
 // library call). The fused sdpa relies on it: its forward and backward tile the same scores in
 // different ways (groups of 16 query columns against the rows that reach a key block), and the
-// backward's P = exp(S - lse) turns an ulp of a large score into a relative error of P (when only
-// the backward's tiling changed, with tails rounding unfused, a PyTorch golden case failed on the
-// relaxed build at 1.38x its tolerance).
+// backward's P = exp(S - lse) turns an ulp of a large score into a relative error of P (with tails
+// rounding unfused, the relaxed build fails a PyTorch golden case).
 #if ATTNLAB_SIMD && ATTNLAB_RELAXED_SIMD
 inline Lane1 fma(Lane1 a, Lane1 b, Lane1 c) {
   return __builtin_wasm_fma_f32x4(F32x4{a.v}, F32x4{b.v}, F32x4{c.v})[0];
@@ -87,8 +86,8 @@ constexpr int lanes() {
 // ---- exp for the softmax: arguments x <= 0 (a score minus its row max, or minus the lse) ----
 //
 // xsimd's exp handles every float, and on wasm its many constants become v128.const instructions
-// inside the loop, each built from several x64 instructions by V8 (measured: the exp was 22% of the
-// fused forward). This one is XNNPACK's rr2_p5 scheme, for x <= 0 only (up to ~88 stays accurate):
+// inside the loop, each built from several x64 instructions by V8. This one is XNNPACK's rr2_p5 scheme, for x
+// <= 0 only (up to ~88 stays accurate):
 //   n = round(x log2 e) by the magic-bias trick, s = 2^n from n's bits shifted into the exponent,
 //   t = x - n ln2 (ln2 in two parts), exp(x) = s (1 + t p(t)) with a degree-5 polynomial p,
 //   with x first raised to -88 (one max), where n = -127: the exponent field is 0, so s = +0 and the
@@ -96,7 +95,7 @@ constexpr int lanes() {
 //   -87.34 it is subnormal, within 1e-38 of exp (8.3e-39 at most: a sweep of every float in
 //   [-95, -80], wasm and AVX2). XNNPACK instead zeroes the lanes below -87.34 with a compare and a
 //   select at the end: three instructions more per vector in V8 and one register more (16 with
-//   the constants); the max made the exp 9% faster (3.57 -> 3.25 ns per f32x4, Zen 4, node 20).
+//   the constants), where the max is one.
 // Accuracy: about 1 ulp (XNNPACK's bound; tested at 4 ulp in kernels_test.cpp).
 struct ExpCoefficients {
   float log2e, magic_bias, minus_ln2_hi, minus_ln2_lo, c5, c4, c3, c2, c1, floor;
@@ -167,8 +166,7 @@ inline Vec exp_nonpositive(Vec x, const ExpConstants<Vec>& k) {
 // below that) and every 61st in [-130, 0], under Node 20: at most 2.07 ulp in wasm simd128 (the exp
 // above: 2.21), 1.80 with relaxed_madd (exp 1.97), 1.78 with AVX2 FMA; tested at 4 ulp in
 // kernels_test.cpp. 16 vector instructions where exp_nonpositive has 20 in wasm simd128 (11 and 12
-// with fused multiply-adds), and 7 constants in registers instead of 10: 2.72 ns per f32x4 instead
-// of 3.60 for the exp, measured on a 64-key row in cache (1.86 and 2.20 relaxed; Node 20).
+// with fused multiply-adds), and 7 constants in registers instead of 10.
 struct Exp2Coefficients {
   float magic_bias, c5, c4, c3, c2, c1, floor;
 };
@@ -194,8 +192,7 @@ inline Vec exp2_nonpositive(Vec x, const Exp2Constants<Vec>& k) {
 }
 
 // One float (the tails): the vector body on a splat, so a tail rounds as a lane does and the module
-// links no libm exp2 (musl's exp2f and its table: part of the 1 KiB gzipped the base-2 softmax first
-// added to the wasm).
+// links no libm exp2 (musl's exp2f and its table).
 inline Lane1 exp2_nonpositive(Lane1 x, const Exp2Constants<Lane1>&) {
   return exp2_nonpositive(Vec(x.v), Exp2Constants<Vec>()).get(0);
 }
@@ -259,8 +256,8 @@ inline Lane1 tanh_rational(Lane1 x, const TanhConstants<Lane1>&) { return std::t
 
 #if ATTNLAB_SIMD
 // Without the final clamp to [-1, 1], so near +-1 the result may be an ulp beyond it: harmless in a
-// weighted sum of tanh or in 1 - tanh^2, and the clamp's two instructions are ~10% of the additive
-// attention's time (wasm).
+// weighted sum of tanh or in 1 - tanh^2, and the clamp's two instructions are a noticeable part of
+// the additive attention's time in wasm, where tanh is nearly all of it.
 inline Vec tanh_may_overshoot(Vec x, const TanhConstants<Vec>& k) {
   x = xsimd::max(xsimd::min(x, k.max_x), k.min_x);
   const Vec u = x * x;

@@ -135,7 +135,7 @@ void score_matrix_backward(const ScoringDims& s, const ScoringOptions& opt, cons
 // and dKWT: the kernels walk these (h, ld) arrays down their rows, storing into one while loading
 // from another, and with ld = Tk = 512 (2 KiB rows) every second row shares its address modulo
 // 4 KiB, where the CPU falsely takes a load for one of the stores in flight before it ("4K
-// aliasing"): the backward ran 1.8x slower (wasm, T = 512). With ld = 64 m + 16 two rows of one
+// aliasing") and waits for it. With ld = 64 m + 16 two rows of one
 // array line up only 64 rows apart, and rows of kept sit half a 64-byte line off those of KWT and dKWT.
 // Scratch: S | dA | QW | dQW | KWT | dKWT | KW (before its transpose; dKW after dKWT's) | kept.
 

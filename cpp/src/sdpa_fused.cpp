@@ -39,9 +39,6 @@
 // Both directions compute S^T with the same product, and a tail column rounds as a vector lane
 // does (kernels_vec.hpp's Lane1 fma): the backward's P = exp(S - lse) turns one ulp of a large
 // score into a relative error of P, so its scores must be the forward's to the bit.
-// Against the layout before (S = (scale Q) K_blk^T with K_blk transposed per block, P read through
-// two pointers), sdpa_forward called from C++ (wasm simd, Zen 4, CPU time, B=1 H=8 d=64): T=512
-// 15.1 -> 14.4 ms, T=1024 59.3 -> 56.5 ms; the backward given the saved forward 139 -> 134 ms.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -54,24 +51,18 @@
 namespace attnlab::detail {
 namespace {
 
-// Block sizes (Br query rows by Bc keys), measured in wasm SIMD under node 20 at B=1, H=8, d=64,
-// T=512..1024. Forward: 64 x 64, 2-3% faster than 32 x 64; 128 x 64 within 1%, 64 x 128 7-12%
-// slower and 64 x 32 3% slower (CPU time, Zen 4, 2026-11-24). That was measured in the layout
-// before S^T, where each query block transposed every key block (4% of the loop at Br = 32,
-// bench_passes), which a taller block halved; no key block is transposed any more (only the
-// block's queries, once), so that reason for 64 rows is gone and the sizes stay as measured.
-// Under a sliding window narrower than 512 keys 32 rows stay: a taller block spans more keys that
-// most of its rows do not see (64 rows: 5-8% slower at windows of 64 and 128 keys, 2% at 256, even
-// at 512).
-// Backward: 64 x 32 was 5-7% faster than 16 x 64 or 32 x 32: the dK, dV products
-// reduce over the Br rows, so more rows amortise loading and storing their tiles of C.
+// Block sizes (Br query rows by Bc keys), the fastest of those timed in wasm SIMD
+// (docs/performance.md). Forward: 64 x 64.
+// Under a sliding window narrower than 512 keys, 32 rows: a taller block spans more keys that
+// most of its rows do not see.
+// Backward: 64 x 32: the dK, dV products reduce over the Br rows, so more rows amortise loading
+// and storing their tiles of C.
 constexpr int kForwardRows = 64, kForwardKeys = 64;
 constexpr int kNarrowWindowRows = 32, kNarrowWindowKeys = 512;
 constexpr int kBackwardRows = 64, kBackwardKeys = 32;
 constexpr int kMaxRows = std::max(kForwardRows, kBackwardRows);
 // The blocks with Br columns get a row stride of Br + 16 floats: at Br = 64 floats (256 bytes) the
-// rows of P^T and of V fall in 16 of L1's 64 sets, and the transposed-A product O += P V ran at 83%
-// of the mul+add ceiling in L1 against 92% padded (sdpa_passes, wasm simd, Zen 4; Br + 8 within 1%).
+// rows of P^T and of V would fall in 16 of L1's 64 sets and evict each other in O += P V.
 constexpr int kColumnPad = 16;
 
 // Rows the products read in place from q, k, v or dO have their row stride from the tensor: dv
@@ -79,25 +70,19 @@ constexpr int kColumnPad = 16;
 // dv = 128 (Llama's heads) that is 512 bytes: L1 (32 KiB, 8 ways of 64 sets of 64-byte lines)
 // holds the 64 rows in 8 of its sets, 8 lines each, full, and every other line that maps there
 // evicts a row of V. Such a block of V is copied first into scratch with a padded stride (+ 16
-// floats), a copy of 1/128 of the product's flops: the wasm simd forward at d = dv = 128 (B=1 H=8,
-// sdpa_forward from C++, best of 15, alternating, Zen 4, 2026-11-24) went T=512 30.95-31.32 ->
-// 28.15-28.17 ms and T=1024 121.5-123.2 -> 110.6-111.6 ms (1.10x). A stride of 64 floats (256
-// bytes) spreads 64 rows over 16 sets and is read in place.
-// The backward read two such operands in place too, the query block's 64 rows, once per key block:
-// Q in dK += dS^T Q and dO in dV += P^T dO. Each query block now copies them once (at d = dv = 128,
-// 2 x 36 KiB, which its T / 32 key blocks then read). The backward given the saved forward at d = dv
-// = 128, B=1 H=8 (sdpa_backward from C++, best of 9, alternating, Zen 4, 2026-11-25): wasm simd
-// T=512 70.5-71.4 -> 66.1-67.1 ms, T=1024 283-288 -> 262-273 ms; relaxed T=512 58.9-59.3 -> 55.9-57.4
-// ms; AVX2 unchanged (31.5-31.9 ms both). The key block's K and V (32 rows, 4 of the 8 ways of their
-// sets) stay in place: copying them as well, once per pair of blocks, made that backward slower
-// (T=512 66.3-67.6 -> 69.0-70.7 ms, wasm simd, four turns).
+// floats), a copy of 1/128 of the product's flops. A stride of 64 floats (256 bytes) spreads 64
+// rows over 16 sets and is read in place.
+// The backward's query-block operands, Q in dK += dS^T Q and dO in dV += P^T dO, are read once per
+// key block, so each query block copies them once (at d = dv = 128, 2 x 36 KiB). The key block's K
+// and V (32 rows, 4 of the 8 ways of their sets) stay in place: a copy per pair of blocks costs
+// more than the conflicts it avoids. The gains of each copy are in docs/performance.md.
 bool aliasing_stride(int floats) { return floats % 128 == 0; }
 int padded_stride(int floats) { return floats + kColumnPad; }
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // The softmax runs in base 2 (kernels::f32_online_softmax_columns): scores are computed in log2
 // units, S2 = S log2 e, by folding log2 e into the scale of Q, so each exp is a 2^x, whose range
-// reduction is exact (kernels_vec.hpp): 2.5% of the forward loop in wasm simd, 1% relaxed (Zen 4).
+// reduction is exact and shorter than exp's (kernels_vec.hpp).
 constexpr double kLog2e = 1.44269504088896340736, kLn2 = 0.693147180559945309417;
 
 // The block sizes and scratch of one pass, carved out of the caller's buffer (or only counted,
@@ -273,14 +258,8 @@ void block_scores(const AttentionDims& dims, const SdpaOptions& opt, const Query
 
 // Forward passes 1-4 on keys j0 .. j0 + nk - 1 for the rows `rr`: the online softmax state sc.m,
 // sc.l and the rows of o (Br, dv) move on by one key block.
-// Two reshapings of these passes that the passes timed alone (tools/bench/sdpa_passes.cpp) favour
-// did not move the loop run whole (sdpa_forward from C++, wasm simd, Zen 4, B=1 H=8 d=64, best of
-// 15, three runs alternating, 2026-11-24), so neither was kept:
-//   - 2^x in the epilogue of each S^T tile, against the rows' max before the block (FlashAttention-4's
-//     lazy rescale; a block is redone when a column's max passes it by 8): no max pass, and the 2^x
-//     overlaps the products. T=512 13.8-14.7 ms against 13.7-13.8, T=2048 216-220 against 216.
-//   - K transposed once per kv head into (d, Bc) panels, so S^T runs on the one-pointer transposed-A
-//     product (93% of the ceiling in L1 against 86%). T=512 13.8-14.0 ms against 13.8-13.9.
+// The lazy rescale of FlashAttention-4 and K pre-transposed per kv head did not speed up the loop
+// run whole, so neither was kept (docs/performance.md, "Tried in the kernels").
 // Rows a product reads: row i at rows + i * ld.
 struct StridedRows {
   const float* rows;

@@ -26,18 +26,8 @@ inline bool fused_supports(const SdpaOptions& opt) {
 // rows against a long cache). A fused block keeps S^T (Bc, Br), a column per query, and runs its
 // columns up to a whole vector (sdpa_fused.cpp's padded_columns), so a block of Tq < W queries (W
 // floats per vector) costs what W queries do, while the row path reads each key and value once per
-// query row. Measured on the two functions alone (sdpa_forward_fused / sdpa_forward_rows, B=1 H=8
-// d=64 Tk=4096, no mask, CPU time, best of 25, three runs; Zen 4, node 20), fused / rows:
-//   Tq       1          2          3          4          5          6          7          8
-//   simd     2.08-2.28  1.23-1.26  0.97-1.25  0.70-1.04  0.95-1.19  0.77-1.03  0.72-0.89  0.65-0.74
-//   relaxed  1.78-2.22  1.05-1.19  0.86-0.89  0.62-0.66  0.82-1.00  0.86-0.93  0.66-0.87  0.72-0.81
-// and from 9 to 24 at most 0.93 (simd) and 0.95 (relaxed); natively (AVX2, W = 8, one run) 2.81 at
-// Tq = 1, 1.07-2.06 from 2 to 8, 0.50-0.89 from 9 to 24. So rows below one vector of queries (and
-// for Tq = 1 in the scalar build, W = 1). Before the padding, a column past the last whole vector ran
-// on one-lane tiles costing about a whole vector each: the padding made the fused forward 1.2-2.7x
-// faster in wasm at Tq = 2, 3, 6, 7, 10, 11, 13-15 and 1.1-1.6x at 18, 19, 22, 23 (the same runs),
-// where the rule sent Tq < 16 with a lane tail to rows; natively fused had been 1.3-1.9x slower
-// than rows at Tq = 20 and 23.
+// query row. So rows below one vector of queries (and for Tq = 1 in the scalar build, W = 1); the
+// crossover measured per Tq is in docs/performance.md ("Tried in the kernels").
 inline bool decode_shaped(const AttentionDims& dims) { return dims.Tq == 1 || dims.Tq < kernels::width(); }
 std::uint64_t sdpa_fused_scratch_floats(const AttentionDims& dims);
 // out (B, H, Tq, dv) and lse (B, H, Tq, optional).

@@ -1,4 +1,4 @@
-// Where the fused forward's time goes (issue 13: why ~40-55% of the ceiling): the loop of
+// Where the fused forward's time goes (why its efficiency is below the ceiling): the loop of
 // cpp/src/sdpa_fused.cpp (Br = 64 query rows by Bc = 64 keys per block, B=1 H=8 d=dv=64, no mask)
 // rebuilt from the public kernels, with each pass timed on its own:
 //   transpose  Qt = (scale log2 e Q_blk)^T into scratch (once per query block, as the fused path does;

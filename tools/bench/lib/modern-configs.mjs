@@ -174,7 +174,7 @@ function layerDecodeConfig(modules) {
 
 /**
  * The issue 12 configurations (the window at T = 1024 and 2048 to show its O(T w) scaling, 1024
- * only with --quick: onnxruntime-web's windowed GroupQueryAttention took 15 s a call at 4096): sdpaModules (ours, wasm-simd first; a pool's async calls are fine),
+ * only with --quick: 4096 is out: onnxruntime-web's windowed GroupQueryAttention takes seconds a call there): sdpaModules (ours, wasm-simd first; a pool's async calls are fine),
  * layerModules (synchronous builds only: a pool's layers have no createCache).
  */
 export function modernConfigs(sdpaModules, layerModules, { quick }) {

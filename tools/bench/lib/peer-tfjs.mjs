@@ -4,7 +4,7 @@
 // (a copy into wasm memory, as our calls do) and reads the results back with dataSync.
 // One form, 'one matMul per head' (an explicit transpose of k, matMul, softmax, matMul), since the
 // backend's fast (XNNPACK) matmul serves only batch 1 without transposes: one batched matMul over
-// all heads with transposeB took 1.9-3.9x as long. Gradients through tf.grads.
+// all heads with transposeB is slower (docs/performance.md). Gradients through tf.grads.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 // The union package, as tfjs-backend-wasm's README pairs them: tfjs-core's Node bundle registers

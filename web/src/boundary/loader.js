@@ -187,7 +187,7 @@ export async function loadModule(given = {}) {
   if (options.simd === 'relaxed' && !relaxedSimdSupported()) {
     throw new Error('loadAttention: this JS engine does not support WebAssembly relaxed SIMD; use { simd: true }');
   }
-  // No `simd`: relaxed where it validates, 1.12-1.18x the SIMD build in Chromium (README). FMA rounds
+  // No `simd`: relaxed where it validates, the faster build (docs/performance.md). FMA rounds
   // once, so the last bits may differ between CPUs: the explorer and elements ask for simdSupported().
   const relaxed = options.simd === 'relaxed' || (options.simd === undefined && relaxedSimdSupported());
   const backend = relaxed ? 'wasm-relaxed' : (options.simd ?? supported) ? 'wasm-simd' : 'wasm-scalar';

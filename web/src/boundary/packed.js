@@ -1,7 +1,7 @@
 // Calls into the binding, whose one ABI is the packed record (cpp/bindings/packed.hpp): the *Args
 // object and the Buffers addresses are written as doubles into one record in wasm memory and the
-// entry gets the record's address. (Embind's own conversion of value_objects cost about 3 us per
-// call, leaked ~200 bytes when a check threw, and aborted on a failed new.)
+// entry gets the record's address. (Embind's own conversion of value_objects cost more than a small
+// attention per call, leaked ~200 bytes when a check threw, and aborted on a failed new.)
 // The field order comes from the module (packedLayout()), so it is written once, in C++; the
 // names JS fills Buffers by are buffers.js's (packed.test.js checks both lists agree).
 

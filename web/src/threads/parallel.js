@@ -9,9 +9,8 @@
 // attention splits cleanly: query heads and query-row blocks are independent in the forward,
 // and in the backward dk, dv only need a sum where workers share a kv head (plan.js).
 // The price is copying each worker's slices in and its results out (through recycled staging
-// buffers, staging.js: about 1 ms for H=8, Tq=Tk=1024, d=64, against ~50 ms of arithmetic) and one
-// module's memory per worker. On 2 idle cores, 2 threads ran that forward and
-// forward+backward about 1.75x faster than the synchronous API (npm run bench's 2-thread rows).
+// buffers, staging.js: a small part of the arithmetic at sizes worth splitting) and one module's
+// memory per worker (npm run bench's 2-thread rows show what it buys).
 //
 // Calls are checked here, on the calling thread, by the same code as the synchronous API, so
 // almost every error is thrown before anything is sent (and is the same error). Small calls run
@@ -30,8 +29,8 @@ import { attentionBackwardCall, attentionForwardCall } from '../ops/scoring.js';
 import { dOutputTensor, sdpaBackward, sdpaBackwardCall, sdpaForward, sdpaForwardCall } from '../ops/sdpa-call.js';
 
 const MAX_THREADS = 64;
-// Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about 50 us of arithmetic,
-// the cost of a round trip to a worker (measured 40-100 us in Node).
+// Multiply-adds (B H Tq Tk (d + dv)) below which a call runs inline: about as long as a round trip
+// to a worker takes (docs/performance.md).
 const DEFAULT_INLINE_BELOW = 2 ** 20;
 
 const PARALLEL_OPTIONS = ['simd', 'wasmUrl', 'wasmBinary', 'threads', 'inlineBelow'];
