@@ -6,7 +6,7 @@
 #               per test case, ~3400 of them, which took ~250 s of a ~20 s suite)
 #   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 #               (build-asan/, or ATTNLAB_ASAN_BUILD_DIR), run the same way; built and run in the
-#               background from the build on (the build at nice 19: it takes the CPU the other
+#               background from the native build on (the build at nice 19: it takes the CPU the other
 #               steps leave idle), waited for before 8 (its log: test-results/asan.log, shown then)
 #   3. types    Vitest, project "types": tsc --strict over tests/types (a consumer of each package
 #               entry using its whole surface) and the .d.ts against the JS modules at runtime
@@ -76,7 +76,7 @@ run_gtest_pair() {  # suite-prefix build-dir
   wait "$simd"
 }
 
-# The sanitized build and its tests, in the background from before the build on. The build runs at
+# The sanitized build and its tests, in the background from the native build on. The build runs at
 # nice 19: the foreground steps keep the cores whenever they can use them, and the sanitized
 # compiles take what they leave idle (the wasm links, the type checks, the node and browser
 # projects' single worker). At the foreground's priority it took a core from the node project.
@@ -102,11 +102,6 @@ run_asan() {
 }
 
 asan_pid=
-if wants asan; then
-  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: started in the background"
-  run_asan > "$results/asan.log" 2>&1 &
-  asan_pid=$!
-fi
 # Waits for the sanitized run (once) and shows its log.
 wait_asan() {
   [ -n "$asan_pid" ] || return 0
@@ -119,6 +114,12 @@ wait_asan() {
 banner "build"
 build_native=0; build_wasm=0
 if wants native; then bash tools/build.sh native || build_native=$?; fi
+# After the native build, which installs the xsimd headers if they are missing (with --no-setup).
+if wants asan; then
+  echo "test.sh: the sanitized build and tests start in the background (test-results/asan.log)"
+  run_asan > "$results/asan.log" 2>&1 &
+  asan_pid=$!
+fi
 if wants types || wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
 # The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
 build_site=0
