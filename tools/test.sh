@@ -6,8 +6,9 @@
 #               per test case, ~3400 of them, which took ~250 s of a ~20 s suite)
 #   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 #               (build-asan/, or ATTNLAB_ASAN_BUILD_DIR), run the same way; built and run in the
-#               background from the native build on (the build at nice 19: it takes the CPU the other
-#               steps leave idle), waited for before 8 (its log: test-results/asan.log, shown then)
+#               background from the native build on (the build at nice 19, the tests at nice 10: they
+#               take the CPU the other steps leave idle), waited for before 8 (its log:
+#               test-results/asan.log, shown then)
 #   3. types    Vitest, project "types": tsc --strict over tests/types (a consumer of each package
 #               entry using its whole surface) and the .d.ts against the JS modules at runtime
 #   4. node     Vitest, project "node"    (every wasm build)
@@ -80,9 +81,10 @@ run_gtest_pair() {  # suite-prefix build-dir
 # nice 19: the foreground steps keep the cores whenever they can use them, and the sanitized
 # compiles take what they leave idle (the wasm links, the type checks, the node and browser
 # projects' single worker). At the foreground's priority it took a core from the node project.
-# The tests themselves run at normal priority (starved at nice 19 on a busy machine, they could
-# reach run_gtest's time limit). Its output goes to test-results/asan.log, shown (without the
-# build's progress lines) when it is waited for: before the timed project, which must run alone.
+# The tests run at nice 10: they may overlap e2e (lab.test.js bounds the frame time while training)
+# and still get a tenth of a core from a busy machine (at nice 19, starved, they could reach
+# run_gtest's time limit). Its output goes to test-results/asan.log, shown (without the build's
+# progress lines) when it is waited for: before the timed project, which must run alone.
 run_asan() {
   local asan_dir=${ATTNLAB_ASAN_BUILD_DIR:-$root/build-asan} t0
   t0=$(date +%s)
@@ -94,6 +96,7 @@ run_asan() {
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    renice -n 10 -p "$BASHPID" >/dev/null  # this background shell and the test processes it starts
     run_gtest_pair asan "$asan_dir"
     echo "asan: built and ran in $(( $(date +%s) - t0 )) s"
   else
