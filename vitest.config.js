@@ -35,14 +35,19 @@ const fuzz = {
 // after e2e and embed (tools/test.sh), which run two files at a time.
 const TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js', 'tests/embed/render-times.test.js'];
 
-// The longest files of the projects that run two files at a time, started first (longest first) so
-// that the two workers end together: on a fresh clone Vitest starts the largest files first, and
-// screens and accessibility, short files driving many pages, started last and ran alone at the end.
+// The longest files of the projects that run two files at a time (the e2e files that take 19 s and
+// more, longest first), started before the others so that the two workers end together: on a fresh
+// clone Vitest starts the largest files first, and short files that drive many pages (screens,
+// accessibility, presets) started late and ran alone at the end.
 const LONGEST = [
   'tests/e2e/accessibility.test.js',
   'tests/e2e/screens.test.js',
   'tests/e2e/import.test.js',
   'tests/e2e/i18n.test.js',
+  'tests/e2e/generate.test.js',
+  'tests/e2e/lab.test.js',
+  'tests/e2e/positions.test.js',
+  'tests/e2e/presets.test.js',
   'tests/embed/site.test.js',
   'tests/embed/elements.test.js',
 ];
