@@ -18,6 +18,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
+import { startingWith } from './tools/vitest-sequencer.mjs';
 
 // Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
 // workers get so that the suites also run on the relaxed build (tests/js/shared/backends.js).
@@ -34,12 +35,30 @@ const fuzz = {
 // after e2e and embed (tools/test.sh), which run two files at a time.
 const TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js', 'tests/embed/render-times.test.js'];
 
+// The longest files of the projects that run two files at a time (the e2e files that take 19 s and
+// more, longest first), started before the others so that the two workers end together: on a fresh
+// clone Vitest starts the largest files first, and short files that drive many pages (screens,
+// accessibility, presets) started late and ran alone at the end.
+const LONGEST = [
+  'tests/e2e/accessibility.test.js',
+  'tests/e2e/screens.test.js',
+  'tests/e2e/import.test.js',
+  'tests/e2e/i18n.test.js',
+  'tests/e2e/generate.test.js',
+  'tests/e2e/lab.test.js',
+  'tests/e2e/positions.test.js',
+  'tests/e2e/presets.test.js',
+  'tests/embed/site.test.js',
+  'tests/embed/elements.test.js',
+];
+
 export default defineConfig({
   test: {
     include: ['tests/js/**/*.test.js'],
     // Data-heavy suites (76 ONNX cases x 2 backends) are quick per case; wasm instantiation is the slow part.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: startingWith(LONGEST) },
     projects: [
       {
         test: {

@@ -6,7 +6,9 @@
 #               per test case, ~3400 of them, which took ~250 s of a ~20 s suite)
 #   2. asan     the same C++ tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 #               (build-asan/, or ATTNLAB_ASAN_BUILD_DIR), run the same way; built and run in the
-#               background during 3, 4 and 5 (its log: test-results/asan.log, shown after 5)
+#               background from the native build on (the build at nice 19, the tests at nice 10: they
+#               take the CPU the other steps leave idle), waited for before 8 (its log:
+#               test-results/asan.log, shown then)
 #   3. types    Vitest, project "types": tsc --strict over tests/types (a consumer of each package
 #               entry using its whole surface) and the .d.ts against the JS modules at runtime
 #   4. node     Vitest, project "node"    (every wasm build)
@@ -22,7 +24,7 @@
 #   8. timed    Vitest, project "timed" (with e2e or embed): the files that time a page, one at a
 #               time: the explorer's first render, the speed panel's frames, the figures' render
 #               times
-# e2e, embed and timed start only once nothing else runs (timed runs alone: it times). Every
+# timed starts only once nothing else runs (it times; the sanitized run is waited for first). Every
 # suite runs even when an earlier one fails. Reports go to test-results/; the last line is
 # `N passed, N failed` over all suites, and the exit status is non-zero if anything failed or a
 # suite ran no test.
@@ -57,20 +59,6 @@ if [ "$do_setup" = 1 ]; then
   bash tools/setup.sh || echo "test.sh: setup failed (continuing: the suites will say what is missing)"
 fi
 
-banner "build"
-build_native=0; build_wasm=0
-if wants native; then bash tools/build.sh native || build_native=$?; fi
-if wants types || wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
-# The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
-build_site=0
-if wants e2e || wants embed; then
-  if [ "$build_wasm" = 0 ]; then
-    npx --no-install vite build --config vite.site.config.js --logLevel warn || build_site=$?
-  else
-    build_site=$build_wasm
-  fi
-fi
-
 # One GoogleTest binary in one process (not through ctest, which starts one process per test case:
 # ~2000 processes per binary, most of the native suites' time), JUnit-style XML report in
 # test-results/; prints only failures. A crash or a hang (killed after 20 min) leaves no report,
@@ -89,30 +77,26 @@ run_gtest_pair() {  # suite-prefix build-dir
   wait "$simd"
 }
 
-if wants native; then
-  banner "native C++ tests (Release)"
-  if [ "$build_native" = 0 ]; then
-    run_gtest_pair native "$root/build"
-  else
-    status native-simd "$build_native"; status native-scalar "$build_native"
-  fi
-fi
-
-# The sanitized build and its tests, started in the background before the Vitest projects node and
-# browser: the browser project runs its files one after another on about one core, and the C++
-# compiles fill the other. Its output goes to test-results/asan.log, shown (without the build's
-# progress lines) once the browser project is done; e2e and embed, which time the page, start after.
+# The sanitized build and its tests, in the background from the native build on. The build runs at
+# nice 19: the foreground steps keep the cores whenever they can use them, and the sanitized
+# compiles take what they leave idle (the wasm links, the type checks, the node and browser
+# projects' single worker). At the foreground's priority it took a core from the node project.
+# The tests run at nice 10: they may overlap e2e (lab.test.js bounds the frame time while training)
+# and still get a tenth of a core from a busy machine (at nice 19, starved, they could reach
+# run_gtest's time limit). Its output goes to test-results/asan.log, shown (without the build's
+# progress lines) when it is waited for: before the timed project, which must run alone.
 run_asan() {
   local asan_dir=${ATTNLAB_ASAN_BUILD_DIR:-$root/build-asan} t0
   t0=$(date +%s)
   # -g1: line tables only (a sanitizer report still names file:line), ~30% less compile time than -g.
   if cmake -S "$root" -B "$asan_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_SANITIZE=ON \
        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null &&
-     cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
+     nice -n 19 cmake --build "$asan_dir" -j"$jobs" --target tests_simd tests_scalar; then
     echo "asan: built in $(( $(date +%s) - t0 )) s"
     # halt_on_error: the first report fails the test; UBSan's are fatal too (-fno-sanitize-recover).
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    renice -n 10 -p "$BASHPID" >/dev/null  # this background shell and the test processes it starts
     run_gtest_pair asan "$asan_dir"
     echo "asan: built and ran in $(( $(date +%s) - t0 )) s"
   else
@@ -121,10 +105,42 @@ run_asan() {
 }
 
 asan_pid=
+# Waits for the sanitized run (once) and shows its log.
+wait_asan() {
+  [ -n "$asan_pid" ] || return 0
+  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: waiting for the background run"
+  wait "$asan_pid"
+  asan_pid=
+  grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
+}
+
+banner "build"
+build_native=0; build_wasm=0
+if wants native; then bash tools/build.sh native || build_native=$?; fi
+# After the native build, which installs the xsimd headers if they are missing (with --no-setup).
 if wants asan; then
-  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: started in the background"
+  echo "test.sh: the sanitized build and tests start in the background (test-results/asan.log)"
   run_asan > "$results/asan.log" 2>&1 &
   asan_pid=$!
+fi
+if wants types || wants node || wants browser || wants e2e || wants embed; then bash tools/build.sh wasm || build_wasm=$?; fi
+# The end-to-end tests drive the built page; a failed build leaves no report, so e2e counts as failed.
+build_site=0
+if wants e2e || wants embed; then
+  if [ "$build_wasm" = 0 ]; then
+    npx --no-install vite build --config vite.site.config.js --logLevel warn || build_site=$?
+  else
+    build_site=$build_wasm
+  fi
+fi
+
+if wants native; then
+  banner "native C++ tests (Release)"
+  if [ "$build_native" = 0 ]; then
+    run_gtest_pair native "$root/build"
+  else
+    status native-simd "$build_native"; status native-scalar "$build_native"
+  fi
 fi
 
 # Vitest project, default reporter on the console, JSON report for the summary.
@@ -147,11 +163,6 @@ if wants browser; then
   banner "JS tests in Chromium (Vitest browser mode, every wasm build)"
   run_vitest browser
 fi
-if [ -n "$asan_pid" ]; then
-  banner "native C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer: waiting for the background run"
-  wait "$asan_pid"
-  grep -vE '^\[ *[0-9]+%\] ' "$results/asan.log"
-fi
 if wants e2e; then
   banner "explorer end-to-end tests in Chromium (Vitest project e2e, two files at a time; dist/site)"
   if [ "$build_site" = 0 ]; then run_vitest e2e; else status vitest-e2e "$build_site"; fi
@@ -160,6 +171,7 @@ if wants embed; then
   banner "embedding tests in Chromium and the packed package (Vitest project embed, two files at a time)"
   if [ "$build_site" = 0 ]; then run_vitest embed; else status vitest-embed "$build_site"; fi
 fi
+wait_asan
 if wants e2e || wants embed; then
   banner "the files that time a page, one at a time with nothing else running (Vitest project timed)"
   if [ "$build_site" = 0 ]; then run_vitest timed; else status vitest-timed "$build_site"; fi
