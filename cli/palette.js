@@ -2,7 +2,7 @@
 // oklab of a tone into the cell colour, by intensity t); a file written without a browser has no
 // CSS engine, so the same mix is computed here into plain #rrggbb, from the figures' palette (light).
 // Oklab: Björn Ottosson's matrices (bottosson.github.io/posts/oklab, as CSS Color 4 defines oklab).
-import { NAN_GREY, PALETTE } from '../web/figures/palette.js';
+import { NAN_GREY, PALETTE } from '../web/figures/index.js';
 
 const light = (name) => PALETTE[name][0];
 
