@@ -20,6 +20,7 @@ import {
   pipelineState,
   stageIds,
   standaloneHtml,
+  toneMix,
   widestText,
   type AttentionsLike,
   type CanvasHeatmapOptions,
@@ -218,7 +219,8 @@ export async function useFigures(): Promise<number> {
   const text: string = formatNumber(0.0557) + fullValue(-Infinity);
   const tones: PaletteColor[] = ['weight', 'pos', 'neg', 'cell'];
   const [light, dark]: readonly [string, string] = PALETTE[tones[0]];
-  const labelRoom: number = widestText(['the', 'cat', 7], 11) + NAN_GREY.length + light.length + dark.length;
+  const [red, green, blue]: [number, number, number] = toneMix([67, 56, 202], [255, 255, 255], scale.t(0.5));
+  const labelRoom: number = red + green + blue + widestText(['the', 'cat', 7], 11) + NAN_GREY.length + light.length + dark.length;
   const fileData: Record<string, unknown> | null = await pipelineData(
     { tensors: { q: { data: new Float32Array(4), shape: [2, 2], dtype: 'float32' } }, tokens: ['a', 'b'] },
     { wq: true },
@@ -261,6 +263,8 @@ export async function useFigures(): Promise<number> {
 }
 
 export function misuse(): void {
+  // @ts-expect-error toneMix mixes sRGB bytes, not CSS colours
+  toneMix('#4338ca', '#ffffff', 0.5);
   // @ts-expect-error the palette is frozen
   PALETTE.cell = ['#000000', '#ffffff'];
   // @ts-expect-error no such colour

@@ -196,6 +196,13 @@ export const PALETTE: Readonly<Record<PaletteColor, readonly [string, string]>>;
 /** The colour of NaN in a canvas map or a static file ('#a0a0a0'): grey, never mistaken for a weight. */
 export const NAN_GREY: string;
 
+/**
+ * A cell's colour as figures.css draws it, color-mix(in oklab, tone calc(t * 85%), cell), for what
+ * CSS does not colour (a canvas, a file written without a browser): tone, cell and the result are
+ * sRGB bytes [r, g, b]; t is the intensity in [0, 1] (ColorScale.t).
+ */
+export function toneMix(tone: readonly [number, number, number], cell: readonly [number, number, number], t: number): [number, number, number];
+
 /** The rough width in px of the widest of `texts` at font `size` px (0 for none): the room the figures leave for labels. */
 export function widestText(texts: Iterable<unknown>, size: number): number;
 

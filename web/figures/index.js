@@ -14,8 +14,10 @@ export { links } from './links.js';
 export { legend } from './legend.js';
 export { lineChart } from './line-chart.js';
 export { colorScale } from './color.js';
+export { toneMix } from './canvas-theme.js';
 export { formatNumber, fullValue } from './format.js';
 export { NAN_GREY, PALETTE } from './palette.js';
+
 export { widestText } from './svg.js';
 
 /** The explorer's pipeline for a spec (pipeline/pipeline.js): -> Promise<HTMLDivElement>. */

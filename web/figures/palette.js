@@ -15,7 +15,7 @@ export const PALETTE = {
   source: ['#d97706', '#fbbf24'],
 };
 
-// Public (attention-lab/figures): frozen, so that no page changes another's defaults.
+// Public: frozen.
 for (const pair of Object.values(PALETTE)) Object.freeze(pair);
 Object.freeze(PALETTE);
 
