@@ -1,6 +1,6 @@
 // Static SVG figures built as strings from the numbers (no browser, no DOM), for papers and for the
 // standalone HTML file: the heatmap of one (Tq, Tk) block and the grid of heads of an (L, H, T, Tk)
-// block. Colours, numbers and the colour bar follow web/figures (color.js, format.js), with the
+// block. Colours, numbers and the colour bar follow web/figures (through its public entry), with the
 // colours resolved to #rrggbb (palette.js) so that any SVG renderer draws them.
 // DOM contract: the root <svg> has data-stage; every cell is a <rect> with data-col and data-value
 // (String of the float32 value, as the figure functions write it) and, with `titles`, a <title>
@@ -10,9 +10,7 @@
 // cells with their tooltips can pass V8's longest string (2^29 - 24 characters), and a file is
 // written chunk by chunk anyway. Labels longer than LABEL_CHARS are cut (with "…") so that
 // neither a cell's tooltip nor the file grows with a file's longest token.
-import { colorScale, gradientStops } from '../web/figures/color.js';
-import { formatNumber, fullValue } from '../web/figures/format.js';
-import { textWidth } from '../web/figures/svg.js';
+import { colorScale, formatNumber, fullValue, widestText } from '../web/figures/index.js';
 import { el, escape, openTag } from './markup.js';
 import { INK, NAN_FILL, toneColor } from './palette.js';
 
@@ -46,25 +44,16 @@ export function scaleFor(data) {
   return colorScale(weights ? 'weights' : 'signed', data);
 }
 
-/** The width of the longest label, by a loop: Math.max(...labels) overflows the stack past ~10^5 labels. */
-function longestLabel(labels) {
-  let widest = 0;
-  for (const label of labels) widest = Math.max(widest, textWidth(label, FONT));
-  return widest;
-}
-
 function cellFill(scale, v) {
   return Number.isNaN(v) ? NAN_FILL : toneColor(scale.tone(v), scale.t(v));
 }
 
 /** The vertical colour bar at (x, y), `height` tall, with max, middle and min labelled. */
 function colorBar(scale, x, y, height, id) {
-  const ends = gradientStops(scale);
   const stops = Array.from({ length: GRADIENT_STOPS }, (_, k) => {
     const f = k / (GRADIENT_STOPS - 1);
     const v = scale.min + f * (scale.max - scale.min);
-    const [, tone] = ends[f < 0.5 ? 0 : ends.length - 1];
-    return el('stop', { offset: f.toFixed(3), 'stop-color': toneColor(scale.kind === 'weights' ? tone : scale.tone(v), scale.t(v)) });
+    return el('stop', { offset: f.toFixed(3), 'stop-color': toneColor(scale.tone(v), scale.t(v)) });
   });
   return [
     el('linearGradient', { id, x1: 0, y1: 1, x2: 0, y2: 0 }, stops),
@@ -131,8 +120,8 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowTokens = null, cols: colToke
   const cols = colNames ?? positions(Tk);
   const scale = scaleFor(data);
   const size = Math.max(14, Math.min(40, Math.floor(400 / Math.max(Tq, Tk))));
-  const x0 = 30 + Math.ceil(longestLabel(rows));
-  const longest = longestLabel(cols);
+  const x0 = 30 + Math.ceil(widestText(rows, FONT));
+  const longest = widestText(cols, FONT);
   const slanted = longest > size - 2;
   const y0 = 24;
   const parts = [el('text', { x: x0, y: 15, 'font-size': 12.5, 'font-weight': 600, fill: INK.text }, escape(title))];

@@ -11,9 +11,7 @@ import { headsSvg, heatmapSvg } from './figure-svg.js';
 import { standalonePage } from './html.js';
 import { axisTokens, loadFile, pickTensor, selectBlock } from './load.js';
 import { sameFile } from './read-file.js';
-import { standaloneHtml } from '../web/figures/export/standalone-html.js';
-import { pipelineState } from '../web/figures/pipeline/state.js';
-import { fileStatePatch } from '../web/model/roles.js';
+import { pipelineData, pipelineState, standaloneHtml } from '../web/figures/index.js';
 
 /** The lines `info` prints: one per tensor, then tokens and metadata. */
 export function describeFile(file, { tensors, tokens, metadata }) {
@@ -64,7 +62,7 @@ export function figureSvg(file, loaded, options, { titles }) {
 export async function pipelineHtml(file, loaded, options) {
   let patch;
   try {
-    patch = fileStatePatch(loaded, null);
+    patch = await pipelineData(loaded);
   } catch (error) {
     throw new InputError(`${file}: ${error.message}`);
   }
@@ -83,7 +81,7 @@ export async function pipelineHtml(file, loaded, options) {
   if (patch.tokens) patch.tokens = patch.tokens.map(showControls);
   const title = showControls(options.title ?? `attention of ${file}`);
   try {
-    pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
+    await pipelineState({ data: patch }); // the state's own checks (sizes the explorer computes live), before writing
     return await standaloneHtml({ element: 'attn-figure', attributes: { editable: true }, data: patch, title });
   } catch (error) {
     // A clone of the repository holds no wasm build (web/wasm/ is built, not committed).

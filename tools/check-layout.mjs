@@ -11,6 +11,9 @@
 //   web/measure the measuring code (timing, the ceiling probe, the plain-JS baseline) that the
 //             speed panel and tools/bench share: imports nothing but itself, touches no DOM.
 //   tools/    web code never imports it; tools may import web code but never web/site (the app).
+//   cli/ bin/ the command line uses the package as a user does: it imports (statically or by
+//             import()) only the package's public entry files (package.json exports) and its own
+//             folders (bin/ may import cli/), never a module behind an entry.
 //   package   every module a package.json export reaches is in `files`, and `files` ships nothing
 //             under web/site.
 // Each problem is one line, `file -> spec` with the rule it breaks; paths are from the root.
@@ -113,6 +116,37 @@ function toolProblems(root, file) {
   return problems;
 }
 
+// The command line's folders and those each may import besides the package's public entries.
+const CLI_MAY_IMPORT = { cli: ['cli'], bin: ['bin', 'cli'] };
+
+/** The package's public entry files (package.json exports' JS targets), root-relative. */
+function entryFiles(pkg) {
+  return Object.values(pkg.exports ?? {})
+    .map((target) => (typeof target === 'string' ? target : target.default))
+    .filter((file) => /\.m?js$/.test(file))
+    .map((file) => file.replace(/^\.\//, ''));
+}
+
+/**
+ * The problems of one command-line file's imports: a relative import reaches only its own folders
+ * or a public entry file. Packages (playwright-core, node:*) are the user's to install; an asset URL
+ * (new URL('..', import.meta.url), a folder named in a message) is no import.
+ */
+function cliProblems(root, file, entries) {
+  const from = posix(relative(root, file));
+  const folder = folderOf(from, Object.keys(CLI_MAY_IMPORT));
+  const problems = [];
+  for (const { spec, kind } of specifiers(file)) {
+    if (kind === 'asset' || !spec.startsWith('.')) continue;
+    const to = posix(relative(root, resolve(dirname(file), spec)));
+    if (CLI_MAY_IMPORT[folder].some((f) => within(to, f)) || entries.includes(to)) continue;
+    problems.push(
+      `${from} -> ${spec} (${folder}/ imports only ${CLI_MAY_IMPORT[folder].map((f) => `${f}/`).join(', ')} and the package's entries, package.json exports)`,
+    );
+  }
+  return problems;
+}
+
 /** `files` of package.json as a test of a root-relative path (directories, `*` and `**` globs, `!` exclusions). */
 function shippedBy(files) {
   const rules = files.map((pattern) => {
@@ -180,6 +214,10 @@ export function checkLayout(root) {
     for (const file of sourcesUnder(root, layer)) problems.push(...fileProblems(root, file));
   }
   for (const file of sourcesUnder(root, 'tools')) problems.push(...toolProblems(root, file));
+  const entries = entryFiles(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+  for (const folder of Object.keys(CLI_MAY_IMPORT)) {
+    for (const file of sourcesUnder(root, folder)) problems.push(...cliProblems(root, file, entries));
+  }
   return [...new Set([...problems, ...packageProblems(root)])];
 }
 

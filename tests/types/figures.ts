@@ -2,6 +2,8 @@
 // (each options literal `satisfies Required<...>`), its result used as the DOM type declared.
 import {
   CELL_BUDGET,
+  NAN_GREY,
+  PALETTE,
   canvasHeatmap,
   colorScale,
   formatNumber,
@@ -14,9 +16,12 @@ import {
   links,
   matrix,
   pipeline,
+  pipelineData,
   pipelineState,
   stageIds,
   standaloneHtml,
+  toneMix,
+  widestText,
   type AttentionsLike,
   type CanvasHeatmapOptions,
   type ColorScale,
@@ -27,6 +32,7 @@ import {
   type ColorScaleKind,
   type TensorLike,
   type MatrixOptions,
+  type PaletteColor,
   type PipelineSpec,
   type PipelineStateSpec,
   type PresetId,
@@ -211,6 +217,15 @@ export async function useFigures(): Promise<number> {
   // @ts-expect-error async: a Promise of the ids, not the list
   stageIds().filter((id) => id !== 'params');
   const text: string = formatNumber(0.0557) + fullValue(-Infinity);
+  const tones: PaletteColor[] = ['weight', 'pos', 'neg', 'cell'];
+  const [light, dark]: readonly [string, string] = PALETTE[tones[0]];
+  const [red, green, blue]: [number, number, number] = toneMix([67, 56, 202], [255, 255, 255], scale.t(0.5));
+  const labelRoom: number = red + green + blue + widestText(['the', 'cat', 7], 11) + NAN_GREY.length + light.length + dark.length;
+  const fileData: Record<string, unknown> | null = await pipelineData(
+    { tensors: { q: { data: new Float32Array(4), shape: [2, 2], dtype: 'float32' } }, tokens: ['a', 'b'] },
+    { wq: true },
+  );
+  await pipelineData({ tensors: {} });
 
   const standalone = {
     element: 'attn-heatmap',
@@ -241,11 +256,19 @@ export async function useFigures(): Promise<number> {
     keyNode.childElementCount +
     figure.childElementCount +
     Object.keys(state).length +
-    text.length
+    text.length +
+    labelRoom +
+    Object.keys(fileData ?? {}).length
   );
 }
 
 export function misuse(): void {
+  // @ts-expect-error toneMix mixes sRGB bytes, not CSS colours
+  toneMix('#4338ca', '#ffffff', 0.5);
+  // @ts-expect-error the palette is frozen
+  PALETTE.cell = ['#000000', '#ffffff'];
+  // @ts-expect-error no such colour
+  void PALETTE.accent;
   // @ts-expect-error colorScale is 'signed' or 'weights'
   matrix(weights, { colorScale: 'diverging' });
   // @ts-expect-error 0.1's kind is now colorScale

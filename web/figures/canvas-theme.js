@@ -3,14 +3,15 @@
 // (--attn-masked-bg) as computed for the canvas element, so light, dark and an embedding page's
 // own values all apply. A weight's colour is figures.css's
 //   color-mix(in oklab, tone calc(t * 85%), cell)
-// computed here in JS (Oklab, Björn Ottosson 2020), so a canvas pixel and the SVG cell of the same
-// weight agree to rounding.
+// computed here in JS (toneMix: Oklab, Björn Ottosson 2020), so a canvas pixel and the SVG cell of
+// the same weight agree to rounding; the command line's static files use it too.
 //
 // canvasColours(canvas) -> { mix(tone, t) -> [r, g, b], masked: [r, g, b] }; tone is 'seq', 'pos' or 'neg'.
 // onThemeChange(canvas, repaint): repaint while the canvas is in the page, when the page's theme changes.
 import { PALETTE } from './palette.js';
 
-export const TONE_SHARE = 0.85; // figures.css: the tone takes at most 85% of a cell
+const TONE_SHARE = 0.85; // figures.css: the tone takes at most 85% of a cell
+
 const LEVELS = 256; // t is looked up in 1/255 steps: under half a colour level apart
 
 const PROPERTIES = {
@@ -60,14 +61,15 @@ function resolved(canvas) {
   return out;
 }
 
-const toLinear = (c) => {
-  const x = c / 255;
+const toLinear = (byte) => {
+  const x = byte / 255;
   return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
 };
 const toByte = (x) => Math.round(255 * Math.min(1, Math.max(0, x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055)));
 
-function oklab([r8, g8, b8]) {
-  const [r, g, b] = [r8, g8, b8].map(toLinear);
+/** sRGB bytes -> Oklab [L, a, b]. */
+function oklab(rgb) {
+  const [r, g, b] = rgb.map(toLinear);
   const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
   const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
   const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
@@ -78,6 +80,7 @@ function oklab([r8, g8, b8]) {
   ];
 }
 
+/** Oklab -> sRGB bytes, clipped. */
 function srgb([L, a, b]) {
   const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
   const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
@@ -89,13 +92,16 @@ function srgb([L, a, b]) {
   ].map(toByte);
 }
 
-/** LEVELS colours from the cell (t = 0) to 85% of the tone (t = 1), mixed in Oklab. */
-function ramp(tone, cell) {
+/** figures.css's cell colour: t * 85% of `tone` mixed into `cell` in Oklab; sRGB bytes [r, g, b] in and out. */
+export function toneMix(tone, cell, t) {
+  const share = t * TONE_SHARE;
   const [a, b] = [oklab(tone), oklab(cell)];
-  return Array.from({ length: LEVELS }, (_, k) => {
-    const share = (TONE_SHARE * k) / (LEVELS - 1);
-    return srgb(a.map((x, i) => share * x + (1 - share) * b[i]));
-  });
+  return srgb(a.map((x, k) => share * x + (1 - share) * b[k]));
+}
+
+/** LEVELS colours from the cell (t = 0) to 85% of the tone (t = 1), as figures.css mixes them. */
+function ramp(tone, cell) {
+  return Array.from({ length: LEVELS }, (_, k) => toneMix(tone, cell, k / (LEVELS - 1)));
 }
 
 const ramps = new Map(); // 'tone|cell' -> ramp, shared by every canvas of the same colours

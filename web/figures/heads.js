@@ -16,21 +16,10 @@
 import { toAttentions } from '../model/attentions.js';
 import { refuseRenamed } from '../src/boundary/renamed.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
+import { h } from './dom.js';
 import { heatmap } from './heatmap.js';
 
 const SVG_LIMIT = 64; // the largest T whose enlarged map is SVG cells (4,096 of them)
-
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(node.dataset, v);
-    else if (k === 'style') node.style.cssText = v;
-    else if (k === 'text') node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 /** Mean and max over heads per layer, mean over layers per head, and the two corners. */
 function aggregates(data, L, H, size) {
@@ -92,7 +81,7 @@ export function heads(input, options = {}) {
   // Each map: where its T x Tk weights live, and how it is named.
   const maps = [];
   const map = (layer, head, data, offset, name) => {
-    const canvas = el('canvas', {
+    const canvas = h('canvas', {
       class: 'attn-thumb',
       tabindex: '0',
       role: 'button',
@@ -106,19 +95,19 @@ export function heads(input, options = {}) {
     maps.push(entry);
     return canvas;
   };
-  const label = (text, extra = '') => el('div', { class: 'attn-axis', style: `font-size:11px;align-self:center;${extra}`, text });
+  const label = (text, extra = '') => h('div', { class: 'attn-axis', style: `font-size:11px;align-self:center;${extra}` }, text);
 
   // Grid, as BertViz's model view: a row per layer (its label first), a column per head, then the
   // mean and the max over heads; a last row for the mean over layers. Layers and heads are counted
   // from 0, as PyTorch indexes them and as the index attributes and flags take them.
   const columns = headIndices.length + (agg ? 2 : 0);
-  const grid = el('div', {
+  const grid = h('div', {
     class: 'attn-heads-grid',
     role: 'group',
     'aria-label': `${L} layers by ${H} heads`,
     style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%`,
   });
-  grid.append(el('div'));
+  grid.append(h('div'));
   for (const h of headIndices) grid.append(label(`H${h}`, 'text-align:center'));
   if (agg) grid.append(label('mean', 'text-align:center'), label('max', 'text-align:center'));
   for (const l of layers) {
@@ -136,14 +125,17 @@ export function heads(input, options = {}) {
     grid.append(map('mean', 'max', agg.maxMean, 0, 'max over heads, mean over layers'));
   }
 
-  const readout = el('p', {
-    class: 'attn-readout',
-    'aria-live': 'polite',
-    dataset: { role: 'readout' },
-    style: 'font-size:12px;min-height:1.4em;margin:4px 0',
-    text: 'Point at a map to read a weight; click to enlarge.',
-  });
-  const detail = el('div', { class: 'attn-heads-detail', dataset: { role: 'detail' } });
+  const readout = h(
+    'p',
+    {
+      class: 'attn-readout',
+      'aria-live': 'polite',
+      dataset: { role: 'readout' },
+      style: 'font-size:12px;min-height:1.4em;margin:4px 0',
+    },
+    'Point at a map to read a weight; click to enlarge.',
+  );
+  const detail = h('div', { class: 'attn-heads-detail', dataset: { role: 'detail' } });
   const selected = new Set();
   let current = null;
 
@@ -196,30 +188,33 @@ export function heads(input, options = {}) {
   grid.addEventListener('click', activate);
   grid.addEventListener('keydown', activate);
 
-  const root = el('div', {
+  const root = h('div', {
     class: 'attn-figure attn-heads',
     role: 'figure',
     'aria-label': `${title}: ${L} layers, ${H} heads, ${T} queries by ${Tk} keys`,
     dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) },
   });
-  if (title) root.append(el('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px', text: title }));
+  if (title) root.append(h('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px' }, title));
   if (rowLabels || colLabels) {
     const labels = rowLabels ?? colLabels;
-    const strip = el('div', {
+    const strip = h('div', {
       class: 'attn-tokens',
       role: 'group',
       'aria-label': 'Select tokens to highlight their rows and columns',
       style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto',
     });
     labels.forEach((text, i) => {
-      const button = el('button', {
-        type: 'button',
-        'aria-pressed': 'false',
-        dataset: { token: String(i) },
-        title: `token ${i}`,
-        style: 'font:inherit;font-size:11px;padding:0 4px',
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          'aria-pressed': 'false',
+          dataset: { token: String(i) },
+          title: `token ${i}`,
+          style: 'font:inherit;font-size:11px;padding:0 4px',
+        },
         text,
-      });
+      );
       button.addEventListener('click', () => {
         if (selected.has(i)) selected.delete(i);
         else selected.add(i);

@@ -12,6 +12,7 @@
 //          move between cells, Enter/Space/click dispatch 'attn-cell-activate' (bubbling).
 // Shapes use the letters of docs/semantics.md: B batch, Tq queries, Tk keys, R x C a matrix.
 import type { Attention, AttentionWindow, Causal, RopeSetting, Scoring, Tensor, TensorLike } from '../src/index.js';
+import type { TensorFile } from '../io/index.js';
 
 export interface MatrixOptions {
   /** data-stage of the root (default 'matrix'). */
@@ -186,6 +187,25 @@ export function formatNumber(value: number): string;
 /** The exact value, as data-value and aria labels carry it: String(value). */
 export function fullValue(value: number): string;
 
+/** The names of the figures' colours: each is the custom property --attn-<name>. */
+export type PaletteColor = 'cell' | 'ink' | 'ink-muted' | 'ink-strong' | 'grid' | 'weight' | 'pos' | 'neg' | 'hatch' | 'masked-bg' | 'focus' | 'source';
+
+/** Each --attn-* colour's default as [light, dark] '#rrggbb' (figures.css's fallbacks), for drawing without CSS. Frozen. */
+export const PALETTE: Readonly<Record<PaletteColor, readonly [string, string]>>;
+
+/** The colour of NaN in a canvas map or a static file ('#a0a0a0'): grey, never mistaken for a weight. */
+export const NAN_GREY: string;
+
+/**
+ * A cell's colour as figures.css draws it, color-mix(in oklab, tone calc(t * 85%), cell), for what
+ * CSS does not colour (a canvas, a file written without a browser): tone, cell and the result are
+ * sRGB bytes [r, g, b]; t is the intensity in [0, 1] (ColorScale.t).
+ */
+export function toneMix(tone: readonly [number, number, number], cell: readonly [number, number, number], t: number): [number, number, number];
+
+/** The rough width in px of the widest of `texts` at font `size` px (0 for none): the room the figures leave for labels. */
+export function widestText(texts: Iterable<unknown>, size: number): number;
+
 export type PresetId = 'seed-004' | 'seed-002' | 'd2l' | 'sentence' | 'sliding-window' | 'alibi' | 'rotary' | 'decode' | 'random';
 export type View = 'matrix' | 'heatmap' | 'links';
 
@@ -277,6 +297,15 @@ export function stageIds(): Promise<string[]>;
  * loaded. Rejects with a TypeError (a wrong kind) or RangeError (a wrong size) naming the field.
  */
 export function pipelineState(spec?: PipelineStateSpec): Promise<Record<string, unknown>>;
+
+/**
+ * A file's tensors (as attention-lab/io's readTensors() returns them) as a pipeline spec's `data`:
+ * { x, wq, wk, wv } or { q, k, v }, nested arrays, with the file's tokens when they fit its rows;
+ * null when the file holds attention weights alone. `transpose` names the weights stored as
+ * nn.Linear's (out, in) (default: those that only fit X transposed). Rejects with a RangeError
+ * naming the role and the shapes when the tensors fit none.
+ */
+export function pipelineData(file: TensorFile, transpose?: { wq?: boolean; wk?: boolean; wv?: boolean } | null): Promise<Record<string, unknown> | null>;
 
 /** A figure's input is the API's: a Tensor, { data, shape } with any numeric array, or nested arrays. */
 export type { Tensor, TensorLike };

@@ -14,7 +14,11 @@ export { links } from './links.js';
 export { legend } from './legend.js';
 export { lineChart } from './line-chart.js';
 export { colorScale } from './color.js';
+export { toneMix } from './canvas-theme.js';
 export { formatNumber, fullValue } from './format.js';
+export { NAN_GREY, PALETTE } from './palette.js';
+
+export { widestText } from './svg.js';
 
 /** The explorer's pipeline for a spec (pipeline/pipeline.js): -> Promise<HTMLDivElement>. */
 export async function pipeline(spec) {
@@ -26,6 +30,12 @@ export async function pipeline(spec) {
 export async function pipelineState(spec) {
   const { loadPipelineState } = await import('./pipeline/state.js');
   return loadPipelineState(spec);
+}
+
+/** A file's tensors (attention-lab/io's readTensors) as a pipeline spec's data, or null for attention weights alone (model/roles.js). */
+export async function pipelineData(file, transpose = null) {
+  const { fileStatePatch } = await import('../model/roles.js');
+  return fileStatePatch(file, transpose);
 }
 
 /** Every stage id, forward then backward, in pipeline order (pipeline/figure.js): -> Promise<string[]>. */

@@ -15,5 +15,9 @@ export const PALETTE = {
   source: ['#d97706', '#fbbf24'],
 };
 
+// Public: frozen.
+for (const pair of Object.values(PALETTE)) Object.freeze(pair);
+Object.freeze(PALETTE);
+
 // NaN in a canvas map or a static file: grey, never mistaken for a weight.
 export const NAN_GREY = '#a0a0a0';

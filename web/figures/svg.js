@@ -1,15 +1,7 @@
-// A tiny helper for building SVG without a framework.
-const NS = 'http://www.w3.org/2000/svg';
+// SVG helpers: ids, text widths, the hatch pattern (svg() is dom.js's).
+import { svg } from './dom.js';
 
-/** An SVG element with attributes (null/undefined skipped) and children (nodes or strings). */
-export function svg(tag, attrs = {}, children = []) {
-  const node = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, String(value));
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
+export { svg };
 
 let counter = 0;
 /** An id unique in the document (hatch patterns, gradients: several figures share a page). */

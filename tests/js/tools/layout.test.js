@@ -68,6 +68,13 @@ describe('the layout check', () => {
   write('web/site/app.js', "import { draw } from '../elements/index.js';\nimport '../../examples/data.bin?url';\ndraw();\n");
   write('tools/bench.mjs', "import { run } from '../web/src/api.js';\nimport { median } from '../web/measure/timing.js';\nrun(median);\n");
   write('web/measure/timing.js', 'export const median = (xs) => xs[xs.length >> 1];\n');
+  // The command line, as a user of the package: the entries, its own folder, packages, an asset URL.
+  write(
+    'cli/main.js',
+    "import { draw } from '../web/figures/index.js';\nimport { say } from './say.js';\nexport const run = async () => (await import('playwright-core')) && draw(say, new URL('..', import.meta.url));\n",
+  );
+  write('cli/say.js', "export const say = () => import('../web/src/index.js');\n");
+  write('bin/cli.mjs', "import { run } from '../cli/main.js';\nrun();\n");
   pkg(SHIPPED);
 
   const breach = (path, text, expected) => {
@@ -136,6 +143,14 @@ describe('the layout check', () => {
   it('names a boundary module that imports an op, and an op that imports the threads', () => {
     breach('web/src/boundary/slopes.js', "import { op } from '../ops/op.js';\n", 'web/src/boundary/slopes.js -> ../ops/op.js');
     breach('web/src/ops/parallel.js', "export const p = () => import('../threads/pool.js');\n", 'web/src/ops/parallel.js -> ../threads/pool.js');
+  });
+
+  it('names the command line (cli/, bin/) importing a module behind an entry, statically or on demand, or the app', () => {
+    breach('cli/colors.js', "import { PALETTE } from '../web/figures/palette.js';\n", 'cli/colors.js -> ../web/figures/palette.js');
+    breach('cli/state.js', "export const load = () => import('../web/figures/pipeline/state.js');\n", 'cli/state.js -> ../web/figures/pipeline/state.js');
+    breach('cli/app.js', "import { app } from '../web/site/app.js';\n", 'cli/app.js -> ../web/site/app.js');
+    breach('bin/model.mjs', "import { window } from '../web/model/state.js';\n", 'bin/model.mjs -> ../web/model/state.js');
+    breach('cli/bin.js', "import '../bin/cli.mjs';\n", 'cli/bin.js -> ../bin/cli.mjs');
   });
 
   it('names a package entry that reaches a file the package does not ship', () => {

@@ -2,17 +2,11 @@
 // standalone SVG (standalone-svg.js: styles and colours inlined, data-* kept), and several are
 // composed into one SVG at the places the page lays them out, with the headings and captions as
 // SVG text, line by line as they wrap.
+import { svg } from '../dom.js';
 import { saveSvg } from './download.js';
 import { plainColor, standaloneSvg } from './standalone-svg.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const MARGIN = 12;
-
-function svgNode(tag, attrs) {
-  const node = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  return node;
-}
 
 /** The lines of a wrapped text node: [{ text, rect }] from the boxes of its words. */
 function textLines(textNode) {
@@ -44,14 +38,13 @@ function textNodes(body, origin) {
     const style = getComputedStyle(n.parentElement);
     if (style.visibility === 'hidden' || style.display === 'none') continue;
     for (const line of textLines(n)) {
-      const text = svgNode('text', {
+      const attrs = {
         x: (line.rect.left - origin.left + MARGIN).toFixed(1),
         y: (line.rect.top + line.rect.height / 2 - origin.top + MARGIN).toFixed(1),
         'dominant-baseline': 'central',
         style: `font-family: ${style.fontFamily}; font-size: ${style.fontSize}; font-weight: ${style.fontWeight}; font-style: ${style.fontStyle}; letter-spacing: ${style.letterSpacing === 'normal' ? 0 : style.letterSpacing}; fill: ${plainColor(style.color)};`,
-      });
-      text.textContent = style.textTransform === 'uppercase' ? line.text.toUpperCase() : line.text;
-      nodes.push(text);
+      };
+      nodes.push(svg('text', attrs, [style.textTransform === 'uppercase' ? line.text.toUpperCase() : line.text]));
     }
   }
   return nodes;
@@ -62,10 +55,10 @@ export function composedSvg(body, { background, title }) {
   const origin = body.getBoundingClientRect();
   const width = Math.ceil(body.scrollWidth + 2 * MARGIN);
   const height = Math.ceil(body.scrollHeight + 2 * MARGIN);
-  const root = svgNode('svg', { xmlns: NS, width, height, viewBox: `0 0 ${width} ${height}` });
-  const heading = svgNode('title', {});
+  const root = svg('svg', { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}` });
+  const heading = svg('title', {});
   heading.textContent = title;
-  root.append(heading, svgNode('rect', { width, height, fill: background }));
+  root.append(heading, svg('rect', { width, height, fill: background }));
   for (const figure of body.querySelectorAll('svg.attn-figure')) {
     const box = figure.getBoundingClientRect();
     const file = standaloneSvg(figure);

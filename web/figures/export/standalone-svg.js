@@ -2,6 +2,7 @@
 // computed style (colours resolved to plain rgb(), since figures mix theirs with color-mix() from
 // CSS variables that a file does not have), a background in the page's surface colour, a
 // <title>, and every data-* attribute kept (data-stage, data-row, data-col, data-value).
+import { svg } from '../dom.js';
 
 // What an SVG renderer needs; everything else (layout, cursors, transitions) is left out.
 const PROPERTIES = [
@@ -70,8 +71,7 @@ function inlineStyle(source, parentStyle) {
  * (the embeddable elements' defaults), which a canvas cannot parse, so a probe element computes it.
  */
 function surfaceColor(figure) {
-  const probe = figure.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'rect'));
-  probe.style.fill = 'var(--attn-cell, #ffffff)';
+  const probe = figure.appendChild(svg('rect', { style: 'fill: var(--attn-cell, #ffffff)' }));
   const fill = getComputedStyle(probe).fill;
   probe.remove();
   return plainColor(fill);
@@ -102,13 +102,8 @@ export function standaloneSvg(figure, { title } = {}) {
   copy.setAttribute('width', String(width));
   copy.setAttribute('height', String(height));
   copy.setAttribute('viewBox', `${-MARGIN} ${-MARGIN} ${width} ${height}`);
-  const background = document.createElementNS(ns, 'rect');
-  background.setAttribute('x', String(-MARGIN));
-  background.setAttribute('y', String(-MARGIN));
-  background.setAttribute('width', String(width));
-  background.setAttribute('height', String(height));
-  background.setAttribute('fill', surfaceColor(figure));
-  const heading = document.createElementNS(ns, 'title');
+  const background = svg('rect', { x: -MARGIN, y: -MARGIN, width, height, fill: surfaceColor(figure) });
+  const heading = svg('title');
   heading.textContent = title ?? figure.getAttribute('aria-label') ?? '';
   copy.setAttribute('xmlns', ns);
   copy.removeAttribute('role');
