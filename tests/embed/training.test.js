@@ -225,6 +225,10 @@ describe('<attn-training> saved as HTML', () => {
 
     const offline = await openOffline(browser, join(folder, 'training.html'), text);
     await stepAtLeast(offline.page, 100);
+    // On the page's thread the page still answers: Pause stops it long before max-steps (3000).
+    await offline.page.evaluate(() => document.querySelector('attn-training').shadowRoot.querySelector('[data-action="toggle"]').click());
+    await offline.page.waitForFunction(() => !document.querySelector('attn-training').running);
+    expect(await step(offline.page)).toBeLessThan(1500);
     const losses = await offline.page.evaluate(() => document.querySelector('attn-training').state.losses);
     expect(mean(losses.slice(-20))).toBeLessThan(mean(losses.slice(0, 20)));
     expect(offline.problems).toEqual([]);
