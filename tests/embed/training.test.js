@@ -92,6 +92,20 @@ describe('<attn-training> on a page', () => {
     await page.close();
   }, 60_000);
 
+  it('pauses when scrolled out of view for 5 s, and resumes when back in view', async () => {
+    const { page, problems } = await open('training-away.html', `<attn-training ${SMALL}></attn-training><div style="height:3000px">below</div>`);
+    await stepAtLeast(page, 20);
+    await page.evaluate(() => window.scrollTo(0, 2500));
+    await page.waitForTimeout(2000);
+    expect(await page.evaluate(() => document.querySelector('attn-training').running), 'away for 2 s, it still trains').toBe(true);
+    await page.waitForFunction(() => !document.querySelector('attn-training').running, null, { timeout: 10_000 });
+    const paused = await step(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await stepAtLeast(page, paused + 20);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('is operated from the keyboard: Tab reaches the button, Enter pauses, Space resumes', async () => {
     const { page, problems } = await open('training-keys.html', `<attn-training ${SMALL}></attn-training>`);
     await stepAtLeast(page, 20);

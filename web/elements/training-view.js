@@ -14,14 +14,15 @@ export { readTrainingAttributes, trainingSetup } from './training-setup.js';
 
 const STYLE = `.training-controls{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-bottom:8px}
 .training-state{margin:0;font-size:12.5px;color:var(--attn-ink-muted);font-variant-numeric:tabular-nums}
-.training-stepper{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
-.training-stepper input{width:min(220px,50vw)}
+.training-stepper{flex-basis:100%;display:flex;flex-wrap:wrap;gap:6px;align-items:center;font-size:12.5px}
+.training-stepper input{width:min(220px,40vw);vertical-align:middle}
 .training-note{margin:0 0 8px;font-size:12.5px;color:var(--attn-ink-muted);max-width:70ch}
 .training-panels{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 .training-scores{border-collapse:collapse;font-size:12px;font-variant-numeric:tabular-nums}
 .training-scores caption{text-align:start;font-size:12.5px;margin-bottom:4px}
 .training-scores th,.training-scores td{padding:2px 8px;border-bottom:1px solid var(--attn-grid);text-align:end}
-.training-scores th[scope=row]{text-align:start;font-weight:normal}
+.training-scores th[scope=row]{text-align:start;font-weight:normal;white-space:nowrap}
+.training-scores .badge{display:block;font-size:11px}
 .training-scores .formed{font-weight:600;color:var(--attn-weight)}
 .training-crossings{margin:6px 0;padding-inline-start:18px;font-size:12.5px}
 .training-hint{margin:4px 0 0;font-size:11.5px;color:var(--attn-ink-muted);max-width:44ch}
@@ -113,7 +114,7 @@ function panels(say, { step, losses, scores, attentions, crossings, labels }) {
         formed.map((c) => h('li', {}, say(c.kind === 'induction' ? 'training.became-induction' : 'training.became-previous', c))),
       )
     : null;
-  const view = heads(attentions, { rowLabels: labels ?? null, title: say('training.model-view', { step }), aggregates: false, thumbSize: 64 });
+  const view = heads(attentions, { rowLabels: labels ?? null, title: say('training.model-view', { step }), aggregates: false, thumbSize: 80 });
   return h(
     'div',
     { class: 'training-panels' },
@@ -126,12 +127,8 @@ function panels(say, { step, losses, scores, attentions, crossings, labels }) {
 function scoreTable(say, step, scores) {
   const cell = (kind, x) => {
     const formed = x > HEAD_THRESHOLDS[kind];
-    return h(
-      'td',
-      { class: formed ? 'formed' : null, dataset: { kind } },
-      fixed(x, 2),
-      formed ? ` (${say(kind === 'induction' ? 'training.induction-head' : 'training.previous-head')})` : '',
-    );
+    const badge = formed ? h('span', { class: 'badge' }, say(kind === 'induction' ? 'training.induction-head' : 'training.previous-head')) : null;
+    return h('td', { class: formed ? 'formed' : null, dataset: { kind } }, fixed(x, 2), badge);
   };
   const rows = scores.previousToken.flatMap((row, layer) =>
     row.map((previous, head) =>
