@@ -102,6 +102,14 @@ describe('<attn-training> on a page', () => {
     const paused = await step(page);
     await page.evaluate(() => window.scrollTo(0, 0));
     await stepAtLeast(page, paused + 20);
+    // Paused by the reader, it stays paused when scrolled away and back.
+    await page.evaluate(() => document.querySelector('attn-training').shadowRoot.querySelector('[data-action="toggle"]').click());
+    await page.waitForFunction(() => !document.querySelector('attn-training').running);
+    await page.evaluate(() => window.scrollTo(0, 2500));
+    await page.waitForTimeout(300);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(1000);
+    expect(await page.evaluate(() => document.querySelector('attn-training').running), "the reader's pause holds").toBe(false);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
@@ -134,6 +142,22 @@ describe('<attn-training> on a page', () => {
     expect(await shadow(page, 'table[data-role="scores"] thead')).toBe('头前一词元得分归纳得分');
     expect(await shadow(page, 'table[data-role="scores"] tbody th')).toBe('第 0 层第 0 头');
     expect(await shadow(page, '[data-export="html"]')).toContain('单个文件');
+    // Another lang redraws the same training in English, with no new model.
+    const at = await step(page);
+    await page.evaluate(() => document.querySelector('attn-training').setAttribute('lang', 'en'));
+    await expect.poll(() => shadow(page, '[data-action="toggle"]')).toBe('Resume');
+    expect(await shadow(page, '[data-role="state"]')).toMatch(new RegExp(`^Paused · step ${at} · `));
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('stops at max-steps, says it finished, and offers no more training', async () => {
+    const { page, problems } = await open('training-done.html', '<attn-training max-steps="30"></attn-training>');
+    await page.waitForFunction(() =>
+      document.querySelector('attn-training').shadowRoot.querySelector('[data-role="state"]').textContent.startsWith('Finished'),
+    );
+    expect(await shadow(page, '[data-role="state"]')).toMatch(/^Finished · step 30 · loss \d\.\d{3} · accuracy \d\.\d{2}$/);
+    expect(await shadow(page, '[data-action="toggle"]', (n) => n.disabled)).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
