@@ -13,7 +13,7 @@
 //
 // A button (Train / Pause / Resume) controls it from the keyboard. Scrolled out of view for
 // AWAY_MS it pauses (and resumes when back, unless the reader paused it); removed from the page it
-// ends its worker. Under prefers-reduced-motion: reduce nothing moves on its own: it shows a
+// ends its worker (moved elsewhere in the page, it starts again). Under prefers-reduced-motion: reduce nothing moves on its own: it shows a
 // stored run (training-run.json, made by tools/model/training-run.mjs) with a stepper through
 // its snapshots, and a button to train live. The code that trains and draws loads on demand
 // (training-view.js with training-setup.js, the API and its wasm core); saved as HTML (the figure menu) the file trains
