@@ -22,8 +22,8 @@ export function watchProblems(page, { warnings = false } = {}) {
 
 /**
  * Serves `root` and launches Chromium. -> { url, open(path, options) -> { page, problems, requests },
- * close() }; open's options: viewport, colorScheme, locale (navigator.languages' first, default
- * en-US), permissions (granted for the server's origin) and ready (a function run in the page,
+ * close() }; open's options: viewport, colorScheme, reducedMotion ('reduce' | 'no-preference'),
+ * locale (navigator.languages' first, default en-US), permissions (granted for the server's origin) and ready (a function run in the page,
  * awaited until it returns something truthy).
  */
 export async function startBrowser(root) {
@@ -31,8 +31,8 @@ export async function startBrowser(root) {
   const browser = await launchChromium();
   const contexts = [];
 
-  async function open(path, { viewport, colorScheme = 'light', locale = 'en-US', permissions = [], ready = null } = {}) {
-    const context = await browser.newContext({ viewport, colorScheme, locale, deviceScaleFactor: 1, acceptDownloads: true });
+  async function open(path, { viewport, colorScheme = 'light', reducedMotion = 'no-preference', locale = 'en-US', permissions = [], ready = null } = {}) {
+    const context = await browser.newContext({ viewport, colorScheme, reducedMotion, locale, deviceScaleFactor: 1, acceptDownloads: true });
     contexts.push(context);
     if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
     const page = await context.newPage();

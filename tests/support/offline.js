@@ -22,7 +22,7 @@ export async function openOffline(browser, path, text) {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(url);
   await page.waitForFunction(() => {
-    const element = document.querySelector('attn-figure, attn-heatmap, attn-heads');
+    const element = document.querySelector('attn-figure, attn-heatmap, attn-heads, attn-training');
     return (
       element?.shadowRoot?.querySelector('[data-stage], canvas') ||
       element?.shadowRoot?.querySelector('.status')?.textContent ||

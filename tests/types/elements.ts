@@ -1,8 +1,18 @@
-// A consumer of 'attention-lab/elements' (web/elements/index.d.ts): the three classes, their members,
+// A consumer of 'attention-lab/elements' (web/elements/index.d.ts): the four classes, their members,
 // every attribute each re-renders on (each set `satisfies Record<...Attribute, string>`, so an
 // attribute the declarations gain must be set here too), the tag-name map and the 'attn-render'
 // event the declarations add to the DOM's types.
-import { AttnFigure, AttnHeads, AttnHeatmap, type AttnFigureAttribute, type AttnHeadsAttribute, type AttnHeatmapAttribute } from 'attention-lab/elements';
+import {
+  AttnFigure,
+  AttnHeads,
+  AttnHeatmap,
+  AttnTraining,
+  type AttnFigureAttribute,
+  type AttnHeadsAttribute,
+  type AttnHeatmapAttribute,
+  type AttnTrainingAttribute,
+  type AttnTrainingState,
+} from 'attention-lab/elements';
 import { expectType, type Equal } from './assert.js';
 
 const figureAttributes = {
@@ -56,6 +66,18 @@ const headsAttributes = {
   lang: 'zh-CN',
 } satisfies Record<AttnHeadsAttribute, string>;
 
+const trainingAttributes = {
+  task: 'induction',
+  layers: '2',
+  heads: '4',
+  'd-model': '32',
+  mlp: '0',
+  batch: '32',
+  'learning-rate': '3e-3',
+  'max-steps': '1500',
+  lang: 'zh-CN',
+} satisfies Record<AttnTrainingAttribute, string>;
+
 /** Sets every attribute of `values` on `element`. */
 function setAll(element: HTMLElement, values: Record<string, string>): void {
   for (const [name, value] of Object.entries(values)) element.setAttribute(name, value);
@@ -69,7 +91,24 @@ export async function useElements(): Promise<number> {
   const grid = document.createElement('attn-heads');
   expectType<Equal<typeof grid, AttnHeads>>(true);
   expectType<Equal<typeof AttnHeads.observedAttributes, AttnHeadsAttribute[]>>(true);
-  const attributes: string[] = [...AttnFigure.observedAttributes, ...AttnHeatmap.observedAttributes, ...AttnHeads.observedAttributes];
+  const training = document.createElement('attn-training');
+  expectType<Equal<typeof training, AttnTraining>>(true);
+  expectType<Equal<typeof AttnTraining.observedAttributes, AttnTrainingAttribute[]>>(true);
+  setAll(training, trainingAttributes);
+  const started: Promise<void> = training.train();
+  await training.pause();
+  await started;
+  training.showSnapshot(2);
+  const trained: AttnTrainingState | null = training.state;
+  const lastLoss: number | undefined = trained?.losses.at(-1);
+  const induction: number | undefined = trained?.probe?.scores.induction[1]?.[0];
+  const running: boolean = training.running;
+  const attributes: string[] = [
+    ...AttnFigure.observedAttributes,
+    ...AttnHeatmap.observedAttributes,
+    ...AttnHeads.observedAttributes,
+    ...AttnTraining.observedAttributes,
+  ];
   setAll(figure, figureAttributes);
   if (map) setAll(map, heatmapAttributes);
   setAll(grid, headsAttributes);
@@ -87,10 +126,18 @@ export async function useElements(): Promise<number> {
   await map?.exportAs('png');
   const element: HTMLElement = new AttnHeatmap();
   const heads: HTMLElement = new AttnHeads();
-  return attributes.length + (state ? 1 : 0) + renders + element.childElementCount + heads.childElementCount;
+  return (
+    attributes.length + (state ? 1 : 0) + renders + element.childElementCount + heads.childElementCount + (lastLoss ?? 0) + (induction ?? 0) + Number(running)
+  );
 }
 
-export function misuse(figure: AttnFigure, grid: AttnHeads): void {
+export function misuse(figure: AttnFigure, grid: AttnHeads, training: AttnTraining): void {
+  // @ts-expect-error <attn-training> takes learning-rate, not learningRate
+  AttnTraining.observedAttributes.includes('learningRate');
+  // @ts-expect-error its state is read-only
+  training.state = null;
+  // @ts-expect-error a snapshot is chosen by its index
+  training.showSnapshot('step 400');
   // @ts-expect-error a figure exports as SVG or PNG
   void figure.exportAs('jpeg');
   // @ts-expect-error the state is read-only

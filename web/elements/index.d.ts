@@ -1,4 +1,4 @@
-// attention-lab/elements: importing it defines three custom elements (the package's only entry with
+// attention-lab/elements: importing it defines four custom elements (the package's only entry with
 // side effects). From a plain page, no bundler needed:
 //   <script type="module" src="node_modules/attention-lab/web/elements/index.js"></script>
 // or in an app: import 'attention-lab/elements';
@@ -41,14 +41,24 @@
 // 0.1's names (the attribute and key tokens) are refused with a message naming the new ones.
 // The model view of attention-lab/figures' heads(). No wasm.
 //
+// <attn-training> attributes: task ('induction' | 'copy' | 'reverse' | 'sort'; default induction),
+// layers (1-4, default 2), heads (1-8, default 2), d-model (4-128, a multiple of heads; default 16),
+// mlp (0-512, 0: attention only), batch (1-256, default 32), learning-rate (1e-5 to 1, default
+// 0.01), max-steps (1-100000, default 1500). A small transformer trains on a worker from the moment
+// the figure is in view: its loss curve, each head's previous-token and induction scores, the step a
+// head became one, the model view of a probe sequence. Its button (Train / Pause / Resume) works
+// from the keyboard; out of view for 5 s it pauses; removed from the page, its worker ends. Under
+// prefers-reduced-motion: reduce it shows a stored run's snapshots with a stepper and trains only
+// when asked. A bad value shows "layers: expected an integer from 1 to 4, got \"x\"" and nothing trains.
+//
 // A file that cannot be fetched or read shows a message naming the attribute and the file
 // ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
 //
-// All three take lang ('en' | 'zh-CN'): the language of their own words (toolbar, export menu,
+// All four take lang ('en' | 'zh-CN'): the language of their own words (toolbar, export menu,
 // loading note); without it the nearest ancestor's lang or <html lang>, else English. Changing it
 // redraws; another value shows "lang: expected 'en' or 'zh-CN', got ...".
 //
-// All three render into an open shadow root (page styles do not reach in; theirs do not leak out),
+// All four render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export
 // buttons (hidden on <attn-heads>, whose grid is canvases), and dispatch 'attn-render' (bubbles,
 // composed) after each render. Matrices inside keep the explorer's contract: svg[data-stage] with
@@ -86,6 +96,7 @@ export type AttnFigureAttribute =
 export type AttnHeatmapAttribute =
   'lang' | 'weights' | 'row-labels' | 'col-labels' | 'title' | 'xlabel' | 'ylabel' | 'color-scale' | 'numbers' | 'masked' | 'src' | 'tensor' | 'index';
 export type AttnHeadsAttribute = 'lang' | 'src' | 'tensor' | 'index' | 'row-labels' | 'col-labels' | 'layers' | 'heads' | 'aggregates' | 'thumb-size' | 'title';
+export type AttnTrainingAttribute = 'lang' | 'task' | 'layers' | 'heads' | 'd-model' | 'mlp' | 'batch' | 'learning-rate' | 'max-steps';
 
 export declare class AttnFigure extends FigureElement {
   static readonly observedAttributes: AttnFigureAttribute[];
@@ -101,11 +112,48 @@ export declare class AttnHeads extends FigureElement {
   static readonly observedAttributes: AttnHeadsAttribute[];
 }
 
+/** What <attn-training>'s `state` reports: the training driver's state after the latest step. */
+export interface AttnTrainingState {
+  /** Steps trained. */
+  step: number;
+  /** The training loss of every step. */
+  losses: number[];
+  /** [step, probe accuracy] every few steps. */
+  accuracies: [number, number][];
+  /** Whether the training loop runs. */
+  running: boolean;
+  /** Where a head first crossed a score's threshold (layers and heads from 0). */
+  crossings: { kind: 'previousToken' | 'induction'; layer: number; head: number; step: number; score: number }[];
+  /** The latest measure of the probe batch: its accuracy, each head's scores [layer][head], the first sequence's attentions (L, H, T, T). */
+  probe: {
+    step: number;
+    accuracy: number;
+    scores: { previousToken: number[][]; induction: number[][] };
+    attentions: { data: Float32Array; shape: number[] };
+    tokens: number[];
+  } | null;
+}
+
+export declare class AttnTraining extends FigureElement {
+  static readonly observedAttributes: AttnTrainingAttribute[];
+  /** Whether it trains now. */
+  readonly running: boolean;
+  /** The training's state, or null before it started (and under reduced motion until Train live). */
+  readonly state: AttnTrainingState | null;
+  /** Starts or resumes training (the button's Train / Resume); resolves when the training stops. */
+  train(): Promise<void>;
+  /** Pauses after the step under way (the button's Pause). */
+  pause(): Promise<void>;
+  /** Under reduced motion: shows snapshot `index` of the stored run (clamped to its snapshots). */
+  showSnapshot(index: number): void;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'attn-figure': AttnFigure;
     'attn-heatmap': AttnHeatmap;
     'attn-heads': AttnHeads;
+    'attn-training': AttnTraining;
   }
   interface HTMLElementEventMap {
     'attn-render': CustomEvent<{ renders?: number; edited?: boolean }>;

@@ -312,8 +312,8 @@ export type { Tensor, TensorLike };
 
 /** What standaloneHtml() puts in the file: one element, its attributes and its inline data. */
 export interface StandaloneSpec {
-  /** 'attn-figure' computes (the wasm core is inlined, ~100 KiB more); the others draw given weights. */
-  element: 'attn-figure' | 'attn-heatmap' | 'attn-heads';
+  /** 'attn-figure' and 'attn-training' compute (the wasm core is inlined, ~100 KiB more); the others draw given weights. */
+  element: 'attn-figure' | 'attn-heatmap' | 'attn-heads' | 'attn-training';
   /** The element's attributes, e.g. { stages: 'scores weights', editable: true }; false or null leaves one out. No src. */
   attributes?: Record<string, string | number | boolean | null | undefined>;
   /**

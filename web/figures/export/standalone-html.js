@@ -3,7 +3,8 @@
 // every file it loads packed into the page:
 //   1. the package's own ES modules the element reaches (module-text.js reads their imports), with
 //      relative specifiers and import.meta.url rewritten to virtual URLs 'attention-lab:/web/...',
-//      whole-line comments dropped; figures.css; for <attn-figure> the SIMD core's glue and .wasm
+//      whole-line comments dropped; figures.css; for <attn-figure> and <attn-training> the SIMD
+//      core's glue and .wasm (and <attn-training>'s stored run)
 //   2. packed into one archive (a JSON index line, then the files' bytes), gzipped, in base64
 //   3. a small classic script (standalone-boot.js) that inflates it (DecompressionStream), maps every
 //      virtual module URL to a data: URL in an import map, answers fetch() of the virtual URLs
@@ -13,7 +14,7 @@
 // file can save again.
 //
 //   standaloneHtml(spec, { read }?) -> Promise<string>
-//     spec.element     'attn-figure' | 'attn-heatmap' | 'attn-heads'
+//     spec.element     'attn-figure' | 'attn-heatmap' | 'attn-heads' | 'attn-training'
 //     spec.attributes  { name: string | number | true } (false/null/undefined: left out); no src
 //     spec.data        the child <script type="application/json"> (an explorer state, weights ...)
 //     spec.title       the page's title
@@ -31,7 +32,7 @@ const TO_ROOT = '../../../';
 
 const META_URL = /\bimport\.meta\.url\b/g;
 
-const ELEMENTS = ['attn-figure', 'attn-heatmap', 'attn-heads'];
+const ELEMENTS = ['attn-figure', 'attn-heatmap', 'attn-heads', 'attn-training'];
 const ENTRY = 'web/elements/index.js';
 // What every file holds: the elements, their styles, their SVG/PNG export and this module (to save again).
 const BOOT = 'web/figures/export/standalone-boot.js';
@@ -55,6 +56,16 @@ const ON_DEMAND = {
     'web/figures/interact/cell-editor.js',
     'web/figures/interact/scrub.js',
     'web/model/presets/index.js',
+    'web/wasm/attention-simd.js',
+    'web/wasm/attention-simd.wasm',
+  ],
+  // Training on the page's thread (a worker cannot import the file's packed modules), and the
+  // stored run it shows under reduced motion.
+  'attn-training': [
+    'web/elements/training-view.js',
+    'web/elements/training-run.json',
+    'web/model/train/driver.js',
+    'web/src/index.js',
     'web/wasm/attention-simd.js',
     'web/wasm/attention-simd.wasm',
   ],

@@ -1,6 +1,9 @@
 // figure.*: the words of the figures' elements (toolbar, export menu, loading), in English.
 // A figure page loads only this part (figure-text.js), not the explorer's catalogs.
+import training from '../training/en.js';
+
 export default {
+  ...training,
   'figure.loading': 'Loading the figure…',
   'figure.export': 'Export',
   'figure.export-name': 'Export this figure',

@@ -1,5 +1,8 @@
 // figure.*: 图表元素的文字(工具栏、导出菜单、加载中),简体中文;与 en.js 键相同。
+import training from '../training/zh-CN.js';
+
 export default {
+  ...training,
   'figure.loading': '正在加载图表…',
   'figure.export': '导出',
   'figure.export-name': '导出此图表',

@@ -13,6 +13,10 @@ import { accuracy, copyTask, inductionTask, reverseTask, sortTask, textTask } fr
 export const TASKS = ['induction', 'copy', 'reverse', 'sort', 'text'];
 const PROBE_SEED = 1000; // the probe batch never meets the training batches' seeds
 const PROBE_BATCH = 16;
+// A synchronous model (loadAttention() without threads) answers every await at once, so the loop
+// would hold the page until maxSteps: it gives the event loop a turn (input, frames) this often.
+const YIELD_MS = 30;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** setup.task ('induction', ...) -> a task of seed `seed` (setup.text for 'text'). */
 export function makeTask(setup, seed) {
@@ -133,9 +137,14 @@ export async function createTrainer(attn, setup) {
       state.running = true;
       loop = (async () => {
         try {
+          let turn = performance.now();
           while (state.running && state.step < maxSteps) {
             await trainOnce();
             if (state.step % probeEvery === 0) onUpdate(snapshot());
+            if (performance.now() - turn > YIELD_MS) {
+              await nextTask();
+              turn = performance.now();
+            }
           }
         } catch (error) {
           state.error = error;
