@@ -339,13 +339,16 @@ function mountLab(container, app) {
   modelView.addEventListener('click', openHead);
   modelView.addEventListener('keydown', openHead);
 
+  // The head of the probe the model view shows: a snapshot's weights while the timeline is scrubbed back.
   async function showHead(layer, head) {
     if (!trainer) return;
     await trainer.pause();
+    const snapshot = scrubbing ? Number(timeline.value) : undefined;
+    const step = scrubbing ? latest.snapshots[snapshot].step : (latest?.step ?? 0);
     headView.hidden = false;
     try {
       const [{ spec, x, shown }, { pipeline, pipelineState, heatmap }, { compute }, { attachDerivations }] = await Promise.all([
-        trainer.headExample(layer, head),
+        trainer.headExample(layer, head, { snapshot }),
         import('../../../figures/index.js'),
         import('../../../model/compute/index.js'),
         import('./derivation.js'),
@@ -358,9 +361,9 @@ function mountLab(container, app) {
         { data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] },
         { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } },
       );
-      Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(latest?.step ?? 0) });
+      Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(step), snapshot: String(snapshot ?? '') });
       headView.replaceChildren(
-        h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step: latest?.step ?? 0 })),
+        h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step })),
         h('p', { class: 'lab-hint' }, t('lab.head-hint', { shown })),
         h('div', { class: 'lab-x' }, xFigure),
         figure,
