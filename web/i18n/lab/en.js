@@ -49,6 +49,7 @@ export default {
   'lab.at-step': 'at step {step}',
   'lab.model-view': 'Attention weights at step {step}',
   'lab.scores-caption': 'Head scores on the probe batch',
+  'lab.scores-corner': 'Layer / head',
   'lab.layer': 'layer {layer}',
   'lab.head': 'head {head}',
   'lab.previous-short': 'prev',

@@ -49,6 +49,7 @@ export default {
   'lab.at-step': '第 {step} 步',
   'lab.model-view': '第 {step} 步的注意力权重',
   'lab.scores-caption': '各头在探测批次上的得分',
+  'lab.scores-corner': '层 / 头',
   'lab.layer': '第 {layer} 层',
   'lab.head': '第 {head} 头',
   'lab.previous-short': 'prev',

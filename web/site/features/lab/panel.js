@@ -146,7 +146,7 @@ function mountLab(container, app) {
     h(
       'div',
       { class: 'lab-head' },
-      h('h2', { class: 'lab-title', id: 'lab-title', tabindex: '-1' }, t('lab.title')),
+      h('h1', { class: 'lab-title', id: 'lab-title', tabindex: '-1' }, t('lab.title')),
       h('a', { href: `?lang=${app.lang}`, class: 'icon-button', dataset: { action: 'lab-close' } }, t('lab.back')),
     ),
     h('p', { class: 'lab-lede' }, t('lab.lede')),
@@ -158,7 +158,7 @@ function mountLab(container, app) {
     h(
       'section',
       { class: 'lab-probe', 'aria-labelledby': 'lab-probe-title' },
-      h('h3', { id: 'lab-probe-title' }, t('lab.probe-title')),
+      h('h2', { id: 'lab-probe-title' }, t('lab.probe-title')),
       h('p', { class: 'lab-hint' }, t('lab.probe-hint', { previous: HEAD_THRESHOLDS.previousToken, induction: HEAD_THRESHOLDS.induction })),
       h('div', { class: 'lab-timeline' }, h('label', {}, t('lab.timeline'), ' ', timeline), timelineOut),
       scores,
@@ -311,7 +311,16 @@ function mountLab(container, app) {
       'table',
       { class: 'lab-score-table' },
       h('caption', {}, t('lab.scores-caption')),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('lab.scores-corner'))),
+          ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))),
+        ),
+      ),
       h(
         'tbody',
         {},
