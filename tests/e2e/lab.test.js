@@ -1,5 +1,5 @@
 // The training lab (?view=lab) in Chromium: Train starts the worker's training and the loss falls,
-// an induction head forms and is noted, the page keeps drawing frames while it trains, zeroing a
+// an induction head forms and is noted (its frames while it trains: lab-frames.test.js), zeroing a
 // head's output changes the probe loss exactly as the API's forward with that head zeroed does,
 // a saved model loads back with the same logits, and the page is keyboard and axe-core clean.
 import fs from 'node:fs';
@@ -95,41 +95,19 @@ describe('the training lab', () => {
     await page.screenshot({ path: path.join(SHOTS, 'before.png'), fullPage: true });
   });
 
-  it('trains from the keyboard: the loss falls, an induction head forms and is noted, and no frame is long', async () => {
+  it('trains from the keyboard: the loss falls, and an induction head forms and is noted', async () => {
     await page.focus('[data-action="lab-train"]');
     await page.keyboard.press('Enter');
     const started = Date.now();
-    // Frame times while training: each requestAnimationFrame's distance to the one before.
-    await page.evaluate(() => {
-      window.labFrames = [];
-      let last = performance.now();
-      const tick = (now) => {
-        window.labFrames.push(now - last);
-        last = now;
-        if (!window.labFramesStop) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
     await page.waitForSelector('[data-role="notes"] li[data-kind="induction"]', { timeout: 120000 });
     const seconds = (Date.now() - started) / 1000;
-    const frames = await page.evaluate(() => {
-      window.labFramesStop = true;
-      return window.labFrames;
-    });
     await page.click('[data-action="lab-pause"]');
     await page.waitForSelector('.panel-lab[data-running="false"]');
     const note = await page.$eval('[data-role="notes"] li[data-kind="induction"]', (li) => ({ text: li.textContent, ...li.dataset }));
     const losses = await page.evaluate(() => window.attentionLab.lab.trainer().state.losses);
-    const longest = Math.max(...frames);
-    const over = frames.filter((f) => f > 50).length;
-    console.log(
-      `lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); ${frames.length} frames, longest ${longest.toFixed(1)} ms, ${over} over 50 ms; "${note.text}"`,
-    );
+    console.log(`lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); "${note.text}"`);
     expect(note.text).toBe(`layer ${note.layer} head ${note.head} became an induction head at step ${note.step}`);
     expect(Number(note.layer)).toBe(1); // an induction head needs the previous-token head below it
-    // The target is no frame over 50 ms (reported above; the machine is shared, so not asserted).
-    // Training on the page's thread would stall every frame for the whole run: 200 ms catches that.
-    expect(longest).toBeLessThan(200);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(losses.slice(-10))).toBeLessThan(0.7 * mean(losses.slice(0, 10)));
     expect(Number((await status(page)).accuracy)).toBeGreaterThan(0.5);

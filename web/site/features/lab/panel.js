@@ -10,7 +10,14 @@ import { TASKS, createTrainer } from '../../../model/train/driver.js';
 import { DEFAULT_TEXT, LAB_PRESETS } from './presets.js';
 import { labTools } from './tools.js';
 
-const REDRAW_MS = 200; // the page redraws the figures at most this often while training
+// While training, the page redraws the status and the curves at most every REDRAW_MS, and the model
+// view and the head scores (a canvas per head, rebuilt: the heavier part) at most every
+// MODEL_VIEW_MS, in a frame of their own, so that no frame holds both.
+const REDRAW_MS = 250;
+const MODEL_VIEW_MS = 1000;
+
+/** Resolves in a task after the next frame is drawn. */
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 export const isLab = (location) => new URLSearchParams(location.search).get('view') === 'lab';
 
@@ -175,6 +182,7 @@ function mountLab(container, app) {
   let shown = null; // the probe the model view shows
   let drawTimer = 0;
   let lastDraw = 0;
+  let lastModelView = 0;
   let scrubbing = false; // the timeline shows a snapshot, not the latest probe
 
   async function ensurePool() {
@@ -279,10 +287,12 @@ function mountLab(container, app) {
     }
     timeline.max = String(Math.max(0, state.snapshots.length - 1));
     timeline.disabled = state.snapshots.length < 2;
-    if (!scrubbing) {
-      timeline.value = timeline.max;
-      await showProbe(state.probe);
-    }
+    if (scrubbing || (state.running && performance.now() - lastModelView < MODEL_VIEW_MS)) return;
+    if (state.running) await nextFrame();
+    lastModelView = performance.now();
+    if (scrubbing) return; // the timeline was moved meanwhile
+    timeline.value = timeline.max;
+    await showProbe(latest?.probe);
   }
 
   async function showProbe(probe) {
