@@ -146,6 +146,12 @@ describe('the training lab', () => {
     await page.waitForSelector(`[data-role="head-pipeline"][data-layer="${note.layer}"][data-head="${note.head}"] svg[data-stage="weights"]`);
     const stages = await page.$$eval('[data-role="head-pipeline"] svg[data-stage]', (svgs) => [...new Set(svgs.map((s) => s.dataset.stage))]);
     expect(stages).toEqual(expect.arrayContaining(['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output', 'lab-x'].filter((s) => s !== 'lab-x')));
+    // X after the LayerNorm: tokens by features, on a diverging scale (its values are signed).
+    const xFigure = await page.$eval('[data-role="head-pipeline"] svg[data-stage="lab-x"]', (svg) => ({
+      axes: [...svg.querySelectorAll('.attn-axis-title')].map((a) => a.textContent),
+      legendBelowZero: [...svg.querySelectorAll('text')].some((text) => text.textContent.startsWith('−')),
+    }));
+    expect(xFigure).toEqual({ axes: ['Features (columns of X)', 'Tokens'], legendBelowZero: true });
     const { shown, trace } = await pipelineAndTrace(page, Number(note.layer), Number(note.head));
     expect(shown.length).toBe(16);
     const worst = worstDifference(shown, trace);

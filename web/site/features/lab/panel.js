@@ -378,7 +378,16 @@ function mountLab(container, app) {
       attachDerivations(figure, derivation, { state, result: compute(app.attn, state), lang: app.lang, t });
       const xFigure = heatmap(
         { data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] },
-        { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } },
+        {
+          title: t('lab.x-title'),
+          stage: 'lab-x',
+          // LayerNorm's outputs are signed (mean 0 per token): a diverging scale, tokens by features
+          colorScale: 'signed',
+          ylabel: t('lab.x-rows'),
+          xlabel: t('lab.x-columns'),
+          rowLabels: spec.data.tokens,
+          attrs: { 'data-role': 'lab-x' },
+        },
       );
       Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(step), snapshot: String(snapshot ?? '') });
       headView.replaceChildren(
