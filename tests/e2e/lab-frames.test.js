@@ -2,13 +2,15 @@
 // runs on a worker, and the page redraws the curves at most every 250 ms and the model view at most
 // every second, in frames of their own (web/site/features/lab/panel.js). Timed: the project 'timed'
 // runs this file alone.
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 
 const WATCH_MS = 5000; // seconds of training watched: 20 redraws of the curves, 5 of the model view
 const FRAME_MS = 50; // the issue's bound on a frame
-const SHARED_MS = 250; // the bound on the longest frame on a shared machine (speed.test.js's too)
+const SHARED_MS = 250; // the bound on the longest frame on a busy machine (speed.test.js's too)
+const BUSY = 4; // runnable processes per core from which the machine counts as busy
 
 let site;
 beforeAll(async () => {
@@ -22,7 +24,7 @@ afterAll(async () => {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
 describe('the training lab while it trains', () => {
-  it('draws 95% of its frames within 50 ms and none later than 250 ms, and reports its longest', async () => {
+  it('draws every frame within 50 ms (250 ms on a busy machine), 95% within 50 ms, and reports the longest', async () => {
     const { page, problems } = await site.open('?view=lab');
     await page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30_000 });
     await settle(page);
@@ -60,6 +62,8 @@ describe('the training lab while it trains', () => {
     }, WATCH_MS);
     await page.click('[data-action="lab-pause"]');
     await page.waitForSelector('.panel-lab[data-running="false"]');
+    const load = os.loadavg()[0] / os.cpus().length; // the last minute's runnable processes per core
+    const bound = load < BUSY ? FRAME_MS : SHARED_MS;
     const sorted = [...gaps].sort((a, b) => a - b);
     const longest = sorted.at(-1);
     const p95 = quantile(sorted, 0.95);
@@ -68,15 +72,16 @@ describe('the training lab while it trains', () => {
     console.log(
       `lab frames over ${WATCH_MS / 1000} s of training (${steps} steps): ${gaps.length} frames, longest ${longest.toFixed(1)} ms, ` +
         `95th percentile ${p95.toFixed(1)} ms, ${gaps.filter((g) => g > FRAME_MS).length} over ${FRAME_MS} ms; ` +
-        `the page's own work in a frame at most ${ownWorst.toFixed(1)} ms${worstFrame ? ` (${worstFrame.scripts.join(', ')})` : ''}`,
+        `load ${load.toFixed(1)} per core (every frame held to ${bound} ms); the page's own work in a frame at most ${ownWorst.toFixed(1)} ms${worstFrame ? ` (${worstFrame.scripts.join(', ')})` : ''}`,
     );
     expect(steps).toBeGreaterThan(20); // it trained meanwhile
     expect(p95).toBeLessThan(FRAME_MS);
     // The issue's bound holds for every frame on a machine doing nothing else (the timed project's
-    // premise); on a shared one, a frame waits for the CPU now and then (the page's own 10 ms of
-    // work read 90 ms at a load of 15 on 2 cores), so every frame is held to SHARED_MS. Training
-    // on the page's thread, or a redraw of everything per step, would read seconds.
-    expect(longest).toBeLessThan(SHARED_MS);
+    // premise: at a load of 2.6 per core, 300 frames, the longest 16.8 ms); on a busy one a frame
+    // waits for the CPU now and then (at 7 per core: 133-183 ms, long frames with almost none of
+    // the page's work), so there every frame is held to SHARED_MS. Training on the page's thread
+    // would read seconds.
+    expect(longest, `held to ${bound} ms at a load of ${load.toFixed(1)} per core`).toBeLessThan(bound);
     expect(problems).toEqual([]);
   });
 });
