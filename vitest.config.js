@@ -30,10 +30,10 @@ const fuzz = {
   ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
 };
 
-// The files that time a page (the explorer's first render, its frames while the speed panel runs,
+// The files that time a page (the explorer's first render, its frames while the speed panel runs and while the lab trains,
 // the figures' render times): the project timed runs them one at a time with nothing else running,
 // after e2e and embed (tools/test.sh), which run two files at a time.
-const TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js', 'tests/embed/render-times.test.js'];
+const TIMED = ['tests/e2e/first-render.test.js', 'tests/e2e/speed.test.js', 'tests/e2e/lab-frames.test.js', 'tests/embed/render-times.test.js'];
 
 // The longest files of the projects that run two files at a time (the e2e files that take 19 s and
 // more, longest first), started before the others so that the two workers end together: on a fresh

@@ -72,11 +72,39 @@ describe("the formulas beside the cards' titles", () => {
       expect.arrayContaining(['scaled', 'weights', 'd-output', 'd-scores']),
     );
     expect(await unreachableFormulas(page)).toEqual([]);
-    // axe over the formulas (at 320 px the Train panel's figures scroll too: that panel's own matter).
+    // axe over the formulas (the Train panel's figures: the narrow pages' test below).
     const found = (await axeViolations(page, { runOnly: ['scrollable-region-focusable'] }))
       .flatMap((v) => v.examples)
       .filter((e) => e.includes('stage-formula'));
     expect(found).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('narrow pages (320 and 390 px): the explorer with its Train panel, the lab with a head opened', () => {
+  const NARROW = [
+    ['320 px', { width: 320, height: 700 }],
+    ['390 px', VIEWPORTS.phone],
+  ];
+  // The Train panel's figures (loss curve, attention, trained matrices) scroll sideways at 320 px:
+  // scrollable-region-focusable wants the keyboard to reach them.
+  it.each(NARROW)('the explorer with the Train panel is axe-core clean (%s)', async (_, viewport) => {
+    const { page, problems } = await pages.open('site/index.html?preset=seed-004', { wait: false, viewport });
+    await page.waitForFunction(() => window.attentionLab && document.querySelector('[data-stage="loss-curve"]'));
+    await settle(page);
+    const scrolling = await page.$$eval('.train-figure', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth).length);
+    if (viewport.width === 320) expect(scrolling).toBeGreaterThan(0); // the case the rule is about is there
+    await expectAccessible(page, `explorer, Train panel, ${viewport.width} px`);
+    expect(problems).toEqual([]);
+  });
+
+  it.each(NARROW)("the lab, with a clicked head's pipeline, is axe-core clean (%s)", async (_, viewport) => {
+    const { page, problems } = await pages.open('site/index.html?view=lab', { wait: false, viewport });
+    await page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30_000 });
+    await page.click('[data-role="model-view"] canvas[data-layer="1"][data-head="0"]');
+    await page.waitForSelector('[data-role="head-pipeline"] svg[data-stage="weights"]');
+    await settle(page);
+    await expectAccessible(page, `lab, ${viewport.width} px`);
     expect(problems).toEqual([]);
   });
 });

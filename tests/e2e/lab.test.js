@@ -1,5 +1,5 @@
 // The training lab (?view=lab) in Chromium: Train starts the worker's training and the loss falls,
-// an induction head forms and is noted, the page keeps drawing frames while it trains, zeroing a
+// an induction head forms and is noted (its frames while it trains: lab-frames.test.js), zeroing a
 // head's output changes the probe loss exactly as the API's forward with that head zeroed does,
 // a saved model loads back with the same logits, and the page is keyboard and axe-core clean.
 import fs from 'node:fs';
@@ -17,6 +17,10 @@ const PROBE_SEED = 1000; // driver.js's probe batch: inductionTask({ seed: 1000 
 // Same wasm code in Node and Chromium (the SIMD build, no FMA): float32 losses agree to rounding of
 // the order of summation at most; 1e-5 relative is ~100 float32 ulps of a loss near 1.
 const RELATIVE = 1e-5;
+// A drawn weight (float32 printed in full) against the core's float32 trace: the pipeline recomputes
+// from float64 Q, K, V rounded to float32, a few float32 ulps of the scores apart (1e-7 here, the
+// node suite's tests/js/model/head-pipeline.test.js); another step's weights differ by 1e-2 and more.
+const WEIGHTS_TOLERANCE = 2e-5;
 
 let site;
 let attn;
@@ -42,6 +46,33 @@ const pageParameters = (page) =>
     const map = await window.attentionLab.lab.trainer().model.parameters();
     return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { data: Array.from(v.data), shape: v.shape }]));
   });
+/** The weights the head view's pipeline draws (data-value: float32 printed in full) as [row][col]. */
+const drawnWeights = (page) =>
+  page.$eval('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"]', (svg) => {
+    const cells = [];
+    for (const cell of svg.querySelectorAll('[data-value][data-row]'))
+      (cells[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.dataset.value);
+    return cells;
+  });
+
+/** (L, H, T, T) attentions' head `head` of layer `layer`, the rows and columns of `like` ([row][col]). */
+const headOf = (attentions, [, H, T], layer, head, like) => like.map((row, i) => row.map((_, j) => attentions[((layer * H + head) * T + i) * T + j]));
+
+/** The clicked head's drawn weights, and the same head's in the page model's forward trace now (first probe sequence). */
+async function pipelineAndTrace(page, layer, head) {
+  const shown = await drawnWeights(page);
+  const { attentions, shape } = await page.evaluate(async () => {
+    const trainer = window.attentionLab.lab.trainer();
+    const { trace } = await trainer.model.forward(trainer.probeBatch.tokens, { trace: true });
+    const [, L, H, T] = trace.attentions.shape;
+    return { attentions: Array.from(trace.attentions.data.subarray(0, L * H * T * T)), shape: [L, H, T] };
+  });
+  return { shown, trace: headOf(attentions, shape, layer, head, shown) };
+}
+
+/** The largest |a - b| over two [row][col] arrays of one shape. */
+const worstDifference = (a, b) => Math.max(...a.flatMap((row, i) => row.map((v, j) => Math.abs(v - b[i][j]))));
+
 const asFloat32 = (map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { data: Float32Array.from(v.data), shape: v.shape }]));
 
 describe('the training lab', () => {
@@ -64,41 +95,19 @@ describe('the training lab', () => {
     await page.screenshot({ path: path.join(SHOTS, 'before.png'), fullPage: true });
   });
 
-  it('trains from the keyboard: the loss falls, an induction head forms and is noted, and no frame is long', async () => {
+  it('trains from the keyboard: the loss falls, and an induction head forms and is noted', async () => {
     await page.focus('[data-action="lab-train"]');
     await page.keyboard.press('Enter');
     const started = Date.now();
-    // Frame times while training: each requestAnimationFrame's distance to the one before.
-    await page.evaluate(() => {
-      window.labFrames = [];
-      let last = performance.now();
-      const tick = (now) => {
-        window.labFrames.push(now - last);
-        last = now;
-        if (!window.labFramesStop) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-    });
     await page.waitForSelector('[data-role="notes"] li[data-kind="induction"]', { timeout: 120000 });
     const seconds = (Date.now() - started) / 1000;
-    const frames = await page.evaluate(() => {
-      window.labFramesStop = true;
-      return window.labFrames;
-    });
     await page.click('[data-action="lab-pause"]');
     await page.waitForSelector('.panel-lab[data-running="false"]');
     const note = await page.$eval('[data-role="notes"] li[data-kind="induction"]', (li) => ({ text: li.textContent, ...li.dataset }));
     const losses = await page.evaluate(() => window.attentionLab.lab.trainer().state.losses);
-    const longest = Math.max(...frames);
-    const over = frames.filter((f) => f > 50).length;
-    console.log(
-      `lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); ${frames.length} frames, longest ${longest.toFixed(1)} ms, ${over} over 50 ms; "${note.text}"`,
-    );
+    console.log(`lab: first induction head after ${seconds.toFixed(1)} s (step ${note.step}); "${note.text}"`);
     expect(note.text).toBe(`layer ${note.layer} head ${note.head} became an induction head at step ${note.step}`);
     expect(Number(note.layer)).toBe(1); // an induction head needs the previous-token head below it
-    // The target is no frame over 50 ms (reported above; the machine is shared, so not asserted).
-    // Training on the page's thread would stall every frame for the whole run: 200 ms catches that.
-    expect(longest).toBeLessThan(200);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(losses.slice(-10))).toBeLessThan(0.7 * mean(losses.slice(0, 10)));
     expect(Number((await status(page)).accuracy)).toBeGreaterThan(0.5);
@@ -137,31 +146,17 @@ describe('the training lab', () => {
     await page.waitForSelector(`[data-role="head-pipeline"][data-layer="${note.layer}"][data-head="${note.head}"] svg[data-stage="weights"]`);
     const stages = await page.$$eval('[data-role="head-pipeline"] svg[data-stage]', (svgs) => [...new Set(svgs.map((s) => s.dataset.stage))]);
     expect(stages).toEqual(expect.arrayContaining(['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'output', 'lab-x'].filter((s) => s !== 'lab-x')));
-    const { shown, trace } = await page.evaluate(
-      async ([layer, head]) => {
-        const trainer = window.attentionLab.lab.trainer();
-        const { trace: full } = await trainer.model.forward(trainer.probeBatch.tokens, { trace: true });
-        const [, L, H, T] = full.attentions.shape;
-        const svg = document.querySelector('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"]');
-        const cells = [];
-        for (const cell of svg.querySelectorAll('[data-value][data-row]'))
-          (cells[Number(cell.dataset.row)] ??= [])[Number(cell.dataset.col)] = Number(cell.dataset.value);
-        const at = (i, j) => full.attentions.data[(((0 * L + layer) * H + head) * T + i) * T + j];
-        return { shown: cells, trace: cells.map((row, i) => row.map((_, j) => at(i, j))) };
-      },
-      [Number(note.layer), Number(note.head)],
-    );
+    // X after the LayerNorm: tokens by features, on a diverging scale (its values are signed).
+    const xFigure = await page.$eval('[data-role="head-pipeline"] svg[data-stage="lab-x"]', (svg) => ({
+      axes: [...svg.querySelectorAll('.attn-axis-title')].map((a) => a.textContent),
+      legendBelowZero: [...svg.querySelectorAll('text')].some((text) => text.textContent.startsWith('−')),
+    }));
+    expect(xFigure).toEqual({ axes: ['Features (columns of X)', 'Tokens'], legendBelowZero: true });
+    const { shown, trace } = await pipelineAndTrace(page, Number(note.layer), Number(note.head));
     expect(shown.length).toBe(16);
-    // The drawn value (data-value: float32 printed in full) against the core's float32 trace: the
-    // pipeline recomputes from float64 Q, K, V rounded to float32, a few ulps of the scores apart.
-    let worst = 0;
-    shown.forEach((row, i) =>
-      row.forEach((v, j) => {
-        worst = Math.max(worst, Math.abs(v - trace[i][j]));
-      }),
-    );
+    const worst = worstDifference(shown, trace);
     console.log(`lab: layer ${note.layer} head ${note.head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
-    expect(worst).toBeLessThan(2e-5);
+    expect(worst).toBeLessThan(WEIGHTS_TOLERANCE);
     // Hovering a weight derives it, as the explorer's explanation panel does (KaTeX lines).
     await page.hover('[data-role="head-pipeline"] .attn-pipeline svg[data-stage="weights"] .cell[data-row="5"][data-col="2"]');
     await page.waitForSelector('[data-role="derivation"][data-stage="weights"] .katex');
@@ -184,6 +179,43 @@ describe('the training lab', () => {
     await titled(steps[0]);
     await page.keyboard.press('End');
     await titled(steps.at(-1));
+  });
+
+  it("a head clicked while the timeline shows a snapshot shows that snapshot's weights, not the model's now", async () => {
+    const note = await page.$eval('[data-role="notes"] li[data-kind="induction"]', (li) => ({ ...li.dataset }));
+    const [layer, head] = [Number(note.layer), Number(note.head)];
+    // The first snapshot after step 0: trained a little, long before the induction head formed.
+    const snap = await page.evaluate(() => {
+      const { snapshots, probe } = window.attentionLab.lab.trainer().state;
+      const [L, H, T] = probe.attentions.shape;
+      return { step: snapshots[1].step, attentions: Array.from(snapshots[1].attentions.data), shape: [L, H, T] };
+    });
+    await page.focus('[data-role="timeline"]');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(
+      (step) => document.querySelector('[data-role="model-view"] .attn-title')?.textContent === `Attention weights at step ${step}`,
+      snap.step,
+    );
+    await page.click(`[data-role="model-view"] canvas[data-layer="${layer}"][data-head="${head}"]`);
+    await page.waitForSelector(`[data-role="head-pipeline"][data-snapshot="1"][data-layer="${layer}"][data-head="${head}"] svg[data-stage="weights"]`);
+    expect(await page.$eval('#lab-head-title', (h) => h.textContent)).toContain(`at step ${snap.step}:`);
+    const { shown, trace: now } = await pipelineAndTrace(page, layer, head);
+    const then = headOf(snap.attentions, snap.shape, layer, head, shown);
+    const worst = worstDifference(shown, then);
+    const fromNow = worstDifference(shown, now);
+    console.log(
+      `lab: layer ${layer} head ${head} at snapshot step ${snap.step}: worst ${worst.toExponential(2)} from the snapshot, ${fromNow.toFixed(3)} from the model now`,
+    );
+    expect(worst).toBeLessThan(WEIGHTS_TOLERANCE);
+    expect(fromNow).toBeGreaterThan(1e-2); // the head has changed since: the weights shown are not the model's now
+    // Back at the end of the timeline, a click shows the model now again.
+    await page.focus('[data-role="timeline"]');
+    await page.keyboard.press('End');
+    await page.click(`[data-role="model-view"] canvas[data-layer="${layer}"][data-head="${head}"]`);
+    await page.waitForSelector(`[data-role="head-pipeline"][data-snapshot=""][data-layer="${layer}"][data-head="${head}"] svg[data-stage="weights"]`);
+    const again = await pipelineAndTrace(page, layer, head);
+    expect(worstDifference(again.shown, again.trace)).toBeLessThan(WEIGHTS_TOLERANCE);
   });
 
   it('saves the model as .safetensors that loads back, here and in the page, with the same logits', async () => {
@@ -262,5 +294,34 @@ describe('the training lab', () => {
     await zh.waitForSelector('[data-role="status"][data-step="1"]');
     await zh.screenshot({ path: path.join(SHOTS, 'zh-CN.png'), fullPage: true });
     expect(zhProblems).toEqual([]);
+  });
+});
+
+describe.each(['alibi', 'rope'])("the training lab with positions '%s'", (positions) => {
+  it("a clicked head's pipeline has the model's forward trace weights for that head", async () => {
+    const { page, problems } = await open('?view=lab');
+    await page.selectOption('[data-field="positions"]', positions);
+    await page.waitForFunction(
+      (p) => window.attentionLab.lab.trainer()?.config.positions === p && document.querySelector('[data-role="status"]')?.dataset.step === '0',
+      positions,
+    );
+    await page.click('[data-action="lab-train"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-role="status"]').dataset.step) >= 30);
+    await page.click('[data-action="lab-pause"]');
+    await page.waitForSelector('.panel-lab[data-running="false"]');
+    for (const [layer, head] of [
+      [0, 1],
+      [1, 3],
+    ]) {
+      await page.click(`[data-role="model-view"] canvas[data-layer="${layer}"][data-head="${head}"]`);
+      await page.waitForSelector(`[data-role="head-pipeline"][data-layer="${layer}"][data-head="${head}"] svg[data-stage="weights"]`);
+      const { shown, trace } = await pipelineAndTrace(page, layer, head);
+      expect(shown.length).toBe(16);
+      const worst = worstDifference(shown, trace);
+      console.log(`lab, ${positions}: layer ${layer} head ${head}'s pipeline weights vs the trace: worst ${worst.toExponential(2)}`);
+      expect(worst).toBeLessThan(WEIGHTS_TOLERANCE);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

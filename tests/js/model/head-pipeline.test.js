@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../shared/backends.js';
 import { compute } from '../../../web/model/compute/index.js';
 import { pipelineState } from '../../../web/figures/pipeline/state.js';
-import { headPipelineSpec, PIPELINE_TOKENS } from '../../../web/model/train/head-pipeline.js';
+import { headPipelineSpec, headPipelineSpecs, PIPELINE_TOKENS } from '../../../web/model/train/head-pipeline.js';
 import { inductionTask } from '../../../web/model/train/tasks.js';
 
 // The core's float32 forward against float64 Q, K, V rounded to float32 by the example: weights in
@@ -15,6 +15,8 @@ const TOLERANCE = 2e-5;
 describe.each([
   ['learned positions, 4 heads', { positions: 'learned', heads: 4, kvHeads: 4 }],
   ['rope, 4 heads sharing 2 kv heads', { positions: 'rope', heads: 4, kvHeads: 2 }],
+  ['alibi, 4 heads', { positions: 'alibi', heads: 4, kvHeads: 4 }],
+  ['alibi, 3 heads (slopes of 2 and 4 heads interleaved)', { positions: 'alibi', heads: 3, kvHeads: 3, dModel: 24 }],
 ])('a trained head as an example (%s)', (_, options) => {
   it("the pipeline's weights equal the forward trace's attentions of every layer and head", async () => {
     const attn = await loadBackend({ simd: true, backend: 'wasm-simd' });
@@ -29,9 +31,12 @@ describe.each([
     const parameters = model.parameters();
     const T = 24;
     let worst = 0;
+    // Every head at once (what a snapshot keeps) gives the examples one head at a time gives.
+    const everyHead = headPipelineSpecs({ parameters, config: model.config, tokens: probe.tokens, trace, b: 1 });
     for (let layer = 0; layer < 2; layer++) {
       for (let head = 0; head < options.heads; head++) {
         const { spec, shown } = headPipelineSpec({ parameters, config: model.config, tokens: probe.tokens, trace, layer, head, b: 1 });
+        expect(everyHead[layer][head].spec).toEqual(spec);
         expect(shown).toBe(PIPELINE_TOKENS);
         const state = await pipelineState(spec);
         const { weights } = compute(attn, state).heads[0].runs[0];

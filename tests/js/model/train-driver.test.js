@@ -1,6 +1,6 @@
 // The training driver (web/model/train/driver.js) the lab and a live-training figure share: on the
 // synchronous API, it trains, probes every few steps, notes each threshold crossing once with its
-// step, keeps snapshots, pauses, steps and resets to the same first losses; ablation zeroes exactly
+// step, keeps snapshots (each with its heads' pipeline examples of then), pauses, steps and resets to the same first losses; ablation zeroes exactly
 // one head's columns of out.weight and refuses a head that does not exist.
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../shared/backends.js';
@@ -39,6 +39,14 @@ describe('the training driver', () => {
     }
     console.log(`driver: ${state.crossings.map((c) => `${c.kind} L${c.layer}H${c.head}@${c.step}`).join(', ')}; accuracy ${state.probe.accuracy.toFixed(3)}`);
     expect(state.crossings.some((c) => c.kind === 'induction' && c.layer === 1)).toBe(true);
+    // A snapshot's head example is the one of then: its Q differs from the model's now, and the
+    // example of the last snapshot (step 400, the model now) is the model's now.
+    const then = await trainer.headExample(1, 0, { snapshot: 1 });
+    const now = await trainer.headExample(1, 0);
+    expect(then.spec.data.q).not.toEqual(now.spec.data.q);
+    expect((await trainer.headExample(1, 0, { snapshot: 8 })).spec).toEqual(now.spec);
+    await expect(trainer.headExample(1, 0, { snapshot: 9 })).rejects.toThrow('headExample: snapshot must be an integer in [0, 9), got 9');
+    await expect(trainer.headExample(2, 0, { snapshot: 1 })).rejects.toThrow('headExample: layer 2 head 0 is not a head of this 2 x 2 model');
     const first = state.losses.slice(0, 5);
     await trainer.reset();
     expect(trainer.state.step).toBe(0);

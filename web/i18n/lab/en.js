@@ -49,6 +49,7 @@ export default {
   'lab.at-step': 'at step {step}',
   'lab.model-view': 'Attention weights at step {step}',
   'lab.scores-caption': 'Head scores on the probe batch',
+  'lab.scores-corner': 'Layer / head',
   'lab.layer': 'layer {layer}',
   'lab.head': 'head {head}',
   'lab.previous-short': 'prev',
@@ -62,6 +63,8 @@ export default {
   'lab.head-hint':
     'X is the layer’s input after its LayerNorm; Q = X W^Q + b^Q, K and V likewise, with the trained weights. The first {shown} tokens are shown: under the causal mask their weights are exactly those of the whole sequence. Point at a number to see how it was computed.',
   'lab.x-title': 'X after the LayerNorm',
+  'lab.x-rows': 'Tokens',
+  'lab.x-columns': 'Features (columns of X)',
   'lab.derivation-hint': 'Point at or focus a number above to see how it was computed.',
   'lab.tools-title': 'Ablate, save, load',
   'lab.ablate': 'Zero this head’s output',

@@ -49,6 +49,7 @@ export default {
   'lab.at-step': '第 {step} 步',
   'lab.model-view': '第 {step} 步的注意力权重',
   'lab.scores-caption': '各头在探测批次上的得分',
+  'lab.scores-corner': '层 / 头',
   'lab.layer': '第 {layer} 层',
   'lab.head': '第 {head} 头',
   'lab.previous-short': 'prev',
@@ -62,6 +63,8 @@ export default {
   'lab.head-hint':
     'X 是该层经过 LayerNorm 后的输入；Q = X W^Q + b^Q，K 与 V 同理，均使用训练得到的权重。这里显示前 {shown} 个词元：在因果掩蔽下，它们的注意力权重与整条序列中的完全相同。指向一个数即可查看它的计算过程。',
   'lab.x-title': '经过 LayerNorm 的 X',
+  'lab.x-rows': '词元',
+  'lab.x-columns': '特征（X 的列）',
   'lab.derivation-hint': '指向或聚焦上面的一个数，即可查看它的计算过程。',
   'lab.tools-title': '消融、保存、加载',
   'lab.ablate': '将此头的输出置零',

@@ -6,8 +6,11 @@
 //   const trainer = await createTrainer(attn, setup);   attn: loadAttention() or loadAttention({ threads })
 //   trainer.listen(onUpdate); trainer.start() / pause() / step() / reset() / measure() / dispose()
 //   onUpdate({ step, losses, accuracies, probe, crossings, snapshots, running })
+// A snapshot keeps, besides the attentions and scores, every head's pipeline example of then
+// (head-pipeline.js: X, Q, K, V of the first 16 probe tokens, some 4,000 numbers at the induction
+// preset), not the parameters: those of the lab's largest model, every 50 steps, would be hundreds of MB.
 import { HEAD_THRESHOLDS, headScores } from './head-scores.js';
-import { headPipelineSpec } from './head-pipeline.js';
+import { headPipelineSpec, headPipelineSpecs } from './head-pipeline.js';
 import { accuracy, copyTask, inductionTask, reverseTask, sortTask, textTask } from './tasks.js';
 
 export const TASKS = ['induction', 'copy', 'reverse', 'sort', 'text'];
@@ -89,7 +92,15 @@ export async function createTrainer(attn, setup) {
     state.probe = probe;
     state.accuracies.push([state.step, probe.accuracy]);
     if (state.step % snapshotEvery === 0 || state.snapshots.length === 0 || state.snapshots.at(-1).step + snapshotEvery <= state.step) {
-      state.snapshots.push({ step: state.step, loss: state.losses.at(-1) ?? NaN, accuracy: probe.accuracy, attentions: first, scores });
+      const heads = headPipelineSpecs({
+        parameters: await model.parameters(),
+        config: model.config,
+        tokens: probeBatch.tokens,
+        trace,
+        b: 0,
+        labels: probeLabels(),
+      });
+      state.snapshots.push({ step: state.step, loss: state.losses.at(-1) ?? NaN, accuracy: probe.accuracy, attentions: first, scores, heads });
     }
     return probe;
   }
@@ -103,6 +114,7 @@ export async function createTrainer(attn, setup) {
   }
 
   const snapshot = () => ({ ...state, config, probeBatch, task });
+  const probeLabels = () => trainer.tokenLabels(Array.from(probeBatch.tokens.data.subarray(0, probeBatch.tokens.shape[1])));
 
   const trainer = {
     config,
@@ -119,12 +131,21 @@ export async function createTrainer(attn, setup) {
     get state() {
       return snapshot();
     },
-    /** Head `head` of layer `layer` on the first probe sequence as a pipeline example (head-pipeline.js), from the model now. */
-    async headExample(layer, head) {
+    /**
+     * Head `head` of layer `layer` on the first probe sequence as a pipeline example
+     * (head-pipeline.js): from the model now, or with { snapshot: i } from state.snapshots[i]'s weights.
+     */
+    async headExample(layer, head, { snapshot } = {}) {
+      if (snapshot !== undefined) {
+        const kept = Number.isInteger(snapshot) ? state.snapshots[snapshot] : undefined;
+        if (!kept) throw new RangeError(`headExample: snapshot must be an integer in [0, ${state.snapshots.length}), got ${String(snapshot)}`);
+        const example = kept.heads[layer]?.[head];
+        if (!example)
+          throw new RangeError(`headExample: layer ${String(layer)} head ${String(head)} is not a head of this ${config.layers} x ${config.heads} model`);
+        return example;
+      }
       const [parameters, { trace }] = await Promise.all([model.parameters(), model.forward(probeBatch.tokens, { trace: true })]);
-      const T = probeBatch.tokens.shape[1];
-      const labels = trainer.tokenLabels(Array.from(probeBatch.tokens.data.subarray(0, T)));
-      return headPipelineSpec({ parameters, config, tokens: probeBatch.tokens, trace, layer, head, b: 0, labels });
+      return headPipelineSpec({ parameters, config: model.config, tokens: probeBatch.tokens, trace, layer, head, b: 0, labels: probeLabels() });
     },
     /** Sets the function called with the state after every probe (and every start, step, reset, measure). */
     listen(callback) {

@@ -5,7 +5,11 @@
 //        positions) for layer 0, else the residual stream after layer l - 1 (trace.residual[l - 1])
 //   Q    X W^Q + b^Q: rows h dh .. (h + 1) dh - 1 of layers.{l}.qkv.weight (transposed) and .bias
 //   K, V the rows of the kv head the head reads (torch's repeat_interleave: h / (H / Hkv))
-// Positions 'rope' rotate Q and K (rotate_half, the model's base) as the model does; ALiBi is refused.
+// Positions 'rope' rotate Q and K (rotate_half, the model's base) as the model does; positions
+// 'alibi' give the example the head's slope of the model's (Press et al.'s slopes for H heads), so
+// its masked scores carry the same bias -slope |i - j| as the model's.
+import { alibiSlopes } from '../../src/boundary/alibi-slopes.js';
+
 const NORM_EPS = 1e-5; // the core's LayerNorm eps (torch's default)
 
 /** The (T, d) rows of sequence b of a (B, T, d) tensor, as number[][] . */
@@ -60,41 +64,72 @@ export const PIPELINE_TOKENS = 16;
  * of the whole sequence exactly.
  */
 export function headPipelineSpec({ parameters, config, tokens, trace, layer, head, b = 0, labels }) {
-  const { dModel: d, heads: H, kvHeads: Hkv, positions } = config;
-  if (positions === 'alibi') throw new RangeError("headPipelineSpec: positions 'alibi' is not shown per head yet (learned, rope and none are)");
-  if (!Number.isInteger(layer) || layer < 0 || layer >= config.layers)
-    throw new RangeError(`headPipelineSpec: layer must be an integer in [0, ${config.layers}), got ${String(layer)}`);
-  if (!Number.isInteger(head) || head < 0 || head >= H) throw new RangeError(`headPipelineSpec: head must be an integer in [0, ${H}), got ${String(head)}`);
+  checkIndex('layer', layer, config.layers);
+  checkIndex('head', head, config.heads);
+  const sequence = sequenceOf(tokens, b, labels);
+  return headSpec(parameters, config, layerInput(parameters, config, sequence, trace, layer, b), layer, head, sequence.names);
+}
+
+/**
+ * -> [layer][head] of headPipelineSpec's { spec, x, shown }, every head of the model at once (the
+ * heads of a layer share one x): what a snapshot keeps, so that a head clicked later shows the
+ * weights of then.
+ */
+export function headPipelineSpecs({ parameters, config, tokens, trace, b = 0, labels }) {
+  const sequence = sequenceOf(tokens, b, labels);
+  return Array.from({ length: config.layers }, (_, layer) => {
+    const x = layerInput(parameters, config, sequence, trace, layer, b);
+    return Array.from({ length: config.heads }, (_, head) => headSpec(parameters, config, x, layer, head, sequence.names));
+  });
+}
+
+function checkIndex(name, value, count) {
+  if (!Number.isInteger(value) || value < 0 || value >= count)
+    throw new RangeError(`headPipelineSpec: ${name} must be an integer in [0, ${count}), got ${String(value)}`);
+}
+
+/** Sequence b of tokens (B, T): its first `shown` ids and their labels (the ids as text without). */
+function sequenceOf(tokens, b, labels) {
   const T = tokens.shape[1];
   const shown = Math.min(T, PIPELINE_TOKENS);
+  const ids = tokens.data.subarray(b * T, b * T + shown);
+  return { T, shown, ids, names: (labels ?? Array.from(tokens.data.subarray(b * T, (b + 1) * T), String)).slice(0, shown) };
+}
+
+/** X (shown, d): layer `layer`'s input on the sequence after the layer's LayerNorm. */
+function layerInput(parameters, config, { T, shown, ids }, trace, layer, b) {
+  const d = config.dModel;
   let input;
   if (layer === 0) {
-    const ids = tokens.data.subarray(b * T, b * T + shown);
     const tok = parameters['tok.weight'];
     const pos = parameters['pos.weight'];
     input = Array.from(ids, (id, t) => Array.from({ length: d }, (_, c) => tok.data[id * d + c] + (pos ? pos.data[t * d + c] : 0)));
   } else {
     input = rowsOf(trace.residual[layer - 1], b, T, d).slice(0, shown);
   }
-  const p = (name) => parameters[`layers.${layer}.${name}`];
-  const x = layerNorm(input, p('norm.weight'), p('norm.bias'));
+  return layerNorm(input, parameters[`layers.${layer}.norm.weight`], parameters[`layers.${layer}.norm.bias`]);
+}
+
+/** The example of head `head` of layer `layer` from its layer's X: Q, K, V (rotated under RoPE), ALiBi's slope, the window. */
+function headSpec(parameters, config, x, layer, head, names) {
+  const { dModel: d, heads: H, kvHeads: Hkv, positions } = config;
   const withOnes = x.map((row) => [...row, 1]); // the last row of each projection is its bias
   const dh = d / H;
   const kv = Math.floor(head / (H / Hkv));
-  const [weight, bias] = [p('qkv.weight'), p('qkv.bias')];
+  const [weight, bias] = [parameters[`layers.${layer}.qkv.weight`], parameters[`layers.${layer}.qkv.bias`]];
   let q = project(withOnes, projection(weight, bias, head * dh, dh));
   let k = project(withOnes, projection(weight, bias, d + kv * dh, dh));
   const v = project(withOnes, projection(weight, bias, d + Hkv * dh + kv * dh, dh));
   if (positions === 'rope') [q, k] = [rotate(q, config.rope.base), rotate(k, config.rope.base)];
-  const names = (labels ?? Array.from(tokens.data.subarray(b * T, (b + 1) * T), String)).slice(0, shown);
   return {
     spec: {
       data: { q: [q], k: [k], v: [v], tokens: names, keyTokens: names },
       scoring: 'scaled-dot',
       causal: true,
+      ...(positions === 'alibi' ? { alibi: [alibiSlopes(H)[head]] } : {}),
       ...(config.window ? { window: [config.window - 1, 0] } : {}),
     },
     x,
-    shown,
+    shown: names.length,
   };
 }

@@ -10,7 +10,14 @@ import { TASKS, createTrainer } from '../../../model/train/driver.js';
 import { DEFAULT_TEXT, LAB_PRESETS } from './presets.js';
 import { labTools } from './tools.js';
 
-const REDRAW_MS = 200; // the page redraws the figures at most this often while training
+// While training, the page redraws the status and the curves at most every REDRAW_MS, and the model
+// view and the head scores (a canvas per head, rebuilt: the heavier part) at most every
+// MODEL_VIEW_MS, in a frame of their own, so that no frame holds both.
+const REDRAW_MS = 250;
+const MODEL_VIEW_MS = 1000;
+
+/** Resolves in a task after the next frame is drawn. */
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 export const isLab = (location) => new URLSearchParams(location.search).get('view') === 'lab';
 
@@ -146,7 +153,7 @@ function mountLab(container, app) {
     h(
       'div',
       { class: 'lab-head' },
-      h('h2', { class: 'lab-title', id: 'lab-title', tabindex: '-1' }, t('lab.title')),
+      h('h1', { class: 'lab-title', id: 'lab-title', tabindex: '-1' }, t('lab.title')),
       h('a', { href: `?lang=${app.lang}`, class: 'icon-button', dataset: { action: 'lab-close' } }, t('lab.back')),
     ),
     h('p', { class: 'lab-lede' }, t('lab.lede')),
@@ -158,7 +165,7 @@ function mountLab(container, app) {
     h(
       'section',
       { class: 'lab-probe', 'aria-labelledby': 'lab-probe-title' },
-      h('h3', { id: 'lab-probe-title' }, t('lab.probe-title')),
+      h('h2', { id: 'lab-probe-title' }, t('lab.probe-title')),
       h('p', { class: 'lab-hint' }, t('lab.probe-hint', { previous: HEAD_THRESHOLDS.previousToken, induction: HEAD_THRESHOLDS.induction })),
       h('div', { class: 'lab-timeline' }, h('label', {}, t('lab.timeline'), ' ', timeline), timelineOut),
       scores,
@@ -175,6 +182,7 @@ function mountLab(container, app) {
   let shown = null; // the probe the model view shows
   let drawTimer = 0;
   let lastDraw = 0;
+  let lastModelView = 0;
   let scrubbing = false; // the timeline shows a snapshot, not the latest probe
 
   async function ensurePool() {
@@ -279,10 +287,12 @@ function mountLab(container, app) {
     }
     timeline.max = String(Math.max(0, state.snapshots.length - 1));
     timeline.disabled = state.snapshots.length < 2;
-    if (!scrubbing) {
-      timeline.value = timeline.max;
-      await showProbe(state.probe);
-    }
+    if (scrubbing || (state.running && performance.now() - lastModelView < MODEL_VIEW_MS)) return;
+    if (state.running) await nextFrame();
+    lastModelView = performance.now();
+    if (scrubbing) return; // the timeline was moved meanwhile
+    timeline.value = timeline.max;
+    await showProbe(latest?.probe);
   }
 
   async function showProbe(probe) {
@@ -311,7 +321,16 @@ function mountLab(container, app) {
       'table',
       { class: 'lab-score-table' },
       h('caption', {}, t('lab.scores-caption')),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('lab.scores-corner'))),
+          ...Array.from({ length: H }, (_, head) => h('th', { scope: 'col' }, t('lab.head', { head }))),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -339,13 +358,16 @@ function mountLab(container, app) {
   modelView.addEventListener('click', openHead);
   modelView.addEventListener('keydown', openHead);
 
+  // The head of the probe the model view shows: a snapshot's weights while the timeline is scrubbed back.
   async function showHead(layer, head) {
     if (!trainer) return;
     await trainer.pause();
+    const snapshot = scrubbing ? Number(timeline.value) : undefined;
+    const step = scrubbing ? latest.snapshots[snapshot].step : (latest?.step ?? 0);
     headView.hidden = false;
     try {
       const [{ spec, x, shown }, { pipeline, pipelineState, heatmap }, { compute }, { attachDerivations }] = await Promise.all([
-        trainer.headExample(layer, head),
+        trainer.headExample(layer, head, { snapshot }),
         import('../../../figures/index.js'),
         import('../../../model/compute/index.js'),
         import('./derivation.js'),
@@ -356,11 +378,20 @@ function mountLab(container, app) {
       attachDerivations(figure, derivation, { state, result: compute(app.attn, state), lang: app.lang, t });
       const xFigure = heatmap(
         { data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] },
-        { title: t('lab.x-title'), rowLabels: spec.data.tokens, attrs: { 'data-role': 'lab-x' } },
+        {
+          title: t('lab.x-title'),
+          stage: 'lab-x',
+          // LayerNorm's outputs are signed (mean 0 per token): a diverging scale, tokens by features
+          colorScale: 'signed',
+          ylabel: t('lab.x-rows'),
+          xlabel: t('lab.x-columns'),
+          rowLabels: spec.data.tokens,
+          attrs: { 'data-role': 'lab-x' },
+        },
       );
-      Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(latest?.step ?? 0) });
+      Object.assign(headView.dataset, { layer: String(layer), head: String(head), step: String(step), snapshot: String(snapshot ?? '') });
       headView.replaceChildren(
-        h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step: latest?.step ?? 0 })),
+        h('h3', { id: 'lab-head-title', tabindex: '-1' }, t('lab.head-title', { layer, head, step })),
         h('p', { class: 'lab-hint' }, t('lab.head-hint', { shown })),
         h('div', { class: 'lab-x' }, xFigure),
         figure,

@@ -88,7 +88,7 @@ export function labTools({ t, attn, announce }, adoptConfig) {
   const node = h(
     'section',
     { class: 'lab-tools', 'aria-labelledby': 'lab-tools-title' },
-    h('h3', { id: 'lab-tools-title' }, t('lab.tools-title')),
+    h('h2', { id: 'lab-tools-title' }, t('lab.tools-title')),
     h(
       'div',
       { class: 'lab-row' },

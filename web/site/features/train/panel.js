@@ -58,7 +58,16 @@ function figures(state, result, trainer) {
       }),
     ),
   ];
-  return items.map((node) => h('div', { class: 'train-figure' }, node));
+  // Each in a box that scrolls sideways when the page is narrower than the figure (at 320 px the
+  // loss curve is): focusable and named, so that the keyboard can scroll it too.
+  const names = [
+    'Loss L',
+    'Attention P',
+    trainedLeaves(state)
+      .map(([leaf]) => LEAF_TITLES[leaf])
+      .join(', '),
+  ];
+  return items.map((node, k) => h('div', { class: 'train-figure', tabindex: '0', role: 'group', 'aria-label': names[k] }, node));
 }
 
 function mount(container, app) {
