@@ -40,6 +40,9 @@ const FAMILIES = [
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
+  [/^speed\.(size|name)\.[\w-]+$/, (m) => `speed.${m[1]}.\${`],
+  [/^embed\.kind\.[\w-]+$/, () => 'embed.kind.${'],
+  [/^embed\.host-[\w-]+$/, () => 'embed.host-${'],
 ];
 
 const placeholders = (message) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
