@@ -79,6 +79,102 @@ describe('the explorer in Chinese', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the Generate panel in Chinese: its buttons, steps, cache figures and checks', async () => {
+    const { page, problems } = await site.open('?preset=decode&lang=zh-CN');
+    const panel = page.locator('.generate-card');
+    for (let step = 0; step < 3; step += 1) await panel.getByRole('button', { name: '单步：送入下一个词元' }).click();
+    await expect.poll(() => panel.locator('.generate-status').textContent()).toMatch(/^第 3 步（共 5 步）/);
+    expect(await panel.locator('.generate-check').count()).toBe(3);
+    expect(await englishLeft(page)).toEqual([]);
+    // A state the cache cannot decode says why, in Chinese too.
+    await page.evaluate(() => window.attentionLab.store.update((s) => ({ ...s, scoring: 'additive' })));
+    await expect.poll(() => panel.locator('.generate-note').textContent()).toMatch(/点积/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Speed panel in Chinese, before and after a run (the Markdown report stays English, for sharing)', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    expect(await englishLeft(page)).toEqual([]);
+    await page.evaluate(() => window.attentionLab.store.update((s) => ({ ...s, speed: { T: 32, d: 16, heads: 1 } })));
+    await page.locator('.speed-card').getByRole('button', { name: '运行' }).click();
+    await page.waitForFunction(() => document.querySelector('.speed-status').textContent.startsWith('完成'), null, { timeout: 45_000 });
+    await page.locator('.speed-report summary').click();
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Train panel in Chinese, while it trains and after it stops', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    await page.getByRole('button', { name: '单步：一步 SGD' }).click();
+    await expect.poll(() => page.locator('.train-status').textContent()).toMatch(/^第 1 步/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Embed dialog in Chinese offers Save as HTML first and says where the files must be hosted', async () => {
+    const { page, problems } = await site.open('?preset=sentence&lang=zh-CN');
+    await page.getByRole('button', { name: /嵌入/ }).first().click();
+    const dialog = page.locator('dialog.embed-dialog');
+    // The one-file path comes first, and has the focus.
+    expect(await dialog.locator('.embed-option-title').first().textContent()).toMatch(/HTML/);
+    expect(await page.evaluate(() => document.activeElement.textContent)).toBe('另存为 HTML');
+    // The test server is this machine: the dialog says the snippet works only here.
+    expect(await dialog.locator('.embed-local').textContent()).toMatch(/127\.0\.0\.1:\d+.*你自己的电脑/);
+    expect(await englishLeft(page)).toEqual([]);
+    await dialog.locator('input[value="iframe"]').check();
+    expect(await dialog.locator('.embed-host').textContent()).toMatch(/iframe 的地址/);
+    expect(await englishLeft(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    // From a figure's menu: that stage, named in Chinese.
+    const card = page.locator('[data-card="weights"]');
+    await card.locator('summary').first().click();
+    await card
+      .getByRole('menuitem', { name: /嵌入代码/ })
+      .first()
+      .click();
+    expect(await dialog.locator('.embed-what').textContent()).toContain('注意力权重');
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('Save as HTML in the Embed dialog saves one file of the example', async () => {
+    const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
+    await page.getByRole('button', { name: /嵌入/ }).first().click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('dialog.embed-dialog').getByRole('button', { name: '另存为 HTML' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^attention-lab-d2l.*\.html$/);
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['seed-004', 'sentence', 'd2l', 'alibi', 'rotary', 'decode'])(
+    'every explanation of preset %s is in Chinese: forward, backward, positions and the layer output',
+    async (preset) => {
+      const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
+      // Every drawn matrix, marked so that each is hovered once (its last number).
+      const stages = await page.evaluate(() =>
+        [...document.querySelectorAll('.stage-figures svg[data-stage]')]
+          .filter((svg) => svg.getClientRects().length && svg.querySelector('.cell'))
+          .map((svg, i) => {
+            svg.dataset.sweep = String(i);
+            return [i, svg.dataset.stage];
+          }),
+      );
+      expect(stages.length).toBeGreaterThan(8);
+      const left = [];
+      for (const [i, stage] of stages) {
+        await page.locator(`svg[data-sweep="${i}"] .cell`).last().hover();
+        await settle(page);
+        const heading = await page.locator('.explain-card .explain-heading').textContent();
+        left.push(...(await englishLeft(page)).map((line) => `${stage} (${heading}): ${line}`));
+      }
+      expect(left).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+  );
+
   it("the Embed dialog's iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
     await page.getByRole('button', { name: /嵌入/ }).first().click();
