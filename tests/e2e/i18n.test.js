@@ -2,10 +2,14 @@
 // the parts kept in Latin letters (tests/support/english.js: formulas, numbers, token text, names,
 // and the areas another pass translates), <html lang> follows the language, the masthead's switch
 // changes it in place, and the links the page hands out keep it.
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 import { englishOnPage, KEPT, NAMES } from '../support/english.js';
+
+// A small model's attentions (examples/induction), for the import dialog.
+const EXAMPLE_FILE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
 
 let site;
 beforeAll(async () => {
@@ -146,6 +150,29 @@ describe('the explorer in Chinese', () => {
       page.locator('dialog.embed-dialog').getByRole('button', { name: '另存为 HTML' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^attention-lab-d2l.*\.html$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("check mode in Chinese: the tutorial's numbers typed, then checked, with 核对 as the catalog says", async () => {
+    const { page, problems } = await site.open('?preset=seed-002&lang=zh-CN');
+    const buttons = page.locator('.check-button');
+    expect(await buttons.count()).toBeGreaterThan(3);
+    expect(await buttons.first().textContent()).toBe('核对');
+    expect(await englishLeft(page)).toEqual([]);
+    for (let i = 0; i < (await buttons.count()); i += 1) await buttons.nth(i).click();
+    await expect.poll(() => page.locator('[data-check-stage="q"] .check-summary').textContent()).toMatch(/笔误/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the import dialog and the model view in Chinese (the file’s own tensor names aside)', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    await page.setInputFiles('[data-action="import"] input[type="file"]', EXAMPLE_FILE);
+    await page.waitForSelector('[data-role="import-dialog"][open]');
+    expect(await englishLeft(page)).toEqual([]);
+    await page.getByRole('button', { name: '应用' }).click();
+    await page.waitForSelector('[data-view="heads"]');
+    expect(await englishLeft(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 

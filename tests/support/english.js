@@ -20,10 +20,9 @@ export const KEPT = [
   '.figure-scroll',
   '.badge',
   '.figure-menu',
-  '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
-  '.check, [data-check-stage]', // web/site/features/check (paste and check diagnosis)
-  '.import-dialog',
-  '[class*="panel-import"]', // web/site/features/import (the Open dialog)
+  '.gallery',
+  '.attn-figure', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
+  '.import-dialog tbody', // an opened file's own tensor names and types
 ];
 
 // Names and terms written in Latin letters in Chinese text too.
@@ -32,7 +31,7 @@ export const NAMES = new Set(
     'attention-lab WebAssembly JavaScript JSON SIMD wasm simd relaxed scalar softmax tanh RoPE ALiBi ' +
     'PyTorch ONNX Llama GPT Hugging Face Bahdanau Luong Transformer Mistral Press Train Short Test Long d2l ' +
     'SGD KV kv float32 float64 multiHeadAttention attentionBackward is_causal base Self Attention Java HTML SVG PNG CSV ' +
-    'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe GFLOP MFLOP Markdown Vite NumPy rope ropeBackward'
+    'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe GFLOP MFLOP Markdown Vite NumPy rope ropeBackward safetensors npy npz'
   ).split(/\s+/),
 );
 
