@@ -34,6 +34,8 @@ describe('the explorer in Chinese', () => {
       await settle(page);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
       expect(await englishLeft(page)).toEqual([]);
+      // The formulas beside the matrices keep their symbols and lose their words ("Q given": Q 给定).
+      expect((await page.locator('.stage-formula').allTextContents()).join(' ')).not.toMatch(/\b(?:given|of|fill)\b/);
       expect(await page.locator('.intro-origin').textContent()).toMatch(/[\u4e00-\u9fff]/);
       expect(problems).toEqual([]);
     },

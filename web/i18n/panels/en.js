@@ -121,6 +121,7 @@ export default {
   'save.saved': 'Saved: one HTML file that opens offline',
   'save.failed': 'Could not save: {message}',
 
+  'explain.given': 'given',
   'explain.sgd-note': 'One SGD step subtracts the learning rate times this number.',
   'explain.d-output': 'Output gradient {row}, {col}: how far the output is from the target',
   'explain.d-weights': 'dP {row}, {col}: row {row} of dO times value row {col}',

@@ -114,6 +114,7 @@ export default {
   'save.saved': '已保存：一个可离线打开的 HTML 文件',
   'save.failed': '无法保存：{message}',
 
+  'explain.given': '给定',
   'explain.sgd-note': '一步 SGD 会减去学习率乘以这个数。',
   'explain.d-output': '输出梯度 {row}, {col}：输出与目标相差多少',
   'explain.d-weights': 'dP {row}, {col}：dO 的第 {row} 行乘以值 V 的第 {col} 行',

@@ -66,7 +66,7 @@ const TEX = {
     },
   },
   params: {
-    formula: () => '\\theta \\text{ of } a(q, k)',
+    formula: () => 'a(q, k;\\, \\theta)',
     explain: (ctx, cell) =>
       explainInput(
         ctx,
@@ -84,7 +84,7 @@ const TEX = {
   alibi: {
     // The paper's slopes have a closed form; a list given in the link has none to show.
     formula: (ctx) =>
-      `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : 'm_h\\ \\text{given}'}`,
+      `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : `m_h\\ \\text{${t(ctx.lang, 'explain.given')}}`}`,
     explain: explainBias,
   },
   masked: {
@@ -142,7 +142,7 @@ for (const [id, symbol, width] of [
     explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.weight-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 })),
   };
   TEX[letter] = {
-    formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{given}`),
+    formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{${t(ctx.lang, 'explain.given')}}`),
     explain: (ctx, cell) =>
       isSelf(ctx)
         ? explainProjection(letter, id, ctx, cell)
