@@ -38,7 +38,7 @@ registerFigureAction({
 function mount(container, { store, announce, t, lang }) {
   let kind = 'element';
   let scope = {}; // { stages } when opened from a figure's menu
-  const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 9, spellcheck: 'false', 'aria-label': t('site.embed-code') });
+  const snippet = h('textarea', { class: 'embed-snippet', readonly: true, rows: 6, spellcheck: 'false', 'aria-label': t('site.embed-code') });
   const note = h('p', { class: 'embed-note' });
   const host = h('p', { class: 'embed-host' });
   const local = h('p', { class: 'embed-local', role: 'note', hidden: true });
