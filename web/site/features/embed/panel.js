@@ -7,7 +7,7 @@
 import './embed.css';
 import { h } from '../../../figures/dom.js';
 import { copyButton, copyWords } from '../../controls/copy-button.js';
-import { elementSnippet, iframeSnippet } from './snippets.js';
+import { elementSnippet, iframeSnippet, localHost } from './snippets.js';
 import { registerFigureAction } from '../../../figures/export/actions.js';
 import { saveAsHtml } from '../save-html/panel.js';
 import { CATALOGS } from '../../../i18n/index.js';
@@ -16,13 +16,6 @@ const KINDS = ['element', 'iframe'];
 
 /** A stage's noun in the page's words ('weights' -> 'attention weights'), its id when it has none. */
 const stageNoun = (id, t) => (Object.hasOwn(CATALOGS.en, `stage.${id}.noun`) ? t(`stage.${id}.noun`) : id);
-
-/** The host of `url` when it is this machine (localhost, 127.x, [::1]) or a file, else null. */
-export function localHost(url) {
-  const { protocol, hostname, host } = new URL(url);
-  if (protocol === 'file:') return url;
-  return /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0)$/.test(hostname) ? host : null;
-}
 
 // The figure menus' "Embed code" entry is registered once for the page; a mount (again after a
 // language change) points it at its own dialog.
