@@ -132,9 +132,9 @@ describe('check my hand calculation', () => {
     });
     await settle(page);
     expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe(
-      '9 个数中 7 个正确,2 个不对。' +
-        '有 2 处笔误:第 1 行第 2 列:X 的第 1 行乘以 W^Q 的第 2 列是 1,不是 0;第 3 行第 2 列:X 的第 3 行乘以 W^Q 的第 2 列是 2,不是 1。' +
-        '后面只因前面的数而偏离(这一步本身算对)的:注意力分数 9 个中的 4 个;缩放后的注意力分数 9 个中的 9 个;注意力权重 6 个中的 1 个;输出 8 个中的 6 个。',
+      '9 个数中 7 个正确，2 个不对。' +
+        '有 2 处笔误：第 1 行第 2 列：X 的第 1 行乘以 W^Q 的第 2 列是 1，不是 0；第 3 行第 2 列：X 的第 3 行乘以 W^Q 的第 2 列是 2，不是 1。' +
+        '后面只因前面的数而偏离（这一步本身算对）的：注意力分数 9 个中的 4 个；缩放后的注意力分数 9 个中的 9 个；注意力权重 6 个中的 1 个；输出 8 个中的 6 个。',
     );
     // The text is wrong from Q on (docs/semantics.md): most of its 63 numbers are flagged, not all.
     expect(wrongTotal).toBeGreaterThan(30);

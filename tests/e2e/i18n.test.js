@@ -2,10 +2,14 @@
 // the parts kept in Latin letters (tests/support/english.js: formulas, numbers, token text, names,
 // and the areas another pass translates), <html lang> follows the language, the masthead's switch
 // changes it in place, and the links the page hands out keep it.
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 import { englishOnPage, KEPT, NAMES } from '../support/english.js';
+
+// A small model's attentions (examples/induction), for the import dialog.
+const EXAMPLE_FILE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
 
 let site;
 beforeAll(async () => {
@@ -30,6 +34,8 @@ describe('the explorer in Chinese', () => {
       await settle(page);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
       expect(await englishLeft(page)).toEqual([]);
+      // The formulas beside the matrices keep their symbols and lose their words ("Q given": Q 给定).
+      expect((await page.locator('.stage-formula').allTextContents()).join(' ')).not.toMatch(/\b(?:given|of|fill)\b/);
       expect(await page.locator('.intro-origin').textContent()).toMatch(/[\u4e00-\u9fff]/);
       expect(problems).toEqual([]);
     },
@@ -78,6 +84,125 @@ describe('the explorer in Chinese', () => {
     expect(await page.getByRole('button', { name: 'Copy link' }).count()).toBe(1);
     expect(problems).toEqual([]);
   });
+
+  it('the Generate panel in Chinese: its buttons, steps, cache figures and checks', async () => {
+    const { page, problems } = await site.open('?preset=decode&lang=zh-CN');
+    const panel = page.locator('.generate-card');
+    for (let step = 0; step < 3; step += 1) await panel.getByRole('button', { name: '单步：送入下一个词元' }).click();
+    await expect.poll(() => panel.locator('.generate-status').textContent()).toMatch(/^第 3 步（共 5 步）/);
+    expect(await panel.locator('.generate-check').count()).toBe(3);
+    expect(await englishLeft(page)).toEqual([]);
+    // A state the cache cannot decode says why, in Chinese too.
+    await page.evaluate(() => window.attentionLab.store.update((s) => ({ ...s, scoring: 'additive' })));
+    await expect.poll(() => panel.locator('.generate-note').textContent()).toMatch(/点积/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Speed panel in Chinese, before and after a run (the Markdown report stays English, for sharing)', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    expect(await englishLeft(page)).toEqual([]);
+    await page.evaluate(() => window.attentionLab.store.update((s) => ({ ...s, speed: { T: 32, d: 16, heads: 1 } })));
+    await page.locator('.speed-card').getByRole('button', { name: '运行' }).click();
+    await page.waitForFunction(() => document.querySelector('.speed-status').textContent.startsWith('完成'), null, { timeout: 45_000 });
+    await page.locator('.speed-report summary').click();
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Train panel in Chinese, while it trains and after it stops', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    await page.getByRole('button', { name: '单步：一步 SGD' }).click();
+    await expect.poll(() => page.locator('.train-status').textContent()).toMatch(/^第 1 步/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the Embed dialog in Chinese offers Save as HTML first and says where the files must be hosted', async () => {
+    const { page, problems } = await site.open('?preset=sentence&lang=zh-CN');
+    await page.getByRole('button', { name: /嵌入/ }).first().click();
+    const dialog = page.locator('dialog.embed-dialog');
+    // The one-file path comes first, and has the focus.
+    expect(await dialog.locator('.embed-option-title').first().textContent()).toMatch(/HTML/);
+    expect(await page.evaluate(() => document.activeElement.textContent)).toBe('另存为 HTML');
+    // The test server is this machine: the dialog says the snippet works only here.
+    expect(await dialog.locator('.embed-local').textContent()).toMatch(/127\.0\.0\.1:\d+.*你自己的电脑/);
+    expect(await englishLeft(page)).toEqual([]);
+    await dialog.locator('input[value="iframe"]').check();
+    expect(await dialog.locator('.embed-host').textContent()).toMatch(/iframe 的地址/);
+    expect(await englishLeft(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    // From a figure's menu: that stage, named in Chinese.
+    const card = page.locator('[data-card="weights"]');
+    await card.locator('summary').first().click();
+    await card
+      .getByRole('menuitem', { name: /嵌入代码/ })
+      .first()
+      .click();
+    expect(await dialog.locator('.embed-what').textContent()).toContain('注意力权重');
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('Save as HTML in the Embed dialog saves one file of the example', async () => {
+    const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
+    await page.getByRole('button', { name: /嵌入/ }).first().click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('dialog.embed-dialog').getByRole('button', { name: '另存为 HTML' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^attention-lab-d2l.*\.html$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("check mode in Chinese: the tutorial's numbers typed, then checked, with 核对 as the catalog says", async () => {
+    const { page, problems } = await site.open('?preset=seed-002&lang=zh-CN');
+    const buttons = page.locator('.check-button');
+    expect(await buttons.count()).toBeGreaterThan(3);
+    expect(await buttons.first().textContent()).toBe('核对');
+    expect(await englishLeft(page)).toEqual([]);
+    for (let i = 0; i < (await buttons.count()); i += 1) await buttons.nth(i).click();
+    await expect.poll(() => page.locator('[data-check-stage="q"] .check-summary').textContent()).toMatch(/笔误/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the import dialog and the model view in Chinese (the file’s own tensor names aside)', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    await page.setInputFiles('[data-action="import"] input[type="file"]', EXAMPLE_FILE);
+    await page.waitForSelector('[data-role="import-dialog"][open]');
+    expect(await englishLeft(page)).toEqual([]);
+    await page.getByRole('button', { name: '应用' }).click();
+    await page.waitForSelector('[data-view="heads"]');
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['seed-004', 'sentence', 'd2l', 'alibi', 'rotary', 'decode'])(
+    'every explanation of preset %s is in Chinese: forward, backward, positions and the layer output',
+    async (preset) => {
+      const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
+      // Every drawn matrix, marked so that each is hovered once (its last number).
+      const stages = await page.evaluate(() =>
+        [...document.querySelectorAll('.stage-figures svg[data-stage]')]
+          .filter((svg) => svg.getClientRects().length && svg.querySelector('.cell'))
+          .map((svg, i) => {
+            svg.dataset.sweep = String(i);
+            return [i, svg.dataset.stage];
+          }),
+      );
+      expect(stages.length).toBeGreaterThan(8);
+      const left = [];
+      for (const [i, stage] of stages) {
+        await page.locator(`svg[data-sweep="${i}"] .cell`).last().hover();
+        await settle(page);
+        const heading = await page.locator('.explain-card .explain-heading').textContent();
+        left.push(...(await englishLeft(page)).map((line) => `${stage} (${heading}): ${line}`));
+      }
+      expect(left).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("the Embed dialog's iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');

@@ -10,7 +10,7 @@ import { selfAttention } from '../reference/matrices.js';
 import path from 'node:path';
 import { ARTIFACTS, VIEWPORTS, startSite } from '../support/site.js';
 import { axeViolations, blocking } from '../support/axe.js';
-import { IMPORT_MESSAGES } from '../../web/site/features/import/messages.js';
+import { CATALOGS } from '../../web/i18n/index.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
@@ -348,7 +348,9 @@ describe('the import dialog and the model view', () => {
   });
 
   it('every message of the dialog and the model view exists in English and Chinese', () => {
-    expect(Object.keys(IMPORT_MESSAGES['zh-CN']).sort()).toEqual(Object.keys(IMPORT_MESSAGES.en).sort());
+    const keys = (lang) => Object.keys(CATALOGS[lang]).filter((key) => key.startsWith('import.'));
+    expect(keys('en').length).toBeGreaterThan(30);
+    expect(keys('zh-CN').sort()).toEqual(keys('en').sort());
   });
 
   it('on a zh-CN page the dialog and the model view speak Chinese', async () => {
@@ -365,7 +367,7 @@ describe('the import dialog and the model view', () => {
     expect(words).toEqual({ legend: '文件内容是', roles: ['注意力权重', 'X、Wq、Wk、Wv', '查询 Q、键 K、值 V'], apply: '应用' });
     await page.click('[data-action="apply-import"]');
     await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer][data-head]');
-    expect(await page.$eval('[data-view="heads"] h2', (h2) => h2.textContent)).toBe('模型视图:attention.safetensors');
+    expect(await page.$eval('[data-view="heads"] h2', (h2) => h2.textContent)).toBe('模型视图：attention.safetensors');
     expect(problems).toEqual([]);
   });
 

@@ -124,7 +124,7 @@ describe('the student', () => {
     const q = page.locator('[data-check-stage="q"] .check-summary');
     await q.waitFor();
     const diagnosis = await q.textContent();
-    expect(diagnosis).toContain('第 1 行第 2 列:X 的第 1 行乘以 W^Q 的第 2 列是 1,不是 0');
+    expect(diagnosis).toContain('第 1 行第 2 列：X 的第 1 行乘以 W^Q 的第 2 列是 1，不是 0');
     expect(diagnosis).toContain('后面只因前面的数而偏离');
     clock.step("open the tutorial's numbers in Check and read the diagnosis");
     // The explanation of the last pasted cell closed (at 1280 px its sheet covers the card's foot).

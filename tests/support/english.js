@@ -20,13 +20,9 @@ export const KEPT = [
   '.figure-scroll',
   '.badge',
   '.figure-menu',
-  '.gallery', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
-  '.check, [data-check-stage]', // web/site/features/check (paste and check diagnosis)
-  '.import-dialog',
-  '[class*="panel-import"]', // web/site/features/import (the Open dialog)
-  '.panel-generate',
-  '.panel-speed',
-  '.embed-dialog', // web/site/features generate, speed and the Embed dialog's text: the next pass of issue 33 item 1
+  '.gallery',
+  '.attn-figure', // web/figures and web/elements: the drawn figures, their captions, badges and export menus
+  '.import-dialog tbody', // an opened file's own tensor names and types
 ];
 
 // Names and terms written in Latin letters in Chinese text too.
@@ -35,7 +31,7 @@ export const NAMES = new Set(
     'attention-lab WebAssembly JavaScript JSON SIMD wasm simd relaxed scalar softmax tanh RoPE ALiBi ' +
     'PyTorch ONNX Llama GPT Hugging Face Bahdanau Luong Transformer Mistral Press Train Short Test Long d2l ' +
     'SGD KV kv float32 float64 multiHeadAttention attentionBackward is_causal base Self Attention Java HTML SVG PNG CSV ' +
-    'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe'
+    'Dive into Deep Learning Ctrl Enter Tab Esc Shift API JS iframe GFLOP MFLOP Markdown Vite NumPy rope ropeBackward safetensors npy npz'
   ).split(/\s+/),
 );
 
@@ -48,8 +44,12 @@ export function englishOnPage({ kept, names, tokens }) {
   const known = new Set([...names, ...tokens]);
   const isKnown = (w) => known.has(w) || known.has(w.replace(/['’]s$/, '')) || w.split('-').every((part) => part.length < 3 || known.has(part));
   // Quoted text (“the cat sat”, 《a tutorial’s title》) is a token or a title, kept as written; so
-  // is code: an API call (selfAttention.backward()), a name with _ or digits (is_causal, float64).
-  const unquoted = (text) => text.replace(/“[^”]*”|《[^》]*》/g, ' ').replace(/[A-Za-z_]\w*\.\w+\(\)|\w*(?:_|\d)\w*/g, ' ');
+  // is code: an API call (selfAttention.backward()), a name with _ or digits (is_causal, float64), a
+  // file name (elements.js, embed.html), a gradient's name (dQ, dWQ).
+  const unquoted = (text) =>
+    text
+      .replace(/“[^”]*”|《[^》]*》/g, ' ')
+      .replace(/[A-Za-z_]\w*\.\w+\(\)|\w*(?:_|\d)\w*|\b\w+\.(?:js|html|css|json|npy|npz|safetensors)\b|\bd[A-Z]\w*/g, ' ');
   const english = (text) => (unquoted(text).match(/[A-Za-z][A-Za-z'’-]{2,}/g) ?? []).filter((w) => !isKnown(w));
   const found = [];
   const where = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;

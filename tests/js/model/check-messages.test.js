@@ -1,9 +1,9 @@
-// The words of editing (figures/interact/messages.js) and of check mode
-// (site/features/check/messages.js): every message exists in English and Chinese, takes the same
-// parameters in both, and the Chinese is Chinese (the tutorials' terms, not English left over).
+// The words of editing (figures/interact/messages.js): every message exists in English and Chinese,
+// takes the same parameters in both, and the Chinese is Chinese (the tutorials' terms, not English
+// left over). Check mode's words are in the catalogs (web/i18n/panels), which
+// tests/js/model/i18n.test.js keeps complete.
 import { describe, expect, it } from 'vitest';
 import { EDIT_MESSAGES, messageText } from '../../../web/figures/interact/messages.js';
-import { CHECK_MESSAGES } from '../../../web/site/features/check/messages.js';
 
 // Parameters a message may be given: enough of each kind for every template to fill.
 const PARAMS = {
@@ -57,10 +57,7 @@ const PARAMS = {
   reason: 'r',
 };
 
-for (const [name, table] of [
-  ['editing', EDIT_MESSAGES],
-  ['check mode', CHECK_MESSAGES],
-]) {
+for (const [name, table] of [['editing', EDIT_MESSAGES]]) {
   describe(`the words of ${name}`, () => {
     it('has every message in both languages', () => {
       expect(Object.keys(table['zh-CN']).sort()).toEqual(Object.keys(table.en).sort());

@@ -40,6 +40,14 @@ const FAMILIES = [
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
+  [/^speed\.(size|name)\.[\w-]+$/, (m) => `speed.${m[1]}.\${`],
+  [/^embed\.kind\.[\w-]+$/, () => 'embed.kind.${'],
+  [/^embed\.host-[\w-]+$/, () => 'embed.host-${'],
+  // Check mode and the import dialog say say('id'): their id as a literal.
+  [/^(?:check|import)\.([\w-]+)$/, (m) => `'${m[1]}'`],
+  [/^check\.mistake-[\w-]+$/, () => 'mistake-${'],
+  [/^check\.stage\.[\w-]+$/, () => 'check.stage.${'],
+  [/^import\.(role|hint)-[\w-]+$/, (m) => `${m[1]}-\${`],
 ];
 
 const placeholders = (message) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

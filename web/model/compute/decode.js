@@ -17,14 +17,13 @@ import { ropeOptions } from './positions.js';
 import { scoringOptions } from './run.js';
 import { fromNested, sideBySide } from './tensors.js';
 import { groupLeader } from '../state/model.js';
+import { t } from '../../i18n/index.js';
 
-/** Why a state cannot be decoded with a layer's cache, or null when it can. */
-export function decodeBlocker(state) {
-  if (state.source !== 'self') return 'Generate feeds the rows of X one at a time; this example gives Q, K and V directly.';
-  if (state.validLens) return 'A KV cache takes no valid lengths: clear them to decode.';
-  if (!selfLayerOptions(state, state.head, state.scoring)) {
-    return 'The attention layers (and their KV cache) score with dot products, unmasked by hand: pick dot or scaled-dot and clear the masked cells and d2l’s fill.';
-  }
+/** Why a state cannot be decoded with a layer's cache (in `lang`, default en), or null when it can. */
+export function decodeBlocker(state, lang = 'en') {
+  if (state.source !== 'self') return t(lang, 'generate.blocker-qkv');
+  if (state.validLens) return t(lang, 'generate.blocker-lens');
+  if (!selfLayerOptions(state, state.head, state.scoring)) return t(lang, 'generate.blocker-scoring');
   return null;
 }
 

@@ -46,3 +46,11 @@ export function copyButton(source, announce, what, props = {}, words = {}) {
   }
   return button;
 }
+
+/** The button's words in the page's language (`what` already translated), for copyButton's `words`. */
+export const copyWords = (t, what) => ({
+  copy: t('panels.copy'),
+  copied: t('panels.copied'),
+  done: t('panels.copy-done', { what }),
+  failed: t('panels.copy-failed', { what: what.toLowerCase() }),
+});

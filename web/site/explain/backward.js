@@ -1,6 +1,7 @@
 // Explanations of the backward stages, term by term with the numbers (docs/semantics.md "Backward"):
 // dO from the loss, dP = dO V^T, dS = P (dP - D), dQ = s dS K, dK = s dS^T Q, dV = P^T dO,
 // dW = X^T dQ. Scorings other than the dot products name their chain rule and its result.
+import { t } from '../../i18n/index.js';
 import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, factor, num, sub } from './tex.js';
 
@@ -20,7 +21,7 @@ export function explainDOutput(ctx, cell) {
       ? [`\\frac{\\partial L}{\\partial O_{${ic}}} = \\tfrac{2}{n}(O_{${ic}} - Y_{${ic}}),\\quad n = ${n}`, `= \\tfrac{2}{${n}}(${num(o)} - ${factor(y)})`]
       : [`\\frac{\\partial L}{\\partial O_{${ic}}} = O_{${ic}} - Y_{${ic}}`, `= ${num(o)} - ${factor(y)}`];
   return {
-    heading: `Output gradient ${cell.row + 1}, ${cell.col + 1}: how far the output is from the target`,
+    heading: t(ctx.lang, 'explain.d-output', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [...lines, `= ${num(cell.value)}`],
     sources: [
       { stage: 'output', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row, col: cell.col },
@@ -34,7 +35,7 @@ export function explainDWeights(ctx, cell) {
   const dO = rowOf(bw.dO, cell.batch, cell.row);
   const v = rowOf(head.v, cell.batch, cell.col);
   return {
-    heading: `dP ${cell.row + 1}, ${cell.col + 1}: row ${cell.row + 1} of dO times value row ${cell.col + 1}`,
+    heading: t(ctx.lang, 'explain.d-weights', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [`dP_{${sub(cell.row, cell.col)}} = dO_{${cell.row + 1}} \\cdot v_{${cell.col + 1}}`, `= ${dotTerms(dO, v)}`, `= ${num(cell.value)}`],
     sources: [
       { stage: 'd-output', head: cell.head, run: cell.run, batch: cell.batch, row: cell.row },
@@ -57,20 +58,20 @@ export function explainDScores(ctx, cell) {
   const { Tq, Tk } = ctx.result.sizes;
   if (!ctx.result.visible[(cell.batch * Tq + cell.row) * Tk + cell.col]) {
     return {
-      heading: 'Masked: this score does not reach the loss',
+      heading: t(ctx.lang, 'explain.d-scores-masked'),
       lines: [`dS_{${ij}} = 0`, ...dTerms],
-      note: 'A masked score is replaced by −∞ (or d2l’s fill), a constant: its gradient is 0.',
+      note: t(ctx.lang, 'explain.d-scores-masked-note'),
       sources,
     };
   }
   return {
-    heading: `dS ${cell.row + 1}, ${cell.col + 1}: the softmax backward`,
+    heading: t(ctx.lang, 'explain.d-scores', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [
       `dS_{${ij}} = P_{${ij}}\\,(dP_{${ij}} - D_{${cell.row + 1}})`,
       ...dTerms,
       `= ${num(p[cell.col])} \\cdot (${num(dP[cell.col])} - ${factor(D)}) = ${num(cell.value)}`,
     ],
-    note: 'D is the weighted mean of dP over the row, so each row of dS sums to 0.',
+    note: t(ctx.lang, 'explain.d-scores-note'),
     sources,
   };
 }
@@ -89,15 +90,15 @@ function explainScoreSide(ctx, cell, side) {
   ];
   if (bw.scoring !== 'dot' && bw.scoring !== 'scaled-dot') {
     return {
-      heading: `${name} ${cell.row + 1}, ${cell.col + 1} through the ${bw.scoring} score`,
+      heading: t(ctx.lang, 'explain.d-score-side', { name, row: cell.row + 1, col: cell.col + 1, scoring: t(ctx.lang, `site.scoring.${bw.scoring}`) }),
       lines: [`${name}_{${ic}} = s \\sum_{${side === 'q' ? 'j' : 'i'}} dS \\, \\frac{\\partial a(q, k)}{\\partial ${side}_{${ic}}}`, `= ${num(cell.value)}`],
-      note: 'Computed by the core’s attentionBackward; the chain rule in JS (formula above) agrees, as the caption says.',
+      note: t(ctx.lang, 'explain.d-score-side-note'),
       sources,
     };
   }
   const sum = side === 'q' ? 'j' : 'i';
   return {
-    heading: `${name} ${cell.row + 1}, ${cell.col + 1}: ${side === 'q' ? `row ${cell.row + 1}` : `column ${cell.row + 1}`} of dS times column ${cell.col + 1} of ${Other}`,
+    heading: t(ctx.lang, side === 'q' ? 'explain.d-query' : 'explain.d-key', { name, row: cell.row + 1, col: cell.col + 1, other: Other }),
     lines: [
       `${name}_{${ic}} = s \\sum_${sum} dS_{${side === 'q' ? `${cell.row + 1}j` : `i${cell.row + 1}`}}\\, ${Other}_{${sum}${cell.col + 1}}`,
       `= ${num(bw.scale)} \\cdot (${dotTerms(dS, columnOf(head[other], cell.batch, cell.col))})`,
@@ -115,7 +116,7 @@ export function explainDValue(ctx, cell) {
   const p = columnOf(run.weights, cell.batch, cell.row);
   const dO = columnOf(bw.dO, cell.batch, cell.col);
   return {
-    heading: `dV ${cell.row + 1}, ${cell.col + 1}: how much each query used value ${cell.row + 1}, times its output gradient`,
+    heading: t(ctx.lang, 'explain.d-value', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [`dV_{${sub(cell.row, cell.col)}} = \\sum_i P_{i${cell.row + 1}}\\, dO_{i${cell.col + 1}}`, `= ${dotTerms(p, dO)}`, `= ${num(cell.value)}`],
     sources: [
       { stage: 'weights', head: cell.head, run: cell.run, batch: cell.batch, col: cell.row },
@@ -134,11 +135,19 @@ export function explainDWeight(ctx, cell, { tex, from, fromTex }) {
   const letter = fromTex.slice(1);
   const gTex = turned ? `\\overleftarrow{${fromTex}}` : fromTex;
   return {
-    heading: `${tex.replace('^', '')} ${cell.row + 1}, ${cell.col + 1}: input feature ${cell.row + 1} against ${fromTex} column ${cell.col + 1}${turned ? ' (turned back)' : ''}`,
+    heading: t(ctx.lang, turned ? 'explain.d-weight-turned' : 'explain.d-weight', {
+      name: tex.replace('^', ''),
+      row: cell.row + 1,
+      col: cell.col + 1,
+      from: fromTex,
+    }),
     lines: [`${tex}_{${sub(cell.row, cell.col)}} = \\sum_i X_{i${cell.row + 1}}\\, ${gTex}_{i${cell.col + 1}}`, `= ${dotTerms(x, g)}`, `= ${num(cell.value)}`],
-    note: turned
-      ? `Because ${letter} = rope(X·W${letter.toLowerCase()}): the arrow is ${fromTex} turned back by each row’s angle (ropeBackward). One SGD step subtracts the learning rate times this number.`
-      : `Because ${letter} = X·W${letter.toLowerCase()}. One SGD step subtracts the learning rate times this number.`,
+    note: t(ctx.lang, turned ? 'explain.d-weight-note-rope' : 'explain.d-weight-note', {
+      letter,
+      lower: letter.toLowerCase(),
+      from: fromTex,
+      sgd: t(ctx.lang, 'explain.sgd-note'),
+    }),
     sources: [
       { stage: 'x', batch: 0, col: cell.row },
       { stage: from, head: cell.head, run: cell.run, batch: 0, col: cell.col },

@@ -1,5 +1,6 @@
 // Explanations of the layer's output (the heads through W^O) and its gradients:
 //   Y_ic = sum_f [O]_if Wo_fc,   dO^h_ic = sum_c' dY_ic' Wo_(h dv + c), c',   dWo_fc = sum_i [O]_if dY_ic.
+import { t } from '../../i18n/index.js';
 import { at, columnOf, rowOf } from '../../model/compute/tensors.js';
 import { dotTerms, factor, num, sub } from './tex.js';
 
@@ -10,7 +11,7 @@ export function explainConcat(ctx, cell) {
   const dv = ctx.result.sizes.dv;
   const h = Math.floor(cell.col / dv);
   return {
-    heading: `Column ${cell.col + 1}: head ${h + 1}’s output, column ${(cell.col % dv) + 1}`,
+    heading: t(ctx.lang, 'explain.concat', { col: cell.col + 1, head: h + 1, within: (cell.col % dv) + 1 }),
     lines: [`[O]_{${sub(cell.row, cell.col)}} = O^{(${h + 1})}_{${sub(cell.row, cell.col % dv)}} = ${num(cell.value)}`],
     sources: [{ stage: 'output', head: h, run: cell.run, batch: 0, row: cell.row, col: cell.col % dv }],
   };
@@ -21,7 +22,7 @@ export function explainProjected(ctx, cell) {
   const concat = rowOf(result.projected[cell.run].concat, 0, cell.row);
   if (!state.wo) return explainConcat(ctx, cell);
   return {
-    heading: `Y ${cell.row + 1}, ${cell.col + 1}: every head’s output row ${cell.row + 1} times column ${cell.col + 1} of Wᴼ`,
+    heading: t(ctx.lang, 'explain.projected', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [
       `Y_{${sub(cell.row, cell.col)}} = \\sum_f [O]_{${cell.row + 1}f}\\, W^O_{f${cell.col + 1}}`,
       `= ${dotTerms(concat, woColumn(state, cell.col))}`,
@@ -45,7 +46,7 @@ export function explainDProjected(ctx, cell) {
         ]
       : [`\\frac{\\partial L}{\\partial Y_{${ic}}} = Y_{${ic}} - Y^{*}_{${ic}}`, `= ${num(y)} - ${factor(target)}`];
   return {
-    heading: `dY ${cell.row + 1}, ${cell.col + 1}: how far the layer’s output is from the target`,
+    heading: t(ctx.lang, 'explain.d-projected', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [...lines, `= ${num(cell.value)}`],
     sources: [
       { stage: 'projected-output', run: cell.run, batch: 0, row: cell.row, col: cell.col },
@@ -62,13 +63,13 @@ export function explainHeadShare(ctx, cell) {
   const sources = [{ stage: 'd-projected', run: cell.run, batch: 0, row: cell.row }];
   if (!state.wo) {
     return {
-      heading: `dO ${cell.row + 1}, ${cell.col + 1}: column ${f + 1} of dY`,
+      heading: t(ctx.lang, 'explain.head-share-plain', { row: cell.row + 1, col: cell.col + 1, f: f + 1 }),
       lines: [`dO_{${sub(cell.row, cell.col)}} = dY_{${sub(cell.row, f)}} = ${num(cell.value)}`],
       sources,
     };
   }
   return {
-    heading: `dO ${cell.row + 1}, ${cell.col + 1}: row ${cell.row + 1} of dY against row ${f + 1} of Wᴼ (head ${cell.head + 1}, column ${cell.col + 1})`,
+    heading: t(ctx.lang, 'explain.head-share', { row: cell.row + 1, col: cell.col + 1, f: f + 1, head: cell.head + 1 }),
     lines: [`dO_{${sub(cell.row, cell.col)}} = \\sum_c dY_{${cell.row + 1}c}\\, W^O_{${f + 1}c}`, `= ${dotTerms(dY, woRow(state, f))}`, `= ${num(cell.value)}`],
     sources: [...sources, { stage: 'wo', batch: 0, row: f }],
   };
@@ -79,9 +80,9 @@ export function explainDWo(ctx, cell) {
   const concat = columnOf(result.projected[0].concat, 0, cell.row);
   const dY = columnOf(result.backward.runs[0].dY, 0, cell.col);
   return {
-    heading: `dWᴼ ${cell.row + 1}, ${cell.col + 1}: column ${cell.row + 1} of [O] against column ${cell.col + 1} of dY`,
+    heading: t(ctx.lang, 'explain.d-wo', { row: cell.row + 1, col: cell.col + 1 }),
     lines: [`dW^O_{${sub(cell.row, cell.col)}} = \\sum_i [O]_{i${cell.row + 1}}\\, dY_{i${cell.col + 1}}`, `= ${dotTerms(concat, dY)}`, `= ${num(cell.value)}`],
-    note: 'One SGD step subtracts the learning rate times this number.',
+    note: t(ctx.lang, 'explain.sgd-note'),
     sources: [
       { stage: 'concat-output', run: 0, batch: 0, col: cell.row },
       { stage: 'd-projected', run: 0, batch: 0, col: cell.col },

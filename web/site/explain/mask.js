@@ -40,7 +40,9 @@ export function explainMasked(ctx, cell) {
             ? `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + b_{${ij(cell.row, cell.col)}} + 0 = ${num(at(run.scaled, cell.batch, cell.row, cell.col))}${bias} = ${num(value)}`
             : `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + 0 = ${num(value)}`,
         ]
-      : [`${z} = \\tilde s_{${ij(cell.row, cell.col)}} + (-\\infty) = ${state.maskFill === 'd2l' ? `${num(D2L_FILL)}\\ \\text{(d2l fill)}` : '-\\infty'}`];
+      : [
+          `${z} = \\tilde s_{${ij(cell.row, cell.col)}} + (-\\infty) = ${state.maskFill === 'd2l' ? `${num(D2L_FILL)}\\ \\text{(${t(ctx.lang, 'site.fill.d2l')})}` : '-\\infty'}`,
+        ];
   return {
     heading: t(ctx.lang, reasons.length ? 'explain.masked' : bias ? 'explain.visible-alibi' : 'explain.visible'),
     lines,

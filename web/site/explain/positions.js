@@ -1,4 +1,5 @@
 // One entry of the ALiBi bias, and one entry of a rotated query or key with its pair's angle.
+import { t } from '../../i18n/index.js';
 import { at } from '../../model/compute/tensors.js';
 import { num } from './tex.js';
 
@@ -8,13 +9,13 @@ export function explainBias(ctx, cell) {
   const { Tq, Tk } = ctx.result.sizes;
   const distance = Math.abs(cell.row + (Tk - Tq) - cell.col);
   return {
-    heading: `ALiBi bias of query ${cell.row + 1} against key ${cell.col + 1} (head ${cell.head + 1})`,
+    heading: t(ctx.lang, 'explain.alibi', { row: cell.row + 1, col: cell.col + 1, head: cell.head + 1 }),
     lines: [
       `b_{${cell.row + 1},${cell.col + 1}} = -m_{${cell.head + 1}}\\,\\lvert i + (T_k - T_q) - j \\rvert`,
       `= -${num(head.slope)} \\cdot ${distance}`,
       `= ${num(at(head.bias, cell.batch, cell.row, cell.col))}`,
     ],
-    note: 'Added to the scaled score before the masks: far keys lose weight, by a slope per head.',
+    note: t(ctx.lang, 'explain.alibi-note'),
     sources: [],
   };
 }
@@ -39,13 +40,21 @@ export function explainRotation(letter, ctx, cell) {
   const sign = first ? '-' : '+';
   const rotated = at(head[letter], cell.batch, cell.row, cell.col);
   return {
-    heading: `Rotated ${letter}[${cell.row + 1}, ${cell.col + 1}]: pair ${p + 1} (features ${Math.min(cell.col, partner) + 1} and ${Math.max(cell.col, partner) + 1}), angle ${num(theta)} rad`,
+    heading: t(ctx.lang, 'explain.rotation', {
+      letter,
+      row: cell.row + 1,
+      col: cell.col + 1,
+      pair: p + 1,
+      a: Math.min(cell.col, partner) + 1,
+      b: Math.max(cell.col, partner) + 1,
+      theta: num(theta),
+    }),
     lines: [
       `\\theta = i \\cdot \\text{base}^{-2p/d} = ${cell.row} \\cdot ${num(state.ropeBase)}^{-${2 * p}/${d}} = ${num(theta)}`,
       `${letter}'_{${cell.row + 1},${cell.col + 1}} = ${num(x)} \\cos\\theta ${sign} ${num(y)} \\sin\\theta`,
       `= ${num(rotated)}`,
     ],
-    note: 'Each pair turns by its angle: the dot product of a rotated query and key depends on their distance.',
+    note: t(ctx.lang, 'explain.rotation-note'),
     sources: [{ stage: letter, head: cell.head, batch: cell.batch, row: cell.row }],
   };
 }

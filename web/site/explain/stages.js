@@ -60,19 +60,31 @@ const TEX = {
         : '(x_c, x_{c+d/2}) \\mapsto R(i\\,\\theta_c)\\,(x_c, x_{c+d/2}),\\ \\theta_c = \\text{base}^{-2c/d}',
     explain: (ctx, cell) => {
       const [letter, rotated, label] = ROPE_PARTS[cell.run];
-      return rotated ? explainRotation(letter, ctx, cell) : explainInput(ctx, cell, `${label}[${cell.row + 1}, ${cell.col + 1}] before the rotation`);
+      return rotated
+        ? explainRotation(letter, ctx, cell)
+        : explainInput(ctx, cell, t(ctx.lang, 'explain.before-rotation', { label, row: cell.row + 1, col: cell.col + 1 }));
     },
   },
   params: {
-    formula: () => '\\theta \\text{ of } a(q, k)',
-    explain: (ctx, cell) => explainInput(ctx, cell, `${cell.scoring} parameter ${NAMES[cell.param] ?? cell.param}, entry ${cell.row + 1}, ${cell.col + 1}`),
+    formula: () => 'a(q, k;\\, \\theta)',
+    explain: (ctx, cell) =>
+      explainInput(
+        ctx,
+        cell,
+        t(ctx.lang, 'explain.param', {
+          scoring: t(ctx.lang, `site.scoring.${cell.scoring}`),
+          name: NAMES[cell.param] ?? cell.param,
+          row: cell.row + 1,
+          col: cell.col + 1,
+        }),
+      ),
   },
   scores: { formula: (ctx) => SCORE_TEX[ctx.state.scoring], explain: explainScore },
   scaled: { formula: (ctx) => `\\tilde S = S \\cdot ${scaleTex(ctx)}`, explain: explainScaled },
   alibi: {
     // The paper's slopes have a closed form; a list given in the link has none to show.
     formula: (ctx) =>
-      `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : 'm_h\\ \\text{given}'}`,
+      `B_{ij} = -m_h\\,\\lvert i + (T_k - T_q) - j \\rvert,\\quad ${ctx.state.alibi === 'paper' ? 'm_h = 2^{-8(h+1)/H}' : `m_h\\ \\text{${t(ctx.lang, 'explain.given')}}`}`,
     explain: explainBias,
   },
   masked: {
@@ -88,7 +100,11 @@ const TEX = {
       explainInput(
         ctx,
         cell,
-        `Output weight: head ${Math.floor(cell.row / ctx.result.sizes.dv) + 1}’s feature ${(cell.row % ctx.result.sizes.dv) + 1} → output feature ${cell.col + 1}`,
+        t(ctx.lang, 'explain.wo', {
+          head: Math.floor(cell.row / ctx.result.sizes.dv) + 1,
+          f: (cell.row % ctx.result.sizes.dv) + 1,
+          col: cell.col + 1,
+        }),
       ),
   },
   'projected-output': {
@@ -99,7 +115,7 @@ const TEX = {
   dwo: { formula: () => 'dW^O = [O]^{\\top} dY', explain: explainDWo },
   target: {
     formula: (ctx) => (hasLayerOutput(ctx) ? 'Y^{*} \\in \\mathbb{R}^{T \\times d_{\\text{out}}}' : 'Y \\in \\mathbb{R}^{T_q \\times d_v}'),
-    explain: (ctx, cell) => explainInput(ctx, cell, `Target for output row ${cell.row + 1}, column ${cell.col + 1}`),
+    explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.target', { row: cell.row + 1, col: cell.col + 1 })),
   },
   'd-output': {
     formula: (ctx) =>
@@ -126,7 +142,7 @@ for (const [id, symbol, width] of [
     explain: (ctx, cell) => explainInput(ctx, cell, t(ctx.lang, 'explain.weight-entry', { noun: ctx.stage.noun, row: cell.row + 1, col: cell.col + 1 })),
   };
   TEX[letter] = {
-    formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{given}`),
+    formula: (ctx) => (isSelf(ctx) ? `${letter.toUpperCase()} = X ${symbol}` : `${letter.toUpperCase()}\\ \\text{${t(ctx.lang, 'explain.given')}}`),
     explain: (ctx, cell) =>
       isSelf(ctx)
         ? explainProjection(letter, id, ctx, cell)

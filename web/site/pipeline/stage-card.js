@@ -31,7 +31,7 @@ export function explorerCard(stage, ctx, handlers) {
     // Until checked or revealed, the card's own figures (the exact values) are not shown.
     className: checking ? `is-checking${how ? '' : ' is-exact-hidden'}` : '',
     symbol: (s) => texNode(s.tex ?? s.title, { className: 'stage-symbol' }),
-    formula: (s) => focusableWhenScrolling(texNode(formulaOf(s, ctx), { className: 'stage-formula' })),
+    formula: (s) => focusableWhenScrolling(texNode(formulaOf(s, { ...ctx, lang }), { className: 'stage-formula' })),
     below: (s, _, [first]) =>
       checking
         ? checkGrid(

@@ -8,13 +8,20 @@
 import { formatNumber } from '../../../figures/index.js';
 import { h } from '../../../figures/dom.js';
 import { parseMatrix } from '../../../model/numbers/parse-matrix.js';
-import { checkMessage, stageList, stageName } from './messages.js';
+import { CATALOGS, t } from '../../../i18n/index.js';
+
+/** say(id, params): the check-mode message 'check.<id>' in `lang` (web/i18n/panels). */
+const sayIn = (lang) => (id, params) => t(lang, `check.${id}`, params);
+/** What a stage is called in a sentence ('weights' -> 'attention weights'); its id when it has no name. */
+const stageName = (lang, id) => (Object.hasOwn(CATALOGS.en, `check.stage.${id}`) ? t(lang, `check.stage.${id}`) : id);
+/** 'Q and K', '查询 Q和键 K': a list of stage names. */
+const stageList = (lang, ids) => ids.map((id) => stageName(lang, id)).join(sayIn(lang)('and'));
 
 const signedText = (x) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${formatNumber(Math.abs(Number(x.toPrecision(2))))}` : '∞');
 
 /** The visible note and the spoken label of one field's marks. */
 function marksOf(cell, lang, following) {
-  const say = (id, params) => checkMessage(lang, id, params);
+  const say = sayIn(lang);
   if (cell.status === 'right') return { text: '✓', label: say('mark-right') };
   if (cell.status === 'invalid') return { text: '?', label: say('mark-invalid') };
   if (cell.status === 'empty') return { text: '', label: say('mark-empty') };
@@ -29,13 +36,14 @@ function marksOf(cell, lang, following) {
 
 /** 'row 1 of X times column 2 of W^Q': what a slipped cell is made of, in words. */
 function sourceText(source, lang) {
+  const say = sayIn(lang);
   const part = ([stage, kind, a, b]) => {
     const name = stageName(lang, stage);
-    if (kind === 'row' && source.length === 1) return checkMessage(lang, 'source-softmax', { index: a + 1, stage: name });
-    if (kind === 'cell') return checkMessage(lang, 'source-cell', { stage: name, row: a + 1, col: b + 1 });
-    return checkMessage(lang, kind === 'row' ? 'source-row' : 'source-col', { index: a + 1, stage: name });
+    if (kind === 'row' && source.length === 1) return say('source-softmax', { index: a + 1, stage: name });
+    if (kind === 'cell') return say('source-cell', { stage: name, row: a + 1, col: b + 1 });
+    return say(kind === 'row' ? 'source-row' : 'source-col', { index: a + 1, stage: name });
   };
-  return source.length === 2 ? checkMessage(lang, 'times', { a: part(source[0]), b: part(source[1]) }) : part(source[0]);
+  return source.length === 2 ? say('times', { a: part(source[0]), b: part(source[1]) }) : part(source[0]);
 }
 
 const MISTAKE_TEXT = {
@@ -47,21 +55,24 @@ const MISTAKE_TEXT = {
 
 /** The sentences of a checked stage: counts, then what explains the wrong numbers. */
 export function summaryOf(report, entries, { lang, first, d, later = [] }) {
-  const say = (id, params) => checkMessage(lang, id, params);
+  const say = sayIn(lang);
   const { counts } = report;
   const parts = [];
   if (counts.typed === 0) {
     if (!counts.invalid) parts.push(say('none-typed'));
-  } else if (counts.wrong === 0) parts.push(say('all-right', counts));
+  } else if (counts.wrong === 0) parts.push(say(counts.typed === 1 ? 'all-right-one' : 'all-right', counts));
   else {
-    parts.push(say('some-wrong', counts));
+    parts.push(say(counts.typed === 1 ? 'some-wrong-one' : counts.wrong === 1 ? 'some-wrong-wrong-one' : 'some-wrong', counts));
     const yours = stageList(lang, report.yours);
-    if (report.verdict === 'follows') parts.push(say('all-follow', { ...counts, yours, first: first && first !== report.id ? stageName(lang, first) : null }));
-    else if (counts.follows > 0) parts.push(say('some-follow', { ...counts, yours }));
+    if (report.verdict === 'follows') {
+      const starts = first && first !== report.id ? say('all-follow-first', { first: stageName(lang, first) }) : '';
+      parts.push(say(counts.follows === 1 ? 'all-follow-one' : 'all-follow', { ...counts, yours, first: starts }));
+    } else if (counts.follows > 0) parts.push(say(counts.follows === 1 ? 'some-follow-one' : 'some-follow', { ...counts, yours }));
     const { mistake } = report;
-    if (mistake?.id === 'rounding-too-early')
-      parts.push(say('mistake-rounding-too-early', { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
-    else if (mistake)
+    if (mistake?.id === 'rounding-too-early') {
+      const id = mistake.decimals === 1 ? 'mistake-rounding-too-early-one' : 'mistake-rounding-too-early';
+      parts.push(say(id, { stage: stageName(lang, mistake.stage), decimals: mistake.decimals }));
+    } else if (mistake)
       parts.push(
         say(`mistake-${mistake.id}`, { d, sqrtD: formatNumber(Number(Math.sqrt(d).toPrecision(4))), ...(MISTAKE_TEXT[mistake.id]?.(report.id) ?? {}) }),
       );
@@ -75,17 +86,21 @@ export function summaryOf(report, entries, { lang, first, d, later = [] }) {
           typed: entries?.[row]?.[col] ?? '',
         }),
       );
-      parts.push(say('slips', { count: report.slips.length, list: list.join(say('list-gap')) }));
-    } else if (report.verdict === 'wrong') parts.push(say('unexplained', { count: counts.unexplained, yours: report.yours.length ? yours : null }));
+      parts.push(say(report.slips.length === 1 ? 'slips-one' : 'slips', { count: report.slips.length, list: list.join(say('list-gap')) }));
+    } else if (report.verdict === 'wrong') {
+      const source = report.yours.length ? say('unexplained-yours', { yours }) : say('unexplained-exact');
+      parts.push(say(counts.unexplained === 1 ? 'unexplained-one' : 'unexplained', { count: counts.unexplained, source }));
+    }
   }
   // The first stage that differs says which later numbers follow from it.
   const following = later.filter((s) => s.counts.follows > 0);
   if (report.id === first && following.length > 0) {
     parts.push(say('later', { list: following.map((s) => say('later-item', { stage: stageName(lang, s.id), ...s.counts })).join(say('list-gap')) }));
   }
-  if (counts.invalid) parts.push(say('invalid', counts));
+  if (counts.invalid) parts.push(say(counts.invalid === 1 ? 'invalid-one' : 'invalid', counts));
   if (counts.typed > 0 && counts.empty) parts.push(say('empty', counts));
-  return parts.join(say('gap'));
+  // Sentences follow one another as the language writes them (a space in English, none in Chinese).
+  return parts.reduce((text, sentence) => say('sentences', { a: text, b: sentence }));
 }
 
 /** Adds the counts of several batches' reports (the summary speaks of the whole stage). */
@@ -109,7 +124,7 @@ export function checkGrid(
   { entries, reports, how, first = null, later = [], d = 1, lang = 'en', rowLabels = null },
   { onEntry, onPaste, onCheck, onReveal },
 ) {
-  const say = (id, params) => checkMessage(lang, id, params);
+  const say = sayIn(lang);
   const marked = how === 'checked';
   const B = reports.length;
   const following = (report) => marked && report.yours.length > 0;
@@ -176,7 +191,10 @@ export function checkGrid(
     ? summaryOf(whole, entries?.[0], { lang, first, d, later })
     : whole.counts.typed + whole.counts.invalid === 0
       ? say('prompt')
-      : say('progress', whole.counts);
+      : say('progress', {
+          ...whole.counts,
+          notNumbers: whole.counts.invalid ? say(whole.counts.invalid === 1 ? 'progress-invalid-one' : 'progress-invalid', whole.counts) : '',
+        });
   const tone =
     !marked || whole.counts.typed === 0
       ? ''

@@ -4,6 +4,7 @@
 //   iframeSnippet(state, options)   an <iframe> of embed.html#s=<state>&<options>, and the few
 //                                    lines that size it to its content (embed.js posts its height)
 //   embedHash(state, options)       that hash
+//   localHost(url)                  the host when url is this machine (a snippet that works only here)
 // options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl, lang (the page's:
 // the iframe's embed.html?lang= when it is not English, the default) }.
 import { presetPage } from '../../page-state.js';
@@ -67,4 +68,14 @@ export function iframeSnippet(state, { stages = null, backward = false, embedUrl
   ${HEIGHT_LISTENER}
 </script>
 `;
+}
+
+/**
+ * The host of `url` ('127.0.0.1:8080') when it is this machine (localhost, 127.x.x.x, [::1],
+ * 0.0.0.0) or the url itself for a file: a snippet with it works only here; null for any other.
+ */
+export function localHost(url) {
+  const { protocol, hostname, host } = new URL(url);
+  if (protocol === 'file:') return url;
+  return /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0)$/.test(hostname) ? host : null;
 }

@@ -13,17 +13,17 @@ const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)'
 // float32 rounding of the few sums a row takes: the line says 'equals' within 1e-5 of the largest
 // entry, and 'differs' past it (a causal-free full forward lets a row see later tokens).
 const agrees = (diff, size) => diff <= 1e-5 * Math.max(1, size);
-const digits = (diff) => (diff === 0 ? 'the last bit' : diff.toExponential(0));
-const largest = (t) => t.data.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+const digits = (diff, t) => (diff === 0 ? t('generate.last-bit') : diff.toExponential(0));
+const largest = (x) => x.data.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
 
-/** One check line: "Row 3 of P equals the full forward's row 3 to 3e-8." */
-function checkLine(kind, text, diff, size) {
+/** One check line: "Row 3 of P equals the full forward's to 3e-8." */
+function checkLine(kind, what, diff, size, t) {
   const ok = agrees(diff, size);
   return h(
     'li',
     { class: `generate-check ${ok ? 'is-ok' : 'is-off'}`, dataset: { check: kind, diff: String(diff) } },
     h('span', { class: 'generate-check-mark', 'aria-hidden': 'true' }, ok ? '✓' : '≠'),
-    `${text} ${ok ? 'equals' : 'differs from'} the full forward’s to ${digits(diff)}.`,
+    t(ok ? 'generate.check-equal' : 'generate.check-differ', { what, digits: digits(diff, t) }),
   );
 }
 
@@ -31,42 +31,38 @@ function figure(label, node) {
   return h('figure', { class: 'figure generate-figure' }, h('figcaption', { class: 'figure-label' }, label), h('div', { class: 'figure-scroll' }, node));
 }
 
-function stepView(state, stepper) {
+function stepView(state, stepper, t) {
   const last = stepper.steps.at(-1);
   const tokens = h(
     'ol',
-    { class: 'generate-tokens', 'aria-label': 'Tokens' },
+    { class: 'generate-tokens', 'aria-label': t('generate.tokens') },
     state.tokens.map((token, t) =>
       h('li', { class: `generate-token${t < stepper.steps.length ? ' is-cached' : ''}`, 'aria-current': last && t === last.t ? 'step' : null }, token),
     ),
   );
-  if (!last) return [tokens, h('p', { class: 'generate-empty' }, 'The cache is empty. Step feeds the first token.')];
+  if (!last) return [tokens, h('p', { class: 'generate-empty' }, t('generate.empty'))];
   const seen = state.tokens.slice(0, last.t + 1);
-  const head = state.heads > 1 ? ` (head ${state.head}${state.kvHeads < state.heads ? `, kv head ${last.kvHead}` : ''})` : '';
+  const head = state.heads > 1 ? t(state.kvHeads < state.heads ? 'generate.head-kv' : 'generate.head', { head: state.head, kv: last.kvHead }) : '';
   const n = last.t + 1;
-  const causal =
-    state.causal === 'none'
-      ? h(
-          'p',
-          { class: 'hint-line' },
-          'The full forward here has no causal mask, so its rows also see later tokens; a cache only ever holds earlier ones. Pick a causal mask to compare.',
-        )
-      : null;
+  const causal = state.causal === 'none' ? h('p', { class: 'hint-line' }, t('generate.no-causal')) : null;
   return [
     tokens,
     h(
       'div',
       { class: 'generate-figures' },
       figure(
-        `K cache${head}: ${n} of ${last.capacity} rows`,
-        matrix(last.k, { stage: 'generate-k', title: 'Cached keys', rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
+        t('generate.k-cache', { head, n, capacity: last.capacity }),
+        matrix(last.k, { stage: 'generate-k', title: t('generate.k-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
       ),
-      figure(`V cache${head}`, matrix(last.v, { stage: 'generate-v', title: 'Cached values', rowLabels: seen, legend: false, attrs: { 'data-step': last.t } })),
       figure(
-        `New row of P${head}`,
+        t('generate.v-cache', { head }),
+        matrix(last.v, { stage: 'generate-v', title: t('generate.v-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
+      ),
+      figure(
+        t('generate.weights-row', { head }),
         matrix(last.weights, {
           stage: 'generate-weights',
-          title: `Weights of token ${n}`,
+          title: t('generate.weights-title', { n }),
           colorScale: 'weights',
           rowLabels: [state.tokens[last.t]],
           colLabels: seen,
@@ -75,10 +71,10 @@ function stepView(state, stepper) {
         }),
       ),
       figure(
-        state.wo && state.heads > 1 ? 'Output row (through Wᴼ)' : 'Output row',
+        t(state.wo && state.heads > 1 ? 'generate.output-row-wo' : 'generate.output-row'),
         matrix(last.output, {
           stage: 'generate-output',
-          title: `Output of token ${n}`,
+          title: t('generate.output-title', { n }),
           rowLabels: [state.tokens[last.t]],
           legend: false,
           attrs: { 'data-step': last.t },
@@ -88,13 +84,13 @@ function stepView(state, stepper) {
     h(
       'ul',
       { class: 'generate-checks' },
-      checkLine('weights', `Row ${n} of P`, last.diffs.weights, 1),
-      checkLine('output', `Output row ${n}`, last.diffs.output, largest(last.full)),
+      checkLine('weights', t('generate.what-weights', { n }), last.diffs.weights, 1, t),
+      checkLine('output', t('generate.what-output', { n }), last.diffs.output, largest(last.full), t),
       h(
         'li',
         { class: 'generate-check is-ok', dataset: { check: 'rows', diff: String(last.diffs.rows) } },
         h('span', { class: 'generate-check-mark', 'aria-hidden': 'true' }, '✓'),
-        `The cached forward’s row equals attention over the K and V rows shown to ${digits(last.diffs.rows)}.`,
+        t('generate.check-rows', { digits: digits(last.diffs.rows, t) }),
       ),
     ),
     causal,
@@ -102,14 +98,22 @@ function stepView(state, stepper) {
 }
 
 function mount(container, app) {
-  const { announce } = app;
+  const { announce, t } = app;
   const playButton = h(
     'button',
     { type: 'button', class: 'button-primary generate-play', 'aria-pressed': 'false', onclick: () => (stepper.playing ? stepper.pause() : stepper.play()) },
-    'Play',
+    t('generate.play'),
   );
-  const stepButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Step: feed the next token', onclick: () => stepper.step() }, 'Step');
-  const resetButton = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Reset: empty the cache', onclick: () => stepper.reset() }, 'Reset');
+  const stepButton = h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': t('generate.step-label'), onclick: () => stepper.step() },
+    t('generate.step'),
+  );
+  const resetButton = h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': t('generate.reset-label'), onclick: () => stepper.reset() },
+    t('generate.reset'),
+  );
   const status = h('p', { class: 'panel-status generate-status' });
   const note = h('p', { class: 'panel-status generate-note', hidden: true });
   const body = h('div', { class: 'generate-body' });
@@ -118,7 +122,7 @@ function mount(container, app) {
     h(
       'section',
       { class: 'panel-card generate-card', 'aria-labelledby': 'generate-title', dataset: { panel: 'generate' } },
-      h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'generate-title' }, 'Generate'), lede),
+      h('header', { class: 'band-head' }, h('h2', { class: 'band-title', id: 'generate-title' }, t('generate.title')), lede),
       h('div', { class: 'generate-buttons' }, playButton, stepButton, resetButton),
       note,
       status,
@@ -128,33 +132,33 @@ function mount(container, app) {
 
   let last = null;
   let announced = 0;
-  const stepper = createStepper(app.attn, () => render(true), { reducedMotion });
+  const stepper = createStepper(app.attn, () => render(true), { reducedMotion, lang: app.lang });
 
   function render(fromStepper = false) {
     if (!last) return;
     const { state } = last;
     const blocked = Boolean(stepper.blocker);
     note.hidden = !blocked;
-    note.textContent = blocked ? `Generate is off for this example. ${stepper.blocker}` : '';
+    note.textContent = blocked ? t('generate.off', { reason: stepper.blocker }) : '';
     for (const b of [playButton, stepButton, resetButton]) b.disabled = blocked;
     const n = stepper.steps.length;
     stepButton.disabled = blocked || n >= stepper.T;
     resetButton.disabled = blocked || n === 0;
-    playButton.textContent = stepper.playing ? 'Pause' : 'Play';
+    playButton.textContent = t(stepper.playing ? 'generate.pause' : 'generate.play');
     playButton.setAttribute('aria-pressed', String(stepper.playing));
-    playButton.title = reducedMotion() ? 'Reduced motion: Play goes straight to the last step' : 'Feed a token every 0.8 s';
+    playButton.title = t(reducedMotion() ? 'generate.play-title-reduced' : 'generate.play-title');
     status.textContent = blocked
       ? ''
       : n === 0
-        ? `Step 0 of ${stepper.T}: the cache is empty.`
-        : `Step ${n} of ${stepper.T}: “${stepper.steps.at(-1).token}” joined the cache (${stepper.steps.at(-1).cacheLength} rows).`;
-    body.replaceChildren(...(blocked ? [] : stepView(state, stepper)).filter(Boolean));
+        ? t('generate.status-empty', { T: stepper.T })
+        : t('generate.status', { n, T: stepper.T, token: stepper.steps.at(-1).token, rows: stepper.steps.at(-1).cacheLength });
+    body.replaceChildren(...(blocked ? [] : stepView(state, stepper, t)).filter(Boolean));
     if (fromStepper && n !== announced) {
       const s = stepper.steps.at(-1);
       announce(
         n === 0
-          ? 'The cache is empty.'
-          : `Step ${n} of ${stepper.T}: ${s.token}. Row ${n} of the weights ${agrees(s.diffs.weights, 1) ? 'equals' : 'differs from'} the full forward’s.`,
+          ? t('generate.announce-empty')
+          : t(agrees(s.diffs.weights, 1) ? 'generate.announce-equal' : 'generate.announce-differ', { n, T: stepper.T, token: s.token }),
       );
     }
     announced = n;
@@ -162,7 +166,7 @@ function mount(container, app) {
 
   return {
     update(state, result) {
-      lede.textContent = `Feed the ${state.tokens.length} tokens one at a time through a ${state.heads > 1 && state.wo ? 'multi-head' : 'single-head'} layer’s KV cache, as a decoder generates: each new token attends to the keys and values cached so far.`;
+      lede.textContent = t(state.heads > 1 && state.wo ? 'generate.lede-multi' : 'generate.lede-single', { n: state.tokens.length });
       // A preset that opens here (the decode preset) scrolls the panel into view when picked.
       if (state.preset !== last?.state.preset && presetById(state.preset)?.opens === 'generate') {
         requestAnimationFrame(() => container.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' }));

@@ -2,15 +2,16 @@
 // the steps taken so far, and Play's timer. When the state changes the decoder is rebuilt and the
 // same number of steps replayed, so the panel stays at step t with the new numbers.
 import { createDecoder, decodeBlocker } from '../../../model/compute/decode.js';
+import { t } from '../../../i18n/index.js';
 
 // One token per 0.8 s: slow enough to read the new row of weights as it appears.
 const PLAY_INTERVAL_MS = 800;
 
 /**
- * onChange(stepper) after every step, reset or Play/Pause.
+ * onChange(stepper) after every step, reset or Play/Pause; lang: the language of the blocker's words.
  * -> { blocker, steps, T, playing, observe(state, result), step(), reset(), play(), pause() }
  */
-export function createStepper(attn, onChange, { reducedMotion = () => false } = {}) {
+export function createStepper(attn, onChange, { reducedMotion = () => false, lang = 'en' } = {}) {
   let decoder = null;
   let timer = 0;
 
@@ -25,7 +26,7 @@ export function createStepper(attn, onChange, { reducedMotion = () => false } = 
       decoder = null;
       const taken = stepper.steps.length;
       stepper.steps = [];
-      stepper.blocker = result ? decodeBlocker(state) : 'The forward pass failed; nothing to decode.';
+      stepper.blocker = result ? decodeBlocker(state, lang) : t(lang, 'generate.failed');
       if (stepper.blocker) {
         stepper.pause();
         stepper.T = 0;

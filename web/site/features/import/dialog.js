@@ -4,13 +4,14 @@
 import { h } from '../../../figures/dom.js';
 import { guessRoles, qkvRole, selfRole, weightsRole } from '../../../model/roles.js';
 import { langOf } from '../../../figures/interact/messages.js';
-import { importMessage } from './messages.js';
+import { t } from '../../../i18n/index.js';
 import { readTokensText, tokensText } from '../../../model/state/tokens.js';
 
 const ROLES = ['weights', 'self', 'qkv'];
 
+// Each slot's label: a matrix's symbol, or (null) a word from the catalog.
 const SLOTS = {
-  weights: [['weights', 'Weights']],
+  weights: [['weights', null]],
   self: [
     ['x', 'X'],
     ['wq', 'Wq'],
@@ -30,7 +31,7 @@ const SLOTS = {
  * chooseFile() opens the file chooser (the main action when a file cannot be read).
  */
 export function importDialog(apply, chooseFile) {
-  const say = (id, params) => importMessage(langOf(dialog), id, params);
+  const say = (id, params) => t(langOf(dialog), `import.${id}`, params);
   const title = h('h2', { id: 'import-title', class: 'import-title' });
   const body = h('div', { class: 'import-body' });
   const message = h('p', { class: 'import-message', role: 'alert', dataset: { role: 'import-message' } });
@@ -46,7 +47,8 @@ export function importDialog(apply, chooseFile) {
   function choose(role) {
     const { file, guess } = current;
     const names = Object.keys(file.tensors);
-    const slots = SLOTS[role].map(([key, label]) => {
+    const slots = SLOTS[role].map(([key, symbol]) => {
+      const label = symbol ?? say('slot-weights');
       const select = h(
         'select',
         { dataset: { slot: key }, 'aria-label': label },
@@ -118,8 +120,8 @@ export function importDialog(apply, chooseFile) {
   function open(name, file) {
     const guess = guessRoles(file.tensors);
     current = { name, file, guess };
-    const rows = Object.entries(file.tensors).map(([n, t]) =>
-      h('tr', { dataset: { tensor: n } }, h('th', { scope: 'row' }, n), h('td', {}, `(${t.shape.join(', ')})`), h('td', {}, t.dtype)),
+    const rows = Object.entries(file.tensors).map(([n, tensor]) =>
+      h('tr', { dataset: { tensor: n } }, h('th', { scope: 'row' }, n), h('td', {}, `(${tensor.shape.join(', ')})`), h('td', {}, tensor.dtype)),
     );
     const roles = ROLES.map((value) =>
       h(

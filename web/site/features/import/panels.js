@@ -5,7 +5,7 @@
 import { h } from '../../../figures/dom.js';
 import { fieldset } from '../../panels/widgets.js';
 import { importDialog } from './dialog.js';
-import { importMessage } from './messages.js';
+import { t } from '../../../i18n/index.js';
 import { langOf } from '../../../figures/interact/messages.js';
 import { registerSaveActions } from './save.js';
 // The model view's preset: the attentions of the induction model trained by tools/model/train_induction.py.
@@ -35,7 +35,7 @@ async function openFile(file, dialog) {
 
 function mountOpen(container, { store, announce }) {
   registerSaveActions();
-  const say = (id, params) => importMessage(langOf(container), id, params);
+  const say = (id, params) => t(langOf(container), `import.${id}`, params);
   const dialog = importDialog(
     (choice) => {
       if (choice.role === 'weights') {
@@ -118,7 +118,7 @@ function mountOpen(container, { store, announce }) {
 // hides the example's headline and pipeline (import.css); any change of the state (a preset, an
 // edit) brings them back.
 function mountHeads(container) {
-  const say = (id, params) => importMessage(langOf(container), id, params);
+  const say = (id, params) => t(langOf(container), `import.${id}`, params);
   container.dataset.view = 'heads';
   container.hidden = true;
   const title = h('h2', { class: 'model-view-title', id: 'model-view-title', tabindex: '-1' });

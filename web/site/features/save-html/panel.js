@@ -36,18 +36,27 @@ registerFigureAction({
   run: (target) => saver.run(target),
 });
 
-function mount(container, { store, announce, t }) {
-  async function save(attributes, parts) {
-    announce('Saving the figure as one HTML file…');
-    try {
-      const text = await savedFigure(store.get(), attributes);
-      download(new Blob([text], { type: 'text/html' }), fileName(parts, 'html'));
-      announce('Saved: one HTML file that opens offline');
-    } catch (error) {
-      announce(`Could not save: ${error.message}`);
-      throw error;
-    }
+/**
+ * Saves `state` as one .html file (download), saying so through announce in the page's words.
+ * attributes: the figure's (stages, view, backward); parts: the file name's parts.
+ */
+export async function saveAsHtml(state, attributes, parts, { announce, t }) {
+  announce(t('save.saving'));
+  try {
+    const text = await savedFigure(state, attributes);
+    download(new Blob([text], { type: 'text/html' }), fileName(parts, 'html'));
+    announce(t('save.saved'));
+  } catch (error) {
+    announce(t('save.failed', { message: error.message }));
+    throw error;
   }
+}
+
+/** The whole example as the explorer shows it (the backward pass included): the masthead's save. */
+export const saveExample = (store, app) => saveAsHtml(store.get(), { backward: true, view: store.get().view }, [store.get().preset], app);
+
+function mount(container, { store, announce, t }) {
+  const save = (attributes, parts) => saveAsHtml(store.get(), attributes, parts, { announce, t });
 
   saver = {
     t,
@@ -67,7 +76,7 @@ function mount(container, { store, announce, t }) {
         type: 'button',
         class: 'icon-button',
         title: t('site.save-html-title'),
-        onclick: () => save({ backward: true, view: store.get().view }, [store.get().preset]),
+        onclick: () => saveExample(store, { announce, t }),
       },
       t('site.save-html'),
     ),

@@ -4,21 +4,24 @@
 // wasm SIMD in the same worker; results fill in round by round: median ms per call, GFLOP/s, the
 // fraction of the ceiling and the ratio to plain JS (report.js), and can be copied as Markdown.
 import { h } from '../../../figures/dom.js';
-import { copyButton } from '../../controls/copy-button.js';
+import { copyButton, copyWords } from '../../controls/copy-button.js';
 import { forwardFlops } from '../../../measure/timing.js';
-import { ceilingSentence, formatGflops, formatMs, formatPercent, formatRatio, markdownReport, NAMES, speedRows } from './report.js';
+import { ceilingSentence, formatGflops, formatMs, formatPercent, formatRatio, markdownReport, speedRows } from './report.js';
 
 const CHOICES = { T: [32, 64, 128, 256, 512, 1024], d: [16, 32, 64, 128], heads: [1, 2, 4, 8] };
-const LABELS = { T: 'Tokens T', d: 'Width d', heads: 'Heads H' };
 const BUDGET_MS = 3000;
 
-function resultRows(rows) {
+// The instructions a ceiling is read with, set as code in the sentence (in either language).
+const INSTRUCTION = /(f32x4(?: mul\+add|\.relaxed_madd))/;
+const withCode = (text) => text.split(INSTRUCTION).map((part, i) => (i % 2 ? h('code', {}, part) : part));
+
+function resultRows(rows, t) {
   const best = Math.min(...rows.map((r) => r.median).filter(Number.isFinite));
   return rows.map((r) =>
     h(
       'tr',
       { dataset: { contender: r.id, median: r.median, gflops: r.gflops, ofCeiling: r.ofCeiling ?? '' } },
-      h('th', { scope: 'row' }, r.name),
+      h('th', { scope: 'row' }, t(`speed.name.${r.id}`)),
       h('td', {}, formatMs(r.median)),
       h('td', {}, formatGflops(r.gflops)),
       h('td', {}, formatPercent(r.ofCeiling)),
@@ -33,7 +36,7 @@ function resultRows(rows) {
   );
 }
 
-function mount(container, { store, announce }) {
+function mount(container, { store, announce, t }) {
   let worker = null;
   let size = null;
   const selects = Object.fromEntries(
@@ -46,8 +49,8 @@ function mount(container, { store, announce }) {
       return [key, select];
     }),
   );
-  const runButton = h('button', { type: 'button', class: 'button-primary', onclick: () => (worker ? stop('Cancelled.') : start()) }, 'Run');
-  const status = h('p', { class: 'speed-status', role: 'status' }, 'Times the forward pass at this size: median of repeated calls, taking turns.');
+  const runButton = h('button', { type: 'button', class: 'button-primary', onclick: () => (worker ? stop(t('speed.cancelled')) : start()) }, t('speed.run'));
+  const status = h('p', { class: 'speed-status', role: 'status' }, t('speed.intro'));
   const body = h('tbody', {});
   const table = h(
     'table',
@@ -58,7 +61,9 @@ function mount(container, { store, announce }) {
       h(
         'tr',
         {},
-        ['', 'ms / call', 'GFLOP/s', 'of ceiling', 'vs plain JS', '', 'samples'].map((t) => h('th', { scope: 'col' }, t)),
+        ['', 'speed.col-ms', 'speed.col-gflops', 'speed.col-ceiling', 'speed.col-plain', '', 'speed.col-samples'].map((key) =>
+          h('th', { scope: 'col' }, key ? t(key) : ''),
+        ),
       ),
     ),
     body,
@@ -68,17 +73,17 @@ function mount(container, { store, announce }) {
   const reportBox = h(
     'details',
     { class: 'speed-report', hidden: true },
-    h('summary', {}, 'These numbers as Markdown, to share with the machine they ran on'),
-    h('label', { for: report.id, class: 'field-label' }, 'Markdown'),
+    h('summary', {}, t('speed.markdown-summary')),
+    h('label', { for: report.id, class: 'field-label' }, t('speed.markdown')),
     report,
-    copyButton(report, announce, 'Speed results'),
+    copyButton(report, announce, t('speed.results'), {}, copyWords(t, t('speed.results'))),
   );
   let ceiling = null;
 
   function showCeiling(value) {
     ceiling = value;
     ceilingNote.hidden = false;
-    ceilingNote.textContent = ceilingSentence(ceiling);
+    ceilingNote.replaceChildren(...withCode(ceilingSentence(ceiling, t)));
     ceilingNote.dataset.simd = ceiling.simd ?? '';
     ceilingNote.dataset.relaxed = ceiling.relaxed ?? '';
   }
@@ -86,28 +91,28 @@ function mount(container, { store, announce }) {
   function stop(message) {
     worker?.terminate();
     worker = null;
-    runButton.textContent = 'Run';
+    runButton.textContent = t('speed.run');
     if (message) status.textContent = message;
   }
 
   function start() {
     size = { ...store.get().speed };
     worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    runButton.textContent = 'Stop';
+    runButton.textContent = t('speed.stop');
     body.replaceChildren();
     reportBox.hidden = true;
-    status.textContent = "Reading this machine's ceiling…";
+    status.textContent = t('speed.reading-ceiling');
     worker.addEventListener('message', ({ data }) => {
       if (data.type === 'ceiling') {
         showCeiling(data.ceiling);
-        status.textContent = 'Loading the wasm builds in a worker…';
+        status.textContent = t('speed.loading');
       }
       if (data.type === 'ready')
-        status.textContent = `Timing ${data.contenders.map((c) => NAMES[c]).join(', ')} at T = ${size.T}, d = ${size.d}, H = ${size.heads}…`;
+        status.textContent = t('speed.timing', { ...size, names: data.contenders.map((c) => t(`speed.name.${c}`)).join(t('speed.list-gap')) });
       if (data.type === 'done') showCeiling(data.ceiling);
       if (data.type === 'round' || data.type === 'done') {
         table.hidden = false;
-        body.replaceChildren(...resultRows(speedRows(data.stats, size, ceiling)));
+        body.replaceChildren(...resultRows(speedRows(data.stats, size, ceiling), t));
       }
       if (data.type === 'done') {
         report.value = markdownReport(speedRows(data.stats, size, ceiling), size, ceiling, {
@@ -115,12 +120,12 @@ function mount(container, { store, announce }) {
           cores: navigator.hardwareConcurrency,
         });
         reportBox.hidden = false;
-        stop(`Done: T = ${size.T}, d = ${size.d}, H = ${size.heads}, ${(forwardFlops(size) / 1e6).toFixed(1)} MFLOP per call (4 H T² d).`);
-        announce('Speed measured');
+        stop(t('speed.done', { ...size, mflop: (forwardFlops(size) / 1e6).toFixed(1) }));
+        announce(t('speed.measured'));
       }
-      if (data.type === 'error') stop(`The timing failed: ${data.message}`);
+      if (data.type === 'error') stop(t('speed.failed', { message: data.message }));
     });
-    worker.addEventListener('error', (event) => stop(`The timing worker failed: ${event.message ?? 'unknown error'}`));
+    worker.addEventListener('error', (event) => stop(t('speed.worker-failed', { message: event.message ?? t('speed.unknown-error') })));
     worker.postMessage({ type: 'run', ...size, budgetMs: BUDGET_MS });
   }
 
@@ -131,17 +136,15 @@ function mount(container, { store, announce }) {
       h(
         'header',
         { class: 'band-head' },
-        h('h2', { class: 'band-title', id: 'speed-title' }, 'Speed in this browser'),
-        h(
-          'p',
-          { class: 'band-lede' },
-          'The same attention several ways: the core compiled to wasm with relaxed SIMD (where this browser has it), with SIMD, without, and plain JavaScript loops, each also as a fraction of what this machine can do through wasm SIMD. Timed in a worker, so the page stays responsive.',
-        ),
+        h('h2', { class: 'band-title', id: 'speed-title' }, t('speed.title')),
+        h('p', { class: 'band-lede' }, t('speed.lede')),
       ),
       h(
         'div',
         { class: 'speed-controls' },
-        Object.entries(selects).map(([key, select]) => h('div', { class: 'field' }, h('label', { for: select.id, class: 'field-label' }, LABELS[key]), select)),
+        Object.entries(selects).map(([key, select]) =>
+          h('div', { class: 'field' }, h('label', { for: select.id, class: 'field-label' }, t(`speed.size.${key}`)), select),
+        ),
         runButton,
       ),
       status,

@@ -1,7 +1,9 @@
 // What the speed panel shows and lets a reader copy, from the worker's results (worker.js): one row
-// per contender, with its rate as a fraction of this machine's ceiling through wasm SIMD. Pure data
-// and text, no DOM, so it is tested in Node (tests/js/tools/speed-report.test.js).
+// per contender, with its rate as a fraction of this machine's ceiling through wasm SIMD. The
+// Markdown report stays in English (NAMES); the page's words come from the catalog (speed.*). Pure
+// data and text, no DOM, so it is tested in Node (tests/js/tools/speed-report.test.js).
 import { forwardFlops } from '../../../measure/timing.js';
+import { t as translate } from '../../../i18n/index.js';
 
 export const NAMES = {
   'wasm-relaxed': 'wasm relaxed SIMD',
@@ -49,14 +51,13 @@ export const formatGflops = (x) => fixed(x, 2);
 export const formatPercent = (fraction) => (fraction === null ? '–' : `${fixed(100 * fraction, 0)}%`);
 export const formatRatio = (ratio) => fixed(ratio, 1);
 
-/** One sentence on the ceilings, or on their absence. */
-export function ceilingSentence(ceiling) {
-  if (!ceiling?.simd) return 'This engine runs no WebAssembly SIMD: no ceiling to read the rates against.';
-  const relaxed = ceiling.relaxed ? `, ${ceiling.relaxed.toFixed(1)} with f32x4.relaxed_madd` : ' (no relaxed SIMD in this engine)';
-  return (
-    `This machine's ceiling through wasm SIMD, in the same worker: ${ceiling.simd.toFixed(1)} GFLOP/s with f32x4 mul+add${relaxed}. ` +
-    '14 independent chains of multiply-adds, the higher of a reading before and after the timing; "of ceiling" is each rate over the ceiling of its own instructions.'
-  );
+const english = (key, params) => translate('en', key, params);
+
+/** One sentence on the ceilings, or on their absence; t(key, params): the page's messages (English by default). */
+export function ceilingSentence(ceiling, t = english) {
+  if (!ceiling?.simd) return t('speed.no-simd');
+  const relaxed = ceiling.relaxed ? t('speed.ceiling-relaxed', { relaxed: ceiling.relaxed.toFixed(1) }) : t('speed.ceiling-no-relaxed');
+  return t('speed.ceiling', { simd: ceiling.simd.toFixed(1), relaxed });
 }
 
 /**

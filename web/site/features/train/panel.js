@@ -29,15 +29,22 @@ function trainedText(state, t) {
   return t('site.train-self', { weights }) + (state.heads > 1 ? t('site.train-head-shown', { head: state.head }) : '');
 }
 
-function figures(state, result, trainer) {
+function figures(state, result, trainer, t) {
   const run = result.heads[state.head].runs[0];
   const { queries, keys } = tokenLabels(state);
   const [Tq, Tk] = run.weights.shape.slice(-2);
   const items = [
-    lineChart(trainer.history, { stage: 'loss-curve', title: 'Loss L', xlabel: 'step', width: 300, height: 160, empty: 'the loss of each step appears here' }),
+    lineChart(trainer.history, {
+      stage: 'loss-curve',
+      title: t('site.train-curve'),
+      xlabel: t('site.train-curve-axis'),
+      width: 300,
+      height: 160,
+      empty: t('site.train-curve-empty'),
+    }),
     heatmap(run.weights, {
       stage: 'train-weights',
-      title: 'Attention P',
+      title: t('site.train-heatmap'),
       rowLabels: queries,
       colLabels: keys,
       masked: maskedFlags(result),
@@ -140,7 +147,7 @@ function mount(container, app) {
       (steps === 0
         ? t('site.train-start', { loss: bw.loss.toPrecision(5) })
         : t(trainer.running ? 'site.train-progress' : 'site.train-paused', { steps, loss: bw.loss.toPrecision(5), first: history[0].toPrecision(5) }));
-    gallery.replaceChildren(...figures(state, result, trainer));
+    gallery.replaceChildren(...figures(state, result, trainer, t));
   }
 
   return {
