@@ -6,6 +6,7 @@ import figures from './figures/zh-CN.js';
 import stages from './stages/zh-CN.js';
 import polish from './polish/zh-CN.js';
 import lab from './lab/zh-CN.js';
+import guide from './guide/zh-CN.js';
 
 // stage.*: in ./stages/zh-CN.js (the figures load only that part).
 export default {
@@ -13,6 +14,7 @@ export default {
   ...polish,
   ...figures,
   ...lab,
+  ...guide,
   'site.page-title': 'attention-lab · 注意力计算浏览器',
   'site.page-description': '注意力的每一步及其精确数值：编辑 X 和权重，看注意力分数、掩码、softmax 权重和输出随之重算。',
   'site.skip-link': '跳到图表',

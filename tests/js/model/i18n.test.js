@@ -40,6 +40,7 @@ const FAMILIES = [
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
+  [/^guide\.(attr\.\w+|table|values)\.[\w-]+$/, (m) => `guide.${m[1]}`],
 ];
 
 const placeholders = (message) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
