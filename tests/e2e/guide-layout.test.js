@@ -129,6 +129,12 @@ describe('the guide in Chinese', () => {
     expect(langs.filter((l) => !l.endsWith(' zh-CN'))).toEqual([]);
     expect(await page.locator('#induction attn-training[task="induction"]').count()).toBe(1);
     expect(await page.locator('#induction a[href*="transformer-circuits.pub"]').count()).toBe(2);
+    // The iframe example's embed.html speaks Chinese too: <html lang>, its title, its figure.
+    await page.locator('#iframe iframe').scrollIntoViewIfNeeded(); // loading="lazy"
+    const frame = await (await page.locator('#iframe iframe').elementHandle()).contentFrame();
+    await frame.waitForFunction(() => document.getElementById('figure')?.getAttribute('lang'));
+    const embed = await frame.evaluate(() => [document.documentElement.lang, document.title, document.getElementById('figure').getAttribute('lang')]);
+    expect(embed).toEqual(['zh-CN', expect.stringMatching(/[\u4e00-\u9fff]/), 'zh-CN']);
     expect(problems).toEqual([]);
   });
 
