@@ -1,10 +1,12 @@
 // The embedding guide where a newcomer saw it fail: on a phone (390 px) the attribute tables keep
 // their values and d2l's ten keys can be reached with the keyboard; every code block has a Copy
-// button, reachable from the keyboard, named, and saying "Copied" in the page's language.
+// button, reachable from the keyboard, named, and saying "Copied" in the page's language. In
+// Chinese (?lang=zh-CN, or the header's switch) no English prose is left outside code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE, VIEWPORTS } from '../support/site.js';
 import { drawAllFigures, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
+import { englishOnPage, KEPT, NAMES } from '../support/english.js';
 
 let pages;
 beforeAll(async () => {
@@ -82,6 +84,73 @@ describe('the guide', () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction((w) => document.querySelector('[role="status"]')?.textContent === w, said);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await pre.textContent());
+    expect(problems).toEqual([]);
+  });
+});
+
+// Names written in Latin letters in the Chinese guide too: the elements, tools, formats and authors
+// it cites (code, the switch's own "English" and quoted titles are kept by englishOnPage).
+const GUIDE_NAMES = [
+  ...NAMES,
+  ...'attn-figure attn-heatmap attn-heads attn-training Vite Jupyter Python NumPy LaTeX Markdown TSV CDN DOM CSS BertViz KaTeX Olsson Elhage'.split(' '),
+];
+
+/** The English words left on the guide, one line each: where, the text, the words. */
+async function englishLeft(page) {
+  const found = await page.evaluate(englishOnPage, { kept: KEPT, names: GUIDE_NAMES, tokens: [] });
+  return found.map((f) => `${f.where}: ${f.text} [${f.words.join(' ')}]`);
+}
+
+/** Prose and headings with letters outside code and element names but no Chinese character. */
+const untranslated = (page) =>
+  page.$$eval('.guide h1, .guide h2, .guide h3, .guide-lede, .guide-prose, .guide-post p, .guide-table td:nth-child(3)', (nodes) =>
+    nodes
+      .map((node) => {
+        const copy = node.cloneNode(true);
+        for (const code of copy.querySelectorAll('code, kbd, [lang="en"]')) code.remove();
+        return copy.textContent.replace(/<attn-[\w-]+>/g, '').trim();
+      })
+      .filter((text) => /[A-Za-z]{3}/.test(text) && !/[\u4e00-\u9fff]/.test(text))
+      .map((text) => text.slice(0, 80)),
+  );
+
+describe('the guide in Chinese', () => {
+  it('?lang=zh-CN: every paragraph and heading in Chinese, no English word outside code, the figures in zh-CN', async () => {
+    const { page, problems } = await pages.open('site/guide.html?lang=zh-CN', { wait: false });
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(await page.title()).toMatch(/[\u4e00-\u9fff]/);
+    expect(await page.locator('.guide-prose').count()).toBeGreaterThan(15);
+    expect(await untranslated(page), 'prose or headings with no Chinese').toEqual([]);
+    expect(await englishLeft(page), 'English words outside code').toEqual([]);
+    const langs = await page.$$eval('.guide-live, .guide-post', (blocks) =>
+      blocks.flatMap((b) => [...b.querySelectorAll('attn-figure, attn-heatmap, attn-heads, attn-training')].map((el) => `${el.localName} ${el.lang}`)),
+    );
+    expect(langs.length).toBeGreaterThan(15);
+    expect(langs.filter((l) => !l.endsWith(' zh-CN'))).toEqual([]);
+    expect(await page.locator('#induction attn-training[task="induction"]').count()).toBe(1);
+    expect(await page.locator('#induction a[href*="transformer-circuits.pub"]').count()).toBe(2);
+    // The iframe example's embed.html speaks Chinese too: <html lang>, its title, its figure.
+    await page.locator('#iframe iframe').scrollIntoViewIfNeeded(); // loading="lazy"
+    const frame = await (await page.locator('#iframe iframe').elementHandle()).contentFrame();
+    await frame.waitForFunction(() => document.getElementById('figure')?.getAttribute('lang'));
+    const embed = await frame.evaluate(() => [document.documentElement.lang, document.title, document.getElementById('figure').getAttribute('lang')]);
+    expect(embed).toEqual(['zh-CN', expect.stringMatching(/[\u4e00-\u9fff]/), 'zh-CN']);
+    expect(problems).toEqual([]);
+  });
+
+  it('the switch in the header opens the guide in the other language, at the same place, the focus on the switch', async () => {
+    const { page, problems } = await pages.open('site/guide.html?lang=en#induction', { wait: false });
+    expect(await page.locator('#induction-title').textContent()).toBe('Watch an induction head form');
+    await page.getByRole('radiogroup', { name: 'Language' }).getByRole('radio', { name: '中文' }).click();
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    expect(await page.locator('#induction-title').textContent()).toBe('观看归纳头的形成');
+    const url = new URL(page.url());
+    expect([url.searchParams.get('lang'), url.hash]).toEqual(['zh-CN', '#induction']);
+    await page.waitForFunction(() => document.activeElement?.textContent === '中文');
+    expect(await page.locator('.guide-brand').getAttribute('href')).toBe('./index.html?lang=zh-CN');
+    await page.getByRole('radiogroup', { name: '语言' }).getByRole('radio', { name: 'English' }).click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    expect(await page.locator('h1').textContent()).toBe('Embedding attention-lab figures');
     expect(problems).toEqual([]);
   });
 });

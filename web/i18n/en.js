@@ -9,6 +9,7 @@ import stages from './stages/en.js';
 import polish from './polish/en.js';
 import lab from './lab/en.js';
 import panels from './panels/en.js';
+import guide from './guide/en.js';
 
 // stage.*: in ./stages/en.js (the figures load only that part).
 export default {
@@ -17,6 +18,7 @@ export default {
   ...figures,
   ...lab,
   ...panels,
+  ...guide,
   'site.page-title': 'attention-lab · the explorer',
   'site.page-description':
     'Every step of attention with its exact numbers: edit X and the weights, watch scores, masks, softmax weights and the output recompute.',

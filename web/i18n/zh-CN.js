@@ -7,6 +7,7 @@ import stages from './stages/zh-CN.js';
 import polish from './polish/zh-CN.js';
 import lab from './lab/zh-CN.js';
 import panels from './panels/zh-CN.js';
+import guide from './guide/zh-CN.js';
 
 // stage.*: in ./stages/zh-CN.js (the figures load only that part).
 export default {
@@ -15,6 +16,7 @@ export default {
   ...figures,
   ...lab,
   ...panels,
+  ...guide,
   'site.page-title': 'attention-lab · 注意力计算浏览器',
   'site.page-description': '注意力的每一步及其精确数值：编辑 X 和权重，看注意力分数、掩码、softmax 权重和输出随之重算。',
   'site.skip-link': '跳到图表',

@@ -48,6 +48,7 @@ const FAMILIES = [
   [/^check\.mistake-[\w-]+$/, () => 'mistake-${'],
   [/^check\.stage\.[\w-]+$/, () => 'check.stage.${'],
   [/^import\.(role|hint)-[\w-]+$/, (m) => `${m[1]}-\${`],
+  [/^guide\.(attr\.\w+|table|values)\.[\w-]+$/, (m) => `guide.${m[1]}`],
 ];
 
 const placeholders = (message) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -1,22 +1,36 @@
 // The embedding guide (guide.html): draws content.js, each example as its code and, below it,
 // the same code live; the elements come from the package's own entry, as a reader's page gets them.
+// The language is the explorer's: ?lang=, else the browser's; the switch in the header opens the
+// page again with ?lang= (and the explorer's link keeps it).
 import '../../styles/tokens.css';
 import '../../styles/base.css';
+import '../../styles/controls.css';
 import './guide.css';
 import '../../../elements/index.js';
+import { AttnTraining } from '../../../elements/attn-training.js';
 import { h } from '../../../figures/dom.js';
 import { guideSections } from './content.js';
 import { frameHeight } from '../embed/height-listener.js';
 import { copyButton } from '../../controls/copy-button.js';
-import { knownLanguage, pickLanguage, t } from '../../../i18n/index.js';
+import { segmented } from '../../panels/widgets.js';
+import { languageOf } from '../../url.js';
+import { LANGUAGES, pickLanguage, t } from '../../../i18n/index.js';
 // The trained model's attentions (tools/model/train_induction.py), for the file examples.
 import inductionUrl from '../../../../examples/induction/attention.safetensors?url';
 
-const here = (file) => new URL(file, window.location.href).href;
-const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html'), inductionUrl });
+// <attn-training> is not in the elements' entry yet, and package.json names only that entry as
+// having side effects: a bare import of its module would be dropped by the build, so define it here.
+if (!customElements.get('attn-training')) customElements.define('attn-training', AttnTraining);
 
-// The page's language: ?lang=, else the browser's.
-const lang = knownLanguage(new URLSearchParams(window.location.search).get('lang')) ?? pickLanguage(navigator.languages ?? [navigator.language]);
+const lang = languageOf(window.location) ?? pickLanguage(navigator.languages ?? [navigator.language]);
+const say = (key, params) => t(lang, key, params);
+document.documentElement.lang = lang;
+document.title = say('guide.page-title');
+document.querySelector('meta[name="description"]')?.setAttribute('content', say('guide.page-description'));
+
+const here = (file) => new URL(file, window.location.href).href;
+const sections = guideSections({ elementsUrl: here('./elements.js'), embedUrl: here('./embed.html'), inductionUrl, lang });
+
 // Copy buttons say what they did here (read out by screen readers).
 const announcer = document.body.appendChild(h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }));
 const announce = (message) => {
@@ -42,21 +56,46 @@ function codeBlock(text, label) {
   return h('div', { class: 'guide-code-block' }, h('pre', { class: 'guide-code', tabindex: 0, role: 'group', 'aria-label': label }, code), copy);
 }
 
+/** Trusted HTML (the guide's own text and examples, nothing from the address) in a new element. */
+function trusted(tag, className, html) {
+  const node = h(tag, { class: className });
+  node.innerHTML = html;
+  return node;
+}
+
+// The live examples' elements speak the page's language (their lang attribute, as a reader sets it).
+const ELEMENTS = 'attn-figure, attn-heatmap, attn-heads, attn-training';
 function liveBlock(html, className) {
-  const live = h('div', { class: className });
-  live.innerHTML = html; // the guide's own examples (content.js), nothing from the address
+  const live = trusted('div', className, html);
+  for (const element of live.querySelectorAll(ELEMENTS)) if (!element.hasAttribute('lang')) element.setAttribute('lang', lang);
   return live;
 }
+
+/** A table's values: code, and words in the page's language, separated by dots. */
+const valuesCell = (values) =>
+  h(
+    'td',
+    {},
+    values.flatMap((v, i) => [i ? ' · ' : null, v.code === undefined ? v.text : h('code', {}, v.code)]),
+  );
 
 function attributeTable(rows) {
   return h(
     'table',
     { class: 'guide-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Attribute'), h('th', { scope: 'col' }, 'Values'), h('th', { scope: 'col' }, 'What it does'))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['attribute', 'values', 'meaning'].map((column) => h('th', { scope: 'col' }, say(`guide.table.${column}`))),
+      ),
+    ),
     h(
       'tbody',
       {},
-      rows.map(([name, values, meaning]) => h('tr', {}, h('th', { scope: 'row' }, h('code', {}, name)), h('td', {}, values), h('td', {}, meaning))),
+      rows.map(([name, values, meaning]) => h('tr', {}, h('th', { scope: 'row' }, h('code', {}, name)), valuesCell(values), trusted('td', '', meaning))),
     ),
   );
 }
@@ -64,13 +103,13 @@ function attributeTable(rows) {
 /** A section's blocks; its code blocks are named after the section and numbered. */
 function blocks(section) {
   let codes = 0;
-  const codeLabel = () => `${section.title}: code ${++codes}`;
+  const codeLabel = () => say('guide.code-label', { section: section.title, n: ++codes });
   return section.blocks.map((item) => block(item, codeLabel));
 }
 
 function block(item, codeLabel) {
-  if (item.p) return liveBlock(item.p, 'guide-prose');
-  if (item.h) return h('h3', { class: 'guide-subhead' }, item.h);
+  if (item.p) return trusted('div', 'guide-prose', item.p);
+  if (item.h) return trusted('h3', 'guide-subhead', item.h);
   if (item.code) return codeBlock(item.code, codeLabel());
   if (item.table) return attributeTable(item.table);
   if (item.example) return h('div', { class: 'guide-example' }, codeBlock(item.example, codeLabel()), liveBlock(item.example, 'guide-live'));
@@ -80,16 +119,7 @@ function block(item, codeLabel) {
 
 const guide = document.getElementById('guide');
 guide.replaceChildren(
-  h(
-    'header',
-    { class: 'guide-intro' },
-    h('h1', {}, 'Embedding attention-lab figures'),
-    h(
-      'p',
-      { class: 'guide-lede' },
-      'Live, exact attention figures in your own page: two custom elements, an iframe for hosts that strip scripts, and figure functions for your framework. Every example below is live.',
-    ),
-  ),
+  h('header', { class: 'guide-intro' }, h('h1', {}, say('guide.title')), h('p', { class: 'guide-lede' }, say('guide.lede'))),
   ...sections.map((section) =>
     h(
       'section',
@@ -100,7 +130,49 @@ guide.replaceChildren(
   ),
 );
 
-document.querySelector('.guide-nav').replaceChildren(...sections.map((s) => h('a', { href: `#${s.id}` }, s.title)));
+const nav = document.querySelector('.guide-nav');
+nav.setAttribute('aria-label', say('guide.nav-label'));
+nav.replaceChildren(...sections.map((s) => h('a', { href: `#${s.id}` }, s.title)));
+// The explorer in this language.
+document.querySelector('.guide-brand').href = `./index.html?lang=${lang}`;
+const head = document.querySelector('.guide-head');
+head.insertBefore(languageSwitch(), nav);
+// A section's title scrolls to just below the sticky header, however many lines its links take.
+new ResizeObserver(() => document.documentElement.style.setProperty('--guide-head-height', `${head.offsetHeight}px`)).observe(head);
+
+/** The language switch, as the explorer's masthead has it: each language named in itself. */
+function languageSwitch() {
+  const NAMES = { en: 'English', 'zh-CN': '中文' };
+  const FOCUS = 'attnlab-focus-language';
+  const control = segmented(
+    'language',
+    LANGUAGES.map((l) => [l, NAMES[l]]),
+    (next) => {
+      if (next === lang) return;
+      try {
+        sessionStorage.setItem(FOCUS, '1'); // the page opens again: the focus comes back here
+      } catch {
+        /* private mode: the focus starts at the top */
+      }
+      const url = new URL(window.location.href);
+      url.searchParams.set('lang', next);
+      window.location.replace(url.href);
+    },
+    { label: say('site.language-label') },
+  );
+  for (const button of control.node.children) button.lang = button.dataset.value;
+  control.set(lang);
+  control.node.classList.add('guide-language');
+  try {
+    if (sessionStorage.getItem(FOCUS)) {
+      sessionStorage.removeItem(FOCUS);
+      requestAnimationFrame(() => control.node.querySelector('[aria-checked="true"]').focus());
+    }
+  } catch {
+    /* no storage: nothing to restore */
+  }
+  return control.node;
+}
 
 // The iframe examples resize to their figures (the snippet the guide shows, run here).
 window.addEventListener('message', (event) => {
