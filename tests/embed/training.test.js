@@ -278,7 +278,7 @@ describe('<attn-training> saved as HTML', () => {
     still.on('pageerror', (e) => problems.push(e.message));
     await reduced.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
     await still.goto(`file://${join(folder, 'training.html')}`);
-    await still.waitForFunction(() => document.querySelector('attn-training')?.shadowRoot.querySelector('[data-role="stored-note"]'));
+    await still.waitForFunction(() => document.querySelector('attn-training')?.shadowRoot?.querySelector('[data-role="stored-note"]'));
     expect(await still.evaluate(() => document.querySelector('attn-training').state)).toBe(null);
     expect(problems).toEqual([]);
     await reduced.close();

@@ -59,7 +59,7 @@ export default {
   'guide.attr.figure.compare': 'More scorings computed side by side.',
   'guide.attr.figure.causal': 'The causal mask.',
   'guide.attr.figure.valid-lens': 'd2l’s valid lengths, per batch or per query row.',
-  'guide.attr.figure.mask-fill': 'A row with every key masked: zero weights, or d2l’s −10⁶ fill (uniform), as the API’s maskFill.',
+  'guide.attr.figure.mask-fill': 'A row with every key masked: zero weights, or d2l’s −10⁶ fill (uniform), as the API’s <code>maskFill</code>.',
   'guide.attr.figure.heads': 'The number of heads (new heads get seeded weights).',
   'guide.attr.figure.head': 'The head the matrices show.',
   'guide.attr.figure.kv-heads': 'Grouped heads: how many K, V heads the query heads share (1: multi-query).',

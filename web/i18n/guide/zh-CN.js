@@ -57,7 +57,7 @@ export default {
   'guide.attr.figure.compare': '再并排计算几种评分函数。',
   'guide.attr.figure.causal': '因果掩码。',
   'guide.attr.figure.valid-lens': 'd2l 的有效长度，每个批次一个或每个查询行一个。',
-  'guide.attr.figure.mask-fill': '所有键都被掩蔽的一行：权重全为零，或用 d2l 的 −10⁶ 填充（得到均匀权重），即 API 的 maskFill。',
+  'guide.attr.figure.mask-fill': '所有键都被掩蔽的一行：权重全为零，或用 d2l 的 −10⁶ 填充（得到均匀权重），即 API 的 <code>maskFill</code>。',
   'guide.attr.figure.heads': '头的数量（新增的头使用按种子生成的权重）。',
   'guide.attr.figure.head': '矩阵显示的是哪个头。',
   'guide.attr.figure.kv-heads': '分组注意力头：查询头共享多少个 K、V 头（1：多查询注意力）。',

@@ -68,8 +68,8 @@ function figures(state, result, trainer, t) {
   // Each in a box that scrolls sideways when the page is narrower than the figure (at 320 px the
   // loss curve is): focusable and named, so that the keyboard can scroll it too.
   const names = [
-    'Loss L',
-    'Attention P',
+    t('site.train-curve'),
+    t('site.train-heatmap'),
     trainedLeaves(state)
       .map(([leaf]) => LEAF_TITLES[leaf])
       .join(', '),
