@@ -2,7 +2,7 @@
 // (site/features/check/messages.js): every message exists in English and Chinese, takes the same
 // parameters in both, and the Chinese is Chinese (the tutorials' terms, not English left over).
 import { describe, expect, it } from 'vitest';
-import { EDIT_MESSAGES, messageText } from '../../../web/figures/interact/messages.js';
+import { messageText } from '../../../web/figures/interact/messages.js';
 import { CHECK_MESSAGES } from '../../../web/site/features/check/messages.js';
 
 // Parameters a message may be given: enough of each kind for every template to fill.
@@ -57,10 +57,7 @@ const PARAMS = {
   reason: 'r',
 };
 
-for (const [name, table] of [
-  ['editing', EDIT_MESSAGES],
-  ['check mode', CHECK_MESSAGES],
-]) {
+for (const [name, table] of [['check mode', CHECK_MESSAGES]]) {
   describe(`the words of ${name}`, () => {
     it('has every message in both languages', () => {
       expect(Object.keys(table['zh-CN']).sort()).toEqual(Object.keys(table.en).sort());
