@@ -184,6 +184,7 @@ describe('the figures inside a zh-CN element', () => {
     const { page } = await show('zh-save.html', body, ['#f']);
     const saved = await savedHtml(page, '#f');
     expect(saved.text).toMatch(/^<!doctype html>\n<html lang="zh-CN">/);
+    expect(saved.text, 'the note shown if the file cannot start').toMatch(/boot\([^)]*"此 attention-lab 图表无法启动:"\);/);
     const opened = await openOffline(browser, join(folder, 'saved-zh.html'), saved.text);
     try {
       const words = await opened.page.evaluate(() => ({

@@ -185,7 +185,7 @@ export async function standaloneHtml(spec, { read = readBeside } = {}) {
 ${tag}${child}</${element}>
 <p class="made">${escapeHtml(figureMessage(lang, 'figure.saved-note'))}</p>
 <script type="application/octet-stream" id="attention-lab-files">${archive}</script>
-<script>${boot}boot(${JSON.stringify(ROOT)}, ${JSON.stringify(ENTRY)});</script>
+<script>${boot}boot(${JSON.stringify(ROOT)}, ${JSON.stringify(ENTRY)}, ${scriptJson(figureMessage(lang, 'figure.could-not-start'))});</script>
 </body></html>
 `;
 }

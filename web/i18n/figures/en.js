@@ -10,6 +10,7 @@ export default {
   'figure.html-note': 'one file, works offline',
   'figure.toolbar': 'Figure export',
   'figure.saved-note': 'Made with attention-lab: one file, no network needed. Hover a cell for its exact value.',
+  'figure.could-not-start': 'This attention-lab figure could not start:',
   'figure.error': 'This figure could not be drawn:',
   // the elements' errors (figureError: thrown in English, shown in the figure's language)
   'figure.error.lang': "lang: expected 'en' or 'zh-CN', got {got}",

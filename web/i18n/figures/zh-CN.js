@@ -8,6 +8,7 @@ export default {
   'figure.html-note': '单个文件,可离线打开',
   'figure.toolbar': '图表导出',
   'figure.saved-note': '由 attention-lab 制作:单个文件,无需联网。将指针移到单元格上可查看其精确值。',
+  'figure.could-not-start': '此 attention-lab 图表无法启动:',
   'figure.error': '无法绘制此图表:',
   'figure.error.lang': "lang:应为 'en' 或 'zh-CN',而给出的是 {got}",
   'figure.error.json': '{name}:不是有效的 JSON({detail})',
