@@ -179,6 +179,14 @@ describe('the figures inside a zh-CN element', () => {
     expect(message).toBe('<attn-heads> heads:应为下标,如 "0 2 5",而给出的是 "x y"');
   });
 
+  it('says a misspelled data key in Chinese, naming the key and the one it resembles', async () => {
+    const body = '<attn-figure id="f" lang="zh-CN"><script type="application/json">{ "Wq": [[1, 0], [0, 1]] }</script></attn-figure>';
+    const { page } = await show('zh-data-error.html', body);
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
+    const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
+    expect(message).toMatch(/^<attn-figure> data 中有未知的键 'Wq'\(是不是 'wq'\?\);已知的键:version, /);
+  });
+
   it('a saved HTML file of a zh-CN figure (lang from the page) opens in zh-CN, offline', async () => {
     const body = `<div lang="zh-CN"><attn-heatmap id="f" weights="[[0.7, 0.3], [0.4, 0.6]]" row-labels="我 猫" col-labels="我 猫"></attn-heatmap></div>`;
     const { page } = await show('zh-save.html', body, ['#f']);

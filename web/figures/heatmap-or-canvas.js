@@ -26,7 +26,7 @@ export function canvasNote(cells, lang = 'en') {
 
 /**
  * weights: as heatmap()'s ((Tq, Tk) or (B, Tq, Tk), batches stacked as rows); options: heatmap()'s,
- * plus lang (the caption's language). -> SVGSVGElement (heatmap()) or HTMLDivElement (canvas).
+ * lang included ('en' or 'zh-CN': the caption's language too). -> SVGSVGElement (heatmap()) or HTMLDivElement (canvas).
  */
 export function heatmapOrCanvas(input, options = {}) {
   const lang = langOption(options.lang, 'heatmap');

@@ -18,8 +18,8 @@ export const figureMessage = (lang, key, params) => message(FIGURE_CATALOGS, lan
 /** An error of `Type` saying the figure message `key` in English; errorText() says it in any language. */
 export function figureError(Type, key, params) {
   const error = new Type(figureMessage('en', key, params));
-  error.figureMessage = { key, params };
-  return error;
+  // Not enumerable: the error compares and prints as the plain error it stands for.
+  return Object.defineProperty(error, 'figureMessage', { value: { key, params } });
 }
 
 /** An error's message in `lang`: figureError()'s in that language, any other as written. */

@@ -6,6 +6,7 @@
 // Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
 // so an author sees the mistake instead of a silently different figure. pipelineState needs its
 // preset loaded (presets/catalog.js); loadPipelineState loads it, and only it, first.
+import { figureError } from '../../i18n/figure-text.js';
 import { PRESET_IDS, loadPreset, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
 import { givenState } from '../../model/state/given.js';
@@ -15,7 +16,7 @@ import { setSize } from '../../model/state/sizes.js';
 const list = (values) => values.map((v) => `'${v}'`).join(', ');
 
 function oneOf(name, value, allowed) {
-  if (!allowed.includes(value)) throw new TypeError(`${name} must be one of ${list(allowed)}, got ${JSON.stringify(value)}`);
+  if (!allowed.includes(value)) throw figureError(TypeError, 'figure.error.one-of', { name, allowed: list(allowed), got: JSON.stringify(value) });
   return value;
 }
 
@@ -65,7 +66,7 @@ function validLensOf(value, { B, Tq, Tk }) {
 /** The preset's or the data's raw state, before the spec's overrides. */
 function baseState({ preset, data }) {
   if (preset !== undefined && !PRESET_IDS.includes(preset)) {
-    throw new TypeError(`preset must be one of ${list(PRESET_IDS)}, got ${JSON.stringify(preset)}`);
+    throw figureError(TypeError, 'figure.error.one-of', { name: 'preset', allowed: list(PRESET_IDS), got: JSON.stringify(preset) });
   }
   if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) {
     throw new TypeError(`data must be an object (a partial explorer state such as { x, wq, wk, wv } or { q, k, v }), got ${JSON.stringify(data)}`);

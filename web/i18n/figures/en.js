@@ -35,6 +35,15 @@ export default {
   'figure.error.label-count': '{name} must have {count} labels (the weights are {rows} × {cols}), got {got}',
   'figure.error.masked-count': "masked must have the weights' {count} entries, got {got}",
   'figure.error.needs-attentions': 'needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">',
+  'figure.error.array': '{path} must be a {rank}-D array of numbers, got {got}',
+  'figure.error.number': '{path} must be a finite number, got {got}',
+  'figure.error.rectangular': '{path} must be rectangular: {row} has shape {shape}, {first} {firstShape}',
+  'figure.error.shape': '{key} has shape {shape} but this example needs {needed} {axes}',
+  'figure.error.shape-over':
+    '{key} has shape {shape} but this example needs {needed} {axes}; a figure holds at most {tokens} tokens, widths of {width}, {heads} heads and batches of {batch}',
+  'figure.error.unknown-key': "data has an unknown key '{key}'; known keys: {known}",
+  'figure.error.unknown-key-near': "data has an unknown key '{key}' (did you mean '{near}'?); known keys: {known}",
+  'figure.error.one-of': '{name} must be one of {allowed}, got {got}',
   'figure.error.nothing-to-save': 'there is no figure to save yet',
   // heatmap(), canvasHeatmap(), heatmapOrCanvas()
   'figure.heatmap.title': 'Attention weights',
