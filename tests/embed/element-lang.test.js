@@ -187,6 +187,13 @@ describe('the figures inside a zh-CN element', () => {
     expect(message).toMatch(/^<attn-figure> data 中有未知的键 'Wq'\(是不是 'wq'\?\);已知的键:version, /);
   });
 
+  it('says a src file that cannot be loaded in Chinese, naming src and the file', async () => {
+    const { page } = await show('zh-src-error.html', '<attn-heatmap id="f" lang="zh-CN" src="missing.npy"></attn-heatmap>');
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
+    const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
+    expect(message).toBe('<attn-heatmap> src:无法加载 missing.npy(HTTP 404)');
+  });
+
   it('a saved HTML file of a zh-CN figure (lang from the page) opens in zh-CN, offline', async () => {
     const body = `<div lang="zh-CN"><attn-heatmap id="f" weights="[[0.7, 0.3], [0.4, 0.6]]" row-labels="我 猫" col-labels="我 猫"></attn-heatmap></div>`;
     const { page } = await show('zh-save.html', body, ['#f']);

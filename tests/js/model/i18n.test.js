@@ -123,7 +123,7 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
   it('holds no English word in its Chinese messages (format names, placeholders, code and values as written aside)', () => {
     // What a reader types or reads as written: placeholders, tags and JSON, quoted values, names.
     const asWritten =
-      /\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:SVG|PNG|HTML|CSV|JSON|NumPy|Enter|Tab|Escape|attention-lab|d2l|none|true|false|lang|weights|masked|rowLabels|src|data|Tq|Tk)\b/g;
+      /\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:SVG|PNG|HTML|CSV|JSON|NumPy|Enter|Tab|Escape|attention-lab|d2l|none|true|false|lang|weights|masked|rowLabels|src|data|tensor|index|wq|wk|wv|Tq|Tk)\b/g;
     const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '')));
     expect(english).toEqual([]);
     expect(figureMessage('zh-CN', 'figure.export')).toBe('导出');

@@ -44,6 +44,13 @@ export default {
   'figure.error.unknown-key': "data has an unknown key '{key}'; known keys: {known}",
   'figure.error.unknown-key-near': "data has an unknown key '{key}' (did you mean '{near}'?); known keys: {known}",
   'figure.error.one-of': '{name} must be one of {allowed}, got {got}',
+  'figure.error.src-load': 'src: {src} could not be loaded ({detail})',
+  'figure.error.src-no-state':
+    'src: {src} holds no x, wq, wk, wv or q, k, v tensors (it holds {names}); attention weights alone go to <attn-heatmap src> or <attn-heads src>',
+  'figure.error.tensor-choose': 'tensor: {src} holds {count} tensors ({names}): name one with tensor="..."',
+  'figure.error.tensor-missing': 'tensor: {src} has no tensor "{name}" (it holds {names})',
+  'figure.error.index-too-many': 'index: {src}\'s {name} has shape [{shape}]; "{raw}" picks more leading axes than it has before its last two',
+  'figure.error.index-range': 'index: "{raw}": axis {axis} of {src}\'s {name} [{shape}] takes 0..{last}, got {got}',
   'figure.error.nothing-to-save': 'there is no figure to save yet',
   // heatmap(), canvasHeatmap(), heatmapOrCanvas()
   'figure.heatmap.title': 'Attention weights',
