@@ -187,6 +187,16 @@ describe('the figures inside a zh-CN element', () => {
     expect(message).toMatch(/^<attn-figure> data 中有未知的键 'Wq'\(是不是 'wq'\?\);已知的键:version, /);
   });
 
+  it('says a head out of range in Chinese, naming head and the range', async () => {
+    const { page } = await show(
+      'zh-head-error.html',
+      `<attn-figure id="f" lang="zh-CN" head="5"><script type="application/json">${DATA}</script></attn-figure>`,
+    );
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
+    const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
+    expect(message).toBe('<attn-figure> head 必须是 [0, H-1=0] 中的整数,而给出的是 5');
+  });
+
   it('says a src file that cannot be loaded in Chinese, naming src and the file', async () => {
     const { page } = await show('zh-src-error.html', '<attn-heatmap id="f" lang="zh-CN" src="missing.npy"></attn-heatmap>');
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
