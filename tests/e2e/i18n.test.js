@@ -204,9 +204,11 @@ describe('the explorer in Chinese', () => {
     },
   );
 
-  it("the Embed dialog's iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
+  it("the Embed dialog's element carries lang, its iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
     await page.getByRole('button', { name: /嵌入/ }).first().click();
+    await page.locator('dialog.embed-dialog input[value="element"]').check();
+    expect(await page.locator('textarea.embed-snippet').inputValue()).toMatch(/<attn-figure[^>]* lang="zh-CN"[ >]/);
     await page.locator('dialog.embed-dialog input[value="iframe"]').check();
     const snippet = await page.locator('textarea.embed-snippet').inputValue();
     const src = /<iframe src="([^"]+)"/.exec(snippet)[1].replace(/&amp;/g, '&');

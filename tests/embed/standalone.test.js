@@ -15,7 +15,7 @@ import { selfAttention, softmaxRow } from '../reference/matrices.js';
 import { launchChromium } from '../support/browser.js';
 import { shadowStageValues, worstDifference } from '../support/figures.js';
 import { openOffline } from '../support/offline.js';
-import { elementsPage, rendered, startPages } from '../support/pages.js';
+import { elementsPage, rendered, savedHtml, startPages } from '../support/pages.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/standalone/', import.meta.url));
 const KIB = 1024;
@@ -64,17 +64,6 @@ afterAll(async () => {
 
 /** Opens `name` of the temp folder from file:// with everything else blocked; waits for a drawn figure. */
 const openFile = (name, text) => openOffline(browser, join(folder, name), text);
-
-/** The text of the file the element's Export -> HTML downloads. */
-async function savedHtml(page, selector) {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('[data-export="html"]').click(), selector),
-  ]);
-  const chunks = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
-  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
-}
 
 const size = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
 

@@ -74,3 +74,37 @@ export function englishOnPage({ kept, names, tokens }) {
   }
   return found;
 }
+
+/**
+ * In a figure (an element's shadow root included): every English word (two Latin letters or more)
+ * it shows or says (text, aria-label, title, aria-roledescription, placeholder) -> ['where: words
+ * in “text”']. Kept as written: file formats (SVG, PNG, HTML, CSV), variable names (a word with
+ * a digit or an underscore: b1, d_in), code (camelCase names, a call such as selfAttention.backward()),
+ * the stages' symbols (W^Q drawn as WQ, dO, dWQ, Wq) and `kept` words (token text, scoring names).
+ * Self-contained, so a test may pass it to page.evaluate.
+ */
+export function englishInFigure(root, kept = []) {
+  const names = /\b(?:SVG|PNG|HTML|CSV)\b|\b\w*[\d_]\w*\b|[A-Za-z_]\w*\.\w+\(\)|\b[a-z]+[A-Z]\w*\b|\b(?:d?W[QKVO]|d[A-Z]|W[qkvo])\b/g;
+  const found = [];
+  const look = (text, where) => {
+    const words = (text ?? '')
+      .replace(names, ' ')
+      .match(/[A-Za-z]{2,}/g)
+      ?.filter((w) => !kept.includes(w));
+    if (words?.length) found.push(`${where}: ${words.join(' ')} in “${text.trim().slice(0, 90)}”`);
+  };
+  const walk = (node) => {
+    for (const el of [node, ...node.querySelectorAll('*')]) {
+      if (el.nodeType !== 1) continue;
+      if (el.localName !== 'style' && el.localName !== 'script') {
+        for (const child of el.childNodes) if (child.nodeType === 3) look(child.data, el.localName);
+      }
+      for (const name of ['aria-label', 'title', 'aria-roledescription', 'placeholder']) {
+        if (el.hasAttribute(name)) look(el.getAttribute(name), `${el.localName}[${name}]`);
+      }
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(root);
+  return found;
+}

@@ -82,3 +82,14 @@ export async function drawAllFigures(page, { timeout = 30_000 } = {}) {
     await page.waitForTimeout(20);
   }
 }
+
+/** The text of the file the element's Export -> HTML downloads. */
+export async function savedHtml(page, selector) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('[data-export="html"]').click(), selector),
+  ]);
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}

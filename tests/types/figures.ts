@@ -30,6 +30,7 @@ import {
   type LineChartOptions,
   type LinksOptions,
   type ColorScaleKind,
+  type FigureLanguage,
   type TensorLike,
   type MatrixOptions,
   type PaletteColor,
@@ -65,6 +66,7 @@ const matrixOptions = {
   attrs,
   editable: true,
   legend: false,
+  lang: 'zh-CN',
 } satisfies Required<MatrixOptions>;
 
 const heatmapOptions = {
@@ -79,6 +81,7 @@ const heatmapOptions = {
   masked: [0, 1, 0, 0],
   numbers: true,
   cellSize: 24,
+  lang: 'zh-CN',
 } satisfies Required<HeatmapOptions>;
 
 const linksOptions = {
@@ -87,6 +90,7 @@ const linksOptions = {
   rowLabels: ['the', 'cat'],
   colLabels: ['the', 'cat'],
   masked: null,
+  lang: 'en',
 } satisfies Required<LinksOptions>;
 
 const chartOptions = {
@@ -96,6 +100,7 @@ const chartOptions = {
   xlabel: 'step',
   width: 320,
   height: 120,
+  lang: 'zh-CN',
 } satisfies Required<LineChartOptions>;
 
 // Every layout of attentions the model view reads: (L, H, T, Tk), (H, T, Tk), BertViz's list.
@@ -138,6 +143,7 @@ const headsOptions = {
   heads: [0],
   aggregates: false,
   thumbSize: 48,
+  lang: 'zh-CN',
 } satisfies Required<HeadsOptions>;
 const canvasOptions = {
   title: 'Layer 1, head 1',
@@ -148,6 +154,7 @@ const canvasOptions = {
   colorScale: 'signed',
   masked: [0, 1, 0, 0],
   note: 'Drawn on a canvas',
+  lang: 'en',
 } satisfies Required<CanvasHeatmapOptions>;
 
 const presets: PresetId[] = ['seed-004', 'seed-002', 'd2l', 'sentence', 'random'];
@@ -197,7 +204,8 @@ export async function useFigures(): Promise<number> {
   const tone: 'seq' | 'pos' | 'neg' = scale.tone(-1);
   const intensity: number = scale.t(0.5) + scale.min + scale.max;
   const kind: ColorScaleKind = colorScale('weights', [0.5]).kind;
-  const key = legend(scale, { x: 4, y: 8, hatchId: null });
+  const chinese: FigureLanguage = 'zh-CN';
+  const key = legend(scale, { x: 4, y: 8, hatchId: null, lang: chinese });
   const keyNode: SVGGElement = key.node;
   legend(scale);
 
@@ -208,6 +216,7 @@ export async function useFigures(): Promise<number> {
     backward: true,
     editable: true,
     captions: true,
+    lang: 'zh-CN',
   } satisfies Required<PipelineSpec>;
   const figure: HTMLDivElement = await pipeline(spec);
   const state: Record<string, unknown> = await pipelineState(stateSpec);
@@ -283,6 +292,10 @@ export function misuse(): void {
   heads(attentions[0], { thumbSize: '64px' });
   // @ts-expect-error highlight is a Set of token indices, not a list
   canvasHeatmap(weights, { highlight: [1] });
+  // @ts-expect-error lang is 'en' or 'zh-CN' (anything else is a RangeError at run time too)
+  heatmap(weights, { lang: 'fr' });
+  // @ts-expect-error lang is 'en' or 'zh-CN', written so
+  heads(attentions[0], { lang: 'zh' });
   // @ts-expect-error the elements are attn-figure, attn-heatmap and attn-heads
   void standaloneHtml({ element: 'attn-matrix' });
 }

@@ -32,6 +32,7 @@
 //               nn.Linear's (out, in), e.g. "wq wk wv" (default: those that only fit transposed)
 import { alibi, causal, childJson, flag, integer, json, maskFill, rope, slidingWindow, text, validLens, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
+import { figureError } from '../i18n/figure-text.js';
 import { figureRuntime, whenNear } from './lazy.js';
 
 export class AttnFigure extends FigureElement {
@@ -94,6 +95,7 @@ export class AttnFigure extends FigureElement {
       backward: flag(this, 'backward'),
       editable: flag(this, 'editable'),
       captions: flag(this, 'captions'),
+      lang: this.language(),
     };
   }
 
@@ -158,7 +160,7 @@ export class AttnFigure extends FigureElement {
   /** The state as shown (after edits) as data; the attributes that only choose what to draw. */
   standaloneSpec() {
     const state = this.state;
-    if (!state) throw new Error('there is no figure to save yet');
+    if (!state) throw figureError(Error, 'figure.error.nothing-to-save');
     const drawn = ['stages', 'view', 'backward', 'editable', 'captions', 'theme', 'compare', 'head'];
     const spec = super.standaloneSpec(
       state,

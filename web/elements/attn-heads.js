@@ -14,12 +14,13 @@
 import { toAttentions } from '../model/attentions.js';
 import { childJson, flag, integer, labelList, refuseRenamedNames, text, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
+import { figureError } from '../i18n/figure-text.js';
 
 function indices(element, name) {
   const list = words(element, name);
   if (list === undefined) return undefined;
   const out = list.map(Number);
-  if (out.some((i) => !Number.isInteger(i))) throw new TypeError(`${name}: expected indices like "0 2 5", got "${element.getAttribute(name)}"`);
+  if (out.some((i) => !Number.isInteger(i))) throw figureError(TypeError, 'figure.error.indices', { name, got: element.getAttribute(name) });
   return out;
 }
 
@@ -38,7 +39,7 @@ export class AttnHeads extends FigureElement {
       const fits = (n) => (file.tokens && file.tokens.length === n ? file.tokens : undefined);
       given = { rowLabels: fits(T), colLabels: fits(Tk) };
     } else {
-      if (child === null) throw new TypeError('needs attentions: a src="attention.safetensors" attribute or a child <script type="application/json">');
+      if (child === null) throw figureError(TypeError, 'figure.error.needs-attentions');
       attentions = Array.isArray(child) ? child : (child.attention ?? child.attentions);
       if (!Array.isArray(child)) given = { rowLabels: labelList(child.rowLabels, 'rowLabels'), colLabels: labelList(child.colLabels, 'colLabels') };
     }
@@ -56,6 +57,7 @@ export class AttnHeads extends FigureElement {
         aggregates,
         thumbSize: integer(this, 'thumb-size'),
         title: text(this, 'title'),
+        lang: this.language(),
       }),
     );
     // The grid is canvases: SVG/PNG export of the enlarged map only is left for later; HTML saves it all.
@@ -67,7 +69,7 @@ export class AttnHeads extends FigureElement {
 
   /** The attentions as drawn (a src file's block read once), the other attributes as written. */
   async standaloneSpec() {
-    if (!this.#shown) throw new Error('there is no figure to save yet');
+    if (!this.#shown) throw figureError(Error, 'figure.error.nothing-to-save');
     const { nested } = await import('../model/roles.js');
     const { attention, rowLabels, colLabels } = this.#shown;
     const data = { attention: ArrayBuffer.isView(attention?.data) ? nested(attention.data, attention.shape) : attention, rowLabels, colLabels };

@@ -17,6 +17,7 @@
 import { toTensor } from '../src/to-tensor.js';
 import { booleanValue, childJson, flag, json, labelList, refuseRenamedNames, text, textValue, words } from './attributes.js';
 import { FigureElement } from './figure-element.js';
+import { figureError } from '../i18n/figure-text.js';
 
 export class AttnHeatmap extends FigureElement {
   static observedAttributes = [
@@ -38,11 +39,10 @@ export class AttnHeatmap extends FigureElement {
   /** The heatmap's inputs from the attributes over the child script. */
   spec() {
     const child = childJson(this);
-    if (child !== null && typeof child !== 'object')
-      throw new TypeError(`<script type="application/json"> must hold the weights array or { weights, rowLabels, ... }, got ${typeof child}`);
+    if (child !== null && typeof child !== 'object') throw figureError(TypeError, 'figure.error.child-weights', { got: typeof child });
     const given = Array.isArray(child) ? { weights: child } : (child ?? {});
     const weights = json(this, 'weights') ?? given.weights;
-    if (weights === undefined) throw new TypeError('needs weights: a weights="[[...]]" attribute or a child <script type="application/json">');
+    if (weights === undefined) throw figureError(TypeError, 'figure.error.needs-weights');
     const masked = json(this, 'masked') ?? given.masked;
     return {
       weights: toTensor(weights, 'weights'),
@@ -82,7 +82,7 @@ export class AttnHeatmap extends FigureElement {
     const shown = this.hasAttribute('src') ? await this.fileSpec() : this.spec();
     const { weights, masked, ...options } = shown;
     if (weights.shape.length < 2 || weights.shape.length > 3) {
-      throw new RangeError(`weights must have shape (Tq, Tk) or (B, Tq, Tk), got [${weights.shape.join(', ')}]`);
+      throw figureError(RangeError, 'figure.error.weights-shape', { shape: weights.shape.join(', ') });
     }
     const [Tq, Tk] = weights.shape.slice(-2);
     for (const [name, labels, n] of [
@@ -90,13 +90,13 @@ export class AttnHeatmap extends FigureElement {
       ['col-labels', options.colLabels, Tk],
     ]) {
       if (labels !== undefined && labels.length !== n)
-        throw new RangeError(`${name} must have ${n} labels (the weights are ${Tq} × ${Tk}), got ${labels.length}`);
+        throw figureError(RangeError, 'figure.error.label-count', { name, count: n, rows: Tq, cols: Tk, got: labels.length });
     }
     if (masked && masked.length !== weights.data.length)
-      throw new RangeError(`masked must have the weights' ${weights.data.length} entries, got ${masked.length}`);
+      throw figureError(RangeError, 'figure.error.masked-count', { count: weights.data.length, got: masked.length });
     // The figure's code loads with the first heatmap drawn, not with the element definitions.
     const { heatmapOrCanvas } = await import('../figures/heatmap-or-canvas.js');
-    const figure = heatmapOrCanvas(weights, { ...options, masked, lang: this.closest('[lang]')?.lang || document.documentElement.lang });
+    const figure = heatmapOrCanvas(weights, { ...options, masked, lang: this.language() });
     this.show(figure);
     // A map above the SVG cell budget is a canvas: HTML saves it; SVG and PNG export SVG cells only.
     const drawnAsSvg = figure.localName === 'svg';
@@ -106,7 +106,7 @@ export class AttnHeatmap extends FigureElement {
 
   /** The weights and labels as drawn (a src file's block read once), the other attributes as written. */
   async standaloneSpec() {
-    if (!this.#shown) throw new Error('there is no figure to save yet');
+    if (!this.#shown) throw figureError(Error, 'figure.error.nothing-to-save');
     const { nested } = await import('../model/roles.js');
     const { weights, masked, rowLabels, colLabels } = this.#shown;
     const data = { weights: nested(weights.data, weights.shape), masked: masked && nested(masked, weights.shape), rowLabels, colLabels };

@@ -2,6 +2,8 @@
 // turn them into what the figure functions take, and name the attribute in every error, so a
 // typo shows up in the figure as "valid-lens: ..." rather than as a different figure.
 
+// Their errors are figureError()s: the element shows them in its language (figure-element.js).
+import { figureError } from '../i18n/figure-text.js';
 import { refuseRenamed, renamedError } from '../src/boundary/renamed.js';
 
 /**
@@ -28,7 +30,7 @@ export function json(element, name) {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new TypeError(`${name}: not valid JSON (${error.message})`, { cause: error });
+    throw Object.assign(figureError(TypeError, 'figure.error.json', { name, detail: error.message }), { cause: error });
   }
 }
 
@@ -39,7 +41,7 @@ export function childJson(element) {
   try {
     return JSON.parse(script.textContent);
   } catch (error) {
-    throw new TypeError(`<script type="application/json">: not valid JSON (${error.message})`, { cause: error });
+    throw Object.assign(figureError(TypeError, 'figure.error.child-json', { detail: error.message }), { cause: error });
   }
 }
 
@@ -50,23 +52,23 @@ const kindOf = (value) => (value === null ? 'null' : Array.isArray(value) ? 'arr
 /** A child JSON's labels (strings; numbers read as their text) -> string[], or undefined when absent. */
 export function labelList(value, name) {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of strings, got ${kindOf(value)}`);
+  if (!Array.isArray(value)) throw figureError(TypeError, 'figure.error.labels', { name, got: kindOf(value) });
   const bad = value.findIndex((label) => typeof label !== 'string' && !Number.isFinite(label));
-  if (bad >= 0) throw new TypeError(`${name} must be an array of strings, got an array holding ${kindOf(value[bad])} at ${bad}`);
+  if (bad >= 0) throw figureError(TypeError, 'figure.error.labels-item', { name, got: kindOf(value[bad]), index: bad });
   return value.map(String);
 }
 
 /** A child JSON's string, or undefined when absent. */
 export function textValue(value, name) {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${kindOf(value)}`);
+  if (typeof value !== 'string') throw figureError(TypeError, 'figure.error.string', { name, got: kindOf(value) });
   return value;
 }
 
 /** A child JSON's true or false, or undefined when absent. */
 export function booleanValue(value, name) {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${kindOf(value)}`);
+  if (typeof value !== 'boolean') throw figureError(TypeError, 'figure.error.boolean', { name, got: kindOf(value) });
   return value;
 }
 
@@ -76,7 +78,7 @@ export function words(element, name) {
   if (text === null) return undefined;
   if (text.trim().startsWith('[')) {
     const list = json(element, name);
-    if (!Array.isArray(list)) throw new TypeError(`${name}: expected a list, got ${text}`);
+    if (!Array.isArray(list)) throw figureError(TypeError, 'figure.error.list', { name, got: text });
     return list.map(String);
   }
   return text.split(/[\s,]+/).filter(Boolean);
@@ -87,7 +89,7 @@ export function integer(element, name) {
   const text = element.getAttribute(name);
   if (text === null) return undefined;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value)) throw new TypeError(`${name}: expected an integer, got "${text}"`);
+  if (text.trim() === '' || !Number.isInteger(value)) throw figureError(TypeError, 'figure.error.integer', { name, got: text });
   return value;
 }
 
@@ -110,7 +112,7 @@ export function validLens(element, name = 'valid-lens') {
         .map(Number);
   const flat = Array.isArray(value) ? value.flat() : [value];
   if (!Array.isArray(value) || flat.some((x) => typeof x !== 'number' || Number.isNaN(x))) {
-    throw new TypeError(`${name}: expected numbers like "2 6" or [[1, 2, 3]], got "${raw}"`);
+    throw figureError(TypeError, 'figure.error.valid-lens', { name, got: raw });
   }
   return value;
 }
@@ -124,7 +126,7 @@ export function maskFill(element, name = 'mask-fill') {
   const value = Number(text);
   if (Number.isNaN(value)) {
     const was = { zero: 'none', d2l: '-1e6' }[text];
-    throw new TypeError(`${name}: expected a number like -1e6 (d2l's fill) or none, got "${raw}"${was ? ` (0.1's ${text} is ${was})` : ''}`);
+    throw figureError(TypeError, was ? 'figure.error.mask-fill-renamed' : 'figure.error.mask-fill', { name, got: raw, old: text, now: was });
   }
   return value;
 }
@@ -147,7 +149,7 @@ export function slidingWindow(element, name = 'window') {
   if (trimmed === '' || trimmed === 'none') return null;
   const value = trimmed.startsWith('[') ? json(element, name) : trimmed.split(/[\s,]+/).map(Number);
   if (!Array.isArray(value) || value.length !== 2 || !value.every((x) => Number.isInteger(x) && x >= -1)) {
-    throw new TypeError(`${name}: expected two integers >= -1 like "2 0" (left, right; -1 = no limit), got "${raw}"`);
+    throw figureError(TypeError, 'figure.error.window', { name, got: raw });
   }
   return value;
 }
@@ -166,7 +168,7 @@ export function alibi(element, name = 'alibi') {
   const words = value.split(/[\s,]+/).filter(Boolean);
   // Number('') and Number('0x10') read as numbers; a slope is written in decimal.
   if (words.every((w) => /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(w))) return words.map(Number);
-  throw new TypeError(`${name}: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "${raw}"`);
+  throw figureError(TypeError, 'figure.error.alibi', { name, got: raw });
 }
 
 /**
@@ -181,5 +183,5 @@ export function rope(element, name = 'rope') {
   if (value === 'interleaved') return { interleaved: true };
   if (value === 'false' || value === 'off') return false;
   if (value.startsWith('{')) return json(element, name);
-  throw new TypeError(`${name}: expected present, "halves", "interleaved", "off" or JSON { "base", "interleaved" }, got "${raw}"`);
+  throw figureError(TypeError, 'figure.error.rope', { name, got: raw });
 }

@@ -9,7 +9,7 @@
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
 import { closeMenu, menu } from '../figures/export/menu-button.js';
-import { figureLang, figureMessage } from '../i18n/figure-text.js';
+import { errorText, figureLang, figureMessage } from '../i18n/figure-text.js';
 import { langOf } from '../figures/interact/messages.js';
 import { childJson } from './attributes.js';
 import { elementSheets } from './styles.js';
@@ -108,12 +108,27 @@ export class FigureElement extends Element {
     this.body.replaceChildren(node);
   }
 
-  /** The status line: an error message (role alert), or a note; null clears it. */
+  /**
+   * The status line: an error message (role alert) in the figure's language, or a note; null
+   * clears it. An error the catalog has no words for (the API's, a file reader's) keeps its
+   * English message after a lead in the figure's language.
+   */
   showError(error) {
     this.status.classList.toggle('error', Boolean(error));
     this.frame.classList.toggle('has-error', Boolean(error));
     this.status.setAttribute('role', error ? 'alert' : 'status');
-    this.status.textContent = error ? `<${this.localName}> ${error.message}` : '';
+    this.status.textContent = error ? `<${this.localName}> ${this.#errorWords(error)}` : '';
+  }
+
+  #errorWords(error) {
+    let lang = 'en';
+    try {
+      lang = this.language();
+    } catch {
+      // a bad lang attribute: its own error is said in English
+    }
+    if (error.figureMessage || lang === 'en') return errorText(lang, error);
+    return `${figureMessage(lang, 'figure.error')} ${error.message}`;
   }
 
   /** Downloads what the body shows as 'svg' or 'png' (composed-svg.js is loaded on first use). */
@@ -149,6 +164,8 @@ export class FigureElement extends Element {
   standaloneSpec(data = childJson(this) ?? undefined, dropped = []) {
     const attributes = {};
     for (const { name, value } of this.attributes) if (!dropped.includes(name) && name !== 'src') attributes[name] = value;
+    // The language it speaks here, given or inherited from the page: the saved file speaks it too.
+    attributes.lang = this.language();
     return { element: this.localName, attributes, data, title: this.getAttribute('title') ?? `attention-lab ${this.localName}` };
   }
 

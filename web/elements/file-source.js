@@ -4,6 +4,7 @@
 //   tensor="attention"      which tensor (optional when the file holds one);
 //   index="0 3"             leading indices (layer 0, head 3) down to the rank the figure draws.
 // Every failure names the attribute and the file: "src: attn.npy could not be loaded (HTTP 404)".
+import { figureError } from '../i18n/figure-text.js';
 import { text } from './attributes.js';
 
 // The files read for src, shared by the elements that show them: absolute URL -> { loading:
@@ -75,9 +76,9 @@ async function fetchTensors(src, element) {
       try {
         response = await fetch(url);
       } catch (error) {
-        throw new TypeError(`src: ${src} could not be loaded (${error.message})`, { cause: error });
+        throw Object.assign(figureError(TypeError, 'figure.error.src-load', { src, detail: error.message }), { cause: error });
       }
-      if (!response.ok) throw new TypeError(`src: ${src} could not be loaded (HTTP ${response.status})`);
+      if (!response.ok) throw figureError(TypeError, 'figure.error.src-load', { src, detail: `HTTP ${response.status}` });
       const { readTensors } = await import('../io/index.js');
       try {
         return await readTensors(new Uint8Array(await response.arrayBuffer()), { name: fileName(src) });
@@ -129,9 +130,7 @@ export async function fileState(element) {
     throw new RangeError(`src: ${src}: ${error.message}`, { cause: error });
   }
   if (patch === null) {
-    throw new TypeError(
-      `src: ${src} holds no x, wq, wk, wv or q, k, v tensors (it holds ${Object.keys(file.tensors).join(', ')}); attention weights alone go to <attn-heatmap src> or <attn-heads src>`,
-    );
+    throw figureError(TypeError, 'figure.error.src-no-state', { src, names: Object.keys(file.tensors).join(', ') });
   }
   return patch;
 }
@@ -146,10 +145,10 @@ export async function fileTensor(element, rank) {
   const names = Object.keys(file.tensors);
   let name = text(element, 'tensor');
   if (name === undefined) {
-    if (names.length !== 1) throw new TypeError(`tensor: ${src} holds ${names.length} tensors (${names.join(', ')}): name one with tensor="..."`);
+    if (names.length !== 1) throw figureError(TypeError, 'figure.error.tensor-choose', { src, count: names.length, names: names.join(', ') });
     name = names[0];
   } else if (!Object.hasOwn(file.tensors, name)) {
-    throw new TypeError(`tensor: ${src} has no tensor "${name}" (it holds ${names.join(', ')})`);
+    throw figureError(TypeError, 'figure.error.tensor-missing', { src, name, names: names.join(', ') });
   }
   let { data, shape } = file.tensors[name];
   const raw = element.getAttribute('index');
@@ -161,12 +160,12 @@ export async function fileTensor(element, rank) {
           .split(/[\s,]+/)
           .map(Number);
   if (index.length > Math.max(0, shape.length - 2)) {
-    throw new RangeError(`index: ${src}'s ${name} has shape [${shape.join(', ')}]; "${raw}" picks more leading axes than it has before its last two`);
+    throw figureError(RangeError, 'figure.error.index-too-many', { src, name, shape: shape.join(', '), raw });
   }
   const full = shape;
   index.forEach((i, axis) => {
     if (!Number.isInteger(i) || i < 0 || i >= full[axis])
-      throw new RangeError(`index: "${raw}": axis ${axis} of ${src}'s ${name} [${full.join(', ')}] takes 0..${full[axis] - 1}, got ${index[axis]}`);
+      throw figureError(RangeError, 'figure.error.index-range', { raw, axis, src, name, shape: full.join(', '), last: full[axis] - 1, got: index[axis] });
   });
   // Row-major: leading indices pick one contiguous block of the remaining axes.
   const rest = full.slice(index.length);

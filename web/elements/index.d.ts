@@ -29,8 +29,8 @@
 // weights array or { weights, rowLabels, colLabels, masked, title }. From a file: src (.npy, .npz,
 // .safetensors or JSON, fetched relative to the page), tensor (its name), index (leading indices,
 // "0 3" = layer 0, head 3; row-labels and col-labels default to the file's tokens where they fit). No wasm.
-// Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (English,
-// or Chinese under a lang="zh..." ancestor), SVG and PNG export hidden. Child JSON keys of the wrong
+// Above 16,384 weights (figures' CELL_BUDGET) it draws on a canvas with a caption saying so (in the
+// element's language), SVG and PNG export hidden. Child JSON keys of the wrong
 // type are named: "colLabels must be an array of strings, got object". Files read for src are shared
 // and held up to 64 MiB; a file no element shows any more is let go when its last element leaves.
 //
@@ -55,8 +55,10 @@
 // ("src: attn.npy could not be loaded (HTTP 404)", "tensor: attn.npz has no tensor \"x\" ...").
 //
 // All four take lang ('en' | 'zh-CN'): the language of their own words (toolbar, export menu,
-// loading note); without it the nearest ancestor's lang or <html lang>, else English. Changing it
-// redraws; another value shows "lang: expected 'en' or 'zh-CN', got ...".
+// loading note, the figure's axis titles, cell names, readouts, captions, and the messages of a
+// wrong attribute) and of the HTML file Export -> HTML saves (its lang attribute and <html lang>);
+// without it the nearest ancestor's lang or <html lang>, else English. Changing it redraws; another
+// value shows "lang: expected 'en' or 'zh-CN', got ...".
 //
 // All four render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export

@@ -10,8 +10,9 @@
 // rowLabels, colLabels, cellSize (CSS px per weight, default fits 640 px, at least 1), highlight
 // (token indices), colorScale ('weights' or 'signed', as heatmap()), masked (per weight, 1 =
 // masked: drawn in the masked background), note (a caption under the map, [data-role=canvas-note],
-// which also describes the canvas to assistive technology).
+// which also describes the canvas to assistive technology), lang ('en' or 'zh-CN': its words).
 import { toTensor } from '../src/to-tensor.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { colorScale } from './color.js';
 import { fullValue } from './format.js';
 import { NAN_GREY } from './palette.js';
@@ -69,12 +70,13 @@ export function cellAt(event, canvas, R, C) {
   return i >= 0 && i < R && j >= 0 && j < C ? [i, j] : null;
 }
 
-/** Sets the readout to one weight: its text and data-row/data-col/data-value. */
-export function showValue(readout, where, i, j, value, rowLabels, colLabels) {
+/** Sets the readout to one weight in `lang`: its text and data-row/data-col/data-value. */
+export function showValue(readout, where, i, j, value, rowLabels, colLabels, lang = 'en') {
   readout.dataset.row = i;
   readout.dataset.col = j;
   readout.dataset.value = fullValue(value);
-  readout.textContent = `${where}query ${rowLabels ? `${rowLabels[i]} ` : ''}(${i}) → key ${colLabels ? `${colLabels[j]} ` : ''}(${j}): ${fullValue(value)}`;
+  const [row, col] = [rowLabels ? `${rowLabels[i]} ` : '', colLabels ? `${colLabels[j]} ` : ''];
+  readout.textContent = figureMessage(lang, 'figure.readout', { where, row, i, col, j, value: fullValue(value) });
 }
 
 /** The keys that move the keyboard's cursor over an R x C map: key -> (i, j, page) -> [i, j]. */
@@ -95,7 +97,9 @@ export function canvasHeatmap(input, options = {}) {
   const weights = toTensor(input, 'canvasHeatmap: weights');
   if (weights.shape.length !== 2) throw new RangeError(`canvasHeatmap: weights must have shape (Tq, Tk), got [${weights.shape.join(', ')}]`);
   const [R, C] = weights.shape;
-  const { title = 'Attention weights', rowLabels = null, colLabels = null, highlight = null, masked = null, note = null } = options;
+  const lang = langOption(options.lang, 'canvasHeatmap');
+  const say = (key, params) => figureMessage(lang, key, params);
+  const { title = say('figure.heatmap.title'), rowLabels = null, colLabels = null, highlight = null, masked = null, note = null } = options;
   const kind = options.colorScale ?? 'weights';
   if (kind !== 'weights' && kind !== 'signed') throw new TypeError(`canvasHeatmap: colorScale must be 'weights' or 'signed', got ${JSON.stringify(kind)}`);
   const scale = colorScale(kind, weights.data, (k) => !(masked && masked[k]));
@@ -105,9 +109,9 @@ export function canvasHeatmap(input, options = {}) {
   canvas.style.cssText = `width:${C * cellSize}px;height:${R * cellSize}px;image-rendering:pixelated;display:block`;
   // A widget of its own keys (the arrows move the cursor), named like the SVG heatmap's grid.
   canvas.setAttribute('role', 'application');
-  canvas.setAttribute('aria-roledescription', 'heatmap');
+  canvas.setAttribute('aria-roledescription', say('figure.canvas.role'));
   canvas.tabIndex = 0;
-  canvas.setAttribute('aria-label', `${title ? `${title}: ` : ''}${R} queries by ${C} keys`);
+  canvas.setAttribute('aria-label', `${title ? `${title}: ` : ''}${say('figure.canvas.size', { rows: R, cols: C })}`);
   paintWeights(canvas, weights.data, 0, R, C, highlight, { scale, masked });
   const cursor = document.createElement('div');
   cursor.className = 'attn-canvas-cursor';
@@ -125,8 +129,8 @@ export function canvasHeatmap(input, options = {}) {
   readout.className = 'attn-readout';
   readout.dataset.role = 'readout';
   readout.setAttribute('aria-live', 'polite');
-  readout.textContent = 'Point at a weight to read it.';
-  const read = (i, j) => showValue(readout, '', i, j, weights.data[i * C + j], rowLabels, colLabels);
+  readout.textContent = say('figure.canvas.hint');
+  const read = (i, j) => showValue(readout, '', i, j, weights.data[i * C + j], rowLabels, colLabels, lang);
   canvas.addEventListener('pointermove', (event) => {
     const at = cellAt(event, canvas, R, C);
     if (at) read(at[0], at[1]);

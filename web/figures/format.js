@@ -2,6 +2,7 @@
 // -1.25, after float32 rounding) is shown that way; any other is rounded to 4 decimals below 1
 // and 4 significant digits above. data-value attributes and aria labels carry String(value),
 // the full float32 value.
+import { figureMessage } from '../i18n/figure-text.js';
 
 const MINUS = '\u2212';
 
@@ -68,9 +69,9 @@ export function fullValue(value) {
  * when that differs ('0.0557 (exactly 0.0557166188955307)'; '2' stays '2'). The name must contain
  * what a sighted reader sees (WCAG 2.5.3 Label in Name: speech control says what it sees, and a
  * screen reader agrees with the screen) and still carries the full value data-value holds.
- * shown: the cell's text when it is not formatNumber's (a heatmap's two decimals).
+ * shown: the cell's text when it is not formatNumber's (a heatmap's two decimals); lang: 'en' or 'zh-CN'.
  */
-export function spokenValue(value, shown = formatNumber(value)) {
+export function spokenValue(value, shown = formatNumber(value), lang = 'en') {
   const full = fullValue(value);
-  return shown.replace(MINUS, '-') === full ? full : `${shown} (exactly ${full})`;
+  return shown.replace(MINUS, '-') === full ? full : figureMessage(lang, 'figure.exactly', { shown, full });
 }

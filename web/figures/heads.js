@@ -12,8 +12,9 @@
 // data-value). Tokens are buttons [data-token=i]: selecting some highlights their rows and
 // columns everywhere (aria-pressed; root data-selected="i j").
 // Options: rowLabels (the T queries), colLabels (the Tk keys; default rowLabels when Tk = T), layers, heads (the indices to show),
-// aggregates (default true), thumbSize (CSS px, default 64), title.
+// aggregates (default true), thumbSize (CSS px, default 64), title, lang ('en' or 'zh-CN': its words).
 import { toAttentions } from '../model/attentions.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { refuseRenamed } from '../src/boundary/renamed.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
 import { h } from './dom.js';
@@ -69,7 +70,9 @@ export function heads(input, options = {}) {
   const att = toAttentions(input);
   const [L, H, T, Tk] = att.shape;
   const size = T * Tk;
-  const { title = 'Attention by layer and head', aggregates: showAggregates = true } = options;
+  const lang = langOption(options.lang, 'heads');
+  const say = (key, params) => figureMessage(lang, key, params);
+  const { title = say('figure.heads.title'), aggregates: showAggregates = true } = options;
   const thumb = options.thumbSize ?? 64;
   refuseRenamed('heads', options, { tokens: ['rowLabels', 'colLabels'] });
   const rowLabels = labelsOf(options.rowLabels, T, 'rowLabels', 'T');
@@ -86,7 +89,7 @@ export function heads(input, options = {}) {
       tabindex: '0',
       role: 'button',
       'aria-pressed': 'false',
-      'aria-label': `${name}: enlarge`,
+      'aria-label': say('figure.heads.enlarge', { name }),
       title: name,
       dataset: { layer: String(layer), head: String(head) },
       style: `width:${thumb}px;height:${Math.round((thumb * T) / Tk)}px;image-rendering:pixelated;cursor:pointer;border:1px solid var(--attn-grid, #d4d4d8);display:block`,
@@ -104,25 +107,25 @@ export function heads(input, options = {}) {
   const grid = h('div', {
     class: 'attn-heads-grid',
     role: 'group',
-    'aria-label': `${L} layers by ${H} heads`,
+    'aria-label': say('figure.heads.grid', { layers: L, heads: H }),
     style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%`,
   });
   grid.append(h('div'));
-  for (const h of headIndices) grid.append(label(`H${h}`, 'text-align:center'));
-  if (agg) grid.append(label('mean', 'text-align:center'), label('max', 'text-align:center'));
+  for (const h of headIndices) grid.append(label(say('figure.heads.head-short', { head: h }), 'text-align:center'));
+  if (agg) grid.append(label(say('figure.heads.mean'), 'text-align:center'), label(say('figure.heads.max'), 'text-align:center'));
   for (const l of layers) {
-    grid.append(label(`L${l}`));
-    for (const h of headIndices) grid.append(map(l, h, att.data, (l * H + h) * size, `layer ${l}, head ${h}`));
+    grid.append(label(say('figure.heads.layer-short', { layer: l })));
+    for (const h of headIndices) grid.append(map(l, h, att.data, (l * H + h) * size, say('figure.heads.map', { layer: l, head: h })));
     if (agg) {
-      grid.append(map(l, 'mean', agg.meanHeads, l * size, `layer ${l}, mean over heads`));
-      grid.append(map(l, 'max', agg.maxHeads, l * size, `layer ${l}, max over heads`));
+      grid.append(map(l, 'mean', agg.meanHeads, l * size, say('figure.heads.layer-mean', { layer: l })));
+      grid.append(map(l, 'max', agg.maxHeads, l * size, say('figure.heads.layer-max', { layer: l })));
     }
   }
   if (agg) {
-    grid.append(label('mean'));
-    for (const h of headIndices) grid.append(map('mean', h, agg.meanLayers, h * size, `head ${h}, mean over layers`));
-    grid.append(map('mean', 'mean', agg.meanAll, 0, 'mean over heads, mean over layers'));
-    grid.append(map('mean', 'max', agg.maxMean, 0, 'max over heads, mean over layers'));
+    grid.append(label(say('figure.heads.mean')));
+    for (const h of headIndices) grid.append(map('mean', h, agg.meanLayers, h * size, say('figure.heads.head-mean', { head: h })));
+    grid.append(map('mean', 'mean', agg.meanAll, 0, say('figure.heads.mean-mean')));
+    grid.append(map('mean', 'max', agg.maxMean, 0, say('figure.heads.max-mean')));
   }
 
   const readout = h(
@@ -133,7 +136,7 @@ export function heads(input, options = {}) {
       dataset: { role: 'readout' },
       style: 'font-size:12px;min-height:1.4em;margin:4px 0',
     },
-    'Point at a map to read a weight; click to enlarge.',
+    say('figure.heads.hint'),
   );
   const detail = h('div', { class: 'attn-heads-detail', dataset: { role: 'detail' } });
   const selected = new Set();
@@ -153,11 +156,12 @@ export function heads(input, options = {}) {
       T <= SVG_LIMIT && Tk <= SVG_LIMIT
         ? heatmap(weights, {
             title: entry.name,
+            lang,
             rowLabels: rowLabels ?? undefined,
             colLabels: colLabels ?? undefined,
             attrs: { 'data-layer': entry.layer, 'data-head': entry.head },
           })
-        : canvasHeatmap(weights, { title: entry.name, rowLabels, colLabels, highlight: selected });
+        : canvasHeatmap(weights, { title: entry.name, lang, rowLabels, colLabels, highlight: selected });
     detail.replaceChildren(figure);
     markSelection();
   };
@@ -176,7 +180,7 @@ export function heads(input, options = {}) {
     if (!at) return;
     readout.dataset.layer = String(entry.layer);
     readout.dataset.head = String(entry.head);
-    showValue(readout, `${entry.name}: `, at[0], at[1], entry.data[entry.offset + at[0] * Tk + at[1]], rowLabels, colLabels);
+    showValue(readout, `${entry.name}: `, at[0], at[1], entry.data[entry.offset + at[0] * Tk + at[1]], rowLabels, colLabels, lang);
   });
   const activate = (event) => {
     const entry = maps.find((m) => m.canvas === event.target);
@@ -191,7 +195,7 @@ export function heads(input, options = {}) {
   const root = h('div', {
     class: 'attn-figure attn-heads',
     role: 'figure',
-    'aria-label': `${title}: ${L} layers, ${H} heads, ${T} queries by ${Tk} keys`,
+    'aria-label': say('figure.heads.name', { title, layers: L, heads: H, rows: T, cols: Tk }),
     dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) },
   });
   if (title) root.append(h('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px' }, title));
@@ -200,7 +204,7 @@ export function heads(input, options = {}) {
     const strip = h('div', {
       class: 'attn-tokens',
       role: 'group',
-      'aria-label': 'Select tokens to highlight their rows and columns',
+      'aria-label': say('figure.heads.tokens'),
       style: 'display:flex;flex-wrap:wrap;gap:2px;margin-bottom:6px;max-height:6em;overflow:auto',
     });
     labels.forEach((text, i) => {
@@ -210,7 +214,7 @@ export function heads(input, options = {}) {
           type: 'button',
           'aria-pressed': 'false',
           dataset: { token: String(i) },
-          title: `token ${i}`,
+          title: say('figure.heads.token', { index: i }),
           style: 'font:inherit;font-size:11px;padding:0 4px',
         },
         text,

@@ -11,32 +11,26 @@
 // readers read the readout, one weight at a time, not a grid), axis tick labels, the colour bar,
 // the values drawn in cells (numbers), and SVG export (PNG/SVG buttons of an element are hidden).
 //
-// The caption is the figures' one string in two languages; there is no i18n catalog yet, so both
-// live here, picked by options.lang ('zh*' -> Chinese, anything else English).
+// Its words, the caption's too, come from the figures' catalog in options.lang ('en' or 'zh-CN').
 import { toTensor } from '../src/to-tensor.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { canvasHeatmap } from './canvas-map.js';
 import { heatmap } from './heatmap.js';
 
 export const CELL_BUDGET = 16_384;
 
-const CANVAS_NOTE = {
-  en: (cells) =>
-    `Drawn on a canvas: ${cells} cells are more than the ${CELL_BUDGET.toLocaleString('en-US')} drawn as SVG cells. Point at a weight, or focus the map and use the arrow keys, to read it.`,
-  zh: (cells) => `以画布绘制：${cells} 个单元格超过 SVG 单元格的上限 ${CELL_BUDGET.toLocaleString('en-US')}。将指针移到权重上，或聚焦图后用方向键读取。`,
-};
-
-/** The caption of a heatmap of `cells` weights drawn on a canvas, in `lang` (a BCP 47 tag). */
+/** The caption of a heatmap of `cells` weights drawn on a canvas, in `lang` ('en' or 'zh-CN'). */
 export function canvasNote(cells, lang = 'en') {
-  const say = /^zh\b/i.test(lang ?? '') ? CANVAS_NOTE.zh : CANVAS_NOTE.en;
-  return say(cells.toLocaleString('en-US'));
+  return figureMessage(lang, 'figure.canvas.note', { cells: cells.toLocaleString('en-US'), budget: CELL_BUDGET.toLocaleString('en-US') });
 }
 
 /**
  * weights: as heatmap()'s ((Tq, Tk) or (B, Tq, Tk), batches stacked as rows); options: heatmap()'s,
- * plus lang (the caption's language). -> SVGSVGElement (heatmap()) or HTMLDivElement (canvas).
+ * lang included ('en' or 'zh-CN': the caption's language too). -> SVGSVGElement (heatmap()) or HTMLDivElement (canvas).
  */
 export function heatmapOrCanvas(input, options = {}) {
-  const { lang, ...rest } = options;
+  const lang = langOption(options.lang, 'heatmap');
+  const rest = { ...options, lang };
   const weights = toTensor(input, 'heatmap: weights');
   const { data, shape } = weights;
   if (data.length <= CELL_BUDGET) return heatmap(weights, rest);
@@ -48,12 +42,13 @@ export function heatmapOrCanvas(input, options = {}) {
   return canvasHeatmap(
     { data, shape: [B * R, C] },
     {
-      title: rest.title ?? 'Attention weights',
+      title: rest.title ?? figureMessage(lang, 'figure.heatmap.title'),
       rowLabels: rowLabels ?? null,
       colLabels: rest.colLabels ?? null,
       colorScale: rest.colorScale,
       masked: rest.masked ?? null,
       note: canvasNote(data.length, lang),
+      lang,
     },
   );
 }

@@ -5,12 +5,13 @@
 // weights may also be nested arrays ((Tq, Tk) or (B, Tq, Tk)), as the API's tensors.
 // options: stage ('weights'), title, colorScale ('weights': sequential on [0, 1], the default;
 //   'signed': diverging around 0, for scores or gradients), rowLabels (Tq), colLabels (Tk), xlabel ('Keys'),
-//   ylabel ('Queries'), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
+//   ylabel ('Queries'), lang ('en' or 'zh-CN': the default title, axis titles and cell names), batchLabel (b) -> prefix of row labels when B > 1, masked (per element,
 //   1 = masked: hatched), numbers (draw values, 2 decimals, in the cells; default false, as
 //   d2l; a cell without its number drawn has a <title> tooltip instead; every cell has an
 //   aria-label with the number shown and the exact value), cellSize, attrs.
 // Cells carry data-batch, data-row, data-col, data-value and are keyboard navigable like matrix().
 import { toTensor } from '../src/to-tensor.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { STRONG, colorScale, gradientStops } from './color.js';
 import { formatNumber, fullValue, spokenValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
@@ -25,7 +26,10 @@ function stackShape(t) {
 
 export function heatmap(input, options = {}) {
   const weights = toTensor(input, 'heatmap: weights');
-  const { stage = 'weights', title = 'Attention weights', xlabel = 'Keys', ylabel = 'Queries', masked = null, attrs = {} } = options;
+  const lang = langOption(options.lang, 'heatmap');
+  const say = (key, params) => figureMessage(lang, key, params);
+  const { stage = 'weights', masked = null, attrs = {} } = options;
+  const { title = say('figure.heatmap.title'), xlabel = say('figure.heatmap.xlabel'), ylabel = say('figure.heatmap.ylabel') } = options;
   const [B, R, C] = stackShape(weights);
   const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => String(j + 1));
   const baseRows = options.rowLabels ?? Array.from({ length: R }, (_, i) => String(i + 1));
@@ -72,7 +76,8 @@ export function heatmap(input, options = {}) {
       // The accessible name holds all the cell's visible text (Label in Name; axe counts an SVG
       // <title> as visible): the drawn number, or else the tooltip, which is the name without
       // the exact value. A cell with its number drawn needs no tooltip.
-      const said = `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${shown}${off ? ' (masked)' : ''}`;
+      const name = (value) => say('figure.heatmap.cell', { row: rowLabels[r], col: colLabels[j], value }) + (off ? ` ${say('figure.masked')}` : '');
+      const said = name(shown);
       const cell = svg(
         'g',
         {
@@ -84,7 +89,7 @@ export function heatmap(input, options = {}) {
           'data-row': i,
           'data-col': j,
           'data-value': fullValue(value),
-          'aria-label': `weight of query ${rowLabels[r]} on key ${colLabels[j]}: ${spokenValue(value, shown)}${off ? ' (masked)' : ''}`,
+          'aria-label': name(spokenValue(value, shown, lang)),
         },
         [
           ...(numbers ? [] : [svg('title', {}, [said])]),
@@ -150,7 +155,7 @@ export function heatmap(input, options = {}) {
       height,
       viewBox: `0 0 ${width} ${height}`,
       role: 'grid',
-      'aria-label': `${title}: heatmap of ${B * R} queries by ${C} keys`,
+      'aria-label': say('figure.heatmap.name', { title, rows: B * R, cols: C }),
       'data-stage': stage,
       ...attrs,
     },

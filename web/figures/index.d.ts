@@ -14,7 +14,12 @@
 import type { Attention, AttentionWindow, Causal, RopeSetting, Scoring, Tensor, TensorLike } from '../src/index.js';
 import type { TensorFile } from '../io/index.js';
 
+/** The languages of the figures' own words. */
+export type FigureLanguage = 'en' | 'zh-CN';
+
 export interface MatrixOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   /** data-stage of the root (default 'matrix'). */
   stage?: string;
   /** Accessible name of the figure (default: the stage). */
@@ -42,6 +47,8 @@ export interface MatrixOptions {
 export function matrix(tensor: TensorLike, options?: MatrixOptions): SVGSVGElement;
 
 export interface HeatmapOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   /** data-stage of the root (default 'weights'). */
   stage?: string;
   /** Title above the map (default 'Attention weights'; '' for none). */
@@ -72,6 +79,8 @@ export function heatmap(weights: TensorLike, options?: HeatmapOptions): SVGSVGEl
 export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
 
 export interface HeadsOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   /** Title above the grid (default 'Attention by layer and head'; '' for none). */
   title?: string;
   /**
@@ -109,6 +118,8 @@ export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLD
 export function canvasHeatmap(weights: TensorLike, options?: CanvasHeatmapOptions): HTMLDivElement;
 
 export interface CanvasHeatmapOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   /** Title above the map (default 'Attention weights'; '' for none). */
   title?: string;
   /** Tq / Tk labels, named in the readout. */
@@ -131,13 +142,15 @@ export const CELL_BUDGET: number;
 
 /**
  * heatmap() up to CELL_BUDGET weights; beyond, canvasHeatmap() (batches stacked as rows) with a
- * caption saying it is drawn on a canvas, in English or, for a `lang` starting with 'zh', Chinese.
+ * caption saying it is drawn on a canvas, in options.lang ('en', the default, or 'zh-CN').
  * The canvas is focusable (role application, named like the grid); arrows move a cursor whose
  * weight the readout says. It has no tick labels, colour bar, numbers or per-cell DOM.
  */
-export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions & { lang?: string }): SVGSVGElement | HTMLDivElement;
+export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions): SVGSVGElement | HTMLDivElement;
 
 export interface LinksOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   stage?: string;
   title?: string;
   /** Labels of the Tq queries (left) and the Tk keys (right); default q1.., k1... (0.1's queryTokens, keyTokens: a TypeError.) */
@@ -151,6 +164,8 @@ export interface LinksOptions {
 export function links(weights: TensorLike, options?: LinksOptions): SVGSVGElement;
 
 export interface LineChartOptions {
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  lang?: FigureLanguage;
   stage?: string;
   title?: string;
   xlabel?: string;
@@ -179,7 +194,10 @@ export interface ColorScale {
 export function colorScale(kind: ColorScaleKind, data: ArrayLike<number>, include?: (index: number) => boolean): ColorScale;
 
 /** The colour legend drawn inside matrix(): -> { node, width, height }. */
-export function legend(scale: ColorScale, options?: { x?: number; y?: number; hatchId?: string | null }): { node: SVGGElement; width: number; height: number };
+export function legend(
+  scale: ColorScale,
+  options?: { x?: number; y?: number; hatchId?: string | null; lang?: FigureLanguage },
+): { node: SVGGElement; width: number; height: number };
 
 /** A number as a cell shows it: '0.0557', '3.939', '−∞'. */
 export function formatNumber(value: number): string;
@@ -270,6 +288,8 @@ export interface PipelineSpec extends PipelineStateSpec {
   editable?: boolean;
   /** One sentence under each matrix, as in the explorer. */
   captions?: boolean;
+  /** The language of the stages' nouns, captions, band titles and cell names: 'en' (the default) or 'zh-CN' (the root's lang attribute too). */
+  lang?: FigureLanguage;
 }
 
 // Async so that importing this entry costs the drawing code alone: the model (state, presets,
@@ -314,7 +334,10 @@ export type { Tensor, TensorLike };
 export interface StandaloneSpec {
   /** 'attn-figure' and 'attn-training' compute (the wasm core is inlined, ~100 KiB more); the others draw given weights. */
   element: 'attn-figure' | 'attn-heatmap' | 'attn-heads' | 'attn-training';
-  /** The element's attributes, e.g. { stages: 'scores weights', editable: true }; false or null leaves one out. No src. */
+  /**
+   * The element's attributes, e.g. { stages: 'scores weights', editable: true }; false or null
+   * leaves one out. No src. lang ('en' or 'zh-CN') is the element's and the page's language (<html lang>, the file's own words).
+   */
   attributes?: Record<string, string | number | boolean | null | undefined>;
   /**
    * The element's child <script type="application/json">: for attn-figure a (partial) explorer

@@ -1,13 +1,15 @@
 // The colour legend drawn inside a figure (so an exported SVG keeps it): a bar with its ends
 // labelled, and a hatched swatch for masked cells when the figure has any.
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { colorScale, gradientStops } from './color.js';
 import { formatNumber } from './format.js';
 import { svg, uid } from './svg.js';
 
 const BAR = { width: 112, height: 8 };
 
-/** A gradient bar for `scale` at (x, y); -> { node, width, height }. */
-export function legend(scale, { x = 0, y = 0, hatchId = null } = {}) {
+/** A gradient bar for `scale` at (x, y), its words in `lang` ('en' or 'zh-CN'); -> { node, width, height }. */
+export function legend(scale, { x = 0, y = 0, hatchId = null, lang } = {}) {
+  const words = langOption(lang, 'legend');
   const id = uid('attn-grad');
   const gradient = svg(
     'linearGradient',
@@ -29,7 +31,7 @@ export function legend(scale, { x = 0, y = 0, hatchId = null } = {}) {
     const sx = BAR.width + 16;
     parts.push(
       svg('rect', { x: sx, y: -2, width: 12, height: 12, rx: 2, fill: `url(#${hatchId})`, class: 'attn-legend-swatch' }),
-      svg('text', { x: sx + 17, y: 8, class: 'attn-legend-text' }, ['masked']),
+      svg('text', { x: sx + 17, y: 8, class: 'attn-legend-text' }, [figureMessage(words, 'figure.legend.masked')]),
     );
     width = sx + 17 + 48;
   }

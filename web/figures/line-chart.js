@@ -2,8 +2,9 @@
 // y from 0 (or the smallest value, if negative) to the largest, the last point marked and labelled.
 //
 // values: number[] (x is the index). options: stage ('line'), title, xlabel ('step'), width (300),
-//   height (150), empty (the text shown while there is no value), attrs. The root carries data-stage, data-count and data-last (String of the last
+//   height (150), empty (the text shown while there is no value), lang ('en' or 'zh-CN': the default words), attrs. The root carries data-stage, data-count and data-last (String of the last
 //   value); the line is a <path>, so a long series costs one element.
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { formatNumber, fullValue } from './format.js';
 import { svg } from './svg.js';
 
@@ -11,7 +12,9 @@ const FONT = 10.5;
 const PAD = { left: 44, right: 14, top: 24, bottom: 28 };
 
 export function lineChart(values, options = {}) {
-  const { stage = 'line', title = '', xlabel = 'step', width = 300, height = 150, empty = 'no values yet', attrs = {} } = options;
+  const lang = langOption(options.lang, 'lineChart');
+  const say = (key, params) => figureMessage(lang, key, params);
+  const { stage = 'line', title = '', xlabel = say('figure.line.xlabel'), width = 300, height = 150, empty = say('figure.line.empty'), attrs = {} } = options;
   const finite = values.filter(Number.isFinite);
   // A loop, not Math.max(...finite): a spread of ~10^5 values overflows the stack.
   const hi = finite.length ? finite.reduce((a, b) => (b > a ? b : a)) : 1;
@@ -66,7 +69,9 @@ export function lineChart(values, options = {}) {
       height,
       viewBox: `0 0 ${width} ${height}`,
       role: 'img',
-      'aria-label': n ? `${title || 'Series'}: ${n} values, from ${fullValue(values[0])} to ${fullValue(last)}` : `${title || 'Series'}: no values yet`,
+      'aria-label': n
+        ? say('figure.line.name', { title: title || say('figure.line.series'), count: n, first: fullValue(values[0]), last: fullValue(last) })
+        : say('figure.line.name-empty', { title: title || say('figure.line.series') }),
       'data-stage': stage,
       'data-count': n,
       'data-last': n ? fullValue(last) : '',

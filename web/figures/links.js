@@ -4,10 +4,11 @@
 //
 // weights: { data, shape } or nested arrays, (Tq, Tk) (the first batch of a stack is drawn).
 // options: stage ('weights'), title, rowLabels (the Tq queries), colLabels (the Tk keys), masked (per element),
-//   attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
+//   lang ('en' or 'zh-CN': the default title and the names), attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
 import { refuseRenamed } from '../src/boundary/renamed.js';
 import { toTensor } from '../src/to-tensor.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { formatNumber, fullValue } from './format.js';
 import { rovingGrid } from './interact/roving.js';
 import { svg, textWidth, widestText } from './svg.js';
@@ -18,7 +19,9 @@ const FONT = 12.5;
 export function links(input, options = {}) {
   const weights = toTensor(input, 'links: weights');
   refuseRenamed('links', options, { queryTokens: 'rowLabels', keyTokens: 'colLabels' });
-  const { stage = 'weights', title = 'Attention links', masked = null, attrs = {} } = options;
+  const lang = langOption(options.lang, 'links');
+  const say = (key, params) => figureMessage(lang, key, params);
+  const { stage = 'weights', title = say('figure.links.title'), masked = null, attrs = {} } = options;
   const [R, C] = weights.shape.length === 1 ? [1, weights.shape[0]] : weights.shape.slice(-2);
   const rowLabels = options.rowLabels ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);
   const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => `k${j + 1}`);
@@ -67,8 +70,8 @@ export function links(input, options = {}) {
         'data-index': k,
         'aria-label':
           side === 'query'
-            ? `query ${text}: attends ${colLabels.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ')}`
-            : `key ${text}`,
+            ? say('figure.links.query', { token: text, keys: colLabels.map((key, j) => `${key} ${formatNumber(weights.data[k * C + j])}`).join(', ') })
+            : say('figure.links.key', { token: text }),
       },
       [
         svg('rect', {
@@ -97,7 +100,7 @@ export function links(input, options = {}) {
       height,
       viewBox: `0 0 ${width} ${height}`,
       role: 'grid',
-      'aria-label': `${title}: ${R} queries to ${C} keys`,
+      'aria-label': say('figure.links.name', { title, rows: R, cols: C }),
       'data-stage': stage,
       ...attrs,
     },

@@ -14,12 +14,14 @@
 //   attrs        extra attributes of the root (e.g. { 'data-head': 0 })
 //   editable     marks cells as editable (the page handles 'attn-cell-activate')
 //   legend       draw the colour legend under the matrix (default true)
+//   lang         'en' (the default) or 'zh-CN': the default cell names and the legend's words
 //
 // Every cell is a focusable <g role="gridcell"> with data-batch, data-row, data-col and
 // data-value (String(value), full float32 precision); the root has data-stage. Arrow keys move
 // between cells (roving.js); Enter/Space/click dispatch 'attn-cell-activate'.
 import { refuseRenamed } from '../src/boundary/renamed.js';
 import { toTensor } from '../src/to-tensor.js';
+import { figureMessage, langOption } from '../i18n/figure-text.js';
 import { STRONG, colorScale } from './color.js';
 import { formatMatrix, fullValue, spokenValue } from './format.js';
 import { legend } from './legend.js';
@@ -63,10 +65,14 @@ export function matrix(input, options = {}) {
     editable = false,
     legend: withLegend = true,
   } = options;
+  const lang = langOption(options.lang, 'matrix');
+  const say = (key, params) => figureMessage(lang, key, params);
   const [B, R, C] = shapeOf(tensor);
-  const batchLabel = options.batchLabel ?? ((b) => `batch ${b + 1}`);
+  const batchLabel = options.batchLabel ?? ((b) => say('figure.cell.batch', { batch: b + 1 }));
   const cellLabel =
-    options.cellLabel ?? ((b, i, j, v, shown) => `${title}${B > 1 ? `, batch ${b + 1}` : ''}, row ${i + 1}, column ${j + 1}: ${spokenValue(v, shown)}`);
+    options.cellLabel ??
+    ((b, i, j, v, shown) =>
+      `${[title, ...(B > 1 ? [batchLabel(b)] : []), say('figure.cell.row', { row: i + 1 }), say('figure.cell.col', { col: j + 1 })].join(', ')}: ${spokenValue(v, shown, lang)}`);
   const isMasked = (k) => Boolean(masked && masked[k]);
   const scale = colorScale(scaleKind, tensor.data, (k) => !isMasked(k));
   const texts = formatMatrix(tensor.data);
@@ -137,7 +143,7 @@ export function matrix(input, options = {}) {
             'data-row': i,
             'data-col': j,
             'data-value': fullValue(value),
-            'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ' (masked)' : ''),
+            'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ` ${say('figure.masked')}` : ''),
             'aria-readonly': editable ? 'false' : null,
           },
           [
@@ -157,7 +163,7 @@ export function matrix(input, options = {}) {
   let width = x0 + blockW + BRACKET + 3;
   let height = y + 4;
   if (withLegend) {
-    const key = legend(scale, { x: x0, y: height + 12, hatchId: hatch?.id });
+    const key = legend(scale, { x: x0, y: height + 12, hatchId: hatch?.id, lang });
     body.append(key.node);
     width = Math.max(width, x0 + key.width + 4);
     height += 12 + key.height;

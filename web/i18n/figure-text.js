@@ -1,7 +1,12 @@
 // The figures' elements' words alone (figure.*): an element page loads these, not the explorer's
 // whole catalogs.
 //   figureMessage(lang, key, params)   as t(lang, key, params) for a 'figure.*' key
-//   figureLang(value)                  'en' | 'zh-CN' for a lang value; RangeError naming `lang` else
+//   figureLang(value)                  'en' | 'zh-CN' for a lang attribute; RangeError naming `lang` else
+//   figureError(Type, key, params)     an Error of Type whose message is the 'figure.error.*' key in
+//                                      English, carrying { key, params } so a figure shows it in its own
+//   errorText(lang, error)             that message in lang (other errors as written)
+//   langOption(value, caller)          a figure function's lang option: 'en' (the default) or 'zh-CN'
+//                                      exactly; RangeError naming `lang` and both values else
 import en from './figures/en.js';
 import zhCN from './figures/zh-CN.js';
 import { message } from './message.js';
@@ -10,9 +15,27 @@ const FIGURE_CATALOGS = { en, 'zh-CN': zhCN };
 
 export const figureMessage = (lang, key, params) => message(FIGURE_CATALOGS, lang, key, params, 'figureMessage');
 
-/** A lang attribute or option: en or zh-CN (any case; 'zh' alone means zh-CN), nothing else. */
+/** An error of `Type` saying the figure message `key` in English; errorText() says it in any language. */
+export function figureError(Type, key, params) {
+  const error = new Type(figureMessage('en', key, params));
+  // Not enumerable: the error compares and prints as the plain error it stands for.
+  return Object.defineProperty(error, 'figureMessage', { value: { key, params } });
+}
+
+/** An error's message in `lang`: figureError()'s in that language, any other as written. */
+export const errorText = (lang, error) => (error.figureMessage ? figureMessage(lang, error.figureMessage.key, error.figureMessage.params) : error.message);
+
+/** A lang attribute: en or zh-CN (any case; 'zh' alone means zh-CN), nothing else. */
 export function figureLang(value) {
   if (/^en(?:-[a-z]+)?$/i.test(value)) return 'en';
   if (/^zh(?:-cn|-hans)?$/i.test(value)) return 'zh-CN';
-  throw new RangeError(`lang: expected 'en' or 'zh-CN', got ${JSON.stringify(String(value))}`);
+  throw figureError(RangeError, 'figure.error.lang', { got: JSON.stringify(String(value)) });
+}
+
+/** A figure function's lang option: undefined -> 'en', 'en' or 'zh-CN' as written, nothing else. */
+export function langOption(value, caller) {
+  if (value === undefined) return 'en';
+  if (value === 'en' || value === 'zh-CN') return value;
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new RangeError(`${caller}: lang must be 'en' or 'zh-CN', got ${shown}`);
 }

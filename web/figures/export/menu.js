@@ -1,6 +1,8 @@
 // The figure menu of the explorer's cards and gallery: the menu component (menu-button.js) listing
 // the registered figure actions (export/actions.js: SVG, PNG, CSV, and whatever another feature
-// registers) for each figure of a card.
+// registers) for each figure of a card, in the stage language (web/model/stages/registry.js), as the cards.
+import { figureMessage } from '../../i18n/figure-text.js';
+import { stageLanguage } from '../../model/stages/registry.js';
 import { figureActions } from './actions.js';
 import { menu } from './menu-button.js';
 
@@ -34,8 +36,8 @@ export function figureMenu(stage, instances, svgs, ctx) {
   return menu({
     items,
     className: 'chip tool-button',
-    name: `Export ${stage.noun}`,
-    title: 'Export as SVG, PNG or CSV',
+    name: figureMessage(stageLanguage(), 'figure.menu.name', { noun: stage.noun }),
+    title: figureMessage(stageLanguage(), 'figure.menu.title'),
     focusKey: `menu:${stage.id}:${ctx.head}`,
   });
 }

@@ -2,9 +2,10 @@
 // script from file:// is refused, and read as text into the page (never imported). It inflates the
 // page's archive, maps every virtual module URL ('attention-lab:/web/...') to a data: URL in an
 // import map, answers fetch() of the virtual URLs (figures.css, the .wasm) from the archive, and
-// imports the elements' entry. A failure shows as a note at the top of the page.
+// imports the elements' entry. A failure shows as a note at the top of the page, led by `failed`
+// (the page's words for "this figure could not start:", in its language).
 // eslint-disable-next-line no-unused-vars -- boot() is called by the page standalone-html.js writes
-async function boot(root, entry) {
+async function boot(root, entry, failed) {
   try {
     const text = atob(document.getElementById('attention-lab-files').textContent.trim());
     const zipped = Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -35,7 +36,7 @@ async function boot(root, entry) {
     };
     await import(root + entry);
   } catch (error) {
-    const note = Object.assign(document.createElement('p'), { role: 'alert', textContent: `This attention-lab figure could not start: ${error.message}` });
+    const note = Object.assign(document.createElement('p'), { role: 'alert', textContent: `${failed} ${error.message}` });
     document.body.prepend(note);
     throw error;
   }

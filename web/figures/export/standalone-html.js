@@ -23,6 +23,7 @@
 //                      whose bundler moved the sources passes its own (the explorer does).
 
 import { replaceSpecifiers, specifiersIn, withoutCommentLines } from './module-text.js';
+import { figureLang, figureMessage } from '../../i18n/figure-text.js';
 
 const SCHEME = 'attention-lab:';
 const ROOT = `${SCHEME}/`;
@@ -181,19 +182,21 @@ export async function standaloneHtml(spec, { read = readBeside } = {}) {
     throw new TypeError(`standaloneHtml: spec.element must be one of ${ELEMENTS.map((e) => `'${e}'`).join(', ')}, got ${JSON.stringify(element)}`);
   if (typeof read !== 'function') throw new TypeError('standaloneHtml: read must be a function (path) -> Promise<Uint8Array | string>');
   const tag = startTag(element, attributes);
+  // The page speaks the element's language (its lang attribute, English without one).
+  const lang = attributes.lang === undefined ? 'en' : figureLang(attributes.lang);
   const child = data === undefined ? '' : `<script type="application/json">${scriptJson(data)}</script>`;
   const files = await packageFiles([...COMMON, ...ON_DEMAND[element]], read);
   const boot = new TextDecoder().decode(files.get(BOOT)).replaceAll('</', '<\\/');
   const archive = base64(await packed(files));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <meta name="generator" content="attention-lab"><style>${PAGE_STYLE}</style></head>
 <body>
 ${tag}${child}</${element}>
-<p class="made">Made with attention-lab: one file, no network needed. Hover a cell for its exact value.</p>
+<p class="made">${escapeHtml(figureMessage(lang, 'figure.saved-note'))}</p>
 <script type="application/octet-stream" id="attention-lab-files">${archive}</script>
-<script>${boot}boot(${JSON.stringify(ROOT)}, ${JSON.stringify(ENTRY)});</script>
+<script>${boot}boot(${JSON.stringify(ROOT)}, ${JSON.stringify(ENTRY)}, ${scriptJson(figureMessage(lang, 'figure.could-not-start'))});</script>
 </body></html>
 `;
 }

@@ -5,7 +5,8 @@
 // views (gallery.js, with the heatmap and links figures): the caller passes them, so a matrix-view
 // <attn-figure> never loads them.
 import { h } from '../dom.js';
-import { allStages, stageById } from '../../model/stages/registry.js';
+import { langOption } from '../../i18n/figure-text.js';
+import { allStages, stageById, withStageLanguage } from '../../model/stages/registry.js';
 import { BACKWARD_STAGE_IDS } from '../../model/stages/groups.js';
 import { registerForwardStages } from '../../model/stages/forward.js';
 import { stageBands, stageCard } from './render.js';
@@ -57,7 +58,9 @@ function matrixView(ctx, options) {
 
 /**
  * The figure of a computed state: state (explorer state), result (compute(attn, state)),
- * options { stages, backward, editable, captions } as in the spec, and the code loaded on demand:
+ * options { stages, backward, editable, captions, lang } as in the spec (lang: 'en', the default,
+ * or 'zh-CN': the stages' words, captions and cell names; the root's lang attribute, which the
+ * editing messages follow), and the code loaded on demand:
  * parts { galleryView } (gallery.js) for the heatmap and links views, { registerBackwardStages }
  * (model/stages/backward.js) for a figure that shows the backward pass. -> HTMLDivElement.
  */
@@ -66,11 +69,12 @@ export function renderPipeline(state, result, options = {}, { galleryView, regis
   if (state.view === 'matrix' && wantsBackward(options) && !backwardRegistered()) {
     throw new TypeError('renderPipeline: the backward stages need parts.registerBackwardStages (model/stages/backward.js)');
   }
+  const lang = langOption(options.lang, 'pipeline');
   const ctx = { state, result, head: state.head };
   if (state.view !== 'matrix' && !galleryView)
     throw new TypeError(`renderPipeline: the ${state.view} view needs parts.galleryView (figures/pipeline/gallery.js)`);
-  const body = state.view === 'matrix' ? matrixView(ctx, options) : [galleryView(ctx, state.view)];
-  return h('div', { class: 'attn-pipeline', dataset: { view: state.view, preset: state.preset } }, body);
+  const body = withStageLanguage(lang, () => (state.view === 'matrix' ? matrixView(ctx, options) : [galleryView(ctx, state.view)]));
+  return h('div', { class: 'attn-pipeline', lang, dataset: { view: state.view, preset: state.preset } }, body);
 }
 
 /** Whether the figure shows a backward stage: only then is the backward pass computed. */

@@ -5,10 +5,15 @@ import { heatmap } from '../heatmap.js';
 import { links } from '../links.js';
 import { h } from '../dom.js';
 import { maskedFlags, tokenLabels } from '../../model/stages/common.js';
+import { stageLanguage } from '../../model/stages/registry.js';
+import { figureMessage } from '../../i18n/figure-text.js';
+
+// The gallery speaks the stage language (web/model/stages/registry.js), as the cards do.
+const say = (key, params) => figureMessage(stageLanguage(), key, params);
 
 function panelTitle(ctx, head, run) {
   const parts = [];
-  if (ctx.result.heads.length > 1) parts.push(`head ${head + 1}`);
+  if (ctx.result.heads.length > 1) parts.push(say('figure.gallery.head', { head: head + 1 }));
   if (ctx.result.heads[head].runs.length > 1) parts.push(run.scoring);
   return parts.join(' · ') || run.scoring;
 }
@@ -33,12 +38,12 @@ export function galleryView(ctx, kind, { tools } = {}) {
       const title = panelTitle(ctx, k, run);
       const figure =
         kind === 'heatmap'
-          ? heatmap(run.weights, { title, rowLabels: queries, colLabels: keys, masked, attrs })
-          : links(firstBatch(run.weights), { title, rowLabels: queries, colLabels: keys, masked, attrs });
+          ? heatmap(run.weights, { title, lang: stageLanguage(), rowLabels: queries, colLabels: keys, masked, attrs })
+          : links(firstBatch(run.weights), { title, lang: stageLanguage(), rowLabels: queries, colLabels: keys, masked, attrs });
       const stage = {
         id: kind === 'heatmap' ? 'heatmap' : 'links',
         title: title.replace(/^./, (c) => c.toUpperCase()),
-        noun: kind === 'heatmap' ? 'attention heatmap' : 'attention links',
+        noun: say(kind === 'heatmap' ? 'figure.gallery.heatmap-noun' : 'figure.gallery.links-noun'),
       };
       const instance = { tensor: run.weights, rowLabels: queries, colLabels: keys, attrs };
       figures.push(
@@ -51,22 +56,15 @@ export function galleryView(ctx, kind, { tools } = {}) {
       );
     }),
   );
-  const note =
-    kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, 'Links show the first batch; the heatmaps show every batch.') : null;
+  const note = kind === 'links' && ctx.result.sizes.B > 1 ? h('p', { class: 'gallery-note' }, say('figure.gallery.links-note')) : null;
   return h(
     'section',
-    { class: 'gallery', 'aria-label': kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links' },
+    { class: 'gallery', 'aria-label': say(kind === 'heatmap' ? 'figure.gallery.heatmaps' : 'figure.gallery.links') },
     h(
       'header',
       { class: 'band-head' },
-      h('h2', { class: 'band-title' }, kind === 'heatmap' ? 'Attention heatmaps' : 'Attention links'),
-      h(
-        'p',
-        { class: 'band-lede' },
-        kind === 'heatmap'
-          ? 'Rows are queries, columns are keys: the weights P, one map per head.'
-          : 'Each query token (left) sends lines to the keys (right), as strong as its weight. Hover a token.',
-      ),
+      h('h2', { class: 'band-title' }, say(kind === 'heatmap' ? 'figure.gallery.heatmaps' : 'figure.gallery.links')),
+      h('p', { class: 'band-lede' }, say(kind === 'heatmap' ? 'figure.gallery.heatmaps-lede' : 'figure.gallery.links-lede')),
     ),
     note,
     h('div', { class: 'gallery-grid' }, figures),

@@ -11,7 +11,8 @@
 //     p.stage-caption     when captions are on and the stage has one
 //     footer.stage-tools  hooks.tools' nodes, when any
 import { h } from '../dom.js';
-import { allGroups, stagesOf } from '../../model/stages/registry.js';
+import { figureMessage } from '../../i18n/figure-text.js';
+import { allGroups, stageLanguage, stagesOf } from '../../model/stages/registry.js';
 import { sizeText } from '../../model/stages/common.js';
 import { stageFigure } from './stage-figure.js';
 
@@ -45,7 +46,7 @@ export function stageCard(stage, ctx, { editable = false, captions = true, class
         symbol(stage),
         h('span', { class: 'stage-noun' }, stage.noun),
         h('span', { class: 'stage-size' }, sizeText(instances[0].tensor)),
-        canEdit ? h('span', { class: 'badge' }, 'editable') : null,
+        canEdit ? h('span', { class: 'badge' }, figureMessage(stageLanguage(), 'figure.editable')) : null,
       ),
       formula?.(stage, ctx) ?? null,
     ),

@@ -6,6 +6,7 @@
 // Bad values throw (TypeError for a wrong kind, RangeError for a wrong size) with the field's name,
 // so an author sees the mistake instead of a silently different figure. pipelineState needs its
 // preset loaded (presets/catalog.js); loadPipelineState loads it, and only it, first.
+import { figureError } from '../../i18n/figure-text.js';
 import { PRESET_IDS, loadPreset, presetState } from '../../model/presets/catalog.js';
 import { conform } from '../../model/state/conform.js';
 import { givenState } from '../../model/state/given.js';
@@ -15,7 +16,7 @@ import { setSize } from '../../model/state/sizes.js';
 const list = (values) => values.map((v) => `'${v}'`).join(', ');
 
 function oneOf(name, value, allowed) {
-  if (!allowed.includes(value)) throw new TypeError(`${name} must be one of ${list(allowed)}, got ${JSON.stringify(value)}`);
+  if (!allowed.includes(value)) throw figureError(TypeError, 'figure.error.one-of', { name, allowed: list(allowed), got: JSON.stringify(value) });
   return value;
 }
 
@@ -48,15 +49,15 @@ function isIntegerIn(x, [lo, hi]) {
 /** validLens (B) or (B, Tq) checked against the state's sizes -> the state's { per, lens }. */
 function validLensOf(value, { B, Tq, Tk }) {
   if (value === null) return null;
-  if (!Array.isArray(value)) throw new TypeError(`validLens must be an array (B) or (B, Tq), got ${JSON.stringify(value)}`);
-  if (value.length !== B) throw new RangeError(`validLens must have B=${B} entries (one per batch), got ${value.length}`);
+  if (!Array.isArray(value)) throw figureError(TypeError, 'figure.error.valid-lens-array', { got: JSON.stringify(value) });
+  if (value.length !== B) throw figureError(RangeError, 'figure.error.valid-lens-batches', { B, got: value.length });
   const perRow = Array.isArray(value[0]);
   const rows = perRow ? value : [value];
   for (const row of rows) {
     if (perRow && (!Array.isArray(row) || row.length !== Tq))
-      throw new RangeError(`validLens per row must have shape (B=${B}, Tq=${Tq}), got ${JSON.stringify(value)}`);
+      throw figureError(RangeError, 'figure.error.valid-lens-rows', { B, Tq, got: JSON.stringify(value) });
     for (const len of row) {
-      if (!isIntegerIn(len, [0, Tk])) throw new RangeError(`validLens entries must be integers in [0, Tk=${Tk}], got ${JSON.stringify(len)}`);
+      if (!isIntegerIn(len, [0, Tk])) throw figureError(RangeError, 'figure.error.valid-lens-entry', { Tk, got: JSON.stringify(len) });
     }
   }
   return { per: perRow ? 'row' : 'batch', lens: value };
@@ -65,7 +66,7 @@ function validLensOf(value, { B, Tq, Tk }) {
 /** The preset's or the data's raw state, before the spec's overrides. */
 function baseState({ preset, data }) {
   if (preset !== undefined && !PRESET_IDS.includes(preset)) {
-    throw new TypeError(`preset must be one of ${list(PRESET_IDS)}, got ${JSON.stringify(preset)}`);
+    throw figureError(TypeError, 'figure.error.one-of', { name: 'preset', allowed: list(PRESET_IDS), got: JSON.stringify(preset) });
   }
   if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) {
     throw new TypeError(`data must be an object (a partial explorer state such as { x, wq, wk, wv } or { q, k, v }), got ${JSON.stringify(data)}`);
@@ -81,8 +82,7 @@ function positionOverrides({ window, alibi, rope }) {
   const overrides = {};
   if (window !== undefined) {
     const ok = window === null || (Array.isArray(window) && window.length === 2 && window.every((x) => isIntegerIn(x, LIMITS.window)));
-    if (!ok)
-      throw new RangeError(`window must be null or [left, right], integers in [${LIMITS.window.join(', ')}] (-1: no limit), got ${JSON.stringify(window)}`);
+    if (!ok) throw figureError(RangeError, 'figure.error.window-range', { range: LIMITS.window.join(', '), got: JSON.stringify(window) });
     overrides.window = window ?? [-1, -1];
   }
   // A list of slopes waits for the heads (slopesFor): its length is checked against the final H.
@@ -97,7 +97,7 @@ function positionOverrides({ window, alibi, rope }) {
       throw new TypeError(`rope must be true, false or { base, interleaved }, got ${JSON.stringify(rope)}`);
     const { base = 10000, interleaved = false } = given;
     if (typeof base !== 'number' || !(base >= LIMITS.ropeBase[0] && base <= LIMITS.ropeBase[1]))
-      throw new RangeError(`rope.base must be a number in [${LIMITS.ropeBase.join(', ')}], got ${JSON.stringify(base)}`);
+      throw figureError(RangeError, 'figure.error.rope-base', { range: LIMITS.ropeBase.join(', '), got: JSON.stringify(base) });
     if (typeof interleaved !== 'boolean') throw new TypeError(`rope.interleaved must be a boolean, got ${JSON.stringify(interleaved)}`);
     Object.assign(overrides, { rope: interleaved ? 'interleaved' : 'halves', ropeBase: base });
   }
@@ -107,12 +107,9 @@ function positionOverrides({ window, alibi, rope }) {
 /** alibi: a list of slopes checked against the state's H -> a copy (conform keeps it as it is). */
 function slopesFor(alibi, H) {
   const slopes = Array.from(alibi); // holes become undefined and fail below
-  if (slopes.length !== H) throw new RangeError(`alibi must hold one slope per head, H=${H}, got ${slopes.length}`);
+  if (slopes.length !== H) throw figureError(RangeError, 'figure.error.alibi-count', { H, got: slopes.length });
   slopes.forEach((m, h) => {
-    if (!isAlibiSlope(m))
-      throw new RangeError(
-        `alibi[${h}] must be a finite number > 0 (and finite as float32), got ${typeof m === 'number' ? m : (JSON.stringify(m) ?? String(m))}`,
-      );
+    if (!isAlibiSlope(m)) throw figureError(RangeError, 'figure.error.alibi-slope', { h, got: typeof m === 'number' ? m : (JSON.stringify(m) ?? String(m)) });
   });
   return slopes;
 }
@@ -139,25 +136,27 @@ export function pipelineState(spec = {}) {
   if (Object.keys(overrides).length > 0) state = conform({ ...state, ...overrides });
   if (spec.heads !== undefined) {
     if (!isIntegerIn(spec.heads, LIMITS.heads))
-      throw new RangeError(`heads must be an integer in [${LIMITS.heads.join(', ')}], got ${JSON.stringify(spec.heads)}`);
-    if (state.source !== 'self') throw new TypeError('heads applies to examples with X and projection weights, not to given Q, K, V');
+      throw figureError(RangeError, 'figure.error.heads-range', { range: LIMITS.heads.join(', '), got: JSON.stringify(spec.heads) });
+    if (state.source !== 'self') throw figureError(TypeError, 'figure.error.needs-x', { name: 'heads' });
     state = setSize(state, 'heads', spec.heads);
   }
   if (spec.kvHeads !== undefined) {
-    if (state.source !== 'self') throw new TypeError('kvHeads applies to examples with X and projection weights, not to given Q, K, V');
+    if (state.source !== 'self') throw figureError(TypeError, 'figure.error.needs-x', { name: 'kvHeads' });
     if (!isIntegerIn(spec.kvHeads, [1, state.heads]) || state.heads % spec.kvHeads !== 0) {
-      throw new RangeError(`kvHeads must be a divisor of the number of heads H=${state.heads}, got ${JSON.stringify(spec.kvHeads)}`);
+      throw figureError(RangeError, 'figure.error.kv-heads', { H: state.heads, got: JSON.stringify(spec.kvHeads) });
     }
     state = conform({ ...state, kvHeads: spec.kvHeads });
   }
   if (Array.isArray(spec.alibi)) state = conform({ ...state, alibi: slopesFor(spec.alibi, state.heads) });
   if (spec.validLens !== undefined) state = conform({ ...state, validLens: validLensOf(spec.validLens, sizesOf(state)) });
   if (spec.rope !== undefined && spec.rope !== false && state.rope === 'off') {
-    throw new RangeError(`rope needs an example with X and an even query width, got ${state.source === 'self' ? `d = ${sizesOf(state).d}` : 'given Q, K, V'}`);
+    throw state.source === 'self'
+      ? figureError(RangeError, 'figure.error.rope-width', { d: sizesOf(state).d })
+      : figureError(RangeError, 'figure.error.rope-given');
   }
   if (spec.head !== undefined) {
     if (!isIntegerIn(spec.head, [0, state.heads - 1]))
-      throw new RangeError(`head must be an integer in [0, H-1=${state.heads - 1}], got ${JSON.stringify(spec.head)}`);
+      throw figureError(RangeError, 'figure.error.head-range', { last: state.heads - 1, got: JSON.stringify(spec.head) });
     state = { ...state, head: spec.head };
   }
   return state;

@@ -33,6 +33,20 @@ export function setStageLanguage(lang) {
   language = lang;
 }
 
+/** The stage language now: the figures' cards and cells speak it too. */
+export const stageLanguage = () => language;
+
+/** fn()'s result, drawn with the stages in `lang` and the page's language back after: a figure in another language than its page. */
+export function withStageLanguage(lang, fn) {
+  const page = language;
+  language = lang;
+  try {
+    return fn();
+  } finally {
+    language = page;
+  }
+}
+
 /** A stage's message in the stage language: stageText('stage.x.caption'). */
 export const stageText = (key, params) => stageMessage(language, key, params);
 

@@ -8,6 +8,9 @@
 //      q, k, v may be 2-D: one head, one batch, as the API's layers take them).
 //   3. after conform(), every given value is still there: a shape or a value that conform() had
 //      to change (a wk that does not fit wq, a head out of range) names the key and what it needed.
+// The errors a blogger meets first (a wrong key, shape or number) are figureError()s: an element
+// shows them in its language.
+import { figureError } from '../../i18n/figure-text.js';
 import { conform } from './conform.js';
 import { ALIBI_MODES, CAUSAL_MODES, LIMITS, LOSSES, MASK_FILLS, ROPE_MODES, SCORINGS, VIEWS } from './model.js';
 import { isObject } from './resize.js';
@@ -78,17 +81,17 @@ const CHOICES = {
   'backward.loss': LOSSES,
 };
 const AXIS_LIMITS = { T: 'tokens', Tq: 'tokens', Tk: 'tokens', d_in: 'width', d_q: 'width', d_v: 'width', d: 'width', H: 'heads', B: 'batch' };
-const SIZE_LIMITS = `a figure holds at most ${LIMITS.tokens[1]} tokens, widths of ${LIMITS.width[1]}, ${LIMITS.heads[1]} heads and batches of ${LIMITS.batch[1]}`;
+const SIZE_LIMITS = { tokens: LIMITS.tokens[1], width: LIMITS.width[1], heads: LIMITS.heads[1], batch: LIMITS.batch[1] };
 
 const show = (value) => JSON.stringify(value) ?? String(value);
 const shapeText = (shape) => `(${shape.join(', ')})`;
 
 /** The shape of a rectangular nested array of finite numbers, or a TypeError naming the first bad place. */
 function numericShape(path, value, rank) {
-  if (!Array.isArray(value)) throw new TypeError(`${path} must be a ${rank}-D array of numbers, got ${show(value)}`);
+  if (!Array.isArray(value)) throw figureError(TypeError, 'figure.error.array', { path, rank, got: show(value) });
   if (rank === 1) {
     value.forEach((x, i) => {
-      if (typeof x !== 'number' || !Number.isFinite(x)) throw new TypeError(`${path}[${i}] must be a finite number, got ${show(x)}`);
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw figureError(TypeError, 'figure.error.number', { path: `${path}[${i}]`, got: show(x) });
     });
     return [value.length];
   }
@@ -97,7 +100,13 @@ function numericShape(path, value, rank) {
   for (let i = 1; i < value.length; i++) {
     const shape = numericShape(`${path}[${i}]`, value[i], rank - 1);
     if (shape.join() !== inner.join())
-      throw new RangeError(`${path} must be rectangular: ${path}[${i}] has shape ${shapeText(shape)}, ${path}[0] ${shapeText(inner)}`);
+      throw figureError(RangeError, 'figure.error.rectangular', {
+        path,
+        row: `${path}[${i}]`,
+        shape: shapeText(shape),
+        first: `${path}[0]`,
+        firstShape: shapeText(inner),
+      });
   }
   return [value.length, ...inner];
 }
@@ -159,8 +168,9 @@ function changedError(state, key, path, given) {
   if (AXES[key] && Array.isArray(given) && Array.isArray(kept)) {
     const [had, needed] = [shapeOf(given), shapeOf(kept)];
     if (had.join() !== needed.join()) {
-      const over = had.some((n, i) => n > LIMITS[AXIS_LIMITS[AXES[key][i]]]?.[1]) ? `; ${SIZE_LIMITS}` : '';
-      return new RangeError(`${key} has shape ${shapeText(had)} but this example needs ${shapeText(needed)} ${shapeText(AXES[key])}${over}`);
+      const over = had.some((n, i) => n > LIMITS[AXIS_LIMITS[AXES[key][i]]]?.[1]);
+      const params = { key, shape: shapeText(had), needed: shapeText(needed), axes: shapeText(AXES[key]), ...SIZE_LIMITS };
+      return figureError(RangeError, over ? 'figure.error.shape-over' : 'figure.error.shape', params);
     }
     if (key === 'wk' || key === 'wv')
       return new RangeError(`${path} differs from its group's first head: with kvHeads, the heads of one group share W^K and W^V`);
@@ -178,7 +188,8 @@ export function givenState(base, data) {
   if (unknown.length > 0) {
     const [key] = unknown;
     const near = STATE_KEYS.find((known) => known.toLowerCase() === key.toLowerCase());
-    throw new TypeError(`data has an unknown key '${key}'${near ? ` (did you mean '${near}'?)` : ''}; known keys: ${STATE_KEYS.join(', ')}`);
+    const known = STATE_KEYS.join(', ');
+    throw figureError(TypeError, near ? 'figure.error.unknown-key-near' : 'figure.error.unknown-key', { key, near, known });
   }
   const given = normalised(data);
   for (const key of PAGE_KEYS) delete given[key];

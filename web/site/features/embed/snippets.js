@@ -6,7 +6,7 @@
 //   embedHash(state, options)       that hash
 //   localHost(url)                  the host when url is this machine (a snippet that works only here)
 // options: { stages (ids, matrix view only), backward, scriptUrl, embedUrl, lang (the page's:
-// the iframe's embed.html?lang= when it is not English, the default) }.
+// the element's lang attribute and the iframe's embed.html?lang= when it is not English, the default) }.
 import { presetPage } from '../../page-state.js';
 import { encodeState } from '../../url.js';
 import { HEIGHT_LISTENER } from './height-listener.js';
@@ -43,8 +43,8 @@ function figureAttributes(state, { stages, backward }) {
 const attributeText = (attributes) =>
   attributes.map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${escapeAttribute(String(value))}"`)).join('');
 
-export function elementSnippet(state, { stages = null, backward = false, scriptUrl }) {
-  const attributes = figureAttributes(state, { stages, backward });
+export function elementSnippet(state, { stages = null, backward = false, scriptUrl, lang = 'en' }) {
+  const attributes = [...(lang === 'en' ? [] : [['lang', lang]]), ...figureAttributes(state, { stages, backward })];
   const script = `<script type="module" src="${escapeAttribute(scriptUrl)}"></script>`;
   if (isPlainPreset(state)) {
     const extra = state.head ? [['head', state.head]] : [];
