@@ -7,6 +7,7 @@ import { h } from '../../../figures/dom.js';
 import { matrix } from '../../../figures/index.js';
 import { presetById } from '../../../model/presets/index.js';
 import { createStepper } from './stepper.js';
+import { pageLang } from '../../page-lang.js';
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -52,15 +53,16 @@ function stepView(state, stepper, t) {
       { class: 'generate-figures' },
       figure(
         t('generate.k-cache', { head, n, capacity: last.capacity }),
-        matrix(last.k, { stage: 'generate-k', title: t('generate.k-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
+        matrix(last.k, { lang: pageLang(), stage: 'generate-k', title: t('generate.k-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
       ),
       figure(
         t('generate.v-cache', { head }),
-        matrix(last.v, { stage: 'generate-v', title: t('generate.v-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
+        matrix(last.v, { lang: pageLang(), stage: 'generate-v', title: t('generate.v-title'), rowLabels: seen, legend: false, attrs: { 'data-step': last.t } }),
       ),
       figure(
         t('generate.weights-row', { head }),
         matrix(last.weights, {
+          lang: pageLang(),
           stage: 'generate-weights',
           title: t('generate.weights-title', { n }),
           colorScale: 'weights',
@@ -73,6 +75,7 @@ function stepView(state, stepper, t) {
       figure(
         t(state.wo && state.heads > 1 ? 'generate.output-row-wo' : 'generate.output-row'),
         matrix(last.output, {
+          lang: pageLang(),
           stage: 'generate-output',
           title: t('generate.output-title', { n }),
           rowLabels: [state.tokens[last.t]],

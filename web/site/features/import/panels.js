@@ -10,6 +10,7 @@ import { langOf } from '../../../figures/interact/messages.js';
 import { registerSaveActions } from './save.js';
 // The model view's preset: the attentions of the induction model trained by tools/model/train_induction.py.
 import inductionUrl from '../../../../examples/induction/attention.safetensors?url';
+import { pageLang } from '../../page-lang.js';
 
 const SHOW = 'attnlab-show-heads'; // document event: { attentions, tokens, name } for the model view
 const SHOWING = 'modelView'; // <html data-model-view>: the model view stands in for the example (import.css)
@@ -141,7 +142,7 @@ function mountHeads(container) {
     title.textContent = say('model-view', { name: detail.name });
     lede.textContent = say('model-view-lede', { name: detail.name });
     close.textContent = say('close');
-    figure.replaceChildren(heads(detail.attentions, { rowLabels: detail.tokens ?? null, title: '' }));
+    figure.replaceChildren(heads(detail.attentions, { lang: pageLang(), rowLabels: detail.tokens ?? null, title: '' }));
     container.hidden = false;
     shownOver = latest;
     document.documentElement.dataset[SHOWING] = '';

@@ -9,6 +9,7 @@ import { HEAD_THRESHOLDS } from '../../../model/train/head-scores.js';
 import { TASKS, createTrainer } from '../../../model/train/driver.js';
 import { DEFAULT_TEXT, LAB_PRESETS } from './presets.js';
 import { labTools } from './tools.js';
+import { pageLang } from '../../page-lang.js';
 
 // While training, the page redraws the status and the curves at most every REDRAW_MS, and the model
 // view and the head scores (a canvas per head, rebuilt: the heavier part) at most every
@@ -268,6 +269,7 @@ function mountLab(container, app) {
     status.dataset.accuracy = String(acc ?? '');
     charts.replaceChildren(
       lineChart(state.losses, {
+        lang: pageLang(),
         title: t('lab.loss'),
         xlabel: t('lab.step'),
         width: 320,
@@ -277,7 +279,15 @@ function mountLab(container, app) {
       }),
       lineChart(
         state.accuracies.map(([, a]) => a),
-        { title: t('lab.accuracy'), xlabel: t('lab.probes'), width: 320, height: 160, empty: t('lab.no-steps'), attrs: { 'data-role': 'accuracy-chart' } },
+        {
+          lang: pageLang(),
+          title: t('lab.accuracy'),
+          xlabel: t('lab.probes'),
+          width: 320,
+          height: 160,
+          empty: t('lab.no-steps'),
+          attrs: { 'data-role': 'accuracy-chart' },
+        },
       ),
     );
     for (const c of state.crossings.slice(notes.children.length)) {
@@ -302,7 +312,7 @@ function mountLab(container, app) {
     const { heads } = await import('../../../figures/heads.js');
     const labels = trainer?.tokenLabels(probe.tokens) ?? probe.tokens.map(String);
     modelView.replaceChildren(
-      heads(probe.attentions, { rowLabels: labels, title: t('lab.model-view', { step: probe.step }), aggregates: false, thumbSize: 72 }),
+      heads(probe.attentions, { lang: pageLang(), rowLabels: labels, title: t('lab.model-view', { step: probe.step }), aggregates: false, thumbSize: 72 }),
     );
     scores.replaceChildren(scoreTable(probe.scores));
     tools.showProbe(probe);
@@ -379,6 +389,7 @@ function mountLab(container, app) {
       const xFigure = heatmap(
         { data: Float32Array.from(x.flat()), shape: [x.length, x[0].length] },
         {
+          lang: pageLang(),
           title: t('lab.x-title'),
           stage: 'lab-x',
           // LayerNorm's outputs are signed (mean 0 per token): a diverging scale, tokens by features

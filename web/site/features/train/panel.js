@@ -10,6 +10,7 @@ import { LIMITS } from '../../../model/state/model.js';
 import { trainedLeaves } from './sgd.js';
 import { maskedFlags, tokenLabels } from '../../../model/stages/common.js';
 import { createTrainer } from './trainer.js';
+import { pageLang } from '../../page-lang.js';
 
 // Learning rate on a log slider: position p in [-3, 0] is 10^p (0.001 ... 1).
 const RATE = {
@@ -35,6 +36,7 @@ function figures(state, result, trainer, t) {
   const [Tq, Tk] = run.weights.shape.slice(-2);
   const items = [
     lineChart(trainer.history, {
+      lang: pageLang(),
       stage: 'loss-curve',
       title: t('site.train-curve'),
       xlabel: t('site.train-curve-axis'),
@@ -43,6 +45,7 @@ function figures(state, result, trainer, t) {
       empty: t('site.train-curve-empty'),
     }),
     heatmap(run.weights, {
+      lang: pageLang(),
       stage: 'train-weights',
       title: t('site.train-heatmap'),
       rowLabels: queries,
@@ -60,7 +63,7 @@ function figures(state, result, trainer, t) {
           'figure',
           { class: 'figure' },
           h('figcaption', { class: 'figure-label' }, LEAF_TITLES[leaf]),
-          matrix(fromNested(value), { stage: `train-${leaf}`, title: LEAF_TITLES[leaf], legend: false }),
+          matrix(fromNested(value), { lang: pageLang(), stage: `train-${leaf}`, title: LEAF_TITLES[leaf], legend: false }),
         );
       }),
     ),
