@@ -1,12 +1,14 @@
 // The figure functions' own words in the reader's language: lang 'zh-CN' leaves no English word in
 // what a figure shows or says to assistive technology (its text, aria-labels, titles, tooltips,
 // readouts and captions), lang 'en' is the default, and any other lang is a RangeError naming lang
-// and the two values. Real Chromium (the browser project): the figures measure text and paint canvases.
+// and the two values. Drawn in real Chromium (the browser project: the figures measure text and paint canvases); in Node only the lang checks run.
 import { afterEach, describe, expect, it } from 'vitest';
 import { canvasHeatmap, heads, heatmap, heatmapOrCanvas, legend, lineChart, links, matrix, colorScale } from '../../../web/figures/index.js';
 import { englishInFigure } from '../../support/english.js';
 
 const englishIn = (root) => englishInFigure(root);
+// In Node (no DOM) only the lang checks run: every figure refuses a bad lang before it draws.
+const HAS_DOM = typeof document !== 'undefined';
 
 // Tokens in Chinese, so a label is never mistaken for an English word left over.
 const TOKENS = ['我', '爱', '猫'];
@@ -43,13 +45,14 @@ const FIGURES = {
   links: (lang) => links(weights, { lang, rowLabels: TOKENS, colLabels: TOKENS }),
   matrix: (lang) => matrix({ data: stacked.data.subarray(0, 18), shape: [2, 3, 3] }, { lang, title: '查询', masked: new Uint8Array(18).fill(1, 0, 2) }),
   legend: (lang) => {
+    const bar = legend(colorScale('weights', weights.data), { lang, hatchId: 'hatch' }).node; // checks lang first
     const node = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    node.append(legend(colorScale('weights', weights.data), { lang, hatchId: 'hatch' }).node);
+    node.append(bar);
     return node;
   },
 };
 
-describe('figure functions in zh-CN', () => {
+describe.skipIf(!HAS_DOM)('figure functions in zh-CN', () => {
   for (const [name, draw] of Object.entries(FIGURES)) {
     it(`${name} shows and says no English word`, () => {
       const figure = attach(draw('zh-CN'));
@@ -87,7 +90,7 @@ describe('figure functions in zh-CN', () => {
   });
 });
 
-describe('figure functions in English', () => {
+describe.skipIf(!HAS_DOM)('figure functions in English', () => {
   it('speak English by default and with lang "en", word for word the same', () => {
     for (const [name, draw] of Object.entries(FIGURES)) {
       const text = (node) => node.textContent + [...node.querySelectorAll('[aria-label]')].map((n) => n.getAttribute('aria-label')).join('|');
