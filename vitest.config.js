@@ -66,6 +66,9 @@ export default defineConfig({
           environment: 'node',
           execArgv: RELAXED_SIMD_ARGS,
           include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js', 'tests/cli/**/*.test.js'],
+          // Two files at a time: one left a core idle while a file loaded its modules and wasm.
+          fileParallelism: true,
+          maxWorkers: 2,
           provide: { fuzz },
           testTimeout: 30_000,
           hookTimeout: 60_000,
