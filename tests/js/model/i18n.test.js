@@ -44,6 +44,7 @@ const FAMILIES = [
   [/^site\.(size|view|theme|scoring|lens|fill|errata)[.-][\w-]+$/, (m) => `site.${m[1]}`],
   [/^speed\.(size|name)\.[\w-]+$/, (m) => `speed.${m[1]}.\${`],
   [/^embed\.kind\.[\w-]+$/, () => 'embed.kind.${'],
+  [/^lab\.position\.[\w-]+$/, () => 'lab.position.${'],
   [/^embed\.host-[\w-]+$/, () => 'embed.host-${'],
   // Check mode and the import dialog say say('id'): their id as a literal.
   [/^(?:check|import)\.([\w-]+)$/, (m) => `'${m[1]}'`],

@@ -79,7 +79,7 @@ function mountLab(container, app) {
     positions: selectField(
       t,
       'positions',
-      ['learned', 'rope', 'alibi', 'none'].map((p) => [p, p]),
+      ['learned', 'rope', 'alibi', 'none'].map((p) => [p, t(`lab.position.${p}`)]),
       'learned',
     ),
     mlp: numberField(t, 'mlp', 0, { min: 0, max: 512, step: 8 }),
