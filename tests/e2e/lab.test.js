@@ -88,6 +88,8 @@ describe('the training lab', () => {
     const { page: explorer } = await site.open('');
     await explorer.click('[data-action="lab"]');
     await explorer.waitForSelector('.lab-title');
+    // The page writes its state's link into the address 250 ms after a change: the view stays in it.
+    await explorer.waitForTimeout(600);
     expect(new URL(explorer.url()).searchParams.get('view')).toBe('lab');
     await explorer.close();
     expect(config).toMatchObject({ vocab: 26, dModel: 32, layers: 2, heads: 4, maxLength: 24, positions: 'learned', mlp: 0 });

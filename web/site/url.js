@@ -48,7 +48,9 @@ export const languageOf = (location) => knownLanguage(new URLSearchParams(locati
 /** The shareable URL of a state: this page, ?preset=<its preset>&lang=<lang>, and the state in the hash. */
 export function shareUrl(location, state, lang) {
   const url = new URL(location.href);
-  url.search = `?preset=${encodeURIComponent(state.preset)}${lang ? `&lang=${lang}` : ''}`;
+  // The lab's address keeps its view, so that a reload or a shared link opens the lab again.
+  const view = url.searchParams.get('view') === 'lab' ? '&view=lab' : '';
+  url.search = `?preset=${encodeURIComponent(state.preset)}${lang ? `&lang=${lang}` : ''}${view}`;
   url.hash = encodeState(state);
   return url.href;
 }
