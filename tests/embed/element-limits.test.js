@@ -155,7 +155,7 @@ describe('the src file cache', () => {
     expect(await page.evaluate(() => window.files.fileCache().files)).toBe(4);
     await page.evaluate(async () => {
       for (const k of [0, 1, 2, 3]) document.querySelector(`#e${k}`).remove();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await Promise.resolve(); // the release runs in the microtask after the removal, not some task later
     });
     // The twin still shows small-0.npy; the three others had no user left.
     expect(await page.evaluate(() => window.files.fileCache())).toEqual({ files: 1, bytes: 16 * 16 * 4, budget: CACHE_BUDGET });
@@ -166,6 +166,21 @@ describe('the src file cache', () => {
     await page.evaluate(() => document.querySelector('#twin').remove());
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(await page.evaluate(() => window.files.fileCache())).toEqual({ files: 0, bytes: 0, budget: CACHE_BUDGET });
+  });
+
+  it('lets go of the file of an element removed while its render was still loading it', async () => {
+    await writeFile(join(pages.root, 'brief.npy'), writeNpy(diagonalWeights(8)));
+    const { page } = await show('cache-brief.html', '', { head: CACHE });
+    const cache = await page.evaluate(async () => {
+      const element = document.createElement('attn-heatmap');
+      element.setAttribute('src', 'brief.npy');
+      document.body.append(element);
+      await Promise.resolve(); // its render has begun and waits for the file reader
+      element.remove();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return window.files.fileCache();
+    });
+    expect(cache).toEqual({ files: 0, bytes: 0, budget: CACHE_BUDGET });
   });
 
   it('holds at most its byte budget however many files the page shows', async () => {

@@ -24,6 +24,8 @@ export class FigureElement extends Element {
   #menu;
   /** The URL of the src file this element shows, while file-source.js's cache holds it for it. */
   fileUrl = null;
+  /** Set by file-source.js with fileUrl: lets go of the file if this element is off the page. */
+  releaseFile = null;
 
   constructor() {
     super();
@@ -58,7 +60,8 @@ export class FigureElement extends Element {
   /** Leaving the page: the open menu's document listener goes now, the src file when no one else shows it. */
   disconnectedCallback() {
     closeMenu(this.#menu);
-    if (this.fileUrl) import('./file-source.js').then(({ releaseFile }) => releaseFile(this));
+    // After the current script: a move (removed and appended again in one script) keeps the file.
+    if (this.releaseFile) queueMicrotask(() => this.releaseFile?.(this));
   }
 
   attributeChangedCallback() {

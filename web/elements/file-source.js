@@ -44,12 +44,16 @@ function evict() {
 function use(element, url) {
   if (element.fileUrl && element.fileUrl !== url) forget(element);
   element.fileUrl = url;
+  element.releaseFile = releaseFile;
   files.get(url)?.users.add(element);
+  // Removed while its render was on the way here: disconnectedCallback found no file to let go of.
+  if (!element.isConnected) queueMicrotask(() => releaseFile(element));
 }
 
 function forget(element) {
   const url = element.fileUrl;
   element.fileUrl = null;
+  element.releaseFile = null;
   const entry = files.get(url);
   if (!entry) return;
   entry.users.delete(element);
