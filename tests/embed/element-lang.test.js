@@ -2,6 +2,7 @@
 // lang or <html lang>, else English; a lang value other than en or zh-CN is named in the figure.
 // In zh-CN the figures inside say no English word either (axis titles, cells, readouts, captions,
 // the model view's labels, errors), and a saved HTML file of a zh-CN figure opens in zh-CN.
+// zh-CN's words load on demand: a page in English never requests them.
 // Real Chromium, the raw sources (as elements.test.js).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,35 @@ const englishIn = (words) =>
     .join(' ')
     .replace(/\b(?:SVG|PNG|HTML|CSV)\b/g, '')
     .match(/[A-Za-z]{2,}/g) ?? [];
+
+/** The requested URLs of zh-CN's words (a zh-CN.js under web/i18n). */
+const chineseWords = (requests) => requests.filter((url) => /\/i18n\/.*zh-CN\.js(?:\?|$)/.test(new URL(url).pathname));
+
+describe('zh-CN’s words load on demand', () => {
+  it('a page in English (heatmap, heads, a computing figure) requests no zh-CN words', async () => {
+    const body = `<attn-heatmap id="h" weights="[[0.7, 0.3], [0.4, 0.6]]"></attn-heatmap>
+      <attn-heads id="m"><script type="application/json">${ATTENTIONS}</script></attn-heads>
+      <attn-figure id="f" stages="weights" captions><script type="application/json">${DATA}</script></attn-figure>`;
+    const { page, requests, problems } = await show('lang-en-only.html', body, ['#h', '#f']);
+    await drawn(page, '#m');
+    expect((await toolbarWords(page, '#h')).label).toBe('Export');
+    expect(
+      requests.some((url) => url.endsWith('/web/i18n/figures/en.js')),
+      'English words are requested, so the URLs are seen',
+    ).toBe(true);
+    expect(chineseWords(requests)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('two zh-CN heatmaps load the figures’ words once, and not the stages’ (which only <attn-figure> draws)', async () => {
+    const body = `<attn-heatmap id="a" lang="zh-CN" weights="[[1]]"></attn-heatmap><attn-heatmap id="b" lang="zh-CN" weights="[[1]]"></attn-heatmap>`;
+    const { page, requests } = await show('lang-zh-on-demand.html', body, ['#a', '#b']);
+    const titles = await page.evaluate(() => [...document.querySelector('#a').shadowRoot.querySelectorAll('.attn-axis-title')].map((n) => n.textContent));
+    expect(titles).toEqual(['键', '查询']);
+    const paths = chineseWords(requests).map((url) => new URL(url).pathname.replace(/^.*\/web\//, 'web/'));
+    expect(paths.sort()).toEqual(['web/i18n/figures/zh-CN.js', 'web/i18n/training/zh-CN.js']);
+  });
+});
 
 describe('the elements speak the page’s language', () => {
   it('lang="zh-CN" gives a toolbar and export menu with no English word', async () => {

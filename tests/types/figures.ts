@@ -14,6 +14,7 @@ import {
   legend,
   lineChart,
   links,
+  loadLanguage,
   matrix,
   pipeline,
   pipelineData,
@@ -53,6 +54,10 @@ const masked = new Uint8Array([0, 1, 0, 0]);
 const attrs = { 'data-head': 0, 'data-run': 'dot' };
 // The options every figure takes.
 const common = { stage: 'weights', attrs };
+
+// zh-CN's words load on demand, before a figure draws in zh-CN.
+const loaded: Promise<void> = loadLanguage('zh-CN');
+void loaded.then(() => heatmap(weights, { lang: 'zh-CN' }));
 
 const matrixOptions = {
   stage: 'weights',
@@ -294,6 +299,8 @@ export function misuse(): void {
   canvasHeatmap(weights, { highlight: [1] });
   // @ts-expect-error lang is 'en' or 'zh-CN' (anything else is a RangeError at run time too)
   heatmap(weights, { lang: 'fr' });
+  // @ts-expect-error loadLanguage takes the same two languages
+  void loadLanguage('fr');
   // @ts-expect-error lang is 'en' or 'zh-CN', written so
   heads(attentions[0], { lang: 'zh' });
   // @ts-expect-error the elements are attn-figure, attn-heatmap and attn-heads

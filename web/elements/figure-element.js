@@ -10,6 +10,7 @@
 import { h } from '../figures/dom.js';
 import { closeMenu, menu } from '../figures/export/menu-button.js';
 import { errorText, figureLang, figureMessage } from '../i18n/figure-text.js';
+import { languageLoaded, loadLanguage } from '../i18n/languages.js';
 import { langOf } from '../figures/interact/messages.js';
 import { childJson } from './attributes.js';
 import { elementSheets } from './styles.js';
@@ -76,7 +77,10 @@ export class FigureElement extends Element {
       this.#scheduled = false;
       if (!this.isConnected) return;
       try {
-        this.speak(this.language());
+        // zh-CN's words load with the first zh-CN figure of the page (an English page never fetches them).
+        const lang = this.language();
+        await loadLanguage(lang);
+        this.speak(lang);
         if ((await this.render()) === false) return; // not drawn yet (waiting to be near the viewport)
         this.showError(null);
         for (const button of this.toolbar.querySelectorAll('button')) button.disabled = false;
@@ -130,6 +134,8 @@ export class FigureElement extends Element {
     } catch {
       // a bad lang attribute: its own error is said in English
     }
+    // Words that could not be loaded (offline): the error, which says so, in English.
+    if (!languageLoaded(lang)) lang = 'en';
     if (error.figureMessage || lang === 'en') return errorText(lang, error);
     return `${figureMessage(lang, 'figure.error')} ${error.message}`;
   }

@@ -58,7 +58,8 @@
 // loading note, the figure's axis titles, cell names, readouts, captions, and the messages of a
 // wrong attribute) and of the HTML file Export -> HTML saves (its lang attribute and <html lang>);
 // without it the nearest ancestor's lang or <html lang>, else English. Changing it redraws; another
-// value shows "lang: expected 'en' or 'zh-CN', got ...".
+// value shows "lang: expected 'en' or 'zh-CN', got ...". zh-CN's words load with the page's first
+// zh-CN figure (a page in English never downloads them); a saved zh-CN file carries them.
 //
 // All four render into an open shadow root (page styles do not reach in; theirs do not leak out),
 // themed by the --attn-* custom properties (see attention-lab/figures), with SVG and PNG export

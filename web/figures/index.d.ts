@@ -17,8 +17,20 @@ import type { TensorFile } from '../io/index.js';
 /** The languages of the figures' own words. */
 export type FigureLanguage = 'en' | 'zh-CN';
 
+/**
+ * Loads a language's words for the figure functions (titles, axis titles, cell names, readouts, the
+ * model view's labels), once: English is there at import, zh-CN's (about 5 KiB gzipped) are fetched
+ * by the first call, so a page in English never downloads them. The figure functions draw synchronously, so a figure in zh-CN
+ * needs this awaited first: `await loadLanguage('zh-CN'); heatmap(w, { lang: 'zh-CN' })`. Before,
+ * that call throws a RangeError naming lang and loadLanguage (never a figure in English).
+ * pipeline() (with its stages' words) and the elements load their language themselves. Rejects with a RangeError naming lang
+ * for anything but 'en' or 'zh-CN', and with an Error when the words cannot be fetched (a later call
+ * tries again).
+ */
+export function loadLanguage(lang: FigureLanguage): Promise<void>;
+
 export interface MatrixOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   /** data-stage of the root (default 'matrix'). */
   stage?: string;
@@ -47,7 +59,7 @@ export interface MatrixOptions {
 export function matrix(tensor: TensorLike, options?: MatrixOptions): SVGSVGElement;
 
 export interface HeatmapOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   /** data-stage of the root (default 'weights'). */
   stage?: string;
@@ -79,7 +91,7 @@ export function heatmap(weights: TensorLike, options?: HeatmapOptions): SVGSVGEl
 export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
 
 export interface HeadsOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   /** Title above the grid (default 'Attention by layer and head'; '' for none). */
   title?: string;
@@ -118,7 +130,7 @@ export function heads(attentions: AttentionsLike, options?: HeadsOptions): HTMLD
 export function canvasHeatmap(weights: TensorLike, options?: CanvasHeatmapOptions): HTMLDivElement;
 
 export interface CanvasHeatmapOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   /** Title above the map (default 'Attention weights'; '' for none). */
   title?: string;
@@ -149,7 +161,7 @@ export const CELL_BUDGET: number;
 export function heatmapOrCanvas(weights: TensorLike, options?: HeatmapOptions): SVGSVGElement | HTMLDivElement;
 
 export interface LinksOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   stage?: string;
   title?: string;
@@ -164,7 +176,7 @@ export interface LinksOptions {
 export function links(weights: TensorLike, options?: LinksOptions): SVGSVGElement;
 
 export interface LineChartOptions {
-  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN'; anything else is a RangeError naming lang. */
+  /** The language of the figure's own words (default title, axis titles, cell names, readouts): 'en' (the default) or 'zh-CN' once `await loadLanguage('zh-CN')` has finished (before, a RangeError saying so); anything else is a RangeError naming lang. */
   lang?: FigureLanguage;
   stage?: string;
   title?: string;
@@ -288,7 +300,7 @@ export interface PipelineSpec extends PipelineStateSpec {
   editable?: boolean;
   /** One sentence under each matrix, as in the explorer. */
   captions?: boolean;
-  /** The language of the stages' nouns, captions, band titles and cell names: 'en' (the default) or 'zh-CN' (the root's lang attribute too). */
+  /** The language of the stages' nouns, captions, band titles and cell names: 'en' (the default) or 'zh-CN' (the root's lang attribute too; pipeline() loads its words). */
   lang?: FigureLanguage;
 }
 

@@ -19,6 +19,8 @@ export { formatNumber, fullValue } from './format.js';
 export { NAN_GREY, PALETTE } from './palette.js';
 
 export { widestText } from './svg.js';
+// The figures draw synchronously in English at once; zh-CN's words load first (on demand).
+export { loadLanguage } from '../i18n/languages.js';
 
 /** The explorer's pipeline for a spec (pipeline/pipeline.js): -> Promise<HTMLDivElement>. */
 export async function pipeline(spec) {

@@ -6,14 +6,14 @@
 //                                      English, carrying { key, params } so a figure shows it in its own
 //   errorText(lang, error)             that message in lang (other errors as written)
 //   langOption(value, caller)          a figure function's lang option: 'en' (the default) or 'zh-CN'
-//                                      exactly; RangeError naming `lang` and both values else
+//                                      exactly, its words loaded; RangeError naming `lang` else
+// English is here at once; zh-CN's words load on demand (languages.js: loadLanguage), and a message
+// asked for in zh-CN before they are loaded is a RangeError saying so.
 import en from './figures/en.js';
-import zhCN from './figures/zh-CN.js';
+import { catalogsFor, languageLoaded, notLoaded } from './languages.js';
 import { message } from './message.js';
 
-const FIGURE_CATALOGS = { en, 'zh-CN': zhCN };
-
-export const figureMessage = (lang, key, params) => message(FIGURE_CATALOGS, lang, key, params, 'figureMessage');
+export const figureMessage = (lang, key, params) => message(catalogsFor(lang, 'figure', en, 'figureMessage'), lang, key, params, 'figureMessage');
 
 /** An error of `Type` saying the figure message `key` in English; errorText() says it in any language. */
 export function figureError(Type, key, params) {
@@ -32,10 +32,14 @@ export function figureLang(value) {
   throw figureError(RangeError, 'figure.error.lang', { got: JSON.stringify(String(value)) });
 }
 
-/** A figure function's lang option: undefined -> 'en', 'en' or 'zh-CN' as written, nothing else. */
+/** A figure function's lang option: undefined -> 'en', 'en' or 'zh-CN' as written (loaded), nothing else. */
 export function langOption(value, caller) {
   if (value === undefined) return 'en';
-  if (value === 'en' || value === 'zh-CN') return value;
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  throw new RangeError(`${caller}: lang must be 'en' or 'zh-CN', got ${shown}`);
+  if (value !== 'en' && value !== 'zh-CN') {
+    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    throw new RangeError(`${caller}: lang must be 'en' or 'zh-CN', got ${shown}`);
+  }
+  // A figure draws at once: in a language whose words are still to come it would show English.
+  if (!languageLoaded(value)) throw notLoaded(value, caller);
+  return value;
 }

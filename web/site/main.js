@@ -20,6 +20,7 @@ import './features/lab/lab.css';
 import '../figures/figures.css';
 import { loadAttention, simdSupported } from '../src/index.js';
 import { pickLanguage, t } from '../i18n/index.js';
+import { loadWords } from '../i18n/languages.js';
 import { languageOf } from './url.js';
 import { startApp } from './app.js';
 import { trackMastheadHeight } from './controls/masthead-height.js';
@@ -70,7 +71,8 @@ const dom = {
 // frame after it (painted). Their startTime counts from the navigation start.
 try {
   // The SIMD build, never the relaxed one (FMA): the explorer's numbers are the same on every machine.
-  const attn = await loadAttention({ simd: simdSupported() });
+  // The figures' and stages' words in the page's language load beside the core (zh-CN's on demand).
+  const [attn] = await Promise.all([loadAttention({ simd: simdSupported() }), loadWords(lang, 'figure'), loadWords(lang, 'stage')]);
   performance.mark('attnlab:core-loaded');
   window.attentionLab = startApp(attn, dom, lang); // for the console and for end-to-end tests
   performance.mark('attnlab:first-render');

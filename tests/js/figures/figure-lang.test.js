@@ -1,9 +1,11 @@
 // The figure functions' own words in the reader's language: lang 'zh-CN' leaves no English word in
 // what a figure shows or says to assistive technology (its text, aria-labels, titles, tooltips,
 // readouts and captions), lang 'en' is the default, and any other lang is a RangeError naming lang
-// and the two values. Drawn in real Chromium (the browser project: the figures measure text and paint canvases); in Node only the lang checks run.
-import { afterEach, describe, expect, it } from 'vitest';
-import { canvasHeatmap, heads, heatmap, heatmapOrCanvas, legend, lineChart, links, matrix, colorScale } from '../../../web/figures/index.js';
+// and the two values. zh-CN's words load on demand: a figure asked for zh-CN before
+// loadLanguage('zh-CN') has finished is a RangeError saying so, never a figure in English.
+// Drawn in real Chromium (the browser project: the figures measure text and paint canvases); in Node only the lang checks run.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { canvasHeatmap, heads, heatmap, heatmapOrCanvas, legend, lineChart, links, loadLanguage, matrix, colorScale } from '../../../web/figures/index.js';
 import { englishInFigure } from '../../support/english.js';
 
 const englishIn = (root) => englishInFigure(root);
@@ -52,7 +54,46 @@ const FIGURES = {
   },
 };
 
+// First in the file: the module's zh-CN words are not loaded until the next block loads them.
+describe('zh-CN before loadLanguage("zh-CN") has finished', () => {
+  for (const [name, draw] of Object.entries(FIGURES)) {
+    it(`${name}: a RangeError naming lang and loadLanguage, not a figure in English`, () => {
+      expect(() => draw('zh-CN'), name).toThrow(RangeError);
+      expect(() => draw('zh-CN'), name).toThrow(/lang 'zh-CN' is not loaded yet: await loadLanguage\('zh-CN'\)/);
+    });
+  }
+
+  it('English needs no loading: loadLanguage("en") resolves at once', async () => {
+    await expect(loadLanguage('en')).resolves.toBeUndefined();
+  });
+
+  it('loadLanguage() refuses any other language, naming lang and both values', async () => {
+    for (const bad of ['fr', 'zh', 'EN', '', null, 3]) {
+      await expect(loadLanguage(bad), JSON.stringify(bad)).rejects.toThrow(RangeError);
+      await expect(loadLanguage(bad)).rejects.toThrow(/^loadLanguage: lang must be 'en' or 'zh-CN', got /);
+    }
+  });
+});
+
+describe('zh-CN after loadLanguage("zh-CN")', () => {
+  beforeAll(async () => {
+    await loadLanguage('zh-CN');
+  });
+
+  it('loads once: a second call resolves to the same words', async () => {
+    await expect(loadLanguage('zh-CN')).resolves.toBeUndefined();
+  });
+
+  it.skipIf(HAS_DOM)('every figure takes lang "zh-CN" (in Node the checks pass and drawing needs a DOM)', () => {
+    for (const [name, draw] of Object.entries(FIGURES)) expect(() => draw('zh-CN'), name).not.toThrow(/lang/);
+  });
+});
+
 describe.skipIf(!HAS_DOM)('figure functions in zh-CN', () => {
+  beforeAll(async () => {
+    await loadLanguage('zh-CN');
+  });
+
   for (const [name, draw] of Object.entries(FIGURES)) {
     it(`${name} shows and says no English word`, () => {
       const figure = attach(draw('zh-CN'));

@@ -9,6 +9,7 @@ import { CATALOGS, LANGUAGES, pickLanguage, t } from '../../../web/i18n/index.js
 import figuresEn from '../../../web/i18n/figures/en.js';
 import figuresZh from '../../../web/i18n/figures/zh-CN.js';
 import { figureLang, figureMessage } from '../../../web/i18n/figure-text.js';
+import { loadLanguage } from '../../../web/i18n/languages.js';
 import { PRESET_IDS } from '../../../web/model/presets/catalog.js';
 
 const WEB = fileURLToPath(new URL('../../../web/', import.meta.url));
@@ -138,6 +139,11 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
     const asWritten = new RegExp(String.raw`\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:${kept.join('|')})\b`, 'g');
     const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+:/, '')));
     expect(english).toEqual([]);
+  });
+
+  it('loads its Chinese on demand: a zh-CN message before loadLanguage("zh-CN") is a RangeError, after it Chinese', async () => {
+    expect(() => figureMessage('zh-CN', 'figure.export')).toThrow(/^figureMessage: lang 'zh-CN' is not loaded yet: await loadLanguage\('zh-CN'\)/);
+    await loadLanguage('zh-CN');
     expect(figureMessage('zh-CN', 'figure.export')).toBe('导出');
   });
 

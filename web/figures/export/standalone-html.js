@@ -4,7 +4,8 @@
 //   1. the package's own ES modules the element reaches (module-text.js reads their imports), with
 //      relative specifiers and import.meta.url rewritten to virtual URLs 'attention-lab:/web/...',
 //      whole-line comments dropped; figures.css; for <attn-figure> and <attn-training> the SIMD
-//      core's glue and .wasm (and <attn-training>'s stored run)
+//      core's glue and .wasm (and <attn-training>'s stored run); in zh-CN, zh-CN's words (which a
+//      page in English loads on demand, web/i18n/languages.js)
 //   2. packed into one archive (a JSON index line, then the files' bytes), gzipped, in base64
 //   3. a small classic script (standalone-boot.js) that inflates it (DecompressionStream), maps every
 //      virtual module URL to a data: URL in an import map, answers fetch() of the virtual URLs
@@ -24,6 +25,7 @@
 
 import { replaceSpecifiers, specifiersIn, withoutCommentLines } from './module-text.js';
 import { figureLang, figureMessage } from '../../i18n/figure-text.js';
+import { WORD_FILES, loadLanguage } from '../../i18n/languages.js';
 
 const SCHEME = 'attention-lab:';
 const ROOT = `${SCHEME}/`;
@@ -184,8 +186,14 @@ export async function standaloneHtml(spec, { read = readBeside } = {}) {
   const tag = startTag(element, attributes);
   // The page speaks the element's language (its lang attribute, English without one).
   const lang = attributes.lang === undefined ? 'en' : figureLang(attributes.lang);
+  await loadLanguage(lang);
   const child = data === undefined ? '' : `<script type="application/json">${scriptJson(data)}</script>`;
-  const files = await packageFiles([...COMMON, ...ON_DEMAND[element]], read);
+  const roots = [...COMMON, ...ON_DEMAND[element]];
+  let files = await packageFiles(roots, read);
+  // The words of the file's language go in too (they load on demand, and the file is offline): each
+  // part whose text module the element loads.
+  const words = Object.entries(WORD_FILES[lang] ?? {}).flatMap(([text, file]) => (files.has(text) ? [file] : []));
+  if (words.length) files = await packageFiles([...roots, ...words], read);
   const boot = new TextDecoder().decode(files.get(BOOT)).replaceAll('</', '<\\/');
   const archive = base64(await packed(files));
   return `<!doctype html>
