@@ -7,7 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { standaloneHtml } from '../../web/figures/index.js';
 import { launchChromium } from '../support/browser.js';
 import { englishInFigure } from '../support/english.js';
 import { openOffline } from '../support/offline.js';
@@ -81,6 +83,23 @@ describe('zh-CN’s words load on demand', () => {
     expect(titles).toEqual(['键', '查询']);
     const paths = chineseWords(requests).map((url) => new URL(url).pathname.replace(/^.*\/web\//, 'web/'));
     expect(paths.sort()).toEqual(['web/i18n/figures/zh-CN.js', 'web/i18n/training/zh-CN.js']);
+  });
+
+  it('a zh-CN <attn-figure> written by standaloneHtml() carries the stages’ words and shows them offline; an English one carries none', async () => {
+    const spec = (lang) => ({ element: 'attn-figure', attributes: { lang, stages: 'weights', captions: true }, data: JSON.parse(DATA) });
+    const english = await standaloneHtml(spec('en'));
+    const opened = await openOffline(browser, join(folder, 'saved-figure-zh.html'), await standaloneHtml(spec('zh-CN')));
+    try {
+      await opened.page.waitForFunction(() => document.querySelector('attn-figure').shadowRoot.querySelector('.stage-caption'));
+      const caption = await opened.page.evaluate(() => document.querySelector('attn-figure').shadowRoot.querySelector('.stage-caption').textContent);
+      expect(caption).toMatch(/[\u4e00-\u9fff]/);
+      expect(opened.problems).toEqual([]);
+    } finally {
+      await opened.context.close();
+    }
+    const archive = gunzipSync(Buffer.from(english.match(/id="attention-lab-files">([^<]*)</)[1], 'base64'));
+    const index = JSON.parse(archive.subarray(0, archive.indexOf(10)).toString()).map(([path]) => path);
+    expect(index.filter((path) => path.includes('zh-CN'))).toEqual([]);
   });
 });
 
