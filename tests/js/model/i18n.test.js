@@ -36,6 +36,7 @@ const FAMILIES = [
   [/^preset\.[\w-]+\.(title|summary|origin)$/, () => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
   [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
+  [/^stage\.scoring\.[\w-]+$/, () => 'stage.scoring.${'],
   [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
