@@ -149,6 +149,7 @@ describe('the figures inside a zh-CN element', () => {
     '<attn-figure> with the backward pass': `<attn-figure id="f" lang="zh-CN" backward captions><script type="application/json">${DATA}</script></attn-figure>`,
     '<attn-figure view="heatmap">': `<attn-figure id="f" lang="zh-CN" view="heatmap" heads="2"><script type="application/json">${DATA}</script></attn-figure>`,
     '<attn-figure view="links">': `<attn-figure id="f" lang="zh-CN" view="links"><script type="application/json">${DATA}</script></attn-figure>`,
+    '<attn-training> before it trains': '<attn-training id="f" lang="zh-CN"></attn-training>',
   };
   for (const [name, body] of Object.entries(FIGURES)) {
     it(`${name} shows and says no English word`, async () => {
