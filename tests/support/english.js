@@ -89,12 +89,14 @@ export function englishOnPage({ kept, names, tokens, root = 'body' }) {
  * In a figure (an element's shadow root included): every English word (two Latin letters or more)
  * it shows or says (text, aria-label, title, aria-roledescription, placeholder) -> ['where: words
  * in “text”']. Kept as written: file formats (SVG, PNG, HTML, CSV), variable names (a word with
- * a digit or an underscore: b1, d_in), code (camelCase names, a call such as selfAttention.backward()),
- * the stages' symbols (W^Q drawn as WQ, dO, dWQ, Wq) and `kept` words (token text, scoring names).
+ * a digit or an underscore: b1, d_in), code (camelCase names, a call such as selfAttention.backward(),
+ * a tag such as <attn-figure>, a name an error quotes: 'row-labels', a file: CHANGELOG.md), the
+ * stages' symbols (W^Q drawn as WQ, dO, dWQ, Wq, the data key wq) and `kept` words (token text, scoring names).
  * Self-contained, so a test may pass it to page.evaluate.
  */
 export function englishInFigure(root, kept = []) {
-  const names = /\b(?:SVG|PNG|HTML|CSV)\b|\b\w*[\d_]\w*\b|[A-Za-z_]\w*\.\w+\(\)|\b[a-z]+[A-Z]\w*\b|\b(?:d?W[QKVO]|d[A-Z]|W[qkvo])\b/g;
+  const names =
+    /<[^>]*>|'[^']*'|\b\w+\.md\b|\b(?:SVG|PNG|HTML|CSV)\b|\b\w*[\d_]\w*\b|[A-Za-z_]\w*\.\w+\(\)|\b[a-z]+[A-Z]\w*\b|\b(?:d?W[QKVO]|d[A-Z]|[Ww][qkvo])\b/g;
   const found = [];
   const look = (text, where) => {
     const words = (text ?? '')
