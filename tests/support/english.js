@@ -67,13 +67,13 @@ export function englishOnPage({ kept, names, tokens, root = 'body' }) {
       const words = el && el.localName !== 'style' ? english(node.data) : [];
       if (words.length && !isKept(el) && shown(el)) found.push({ text: node.data.trim().slice(0, 80), words, where: where(el) });
     }
-    for (const el of top.querySelectorAll('*')) {
+    for (const el of top.querySelectorAll('[aria-label], [title], [placeholder]')) {
       for (const name of ['aria-label', 'title', 'placeholder']) {
         const words = english(el.getAttribute(name) ?? '');
         if (words.length && !isKept(el)) found.push({ text: `${name}="${el.getAttribute(name).slice(0, 80)}"`, words, where: where(el) });
       }
-      if (el.shadowRoot) walk(el.shadowRoot);
     }
+    for (const el of top.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
   };
   const top = document.querySelector(root);
   if (!top) throw new Error(`englishOnPage: no ${root} on the page`);
