@@ -1,9 +1,11 @@
 // English left on a page that should be Chinese: the visible text nodes, aria-labels, titles and
 // placeholders outside the parts a page may keep in Latin letters, each word of three or more
-// Latin letters that is not a name, a formula or a token. For the zh-CN explorer test (tests/e2e/i18n.test.js).
+// Latin letters that is not a name, a formula or a token. For the zh-CN pages' tests
+// (tests/e2e/i18n.test.js, tests/e2e/guide-layout.test.js); englishInFigure for one element.
 
 // What keeps its Latin letters in any language: formulas, code, keyboard keys, the embed snippets,
-// token text, an opened file's own names.
+// the project's name, what says it is English, an opened file's own names. The figures, their
+// captions, badges and menus are not kept: they speak the page's language too.
 export const KEPT = [
   '.katex',
   'code',
