@@ -95,9 +95,13 @@ const GUIDE_NAMES = [
   ...'attn-figure attn-heatmap attn-heads attn-training Vite Jupyter Python NumPy LaTeX Markdown TSV CDN DOM CSS BertViz KaTeX Olsson Elhage'.split(' '),
 ];
 
-/** The English words left on the guide, one line each: where, the text, the words. */
+// The token text of the guide's examples (features/guide/content.js, the presets d2l and sentence
+// it draws), shown as typed in any language.
+const GUIDE_TOKENS = ['the', 'cat', 'sat', 'on', 'mat', 'like', 'tea', 'query'];
+
+/** The English words left on the guide (its figures' shadow roots too), one line each: where, the text, the words. */
 async function englishLeft(page) {
-  const found = await page.evaluate(englishOnPage, { kept: KEPT, names: GUIDE_NAMES, tokens: [] });
+  const found = await page.evaluate(englishOnPage, { kept: KEPT, names: GUIDE_NAMES, tokens: GUIDE_TOKENS });
   return found.map((f) => `${f.where}: ${f.text} [${f.words.join(' ')}]`);
 }
 
@@ -121,6 +125,7 @@ describe('the guide in Chinese', () => {
     expect(await page.title()).toMatch(/[\u4e00-\u9fff]/);
     expect(await page.locator('.guide-prose').count()).toBeGreaterThan(15);
     expect(await untranslated(page), 'prose or headings with no Chinese').toEqual([]);
+    await drawAllFigures(page); // the figures' words are checked too, drawn
     expect(await englishLeft(page), 'English words outside code').toEqual([]);
     const langs = await page.$$eval('.guide-live, .guide-post', (blocks) =>
       blocks.flatMap((b) => [...b.querySelectorAll('attn-figure, attn-heatmap, attn-heads, attn-training')].map((el) => `${el.localName} ${el.lang}`)),

@@ -19,20 +19,22 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** The English words left on the page, one line each: where, the text, the words. */
-async function englishLeft(page) {
-  const tokens = await page.evaluate(() => [...window.attentionLab.store.get().tokens, ...(window.attentionLab.store.get().keyTokens ?? [])]);
-  const found = await page.evaluate(englishOnPage, { kept: KEPT, names: [...NAMES], tokens });
+/** The English words left on the page (or in `root`, a selector), one line each: where, the text, the words. */
+async function englishLeft(page, root = 'body', tokens = null) {
+  tokens ??= await page.evaluate(() => [...window.attentionLab.store.get().tokens, ...(window.attentionLab.store.get().keyTokens ?? [])]);
+  const found = await page.evaluate(englishOnPage, { kept: KEPT, names: [...NAMES], tokens, root });
   return found.map((f) => `${f.where}: ${f.text} [${f.words.join(' ')}]`);
 }
 
 describe('the explorer in Chinese', () => {
-  it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode'])(
-    '?lang=zh-CN shows preset %s with no English UI string and <html lang="zh-CN">',
+  it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode', 'rotary', 'sliding-window', 'random'])(
+    '?lang=zh-CN shows preset %s with no English UI string and <html lang="zh-CN">, its figure menus open',
     async (preset) => {
       const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
       await settle(page);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      // Every figure menu open at once: their items are shown, and so checked.
+      await page.evaluate(() => document.querySelectorAll('details.figure-menu').forEach((menu) => (menu.open = true)));
       expect(await englishLeft(page)).toEqual([]);
       // The formulas beside the matrices keep their symbols and lose their words ("Q given": Q 给定).
       expect((await page.locator('.stage-formula').allTextContents()).join(' ')).not.toMatch(/\b(?:given|of|fill)\b/);
@@ -54,6 +56,31 @@ describe('the explorer in Chinese', () => {
     await cells.nth(stage === 'masked' ? 30 : (await cells.count()) - 1).hover();
     await page.waitForSelector('.explain-card');
     expect(await page.locator('.explain-card .explain-heading').textContent()).toMatch(/[\u4e00-\u9fff]/);
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['heatmap', 'links'])('the %s gallery in Chinese, two scorings compared (d2l), a figure menu open', async (view) => {
+    const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
+    await page.evaluate((v) => window.attentionLab.store.update({ view: v }), view);
+    await settle(page);
+    expect(await page.locator('.gallery svg').count()).toBeGreaterThan(1);
+    await page.locator('.gallery summary').first().click();
+    expect(await englishLeft(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('the lab in Chinese: its model view, score badges, charts and a head’s pipeline', async () => {
+    const { page, problems } = await site.open('?view=lab&lang=zh-CN');
+    await page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30_000 });
+    await page.click('[data-action="lab-step"]');
+    await page.waitForSelector('[data-role="status"][data-step="1"]');
+    await page.waitForSelector('.lab-score-table .lab-badge');
+    expect(await englishLeft(page)).toEqual([]);
+    await page.locator('[data-role="model-view"] canvas[data-layer="1"][data-head="0"]').click();
+    await page.waitForSelector('[data-role="head-pipeline"] svg[data-stage="weights"]');
+    await page.locator('[data-role="head-pipeline"] svg[data-stage="weights"] .cell').last().hover();
+    await settle(page);
     expect(await englishLeft(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -197,7 +224,8 @@ describe('the explorer in Chinese', () => {
         await page.locator(`svg[data-sweep="${i}"] .cell`).last().hover();
         await settle(page);
         const heading = await page.locator('.explain-card .explain-heading').textContent();
-        left.push(...(await englishLeft(page)).map((line) => `${stage} (${heading}): ${line}`));
+        // The page as a whole is checked once per preset above: here, what the hover changed.
+        left.push(...(await englishLeft(page, '.explain-card')).map((line) => `${stage} (${heading}): ${line}`));
       }
       expect(left).toEqual([]);
       expect(problems).toEqual([]);
@@ -213,9 +241,13 @@ describe('the explorer in Chinese', () => {
     const snippet = await page.locator('textarea.embed-snippet').inputValue();
     const src = /<iframe src="([^"]+)"/.exec(snippet)[1].replace(/&amp;/g, '&');
     expect(new URL(src).searchParams.get('lang')).toBe('zh-CN');
+    const tokens = await page.evaluate(() => window.attentionLab.store.get().tokens);
     await page.goto(src);
     await page.waitForFunction(() => document.querySelector('attn-figure')?.getAttribute('lang'));
     expect(await page.evaluate(() => [document.documentElement.lang, document.querySelector('attn-figure').getAttribute('lang')])).toEqual(['zh-CN', 'zh-CN']);
+    // The embedded figure (in its shadow root), drawn, says no English word either.
+    await page.waitForFunction(() => document.querySelector('attn-figure').shadowRoot?.querySelector('svg .cell'));
+    expect(await englishLeft(page, 'body', tokens)).toEqual([]);
     expect(problems).toEqual([]);
   });
 

@@ -82,7 +82,7 @@ describe('zh-CN’s words load on demand', () => {
     const titles = await page.evaluate(() => [...document.querySelector('#a').shadowRoot.querySelectorAll('.attn-axis-title')].map((n) => n.textContent));
     expect(titles).toEqual(['键', '查询']);
     const paths = chineseWords(requests).map((url) => new URL(url).pathname.replace(/^.*\/web\//, 'web/'));
-    expect(paths.sort()).toEqual(['web/i18n/figures/zh-CN.js', 'web/i18n/training/zh-CN.js']);
+    expect(paths.sort()).toEqual(['web/i18n/errors/zh-CN.js', 'web/i18n/figures/zh-CN.js', 'web/i18n/training/zh-CN.js']);
   });
 
   it('a zh-CN <attn-figure> written by standaloneHtml() carries the stages’ words and shows them offline; an English one carries none', async () => {
@@ -176,9 +176,12 @@ const SYMBOLS = ['softmax', 'scaled', 'dot'];
 /** Waits for a drawn figure in the element `selector` (an SVG stage or the model view). */
 const drawn = (page, selector) => page.waitForFunction((s) => document.querySelector(s)?.shadowRoot?.querySelector('[data-stage]'), selector);
 
-/** Every English word the element `selector` shows or says (englishInFigure in the page). */
-const englishOf = (page, selector) =>
-  page.evaluate(([s, check, kept]) => new Function(`return ${check}`)()(document.querySelector(s), kept), [selector, englishInFigure.toString(), SYMBOLS]);
+/** Every English word the element `selector` shows or says (englishInFigure in the page), `names` (an attribute's, a key's) aside. */
+const englishOf = (page, selector, names = []) =>
+  page.evaluate(
+    ([s, check, kept]) => new Function(`return ${check}`)()(document.querySelector(s), kept),
+    [selector, englishInFigure.toString(), [...SYMBOLS, ...names]],
+  );
 
 /** Points at the middle of every canvas of the element, so the readouts speak. */
 const pointAtCanvases = (page, selector) =>
@@ -198,6 +201,7 @@ describe('the figures inside a zh-CN element', () => {
     '<attn-figure> with the backward pass': `<attn-figure id="f" lang="zh-CN" backward captions><script type="application/json">${DATA}</script></attn-figure>`,
     '<attn-figure view="heatmap">': `<attn-figure id="f" lang="zh-CN" view="heatmap" heads="2"><script type="application/json">${DATA}</script></attn-figure>`,
     '<attn-figure view="links">': `<attn-figure id="f" lang="zh-CN" view="links"><script type="application/json">${DATA}</script></attn-figure>`,
+    '<attn-training> before it trains': '<attn-training id="f" lang="zh-CN"></attn-training>',
   };
   for (const [name, body] of Object.entries(FIGURES)) {
     it(`${name} shows and says no English word`, async () => {
@@ -244,6 +248,34 @@ describe('the figures inside a zh-CN element', () => {
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
     const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
     expect(message).toBe('<attn-figure> head 必须是 [0, H-1=0] 中的整数,而给出的是 5');
+  });
+
+  // The API's own refusals (a renamed name, a tensor of the wrong shape or type) keep their English
+  // for developers in Node, and are said wholly in Chinese in a zh-CN figure.
+  it.each([
+    ['a renamed attribute', '<attn-heatmap id="f" lang="zh-CN" tokens="我 猫" weights="[[0.7, 0.3], [0.4, 0.6]]"></attn-heatmap>', 'tokens'],
+    [
+      'a renamed key',
+      '<attn-heads id="f" lang="zh-CN"><script type="application/json">{ "attention": [[[[1]]]], "tokens": ["我"] }</script></attn-heads>',
+      'tokens',
+    ],
+    [
+      'weights of the wrong shape',
+      '<attn-figure id="f" lang="zh-CN"><script type="application/json">{ "x": [[1, 0], [0, 1]], "wq": [[1, 0, 0]] }</script></attn-figure>',
+      'wq',
+    ],
+    [
+      'a weight that is not a number',
+      '<attn-figure id="f" lang="zh-CN"><script type="application/json">{ "x": [[1, 0], [0, 1]], "wq": [[1, "a"], [0, 1]] }</script></attn-figure>',
+      'wq',
+    ],
+    ['a ragged matrix', '<attn-heatmap id="f" lang="zh-CN" weights="[[0.7, 0.3], [1]]"></attn-heatmap>', 'weights'],
+  ])('says %s wholly in Chinese, naming it', async (what, body, name) => {
+    const { page } = await show(`zh-api-${what.replace(/\W+/g, '-')}.html`, body);
+    await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
+    const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
+    expect(message).toContain(name);
+    expect(await englishOf(page, '#f', [name]), message).toEqual([]);
   });
 
   it('says a src file that cannot be loaded in Chinese, naming src and the file', async () => {

@@ -9,7 +9,7 @@
 // the iframe embed uses to report its height and tests use to wait.
 import { h } from '../figures/dom.js';
 import { closeMenu, menu } from '../figures/export/menu-button.js';
-import { errorText, figureLang, figureMessage } from '../i18n/figure-text.js';
+import { errorText, figureLang, figureMessage, saysInWords } from '../i18n/figure-text.js';
 import { languageLoaded, loadLanguage } from '../i18n/languages.js';
 import { langOf } from '../figures/interact/messages.js';
 import { childJson } from './attributes.js';
@@ -117,8 +117,8 @@ export class FigureElement extends Element {
 
   /**
    * The status line: an error message (role alert) in the figure's language, or a note; null
-   * clears it. An error the catalog has no words for (the API's, a file reader's) keeps its
-   * English message after a lead in the figure's language.
+   * clears it. An error the catalog has no words for (a file reader's, an API refusal without an
+   * apiMessage) keeps its English message after a lead in the figure's language.
    */
   showError(error) {
     this.status.classList.toggle('error', Boolean(error));
@@ -136,7 +136,7 @@ export class FigureElement extends Element {
     }
     // Words that could not be loaded (offline): the error, which says so, in English.
     if (!languageLoaded(lang)) lang = 'en';
-    if (error.figureMessage || lang === 'en') return errorText(lang, error);
+    if (saysInWords(error) || lang === 'en') return errorText(lang, error);
     return `${figureMessage(lang, 'figure.error')} ${error.message}`;
   }
 

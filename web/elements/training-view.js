@@ -41,7 +41,7 @@ export function drawTraining(element, state, labels, say, maxSteps) {
   steppers.get(element)?.root.remove();
   if (!state?.probe) {
     element.stateLine.textContent = say('training.waiting');
-    element.figure.replaceChildren(lossChart([], say));
+    element.figure.replaceChildren(lossChart([], say, element.language()));
     return;
   }
   const finished = !state.running && state.step >= maxSteps;
@@ -53,7 +53,15 @@ export function drawTraining(element, state, labels, say, maxSteps) {
     accuracy: fixed(state.probe.accuracy, 2),
   });
   element.figure.replaceChildren(
-    panels(say, { step: state.step, losses: state.losses, scores: state.probe.scores, attentions: state.probe.attentions, crossings: state.crossings, labels }),
+    panels(say, {
+      lang: element.language(),
+      step: state.step,
+      losses: state.losses,
+      scores: state.probe.scores,
+      attentions: state.probe.attentions,
+      crossings: state.crossings,
+      labels,
+    }),
   );
 }
 
@@ -78,6 +86,7 @@ export function drawStoredRun(element, run, index, say) {
   element.figure.replaceChildren(
     note,
     panels(say, {
+      lang: element.language(),
       step: snapshot.step,
       losses: run.losses.slice(0, snapshot.step),
       scores: snapshot.scores,
@@ -93,8 +102,10 @@ function styled(element) {
   if (!element.shadowRoot.querySelector('style[data-role="training"]')) element.shadowRoot.prepend(h('style', { dataset: { role: 'training' } }, STYLE));
 }
 
-function lossChart(losses, say) {
+/** The loss curve, its words in the element's language `lang`. */
+function lossChart(losses, say, lang) {
   return lineChart(losses, {
+    lang,
     title: say('training.loss'),
     xlabel: say('training.step'),
     empty: say('training.no-steps'),
@@ -105,7 +116,7 @@ function lossChart(losses, say) {
 }
 
 /** The loss curve and the scores table beside the model view. */
-function panels(say, { step, losses, scores, attentions, crossings, labels }) {
+function panels(say, { lang, step, losses, scores, attentions, crossings, labels }) {
   const formed = crossings.filter((c) => c.step <= step);
   const notes = formed.length
     ? h(
@@ -114,11 +125,11 @@ function panels(say, { step, losses, scores, attentions, crossings, labels }) {
         formed.map((c) => h('li', {}, say(c.kind === 'induction' ? 'training.became-induction' : 'training.became-previous', c))),
       )
     : null;
-  const view = heads(attentions, { rowLabels: labels ?? null, title: say('training.model-view', { step }), aggregates: false, thumbSize: 80 });
+  const view = heads(attentions, { lang, rowLabels: labels ?? null, title: say('training.model-view', { step }), aggregates: false, thumbSize: 80 });
   return h(
     'div',
     { class: 'training-panels' },
-    h('div', {}, lossChart(losses, say), scoreTable(say, step, scores), notes),
+    h('div', {}, lossChart(losses, say, lang), scoreTable(say, step, scores), notes),
     h('div', { dataset: { role: 'model-view' } }, view),
   );
 }

@@ -72,6 +72,7 @@ export function fullValue(value) {
  * shown: the cell's text when it is not formatNumber's (a heatmap's two decimals); lang: 'en' or 'zh-CN'.
  */
 export function spokenValue(value, shown = formatNumber(value), lang = 'en') {
+  if (Number.isNaN(value) || Math.abs(value) === Infinity) return shown; // −∞ is exact as shown
   const full = fullValue(value);
   return shown.replace(MINUS, '-') === full ? full : figureMessage(lang, 'figure.exactly', { shown, full });
 }

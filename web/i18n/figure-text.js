@@ -4,7 +4,10 @@
 //   figureLang(value)                  'en' | 'zh-CN' for a lang attribute; RangeError naming `lang` else
 //   figureError(Type, key, params)     an Error of Type whose message is the 'figure.error.*' key in
 //                                      English, carrying { key, params } so a figure shows it in its own
-//   errorText(lang, error)             that message in lang (other errors as written)
+//   errorText(lang, error)             that message in lang; an API error's too (its apiMessage,
+//                                      web/src/boundary/api-message.js); other errors as written
+//   saysInWords(error)                 whether errorText says `error` in any language (else only
+//                                      in its own English)
 //   langOption(value, caller)          a figure function's lang option: 'en' (the default) or 'zh-CN'
 //                                      exactly, its words loaded; RangeError naming `lang` else
 // English is here at once; zh-CN's words load on demand (languages.js: loadLanguage), and a message
@@ -22,8 +25,32 @@ export function figureError(Type, key, params) {
   return Object.defineProperty(error, 'figureMessage', { value: { key, params } });
 }
 
-/** An error's message in `lang`: figureError()'s in that language, any other as written. */
-export const errorText = (lang, error) => (error.figureMessage ? figureMessage(lang, error.figureMessage.key, error.figureMessage.params) : error.message);
+/** An API error's params in `lang`: a value as the catalog's error.got.*, a list of names joined. */
+function apiParams(lang, params) {
+  const list = new Intl.ListFormat(lang, { type: 'conjunction' });
+  const said = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (Array.isArray(value)) said[name] = list.format(value);
+    else if (value !== null && typeof value === 'object') {
+      const key = Object.hasOwn(en, `error.got.${value.kind}`) ? `error.got.${value.kind}` : 'error.got.value';
+      said[name] = figureMessage(lang, key, { detail: value.detail });
+    } else said[name] = value;
+  }
+  return said;
+}
+
+const apiKey = (error) => (typeof error?.apiMessage?.code === 'string' ? `error.${error.apiMessage.code}` : null);
+
+/** Whether errorText says `error` in either language: a figureError(), or an API error the catalog knows. */
+export const saysInWords = (error) => Boolean(error?.figureMessage) || Object.hasOwn(en, apiKey(error) ?? '');
+
+/** An error's message in `lang`: figureError()'s and a known API error's in that language, any other as written. */
+export function errorText(lang, error) {
+  if (error?.figureMessage) return figureMessage(lang, error.figureMessage.key, error.figureMessage.params);
+  // In English the API's own message, word for word.
+  if (lang !== 'en' && saysInWords(error)) return figureMessage(lang, apiKey(error), apiParams(lang, error.apiMessage.params));
+  return error?.message ?? String(error);
+}
 
 /** A lang attribute: en or zh-CN (any case; 'zh' alone means zh-CN), nothing else. */
 export function figureLang(value) {

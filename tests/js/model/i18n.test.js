@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGS, LANGUAGES, pickLanguage, t } from '../../../web/i18n/index.js';
 import figuresEn from '../../../web/i18n/figures/en.js';
 import figuresZh from '../../../web/i18n/figures/zh-CN.js';
-import { figureLang, figureMessage } from '../../../web/i18n/figure-text.js';
+import { errorText, figureLang, figureMessage } from '../../../web/i18n/figure-text.js';
 import { loadLanguage } from '../../../web/i18n/languages.js';
+import { toTensor } from '../../../web/src/boundary/tensor.js';
+import { renamedError } from '../../../web/src/boundary/renamed.js';
 import { PRESET_IDS } from '../../../web/model/presets/catalog.js';
 
 const WEB = fileURLToPath(new URL('../../../web/', import.meta.url));
@@ -37,6 +39,9 @@ const FAMILIES = [
   [/^preset\.[\w-]+\.(title|summary|origin)$/, () => `preset.\${`, (k) => PRESET_IDS.includes(k.split('.')[1])],
   [/^stage\.group\.[\w-]+\.(title|lede)$/, () => 'stage.group.${'],
   [/^stage\.[\w-]+\.noun$/, () => 'stage.${'],
+  [/^stage\.scoring\.[\w-]+$/, () => 'stage.scoring.${'],
+  // errorText (i18n/figure-text.js): an API error's code, what a value was
+  [/^error\.[\w.-]+$/, () => 'error.${'],
   [/^explain\.reason\.[\w-]+$/, () => 'explain.reason.${'],
   [/^site\.train-weights[\w-]*$/, () => 'site.train-weights${'],
   [/^lab\.field\.[\w-]+$/, () => 'lab.field.${'],
@@ -134,8 +139,8 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
   it('holds no English word in its Chinese messages (format names, placeholders, code and values as written aside)', () => {
     // What a reader types or reads as written: placeholders, tags and JSON, quoted values, names.
     // The attribute, option and key names an error message names, as the reader writes them.
-    const names = 'lang weights masked rowLabels src data tensor index wq wk wv validLens window rope base alibi heads kvHeads head float32 Tq Tk';
-    const kept = ['SVG PNG HTML CSV JSON NumPy Enter Tab Escape attention-lab d2l none null true false', names].join(' ').split(' ');
+    const names = 'lang weights masked rowLabels src data shape tensor index wq wk wv validLens window rope base alibi heads kvHeads head float32 Tq Tk';
+    const kept = ['SVG PNG HTML CSV JSON NumPy Enter Tab Escape attention-lab d2l CHANGELOG.md none null undefined true false', names].join(' ').split(' ');
     const asWritten = new RegExp(String.raw`\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:${kept.join('|')})\b`, 'g');
     const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+:/, '')));
     expect(english).toEqual([]);
@@ -145,6 +150,41 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
     expect(() => figureMessage('zh-CN', 'figure.export')).toThrow(/^figureMessage: lang 'zh-CN' is not loaded yet: await loadLanguage\('zh-CN'\)/);
     await loadLanguage('zh-CN');
     expect(figureMessage('zh-CN', 'figure.export')).toBe('导出');
+  });
+
+  it("says the API's refusals in Chinese from their apiMessage, and in English word for word as the API throws them", () => {
+    const thrown = (call) => {
+      try {
+        call();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('no error thrown');
+    };
+    const errors = [
+      renamedError('selfAttention', 'seed', 'dropoutSeed'),
+      renamedError('', 'tokens', ['row-labels', 'col-labels'], 'attribute'),
+      thrown(() => toTensor([[1, 2], [3]], 'weights')),
+      thrown(() => toTensor([[1, 'a']], 'wq')),
+      thrown(() => toTensor({ data: [1, 2, 3], shape: [2, 2] }, 'q')),
+      thrown(() => toTensor({ data: 'x', shape: [1] }, 'q')),
+      thrown(() => toTensor({ data: [1], shape: [-1] }, 'q')),
+      thrown(() => toTensor('abc', 'k')),
+      thrown(() => toTensor(null, 'v')),
+    ];
+    // Names, code and values as written (quoted, with a digit, a bracket or a dot): no other Latin word.
+    const asWritten = /'[^']*'|"[^"]*"|\{ [^}]*\}|\[[^\]]*\]|\b\w+\.md\b|\b(?:weights|wq|q|k|v|selfAttention|data|shape|null)\b/g;
+    for (const error of errors) {
+      expect(error.apiMessage, error.message).toBeDefined();
+      expect(Object.keys(error), 'apiMessage is not enumerable: the error prints as before').not.toContain('apiMessage');
+      expect(errorText('en', error)).toBe(error.message);
+      const zh = errorText('zh-CN', error);
+      expect(zh.replace(asWritten, '').match(/[A-Za-z]{2,}/g), `${error.message} -> ${zh}`).toBeNull();
+      expect(zh).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(errorText('zh-CN', errors[1])).toBe("属性 'tokens' 已改名为 'row-labels'和'col-labels'(见 CHANGELOG.md)");
+    // An error with no words in the catalog keeps its own message.
+    expect(errorText('zh-CN', new TypeError('something else'))).toBe('something else');
   });
 
   it('takes en and zh-CN as a lang value and names lang for anything else', () => {

@@ -35,6 +35,7 @@ export function figureMenu(stage, instances, svgs, ctx) {
   });
   return menu({
     items,
+    label: figureMessage(stageLanguage(), 'figure.export'),
     className: 'chip tool-button',
     name: figureMessage(stageLanguage(), 'figure.menu.name', { noun: stage.noun }),
     title: figureMessage(stageLanguage(), 'figure.menu.title'),

@@ -5,7 +5,7 @@ import { heatmap } from '../heatmap.js';
 import { links } from '../links.js';
 import { h } from '../dom.js';
 import { maskedFlags, tokenLabels } from '../../model/stages/common.js';
-import { stageLanguage } from '../../model/stages/registry.js';
+import { scoringName, stageLanguage } from '../../model/stages/registry.js';
 import { figureMessage } from '../../i18n/figure-text.js';
 
 // The gallery speaks the stage language (web/model/stages/registry.js), as the cards do.
@@ -14,8 +14,8 @@ const say = (key, params) => figureMessage(stageLanguage(), key, params);
 function panelTitle(ctx, head, run) {
   const parts = [];
   if (ctx.result.heads.length > 1) parts.push(say('figure.gallery.head', { head: head + 1 }));
-  if (ctx.result.heads[head].runs.length > 1) parts.push(run.scoring);
-  return parts.join(' · ') || run.scoring;
+  if (ctx.result.heads[head].runs.length > 1) parts.push(scoringName(run.scoring));
+  return parts.join(' · ') || scoringName(run.scoring);
 }
 
 /** First batch's (Tq, Tk) slice of a (B, Tq, Tk) tensor. */

@@ -3,9 +3,11 @@
 // loading, errors), in English. A figure page loads only this part (figure-text.js), not the
 // explorer's catalogs. Plural forms are keys of their own ('-one' / '-many'), picked by the code.
 import training from '../training/en.js';
+import errors from '../errors/en.js';
 
 export default {
   ...training,
+  ...errors,
   'figure.loading': 'Loading the figure…',
   'figure.export': 'Export',
   'figure.export-name': 'Export this figure',

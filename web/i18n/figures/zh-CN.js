@@ -1,9 +1,11 @@
 // figure.*: 图表自身及其元素的文字(坐标轴、单元格、读数、模型视图、画布说明、编辑与粘贴、工具栏、
 // 导出菜单、加载中、错误),简体中文;与 en.js 键相同。术语同教程:查询、键、值、层、头、均值、最大值。
 import training from '../training/zh-CN.js';
+import errors from '../errors/zh-CN.js';
 
 export default {
   ...training,
+  ...errors,
   'figure.loading': '正在加载图表…',
   'figure.export': '导出',
   'figure.export-name': '导出此图表',

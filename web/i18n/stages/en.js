@@ -84,4 +84,10 @@ export default {
   'stage.weight-gradient.grouped': ' Heads share it in groups of {size}: Train steps along the group’s sum.',
   'stage.dwo.caption': 'Y = [O₁ … O_H]·Wᴼ, so the chain rule gives [O₁ … O_H]ᵀ·dY (the first scoring’s, which Train follows).',
   'stage.against-chain-rule': 'the chain rule through dS',
+  // A compared scoring's figures, by its name in the API (scoring: 'scaled-dot').
+  'stage.scoring.dot': 'dot',
+  'stage.scoring.scaled-dot': 'scaled-dot',
+  'stage.scoring.general': 'general',
+  'stage.scoring.additive': 'additive',
+  'stage.scoring.concat': 'concat',
 };

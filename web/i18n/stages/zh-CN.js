@@ -83,4 +83,9 @@ export default {
   'stage.weight-gradient.grouped': ' 多个头按每组 {size} 个共享它：“训练”沿该组梯度之和走一步。',
   'stage.dwo.caption': 'Y = [O₁ … O_H]·Wᴼ，所以链式法则给出 [O₁ … O_H]ᵀ·dY（取第一个评分函数的，“训练”跟随它）。',
   'stage.against-chain-rule': '经由 dS 的链式法则',
+  'stage.scoring.dot': '点积',
+  'stage.scoring.scaled-dot': '缩放点积',
+  'stage.scoring.general': '一般(双线性)',
+  'stage.scoring.additive': '加性',
+  'stage.scoring.concat': '拼接',
 };

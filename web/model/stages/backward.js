@@ -4,7 +4,7 @@
 // the forward stages. The tensors come from compute/backward.js (the core's attentionBackward,
 // with dP and dS in JS); each card's caption says how far the core's numbers (of the first
 // scoring) are from the chain rule worked out in JS, or from the API layer's own backward().
-import { registerGroup, registerStage, stageText } from './registry.js';
+import { registerGroup, registerStage, scoringName, stageText } from './registry.js';
 import { BACKWARD_STAGES } from './groups.js';
 import { hasLayerOutput, isSelf, maskedFlags, tokenLabels } from './common.js';
 
@@ -21,7 +21,7 @@ function instance(ctx, name, { rows = 'queries', cols = null, masked = false } =
   const { runs } = ctx.result.backward;
   return runs.map((run, r) => ({
     tensor: run[name],
-    label: runs.length > 1 ? run.scoring : null,
+    label: runs.length > 1 ? scoringName(run.scoring) : null,
     rowLabels: rows ? labels[rows] : null,
     colLabels: cols ? labels[cols] : null,
     masked: masked ? maskedFlags(ctx.result) : null,

@@ -1,5 +1,6 @@
 // Helpers the stage definitions share: which tensors a card shows and how they are labelled.
 import { sizesOf } from '../state/model.js';
+import { scoringName } from './registry.js';
 
 const many = (list) => list.length > 1;
 
@@ -15,7 +16,7 @@ export function runInstances(ctx, pick, extra = {}) {
   const runs = result.heads[head].runs;
   return runs.map((run, r) => ({
     tensor: pick(run),
-    label: many(runs) ? run.scoring : null,
+    label: many(runs) ? scoringName(run.scoring) : null,
     rowLabels: queries,
     colLabels: keys,
     attrs: { 'data-head': head, 'data-run': r, 'data-scoring': run.scoring },

@@ -1,6 +1,6 @@
 // The layer's output (band "Heads to output"): W^O, the heads' outputs side by side and the output
 // through W^O (compute/output-projection.js), for 'self' states with several heads or a W^O.
-import { registerGroup, registerStage, stageText } from './registry.js';
+import { registerGroup, registerStage, scoringName, stageText } from './registry.js';
 import { hasLayerOutput, tokenLabels } from './common.js';
 
 /** One instance per run of result.projected[r][name]. */
@@ -8,7 +8,7 @@ function projectedInstances(ctx, name) {
   const runs = ctx.result.projected;
   return runs.map((run, r) => ({
     tensor: run[name],
-    label: runs.length > 1 ? run.scoring : null,
+    label: runs.length > 1 ? scoringName(run.scoring) : null,
     rowLabels: tokenLabels(ctx.state).queries,
     attrs: { 'data-head': 0, 'data-run': r, 'data-scoring': run.scoring },
   }));

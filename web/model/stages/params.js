@@ -1,7 +1,7 @@
 // The scoring functions' own parameters (general: W; additive: W_q, W_k, w_v; concat: w), shown
 // and editable when a computed scoring has them.
 import { fromNested } from '../compute/tensors.js';
-import { registerStage, stageText } from './registry.js';
+import { registerStage, scoringName, stageText } from './registry.js';
 import { scoringsOf } from '../state/model.js';
 
 /** The parameters' names as the papers write them (labels here, explanations in the explorer). */
@@ -18,7 +18,7 @@ function instances(ctx) {
     for (const [param, value] of Object.entries(ctx.state.params[scoring] ?? {})) {
       list.push({
         tensor: fromNested(value),
-        label: `${scoring} · ${param === 'w' && scoring === 'concat' ? 'w' : NAMES[param]} ${SHAPES[scoring][param]}`,
+        label: `${scoringName(scoring)} · ${param === 'w' && scoring === 'concat' ? 'w' : NAMES[param]} ${SHAPES[scoring][param]}`,
         attrs: { 'data-head': 0, 'data-run': run, 'data-scoring': scoring, 'data-param': param },
       });
     }

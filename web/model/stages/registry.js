@@ -50,6 +50,9 @@ export function withStageLanguage(lang, fn) {
 /** A stage's message in the stage language: stageText('stage.x.caption'). */
 export const stageText = (key, params) => stageMessage(language, key, params);
 
+/** A scoring's name ('scaled-dot') as a compared run's figures are labelled, in the stage language. */
+export const scoringName = (scoring) => stageText(`stage.scoring.${scoring}`);
+
 /** A group of stages shown as one band: { id }, its title and lede from the catalog. */
 export function registerGroup(group, { after } = {}) {
   insert(

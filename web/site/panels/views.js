@@ -4,6 +4,7 @@ import { h } from '../../figures/dom.js';
 import { cellController } from '../../figures/interact/controller.js';
 import { galleryView } from '../../figures/pipeline/gallery.js';
 import { figureMenu } from '../../figures/export/menu.js';
+import { errorText } from '../../i18n/figure-text.js';
 import { markChecked, setCheckEntries, setCheckEntry, toggleCheck } from '../../model/state/edit.js';
 import { pipelineView } from '../pipeline/pipeline.js';
 
@@ -18,7 +19,7 @@ function mount(container, app) {
   return {
     update(state, result, error) {
       if (error) {
-        container.replaceChildren(h('p', { class: 'error-box', role: 'alert' }, app.t('site.cannot-compute', { message: error.message })));
+        container.replaceChildren(h('p', { class: 'error-box', role: 'alert' }, app.t('site.cannot-compute', { message: errorText(app.lang, error) })));
         return;
       }
       const ctx = { state, result, head: state.head, lang: app.lang, t: app.t };

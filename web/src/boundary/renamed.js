@@ -1,6 +1,7 @@
 // Names renamed before 1.0 (CHANGELOG.md). Until 1.0 an old name is refused with a TypeError that
 // names its successor, so that code written for 0.1 fails loudly instead of losing the option. The
 // API's option checks (validate.js), the figures and the elements all build it here.
+import { withApiMessage } from './api-message.js';
 
 /** The API's options renamed (old -> new), refused wherever the new name is known. */
 export const RENAMED_OPTIONS = Object.freeze({ __proto__: null, seed: 'dropoutSeed' });
@@ -14,7 +15,8 @@ export function renamedError(fn, old, renamed, what = 'option') {
     .flat()
     .map((name) => `'${name}'`)
     .join(' and ');
-  return new TypeError(`${fn ? `${fn}: ` : ''}${what} '${old}' was renamed ${names} (see CHANGELOG.md)`);
+  const error = new TypeError(`${fn ? `${fn}: ` : ''}${what} '${old}' was renamed ${names} (see CHANGELOG.md)`);
+  return withApiMessage(error, `renamed-${what}`, { at: fn ? `${fn}: ` : '', old, renamed: [renamed].flat().map((name) => `'${name}'`) });
 }
 
 /** Throws renamedError for the first own property of `options` named in `renamed` (old -> new). */

@@ -10,6 +10,7 @@
 // from a polluted Object.prototype. Nested arrays are measured from their lengths, and refused
 // when too large, before anything is allocated for them.
 import { isDetached, sharedAs, typedKind, typedLength } from './typed.js';
+import { describe, got, withApiMessage } from './api-message.js';
 
 const MAX_NESTING = 16; // far beyond rank 4: only guards against cyclic or absurd input
 // The most a tensor of nested arrays may hold: what one wasm call can place (memory.js's arena
@@ -32,15 +33,6 @@ export function formatShape(shape) {
 /** A result tensor; `data` is a fresh array owned by the caller (or the caller's own options.out). */
 export function tensor(data, shape) {
   return { data, shape: [...shape] };
-}
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
-  if (typeof value === 'string') return `the string '${value}'`;
-  return `${typeof value} ${String(value)}`;
 }
 
 /**
@@ -81,13 +73,20 @@ function toArrayType(data, name, ArrayType) {
     return new ArrayType(data); // reads the source by its internal slots
   }
   if (!Array.isArray(data)) {
-    throw new TypeError(`${name}: data must be a typed array or an array of numbers, got ${describe(data)}`);
+    throw withApiMessage(new TypeError(`${name}: data must be a typed array or an array of numbers, got ${describe(data)}`), 'tensor-data', {
+      name,
+      got: got(data),
+    });
   }
   const length = data.length; // once: a Proxy's length may change on every read
   const out = new ArrayType(length);
   for (let i = 0; i < length; i++) {
     const x = data[i];
-    if (typeof x !== 'number') throw new TypeError(`${name}: data[${i}] must be a number, got ${describe(x)}`);
+    if (typeof x !== 'number')
+      throw withApiMessage(new TypeError(`${name}: data[${i}] must be a number, got ${describe(x)}`), 'tensor-number', {
+        path: `${name}: data[${i}]`,
+        got: got(x),
+      });
     out[i] = x;
   }
   return out;
@@ -95,13 +94,16 @@ function toArrayType(data, name, ArrayType) {
 
 function checkShape(shape, name) {
   if (!Array.isArray(shape) && !isNumericView(shape)) {
-    throw new TypeError(`${name}: shape must be an array of sizes, got ${describe(shape)}`);
+    throw withApiMessage(new TypeError(`${name}: shape must be an array of sizes, got ${describe(shape)}`), 'tensor-shape-type', { name, got: got(shape) });
   }
   expectAttached(shape, `${name}.shape`);
   const dims = Array.from(shape);
   for (const s of dims) {
     if (!Number.isSafeInteger(s) || s < 0) {
-      throw new RangeError(`${name}: shape ${formatShape(dims)} must hold non-negative integers`);
+      throw withApiMessage(new RangeError(`${name}: shape ${formatShape(dims)} must hold non-negative integers`), 'tensor-shape', {
+        name,
+        shape: formatShape(dims),
+      });
     }
   }
   return dims;
@@ -138,8 +140,12 @@ function expectNestedFits(shape, name, ArrayType) {
 
 // `path` names the node in messages: q[1][0].
 function raggedError(node, shape, depth, path) {
-  const got = Array.isArray(node) ? `${node.length} elements` : describe(node);
-  return new RangeError(`${path} must be an array of ${shape[depth]} elements like its siblings (ragged nested array), got ${got}`);
+  const error = new RangeError(
+    `${path} must be an array of ${shape[depth]} elements like its siblings (ragged nested array), got ${Array.isArray(node) ? `${node.length} elements` : describe(node)}`,
+  );
+  return Array.isArray(node)
+    ? withApiMessage(error, 'tensor-ragged', { path, count: shape[depth], length: node.length })
+    : withApiMessage(error, 'tensor-ragged-item', { path, count: shape[depth], got: got(node) });
 }
 
 /** Every array of the nesting has its axis's length: a ragged one is refused before the data is allocated. */
@@ -155,7 +161,8 @@ function flatten(node, shape, depth, path, out, offset) {
   if (depth === shape.length - 1) {
     for (let i = 0; i < node.length; i++) {
       const x = node[i];
-      if (typeof x !== 'number') throw new TypeError(`${path}[${i}] must be a number, got ${describe(x)}`);
+      if (typeof x !== 'number')
+        throw withApiMessage(new TypeError(`${path}[${i}] must be a number, got ${describe(x)}`), 'tensor-number', { path: `${path}[${i}]`, got: got(x) });
       out[offset + i] = x;
     }
     return;
@@ -173,7 +180,8 @@ export function tensorShape(shape, name) {
 export function expectDataFits(data, shape, name) {
   const length = typedLength(data);
   if (length !== shapeSize(shape)) {
-    throw new RangeError(`${name}: data has ${length} elements but shape ${formatShape(shape)} needs ${shapeSize(shape)}`);
+    const error = new RangeError(`${name}: data has ${length} elements but shape ${formatShape(shape)} needs ${shapeSize(shape)}`);
+    throw withApiMessage(error, 'tensor-length', { name, length, shape: formatShape(shape), needs: shapeSize(shape) });
   }
 }
 
@@ -192,7 +200,10 @@ export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Arr
     );
   }
   if (value === undefined || value === null) {
-    throw new TypeError(`${name} is required: a tensor { data, shape } or nested arrays of numbers, got ${value}`);
+    throw withApiMessage(new TypeError(`${name} is required: a tensor { data, shape } or nested arrays of numbers, got ${value}`), 'tensor-required', {
+      name,
+      got: got(value),
+    });
   }
   if (Array.isArray(value)) {
     const shape = nestedShape(value, name);
@@ -215,5 +226,8 @@ export function toTensor(value, name = 'toTensor: value', ArrayType = Float32Arr
     expectDataFits(data, shape, name);
     return { data, shape };
   }
-  throw new TypeError(`${name} must be a tensor { data, shape } or nested arrays of numbers, got ${describe(value)}`);
+  throw withApiMessage(new TypeError(`${name} must be a tensor { data, shape } or nested arrays of numbers, got ${describe(value)}`), 'tensor', {
+    name,
+    got: got(value),
+  });
 }

@@ -10,6 +10,7 @@ import { TASKS, createTrainer } from '../../../model/train/driver.js';
 import { DEFAULT_TEXT, LAB_PRESETS } from './presets.js';
 import { labTools } from './tools.js';
 import { pageLang } from '../../page-lang.js';
+import { errorText } from '../../../i18n/figure-text.js';
 
 // While training, the page redraws the status and the curves at most every REDRAW_MS, and the model
 // view and the head scores (a canvas per head, rebuilt: the heavier part) at most every
@@ -211,7 +212,7 @@ function mountLab(container, app) {
       await next.measure();
     } catch (e) {
       error.hidden = false;
-      error.textContent = t('lab.error', { message: e.message });
+      error.textContent = t('lab.error', { message: errorText(pageLang(), e) });
       status.textContent = '';
     }
   }
@@ -228,7 +229,7 @@ function mountLab(container, app) {
     setRunning(state.running);
     if (state.error) {
       error.hidden = false;
-      error.textContent = t('lab.error', { message: state.error.message });
+      error.textContent = t('lab.error', { message: errorText(pageLang(), state.error) });
     }
     const wait = REDRAW_MS - (performance.now() - lastDraw);
     if (!state.running || wait <= 0) draw();
@@ -410,7 +411,7 @@ function mountLab(container, app) {
       );
       headView.querySelector('#lab-head-title').focus();
     } catch (e) {
-      headView.replaceChildren(h('p', { class: 'error-box' }, t('lab.error', { message: e.message })));
+      headView.replaceChildren(h('p', { class: 'error-box' }, t('lab.error', { message: errorText(pageLang(), e) })));
     }
   }
 

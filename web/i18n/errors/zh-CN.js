@@ -1,0 +1,25 @@
+// error.*: API 拒绝输入时的说明(error.apiMessage),图表与探索页用中文说出;与 en.js 键相同。
+
+export default {
+  'error.renamed-option': "{at}选项 '{old}' 已改名为 {renamed}(见 CHANGELOG.md)",
+  'error.renamed-attribute': "{at}属性 '{old}' 已改名为 {renamed}(见 CHANGELOG.md)",
+  'error.renamed-key': "{at}键 '{old}' 已改名为 {renamed}(见 CHANGELOG.md)",
+  'error.tensor': '{name} 必须是张量 { data, shape } 或由数字组成的嵌套数组,而给出的是 {got}',
+  'error.tensor-required': '缺少 {name}:应为张量 { data, shape } 或由数字组成的嵌套数组,而给出的是 {got}',
+  'error.tensor-data': '{name}: data 必须是类型化数组或数字数组,而给出的是 {got}',
+  'error.tensor-number': '{path} 必须是数字,而给出的是 {got}',
+  'error.tensor-shape-type': '{name}: shape 必须是由各维大小组成的数组,而给出的是 {got}',
+  'error.tensor-shape': '{name}:形状 {shape} 必须由非负整数组成',
+  'error.tensor-length': '{name}: data 有 {length} 个元素,而形状 {shape} 需要 {needs} 个',
+  'error.tensor-ragged': '{path} 必须与同级数组一样有 {count} 个元素(嵌套数组参差不齐),而它有 {length} 个',
+  'error.tensor-ragged-item': '{path} 必须与同级一样是有 {count} 个元素的数组(嵌套数组参差不齐),而给出的是 {got}',
+  'error.got.null': 'null',
+  'error.got.undefined': 'undefined',
+  'error.got.array': '一个数组',
+  'error.got.typed': '一个 {detail}',
+  'error.got.object': '一个对象(键为 [{detail}])',
+  'error.got.string': "字符串 '{detail}'",
+  'error.got.number': '数字 {detail}',
+  'error.got.boolean': '{detail}',
+  'error.got.value': '{detail}',
+};
