@@ -3,6 +3,7 @@
 //     scores, weights and output, then opens the tutorial's own numbers in Check and is told its slip;
 //   a blogger's page on another origin loads elements.js from the explorer's server (tools/serve.mjs,
 //     what `npm start` runs) and shows a figure of given 2-D weights, and a misspelled key by name;
+//     with no hosting, Save as HTML gives one file that shows the same scores from file://;
 //   a researcher opens a BertViz attention file and sees the model view, layers as rows; and from the
 //     command line draws one head of a safetensors file with its exact values.
 // What each gets is asserted; how long each step took is printed (not asserted: the machine is shared).
@@ -18,6 +19,8 @@ import { t } from '../../web/i18n/index.js';
 import { selfAttention } from '../reference/matrices.js';
 import { SITE, VIEWPORTS, startSite } from '../support/site.js';
 import { startPages } from '../support/pages.js';
+import { launchChromium } from '../support/browser.js';
+import { openOffline } from '../support/offline.js';
 import { INDUCTION, induction } from '../cli/expected.js';
 import { runCli } from '../cli/run.js';
 import { settle, shadowStageValues, stageValues, worstDifference } from '../support/figures.js';
@@ -252,6 +255,42 @@ describe('the blogger', () => {
     expect(requests.some((url) => url.startsWith(explorer) && url.endsWith('.wasm'))).toBe(true);
     await page.screenshot({ path: `${SHOTS}blogger-cross-origin.png`, fullPage: true });
     expect(problems).toEqual([]);
+  });
+});
+
+describe('the blogger with no hosting', () => {
+  let site;
+  let browser;
+  let folder;
+  beforeAll(async () => {
+    site = await startSite();
+    browser = await launchChromium();
+    folder = await mkdtemp(join(tmpdir(), 'attnlab-persona-saved-'));
+  });
+  afterAll(async () => {
+    await site?.close();
+    await browser?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("saves the explorer's example as one HTML file that opens from file:// with scores 7, 2, 11", async () => {
+    const clock = stopwatch('blogger, Save as HTML');
+    const { page, problems } = await site.open('');
+    clock.step('open the explorer', 1);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: 'Save as HTML' }).click()]);
+    const text = await readFile(await download.path(), 'utf8');
+    clock.step('Save as HTML', 1);
+    const saved = await openOffline(browser, join(folder, download.suggestedFilename()), text);
+    expect((await shadowStageValues(saved.page, 'attn-figure', 'scores'))[0]).toEqual([
+      [7, 2, 11],
+      [3, 1, 4],
+      [6, 1, 13],
+    ]);
+    clock.step('open the saved file from file://', 1);
+    clock.result(`scores 7, 2, 11 offline, one file of ${Math.round(text.length / 1024)} KiB`);
+    await saved.page.screenshot({ path: `${SHOTS}blogger-saved-html.png` });
+    expect([...problems, ...saved.problems]).toEqual([]);
+    await saved.context.close();
   });
 });
 
