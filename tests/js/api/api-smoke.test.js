@@ -8,7 +8,7 @@ import { loadModule } from '../../../web/src/boundary/loader.js';
 import { NO_BUFFERS } from '../../../web/src/boundary/buffers.js';
 import { withArena } from '../../../web/src/boundary/memory.js';
 import { callEntry, callQuery } from '../../../web/src/boundary/packed.js';
-import { BACKENDS, heapState } from '../shared/backends.js';
+import { BACKENDS, heapState } from '../support/backends.js';
 
 // Heap state is compared exactly: a block kept per call moves the next allocation or grows the heap
 // long before 1000 calls (10000 took ~10 s of the browser suite and found nothing more).

@@ -3,8 +3,8 @@
 // or a bare number; and the module computes correctly afterwards, also after 200 failing calls.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../../web/src/boundary/loader.js';
-import { BACKENDS, heapState, loadBackend } from '../shared/backends.js';
-import { expectClose, tensor } from '../shared/numeric.js';
+import { BACKENDS, heapState, loadBackend } from '../support/backends.js';
+import { expectClose, tensor } from '../support/numeric.js';
 
 // A valid rank-2 problem: q (Tq 3, d 4), k (Tk 5, d 4), v (Tk 5, dv 2).
 const zeros = (...shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });

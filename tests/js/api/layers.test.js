@@ -2,8 +2,8 @@
 // Their numbers are checked against PyTorch in golden.test.js and by finite differences in
 // gradients.test.js; this file checks the object behaviour.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, backendNamed, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom, tensor } from '../shared/numeric.js';
+import { BACKENDS, backendNamed, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom, tensor } from '../support/numeric.js';
 
 function meanSquaredError(output, target) {
   let s = 0;

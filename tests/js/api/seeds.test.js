@@ -1,8 +1,8 @@
 // The seeds' worked examples with the exact values of docs/semantics.md ("The seeds' worked
 // examples, computed exactly"), through the public API, on both builds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, seededRandom, randomTensor, tensor } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, seededRandom, randomTensor, tensor } from '../support/numeric.js';
 import { maskedSoftmaxReference } from '../../reference/index.js';
 
 // docs/semantics.md quotes weights to 4 decimals and outputs to 3: half a unit of the last quoted digit,

@@ -4,8 +4,8 @@
 // model's parameters() written with writeSafetensors read back to the same state_dict (that
 // PyTorch loads them: tools/model/check_safetensors.py, run offline).
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose } from '../support/numeric.js';
 import { readTensors, writeSafetensors } from '../../../web/io/index.js';
 
 const urls = import.meta.glob('../../golden/transformer/state_dict_*.safetensors', { query: '?url&inline', import: 'default', eager: true });
