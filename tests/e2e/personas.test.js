@@ -15,37 +15,12 @@ import { selfAttention } from '../reference/matrices.js';
 import { SITE, VIEWPORTS, startSite } from '../support/site.js';
 import { startPages } from '../support/pages.js';
 import { settle, shadowStageValues, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_002 as EXAMPLE } from '../support/seed-002.js';
 
 const SHOTS = fileURLToPath(new URL('../artifacts/personas/', import.meta.url));
 const SERVE = fileURLToPath(new URL('../../tools/serve.mjs', import.meta.url));
 const BERTVIZ = fileURLToPath(new URL('../../examples/induction/attention.json', import.meta.url));
 
-// The Illustrated-Self-Attention example: X 3 x 4 and W^Q, W^K, W^V 4 x 3.
-const EXAMPLE = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wq: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  wk: [
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ],
-  wv: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ],
-};
 // As a student copies them: the tutorial's LaTeX, a NumPy print, plain rows.
 const PASTED = {
   x: 'X = \\begin{bmatrix}\n1 & 0 & 1 & 0 \\\\ 0 & 2 & 0 & 2 \\\\ 1 & 1 & 1 & 1\n\\end{bmatrix}',

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, loadBackend } from '../support/backends.js';
 import { expectClose, seededRandom, randomTensor, tensor } from '../support/numeric.js';
 import { maskedSoftmaxReference } from '../../reference/index.js';
+import { SEED_002 } from '../../support/seed-002.js';
 
 // docs/semantics.md quotes weights to 4 decimals and outputs to 3: half a unit of the last quoted digit,
 // plus float32 rounding (far smaller), is the most a correct result can differ from the quote.
@@ -67,29 +68,10 @@ const seed004 = {
 
 // seed 002, corrected (its text multiplies X row 1 by W^Q wrongly; docs/semantics.md has the right values).
 const seed002 = {
-  x: tensor([
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ]),
-  wq: tensor([
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ]),
-  wk: tensor([
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ]),
-  wv: tensor([
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ]),
+  x: tensor(SEED_002.x),
+  wq: tensor(SEED_002.wq),
+  wk: tensor(SEED_002.wk),
+  wv: tensor(SEED_002.wv),
   q: tensor([
     [1, 1, 1],
     [2, 2, 2],
