@@ -16,6 +16,7 @@ import { SITE, VIEWPORTS, startSite } from '../support/site.js';
 import { startPages } from '../support/pages.js';
 import { settle, shadowStageValues, stageValues, worstDifference } from '../support/figures.js';
 import { SEED_002 as EXAMPLE } from '../support/seed-002.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 const SHOTS = fileURLToPath(new URL('../artifacts/personas/', import.meta.url));
 const SERVE = fileURLToPath(new URL('../../tools/serve.mjs', import.meta.url));
@@ -134,26 +135,7 @@ describe('the blogger', () => {
 
   it("a post on another origin loads elements.js from the explorer's server: given 2-D weights give scores 7, 2, 11; a misspelled key is named", async () => {
     const clock = stopwatch('blogger');
-    const data = {
-      x: [
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-      ],
-      wk: [
-        [1, 1],
-        [0, 1],
-      ],
-      wv: [
-        [1, 0],
-        [1, 1],
-      ],
-      tokens: ['I', 'like', 'tea'],
-    };
+    const data = { ...SEED_004, tokens: ['I', 'like', 'tea'] };
     expect(new URL(explorer).origin).not.toBe(new URL(blog.url).origin);
     await blog.write(
       'post.html',

@@ -5,26 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
 import { elementsPage, rendered, startPages, wasmRequests } from '../support/pages.js';
 import { settle, shadowStageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 
@@ -158,25 +140,7 @@ describe('<attn-figure>', () => {
 
   it('draws 2-D weights in data as one head, and names an unknown key, a wrong shape or a non-number instead of drawing other numbers', async () => {
     // The README's Node example passes 2-D weights to the API's layers; the same data in a figure.
-    const data = {
-      x: [
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-      ],
-      wk: [
-        [1, 1],
-        [0, 1],
-      ],
-      wv: [
-        [1, 0],
-        [1, 1],
-      ],
-    };
+    const data = SEED_004;
     const bad = [
       ['unknown', { ...data, Wq: data.wq }],
       [

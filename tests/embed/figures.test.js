@@ -5,26 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
 import { startPages } from '../support/pages.js';
 import { worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 const FLOAT32 = 1e-6; // float32 storage of a handful of sums and exps of numbers below 10
 
 let pages;
