@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/chromium.mjs';
 import { startingWith } from './tools/vitest-sequencer.mjs';
 
 // Relaxed SIMD is on by default from Node 22; Node 20 has it behind a flag, which the node project's
-// workers get so that the suites also run on the relaxed build (tests/js/shared/backends.js).
+// workers get so that the suites also run on the relaxed build (tests/js/support/backends.js).
 const RELAXED_SIMD_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--experimental-wasm-relaxed-simd'] : [];
 
 // The fuzz suite's size and seed (tests/fuzz/settings.js): `npm run fuzz -- --runs N --seed S`.

@@ -2,7 +2,7 @@
 // asan) and Vitest's JSON reporter (types, node, browser, e2e, embed, timed). Each reader gives
 // { passed, failed, skipped, failures }, failures one line per failed test (its name and the first
 // line of its message), for the summary CI prints last (tools/test-summary.mjs).
-// The wasm builds a Vitest title may name (tests/js/shared/backends.js).
+// The wasm builds a Vitest title may name (tests/js/support/backends.js).
 const BUILDS = ['wasm-simd', 'wasm-relaxed', 'wasm-scalar'];
 // A failure's message is cut to its first line, at most this long.
 const LINE = 300;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
 import { attention, halfSquaredError, matmul, numericGradient, selfAttention, softmaxBackward, transpose } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
-import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { BACKWARD_STAGES, settle, stageValues, worstDifference } from '../support/figures.js';
 
 let site;
 beforeAll(async () => {
@@ -32,27 +32,7 @@ function expectClose(actual, expected, what) {
 describe('backward', () => {
   it('the backward stages match finite differences and the API on seed-004', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const m = await read(page, [
-      'x',
-      'wq',
-      'wk',
-      'wv',
-      'q',
-      'k',
-      'v',
-      'weights',
-      'output',
-      'target',
-      'd-output',
-      'd-weights',
-      'd-scores',
-      'dq',
-      'dk',
-      'dv',
-      'dwq',
-      'dwk',
-      'dwv',
-    ]);
+    const m = await read(page, ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v', 'weights', 'output', ...BACKWARD_STAGES]);
     const y = m.target;
     expect(y).toEqual([
       [3, 2],

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
+import { SEED_002, SEED_002_PRINTED as PRINTED } from '../support/seed-002.js';
 
 let site;
 beforeAll(async () => {
@@ -14,70 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
 });
-
-// seed 002 as printed in its text (Step 1 to Step 4), digits as printed.
-const PRINTED = {
-  q: [
-    ['1', '0', '1'],
-    ['2', '2', '2'],
-    ['2', '1', '2'],
-  ],
-  k: [
-    ['0', '1', '1'],
-    ['4', '0', '2'],
-    ['2', '2', '1'],
-  ],
-  v: [
-    ['0', '1', '1'],
-    ['2', '2', '2'],
-    ['2', '2', '1'],
-  ],
-  scores: [
-    ['1', '2', '3'],
-    ['4', '8', '8'],
-    ['3', '6', '7'],
-  ],
-  scaled: [
-    ['0.58', '1.15', '1.73'],
-    ['2.31', '4.62', '4.62'],
-    ['1.73', '3.46', '4.04'],
-  ],
-  weights: [
-    ['0.20', '0.30', '0.50'],
-    ['0.02', '0.49', '0.49'],
-    ['0.04', '0.24', '0.72'],
-  ],
-  output: [
-    ['1.6', '1.8', '1.3'],
-    ['2.0', '2.0', '1.5'],
-    ['1.9', '1.9', '1.1'],
-  ],
-};
-const SEED_002 = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wq: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  wk: [
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ],
-  wv: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ],
-};
 
 /** Half a unit in the last printed decimal: the exact value must round to the printed number. */
 const allowance = (text) => 0.5 * 10 ** -(text.split('.')[1]?.length ?? 0);

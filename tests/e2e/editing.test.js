@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { allValues, settle, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 let site;
 beforeAll(async () => {
@@ -13,25 +14,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 // float32 storage and a few dozen float32 operations on numbers below ~20.
 const tolerance = (expected) => 2e-6 * Math.max(1, ...expected.flat(2).map(Math.abs).filter(Number.isFinite));
 

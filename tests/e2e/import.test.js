@@ -12,28 +12,10 @@ import { ARTIFACTS, VIEWPORTS, startSite } from '../support/site.js';
 import { axeViolations, blocking } from '../support/axe.js';
 import { CATALOGS } from '../../web/i18n/index.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
 const TRUNCATED = fileURLToPath(new URL('../io/fixtures/truncated.npy', import.meta.url));
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 const FLOAT32 = 1e-6; // float32 sums and exps of numbers below 10
 const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
 import { ARTIFACTS, startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_002 } from '../support/seed-002.js';
 
 let site;
 beforeAll(async () => {
@@ -16,31 +17,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-const SEED_002 = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wq: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  wk: [
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ],
-  wv: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ],
-};
 // Each matrix in another of the forms people copy from: the tutorial's LaTeX (as a web copy
 // of it has it, one backslash of each row break lost), a NumPy print, a spreadsheet's TSV, a Markdown table.
 const PASTED = {

@@ -24,37 +24,13 @@ import { openOffline } from '../support/offline.js';
 import { INDUCTION, induction } from '../cli/expected.js';
 import { runCli } from '../cli/run.js';
 import { settle, shadowStageValues, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_002 as EXAMPLE } from '../support/seed-002.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 const SHOTS = fileURLToPath(new URL('../artifacts/personas/', import.meta.url));
 const SERVE = fileURLToPath(new URL('../../tools/serve.mjs', import.meta.url));
 const BERTVIZ = fileURLToPath(new URL('../../examples/induction/attention.json', import.meta.url));
 
-// The Illustrated-Self-Attention example: X 3 x 4 and W^Q, W^K, W^V 4 x 3.
-const EXAMPLE = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wq: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  wk: [
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ],
-  wv: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ],
-};
 // As a student copies them: the tutorial's LaTeX, a NumPy print, plain rows.
 const PASTED = {
   x: 'X = \\begin{bmatrix}\n1 & 0 & 1 & 0 \\\\ 0 & 2 & 0 & 2 \\\\ 1 & 1 & 1 & 1\n\\end{bmatrix}',
@@ -201,26 +177,7 @@ describe('the blogger', () => {
 
   it("a post on another origin loads elements.js from the explorer's server: given 2-D weights give scores 7, 2, 11; a misspelled key is named", async () => {
     const clock = stopwatch('blogger');
-    const data = {
-      x: [
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-      ],
-      wk: [
-        [1, 1],
-        [0, 1],
-      ],
-      wv: [
-        [1, 0],
-        [1, 1],
-      ],
-      tokens: ['I', 'like', 'tea'],
-    };
+    const data = { ...SEED_004, tokens: ['I', 'like', 'tea'] };
     expect(new URL(explorer).origin).not.toBe(new URL(blog.url).origin);
     await blog.write(
       'post.html',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, alibiSlopesPow2, rotate, selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 let site;
 beforeAll(async () => {
@@ -152,25 +153,7 @@ describe('positions', () => {
 
   it('the window, ALiBi and RoPE controls change the numbers, and a copied URL restores them', async () => {
     const { page, problems } = await site.open('?preset=seed-004');
-    const seed = {
-      x: [
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-      ],
-      wk: [
-        [1, 1],
-        [0, 1],
-      ],
-      wv: [
-        [1, 0],
-        [1, 1],
-      ],
-    };
+    const seed = SEED_004;
     await page.getByRole('button', { name: 'more Window left' }).click(); // -1 -> 0
     await page.getByRole('button', { name: 'more Window left' }).click(); // 0 -> 1
     await page.getByRole('radio', { name: 'paper slopes' }).click();

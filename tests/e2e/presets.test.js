@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
+import { SEED_004, SEED_004_QUOTED } from '../support/seed-004.js';
 
 let site;
 beforeAll(async () => {
@@ -13,38 +14,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-// seed 004 as docs/semantics.md prints it: weights to 4 decimals, the output to 3.
-const SEED_004 = {
-  weights: [
-    [0.0557, 0.0016, 0.9427],
-    [0.3057, 0.0743, 0.62],
-    [0.007, 0.0002, 0.9928],
-  ],
-  output: [
-    [3.939, 1.056],
-    [3.471, 1.306],
-    [3.992, 1.007],
-  ],
-};
-const SEED_004_INPUTS = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 
@@ -54,9 +23,9 @@ describe('presets', () => {
     const weights = (await stageValues(page, 'weights'))[0];
     const output = (await stageValues(page, 'output'))[0];
     // Printed to 4 (weights) and 3 (output) decimals: within half a unit of the last one.
-    expect(worstDifference(weights, SEED_004.weights).diff).toBeLessThanOrEqual(0.00005);
-    expect(worstDifference(output, SEED_004.output).diff).toBeLessThanOrEqual(0.0005);
-    const exact = selfAttention(SEED_004_INPUTS);
+    expect(worstDifference(weights, SEED_004_QUOTED.weights).diff).toBeLessThanOrEqual(0.00005);
+    expect(worstDifference(output, SEED_004_QUOTED.output).diff).toBeLessThanOrEqual(0.0005);
+    const exact = selfAttention(SEED_004);
     expect(worstDifference(weights, exact.weights).diff).toBeLessThan(FLOAT32);
     expect(worstDifference(output, exact.output).diff).toBeLessThan(4 * FLOAT32);
     expect(problems).toEqual([]);

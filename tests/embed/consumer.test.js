@@ -16,28 +16,11 @@ import { selfAttention } from '../reference/matrices.js';
 import { rendered, startPages } from '../support/pages.js';
 import { shadowStageValues, worstDifference } from '../support/figures.js';
 import { packAndInstall } from '../support/pack.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 const run = promisify(execFile);
 const FIXTURES = fileURLToPath(new URL('./consumer/', import.meta.url));
-const SEED_004 = selfAttention({
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-});
+const EXACT_004 = selfAttention(SEED_004);
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
 
@@ -67,8 +50,8 @@ async function figureNumbers(pages, name) {
 }
 
 function expectSeed004(numbers) {
-  expect(worstDifference(numbers.weights, SEED_004.weights).diff).toBeLessThan(FLOAT32);
-  expect(worstDifference(numbers.output, SEED_004.output).diff).toBeLessThan(4 * FLOAT32);
+  expect(worstDifference(numbers.weights, EXACT_004.weights).diff).toBeLessThan(FLOAT32);
+  expect(worstDifference(numbers.output, EXACT_004.output).diff).toBeLessThan(4 * FLOAT32);
   expect(numbers.wasm).toHaveLength(1);
   expect(numbers.problems).toEqual([]);
 }
@@ -106,8 +89,8 @@ describe('the packed package in a fresh project', () => {
     const { stdout } = await run('node', ['seed-004.mjs'], { cwd: project });
     const result = JSON.parse(stdout);
     expect(result.backend).toMatch(/^wasm-(relaxed|simd|scalar)$/);
-    expect(worstDifference(result.weights, SEED_004.weights.flat()).diff).toBeLessThan(FLOAT32);
-    expect(worstDifference(result.output, SEED_004.output.flat()).diff).toBeLessThan(4 * FLOAT32);
+    expect(worstDifference(result.weights, EXACT_004.weights.flat()).diff).toBeLessThan(FLOAT32);
+    expect(worstDifference(result.output, EXACT_004.output.flat()).diff).toBeLessThan(4 * FLOAT32);
     expect(result.saved).toEqual(result.weights); // through writeNpy and readTensors, bit for bit
     const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
     for (const [entry, names] of Object.entries(result.exports)) {

@@ -5,28 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alibiBias, attention, rotate, selfAttention } from '../reference/matrices.js';
 import { elementsPage, rendered, startPages, wasmRequests } from '../support/pages.js';
 import { settle, shadowStageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 // float32 storage of a handful of sums and exps of numbers below 10: far below 1e-6.
 const FLOAT32 = 1e-6;
+
+/** The error messages of the elements `ids` (selectors), once every one of them shows one in its shadow root. */
+const errorMessages = (page, ids) =>
+  page
+    .waitForFunction((list) => {
+      const texts = list.map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
+      return texts.every(Boolean) && texts;
+    }, ids)
+    .then((handle) => handle.jsonValue());
 
 let pages;
 beforeAll(async () => {
@@ -158,25 +149,7 @@ describe('<attn-figure>', () => {
 
   it('draws 2-D weights in data as one head, and names an unknown key, a wrong shape or a non-number instead of drawing other numbers', async () => {
     // The README's Node example passes 2-D weights to the API's layers; the same data in a figure.
-    const data = {
-      x: [
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-      ],
-      wk: [
-        [1, 1],
-        [0, 1],
-      ],
-      wv: [
-        [1, 0],
-        [1, 1],
-      ],
-    };
+    const data = SEED_004;
     const bad = [
       ['unknown', { ...data, Wq: data.wq }],
       [
@@ -212,12 +185,7 @@ describe('<attn-figure>', () => {
       [3, 1, 4],
       [6, 1, 13],
     ]);
-    const messages = await page
-      .waitForFunction(() => {
-        const texts = ['#unknown', '#shape', '#value'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
-        return texts.every(Boolean) && texts;
-      })
-      .then((handle) => handle.jsonValue());
+    const messages = await errorMessages(page, ['#unknown', '#shape', '#value']);
     expect(messages[0]).toMatch(/unknown key 'Wq' \(did you mean 'wq'\?\)/);
     expect(messages[1]).toMatch(/wk has shape \(1, 2, 3\) but this example needs \(1, 2, 2\) \(H, d_in, d_q\)/);
     expect(messages[2]).toMatch(/wv\[0\]\[1\]\[1\] must be a finite number, got "one"/);
@@ -237,12 +205,7 @@ describe('<attn-figure>', () => {
       <attn-figure id="b" preset="seed-004" stages="weights softmax"></attn-figure>
       <attn-figure id="c" preset="d2l" valid-lens="2 6 1"></attn-figure>`,
     );
-    const messages = await page
-      .waitForFunction(() => {
-        const texts = ['#a', '#b', '#c'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
-        return texts.every(Boolean) && texts;
-      })
-      .then((handle) => handle.jsonValue());
+    const messages = await errorMessages(page, ['#a', '#b', '#c']);
     expect(messages[0]).toMatch(/preset must be one of 'seed-004'.*got "seed-005"/);
     expect(messages[1]).toMatch(/unknown stage "softmax"/);
     expect(messages[2]).toMatch(/validLens must have B=2 entries/);
@@ -300,13 +263,7 @@ describe('<attn-figure>', () => {
       <attn-figure id="f" preset="seed-004" rope='{"base": -1}'></attn-figure>
       <attn-figure id="g" preset="sentence" kv-heads="3"></attn-figure>`,
     );
-    const ids = ['#a', '#b', '#c', '#d', '#e', '#f', '#g'];
-    const messages = await page
-      .waitForFunction((list) => {
-        const texts = list.map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
-        return texts.every(Boolean) && texts;
-      }, ids)
-      .then((handle) => handle.jsonValue());
+    const messages = await errorMessages(page, ['#a', '#b', '#c', '#d', '#e', '#f', '#g']);
     expect(messages[0]).toMatch(/window: expected two integers >= -1/);
     expect(messages[1]).toMatch(/window: expected two integers >= -1/);
     expect(messages[2]).toMatch(/alibi: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "yes"/);
@@ -350,13 +307,7 @@ describe('<attn-figure>', () => {
       <attn-figure id="c" preset="seed-004" heads="2" alibi="0.5 -1"></attn-figure>
       <attn-figure id="d" preset="seed-004" heads="2" alibi="0.5 1e39"></attn-figure>`,
     );
-    const ids = ['#a', '#b', '#c', '#d'];
-    const messages = await page
-      .waitForFunction((list) => {
-        const texts = list.map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
-        return texts.every(Boolean) && texts;
-      }, ids)
-      .then((handle) => handle.jsonValue());
+    const messages = await errorMessages(page, ['#a', '#b', '#c', '#d']);
     expect(messages[0]).toMatch(/alibi must hold one slope per head, H=1, got 2/);
     expect(messages[1]).toMatch(/alibi: expected present, "paper", "off" or one slope per head like "0.5 0.25", got "0.5 x"/);
     expect(messages[2]).toMatch(/alibi\[1\] must be a finite number > 0 \(and finite as float32\), got -1/);
@@ -675,12 +626,7 @@ describe('<attn-heatmap>', () => {
       <attn-heatmap id="a" weights="[[1, 0], [1]]"></attn-heatmap>
       <attn-heatmap id="b" weights="[[1, 0], [0, 1]]" row-labels="one"></attn-heatmap>`,
     );
-    const messages = await page
-      .waitForFunction(() => {
-        const texts = ['#a', '#b'].map((id) => document.querySelector(id).shadowRoot.querySelector('.status.error')?.textContent);
-        return texts.every(Boolean) && texts;
-      })
-      .then((handle) => handle.jsonValue());
+    const messages = await errorMessages(page, ['#a', '#b']);
     expect(messages[0]).toMatch(/weights/);
     expect(messages[1]).toMatch(/row-labels must have 2 labels/);
     expect(problems).toEqual([]);

@@ -9,6 +9,7 @@ import { writeSafetensors } from '../../web/io/index.js';
 import { selfAttention } from '../reference/matrices.js';
 import { elementsPage, rendered, startPages } from '../support/pages.js';
 import { shadowStageValues, worstDifference } from '../support/figures.js';
+import { SEED_004 } from '../support/seed-004.js';
 
 const links = {
   examples: fileURLToPath(new URL('../../examples/', import.meta.url)),
@@ -152,25 +153,6 @@ describe('<attn-heads>', () => {
 });
 
 describe('<attn-figure src>', () => {
-  const SEED_004 = {
-    x: [
-      [1, 2],
-      [0, 1],
-      [3, 1],
-    ],
-    wq: [
-      [1, 0],
-      [0, 1],
-    ],
-    wk: [
-      [1, 1],
-      [0, 1],
-    ],
-    wv: [
-      [1, 0],
-      [1, 1],
-    ],
-  };
   const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
   const FLOAT32 = 1e-6; // float32 sums and exps of numbers below 10
 

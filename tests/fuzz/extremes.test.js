@@ -5,7 +5,7 @@
 // overflowed float32 (web/src/boundary/overflow.js), never a silent NaN or Infinity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runExtremeCase, runExtremeCaseAgainstFloat64 } from './run.js';
 import { fuzzParams, fuzzTimeout } from './settings.js';

@@ -10,7 +10,7 @@
 //                            fix the call wrote outside its block
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runCase } from './run.js';
 import { fuzzParams, fuzzTimeout } from './settings.js';

@@ -3,7 +3,7 @@
 // or a TypeError/RangeError naming the argument at fault; never a trap, a changed input or a
 // change of wasm memory (tests/fuzz/layer-cases.js, contract.js).
 import { describe, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { layerSpec, runLayerSession } from './layer-cases.js';
 import { fuzzTimeout } from './settings.js';
 import { assertWithOutcomes, loadedBuild } from './suite.js';

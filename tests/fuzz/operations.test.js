@@ -6,7 +6,7 @@
 // known-findings.test.js. Replay a failure with FUZZ_SEED (npm run fuzz -- --seed S), or copy the
 // printed case into regressions.test.js.
 import { describe, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runCase } from './run.js';
 import { fuzzTimeout } from './settings.js';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { attentionSpec, build, softmaxSpec } from './cases.js';
 import { runCaseOnPool } from './run.js';
 import { fuzzParams, fuzzTimeout } from './settings.js';

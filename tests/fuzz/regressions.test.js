@@ -3,7 +3,7 @@
 // fails until the code does it (flip it to `it` with the fix).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../web/src/index.js';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { attentionReference, maskedSoftmaxBackwardReference } from '../reference/index.js';
 import { build } from './cases.js';
 import { runCase } from './run.js';

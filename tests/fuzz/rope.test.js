@@ -5,7 +5,7 @@
 // tests/fuzz/contract.js (no changed input, no changed wasm memory).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { ropeReference } from '../reference/index.js';
 import { expectNamedError, expectNear, guardedCall } from './contract.js';
 import { fuzzTimeout } from './settings.js';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { beforeAll, expect } from 'vitest';
 import { loadModule } from '../../web/src/boundary/loader.js';
-import { loadBackend } from '../js/shared/backends.js';
+import { loadBackend } from '../js/support/backends.js';
 import { fuzzParams } from './settings.js';
 
 /** { attn, module } of build `which` (BACKENDS), filled in before the block's tests run. */

@@ -6,7 +6,7 @@
 // input or wasm memory left behind (contract.js), the model made and disposed inside the call.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS } from '../js/shared/backends.js';
+import { BACKENDS } from '../js/support/backends.js';
 import { expectNamedError, guardedCall } from './contract.js';
 import { fuzzTimeout } from './settings.js';
 import { assertWithOutcomes, loadedBuild } from './suite.js';

@@ -1,7 +1,7 @@
 // Deterministic tensors for the fuzz cases (not a test file). A case holds only small numbers
 // (sizes, a style, a seed), so fast-check prints it whole on failure and it can be replayed or
 // copied into regressions.test.js; the elements come from these builders.
-import { product, seededRandom } from '../js/shared/numeric.js';
+import { product, seededRandom } from '../js/support/numeric.js';
 
 /**
  * How the elements are drawn:

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readTensors, writeNpy, writeSafetensors } from '../../web/io/index.js';
 import { npyHeader, safetensorsFile } from './bombs.js';
 import { fixture, manifest } from './fixtures.js';
-import { rejection } from '../js/shared/thrown.js';
+import { rejection } from '../js/support/thrown.js';
 
 const errorClass = { TypeError, RangeError };
 

@@ -5,7 +5,7 @@
 // over one safetensors region 14 s and 2.6 GiB (tests/io/measure-bombs.mjs).
 import { describe, expect, it } from 'vitest';
 import { readTensors } from '../../web/io/index.js';
-import { rejection } from '../js/shared/thrown.js';
+import { rejection } from '../js/support/thrown.js';
 import {
   hugeMemberNpz,
   lyingMemberNpz,

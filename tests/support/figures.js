@@ -2,6 +2,12 @@
 // data-value (in the document or inside an element's shadow root), every number on the page, the
 // worst difference from the float64 reference, and waiting for the views to catch up.
 
+/**
+ * The stages a backward pass adds after the forward ones, in pipeline order, when the loss is on
+ * the attention output (one head, no W^O): the target, then the gradients back to the weights.
+ */
+export const BACKWARD_STAGES = ['target', 'd-output', 'd-weights', 'd-scores', 'dq', 'dk', 'dv', 'dwq', 'dwk', 'dwv'];
+
 /** Resolves after the page has had two frames: edits reach the store, then the views. */
 export const settle = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 

@@ -8,11 +8,24 @@ import { loadModule } from '../../../web/src/boundary/loader.js';
 import { NO_BUFFERS } from '../../../web/src/boundary/buffers.js';
 import { withArena } from '../../../web/src/boundary/memory.js';
 import { callEntry, callQuery } from '../../../web/src/boundary/packed.js';
-import { BACKENDS, heapState } from '../shared/backends.js';
+import { BACKENDS, heapState } from '../support/backends.js';
 
 // Heap state is compared exactly: a block kept per call moves the next allocation or grows the heap
 // long before 1000 calls (10000 took ~10 s of the browser suite and found nothing more).
 const CALLS = 1_000;
+// The packed mask record of a call that hides nothing: no lengths, no causal mask, no window.
+const OPEN_MASK = {
+  validLensPerRow: false,
+  causal: 0,
+  strideB: 0,
+  strideH: 0,
+  strideI: 0,
+  strideJ: 0,
+  useFill: false,
+  fill: 0,
+  windowLeft: -1,
+  windowRight: -1,
+};
 
 const random = (n, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(seed * 7919 + i * 104729) * 2);
 const rand = (shape, seed) => ({
@@ -83,7 +96,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
       H: 3,
       Tq: 2,
       Tk: 2,
-      mask: { validLensPerRow: false, causal: 7, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+      mask: { ...OPEN_MASK, causal: 7 },
     };
     for (let i = 0; i < CALLS; i++) {
       // causal 7 is no Causal value: only the binding's own check can catch it here.
@@ -121,7 +134,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
       H: 1,
       Tq: 1,
       Tk: 4,
-      mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+      mask: OPEN_MASK,
     };
     const end = module.HEAPU8.length - 8; // room for 2 floats, 4 wanted
     const stack = module.stackSave();
@@ -142,7 +155,7 @@ describe.each(BACKENDS)('the wasm boundary ($backend)', ({ simd, backend }) => {
       H: 1,
       Tq: 3,
       Tk: 5,
-      mask: { validLensPerRow: false, causal: 0, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 },
+      mask: OPEN_MASK,
     };
     const messageOf = (buffers) => {
       const stack = module.stackSave();

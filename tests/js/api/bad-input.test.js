@@ -3,8 +3,9 @@
 // or a bare number; and the module computes correctly afterwards, also after 200 failing calls.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadModule } from '../../../web/src/boundary/loader.js';
-import { BACKENDS, heapState, loadBackend } from '../shared/backends.js';
-import { expectClose, tensor } from '../shared/numeric.js';
+import { BACKENDS, heapState, loadBackend } from '../support/backends.js';
+import { expectClose, tensor } from '../support/numeric.js';
+import { SEED_004, SEED_004_QUOTED } from '../../support/seed-004.js';
 
 // A valid rank-2 problem: q (Tq 3, d 4), k (Tk 5, d 4), v (Tk 5, dv 2).
 const zeros = (...shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });
@@ -271,26 +272,7 @@ const BAD_INPUTS = [
 ];
 
 // seed 004: the reference computation that must still work after every failure.
-const x004 = tensor([
-  [1, 2],
-  [0, 1],
-  [3, 1],
-]);
-const k004 = tensor([
-  [1, 3],
-  [0, 1],
-  [3, 4],
-]);
-const v004 = tensor([
-  [3, 2],
-  [1, 1],
-  [4, 1],
-]);
-const out004 = tensor([
-  [3.939, 1.056],
-  [3.471, 1.306],
-  [3.992, 1.007],
-]);
+const [x004, k004, v004, out004] = [SEED_004.x, SEED_004_QUOTED.k, SEED_004_QUOTED.v, SEED_004_QUOTED.output].map(tensor);
 function expectStillWorks(attn) {
   // docs/semantics.md quotes 3 decimals: half a unit of the last digit.
   expectClose(attn.scaledDotProductAttention(x004, k004, v004).output, out004, { rtol: 0, atol: 5.01e-4, label: 'seed 004 after an error' });

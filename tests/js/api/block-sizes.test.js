@@ -4,8 +4,8 @@
 // here from docs/semantics.md (tests/reference). This is the only place the wasm simd128 kernels are
 // exercised at sizes with several blocks and ragged tails.
 import { beforeAll, describe, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { sdpaReference } from '../../reference/index.js';
 
 // float32 storage and accumulation over up to 257 keys (and dv summed over 2 query heads and up to

@@ -2,8 +2,8 @@
 // tests/golden/gen_golden.py), forward and backward, through the public API on both builds.
 import { beforeAll, describe, expect, it } from 'vitest';
 import golden from '../../golden/golden.json';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { decodeNumber, expectClose, tensorFromJson } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { decodeNumber, expectClose, tensorFromJson } from '../support/numeric.js';
 
 // The reference is float64 on float32-exact inputs; we store and accumulate in float32 (ulp 1.2e-7
 // at 1) over at most a few dozen terms of magnitude <= ~10, and the backward's dS = P (dP - D)

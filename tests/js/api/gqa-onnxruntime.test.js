@@ -15,8 +15,8 @@
 // Node only: the browser project would have to serve onnxruntime-web's own .wasm and .mjs through
 // Vite, and this comparison is about the numbers, not the engine (which the Node run already covers).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 
 const IN_NODE = typeof window === 'undefined' && typeof process !== 'undefined' && Boolean(process.versions?.node);
 

@@ -2,8 +2,8 @@
 // gradient of L = sum(output * G) (G a fixed random dOutput) against the central difference
 // (L(x + e) - L(x - e)) / (2e), element by element, for every input and weight.
 import { beforeAll, describe, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { randomTensor, seededRandom } from '../support/numeric.js';
 
 // Why these numbers (float32 forward passes, L summed in float64):
 // - EPS = 1e-2: L's float32 rounding noise is ~1e-7 * |L| ~ 1e-6 for these sizes; divided by 2e

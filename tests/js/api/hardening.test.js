@@ -6,10 +6,10 @@ import { loadAttention } from '../../../web/src/index.js';
 import { loadModule } from '../../../web/src/boundary/loader.js';
 import { withArena } from '../../../web/src/boundary/memory.js';
 import { callEntry } from '../../../web/src/boundary/packed.js';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { sdpaReference } from '../../reference/index.js';
-import { thrown } from '../shared/thrown.js';
+import { thrown } from '../support/thrown.js';
 
 // One float32 rounding per step of a short row: far below the 1e-3 a wrong mask or row would miss by.
 const CLOSE = { atol: 1e-5, rtol: 1e-5 };

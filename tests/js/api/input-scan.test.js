@@ -5,8 +5,8 @@
 // non-finite value anywhere (in a vector, across the kernel's 1024-float blocks, in the tail) is a
 // TypeError naming the argument and its flat index, no input changes, and the module keeps working.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { sdpaReference } from '../../reference/index.js';
 
 const SHAPES = { q: [1, 2, 3, 4], k: [1, 2, 601, 4], v: [1, 2, 601, 4] }; // k, v: 4808 floats, 4 blocks and a tail

@@ -8,9 +8,9 @@ import { loadAttention } from '../../../web/src/index.js';
 import { loadModule } from '../../../web/src/boundary/loader.js';
 import { heldMemory } from '../../../web/src/boundary/memory.js';
 import { selfAttention } from '../../../web/src/ops/layers.js';
-import { BACKENDS, heapState, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
-import { thrown } from '../shared/thrown.js';
+import { BACKENDS, heapState, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
+import { thrown } from '../support/thrown.js';
 
 // As in kv-cache.test.js: the cached path and the full forward round in different orders.
 const TOLERANCE = { rtol: 1e-5, atol: 2e-6 };

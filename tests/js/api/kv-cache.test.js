@@ -4,8 +4,8 @@
 // Its rows live in wasm memory between calls and are checked once, when appended: a refused call
 // (NaN in xNew, an overflow, maxLength) leaves the cache exactly as it was, and it keeps working.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { layerReference } from '../../reference/index.js';
 
 // The cached path sums Wo's product in float64 (the full forward in float32, in another order) and

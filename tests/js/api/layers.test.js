@@ -2,8 +2,9 @@
 // Their numbers are checked against PyTorch in golden.test.js and by finite differences in
 // gradients.test.js; this file checks the object behaviour.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, backendNamed, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom, tensor } from '../shared/numeric.js';
+import { BACKENDS, backendNamed, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom, tensor } from '../support/numeric.js';
+import { SEED_004 } from '../../support/seed-004.js';
 
 function meanSquaredError(output, target) {
   let s = 0;
@@ -96,26 +97,8 @@ describe.each(BACKENDS)('attention layers ($backend)', (build) => {
     });
 
     it("20 SGD steps lower seed 004's loss (its X and weights, a fixed target)", () => {
-      const layer = attn.selfAttention({
-        wq: tensor([
-          [1, 0],
-          [0, 1],
-        ]),
-        wk: tensor([
-          [1, 1],
-          [0, 1],
-        ]),
-        wv: tensor([
-          [1, 0],
-          [1, 1],
-        ]),
-        causal: true,
-      });
-      const x = tensor([
-        [1, 2],
-        [0, 1],
-        [3, 1],
-      ]);
+      const layer = attn.selfAttention({ wq: tensor(SEED_004.wq), wk: tensor(SEED_004.wk), wv: tensor(SEED_004.wv), causal: true });
+      const x = tensor(SEED_004.x);
       const target = tensor([
         [1, 0],
         [0, 1],

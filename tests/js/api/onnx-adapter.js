@@ -11,7 +11,7 @@
 //   - qk_matmul_output_mode 0..3 read from trace.scores / trace.softcapped / trace.masked / weights.
 // Everything the API cannot express in one option (two masks at once) is combined here into one
 // attnMask of the full (B, H, Tq, Tk) broadcast shape.
-import { decodeNumber, product } from '../shared/numeric.js';
+import { decodeNumber, product } from '../support/numeric.js';
 
 /** An ONNX input or output as { shape, dtype, data } with numbers decoded ("-inf" strings included). */
 export function decodeValue(v) {

@@ -3,8 +3,8 @@
 // reference. The mapping (3D heads, past key/value, masks, causal offsets, qk_matmul_output_mode)
 // lives in onnx-adapter.js.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose } from '../support/numeric.js';
 import { decodeValue, runOnnxAttention, runOnnxSoftmax } from './onnx-adapter.js';
 
 // Through Vite, so the same file runs in Node and in Chromium.

@@ -8,8 +8,8 @@ import { loadModule } from '../../../web/src/boundary/loader.js';
 import { NO_BUFFERS } from '../../../web/src/boundary/buffers.js';
 import { withArena } from '../../../web/src/boundary/memory.js';
 import { callEntry, callQuery } from '../../../web/src/boundary/packed.js';
-import { BACKENDS } from '../shared/backends.js';
-import { randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS } from '../support/backends.js';
+import { randomTensor, seededRandom } from '../support/numeric.js';
 
 const MASK = { validLensPerRow: false, causal: 1, strideB: 0, strideH: 0, strideI: 0, strideJ: 0, useFill: false, fill: 0, windowLeft: -1, windowRight: -1 };
 const [B, H, Tq, Tk, d] = [2, 2, 3, 5, 4];

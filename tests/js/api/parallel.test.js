@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAttention } from '../../../web/src/index.js';
 import { planSdpa, rowRanges, subCallSpans } from '../../../web/src/threads/plan.js';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
-import { expectSameError } from '../shared/thrown.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
+import { expectSameError } from '../support/thrown.js';
 
 // Why not exact: a sub-call is a smaller attention (fewer rows, or a causal block over its first Tk'
 // keys), which the kernels may tile differently, and the backward adds dk, dv partials of workers

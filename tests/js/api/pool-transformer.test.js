@@ -2,10 +2,10 @@
 // with exactly the synchronous model's numbers (the same build and code in both), rejects bad input
 // with the synchronous error, and is gone once disposed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
 import { loadAttention } from '../../../web/src/index.js';
 import { inductionTask } from '../../../web/model/train/tasks.js';
-import { expectSameError } from '../shared/thrown.js';
+import { expectSameError } from '../support/thrown.js';
 
 const CONFIG = { vocab: 26, dModel: 16, layers: 2, heads: 2, maxLength: 24, positions: 'rope', mlp: 32, seed: 7 };
 const optimizer = { learningRate: 3e-3, clip: 1 };

@@ -2,8 +2,8 @@
 // back as result.output.data, on one thread and on the pool; anything else is refused by name, and
 // a call that fails writes nothing into it.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, backendWithPool } from '../shared/backends.js';
-import { randomTensor, sdpaProblem, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, backendWithPool } from '../support/backends.js';
+import { randomTensor, sdpaProblem, seededRandom } from '../support/numeric.js';
 
 // The fused kernels' edge problem (numeric.js) and the floats of its output (B, H, Tq, dv).
 function problem(seed) {

@@ -2,8 +2,8 @@
 // backward skips recomputing them (the fused kernels' D = rowsum(dO * O) and P = exp(S - lse)), and
 // must give the gradients of the backward that recomputes them, on one thread and on the pool.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, backendWithPool } from '../shared/backends.js';
-import { expectClose, sdpaProblem } from '../shared/numeric.js';
+import { BACKENDS, backendWithPool } from '../support/backends.js';
+import { expectClose, sdpaProblem } from '../support/numeric.js';
 
 // Not bit for bit: the recomputing backward runs the forward in its own query blocks, whose last
 // key block may end elsewhere, which moves where the vector sums split into tails: a few ulp of

@@ -1,9 +1,11 @@
 // The seeds' worked examples with the exact values of docs/semantics.md ("The seeds' worked
 // examples, computed exactly"), through the public API, on both builds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, seededRandom, randomTensor, tensor } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, seededRandom, randomTensor, tensor } from '../support/numeric.js';
 import { maskedSoftmaxReference } from '../../reference/index.js';
+import { SEED_002 } from '../../support/seed-002.js';
+import { SEED_004, SEED_004_QUOTED } from '../../support/seed-004.js';
 
 // docs/semantics.md quotes weights to 4 decimals and outputs to 3: half a unit of the last quoted digit,
 // plus float32 rounding (far smaller), is the most a correct result can differ from the quote.
@@ -12,45 +14,10 @@ const THREE_DECIMALS = { rtol: 0, atol: 5e-4 + 1e-6 };
 // Exact small-integer products (Q = X Wq with integer X and W) are exact in float32.
 const EXACT = { rtol: 0, atol: 0 };
 
-// seed 004: X, Wq = I, Wk, Wv; K = X Wk and V = X Wv as the seed computes them (those are right).
+// seed 004 (tests/support/seed-004.js): X, Wq = I, Wk, Wv; K = X Wk and V = X Wv as the seed
+// computes them (those are right); the weights and output as docs/semantics.md quotes them.
 const seed004 = {
-  x: tensor([
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ]),
-  wq: tensor([
-    [1, 0],
-    [0, 1],
-  ]),
-  wk: tensor([
-    [1, 1],
-    [0, 1],
-  ]),
-  wv: tensor([
-    [1, 0],
-    [1, 1],
-  ]),
-  k: tensor([
-    [1, 3],
-    [0, 1],
-    [3, 4],
-  ]),
-  v: tensor([
-    [3, 2],
-    [1, 1],
-    [4, 1],
-  ]),
-  weights: tensor([
-    [0.0557, 0.0016, 0.9427],
-    [0.3057, 0.0743, 0.62],
-    [0.007, 0.0002, 0.9928],
-  ]),
-  output: tensor([
-    [3.939, 1.056],
-    [3.471, 1.306],
-    [3.992, 1.007],
-  ]),
+  ...Object.fromEntries(Object.entries({ ...SEED_004, ...SEED_004_QUOTED }).map(([name, rows]) => [name, tensor(rows)])),
   // With the causal mask of the seed's code (j > i masked): row 0 sees only key 0, row 1 keys 0..1
   // with weights 1 / (1 + e^{-2/sqrt 2}) = 0.8044 and 0.1956, row 2 is unchanged.
   causalWeights: tensor([
@@ -67,29 +34,10 @@ const seed004 = {
 
 // seed 002, corrected (its text multiplies X row 1 by W^Q wrongly; docs/semantics.md has the right values).
 const seed002 = {
-  x: tensor([
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ]),
-  wq: tensor([
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ]),
-  wk: tensor([
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ]),
-  wv: tensor([
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ]),
+  x: tensor(SEED_002.x),
+  wq: tensor(SEED_002.wq),
+  wk: tensor(SEED_002.wk),
+  wv: tensor(SEED_002.wv),
   q: tensor([
     [1, 1, 1],
     [2, 2, 2],

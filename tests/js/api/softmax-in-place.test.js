@@ -4,8 +4,8 @@
 // reference under every kind of mask, and a non-finite value anywhere, inside a block of eight or
 // in the tail, is reported at its own index (-Infinity is a valid score, so it passes in x only).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { maskedSoftmaxBackwardReference, maskedSoftmaxReference } from '../../reference/index.js';
 
 /** The float64 references (tests/reference) as tensors for expectClose. */

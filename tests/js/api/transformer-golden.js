@@ -22,8 +22,11 @@ export function loadGolden(name) {
   return golden;
 }
 
-/** The attn.transformer configuration of a golden's config line. */
-export function modelConfig(c) {
+/**
+ * transformer.py's Config as the safetensors metadata holds it (enums by name) -> attn.transformer's
+ * configuration (also transformer-safetensors.test.js).
+ */
+export function transformerConfig(c) {
   return {
     vocab: c.vocab,
     dModel: c.d_model,
@@ -31,12 +34,18 @@ export function modelConfig(c) {
     heads: c.heads,
     kvHeads: c.kv_heads || c.heads,
     maxLength: c.max_length,
-    positions: POSITIONS[c.positions],
-    mlp: c.mlp,
-    gelu: GELUS[c.gelu],
-    tie: c.tie !== 0,
+    positions: c.positions,
+    ...(c.positions === 'rope' && c.rope_base !== undefined ? { rope: { base: c.rope_base } } : {}),
     ...(c.window > 0 ? { window: c.window } : {}),
+    mlp: c.mlp,
+    gelu: c.gelu,
+    tie: c.tie,
   };
+}
+
+/** The attn.transformer configuration of a golden's config line (enums by index, tie 0 or 1). */
+export function modelConfig(c) {
+  return transformerConfig({ ...c, positions: POSITIONS[c.positions], gelu: GELUS[c.gelu], tie: c.tie !== 0 });
 }
 
 /** The golden's AdamW options as trainStep takes them. */

@@ -4,8 +4,8 @@
 // every parameter after two AdamW steps, through the public API on every wasm build; and 300
 // float32 training steps of the induction model against PyTorch's float64 loss curve.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose } from '../support/numeric.js';
 import { GOLDEN_CASES, inductionBatch, loadGolden, modelConfig, optimizerOf, splitmix64 } from './transformer-golden.js';
 
 // The tolerances of tests/cpp/transformer_golden_test.cpp, whose reasoning holds here: float32

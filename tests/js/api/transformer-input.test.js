@@ -2,7 +2,7 @@
 // optimizer's) is a TypeError or RangeError naming it, nothing changes, and the module keeps
 // working; a step whose loss is not finite leaves the parameters and the AdamW state as they were.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, heapState, loadBackend } from '../shared/backends.js';
+import { BACKENDS, heapState, loadBackend } from '../support/backends.js';
 import { heldMemory, outOfMemoryError } from '../../../web/src/boundary/memory.js';
 import { loadModule } from '../../../web/src/boundary/loader.js';
 

@@ -4,30 +4,13 @@
 // model's parameters() written with writeSafetensors read back to the same state_dict (that
 // PyTorch loads them: tools/model/check_safetensors.py, run offline).
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose } from '../support/numeric.js';
 import { readTensors, writeSafetensors } from '../../../web/io/index.js';
+import { transformerConfig } from './transformer-golden.js';
 
 const urls = import.meta.glob('../../golden/transformer/state_dict_*.safetensors', { query: '?url&inline', import: 'default', eager: true });
 const bytes = (name) => Uint8Array.from(atob(urls[`../../golden/transformer/${name}`].split(',')[1]), (c) => c.charCodeAt(0));
-
-/** transformer.py's Config (the file's metadata) -> attn.transformer's configuration. */
-function configOf(c) {
-  return {
-    vocab: c.vocab,
-    dModel: c.d_model,
-    layers: c.layers,
-    heads: c.heads,
-    kvHeads: c.kv_heads || c.heads,
-    maxLength: c.max_length,
-    positions: c.positions,
-    ...(c.positions === 'rope' ? { rope: { base: c.rope_base } } : {}),
-    ...(c.window > 0 ? { window: c.window } : {}),
-    mlp: c.mlp,
-    gelu: c.gelu,
-    tie: c.tie,
-  };
-}
 
 // Both sides compute in float32 from the same float32 parameters, in other orders: a few ulp of
 // logits of magnitude ~1-5 through two layers (the float64 goldens allow 4e-6 for the same path).
@@ -38,7 +21,7 @@ describe.each(BACKENDS)('PyTorch state_dicts as safetensors ($backend)', ({ simd
     const attn = await loadBackend({ simd, backend });
     const file = await readTensors(bytes(name), { name });
     const config = JSON.parse(file.metadata.config);
-    const model = attn.transformer(configOf(config));
+    const model = attn.transformer(transformerConfig(config));
     model.setParameters(file.tensors);
     const ids = JSON.parse(file.metadata.input_ids);
     const { logits } = model.forward(ids);

@@ -3,8 +3,8 @@
 // and rope / ropeBackward against the float64 reference (tests/reference). PyTorch goldens for all three
 // are in golden.test.js; finite differences in gradients.test.js; bad input in bad-input.test.js.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 import { ropeReference } from '../../reference/index.js';
 
 /** The window [left, right] of (Tq, Tk) as a boolean attnMask (FlashAttention's bounds, written directly). */

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../../package.json';
 import { loadAttention } from '../../../web/src/index.js';
 import { createAttentionWorker } from '../../../web/src/worker.js';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
-import { expectClose, randomTensor, seededRandom } from '../shared/numeric.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
+import { expectClose, randomTensor, seededRandom } from '../support/numeric.js';
 
 // Why not exact: the worker runs the same build on the same inputs as one whole call, so results
 // are normally bit-identical; the tolerance only allows a kernel that tiles differently per

@@ -9,34 +9,10 @@ import { checkInputs } from '../../../web/model/check/from-result.js';
 import { diagnose } from '../../../web/model/check/diagnose.js';
 import { presetRaw, presetState } from '../../../web/model/presets/index.js';
 import { matmul, selfAttention, softmaxRow, transpose } from '../../reference/matrices.js';
+import { SEED_002, SEED_002_PRINTED as PRINTED } from '../../support/seed-002.js';
 
-// seed 002 (the Chinese tutorial): X (3, 4), W (4, 3); T = d = d_v = 3, so every transposition
-// mistake has the right shape to be typed.
-const SEED_002 = {
-  x: [
-    [1, 0, 1, 0],
-    [0, 2, 0, 2],
-    [1, 1, 1, 1],
-  ],
-  wq: [
-    [1, 0, 1],
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 1, 1],
-  ],
-  wk: [
-    [0, 1, 1],
-    [1, 0, 1],
-    [0, 1, 0],
-    [1, 0, 0],
-  ],
-  wv: [
-    [0, 0, 1],
-    [1, 1, 0],
-    [0, 1, 0],
-    [1, 0, 1],
-  ],
-};
+// seed 002 (the Chinese tutorial, tests/support/seed-002.js): X (3, 4), W (4, 3); T = d = d_v = 3,
+// so every transposition mistake has the right shape to be typed.
 const everyKey = (T) => Array.from({ length: T }, () => Array(T).fill(true));
 const causal = (T) => Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => j <= i));
 
@@ -219,45 +195,6 @@ describe('diagnose: each common mistake, planted', () => {
 });
 
 describe('diagnose: the seed-002 tutorial as printed', () => {
-  // The text's numbers (Step 1 to Step 4), digits as printed.
-  const PRINTED = {
-    q: [
-      ['1', '0', '1'],
-      ['2', '2', '2'],
-      ['2', '1', '2'],
-    ],
-    k: [
-      ['0', '1', '1'],
-      ['4', '0', '2'],
-      ['2', '2', '1'],
-    ],
-    v: [
-      ['0', '1', '1'],
-      ['2', '2', '2'],
-      ['2', '2', '1'],
-    ],
-    scores: [
-      ['1', '2', '3'],
-      ['4', '8', '8'],
-      ['3', '6', '7'],
-    ],
-    scaled: [
-      ['0.58', '1.15', '1.73'],
-      ['2.31', '4.62', '4.62'],
-      ['1.73', '3.46', '4.04'],
-    ],
-    weights: [
-      ['0.20', '0.30', '0.50'],
-      ['0.02', '0.49', '0.49'],
-      ['0.04', '0.24', '0.72'],
-    ],
-    output: [
-      ['1.6', '1.8', '1.3'],
-      ['2.0', '2.0', '1.5'],
-      ['1.9', '1.9', '1.1'],
-    ],
-  };
-
   it('finds the slips in X times W^Q first and says which later numbers follow from the text’s own', () => {
     const result = run(PRINTED);
     expect(result.first).toBe('q');

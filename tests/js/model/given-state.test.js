@@ -5,27 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { givenState } from '../../../web/model/state/given.js';
 import { presetRaw } from '../../../web/model/presets/index.js';
 import { conform } from '../../../web/model/state/conform.js';
+import { SEED_004 } from '../../support/seed-004.js';
 
 const CUSTOM = { preset: 'custom' };
-const SEED_004 = {
-  x: [
-    [1, 2],
-    [0, 1],
-    [3, 1],
-  ],
-  wq: [
-    [1, 0],
-    [0, 1],
-  ],
-  wk: [
-    [1, 1],
-    [0, 1],
-  ],
-  wv: [
-    [1, 0],
-    [1, 1],
-  ],
-};
 
 describe('givenState', () => {
   it('reads 2-D wq, wk, wv as one head and 2-D q, k, v as one batch, as the API takes them', () => {

@@ -2,7 +2,7 @@
 // computed from its Q, K, V (the figures' pipelineState and the model's compute, as the lab draws
 // it) has exactly the attention weights the model's own forward trace holds for that head.
 import { describe, expect, it } from 'vitest';
-import { loadBackend } from '../shared/backends.js';
+import { loadBackend } from '../support/backends.js';
 import { compute } from '../../../web/model/compute/index.js';
 import { pipelineState } from '../../../web/figures/pipeline/state.js';
 import { headPipelineSpec, headPipelineSpecs, PIPELINE_TOKENS } from '../../../web/model/train/head-pipeline.js';

@@ -3,7 +3,7 @@
 // attentions, and a model trained here on the induction task until it copies (accuracy >= 0.99
 // on the predictable tokens) whose heads then cross the scores' thresholds.
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, loadBackend } from '../shared/backends.js';
+import { BACKENDS, loadBackend } from '../support/backends.js';
 import { headScores } from '../../../web/model/train/head-scores.js';
 import { accuracy, copyTask, inductionTask, reverseTask, sortTask, textTask } from '../../../web/model/train/tasks.js';
 

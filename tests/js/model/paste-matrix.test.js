@@ -6,31 +6,10 @@ import { PasteError, pasteMatrix } from '../../../web/model/state/paste.js';
 import { presetState } from '../../../web/model/presets/index.js';
 import { conform } from '../../../web/model/state/conform.js';
 import { sizesOf } from '../../../web/model/state/model.js';
+import { SEED_002 } from '../../support/seed-002.js';
 
-// seed 002's numbers (X 3 x 4, W 4 x 3), pasted onto seed 004 (X 3 x 2, W 2 x 2).
-const X = [
-  [1, 0, 1, 0],
-  [0, 2, 0, 2],
-  [1, 1, 1, 1],
-];
-const WQ = [
-  [1, 0, 1],
-  [1, 0, 0],
-  [0, 1, 0],
-  [0, 1, 1],
-];
-const WK = [
-  [0, 1, 1],
-  [1, 0, 1],
-  [0, 1, 0],
-  [1, 0, 0],
-];
-const WV = [
-  [0, 0, 1],
-  [1, 1, 0],
-  [0, 1, 0],
-  [1, 0, 1],
-];
+// seed 002's numbers (X 3 x 4, W 4 x 3; tests/support/seed-002.js), pasted onto seed 004 (X 3 x 2, W 2 x 2).
+const { x: X, wq: WQ, wk: WK, wv: WV } = SEED_002;
 const at = (stage) => ({ stage, head: 0, batch: 0, row: 0, col: 0 });
 
 describe('pasteMatrix', () => {

@@ -3,7 +3,7 @@
 // step, keeps snapshots (each with its heads' pipeline examples of then), pauses, steps and resets to the same first losses; ablation zeroes exactly
 // one head's columns of out.weight and refuses a head that does not exist.
 import { describe, expect, it } from 'vitest';
-import { loadBackend } from '../shared/backends.js';
+import { loadBackend } from '../support/backends.js';
 import { ablatedParameters, createTrainer, evaluate } from '../../../web/model/train/driver.js';
 import { HEAD_THRESHOLDS } from '../../../web/model/train/head-scores.js';
 

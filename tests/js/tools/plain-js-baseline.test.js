@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { attentionBackward, attentionForward } from '../../../web/measure/plain-js-attention.js';
 import { attentionReference } from '../../reference/index.js';
-import { seededRandom } from '../shared/numeric.js';
+import { seededRandom } from '../support/numeric.js';
 
 // float32 sums of d = 8 products of values of order 1: a few ulps of 1.
 const FLOAT32 = 2e-6;

@@ -15,8 +15,8 @@ import { additiveCausalMask, contender, unavailable } from './contender.mjs';
 
 let backendReady;
 
-/** The wasm backend with its .wasm files from node_modules (never fetched). */
-function tfjsWasm() {
+/** The wasm backend with its .wasm files from node_modules (never fetched); also tfjs-transformer.mjs's. */
+export function tfjsWasm() {
   backendReady ??= (async () => {
     const require = createRequire(import.meta.url);
     setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + path.sep);

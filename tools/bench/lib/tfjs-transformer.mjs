@@ -4,21 +4,8 @@
 // update), the same batches. tfjs-layers has no attention layer, so the model is its ops
 // (the embedding as a one-hot product, LayerNorm from moments, dense matMuls, causal softmax attention) under
 // tf.variableGrads-based minimize.
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-
-let ready;
-async function tfjsWasm() {
-  ready ??= (async () => {
-    const require = createRequire(import.meta.url);
-    setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + path.sep);
-    if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend did not start');
-    await tf.ready();
-  })();
-  return ready;
-}
+import { tfjsWasm } from './peer-tfjs.mjs';
 
 const uniform = (shape, fanIn) => tf.variable(tf.randomUniform(shape, -1 / Math.sqrt(fanIn), 1 / Math.sqrt(fanIn), 'float32', 1));
 
