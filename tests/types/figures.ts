@@ -5,11 +5,13 @@ import {
   NAN_GREY,
   PALETTE,
   canvasHeatmap,
+  colorBarLayout,
   colorScale,
   formatNumber,
   fullValue,
   heads,
   heatmap,
+  heatmapLayout,
   heatmapOrCanvas,
   legend,
   lineChart,
@@ -24,9 +26,12 @@ import {
   widestText,
   type AttentionsLike,
   type CanvasHeatmapOptions,
+  type ColorBar,
   type ColorScale,
   type HeadsOptions,
+  type HeatmapLayout,
   type HeatmapOptions,
+  type LayoutText,
   type LineChartOptions,
   type LinksOptions,
   type ColorScaleKind,
@@ -208,6 +213,13 @@ export async function useFigures(): Promise<number> {
   const key = legend(scale, { x: 4, y: 8, hatchId: null, lang: chinese });
   const keyNode: SVGGElement = key.node;
   legend(scale);
+  // The layout heatmap() draws, as numbers and texts (what the command line writes as a file).
+  const layout: HeatmapLayout = heatmapLayout(weights, { rowLabels: ['a', 'b'], colorScale: 'weights', masked, lang: 'en' });
+  const firstText: LayoutText = layout.texts[0];
+  const where: number = layout.cellX(1) + layout.cellY(0) + layout.cell.rx + layout.bar.stops[0][0] + layout.scale.t(0.5);
+  const bar = colorBarLayout(layout.scale, 0, 0, 60);
+  const drawnBar: ColorBar = bar.bar;
+  const placed: number = where + bar.width + drawnBar.height + bar.texts.length + layout.width + firstText.attrs.x;
 
   const spec = {
     ...stateSpec,
@@ -267,6 +279,7 @@ export async function useFigures(): Promise<number> {
     Object.keys(state).length +
     text.length +
     labelRoom +
+    placed +
     Object.keys(fileData ?? {}).length
   );
 }
@@ -294,6 +307,8 @@ export function misuse(): void {
   canvasHeatmap(weights, { highlight: [1] });
   // @ts-expect-error lang is 'en' or 'zh-CN' (anything else is a RangeError at run time too)
   heatmap(weights, { lang: 'fr' });
+  // @ts-expect-error a layout draws nothing: no attrs of a root
+  heatmapLayout(weights, { attrs: { id: 'x' } });
   // @ts-expect-error lang is 'en' or 'zh-CN', written so
   heads(attentions[0], { lang: 'zh' });
   // @ts-expect-error the elements are attn-figure, attn-heatmap and attn-heads
