@@ -29,7 +29,7 @@ export interface MatrixOptions {
   /** Labels of the R rows / C columns of each block. */
   rowLabels?: string[] | null;
   colLabels?: string[] | null;
-  /** (b) -> the label above block b when B > 1 (default 'batch b+1'). */
+  /** (b) -> the label above block b when B > 1 (default 'batch 0', 'batch 1', ...: counted from 0). */
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked: drawn hatched and muted, never mistaken for 0. */
   masked?: ArrayLike<number> | null;
@@ -204,7 +204,7 @@ export interface LinksOptions {
   lang?: FigureLanguage;
   stage?: string;
   title?: string;
-  /** Labels of the Tq queries (left) and the Tk keys (right); default q1.., k1... (0.1's queryTokens, keyTokens: a TypeError.) */
+  /** Labels of the Tq queries (left) and the Tk keys (right); default q0.., k0... (0.1's queryTokens, keyTokens: a TypeError.) */
   rowLabels?: string[];
   colLabels?: string[];
   masked?: ArrayLike<number> | null;

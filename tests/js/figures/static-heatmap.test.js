@@ -19,7 +19,11 @@ const rgbOf = (color) => {
   const plain = plainColor(color);
   return plain.match(/\d+/g).slice(0, 3).map(Number);
 };
-const translate = (node) => (node.getAttribute('transform') ?? 'translate(0 0)').match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/).slice(1).map(Number);
+const translate = (node) =>
+  (node.getAttribute('transform') ?? 'translate(0 0)')
+    .match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/)
+    .slice(1)
+    .map(Number);
 
 /** The figure's cells: { place 'row,col', value, x, y, width, height, rx, rgb } in document order. */
 function domCells(figure) {
