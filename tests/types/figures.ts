@@ -216,7 +216,7 @@ export async function useFigures(): Promise<number> {
   // The layout heatmap() draws, as numbers and texts (what the command line writes as a file).
   const layout: HeatmapLayout = heatmapLayout(weights, { rowLabels: ['a', 'b'], colorScale: 'weights', masked, lang: 'en' });
   const firstText: LayoutText = layout.texts[0];
-  const where: number = layout.cellX(1) + layout.cellY(0) + layout.cell.rx + layout.bar.stops[0][0] + layout.scale.t(0.5);
+  const where: number = layout.cellX(1) + layout.cellY(0) + layout.cell.rx + layout.bar.stops[0][0] + layout.scale.t(0.5) + layout.tone(NaN).length;
   const bar = colorBarLayout(layout.scale, 0, 0, 60);
   const drawnBar: ColorBar = bar.bar;
   const placed: number = where + bar.width + drawnBar.height + bar.texts.length + layout.width + firstText.attrs.x;

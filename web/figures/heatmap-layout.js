@@ -9,7 +9,8 @@
 //   without labels are counted from 0, as everywhere in the package.
 // -> {
 //   weights, lang, B, R, C (rows per batch, columns), rowLabels (B*R, as drawn), colLabels (C),
-//   scale (colorScale()), size (px per cell), cell { width, height, rx } (a cell's rect),
+//   scale (colorScale()), tone(v) (the scale's tone, or 'nan' for NaN: grey, never mistaken for a
+//   weight), size (px per cell), cell { width, height, rx } (a cell's rect),
 //   cellX(j), cellY(r) (a cell's top left; r counts the stacked rows),
 //   texts: [{ role ('title' | 'axis' | 'axis-title' | 'legend'), text, attrs }] in drawing order
 //     (title, then each row's label, the column labels, the axis titles, the colour bar's numbers;
@@ -124,6 +125,7 @@ export function heatmapLayout(input, options = {}) {
     rowLabels,
     colLabels,
     scale,
+    tone: (v) => (Number.isNaN(v) ? 'nan' : scale.tone(v)),
     size,
     cell: { width: size - 1, height: size - 1, rx: 2 },
     cellX,

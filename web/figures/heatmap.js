@@ -24,7 +24,7 @@ const TEXT_CLASS = { title: 'attn-title', axis: 'attn-axis', 'axis-title': 'attn
 
 export function heatmap(input, options = {}) {
   const layout = heatmapLayout(input, options);
-  const { weights, lang, B, R, C, rowLabels, colLabels, scale, cell: tile, cellX, cellY } = layout;
+  const { weights, lang, B, R, C, rowLabels, colLabels, scale, tone, cell: tile, cellX, cellY } = layout;
   const say = (key, params) => figureMessage(lang, key, params);
   const { stage = 'weights', masked = null, attrs = {} } = options;
   // Like show_heatmaps, colour only by default; numbers (2 decimals) fit from 40 px cells on.
@@ -44,7 +44,8 @@ export function heatmap(input, options = {}) {
       const k = r * C + j;
       const value = weights.data[k];
       const off = Boolean(masked && masked[k]);
-      const t = off ? 0 : scale.t(value);
+      const kind = off ? 'masked' : tone(value);
+      const t = kind === 'masked' || kind === 'nan' ? 0 : scale.t(value);
       const shown = numbers ? value.toFixed(2) : formatNumber(value);
       // The accessible name holds all the cell's visible text (Label in Name; axe counts an SVG
       // <title> as visible): the drawn number, or else the tooltip, which is the name without
@@ -54,7 +55,7 @@ export function heatmap(input, options = {}) {
       const cell = svg(
         'g',
         {
-          class: `cell ${off ? 'masked' : scale.tone(value)}${t > STRONG ? ' strong' : ''}`,
+          class: `cell ${kind}${t > STRONG ? ' strong' : ''}`,
           role: 'gridcell',
           transform: `translate(${cellX(j)} ${cellY(r)})`,
           style: `--t: ${t.toFixed(3)}`,

@@ -105,6 +105,8 @@ export interface HeatmapLayout {
   rowLabels: string[];
   colLabels: string[];
   scale: ColorScale;
+  /** A value's tone: the scale's, or 'nan' for NaN (drawn grey, NAN_GREY, never mistaken for a weight). */
+  tone(value: number): 'seq' | 'pos' | 'neg' | 'nan';
   /** px per cell, and the rect drawn in it. */
   size: number;
   cell: { width: number; height: number; rx: number };

@@ -86,19 +86,20 @@ describe.skipIf(!HAS_DOM)("the command line's SVG file and heatmap() draw one la
   afterAll(() => style.remove());
 
   // Weights (all in [0, 1]: the fixed scale) with tokens; scores (signed: the diverging scale) without.
+  // Each has a NaN: grey in both (it was the paper's colour in heatmap(), grey in the file).
   const Tq = 5;
   const Tk = 7;
   const cases = [
     {
       what: 'weights with tokens',
-      data: Float32Array.from({ length: Tq * Tk }, (_, k) => ((k * 37) % 101) / 100),
+      data: Float32Array.from({ length: Tq * Tk }, (_, k) => (k === 5 ? NaN : ((k * 37) % 101) / 100)),
       rows: ['the', 'cat', 'sat', 'on', 'mats'],
       cols: ['<s>', 'the', 'cat', 'sat', 'on', 'the', 'mat'],
       kind: 'weights',
     },
     {
       what: 'signed scores with positions only',
-      data: Float32Array.from({ length: Tq * Tk }, (_, k) => (((k * 53) % 97) - 48) / 7),
+      data: Float32Array.from({ length: Tq * Tk }, (_, k) => (k === 3 ? NaN : (((k * 53) % 97) - 48) / 7)),
       rows: null,
       cols: null,
       kind: 'signed',
