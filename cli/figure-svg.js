@@ -90,7 +90,13 @@ function cellRow(parts, scale, data, offset, C, x, y, cell, i, say) {
   for (let j = 0; j < C; j++) {
     const v = data[offset + j];
     const tip = say && say(j, v);
-    parts.push(el('rect', { x: x(j), ...cell, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) }, tip ? el('title', {}, escape(tip)) : ''));
+    parts.push(
+      el(
+        'rect',
+        { x: x(j), width: cell.width, height: cell.height, rx: cell.rx, fill: cellFill(scale, v), 'data-col': j, 'data-value': fullValue(v) },
+        tip ? el('title', {}, escape(tip)) : '',
+      ),
+    );
   }
   parts.push('</g>');
 }
