@@ -9,7 +9,7 @@ export const escape = (text) => showControls(text).replace(/[&<>"]/g, (c) => ESC
 const attributes = (attrs) =>
   Object.entries(attrs)
     .filter(([, v]) => v !== null && v !== undefined && v !== false)
-    .map(([k, v]) => ` ${k}="${escape(v)}"`)
+    .map(([k, v]) => ` ${k}="${typeof v === 'number' ? v : escape(v)}"`) // a number needs no escaping: most attributes of a cell
     .join('');
 
 /** The opening tag <tag a="v"> alone, for an element whose content is written as chunks after it. */

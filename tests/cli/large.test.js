@@ -86,7 +86,7 @@ describe('attention-lab refuses a PNG taller than Chromium draws', () => {
     expect(signal).toBeNull();
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stderr).toContain(
-      "attention-lab: the figure is 146 x 1820062 px; a PNG at 2x holds at most 8192 px a side (Chromium's limit): write SVG (--format svg)",
+      "attention-lab: the figure is 134 x 1820062 px; a PNG at 2x holds at most 8192 px a side (Chromium's limit): write SVG (--format svg)",
     );
     expect(code).toBe(1);
   }, 30_000);

@@ -5,11 +5,13 @@ import {
   NAN_GREY,
   PALETTE,
   canvasHeatmap,
+  colorBarLayout,
   colorScale,
   formatNumber,
   fullValue,
   heads,
   heatmap,
+  heatmapLayout,
   heatmapOrCanvas,
   legend,
   lineChart,
@@ -25,9 +27,12 @@ import {
   widestText,
   type AttentionsLike,
   type CanvasHeatmapOptions,
+  type ColorBar,
   type ColorScale,
   type HeadsOptions,
+  type HeatmapLayout,
   type HeatmapOptions,
+  type LayoutText,
   type LineChartOptions,
   type LinksOptions,
   type ColorScaleKind,
@@ -213,6 +218,13 @@ export async function useFigures(): Promise<number> {
   const key = legend(scale, { x: 4, y: 8, hatchId: null, lang: chinese });
   const keyNode: SVGGElement = key.node;
   legend(scale);
+  // The layout heatmap() draws, as numbers and texts (what the command line writes as a file).
+  const layout: HeatmapLayout = heatmapLayout(weights, { rowLabels: ['a', 'b'], colorScale: 'weights', masked, lang: 'en' });
+  const firstText: LayoutText = layout.texts[0];
+  const where: number = layout.cellX(1) + layout.cellY(0) + layout.cell.rx + layout.bar.stops[0][0] + layout.scale.t(0.5) + layout.tone(NaN).length;
+  const bar = colorBarLayout(layout.scale, 0, 0, 60);
+  const drawnBar: ColorBar = bar.bar;
+  const placed: number = where + bar.width + drawnBar.height + bar.texts.length + layout.width + firstText.attrs.x;
 
   const spec = {
     ...stateSpec,
@@ -272,6 +284,7 @@ export async function useFigures(): Promise<number> {
     Object.keys(state).length +
     text.length +
     labelRoom +
+    placed +
     Object.keys(fileData ?? {}).length
   );
 }
@@ -301,6 +314,8 @@ export function misuse(): void {
   heatmap(weights, { lang: 'fr' });
   // @ts-expect-error loadLanguage takes the same two languages
   void loadLanguage('fr');
+  // @ts-expect-error a layout draws nothing: no attrs of a root
+  heatmapLayout(weights, { attrs: { id: 'x' } });
   // @ts-expect-error lang is 'en' or 'zh-CN', written so
   heads(attentions[0], { lang: 'zh' });
   // @ts-expect-error the elements are attn-figure, attn-heatmap and attn-heads

@@ -24,18 +24,17 @@ export function colorScale(kind, data, include = () => true) {
   };
 }
 
+// A gradient interpolates in sRGB while the cells mix in oklab: nine stops follow the oklab mix
+// closely enough, in the figures (whose stops CSS colours) and in a file written without CSS.
+const STOPS = 9;
+
 /** The stops of a colour bar from the scale's min (offset 0) to its max (offset 1): [offset, tone, t]. */
 export function gradientStops(scale) {
-  return scale.kind === 'weights'
-    ? [
-        [0, 'seq', 0],
-        [1, 'seq', 1],
-      ]
-    : [
-        [0, 'neg', 1],
-        [0.5, 'pos', 0],
-        [1, 'pos', 1],
-      ];
+  return Array.from({ length: STOPS }, (_, k) => {
+    const offset = k / (STOPS - 1);
+    const v = scale.min + offset * (scale.max - scale.min);
+    return [offset, scale.tone(v), scale.t(v)];
+  });
 }
 
 /** Above this intensity the number is drawn in the contrasting ink. */

@@ -36,7 +36,7 @@ export function heatmapOrCanvas(input, options = {}) {
   if (data.length <= CELL_BUDGET) return heatmap(weights, rest);
   const [R, C] = shape.length === 1 ? [1, shape[0]] : shape.slice(-2);
   const B = data.length / (R * C);
-  const batchLabel = rest.batchLabel ?? ((b) => `b${b + 1}`);
+  const batchLabel = rest.batchLabel ?? ((b) => `b${b}`);
   const rowLabels =
     rest.rowLabels && B > 1 ? Array.from({ length: B * R }, (_, r) => `${batchLabel(Math.floor(r / R))} · ${rest.rowLabels[r % R]}`) : rest.rowLabels;
   return canvasHeatmap(

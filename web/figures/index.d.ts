@@ -41,7 +41,7 @@ export interface MatrixOptions {
   /** Labels of the R rows / C columns of each block. */
   rowLabels?: string[] | null;
   colLabels?: string[] | null;
-  /** (b) -> the label above block b when B > 1 (default 'batch b+1'). */
+  /** (b) -> the label above block b when B > 1 (default 'batch 0', 'batch 1', ...: counted from 0). */
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked: drawn hatched and muted, never mistaken for 0. */
   masked?: ArrayLike<number> | null;
@@ -65,7 +65,7 @@ export interface HeatmapOptions {
   stage?: string;
   /** Title above the map (default 'Attention weights'; '' for none). */
   title?: string;
-  /** Labels of the Tq rows and Tk columns (default 1, 2, ...). */
+  /** Labels of the Tq rows and Tk columns (default 0, 1, 2, ...: positions from 0). */
   rowLabels?: string[];
   colLabels?: string[];
   /** Axis titles (default 'Keys', 'Queries'). */
@@ -73,7 +73,7 @@ export interface HeatmapOptions {
   ylabel?: string;
   /** 'weights' (sequential on [0, 1], the default) or 'signed' (diverging around 0: scores, gradients). */
   colorScale?: ColorScaleKind;
-  /** (b) -> prefix of row labels when B > 1 (default 'b1', 'b2', ...). */
+  /** (b) -> prefix of row labels when B > 1 (default 'b0', 'b1', ...). */
   batchLabel?: (b: number) => string;
   /** Per-element flags, 1 = masked (hatched). */
   masked?: ArrayLike<number> | null;
@@ -86,6 +86,59 @@ export interface HeatmapOptions {
 
 /** Attention weights (Tq, Tk) or (B, Tq, Tk; batches stacked as rows) as a heatmap with a colour bar. */
 export function heatmap(weights: TensorLike, options?: HeatmapOptions): SVGSVGElement;
+
+/** One text of a figure's layout: what it says, its role (the colour it takes) and its <text> attributes. */
+export interface LayoutText {
+  role: 'title' | 'axis' | 'axis-title' | 'legend';
+  text: string;
+  /** x, y, and where set dy, text-anchor, transform; font-size in px. */
+  attrs: { x: number; y: number; dy?: string; 'text-anchor'?: 'start' | 'middle' | 'end'; transform?: string; 'font-size': number };
+}
+
+/** A vertical colour bar: its rect, and its gradient's stops [offset in [0, 1], tone, t] from the scale's min to its max. */
+export interface ColorBar {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rx: number;
+  stops: Array<[number, 'seq' | 'pos' | 'neg', number]>;
+}
+
+/** heatmap()'s drawing as numbers and texts, without a DOM (what the command line writes into its SVG files). */
+export interface HeatmapLayout {
+  weights: { data: ArrayLike<number>; shape: number[] };
+  lang: FigureLanguage;
+  /** Batches, rows per batch, columns. */
+  B: number;
+  R: number;
+  C: number;
+  /** The B*R row labels and C column labels as drawn (default positions from 0; batches prefixed 'b0 · ' when B > 1). */
+  rowLabels: string[];
+  colLabels: string[];
+  scale: ColorScale;
+  /** A value's tone: the scale's, or 'nan' for NaN (drawn grey, NAN_GREY, never mistaken for a weight). */
+  tone(value: number): 'seq' | 'pos' | 'neg' | 'nan';
+  /** px per cell, and the rect drawn in it. */
+  size: number;
+  cell: { width: number; height: number; rx: number };
+  /** The top left corner of column j's and stacked row r's cell. */
+  cellX(j: number): number;
+  cellY(r: number): number;
+  /** Every text in drawing order: title, row labels, column labels, axis titles, the colour bar's numbers. */
+  texts: LayoutText[];
+  bar: ColorBar;
+  /** The figure's accessible name. */
+  name: string;
+  width: number;
+  height: number;
+}
+
+/** Where heatmap() puts every cell, label and the colour bar, and its colour scale; throws as heatmap() does. */
+export function heatmapLayout(weights: TensorLike, options?: Omit<HeatmapOptions, 'stage' | 'numbers' | 'attrs'>): HeatmapLayout;
+
+/** A colour bar for `scale` at (x, y), `height` tall, with its max, middle and min: -> the bar, its texts and its width. */
+export function colorBarLayout(scale: ColorScale, x: number, y: number, height: number): { bar: ColorBar; texts: LayoutText[]; width: number };
 
 /** Attentions for the model view: (L, H, T, Tk), (H, T, Tk), or BertViz's list of per-layer (1, H, T, Tk). */
 export type AttentionsLike = TensorLike | number[][][][][] | Array<{ data: ArrayLike<number>; shape: readonly number[] }>;
@@ -165,7 +218,7 @@ export interface LinksOptions {
   lang?: FigureLanguage;
   stage?: string;
   title?: string;
-  /** Labels of the Tq queries (left) and the Tk keys (right); default q1.., k1... (0.1's queryTokens, keyTokens: a TypeError.) */
+  /** Labels of the Tq queries (left) and the Tk keys (right); default q0.., k0... (0.1's queryTokens, keyTokens: a TypeError.) */
   rowLabels?: string[];
   colLabels?: string[];
   masked?: ArrayLike<number> | null;

@@ -7,6 +7,7 @@
 // Styles: figures.css (themable through the --attn-* custom properties).
 export { matrix } from './matrix.js';
 export { heatmap } from './heatmap.js';
+export { colorBarLayout, heatmapLayout } from './heatmap-layout.js';
 export { heads } from './heads.js';
 export { canvasHeatmap } from './canvas-map.js';
 export { CELL_BUDGET, heatmapOrCanvas } from './heatmap-or-canvas.js';

@@ -3,7 +3,7 @@
 // token shows only its lines.
 //
 // weights: { data, shape } or nested arrays, (Tq, Tk) (the first batch of a stack is drawn).
-// options: stage ('weights'), title, rowLabels (the Tq queries), colLabels (the Tk keys), masked (per element),
+// options: stage ('weights'), title, rowLabels (the Tq queries; default q0, q1...), colLabels (the Tk keys; default k0, k1...), masked (per element),
 //   lang ('en' or 'zh-CN': the default title and the names), attrs. Lines carry data-row (query), data-col (key), data-value; tokens (data-side,
 //   data-index) are focusable, arrow keys move within and across the two columns.
 import { refuseRenamed } from '../src/boundary/renamed.js';
@@ -23,8 +23,8 @@ export function links(input, options = {}) {
   const say = (key, params) => figureMessage(lang, key, params);
   const { stage = 'weights', title = say('figure.links.title'), masked = null, attrs = {} } = options;
   const [R, C] = weights.shape.length === 1 ? [1, weights.shape[0]] : weights.shape.slice(-2);
-  const rowLabels = options.rowLabels ?? Array.from({ length: R }, (_, i) => `q${i + 1}`);
-  const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => `k${j + 1}`);
+  const rowLabels = options.rowLabels ?? Array.from({ length: R }, (_, i) => `q${i}`);
+  const colLabels = options.colLabels ?? Array.from({ length: C }, (_, j) => `k${j}`);
   const leftW = Math.ceil(widestText(rowLabels, FONT)) + 18;
   const rightW = Math.ceil(widestText(colLabels, FONT)) + 18;
   const span = 150;

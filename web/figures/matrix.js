@@ -7,7 +7,7 @@
 //   title        accessible name of the figure ('Q, the queries')
 //   colorScale   'signed' (diverging around 0, the default) or 'weights' (sequential on [0, 1]), as heatmap()'s
 //   rowLabels, colLabels   labels of the rows / columns of each block (e.g. tokens)
-//   batchLabel   (b) -> label above block b when B > 1 (default 'batch b+1')
+//   batchLabel   (b) -> label above block b when B > 1 (default 'batch b', counted from 0)
 //   masked       per-element flags (1 = masked), drawn hatched and muted: never mistaken for 0
 //   cellLabel    (b, i, j, value, shown) -> the aria-label of a cell (default: position, the number shown
 //                and the exact value, format.js spokenValue)
@@ -68,7 +68,7 @@ export function matrix(input, options = {}) {
   const lang = langOption(options.lang, 'matrix');
   const say = (key, params) => figureMessage(lang, key, params);
   const [B, R, C] = shapeOf(tensor);
-  const batchLabel = options.batchLabel ?? ((b) => say('figure.cell.batch', { batch: b + 1 }));
+  const batchLabel = options.batchLabel ?? ((b) => say('figure.cell.batch', { batch: b }));
   const cellLabel =
     options.cellLabel ??
     ((b, i, j, v, shown) =>

@@ -14,7 +14,7 @@ import { menu } from './menu-button.js';
 export function figureMenu(stage, instances, svgs, ctx) {
   const items = [];
   instances.forEach((inst, k) => {
-    const headPart = ctx.state.heads > 1 ? `head${(inst.attrs?.['data-head'] ?? ctx.head) + 1}` : '';
+    const headPart = ctx.state.heads > 1 ? `head${inst.attrs?.['data-head'] ?? ctx.head}` : '';
     const target = {
       svg: svgs[k],
       tensor: inst.tensor,

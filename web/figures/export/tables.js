@@ -7,16 +7,16 @@ import { allStages } from '../../model/stages/registry.js';
 const numberText = (x) => (Number.isFinite(x) ? String(x) : x > 0 ? 'Infinity' : x < 0 ? '-Infinity' : 'NaN');
 const csvField = (text) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
-/** CSV of a (B, R, C) tensor: a header row (batch?, row, then the column labels), one line per row. */
+/** CSV of a (B, R, C) tensor: a header row (batch?, row, then the column labels), one line per row; batches, rows and columns without labels counted from 0. */
 export function matrixCsv(tensor, { rowLabels = null, colLabels = null } = {}) {
   const [R, C] = matrixSize(tensor);
   const B = stackCount(tensor);
-  const header = [...(B > 1 ? ['batch'] : []), 'row', ...Array.from({ length: C }, (_, j) => colLabels?.[j] ?? `col ${j + 1}`)];
+  const header = [...(B > 1 ? ['batch'] : []), 'row', ...Array.from({ length: C }, (_, j) => colLabels?.[j] ?? `col ${j}`)];
   const lines = [header.map(csvField).join(',')];
   for (let b = 0; b < B; b++) {
     for (let i = 0; i < R; i++) {
       const values = Array.from({ length: C }, (_, j) => numberText(tensor.data[(b * R + i) * C + j]));
-      lines.push([...(B > 1 ? [String(b + 1)] : []), csvField(rowLabels?.[i] ?? String(i + 1)), ...values].join(','));
+      lines.push([...(B > 1 ? [String(b)] : []), csvField(rowLabels?.[i] ?? String(i)), ...values].join(','));
     }
   }
   return `${lines.join('\n')}\n`;

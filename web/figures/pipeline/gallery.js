@@ -13,7 +13,7 @@ const say = (key, params) => figureMessage(stageLanguage(), key, params);
 
 function panelTitle(ctx, head, run) {
   const parts = [];
-  if (ctx.result.heads.length > 1) parts.push(say('figure.gallery.head', { head: head + 1 }));
+  if (ctx.result.heads.length > 1) parts.push(say('figure.gallery.head', { head }));
   if (ctx.result.heads[head].runs.length > 1) parts.push(scoringName(run.scoring));
   return parts.join(' · ') || scoringName(run.scoring);
 }

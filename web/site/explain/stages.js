@@ -46,7 +46,7 @@ function lossTex(kind, out = 'O') {
     : `L = \\tfrac12\\sum (${out} - ${y})^2,\\quad \\partial L/\\partial ${out} = ${out} - ${y}`;
 }
 
-const batchSuffix = (ctx, cell) => (ctx.result.sizes.B > 1 ? t(ctx.lang, 'explain.batch', { batch: cell.batch + 1 }) : '');
+const batchSuffix = (ctx, cell) => (ctx.result.sizes.B > 1 ? t(ctx.lang, 'explain.batch', { batch: cell.batch }) : '');
 
 const TEX = {
   x: {

@@ -65,7 +65,7 @@ function mount(container, app) {
           'p',
           { class: 'explain-kicker' },
           t('site.explain-cell', { noun: stage.noun, row: cell.row + 1, col: cell.col + 1 }) +
-            (last.result.sizes.B > 1 ? t('site.explain-batch', { batch: cell.batch + 1 }) : ''),
+            (last.result.sizes.B > 1 ? t('site.explain-batch', { batch: cell.batch }) : ''),
         ),
         h('h2', { class: 'explain-heading' }, ex.heading),
         h(

@@ -24,10 +24,10 @@ function lensEditor(state, store, t) {
     h(
       'div',
       { class: 'len-row' },
-      h('span', { class: 'len-label' }, B > 1 ? t('site.lens-batch', { batch: b + 1 }) : t('site.lens-lengths')),
+      h('span', { class: 'len-label' }, B > 1 ? t('site.lens-batch', { batch: b }) : t('site.lens-lengths')),
       lens.per === 'row'
-        ? Array.from({ length: Tq }, (_, i) => input(lens.lens[b][i], t('site.lens-row-label', { batch: b + 1, query: i + 1 }), (n) => setLen(b, i, n)))
-        : input(lens.lens[b], t('site.lens-batch-label', { batch: b + 1 }), (n) => setLen(b, 0, n)),
+        ? Array.from({ length: Tq }, (_, i) => input(lens.lens[b][i], t('site.lens-row-label', { batch: b, query: i }), (n) => setLen(b, i, n)))
+        : input(lens.lens[b], t('site.lens-batch-label', { batch: b }), (n) => setLen(b, 0, n)),
     ),
   );
   return h('div', { class: 'len-grid' }, rows, h('p', { class: 'hint-line' }, t('site.lens-hint', { max: Tk })));
