@@ -2,6 +2,7 @@
 // chromium-headless-shell as tools/chromium.mjs launches it, one browser per test file, a folder
 // served by startServer() on a free loopback port, and pages (each in its own context) that record
 // every console error and page error, which the tests expect to be none.
+import { onTestFinished } from 'vitest';
 import { launchChromium as launch } from '../../tools/chromium.mjs';
 import { startServer } from '../../tools/static-server.mjs';
 
@@ -29,11 +30,26 @@ export function watchProblems(page, { warnings = false } = {}) {
 export async function startBrowser(root) {
   const server = await startServer(root);
   const browser = await launchChromium();
-  const contexts = [];
+  const contexts = new Set();
+
+  // A page opened in a test closes when the test ends: left open, it kept its renderer, timers,
+  // animation frames and workers (a training loop, a playing Generate panel) running beside every
+  // later test of the file. One opened in a hook (beforeAll) closes with the browser.
+  function closeAfterTest(context) {
+    try {
+      onTestFinished(() => {
+        contexts.delete(context);
+        return context.close();
+      });
+    } catch {
+      // not inside a test
+    }
+  }
 
   async function open(path, { viewport, colorScheme = 'light', reducedMotion = 'no-preference', locale = 'en-US', permissions = [], ready = null } = {}) {
     const context = await browser.newContext({ viewport, colorScheme, reducedMotion, locale, deviceScaleFactor: 1, acceptDownloads: true });
-    contexts.push(context);
+    contexts.add(context);
+    closeAfterTest(context);
     if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
     const page = await context.newPage();
     const problems = watchProblems(page);
@@ -49,6 +65,7 @@ export async function startBrowser(root) {
     open,
     async close() {
       for (const context of contexts) await context.close();
+      contexts.clear();
       await browser.close();
       await server.close();
     },
