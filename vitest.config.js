@@ -4,6 +4,7 @@
 //            --experimental-wasm-relaxed-simd, so the relaxed build runs too).
 //   browser  real Chromium (Debian's /usr/bin/chromium, driven by playwright-core; never downloaded),
 //            the .wasm fetched over Vite's dev server from web/wasm/ (inside the project root).
+//            Its files share one iframe; browser-fresh runs the few that need a new one each.
 //   e2e      environment node: tests/e2e drive Chromium with playwright-core against the built
 //            explorer (dist/site, `npm run build:site`) served on a free loopback port, two files
 //            at a time (each runs its own browser).
@@ -52,6 +53,63 @@ const LONGEST = [
   'tests/embed/elements.test.js',
 ];
 
+// The files whose subject is what a fresh page has loaded (which modules a figure imports, a
+// stylesheet fetch that failed once, mocked modules): the *-fresh projects run them, each in a new
+// iframe or module graph. Every other browser file shares one iframe and its loaded modules (isolate: false):
+// a new iframe per file re-fetched and re-evaluated the package's modules through Vite's dev server
+// 73 times, about a third of the browser project's time (docs/performance.md).
+const FRESH_MODULES = ['tests/js/figures/figure-loading.test.js', 'tests/js/api/host-hardening.test.js', 'tests/js/model/model-layer.test.js'];
+
+/** A project in Node over the files of tests/js, tests/io, tests/fuzz and tests/cli (or `include`), but `exclude`. */
+function nodeProject(
+  name,
+  { include = ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js', 'tests/cli/**/*.test.js'], exclude = [], isolate },
+) {
+  return {
+    test: {
+      name,
+      // isolate false: each worker keeps its loaded modules and compiled wasm from file to file.
+      isolate,
+      environment: 'node',
+      execArgv: RELAXED_SIMD_ARGS,
+      include,
+      exclude: [...configDefaults.exclude, ...exclude],
+      // Two files at a time: one left a core idle while a file loaded its modules and wasm.
+      fileParallelism: true,
+      maxWorkers: 2,
+      provide: { fuzz },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
+/** A project in real Chromium over the files of tests/js, tests/io and tests/fuzz (or `include`), but `exclude`. */
+function browserProject(name, { include = ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'], exclude = [], isolate }) {
+  return {
+    test: {
+      name,
+      isolate,
+      include,
+      // The import-layout and catalog checks read the sources with node:fs: properties of the
+      // repository, not of a runtime.
+      exclude: [...configDefaults.exclude, 'tests/js/tools/layout.test.js', 'tests/js/model/i18n.test.js', ...exclude],
+      provide: { fuzz },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider: playwright({
+          launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+        }),
+        instances: [{ browser: 'chromium' }],
+      },
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     include: ['tests/js/**/*.test.js'],
@@ -60,20 +118,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     sequence: { sequencer: startingWith(LONGEST) },
     projects: [
-      {
-        test: {
-          name: 'node',
-          environment: 'node',
-          execArgv: RELAXED_SIMD_ARGS,
-          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js', 'tests/cli/**/*.test.js'],
-          // Two files at a time: one left a core idle while a file loaded its modules and wasm.
-          fileParallelism: true,
-          maxWorkers: 2,
-          provide: { fuzz },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      nodeProject('node', { exclude: FRESH_MODULES, isolate: false }),
+      nodeProject('node-fresh', { include: FRESH_MODULES, isolate: true }),
       {
         test: {
           name: 'types',
@@ -120,27 +166,8 @@ export default defineConfig({
           hookTimeout: 120_000, // the consumer test packs and installs the package first
         },
       },
-      {
-        test: {
-          name: 'browser',
-          include: ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'],
-          // The import-layout and catalog checks read the sources with node:fs: properties of the
-          // repository, not of a runtime.
-          exclude: [...configDefaults.exclude, 'tests/js/tools/layout.test.js', 'tests/js/model/i18n.test.js'],
-          provide: { fuzz },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            provider: playwright({
-              launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-            }),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      browserProject('browser', { exclude: FRESH_MODULES, isolate: false }),
+      browserProject('browser-fresh', { include: FRESH_MODULES, isolate: true }),
     ],
   },
 });

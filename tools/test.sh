@@ -144,11 +144,12 @@ if wants native; then
 fi
 
 # Vitest project, default reporter on the console, JSON report for the summary.
-run_vitest() {  # project
-  local project=$1
+# node and browser stand for their projects and their -fresh twins (vitest.config.js).
+run_vitest() {  # suite [project pattern, default the suite's name]
+  local suite=$1 project=${2:-$1}
   npx --no-install vitest run --project "$project" --reporter=default --reporter=json \
-    --outputFile.json="$results/vitest-$project.json"
-  status "vitest-$project" $?
+    --outputFile.json="$results/vitest-$suite.json"
+  status "vitest-$suite" $?
 }
 
 if wants types; then
@@ -157,11 +158,11 @@ if wants types; then
 fi
 if wants node; then
   banner "JS tests in Node (Vitest, every wasm build)"
-  run_vitest node
+  run_vitest node 'node*'
 fi
 if wants browser; then
   banner "JS tests in Chromium (Vitest browser mode, every wasm build)"
-  run_vitest browser
+  run_vitest browser 'browser*'
 fi
 if wants e2e; then
   banner "explorer end-to-end tests in Chromium (Vitest project e2e, two files at a time; dist/site)"
