@@ -46,6 +46,16 @@ Batch batch(int B, int T, int V, uint32_t seed) {
   return b;
 }
 
+// Each partial is two whole forward and backward passes. Under the sanitizers 5 elements of each
+// tensor (its first, last and three between): the passes, and so the memory they touch, are the
+// same for every element, and at 21 this test was the sanitized binaries' longest after the
+// fused kernels' large cases.
+#if ATTNLAB_SANITIZED
+constexpr std::size_t kFdElements = 5;
+#else
+constexpr std::size_t kFdElements = 21;
+#endif
+
 TEST(Transformer, BackwardMatchesFiniteDifferencesOfTheLossForEveryParameterKind) {
   for (Positions positions : {Positions::learned, Positions::rope, Positions::alibi, Positions::none}) {
     TransformerConfig c = small_config();
@@ -64,8 +74,8 @@ TEST(Transformer, BackwardMatchesFiniteDifferencesOfTheLossForEveryParameterKind
     };
     for (const ParameterInfo& p : model.parameter_info()) {
       // A loss of ~2 in float (ulp 2.4e-7) over a step of 2e-2: 1.2e-5 of noise per partial;
-      // truncation eps^2 / 6 times a third derivative of O(1). 21 elements spread over each tensor.
-      for (std::size_t i : test::spread_indices(p.size, 21)) {
+      // truncation eps^2 / 6 times a third derivative of O(1). kFdElements spread over each tensor.
+      for (std::size_t i : test::spread_indices(p.size, kFdElements)) {
         const double fd = test::fd_partial(params, p.offset + i, 1e-2, loss);
         EXPECT_NEAR(grads[p.offset + i], fd, 1e-4 + 2e-2 * std::fabs(fd))
             << p.name << "[" << i << "], positions " << int(positions);
