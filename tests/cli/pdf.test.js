@@ -35,28 +35,39 @@ async function both(args, name) {
   return { svg: parseXml(await readFile(svgOut, 'utf8')), pdf: readPdf(await readFile(pdfOut)), stderr, ms, pdfOut };
 }
 
-/** The fill of each `re f` of a page's content, in order, as [r, g, b] in 0..255. */
+/** The fill of each filled shape of a page's content (a rectangle, `re f`, or a rounded cell's path, `... h f`), in order, as [r, g, b] in 0..255. */
 function filledRectangles(content) {
   let colour = null;
   const fills = [];
-  for (const m of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg\b|[-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+ re\s+f\b/g)) {
+  for (const m of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg\b|(?:\bre|\bh)\s+f\*?(?=\s|$)/g)) {
     if (m[1] !== undefined) colour = [m[1], m[2], m[3]].map((c) => Number(c) * 255);
     else fills.push(colour);
   }
   return fills;
 }
 
-/** The largest difference, in 8-bit steps, between the SVG's rect fills (#rrggbb) and the PDF's rectangles, in order. */
+/**
+ * The largest difference, in 8-bit steps, between the SVG's cell fills (#rrggbb, in order) and the
+ * PDF's filled shapes, where the cells' run lies among them: the PDF may draw other fills (the
+ * background, the colour bar and its frame) before the cells, so the run is found by trying each
+ * start and keeping the closest.
+ */
 function worstFill(svgRoot, fills) {
-  const rects = findAll(svgRoot, (n) => n.tag === 'rect' && /^#[0-9a-f]{6}$/.test(n.attrs.fill ?? ''));
-  expect(fills.length).toBeGreaterThanOrEqual(rects.length);
-  let worst = { diff: 0 };
-  rects.forEach((rect, k) => {
-    const want = [1, 3, 5].map((i) => parseInt(rect.attrs.fill.slice(i, i + 2), 16));
-    const diff = Math.max(...want.map((w, c) => Math.abs(w - fills[k][c])));
-    if (diff > worst.diff) worst = { diff, k, want, got: fills[k] };
-  });
-  return worst;
+  const cells = findAll(svgRoot, (n) => 'data-value' in n.attrs && /^#[0-9a-f]{6}$/.test(n.attrs.fill ?? ''));
+  expect(cells.length).toBeGreaterThan(0);
+  expect(fills.length).toBeGreaterThanOrEqual(cells.length);
+  const wants = cells.map((cell) => [1, 3, 5].map((i) => parseInt(cell.attrs.fill.slice(i, i + 2), 16)));
+  let best = null;
+  for (let start = 0; start + cells.length <= fills.length; start++) {
+    let worst = { diff: 0, start };
+    wants.forEach((want, k) => {
+      const got = fills[start + k];
+      const diff = got ? Math.max(...want.map((w, c) => Math.abs(w - got[c]))) : Infinity;
+      if (diff > worst.diff) worst = { diff, start, k, want, got };
+    });
+    if (best === null || worst.diff < best.diff) best = worst;
+  }
+  return best;
 }
 
 describe('attention-lab figure --format pdf', () => {
