@@ -62,13 +62,10 @@ describe('check my hand calculation', () => {
     expect(await page.locator('[data-check-stage="scaled"] .check-cell.is-follows').count()).toBe(9);
     // Checked stages show their exact values beside the marks.
     expect(await page.locator('[data-card="q"].is-exact-hidden').count()).toBe(0);
-    // In Chinese (the page's lang), in the tutorials' words.
-    await page.evaluate(() => {
-      document.documentElement.lang = 'zh-CN';
-      window.attentionLab.store.update((s) => ({ ...s, checks: { ...s.checks } }));
-    });
-    await settle(page);
-    expect(await page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe(
+    // In Chinese (the page opened in zh-CN), in the tutorials' words.
+    const zh = await site.open('?preset=seed-002&lang=zh-CN');
+    await settle(zh.page);
+    expect(await zh.page.locator('[data-check-stage="q"] .check-summary').textContent()).toBe(
       '9 个数中 7 个正确，2 个不对。' +
         '有 2 处笔误：第 1 行第 2 列：X 的第 1 行乘以 W^Q 的第 2 列是 1，不是 0；第 3 行第 2 列：X 的第 3 行乘以 W^Q 的第 2 列是 2，不是 1。' +
         '后面只因前面的数而偏离（这一步本身算对）的：注意力分数 9 个中的 4 个；缩放后的注意力分数 9 个中的 9 个；注意力权重 6 个中的 1 个；输出 8 个中的 6 个。',
@@ -77,6 +74,7 @@ describe('check my hand calculation', () => {
     expect(wrongTotal).toBeGreaterThan(30);
     expect(wrongTotal).toBeLessThan(63);
     expect(problems).toEqual([]);
+    expect(zh.problems).toEqual([]);
   });
 
   it('typing numbers in check mode keeps the exact values hidden until Check, then marks each and says by how much', async () => {
