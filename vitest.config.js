@@ -132,6 +132,8 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          // A worker's files share its process and so one Chromium (tests/support/browser.js).
+          isolate: false,
           environment: 'node',
           include: ['tests/e2e/**/*.test.js'],
           exclude: [...configDefaults.exclude, ...TIMED],
@@ -156,6 +158,8 @@ export default defineConfig({
       {
         test: {
           name: 'embed',
+          // A worker's files share its process and so one Chromium (tests/support/browser.js).
+          isolate: false,
           environment: 'node',
           include: ['tests/embed/**/*.test.js'],
           exclude: [...configDefaults.exclude, ...TIMED],

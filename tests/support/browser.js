@@ -1,5 +1,5 @@
 // Chromium for the suites that drive pages (tests/e2e, tests/embed, tests/cli): Debian's
-// chromium-headless-shell as tools/chromium.mjs launches it, one browser per test file, a folder
+// chromium-headless-shell as tools/chromium.mjs launches it, one browser per test process, a folder
 // served by startServer() on a free loopback port, and pages (each in its own context) that record
 // every console error and page error, which the tests expect to be none.
 import { onTestFinished } from 'vitest';
@@ -8,6 +8,18 @@ import { startServer } from '../../tools/static-server.mjs';
 
 /** The browser the page suites drive: chromium-headless-shell (tools/chromium.mjs says why). */
 export const launchChromium = () => launch({ shell: true });
+
+// One Chromium per test process, started by the first file that asks: the page projects run their
+// files one after another in each worker (isolate: false, vitest.config.js), and a launch per file
+// (its browser, GPU and network processes) came to a few seconds of both cores between files.
+// Each file's pages still live in contexts of their own; Playwright ends the browser with the process.
+let shared = null;
+async function sharedChromium() {
+  const browser = await (shared ??= launchChromium());
+  if (browser.isConnected()) return browser;
+  shared = launchChromium();
+  return shared;
+}
 
 /**
  * The problems `page` reports from now on, as strings in an array that fills as they come:
@@ -29,12 +41,12 @@ export function watchProblems(page, { warnings = false } = {}) {
  */
 export async function startBrowser(root) {
   const server = await startServer(root);
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   const contexts = new Set();
 
   // A page opened in a test closes when the test ends: left open, it kept its renderer, timers,
   // animation frames and workers (a training loop, a playing Generate panel) running beside every
-  // later test of the file. One opened in a hook (beforeAll) closes with the browser.
+  // later test of the file. One opened in a hook (beforeAll) closes with close().
   function closeAfterTest(context) {
     try {
       onTestFinished(() => {
@@ -66,7 +78,6 @@ export async function startBrowser(root) {
     async close() {
       for (const context of contexts) await context.close();
       contexts.clear();
-      await browser.close();
       await server.close();
     },
   };
