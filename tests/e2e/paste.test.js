@@ -43,8 +43,12 @@ const notice = (page) => page.locator('.paste-notice').textContent();
 describe('pasting a matrix', () => {
   it('the seed-002 example is entered by pasting four matrices, and every stage is recomputed exactly', async () => {
     const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
+    const origin = () => page.locator('.intro-origin').textContent();
+    expect(await origin()).toMatch(/^From a Chinese blog post/);
     await pasteOnto(page, 'x', PASTED.x);
     expect((await stageValues(page, 'x'))[0]).toEqual(SEED_002.x);
+    // The numbers are the student's now: the origin line no longer credits the preset's source.
+    expect(await origin()).toBe('Your own numbers, started from the preset “Self-attention in code: 3 tokens, width 2”.');
     expect(await notice(page)).toBe(
       'Pasted a 3 × 4 matrix into X. d_in is now 4 (was 2): W^Q, W^K, W^V were resized to match, new numbers seeded; paste them next.',
     );

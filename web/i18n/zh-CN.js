@@ -84,6 +84,7 @@ export default {
 
   'site.intro-title': '注意力，每一个数字',
   'site.own-example': '你自己的例子。',
+  'site.origin-own': '你自己的数字，以预设“{preset}”为起点。',
   'site.intro-hint': '把指针移到或聚焦任何数字，看它是怎样算出来的。输入可以编辑：直接输入，粘贴整个矩阵，或拖动来微调。',
   'site.errata-label': '教程中的错误',
   'site.errata-title': '教程的数字从 Q 开始就错了',
