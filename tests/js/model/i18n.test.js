@@ -16,6 +16,7 @@ import { PRESET_IDS } from '../../../web/model/presets/catalog.js';
 import { transformerConfig } from '../../../web/src/train/config.js';
 import { readTensors } from '../../../web/io/index.js';
 import { errorFromMessage, errorToMessage } from '../../../web/src/threads/messages.js';
+import { resolveMask } from '../../../web/src/boundary/masks.js';
 
 const WEB = fileURLToPath(new URL('../../../web/', import.meta.url));
 const [en, zh] = [CATALOGS.en, CATALOGS['zh-CN']];
@@ -194,7 +195,7 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
     expect(errorText('zh-CN', new TypeError('something else'))).toBe('something else');
   });
 
-  it("says the lab's configuration refusals and the file readers' in Chinese, and in English word for word", async () => {
+  it("says the lab's configuration refusals, the file readers' and the window's and ALiBi's in Chinese, and in English word for word", async () => {
     await loadLanguage('zh-CN');
     const refusal = async (call) => {
       try {
@@ -207,25 +208,28 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
     const lab = { vocab: 8, dModel: 32, layers: 2, heads: 4, maxLength: 16, positions: 'learned', mlp: 0 };
     const configured = (change) => refusal(() => transformerConfig('createTrainer', { ...lab, ...change }));
     const file = (text, name) => refusal(() => readTensors(new TextEncoder().encode(text), { name }));
-    const errors = [
-      await configured({ layers: 0 }),
-      await configured({ heads: 'four' }),
-      await configured({ dModel: undefined }),
-      await configured({ heads: 3 }),
-      await configured({ heads: 4, kvHeads: 3 }),
-      await configured({ positions: 'sinusoidal' }),
-      await configured({ positions: 'rope', dModel: 12, heads: 4 }),
-      await refusal(() => readTensors(readFileSync(fileURLToPath(new URL('../../io/fixtures/truncated.npy', import.meta.url))), { name: 'attn.npy' })),
-      await file('not a tensor file', 'notes.txt'),
-      await file('{"w": [1, 2', 'w.json'),
-      await file('{}', 'empty.json'),
-      await file('{"w": [[1, 2], [3]]}', 'ragged.json'),
-      await file('', 'model.pt'),
-      await file('PK\u0003\u0004 broken', 'broken.npz'),
-    ];
+    const errors = await Promise.all([
+      configured({ layers: 0 }),
+      configured({ heads: 'four' }),
+      configured({ dModel: undefined }),
+      configured({ heads: 3 }),
+      configured({ heads: 4, kvHeads: 3 }),
+      configured({ positions: 'sinusoidal' }),
+      configured({ positions: 'rope', dModel: 12, heads: 4 }),
+      refusal(() => readTensors(readFileSync(fileURLToPath(new URL('../../io/fixtures/truncated.npy', import.meta.url))), { name: 'attn.npy' })),
+      file('not a tensor file', 'notes.txt'),
+      file('{"w": [1, 2', 'w.json'),
+      file('{}', 'empty.json'),
+      file('{"w": [[1, 2], [3]]}', 'ragged.json'),
+      file('', 'model.pt'),
+      file('PK\u0003\u0004 broken', 'broken.npz'),
+      ...[{ window: [2] }, { window: [-2, 0] }, { window: [0, 1.5] }, { alibi: 'yes' }, { alibi: [0.5] }, { alibi: [0.5, Infinity] }].map((options) =>
+        refusal(() => resolveMask('multiHeadAttention', options, { B: 1, H: 2, Tq: 3, Tk: 3, axes: 4 })),
+      ),
+    ]);
     // Names, code and values as written (quoted, with a digit, bracket or dot, a file's name): no other Latin word.
     const asWritten =
-      /'[^']*'|\[[^\]]*\]|[\w-]*\.(?:npy|npz|json|txt|pt|safetensors)\b|\b(?:createTrainer|readTensors|dModel|heads|kvHeads|layers|positions|options\.maxBytes|numpy\.save|JSON|RoPE|safetensors|pickle|w|float32|null)\b/g;
+      /'[^']*'|\[[^\]]*\]|[\w-]*\.(?:npy|npz|json|txt|pt|safetensors)\b|\b(?:createTrainer|readTensors|dModel|heads|kvHeads|layers|positions|options\.maxBytes|numpy\.save|JSON|RoPE|safetensors|pickle|w|float32|null|window|alibi|true|H|Tq|Tk|Infinity)\b/g;
     for (const error of errors) {
       expect(error.apiMessage, error.message).toBeDefined();
       expect(errorText('en', error)).toBe(error.message);
