@@ -150,8 +150,16 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
       .join(' ')
       .split(' ');
     const asWritten = new RegExp(String.raw`\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:${kept.join('|')})\b`, 'g');
-    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+:/, '')));
+    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+[:：]/, '')));
     expect(english).toEqual([]);
+  });
+
+  it('writes Chinese punctuation in Chinese text: no ASCII comma, colon, semicolon or parenthesis next to a Chinese character', () => {
+    // Formulas, code and numbers keep ASCII ("(B, Tq)", "{ data, shape }", "f(x)"): they have no
+    // Chinese character beside the mark. A Chinese phrase's own marks are full-width: ，：；（）.
+    const mixed = /[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]/;
+    const found = Object.entries(zh).filter(([, message]) => mixed.test(message));
+    expect(found.map(([key, message]) => `${key}: ${message}`)).toEqual([]);
   });
 
   it('loads its Chinese on demand: a zh-CN message before loadLanguage("zh-CN") is a RangeError, after it Chinese', async () => {
@@ -190,7 +198,7 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
       expect(zh.replace(asWritten, '').match(/[A-Za-z]{2,}/g), `${error.message} -> ${zh}`).toBeNull();
       expect(zh).toMatch(/[\u4e00-\u9fff]/);
     }
-    expect(errorText('zh-CN', errors[1])).toBe("属性 'tokens' 已改名为 'row-labels'和'col-labels'(见 CHANGELOG.md)");
+    expect(errorText('zh-CN', errors[1])).toBe("属性 'tokens' 已改名为 'row-labels'和'col-labels'（见 CHANGELOG.md）");
     // An error with no words in the catalog keeps its own message.
     expect(errorText('zh-CN', new TypeError('something else'))).toBe('something else');
   });
