@@ -68,7 +68,7 @@ export default {
 
   'preset.alibi.title': 'ALiBi：5 个词元，2 个头',
   'preset.alibi.summary': '5 个词元、2 个头、因果掩码：线性偏置 −m |i − j|，斜率取论文的 1/16 和 1/256。',
-  'preset.alibi.origin': '出自 Press 等人 2022 年的论文《Train Short, Test Long》(ALiBi)：论文的斜率和它训练时用的因果掩码。',
+  'preset.alibi.origin': '出自 Press 等人 2022 年的论文《Train Short, Test Long》（ALiBi）：论文的斜率和它训练时用的因果掩码。',
 
   'preset.rotary.title': '旋转位置编码（RoPE）：4 个词元，宽度 4',
   'preset.rotary.summary': '4 个词元、宽度 4，对 Q 和 K 施加 RoPE（前后两半配对，底数 100）：分数取决于距离。',

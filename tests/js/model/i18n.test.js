@@ -156,8 +156,9 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
 
   it('writes Chinese punctuation in Chinese text: no ASCII comma, colon, semicolon or parenthesis next to a Chinese character', () => {
     // Formulas, code and numbers keep ASCII ("(B, Tq)", "{ data, shape }", "f(x)"): they have no
-    // Chinese character beside the mark. A Chinese phrase's own marks are full-width: ，：；（）.
-    const mixed = /[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]/;
+    // Chinese character beside the mark. A Chinese phrase's own marks are full-width: ，：；（）,
+    // also after a full-width bracket, a title's 》 or a closing ” ("（原为 2）：").
+    const mixed = /[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]|[）》”][,:;(]/;
     const found = Object.entries(zh).filter(([, message]) => mixed.test(message));
     expect(found.map(([key, message]) => `${key}: ${message}`)).toEqual([]);
   });
