@@ -86,6 +86,16 @@ describe('pasting a matrix', () => {
     expect(await notice(page)).toMatch(/^Nothing pasted into Q: it is computed from the matrices before it\. Paste into an editable matrix/);
     expect(problems).toEqual([]);
   });
+
+  it('on a zh-CN page the notice is written with Chinese punctuation, the resized matrices listed with 、, and the origin line says whose numbers they are', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN', { permissions: ['clipboard-read', 'clipboard-write'] });
+    await pasteOnto(page, 'x', PASTED.x);
+    const text = await notice(page);
+    expect(text).toMatch(/d_in 现为 4（原为 2）：W\^Q、W\^K、W\^V 已随之调整大小，/);
+    expect(text.match(/[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]/), text).toBeNull();
+    expect(await page.locator('.intro-origin').textContent()).toMatch(/^你自己的数字，以预设“.+”为起点。$/);
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('typing numbers', () => {
