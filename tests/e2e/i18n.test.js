@@ -10,6 +10,8 @@ import { englishOnPage, KEPT, NAMES } from '../support/english.js';
 
 // A small model's attentions (examples/induction), for the import dialog.
 const EXAMPLE_FILE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
+// A .npy cut short: a file the import dialog cannot read.
+const TRUNCATED_FILE = fileURLToPath(new URL('../io/fixtures/truncated.npy', import.meta.url));
 
 let site;
 beforeAll(async () => {
@@ -25,6 +27,31 @@ async function englishLeft(page, root = 'body', tokens = null) {
   const found = await page.evaluate(englishOnPage, { kept: KEPT, names: [...NAMES], tokens, root });
   return found.map((f) => `${f.where}: ${f.text} [${f.words.join(' ')}]`);
 }
+
+describe('refusals in Chinese', () => {
+  it("a file that cannot be read: the import dialog says why in Chinese, the file's name as written", async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
+    await page.setInputFiles('[data-action="import"] input[type="file"]', TRUNCATED_FILE);
+    await page.waitForSelector('[data-role="import-dialog"][open] [data-role="import-message"]:not([hidden])');
+    expect(await page.locator('[data-role="import-message"]').textContent()).toBe(
+      'truncated.npy：形状 [3, 4]、类型 float32 需要 48 字节的数据，而文件只有 45 字节。',
+    );
+    expect(await englishLeft(page, '[data-role="import-dialog"]', [])).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('a lab configuration the model refuses (3 heads for width 32): the lab says why in Chinese', async () => {
+    const { page, problems } = await site.open('?view=lab&lang=zh-CN');
+    await page.waitForSelector('[data-role="status"][data-step="0"]', { timeout: 30_000 });
+    await page.fill('[data-field="heads"]', '3');
+    await page.locator('[data-field="heads"]').dispatchEvent('change');
+    const error = page.locator('p.error-box[role="alert"]:not([hidden])');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('训练已停止：宽度 dModel 必须是 头数 的倍数，而现在 宽度 dModel = 32，头数 = 3');
+    expect(await englishLeft(page, 'p.error-box', [])).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
 
 describe('the explorer in Chinese', () => {
   it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode', 'rotary', 'sliding-window', 'random'])(

@@ -277,10 +277,18 @@ describe('the import dialog and the model view', () => {
     await page.waitForSelector('[data-view="heads"]:not([hidden]) canvas[data-layer][data-head]');
     expect(await visible()).toEqual({ pipeline: false, lede: false, modelView: true });
     expect(await page.$eval('[data-view="heads"] h2', (h2) => h2.textContent)).toBe('Model view: attention.safetensors');
+    // The file replaced the preset: no preset button is marked current, and the group keeps one Tab stop.
+    const marked = () =>
+      page.$$eval('.masthead-presets .seg', (buttons) => ({
+        current: buttons.filter((b) => b.getAttribute('aria-checked') === 'true').map((b) => b.dataset.value),
+        tabStops: buttons.filter((b) => b.tabIndex === 0).length,
+      }));
+    expect(await marked()).toEqual({ current: [], tabStops: 1 });
     // The same preset again: the example comes back in place of the model view.
     await page.click('.masthead-presets [data-value="seed-004"]');
     await page.waitForFunction(() => document.querySelector('[data-view="heads"]').hidden);
     expect(await visible()).toEqual({ pipeline: true, lede: true, modelView: false });
+    expect(await marked()).toEqual({ current: ['seed-004'], tabStops: 1 });
     expect(problems).toEqual([]);
   });
 
@@ -336,6 +344,8 @@ describe('the import dialog and the model view', () => {
   });
 
   it('on a zh-CN page the dialog and the model view speak Chinese', async () => {
+    // ?lang=zh-CN loads the Chinese words (setting <html lang> alone would not: the model view's
+    // figure then refuses a language still to load).
     const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN');
     await openExample(page);
     const words = await page.evaluate(() => ({

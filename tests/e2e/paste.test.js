@@ -43,8 +43,12 @@ const notice = (page) => page.locator('.paste-notice').textContent();
 describe('pasting a matrix', () => {
   it('the seed-002 example is entered by pasting four matrices, and every stage is recomputed exactly', async () => {
     const { page, problems } = await site.open('?preset=seed-004', { permissions: ['clipboard-read', 'clipboard-write'] });
+    const origin = () => page.locator('.intro-origin').textContent();
+    expect(await origin()).toMatch(/^From a Chinese blog post/);
     await pasteOnto(page, 'x', PASTED.x);
     expect((await stageValues(page, 'x'))[0]).toEqual(SEED_002.x);
+    // The numbers are the student's now: the origin line no longer credits the preset's source.
+    expect(await origin()).toBe('Your own numbers, started from the preset “Self-attention in code: 3 tokens, width 2”.');
     expect(await notice(page)).toBe(
       'Pasted a 3 × 4 matrix into X. d_in is now 4 (was 2): W^Q, W^K, W^V were resized to match, new numbers seeded; paste them next.',
     );
@@ -80,6 +84,16 @@ describe('pasting a matrix', () => {
     // A computed matrix says where numbers can go instead.
     await pasteOnto(page, 'q', '1 2\n3 4\n5 6');
     expect(await notice(page)).toMatch(/^Nothing pasted into Q: it is computed from the matrices before it\. Paste into an editable matrix/);
+    expect(problems).toEqual([]);
+  });
+
+  it('on a zh-CN page the notice is written with Chinese punctuation, the resized matrices listed with 、, and the origin line says whose numbers they are', async () => {
+    const { page, problems } = await site.open('?preset=seed-004&lang=zh-CN', { permissions: ['clipboard-read', 'clipboard-write'] });
+    await pasteOnto(page, 'x', PASTED.x);
+    const text = await notice(page);
+    expect(text).toMatch(/d_in 现为 4（原为 2）：W\^Q、W\^K、W\^V 已随之调整大小，/);
+    expect(text.match(/[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]/), text).toBeNull();
+    expect(await page.locator('.intro-origin').textContent()).toMatch(/^你自己的数字，以预设“.+”为起点。$/);
     expect(problems).toEqual([]);
   });
 });

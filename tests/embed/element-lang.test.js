@@ -229,7 +229,7 @@ describe('the figures inside a zh-CN element', () => {
     const { page } = await show('zh-error.html', body);
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
     const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
-    expect(message).toBe('<attn-heads> heads:应为下标,如 "0 2 5",而给出的是 "x y"');
+    expect(message).toBe('<attn-heads> heads：应为下标，如 "0 2 5"，而给出的是 "x y"');
   });
 
   it('says a misspelled data key in Chinese, naming the key and the one it resembles', async () => {
@@ -237,7 +237,7 @@ describe('the figures inside a zh-CN element', () => {
     const { page } = await show('zh-data-error.html', body);
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
     const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
-    expect(message).toMatch(/^<attn-figure> data 中有未知的键 'Wq'\(是不是 'wq'\?\);已知的键:version, /);
+    expect(message).toMatch(/^<attn-figure> data 中有未知的键 'Wq'（是不是 'wq'\?）；已知的键：version, /);
   });
 
   it('says a head out of range in Chinese, naming head and the range', async () => {
@@ -247,7 +247,7 @@ describe('the figures inside a zh-CN element', () => {
     );
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
     const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
-    expect(message).toBe('<attn-figure> head 必须是 [0, H-1=0] 中的整数,而给出的是 5');
+    expect(message).toBe('<attn-figure> head 必须是 [0, H-1=0] 中的整数，而给出的是 5');
   });
 
   // The API's own refusals (a renamed name, a tensor of the wrong shape or type) keep their English
@@ -282,7 +282,7 @@ describe('the figures inside a zh-CN element', () => {
     const { page } = await show('zh-src-error.html', '<attn-heatmap id="f" lang="zh-CN" src="missing.npy"></attn-heatmap>');
     await page.waitForFunction(() => document.querySelector('#f').shadowRoot.querySelector('.status.error'));
     const message = await page.evaluate(() => document.querySelector('#f').shadowRoot.querySelector('.status').textContent);
-    expect(message).toBe('<attn-heatmap> src:无法加载 missing.npy(HTTP 404)');
+    expect(message).toBe('<attn-heatmap> src：无法加载 missing.npy(HTTP 404)');
   });
 
   it('a saved HTML file of a zh-CN figure (lang from the page) opens in zh-CN, offline', async () => {
@@ -290,7 +290,7 @@ describe('the figures inside a zh-CN element', () => {
     const { page } = await show('zh-save.html', body, ['#f']);
     const saved = await savedHtml(page, '#f');
     expect(saved.text).toMatch(/^<!doctype html>\n<html lang="zh-CN">/);
-    expect(saved.text, 'the note shown if the file cannot start').toMatch(/boot\([^)]*"此 attention-lab 图表无法启动:"\);/);
+    expect(saved.text, 'the note shown if the file cannot start').toMatch(/boot\([^)]*"此 attention-lab 图表无法启动："\);/);
     const opened = await openOffline(browser, join(folder, 'saved-zh.html'), saved.text);
     try {
       const words = await opened.page.evaluate(() => ({

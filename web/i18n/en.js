@@ -89,6 +89,7 @@ export default {
 
   'site.intro-title': 'Attention, every number',
   'site.own-example': 'Your own example.',
+  'site.origin-own': 'Your own numbers, started from the preset “{preset}”.',
   'site.intro-hint': 'Hover or focus any number to see how it was computed. Inputs are editable: type, paste a whole matrix, or drag to scrub.',
   'site.errata-label': 'Errors in the tutorial',
   'site.errata-title': 'The tutorial’s numbers are wrong from Q on',

@@ -31,6 +31,8 @@ function apiParams(lang, params) {
   const said = {};
   for (const [name, value] of Object.entries(params ?? {})) {
     if (Array.isArray(value)) said[name] = list.format(value);
+    else if (value?.kind === 'option')
+      said[name] = Object.hasOwn(en, `error.option.${value.detail}`) ? figureMessage(lang, `error.option.${value.detail}`) : value.detail;
     else if (value !== null && typeof value === 'object') {
       const key = Object.hasOwn(en, `error.got.${value.kind}`) ? `error.got.${value.kind}` : 'error.got.value';
       said[name] = figureMessage(lang, key, { detail: value.detail });

@@ -68,7 +68,7 @@ export default {
 
   'preset.alibi.title': 'ALiBi：5 个词元，2 个头',
   'preset.alibi.summary': '5 个词元、2 个头、因果掩码：线性偏置 −m |i − j|，斜率取论文的 1/16 和 1/256。',
-  'preset.alibi.origin': '出自 Press 等人 2022 年的论文《Train Short, Test Long》(ALiBi)：论文的斜率和它训练时用的因果掩码。',
+  'preset.alibi.origin': '出自 Press 等人 2022 年的论文《Train Short, Test Long》（ALiBi）：论文的斜率和它训练时用的因果掩码。',
 
   'preset.rotary.title': '旋转位置编码（RoPE）：4 个词元，宽度 4',
   'preset.rotary.summary': '4 个词元、宽度 4，对 Q 和 K 施加 RoPE（前后两半配对，底数 100）：分数取决于距离。',
@@ -84,6 +84,7 @@ export default {
 
   'site.intro-title': '注意力，每一个数字',
   'site.own-example': '你自己的例子。',
+  'site.origin-own': '你自己的数字，以预设“{preset}”为起点。',
   'site.intro-hint': '把指针移到或聚焦任何数字，看它是怎样算出来的。输入可以编辑：直接输入，粘贴整个矩阵，或拖动来微调。',
   'site.errata-label': '教程中的错误',
   'site.errata-title': '教程的数字从 Q 开始就错了',

@@ -4,15 +4,24 @@
 export const HEADER_LIMIT = 100 * 1024 * 1024; // as safetensors' own reader: a larger header is hostile, not a model
 export const DEFAULT_MAX_BYTES = 2 ** 30; // readTensors' maxBytes: 1 GiB unpacked from one file unless the caller raises it
 
+// Each error also carries a non-enumerable apiMessage { code, params } (as the API's do,
+// web/src/boundary/api-message.js) so that a page can say it in its reader's language: a code of
+// its own for the problems a reader meets most, 'file-unreadable' (with the file's name) for the rest.
 export class FileProblem {
   constructor(fn, file) {
+    this.fn = fn;
+    this.file = file;
     this.prefix = `${fn}(${file})`;
   }
-  type(problem) {
-    return new TypeError(`${this.prefix}: ${problem}`);
+  type(problem, code, params) {
+    return this.#coded(new TypeError(`${this.prefix}: ${problem}`), code, params);
   }
-  range(problem) {
-    return new RangeError(`${this.prefix}: ${problem}`);
+  range(problem, code, params) {
+    return this.#coded(new RangeError(`${this.prefix}: ${problem}`), code, params);
+  }
+  #coded(error, code = 'file-unreadable', params = {}) {
+    const apiMessage = { code, params: { fn: this.fn, file: this.file, ...params } };
+    return Object.defineProperty(error, 'apiMessage', { value: apiMessage, configurable: true });
   }
 }
 
@@ -29,7 +38,11 @@ export class OutputBudget {
   spend(bytes, what) {
     this.spent += bytes;
     if (this.spent > this.limit) {
-      throw this.problem.range(`${what} brings the tensors to ${this.spent} bytes of float32 data, over the limit of ${this.limit} bytes (options.maxBytes)`);
+      throw this.problem.range(
+        `${what} brings the tensors to ${this.spent} bytes of float32 data, over the limit of ${this.limit} bytes (options.maxBytes)`,
+        'file-too-big',
+        { size: this.spent, limit: this.limit },
+      );
     }
   }
 }

@@ -11,7 +11,9 @@ function jsonTensor(value, where, problem) {
   try {
     tensor = toTensor(value, where);
   } catch (error) {
-    throw error instanceof RangeError ? problem.range(error.message) : problem.type(error.message);
+    // The API's own code (tensor-ragged and the like), so a page says what is wrong in its language.
+    const { code, params } = error.apiMessage ?? {};
+    throw error instanceof RangeError ? problem.range(error.message, code, params) : problem.type(error.message, code, params);
   }
   const shape = tensor.shape.length === 5 && tensor.shape[1] === 1 ? [tensor.shape[0], ...tensor.shape.slice(2)] : tensor.shape;
   return { data: tensor.data, shape, dtype: 'float32' };
@@ -22,7 +24,7 @@ export function readJson(bytes, problem, arrayName) {
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
-    throw problem.type(`is not valid JSON (${error.message})`);
+    throw problem.type(`is not valid JSON (${error.message})`, 'file-json');
   }
   const tensors = {};
   if (Array.isArray(value)) {
@@ -39,6 +41,6 @@ export function readJson(bytes, problem, arrayName) {
     else if (Array.isArray(entry)) defineEntry(tensors, key, jsonTensor(entry, key, problem));
     else throw problem.type(`${key} must be a nested array of numbers, got ${entry === null ? 'null' : typeof entry}`);
   }
-  if (Object.keys(tensors).length === 0) throw problem.type('holds no arrays');
+  if (Object.keys(tensors).length === 0) throw problem.type('holds no arrays', 'file-no-arrays');
   return { tensors, tokens, metadata };
 }

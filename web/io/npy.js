@@ -171,6 +171,8 @@ export function parseNpy(bytes, problem, budget, where = '') {
       at(
         `shape ${formatShape(shape)} of ${name} needs ${count * size} bytes of data, the file has ${available}${available < count * size ? ' (truncated)' : ''}`,
       ),
+      'file-data-size',
+      { shape: formatShape(shape), dtype: name, needs: count * size, has: available },
     );
   }
   budget.spend(type.strings ? count * size : count * 4, where ? where.slice(0, -2) : `shape ${formatShape(shape)}`);

@@ -11,7 +11,10 @@ export async function readNpz(bytes, problem, budget) {
   let tokens;
   for (const member of readZip(bytes, problem, budget.limit)) {
     if (/\.pkl$/.test(member.name))
-      throw problem.type(`holds a pickle (${member.name}), as PyTorch checkpoints do: refused, never unpickled; save with numpy.savez or safetensors`);
+      throw problem.type(
+        `holds a pickle (${member.name}), as PyTorch checkpoints do: refused, never unpickled; save with numpy.savez or safetensors`,
+        'file-pickle',
+      );
     if (!member.name.endsWith('.npy')) throw problem.type(`member ${member.name} is not a .npy array`);
     const name = member.name.slice(0, -4);
     const array = parseNpy(await member.read(), problem, budget, `member ${member.name}: `);

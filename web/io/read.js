@@ -49,7 +49,12 @@ async function toBytes(input, problem, maxBytes) {
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) return new Uint8Array(input);
   if (typeof Blob !== 'undefined' && input instanceof Blob) {
     // A file larger than the limit is refused before it is read into memory.
-    if (input.size > maxBytes) throw problem.range(`has ${input.size} bytes, over the limit of ${maxBytes} bytes (options.maxBytes)`);
+    if (input.size > maxBytes) {
+      throw problem.range(`has ${input.size} bytes, over the limit of ${maxBytes} bytes (options.maxBytes)`, 'file-too-big', {
+        size: input.size,
+        limit: maxBytes,
+      });
+    }
     return new Uint8Array(await input.arrayBuffer());
   }
   const kind = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
@@ -81,10 +86,10 @@ export async function readTensors(input, options) {
   const bytes = await toBytes(input, problem, maxBytes);
   const { stem, ext } = name ? baseName(name) : { stem: '', ext: '' };
   if (!given && PICKLES.test(name || ''))
-    throw problem.type('is a pickle (torch.save / pickle.dump): refused, never unpickled; save with safetensors.torch.save_file or numpy.save');
+    throw problem.type('is a pickle (torch.save / pickle.dump): refused, never unpickled; save with safetensors.torch.save_file or numpy.save', 'file-pickle');
   const format = given || (FORMATS.includes(ext) ? ext : sniff(bytes));
-  if (format === 'pickle') throw problem.type('is a pickle: refused, never unpickled; save with safetensors.torch.save_file or numpy.save');
-  if (!format) throw problem.type('is not a .npy, .npz, .safetensors or JSON file (unknown name and magic bytes)');
+  if (format === 'pickle') throw problem.type('is a pickle: refused, never unpickled; save with safetensors.torch.save_file or numpy.save', 'file-pickle');
+  if (!format) throw problem.type('is not a .npy, .npz, .safetensors or JSON file (unknown name and magic bytes)', 'file-format');
   const result = await readFormat(format, bytes, problem, new OutputBudget(maxBytes, problem), stem || 'array');
   const out = { tensors: result.tensors };
   if (result.tokens !== undefined) out.tokens = result.tokens;
@@ -96,7 +101,7 @@ async function readFormat(format, bytes, problem, budget, stem) {
   try {
     if (format === 'npy') {
       const array = parseNpy(bytes, problem, budget);
-      if (array.strings) throw problem.type(`holds strings (shape [${array.shape}]), not numbers`);
+      if (array.strings) throw problem.type(`holds strings (shape [${array.shape}]), not numbers`, 'file-strings');
       return { tensors: { [stem]: array } };
     }
     if (format === 'npz') return await readNpz(bytes, problem, budget);

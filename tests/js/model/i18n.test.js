@@ -13,6 +13,10 @@ import { loadLanguage } from '../../../web/i18n/languages.js';
 import { toTensor } from '../../../web/src/boundary/tensor.js';
 import { renamedError } from '../../../web/src/boundary/renamed.js';
 import { PRESET_IDS } from '../../../web/model/presets/catalog.js';
+import { transformerConfig } from '../../../web/src/train/config.js';
+import { readTensors } from '../../../web/io/index.js';
+import { errorFromMessage, errorToMessage } from '../../../web/src/threads/messages.js';
+import { resolveMask } from '../../../web/src/boundary/masks.js';
 
 const WEB = fileURLToPath(new URL('../../../web/', import.meta.url));
 const [en, zh] = [CATALOGS.en, CATALOGS['zh-CN']];
@@ -140,10 +144,23 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
     // What a reader types or reads as written: placeholders, tags and JSON, quoted values, names.
     // The attribute, option and key names an error message names, as the reader writes them.
     const names = 'lang weights masked rowLabels src data shape tensor index wq wk wv validLens window rope base alibi heads kvHeads head float32 Tq Tk';
-    const kept = ['SVG PNG HTML CSV JSON NumPy Enter Tab Escape attention-lab d2l CHANGELOG.md none null undefined true false', names].join(' ').split(' ');
+    // The lab's configuration (dModel, RoPE, MLP, GELU) and the file formats and calls a file reader names.
+    const formats = 'dModel RoPE MLP GELU npy npz safetensors pickle options maxBytes numpy save';
+    const kept = ['SVG PNG HTML CSV JSON NumPy Enter Tab Escape attention-lab d2l CHANGELOG.md none null undefined true false', names, formats]
+      .join(' ')
+      .split(' ');
     const asWritten = new RegExp(String.raw`\{\w+\}|<[^>]*>|\{ [^}]*\}|"[^"]*"|'[^']*'|\b(?:${kept.join('|')})\b`, 'g');
-    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+:/, '')));
+    const english = Object.entries(figuresZh).filter(([, v]) => /[A-Za-z]{2,}/.test(v.replace(asWritten, '').replace(/^[a-z-]+[:：]/, '')));
     expect(english).toEqual([]);
+  });
+
+  it('writes Chinese punctuation in Chinese text: no ASCII comma, colon, semicolon or parenthesis next to a Chinese character', () => {
+    // Formulas, code and numbers keep ASCII ("(B, Tq)", "{ data, shape }", "f(x)"): they have no
+    // Chinese character beside the mark. A Chinese phrase's own marks are full-width: ，：；（）,
+    // also after a full-width bracket, a title's 》 or a closing ” ("（原为 2）：").
+    const mixed = /[\u4e00-\u9fff][,:;()]|[,:;()][\u4e00-\u9fff]|[）》”][,:;(]/;
+    const found = Object.entries(zh).filter(([, message]) => mixed.test(message));
+    expect(found.map(([key, message]) => `${key}: ${message}`)).toEqual([]);
   });
 
   it('loads its Chinese on demand: a zh-CN message before loadLanguage("zh-CN") is a RangeError, after it Chinese', async () => {
@@ -182,9 +199,57 @@ describe("the figures' own catalog (figure.*), which an element page loads alone
       expect(zh.replace(asWritten, '').match(/[A-Za-z]{2,}/g), `${error.message} -> ${zh}`).toBeNull();
       expect(zh).toMatch(/[\u4e00-\u9fff]/);
     }
-    expect(errorText('zh-CN', errors[1])).toBe("属性 'tokens' 已改名为 'row-labels'和'col-labels'(见 CHANGELOG.md)");
+    expect(errorText('zh-CN', errors[1])).toBe("属性 'tokens' 已改名为 'row-labels'和'col-labels'（见 CHANGELOG.md）");
     // An error with no words in the catalog keeps its own message.
     expect(errorText('zh-CN', new TypeError('something else'))).toBe('something else');
+  });
+
+  it("says the lab's configuration refusals, the file readers' and the window's and ALiBi's in Chinese, and in English word for word", async () => {
+    await loadLanguage('zh-CN');
+    const refusal = async (call) => {
+      try {
+        await call();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('no error thrown');
+    };
+    const lab = { vocab: 8, dModel: 32, layers: 2, heads: 4, maxLength: 16, positions: 'learned', mlp: 0 };
+    const configured = (change) => refusal(() => transformerConfig('createTrainer', { ...lab, ...change }));
+    const file = (text, name) => refusal(() => readTensors(new TextEncoder().encode(text), { name }));
+    const errors = await Promise.all([
+      configured({ layers: 0 }),
+      configured({ heads: 'four' }),
+      configured({ dModel: undefined }),
+      configured({ heads: 3 }),
+      configured({ heads: 4, kvHeads: 3 }),
+      configured({ positions: 'sinusoidal' }),
+      configured({ positions: 'rope', dModel: 12, heads: 4 }),
+      refusal(() => readTensors(readFileSync(fileURLToPath(new URL('../../io/fixtures/truncated.npy', import.meta.url))), { name: 'attn.npy' })),
+      file('not a tensor file', 'notes.txt'),
+      file('{"w": [1, 2', 'w.json'),
+      file('{}', 'empty.json'),
+      file('{"w": [[1, 2], [3]]}', 'ragged.json'),
+      file('', 'model.pt'),
+      file('PK\u0003\u0004 broken', 'broken.npz'),
+      ...[{ window: [2] }, { window: [-2, 0] }, { window: [0, 1.5] }, { alibi: 'yes' }, { alibi: [0.5] }, { alibi: [0.5, Infinity] }].map((options) =>
+        refusal(() => resolveMask('multiHeadAttention', options, { B: 1, H: 2, Tq: 3, Tk: 3, axes: 4 })),
+      ),
+    ]);
+    // Names, code and values as written (quoted, with a digit, bracket or dot, a file's name): no other Latin word.
+    const asWritten =
+      /'[^']*'|\[[^\]]*\]|[\w-]*\.(?:npy|npz|json|txt|pt|safetensors)\b|\b(?:createTrainer|readTensors|dModel|heads|kvHeads|layers|positions|options\.maxBytes|numpy\.save|JSON|RoPE|safetensors|pickle|w|float32|null|window|alibi|true|H|Tq|Tk|Infinity)\b/g;
+    for (const error of errors) {
+      expect(error.apiMessage, error.message).toBeDefined();
+      expect(errorText('en', error)).toBe(error.message);
+      const zh = errorText('zh-CN', error);
+      expect(zh.replace(asWritten, '').match(/[A-Za-z]{2,}/g), `${error.message} -> ${zh}`).toBeNull();
+      expect(zh).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(errorText('zh-CN', errors[3])).toBe('宽度 dModel 必须是 头数 的倍数，而现在 宽度 dModel = 32，头数 = 3');
+    // The lab trains in a worker: the code and params cross to the page with the message.
+    expect(errorText('zh-CN', errorFromMessage(errorToMessage(errors[3])))).toBe(errorText('zh-CN', errors[3]));
+    expect(errorText('zh-CN', errors[7])).toBe('attn.npy：形状 [3, 4]、类型 float32 需要 48 字节的数据，而文件只有 45 字节。');
   });
 
   it('takes en and zh-CN as a lang value and names lang for anything else', () => {

@@ -58,7 +58,8 @@ export function pasteNotice(root) {
           size: SIZE_NAMES[note.size] ?? note.size,
           from: note.from,
           to: note.to,
-          others: note.others.map((o) => MATRIX_NAMES[o] ?? o).join(', '),
+          // A Chinese list is written with the enumeration comma: W^Q、W^K、W^V.
+          others: note.others.map((o) => MATRIX_NAMES[o] ?? o).join(lang === 'zh-CN' ? '、' : ', '),
           count: note.others.length,
         }),
       );

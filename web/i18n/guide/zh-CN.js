@@ -61,7 +61,7 @@ export default {
   'guide.attr.figure.heads': '头的数量（新增的头使用按种子生成的权重）。',
   'guide.attr.figure.head': '矩阵显示的是哪个头。',
   'guide.attr.figure.kv-heads': '分组注意力头：查询头共享多少个 K、V 头（1：多查询注意力）。',
-  'guide.attr.figure.window': '滑动窗口 [左, 右]：查询 i 看到键 i − 左 … i + 右（−1：这一侧不设限）。',
+  'guide.attr.figure.window': '滑动窗口 [左，右]：查询 i 看到键 i − 左 … i + 右（−1：这一侧不设限）。',
   'guide.attr.figure.alibi':
     'ALiBi：在缩放后的注意力分数上加 −m_h |i + Tk − Tq − j|，斜率 m_h 取论文中的值，或给每个头一个斜率（有限且 &gt; 0，个数与头数相同）。',
   'guide.attr.figure.rope': '对 Q 和 K 施加旋转位置编码：<code>halves</code> 同 Llama，相邻两两成对同 GPT-J（X 的宽度须为偶数）。',

@@ -85,7 +85,7 @@ export default {
   'stage.against-chain-rule': '经由 dS 的链式法则',
   'stage.scoring.dot': '点积',
   'stage.scoring.scaled-dot': '缩放点积',
-  'stage.scoring.general': '一般(双线性)',
+  'stage.scoring.general': '一般（双线性）',
   'stage.scoring.additive': '加性',
   'stage.scoring.concat': '拼接',
 };

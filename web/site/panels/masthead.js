@@ -42,7 +42,17 @@ const presets = {
     );
     container.className = 'masthead-presets';
     container.append(control.node);
-    return { update: (state) => control.set(state.preset) };
+    // While the model view (a file opened with Open) stands in for the example (<html
+    // data-model-view>), no preset is what the page shows: none is marked current.
+    let preset = null;
+    const mark = () => control.set(document.documentElement.hasAttribute('data-model-view') ? null : preset);
+    new MutationObserver(mark).observe(document.documentElement, { attributes: true, attributeFilter: ['data-model-view'] });
+    return {
+      update(state) {
+        preset = state.preset;
+        mark();
+      },
+    };
   },
 };
 

@@ -25,10 +25,11 @@ export function segmented(name, options, onChange, { label } = {}) {
   return {
     node,
     set(value) {
+      const current = buttons.find((b) => b.dataset.value === String(value));
       for (const b of buttons) {
-        const on = b.dataset.value === String(value);
-        b.setAttribute('aria-checked', String(on));
-        b.tabIndex = on ? 0 : -1;
+        b.setAttribute('aria-checked', String(b === current));
+        // With none checked the first button takes the group's Tab stop, so the keyboard still reaches it.
+        b.tabIndex = b === (current ?? buttons[0]) ? 0 : -1;
       }
     },
   };

@@ -8,6 +8,9 @@ export function withApiMessage(error, code, params) {
   return Object.defineProperty(error, 'apiMessage', { value: { code, params }, configurable: true });
 }
 
+/** An option's or a field's name as a param: said in the reader's words where the catalog has them (error.option.*). */
+export const optionName = (name) => ({ kind: 'option', detail: name });
+
 /**
  * What a value is, as the messages name it: { kind, detail } with kind one of null, array, typed
  * (detail: its class), object (detail: its keys), string (detail: the string), or the typeof of

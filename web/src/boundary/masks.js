@@ -8,6 +8,7 @@
 import { expectAttached, expectDataFits, fieldOf, formatShape, tensorShape, toTensor } from './tensor.js';
 import { sharedAs, typedKind, typedLength } from './typed.js';
 import { alibiSlopes } from './alibi-slopes.js';
+import { got, optionName, withApiMessage } from './api-message.js';
 
 /** The option names of MaskOptions (index.d.ts). */
 export const MASK_OPTIONS = ['validLens', 'causal', 'attnMask', 'maskFill', 'window', 'alibi'];
@@ -129,13 +130,16 @@ function maskStrides(fn, maskShape, scores) {
 function windowSides(fn, window) {
   if (window === undefined || window === null) return [-1, -1];
   if (!Array.isArray(window) || window.length !== 2) {
-    throw new TypeError(`${fn}: window must be [left, right] (integers >= -1, -1 = no limit), got ${describe(window)}`);
+    const message = `${fn}: window must be [left, right] (integers >= -1, -1 = no limit), got ${describe(window)}`;
+    throw withApiMessage(new TypeError(message), 'window-shape', { got: got(window) });
   }
   // Read once (what is checked is what is used), as own elements: a hole never reads a prototype.
   const sides = [0, 1].map((n) => (Object.hasOwn(window, n) ? window[n] : undefined));
   sides.forEach((side, n) => {
     if (!(Number.isInteger(side) && side >= -1 && side < 2 ** 31)) {
-      throw new RangeError(`${fn}: window[${n}] (${n === 0 ? 'left' : 'right'}) must be an integer >= -1 and < 2^31, got ${describe(side)}`);
+      const name = n === 0 ? 'left' : 'right';
+      const message = `${fn}: window[${n}] (${name}) must be an integer >= -1 and < 2^31, got ${describe(side)}`;
+      throw withApiMessage(new RangeError(message), 'window-side', { index: n, side: optionName(`window-${name}`), got: got(side) });
     }
   });
   return sides;
@@ -152,20 +156,23 @@ function alibiBuffer(fn, alibi, { H, Tq, Tk }) {
   const slopes = alibi === true ? alibiSlopes(H) : alibi;
   const kind = typedKind(slopes);
   if (!(Array.isArray(slopes) || kind === 'Float32Array' || kind === 'Float64Array')) {
-    throw new TypeError(`${fn}: alibi must be true or a list of H slopes (one per head), got ${describe(alibi)}`);
+    throw withApiMessage(new TypeError(`${fn}: alibi must be true or a list of H slopes (one per head), got ${describe(alibi)}`), 'alibi-type', {
+      got: got(alibi),
+    });
   }
   expectAttached(slopes, `${fn}: alibi`);
   // A typed array's length and elements through its intrinsics, an array's as own elements only.
   const length = kind === undefined ? slopes.length : typedLength(slopes);
   if (length !== H) {
-    throw new RangeError(`${fn}: alibi must hold one slope per head, H = ${H}, got ${length}`);
+    throw withApiMessage(new RangeError(`${fn}: alibi must hold one slope per head, H = ${H}, got ${length}`), 'alibi-count', { heads: H, count: length });
   }
   const out = new Float32Array(H);
   for (let h = 0; h < H; h++) {
     const m = kind !== undefined || Object.hasOwn(slopes, h) ? slopes[h] : undefined;
     // -slope * distance must stay a float32 number for every distance up to Tq + Tk.
     if (!(typeof m === 'number' && Number.isFinite(m) && Math.abs(Math.fround(m)) * (Tq + Tk) < 3.4e38)) {
-      throw new RangeError(`${fn}: alibi[${h}] must be a finite number with |slope| (Tq + Tk) within float32, got ${describe(m)}`);
+      const message = `${fn}: alibi[${h}] must be a finite number with |slope| (Tq + Tk) within float32, got ${describe(m)}`;
+      throw withApiMessage(new RangeError(message), 'alibi-slope', { index: h, got: got(m) });
     }
     out[h] = m;
   }

@@ -1,21 +1,26 @@
 // What crosses between the calling thread and a worker besides plain data: errors (as their
-// constructor's name and message, so the caller gets the same TypeError or RangeError the
-// synchronous API throws) and the list of buffers to transfer instead of copy.
+// constructor's name, message and apiMessage, so the caller gets the same TypeError or RangeError
+// the synchronous API throws, sayable in the page's language) and the list of buffers to transfer
+// instead of copy.
 
 import { isDetached, typedKind } from '../boundary/typed.js';
+import { withApiMessage } from '../boundary/api-message.js';
 
 const ERROR_TYPES = { TypeError, RangeError, Error };
 
-/** An Error -> { name, message } (structured clone would drop the subclass in some engines). */
+/** An Error -> { name, message, apiMessage? } (structured clone would drop the subclass in some engines). */
 export function errorToMessage(error) {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const sent = { name: error.name, message: error.message };
+  if (error.apiMessage) sent.apiMessage = error.apiMessage; // plain data: a code and its params
+  return sent;
 }
 
-/** { name, message } -> the same kind of error on this side. */
-export function errorFromMessage({ name, message }) {
+/** { name, message, apiMessage? } -> the same kind of error on this side. */
+export function errorFromMessage({ name, message, apiMessage }) {
   const ErrorType = Object.hasOwn(ERROR_TYPES, name) ? ERROR_TYPES[name] : Error;
-  return new ErrorType(message);
+  const error = new ErrorType(message);
+  return apiMessage ? withApiMessage(error, apiMessage.code, apiMessage.params) : error;
 }
 
 /**

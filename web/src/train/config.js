@@ -1,6 +1,7 @@
 // A transformer's configuration as users give it (index.d.ts TransformerConfig), checked and
 // turned into the binding's TransformerArgs (cpp/bindings/args.hpp). Each message names the option.
 import { expectKnownOptions, ropeBaseOption } from '../boundary/validate.js';
+import { got, optionName, withApiMessage } from '../boundary/api-message.js';
 
 const POSITIONS = ['learned', 'rope', 'alibi', 'none']; // the core's Positions, in its order
 const GELUS = ['none', 'tanh']; // the core's Gelu: PyTorch's approximate='none' | 'tanh'
@@ -11,17 +12,45 @@ function integer(fn, opts, key, { min, fallback }) {
   const x = opts[key];
   if (x === undefined) {
     if (fallback !== undefined) return fallback;
-    throw new TypeError(`${fn}: ${key} is required (an integer >= ${min})`);
+    throw withApiMessage(new TypeError(`${fn}: ${key} is required (an integer >= ${min})`), 'config-required', { fn, key: optionName(key), min });
   }
-  if (typeof x !== 'number') throw new TypeError(`${fn}: ${key} must be an integer >= ${min}, got ${typeof x} ${String(x)}`);
-  if (!Number.isInteger(x) || x < min || x > MAX_SIZE) throw new RangeError(`${fn}: ${key} must be an integer >= ${min}, got ${x}`);
+  if (typeof x !== 'number') {
+    throw withApiMessage(new TypeError(`${fn}: ${key} must be an integer >= ${min}, got ${typeof x} ${String(x)}`), 'config-integer', {
+      fn,
+      key,
+      min,
+      got: got(x),
+    });
+  }
+  if (!Number.isInteger(x) || x < min || x > MAX_SIZE) {
+    throw withApiMessage(new RangeError(`${fn}: ${key} must be an integer >= ${min}, got ${x}`), 'config-integer', {
+      fn,
+      key: optionName(key),
+      min,
+      got: got(x),
+    });
+  }
   return x;
 }
 
 function choice(fn, opts, key, names, fallback) {
   const x = opts[key] ?? fallback;
-  if (x === undefined) throw new TypeError(`${fn}: ${key} is required (one of ${names.map((n) => `'${n}'`).join(', ')})`);
-  if (!names.includes(x)) throw new RangeError(`${fn}: ${key} must be one of ${names.map((n) => `'${n}'`).join(', ')}, got ${String(x)}`);
+  const quoted = names.map((n) => `'${n}'`);
+  if (x === undefined)
+    throw withApiMessage(new TypeError(`${fn}: ${key} is required (one of ${quoted.join(', ')})`), 'config-choice', {
+      fn,
+      key: optionName(key),
+      names: quoted,
+      got: got(x),
+    });
+  if (!names.includes(x)) {
+    throw withApiMessage(new RangeError(`${fn}: ${key} must be one of ${quoted.join(', ')}, got ${String(x)}`), 'config-choice', {
+      fn,
+      key,
+      names: quoted,
+      got: got(x),
+    });
+  }
   return names.indexOf(x);
 }
 
@@ -55,8 +84,8 @@ export function transformerConfig(fn, config) {
   }
   const tie = opts.tie ?? false;
   if (typeof tie !== 'boolean') throw new TypeError(`${fn}: tie must be true or false, got ${typeof tie} ${String(tie)}`);
-  if (dModel % heads !== 0) throw new RangeError(`${fn}: dModel must be a multiple of heads, got dModel = ${dModel}, heads = ${heads}`);
-  if (heads % kvHeads !== 0) throw new RangeError(`${fn}: heads must be a multiple of kvHeads, got heads = ${heads}, kvHeads = ${kvHeads}`);
+  multiple(fn, 'dModel', dModel, 'heads', heads);
+  multiple(fn, 'heads', heads, 'kvHeads', kvHeads);
   const ropeBase = ropeOption(fn, opts, positions, dModel / heads);
   if (opts.alibi !== undefined && !(opts.alibi === true && POSITIONS[positions] === 'alibi')) {
     throw new RangeError(`${fn}: alibi must be true (Press et al.'s slopes) and only with positions 'alibi', got ${String(opts.alibi)}`);
@@ -68,10 +97,22 @@ export function transformerConfig(fn, config) {
   return { args, config: Object.freeze(shown) };
 }
 
+/** `size` (named `name`) a multiple of `of` (named `ofName`), else a RangeError naming both. */
+function multiple(fn, name, size, ofName, of) {
+  if (size % of === 0) return;
+  const message = `${fn}: ${name} must be a multiple of ${ofName}, got ${name} = ${size}, ${ofName} = ${of}`;
+  throw withApiMessage(new RangeError(message), 'config-multiple', { fn, name: optionName(name), size, ofName: optionName(ofName), of });
+}
+
 /** The rotary base: rope true or { base } with positions 'rope' (pairs (c, c + dh/2), rotate_half). */
 function ropeOption(fn, opts, positions, headWidth) {
   const isRope = POSITIONS[positions] === 'rope';
-  if (isRope && headWidth % 2 !== 0) throw new RangeError(`${fn}: rope needs an even head width dModel / heads, got ${headWidth}`);
+  if (isRope && headWidth % 2 !== 0) {
+    throw withApiMessage(new RangeError(`${fn}: rope needs an even head width dModel / heads, got ${headWidth}`), 'config-rope-width', {
+      fn,
+      width: headWidth,
+    });
+  }
   const given = opts.rope;
   if (given === undefined) return 10000;
   if (!isRope) throw new RangeError(`${fn}: rope is an option of positions 'rope', got positions '${POSITIONS[positions]}'`);

@@ -5,6 +5,7 @@ import { h } from '../../../figures/dom.js';
 import { guessRoles, qkvRole, selfRole, weightsRole } from '../../../model/roles.js';
 import { langOf } from '../../../figures/interact/messages.js';
 import { t } from '../../../i18n/index.js';
+import { errorText } from '../../../i18n/figure-text.js';
 import { readTokensText, tokensText } from '../../../model/state/tokens.js';
 
 const ROLES = ['weights', 'self', 'qkv'];
@@ -183,7 +184,7 @@ export function importDialog(apply, chooseFile) {
       current = null;
       body.replaceChildren(h('p', { class: 'import-error-title' }, say('cannot-read')));
       title.textContent = say('title', { name });
-      showMessage(error.message);
+      showMessage(errorText(langOf(dialog), error));
       setActions(false);
       if (!dialog.open) dialog.showModal();
       chooseButton.focus();

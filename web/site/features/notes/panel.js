@@ -15,7 +15,7 @@ const INPUTS = ['x', 'wq', 'wk', 'wv', 'q', 'k', 'v'];
 
 /** True while the state's inputs are still the preset's own (the printed numbers apply). */
 function unchanged(state, preset) {
-  const raw = preset.make();
+  const raw = preset.make({ seed: state.seed }); // the random preset's draw is the state's seed's
   return INPUTS.every((key) => raw[key] === undefined || JSON.stringify(raw[key]) === JSON.stringify(state[key]));
 }
 
@@ -81,6 +81,12 @@ function lede(state, preset, t) {
   });
 }
 
+/** Where the numbers come from: the preset's source while they are its own, else the student's. */
+function origin(state, preset, t) {
+  if (unchanged(state, preset)) return t(`preset.${preset.id}.origin`);
+  return t('site.origin-own', { preset: t(`preset.${preset.id}.title`) });
+}
+
 function mount(container, { t }) {
   return {
     update(state, result) {
@@ -90,7 +96,7 @@ function mount(container, { t }) {
         { class: 'intro' },
         h('h1', { class: 'intro-title' }, t('site.intro-title')),
         h('p', { class: 'intro-lede' }, lede(state, preset, t)),
-        preset ? h('p', { class: 'intro-origin' }, t(`preset.${preset.id}.origin`)) : null,
+        preset ? h('p', { class: 'intro-origin' }, origin(state, preset, t)) : null,
         h('p', { class: 'intro-hint' }, t('site.intro-hint')),
       );
       const note = preset?.printed && result && unchanged(state, preset) ? errataNote(preset, result, t) : null;
