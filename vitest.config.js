@@ -53,12 +53,18 @@ const LONGEST = [
   'tests/embed/elements.test.js',
 ];
 
-// The files whose subject is what a fresh page has loaded (which modules a figure imports, a
-// stylesheet fetch that failed once, mocked modules): the *-fresh projects run them, each in a new
+// The files whose subject is what a fresh page has loaded (which modules a figure imports, the
+// words of a language not loaded yet, a stylesheet fetch that failed once, mocked modules): the *-fresh projects run them, each in a new
 // iframe or module graph. Every other browser file shares one iframe and its loaded modules (isolate: false):
 // a new iframe per file re-fetched and re-evaluated the package's modules through Vite's dev server
 // 73 times, about a third of the browser project's time (docs/performance.md).
-const FRESH_MODULES = ['tests/js/figures/figure-loading.test.js', 'tests/js/api/host-hardening.test.js', 'tests/js/model/model-layer.test.js'];
+const FRESH_MODULES = [
+  'tests/js/figures/figure-loading.test.js',
+  'tests/js/figures/figure-lang.test.js', // zh-CN's words before and after loadLanguage()
+  'tests/js/model/i18n.test.js',
+  'tests/js/api/host-hardening.test.js',
+  'tests/js/model/model-layer.test.js',
+];
 
 /** A project in Node over the files of tests/js, tests/io, tests/fuzz and tests/cli (or `include`), but `exclude`. */
 function nodeProject(
