@@ -4,21 +4,12 @@
 // batches, heatmapOrCanvas()'s canvas readout, heads()'s grid, thumbnails, enlarged map and
 // readout, links()'s tokens, matrix()'s batches and the CSV export's rows. A figure that counts from 1 shows the count itself (3 for 3 positions) or no 0.
 // Drawn in real Chromium (the figures measure text and paint canvases).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { attach } from '../support/dom.js';
 import { canvasHeatmap, heads, heatmap, heatmapOrCanvas, links, matrix } from '../../../web/figures/index.js';
 import { matrixCsv } from '../../../web/figures/export/tables.js';
 
 const HAS_DOM = typeof document !== 'undefined';
-
-const attached = [];
-afterEach(() => {
-  for (const node of attached.splice(0)) node.remove();
-});
-const attach = (node) => {
-  document.body.append(node);
-  attached.push(node);
-  return node;
-};
 
 /** Moves the pointer over the top left weight of a canvas of R x C weights, so its readout speaks. */
 function pointAtFirst(canvas, R, C) {

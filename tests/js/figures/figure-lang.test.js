@@ -4,7 +4,8 @@
 // and the two values. zh-CN's words load on demand: a figure asked for zh-CN before
 // loadLanguage('zh-CN') has finished is a RangeError saying so, never a figure in English.
 // Drawn in real Chromium (the browser project: the figures measure text and paint canvases); in Node only the lang checks run.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { attach } from '../support/dom.js';
 import { canvasHeatmap, heads, heatmap, heatmapOrCanvas, legend, lineChart, links, loadLanguage, matrix, colorScale } from '../../../web/figures/index.js';
 import { englishInFigure } from '../../support/english.js';
 
@@ -17,16 +18,6 @@ const TOKENS = ['我', '爱', '猫'];
 const weights = { data: Float32Array.of(0.7, 0.2, 0.1, 0.3, 0.4, 0.3, 0.1, 0.1, 0.8), shape: [3, 3] };
 const stacked = { data: Float32Array.from({ length: 2 * 2 * 9 }, (_, k) => ((k % 9) + 1) / 45), shape: [2, 2, 3, 3] };
 const masked = Uint8Array.of(0, 1, 1, 0, 0, 1, 0, 0, 0);
-
-const attached = [];
-afterEach(() => {
-  for (const node of attached.splice(0)) node.remove();
-});
-const attach = (node) => {
-  document.body.append(node);
-  attached.push(node);
-  return node;
-};
 
 /** Moves the pointer over the middle of a canvas, so its readout speaks. */
 function pointAt(canvas) {
