@@ -19,7 +19,6 @@ import { t } from '../../web/i18n/index.js';
 import { selfAttention } from '../reference/matrices.js';
 import { SITE, VIEWPORTS, startSite } from '../support/site.js';
 import { startPages } from '../support/pages.js';
-import { launchChromium } from '../support/browser.js';
 import { openOffline } from '../support/offline.js';
 import { INDUCTION, induction } from '../cli/expected.js';
 import { runCli } from '../cli/run.js';
@@ -221,12 +220,11 @@ describe('the blogger with no hosting', () => {
   let folder;
   beforeAll(async () => {
     site = await startSite();
-    browser = await launchChromium();
+    browser = site.chromium; // the process's Chromium, for the file:// pages
     folder = await mkdtemp(join(tmpdir(), 'attnlab-persona-saved-'));
   });
   afterAll(async () => {
     await site?.close();
-    await browser?.close();
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 

@@ -6,7 +6,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
 import { shadowStageValues, stageValues } from '../support/figures.js';
 import { openOffline } from '../support/offline.js';
 import { startSite } from '../support/site.js';
@@ -16,12 +15,11 @@ let browser;
 let folder;
 beforeAll(async () => {
   site = await startSite();
-  browser = await launchChromium();
+  browser = site.chromium; // the process's Chromium, for the file:// pages
   folder = await mkdtemp(join(tmpdir(), 'attnlab-save-html-'));
 });
 afterAll(async () => {
   await site?.close();
-  await browser?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standaloneHtml } from '../../web/figures/index.js';
-import { launchChromium } from '../support/browser.js';
 import { englishInFigure } from '../support/english.js';
 import { openOffline } from '../support/offline.js';
 import { elementsPage, rendered, savedHtml, startPages } from '../support/pages.js';
@@ -20,12 +19,11 @@ let browser;
 let folder;
 beforeAll(async () => {
   pages = await startPages();
-  browser = await launchChromium();
+  browser = pages.chromium; // the process's Chromium, for the file:// pages
   folder = await mkdtemp(join(tmpdir(), 'attnlab-lang-'));
 });
 afterAll(async () => {
   await pages?.close();
-  await browser?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 

@@ -12,7 +12,6 @@ import { standaloneHtml } from '../../web/figures/index.js';
 import { writeSafetensors } from '../../web/io/index.js';
 import { runCli } from '../cli/run.js';
 import { selfAttention, softmaxRow } from '../reference/matrices.js';
-import { launchChromium } from '../support/browser.js';
 import { shadowStageValues, worstDifference } from '../support/figures.js';
 import { openOffline } from '../support/offline.js';
 import { elementsPage, rendered, savedHtml, startPages } from '../support/pages.js';
@@ -53,11 +52,10 @@ let pages;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'attnlab-standalone-'));
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
   pages = await startPages();
+  browser = pages.chromium; // the process's Chromium, for the file:// pages
 });
 afterAll(async () => {
-  await browser?.close();
   await pages?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, blocking } from '../support/axe.js';
-import { launchChromium } from '../support/browser.js';
 import { openOffline } from '../support/offline.js';
 import { elementsPage, startPages } from '../support/pages.js';
 
@@ -21,12 +20,11 @@ let browser;
 let folder;
 beforeAll(async () => {
   pages = await startPages();
-  browser = await launchChromium();
+  browser = pages.chromium; // the process's Chromium, for the file:// pages
   folder = await mkdtemp(join(tmpdir(), 'attnlab-training-'));
 });
 afterAll(async () => {
   await pages?.close();
-  await browser?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 

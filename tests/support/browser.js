@@ -34,8 +34,23 @@ export function watchProblems(page, { warnings = false } = {}) {
 }
 
 /**
- * Serves `root` and launches Chromium. -> { url, open(path, options) -> { page, problems, requests },
- * close() }; open's options: viewport, colorScheme, reducedMotion ('reduce' | 'no-preference'),
+ * A context opened in a test closes when the test ends (-> true): left open, it kept its renderer,
+ * timers, animation frames and workers (a training loop, a playing Generate panel) running beside
+ * every later test in the process's one Chromium. -> false outside a test (a hook): then the caller
+ * closes it.
+ */
+export function closedWhenTestEnds(context) {
+  try {
+    onTestFinished(() => context.close());
+    return true;
+  } catch {
+    return false; // not inside a test
+  }
+}
+
+/**
+ * Serves `root` in the process's Chromium. -> { url, chromium (that browser, for contexts of a
+ * test's own, e.g. a file:// page), open(path, options) -> { page, problems, requests }, close() }; open's options: viewport, colorScheme, reducedMotion ('reduce' | 'no-preference'),
  * locale (navigator.languages' first, default en-US), permissions (granted for the server's origin) and ready (a function run in the page,
  * awaited until it returns something truthy).
  */
@@ -44,24 +59,11 @@ export async function startBrowser(root) {
   const browser = await sharedChromium();
   const contexts = new Set();
 
-  // A page opened in a test closes when the test ends: left open, it kept its renderer, timers,
-  // animation frames and workers (a training loop, a playing Generate panel) running beside every
-  // later test of the file. One opened in a hook (beforeAll) closes with close().
-  function closeAfterTest(context) {
-    try {
-      onTestFinished(() => {
-        contexts.delete(context);
-        return context.close();
-      });
-    } catch {
-      // not inside a test
-    }
-  }
-
   async function open(path, { viewport, colorScheme = 'light', reducedMotion = 'no-preference', locale = 'en-US', permissions = [], ready = null } = {}) {
     const context = await browser.newContext({ viewport, colorScheme, reducedMotion, locale, deviceScaleFactor: 1, acceptDownloads: true });
     contexts.add(context);
-    closeAfterTest(context);
+    context.on('close', () => contexts.delete(context));
+    closedWhenTestEnds(context);
     if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
     const page = await context.newPage();
     const problems = watchProblems(page);
@@ -74,6 +76,7 @@ export async function startBrowser(root) {
 
   return {
     url: server.url,
+    chromium: browser,
     open,
     async close() {
       for (const context of contexts) await context.close();

@@ -2,15 +2,17 @@
 // the file itself blocked (and recorded as a problem), console errors recorded too.
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { closedWhenTestEnds } from './browser.js';
 
 /**
- * Writes `text` to `path`, opens it in a new context of `browser` and waits for a drawn figure
- * (or an error the page shows). -> { page, problems, context }
+ * Writes `text` to `path`, opens it in a new context of `browser` (closed when the test ends) and
+ * waits for a drawn figure (or an error the page shows). -> { page, problems, context }
  */
 export async function openOffline(browser, path, text) {
   await writeFile(path, text);
   const url = pathToFileURL(path).href;
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
+  closedWhenTestEnds(context);
   const page = await context.newPage();
   const problems = [];
   await context.route('**/*', (route) => {
