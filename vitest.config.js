@@ -54,10 +54,14 @@ const LONGEST = [
 ];
 
 // The files whose subject is what a fresh page has loaded (which modules a figure imports, the
-// words of a language not loaded yet, a stylesheet fetch that failed once, mocked modules): the *-fresh projects run them, each in a new
-// iframe or module graph. Every other browser file shares one iframe and its loaded modules (isolate: false):
-// a new iframe per file re-fetched and re-evaluated the package's modules through Vite's dev server
-// 73 times, about a third of the browser project's time (docs/performance.md).
+// words of a language not loaded yet, a stylesheet fetch that failed once, mocked modules): the
+// *-fresh projects run them, each in a new iframe or module graph. Every other file shares its
+// worker's loaded modules (isolate: false): a new iframe per browser file re-fetched and
+// re-evaluated the package's modules through Vite's dev server 73 times, about a third of the
+// browser project's time (docs/performance.md).
+// The test files that run in both Node and Chromium (tests/cli runs in Node only).
+const RUNTIME_TESTS = ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'];
+
 const FRESH_MODULES = [
   'tests/js/figures/figure-loading.test.js',
   'tests/js/figures/figure-lang.test.js', // zh-CN's words before and after loadLanguage()
@@ -67,10 +71,7 @@ const FRESH_MODULES = [
 ];
 
 /** A project in Node over the files of tests/js, tests/io, tests/fuzz and tests/cli (or `include`), but `exclude`. */
-function nodeProject(
-  name,
-  { include = ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js', 'tests/cli/**/*.test.js'], exclude = [], isolate },
-) {
+function nodeProject(name, { include = [...RUNTIME_TESTS, 'tests/cli/**/*.test.js'], exclude = [], isolate }) {
   return {
     test: {
       name,
@@ -91,7 +92,7 @@ function nodeProject(
 }
 
 /** A project in real Chromium over the files of tests/js, tests/io and tests/fuzz (or `include`), but `exclude`. */
-function browserProject(name, { include = ['tests/js/**/*.test.js', 'tests/io/**/*.test.js', 'tests/fuzz/**/*.test.js'], exclude = [], isolate }) {
+function browserProject(name, { include = RUNTIME_TESTS, exclude = [], isolate }) {
   return {
     test: {
       name,
