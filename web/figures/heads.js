@@ -180,7 +180,16 @@ export function heads(input, options = {}) {
     if (!at) return;
     readout.dataset.layer = String(entry.layer);
     readout.dataset.head = String(entry.head);
-    showValue(readout, `${entry.name}: `, at[0], at[1], entry.data[entry.offset + at[0] * Tk + at[1]], rowLabels, colLabels, lang);
+    showValue(
+      readout,
+      say('figure.heads.where', { name: entry.name }),
+      at[0],
+      at[1],
+      entry.data[entry.offset + at[0] * Tk + at[1]],
+      rowLabels,
+      colLabels,
+      lang,
+    );
   });
   const activate = (event) => {
     const entry = maps.find((m) => m.canvas === event.target);

@@ -50,7 +50,10 @@ export function heatmap(input, options = {}) {
       // The accessible name holds all the cell's visible text (Label in Name; axe counts an SVG
       // <title> as visible): the drawn number, or else the tooltip, which is the name without
       // the exact value. A cell with its number drawn needs no tooltip.
-      const name = (value) => say('figure.heatmap.cell', { row: rowLabels[r], col: colLabels[j], value }) + (off ? ` ${say('figure.masked')}` : '');
+      const name = (value) => {
+        const said = say('figure.heatmap.cell', { row: rowLabels[r], col: colLabels[j], value });
+        return off ? say('figure.masked-name', { name: said }) : said;
+      };
       const said = name(shown);
       const cell = svg(
         'g',
