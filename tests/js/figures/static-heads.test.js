@@ -6,7 +6,7 @@
 // cell). Browser only (canvases and the figure's CSS colours).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import css from '../../../web/figures/figures.css?raw';
-import { heads } from '../../../web/figures/index.js';
+import { heads, headsLayout } from '../../../web/figures/index.js';
 import { plainColor } from '../../../web/figures/export/standalone-svg.js';
 import { headsSvg } from '../../../cli/figure-svg.js';
 
@@ -140,4 +140,33 @@ describe.skipIf(!HAS_DOM)("the command line's SVG file and heads() draw one layo
       }
     });
   }
+});
+
+// The layout alone (Node and Chromium): BertViz's order with the aggregates, one scale, and refusals.
+describe('headsLayout()', () => {
+  const attentions = { data: new Float32Array(2 * 2 * 3 * 3).fill(1 / 3), shape: [2, 2, 3, 3] };
+
+  it('lays out a row per layer then the mean, a column per head then the mean and the max, counted from 0', () => {
+    const layout = headsLayout(attentions, { title: 't' });
+    const places = layout.maps.map((m) => `${m.layer}/${m.head}`);
+    expect(places).toEqual(['0/0', '0/1', '0/mean', '0/max', '1/0', '1/1', '1/mean', '1/max', 'mean/0', 'mean/1', 'mean/mean', 'mean/max']);
+    expect(layout.texts.filter((t) => t.role !== 'legend').map((t) => t.text)).toEqual(['t', 'H0', 'H1', 'mean', 'max', 'L0', 'L1', 'mean']);
+    // One column shares an x, one row a y; maps never overlap.
+    const at = (l, h) => layout.maps.find((m) => m.layer === l && m.head === h);
+    expect([at(1, 1).x, at(1, 1).y]).toEqual([at('mean', 1).x, at(1, 'max').y]);
+    expect(at(0, 1).x - at(0, 0).x).toBeGreaterThanOrEqual(layout.thumb.width);
+    expect(at(1, 0).y - at(0, 0).y).toBeGreaterThanOrEqual(layout.thumb.height);
+    // The mean over heads of layer 1 is the aggregate's, at its offset.
+    const mean = at(1, 'mean');
+    expect(mean.data[mean.offset]).toBeCloseTo(1 / 3, 6);
+  });
+
+  it('refuses a thumbSize that is not a positive number and a colour scale it does not know, naming them', () => {
+    for (const thumbSize of [0, -4, NaN, '64px']) {
+      expect(() => headsLayout(attentions, { thumbSize }), String(thumbSize)).toThrow(
+        new RangeError(`heads: thumbSize must be a positive number of px, got ${thumbSize}`),
+      );
+    }
+    expect(() => headsLayout(attentions, { colorScale: 'viridis' })).toThrow(new TypeError(`heads: colorScale must be 'weights' or 'signed', got "viridis"`));
+  });
 });
