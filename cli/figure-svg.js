@@ -1,8 +1,8 @@
 // Static SVG figures built as strings from the numbers (no browser, no DOM), for papers and for the
 // standalone HTML file: the heatmap of one (Tq, Tk) block and the grid of heads of an (L, H, T, Tk)
-// block. The heatmap is web/figures' heatmapLayout() written as text (heatmap() draws the same
-// layout as elements): every position, text and colour scale is the figure's. Colours are resolved
-// to #rrggbb (palette.js) so that any SVG renderer draws them.
+// block. Each is a web/figures layout written as text, heatmapLayout() and headsLayout() (heatmap()
+// and heads() draw the same layouts as elements): every position, text and colour scale is the
+// figure's. Colours are resolved to #rrggbb (palette.js) so that any SVG renderer draws them.
 // DOM contract: the root <svg> has data-stage; every cell is a <rect> with data-col and data-value
 // (String of the float32 value, as the figure functions write it) and, with `titles`, a <title>
 // tooltip, inside its row's <g class="row" data-row>; the heads grid's rows are inside
@@ -11,11 +11,10 @@
 // cells with their tooltips can pass V8's longest string (2^29 - 24 characters), and a file is
 // written chunk by chunk anyway. Labels longer than LABEL_CHARS are cut (with "…") so that
 // neither a cell's tooltip nor the file grows with a file's longest token.
-import { colorBarLayout, colorScale, formatNumber, fullValue, heatmapLayout } from '../web/figures/index.js';
+import { formatNumber, fullValue, headsLayout, heatmapLayout } from '../web/figures/index.js';
 import { el, escape, openTag } from './markup.js';
 import { INK, NAN_FILL, toneColor } from './palette.js';
 
-const FONT = 11;
 const LABEL_CHARS = 40;
 // The ink of each text of a layout (figures.css's colours of the same roles).
 const TEXT_INK = { title: INK.text, axis: INK.muted, 'axis-title': INK.text, legend: INK.muted };
@@ -124,48 +123,29 @@ export function heatmapSvg({ data, Tq, Tk, rows: rowTokens = null, cols: colToke
 }
 
 /**
- * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG: one
- * small map per layer (a row each, labelled L0, L1...) and head (a column each, H0, H1...), as
- * BertViz and web/figures' heads() lay them out, on one colour scale so that heads compare by eye.
+ * headsSvg({ data (L, H, T, Tk), L, H, T, Tk, rows, cols, title, titles }) -> { chunks, width, height } of the SVG:
+ * web/figures' headsLayout() of the block without its aggregates (a row per layer, labelled L0,
+ * L1..., a column per head, H0, H1..., as BertViz lays them out, on one colour scale so that heads
+ * compare by eye; heads() draws the same layout with canvases). Each map's cells are whole px
+ * (at least 2, and maps about 120 px wide) drawn without gaps.
  * `rows` and `cols` are the axes' tokens (for the tooltips), or null.
  */
 export function headsSvg({ data, L, H, T, Tk, rows: rowTokens = null, cols: colTokens = null, title = 'Attention heads', titles = true }) {
   const rows = shownTokens(rowTokens);
   const cols = shownTokens(colTokens);
-  const scale = colorScale(scaleKind(data), data);
   const size = Math.max(2, Math.floor(120 / Math.max(T, Tk)));
-  const cell = { width: size, height: size }; // the maps are small: their cells are drawn without gaps
-  const gap = 14;
-  const x0 = 56;
-  const y0 = 40;
-  const panelW = Tk * size;
-  const panelH = T * size;
-  const parts = [textMarkup({ role: 'title', text: title, attrs: { x: x0, y: 15, 'font-size': 12.5 } })];
-  for (let h = 0; h < H; h++) {
-    parts.push(
-      textMarkup({ role: 'axis', text: `H${h}`, attrs: { x: x0 + h * (panelW + gap) + panelW / 2, y: y0 - 8, 'text-anchor': 'middle', 'font-size': FONT } }),
-    );
-  }
-  for (let l = 0; l < L; l++) {
-    const py = y0 + l * (panelH + gap);
-    parts.push(textMarkup({ role: 'axis', text: `L${l}`, attrs: { x: x0 - 8, y: py + panelH / 2, dy: '0.35em', 'text-anchor': 'end', 'font-size': FONT } }));
-    for (let h = 0; h < H; h++) {
-      const px = x0 + h * (panelW + gap);
-      const base = (l * H + h) * T * Tk;
-      parts.push(openTag('g', { class: 'panel', 'data-layer': l, 'data-head': h }));
-      for (let i = 0; i < T; i++) {
-        const say = titles && ((j, v) => `layer ${l}, head ${h}: ${cellPlace(rows, cols, i, j)}: ${formatNumber(v)}`);
-        cellRow(parts, scale, data, base + i * Tk, Tk, (j) => px + j * size, py + i * size, cell, i, say);
-      }
-      parts.push('</g>');
+  const layout = headsLayout({ data, shape: [L, H, T, Tk] }, { title, aggregates: false, thumbSize: Tk * size, colorScale: scaleKind(data), lang: 'en' });
+  const { scale, thumb } = layout;
+  const cell = { width: thumb.width / Tk, height: thumb.height / T };
+  const parts = layout.texts.map(textMarkup);
+  parts.push(barMarkup(layout.bar, 'attn-bar'));
+  for (const map of layout.maps) {
+    parts.push(openTag('g', { class: 'panel', 'data-layer': map.layer, 'data-head': map.head }));
+    for (let i = 0; i < T; i++) {
+      const say = titles && ((j, v) => `${map.name}: ${cellPlace(rows, cols, i, j)}: ${formatNumber(v)}`);
+      cellRow(parts, scale, map.data, map.offset + i * Tk, Tk, (j) => map.x + j * cell.width, map.y + i * cell.height, cell, i, say);
     }
+    parts.push('</g>');
   }
-  const gridW = H * (panelW + gap) - gap;
-  const gridH = L * (panelH + gap) - gap;
-  const barH = Math.max(60, Math.min(gridH, 240));
-  const colorBar = colorBarLayout(scale, x0 + gridW + 14, y0, barH);
-  parts.push(barMarkup(colorBar.bar, 'attn-bar'), ...colorBar.texts.map(textMarkup));
-  const width = x0 + gridW + 14 + colorBar.width;
-  const height = Math.max(y0 + gridH, y0 + barH) + 10;
-  return svgRoot({ width, height, stage: 'heads', label: `${title}: ${L} layers by ${H} heads of ${T} queries by ${Tk} keys` }, parts);
+  return svgRoot({ width: layout.width, height: layout.height, stage: 'heads', label: layout.name }, parts);
 }

@@ -49,7 +49,7 @@ describe('heads()', () => {
       document.body.replaceChildren(window.figures.heads(attention, { rowLabels: window.induction.tokens }));
       return {
         grid: [...document.querySelectorAll('canvas[data-layer][data-head]')].map((c) => `${c.dataset.layer}/${c.dataset.head} ${c.width}x${c.height}`),
-        labels: [...document.querySelectorAll('.attn-heads-grid > .attn-axis')].map((d) => d.textContent),
+        labels: [...document.querySelectorAll('.attn-heads-grid .attn-axis')].map((d) => d.textContent),
         names: [...document.querySelectorAll('canvas[data-layer="1"]')].map((c) => c.title),
       };
     });

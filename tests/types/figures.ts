@@ -10,6 +10,7 @@ import {
   formatNumber,
   fullValue,
   heads,
+  headsLayout,
   heatmap,
   heatmapLayout,
   heatmapOrCanvas,
@@ -29,6 +30,8 @@ import {
   type CanvasHeatmapOptions,
   type ColorBar,
   type ColorScale,
+  type HeadsLayout,
+  type HeadsMap,
   type HeadsOptions,
   type HeatmapLayout,
   type HeatmapOptions,
@@ -153,6 +156,7 @@ const headsOptions = {
   heads: [0],
   aggregates: false,
   thumbSize: 48,
+  colorScale: 'weights',
   lang: 'zh-CN',
 } satisfies Required<HeadsOptions>;
 const canvasOptions = {
@@ -225,6 +229,11 @@ export async function useFigures(): Promise<number> {
   const bar = colorBarLayout(layout.scale, 0, 0, 60);
   const drawnBar: ColorBar = bar.bar;
   const placed: number = where + bar.width + drawnBar.height + bar.texts.length + layout.width + firstText.attrs.x;
+  // The grid heads() draws, as numbers and texts (what the command line writes as a file).
+  const grid: HeadsLayout = headsLayout(attentions[0], headsOptions);
+  const map: HeadsMap = grid.maps[0];
+  const mapLayer: number | 'mean' = map.layer;
+  const gridPlaced: number = map.x + map.y + map.offset + grid.thumb.width + grid.bar.height + grid.scale.t(0.5) + grid.texts.length + grid.height;
 
   const spec = {
     ...stateSpec,
@@ -285,6 +294,8 @@ export async function useFigures(): Promise<number> {
     text.length +
     labelRoom +
     placed +
+    gridPlaced +
+    (mapLayer === 'mean' ? 0 : mapLayer) +
     Object.keys(fileData ?? {}).length
   );
 }
@@ -308,6 +319,8 @@ export function misuse(): void {
   void pipelineState({ alibi: '0.5 0.25' });
   // @ts-expect-error thumbSize is a number of CSS px
   heads(attentions[0], { thumbSize: '64px' });
+  // @ts-expect-error the maps share one scale by kind, not a scale object
+  headsLayout(attentions[0], { colorScale: colorScale('weights', [0.5]) });
   // @ts-expect-error highlight is a Set of token indices, not a list
   canvasHeatmap(weights, { highlight: [1] });
   // @ts-expect-error lang is 'en' or 'zh-CN' (anything else is a RangeError at run time too)

@@ -25,11 +25,11 @@ const FADED = 0.22; // the share of its colour a weight outside highlighted rows
 /**
  * Paints the (R, C) block of `data` at `offset` into `canvas` (resized to C x R pixels).
  * highlight: a Set of token indices; weights in none of their rows or columns are faded.
- * scale: a color.js scale ('weights' by default: [0, 1] in --attn-weight; 'signed': --attn-pos
- * and --attn-neg by magnitude). masked: per weight of the block, 1 = masked. The colours are the
+ * scale: a color.js scale ('weights': [0, 1] in --attn-weight; 'signed': --attn-pos and
+ * --attn-neg by magnitude). masked: per weight of the block, 1 = masked. The colours are the
  * page's for this canvas (canvas-theme.js), painted again when the canvas joins a page or the theme changes.
  */
-export function paintWeights(canvas, data, offset, R, C, highlight = null, { scale = null, masked = null } = {}) {
+export function paintWeights(canvas, data, offset, R, C, highlight, { scale, masked = null }) {
   onThemeChange(canvas, () => paintWeights(canvas, data, offset, R, C, highlight, { scale, masked }));
   const colours = canvasColours(canvas);
   if (canvas.width !== C) canvas.width = C;
@@ -37,7 +37,7 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null, { sca
   const context = canvas.getContext('2d');
   const image = context.createImageData(C, R);
   const px = image.data;
-  const signed = scale?.kind === 'signed';
+  const signed = scale.kind === 'signed';
   const some = highlight && highlight.size > 0;
   for (let i = 0; i < R; i++) {
     const rowOn = !some || highlight.has(i);
@@ -54,7 +54,7 @@ export function paintWeights(canvas, data, offset, R, C, highlight = null, { sca
         [px[p], px[p + 1], px[p + 2]] = NAN_RGB;
         continue;
       }
-      let t = signed ? scale.t(v) : v > 0 ? (v < 1 ? v : 1) : 0;
+      let t = scale.t(v);
       if (!rowOn && !highlight.has(j)) t *= FADED;
       [px[p], px[p + 1], px[p + 2]] = colours.mix(signed && v < 0 ? 'neg' : signed ? 'pos' : 'seq', t);
     }

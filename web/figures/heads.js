@@ -1,89 +1,28 @@
-// heads(attentions, options) -> HTMLDivElement[data-stage=heads]: the model view. One canvas
-// thumbnail per layer and head, with aggregates, for attentions of shape (L, H, T, Tk), (H, T, Tk)
-// or BertViz's list of per-layer (1, H, T, Tk) (nested arrays or tensors).
-//
-// Layout, as BertViz's model view: a row per layer, then a last row for the mean over layers; a
-// column per head, then a column for the mean and one for the max over heads. Layers and heads are
-// counted from 0 in every label, as PyTorch indexes them. Every thumbnail is a canvas with
-// data-layer (0.. or 'mean') and data-head (0.., 'mean' or 'max'), focusable, a button:
-// click (or Enter/Space) enlarges it into [data-role=detail] (the SVG heatmap with its
-// data-row/data-col/data-value cells while T <= 64, a canvas beyond). Hovering any map sets the
-// readout [data-role=readout] to the exact value (data-layer, data-head, data-row, data-col,
-// data-value). Tokens are buttons [data-token=i]: selecting some highlights their rows and
-// columns everywhere (aria-pressed; root data-selected="i j").
-// Options: rowLabels (the T queries), colLabels (the Tk keys; default rowLabels when Tk = T), layers, heads (the indices to show),
-// aggregates (default true), thumbSize (CSS px, default 64), title, lang ('en' or 'zh-CN': its words).
-import { toAttentions } from '../model/attentions.js';
-import { figureMessage, langOption } from '../i18n/figure-text.js';
-import { refuseRenamed } from '../src/boundary/renamed.js';
+// heads(attentions, options) -> HTMLDivElement[data-stage=heads]: the model view, BertViz's grid of
+// maps as canvases placed where headsLayout() (heads-layout.js: shapes, options, labels) says, over
+// an SVG of its texts and colour bar. A canvas has data-layer (0.. or 'mean') and data-head (0..,
+// 'mean' or 'max') and is a button: click, Enter or Space enlarges it into [data-role=detail] (SVG
+// cells with data-row/data-col/data-value while T <= 64, a canvas beyond). Hovering a map sets
+// [data-role=readout] to the exact value (data-layer, data-head, data-row, data-col, data-value).
+// Tokens are buttons [data-token=i]: selecting some highlights their rows and columns everywhere
+// (aria-pressed; root data-selected="i j").
+import { figureMessage } from '../i18n/figure-text.js';
 import { canvasHeatmap, cellAt, paintWeights, showValue } from './canvas-map.js';
 import { h } from './dom.js';
-import { heatmap } from './heatmap.js';
+import { headsLayout } from './heads-layout.js';
+import { colorBarNodes, heatmap, layoutText } from './heatmap.js';
+import { svg } from './svg.js';
 
 const SVG_LIMIT = 64; // the largest T whose enlarged map is SVG cells (4,096 of them)
 
-/** Mean and max over heads per layer, mean over layers per head, and the two corners. */
-function aggregates(data, L, H, size) {
-  const meanHeads = new Float32Array(L * size);
-  const maxHeads = new Float32Array(L * size).fill(-Infinity);
-  const meanLayers = new Float32Array(H * size);
-  for (let l = 0; l < L; l++) {
-    for (let h = 0; h < H; h++) {
-      const at = (l * H + h) * size;
-      for (let k = 0; k < size; k++) {
-        const v = data[at + k];
-        meanHeads[l * size + k] += v / H;
-        if (v > maxHeads[l * size + k]) maxHeads[l * size + k] = v;
-        meanLayers[h * size + k] += v / L;
-      }
-    }
-  }
-  const meanAll = new Float32Array(size);
-  const maxMean = new Float32Array(size);
-  for (let l = 0; l < L; l++) {
-    for (let k = 0; k < size; k++) {
-      meanAll[k] += meanHeads[l * size + k] / L;
-      maxMean[k] += maxHeads[l * size + k] / L;
-    }
-  }
-  return { meanHeads, maxHeads, meanLayers, meanAll, maxMean };
-}
-
-/** Labels given as `name`: null, or a list of exactly n (the size `letter`) -> strings. */
-function labelsOf(given, n, name, letter) {
-  if (given === undefined || given === null) return null;
-  if (!Array.isArray(given) || given.length !== n) {
-    throw new RangeError(`heads: ${name} must be a list of ${n} labels (${letter}), got ${Array.isArray(given) ? given.length : typeof given}`);
-  }
-  return given.map(String);
-}
-
-function pickIndices(given, n, name) {
-  if (given === undefined || given === null) return Array.from({ length: n }, (_, i) => i);
-  if (!Array.isArray(given) || given.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
-    throw new RangeError(`heads: ${name} must be a list of indices in 0..${n - 1}, got ${JSON.stringify(given)}`);
-  }
-  return given;
-}
-
 export function heads(input, options = {}) {
-  const att = toAttentions(input);
-  const [L, H, T, Tk] = att.shape;
+  const layout = headsLayout(input, options);
+  const { lang, L, H, T, Tk, rowLabels, colLabels, scale, thumb } = layout;
   const size = T * Tk;
-  const lang = langOption(options.lang, 'heads');
   const say = (key, params) => figureMessage(lang, key, params);
-  const { title = say('figure.heads.title'), aggregates: showAggregates = true } = options;
-  const thumb = options.thumbSize ?? 64;
-  refuseRenamed('heads', options, { tokens: ['rowLabels', 'colLabels'] });
-  const rowLabels = labelsOf(options.rowLabels, T, 'rowLabels', 'T');
-  const colLabels = labelsOf(options.colLabels, Tk, 'colLabels', 'Tk') ?? (Tk === T ? rowLabels : null);
-  const layers = pickIndices(options.layers, L, 'layers');
-  const headIndices = pickIndices(options.heads, H, 'heads');
-  const agg = showAggregates ? aggregates(att.data, L, H, size) : null;
 
-  // Each map: where its T x Tk weights live, and how it is named.
-  const maps = [];
-  const map = (layer, head, data, offset, name) => {
+  // Each map: a canvas at its place in the layout, with where its T x Tk weights live and its name.
+  const maps = layout.maps.map(({ layer, head, data, offset, name, x, y }) => {
     const canvas = h('canvas', {
       class: 'attn-thumb',
       tabindex: '0',
@@ -92,41 +31,24 @@ export function heads(input, options = {}) {
       'aria-label': say('figure.heads.enlarge', { name }),
       title: name,
       dataset: { layer: String(layer), head: String(head) },
-      style: `width:${thumb}px;height:${Math.round((thumb * T) / Tk)}px;image-rendering:pixelated;cursor:pointer;border:1px solid var(--attn-grid, #d4d4d8);display:block`,
+      // An outline, not a border: the canvas covers exactly the layout's box.
+      style: `position:absolute;left:${x}px;top:${y}px;width:${thumb.width}px;height:${thumb.height}px;image-rendering:pixelated;cursor:pointer;outline:1px solid var(--attn-grid, #d4d4d8)`,
     });
-    const entry = { canvas, data, offset, name, layer, head };
-    maps.push(entry);
-    return canvas;
-  };
-  const label = (text, extra = '') => h('div', { class: 'attn-axis', style: `font-size:11px;align-self:center;${extra}` }, text);
-
-  // Grid, as BertViz's model view: a row per layer (its label first), a column per head, then the
-  // mean and the max over heads; a last row for the mean over layers. Layers and heads are counted
-  // from 0, as PyTorch indexes them and as the index attributes and flags take them.
-  const columns = headIndices.length + (agg ? 2 : 0);
+    return { canvas, data, offset, name, layer, head };
+  });
+  const { width, height } = layout;
+  const frame = svg(
+    'svg',
+    { class: 'attn-heads-frame', width, height, viewBox: `0 0 ${width} ${height}`, 'aria-hidden': 'true', style: 'position:absolute;left:0;top:0' },
+    [...layout.texts.map(layoutText), ...colorBarNodes(layout.bar)],
+  );
   const grid = h('div', {
     class: 'attn-heads-grid',
     role: 'group',
     'aria-label': say('figure.heads.grid', { layers: L, heads: H }),
-    style: `display:grid;grid-template-columns:auto repeat(${columns}, ${thumb}px);gap:4px;align-items:center;justify-content:start;overflow-x:auto;max-width:100%`,
+    style: `position:relative;width:${width}px;height:${height}px`,
   });
-  grid.append(h('div'));
-  for (const h of headIndices) grid.append(label(say('figure.heads.head-short', { head: h }), 'text-align:center'));
-  if (agg) grid.append(label(say('figure.heads.mean'), 'text-align:center'), label(say('figure.heads.max'), 'text-align:center'));
-  for (const l of layers) {
-    grid.append(label(say('figure.heads.layer-short', { layer: l })));
-    for (const h of headIndices) grid.append(map(l, h, att.data, (l * H + h) * size, say('figure.heads.map', { layer: l, head: h })));
-    if (agg) {
-      grid.append(map(l, 'mean', agg.meanHeads, l * size, say('figure.heads.layer-mean', { layer: l })));
-      grid.append(map(l, 'max', agg.maxHeads, l * size, say('figure.heads.layer-max', { layer: l })));
-    }
-  }
-  if (agg) {
-    grid.append(label(say('figure.heads.mean')));
-    for (const h of headIndices) grid.append(map('mean', h, agg.meanLayers, h * size, say('figure.heads.head-mean', { head: h })));
-    grid.append(map('mean', 'mean', agg.meanAll, 0, say('figure.heads.mean-mean')));
-    grid.append(map('mean', 'max', agg.maxMean, 0, say('figure.heads.max-mean')));
-  }
+  grid.append(frame, ...maps.map((m) => m.canvas));
 
   const readout = h(
     'p',
@@ -143,7 +65,7 @@ export function heads(input, options = {}) {
   let current = null;
 
   const paintAll = () => {
-    for (const m of maps) paintWeights(m.canvas, m.data, m.offset, T, Tk, selected);
+    for (const m of maps) paintWeights(m.canvas, m.data, m.offset, T, Tk, selected, { scale });
   };
   const enlarge = (entry) => {
     if (current) current.canvas.setAttribute('aria-pressed', 'false');
@@ -157,11 +79,12 @@ export function heads(input, options = {}) {
         ? heatmap(weights, {
             title: entry.name,
             lang,
+            colorScale: scale.kind,
             rowLabels: rowLabels ?? undefined,
             colLabels: colLabels ?? undefined,
             attrs: { 'data-layer': entry.layer, 'data-head': entry.head },
           })
-        : canvasHeatmap(weights, { title: entry.name, lang, rowLabels, colLabels, highlight: selected });
+        : canvasHeatmap(weights, { title: entry.name, lang, rowLabels, colLabels, highlight: selected, colorScale: scale.kind });
     detail.replaceChildren(figure);
     markSelection();
   };
@@ -180,7 +103,16 @@ export function heads(input, options = {}) {
     if (!at) return;
     readout.dataset.layer = String(entry.layer);
     readout.dataset.head = String(entry.head);
-    showValue(readout, `${entry.name}: `, at[0], at[1], entry.data[entry.offset + at[0] * Tk + at[1]], rowLabels, colLabels, lang);
+    showValue(
+      readout,
+      say('figure.heads.where', { name: entry.name }),
+      at[0],
+      at[1],
+      entry.data[entry.offset + at[0] * Tk + at[1]],
+      rowLabels,
+      colLabels,
+      lang,
+    );
   });
   const activate = (event) => {
     const entry = maps.find((m) => m.canvas === event.target);
@@ -195,10 +127,11 @@ export function heads(input, options = {}) {
   const root = h('div', {
     class: 'attn-figure attn-heads',
     role: 'figure',
-    'aria-label': say('figure.heads.name', { title, layers: L, heads: H, rows: T, cols: Tk }),
+    'aria-label': layout.name,
     dataset: { stage: 'heads', layers: String(L), heads: String(H), rows: String(T), cols: String(Tk) },
   });
-  if (title) root.append(h('p', { class: 'attn-title', style: 'font-size:12.5px;margin:0 0 6px' }, title));
+  // The grid scrolls sideways when it is wider than the page.
+  root.append(h('div', { style: 'overflow-x:auto;max-width:100%' }, grid));
   if (rowLabels || colLabels) {
     const labels = rowLabels ?? colLabels;
     const strip = h('div', {
@@ -232,7 +165,7 @@ export function heads(input, options = {}) {
     });
     root.append(strip);
   }
-  root.append(grid, readout, detail);
+  root.append(readout, detail);
   paintAll();
   return root;
 }

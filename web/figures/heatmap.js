@@ -22,6 +22,22 @@ import { hatchPattern, svg, uid } from './svg.js';
 // The class of each text of the layout (figures.css colours them).
 const TEXT_CLASS = { title: 'attn-title', axis: 'attn-axis', 'axis-title': 'attn-axis-title', legend: 'attn-legend-text' };
 
+/** A text of a layout ({ role, text, attrs }: heatmapLayout's, headsLayout's) as an SVG <text>. */
+export const layoutText = ({ role, text, attrs }) => svg('text', { ...attrs, class: TEXT_CLASS[role], 'aria-hidden': role === 'axis' ? 'true' : null }, [text]);
+
+/** A layout's colour bar (vertical, as matplotlib's colorbar) -> [its gradient, its rect]. */
+export function colorBarNodes(bar) {
+  const gradientId = uid('attn-bar');
+  return [
+    svg(
+      'linearGradient',
+      { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 },
+      bar.stops.map(([offset, tone, t]) => svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })),
+    ),
+    svg('rect', { x: bar.x, y: bar.y, width: bar.width, height: bar.height, rx: bar.rx, fill: `url(#${gradientId})`, class: 'attn-legend-bar' }),
+  ];
+}
+
 export function heatmap(input, options = {}) {
   const layout = heatmapLayout(input, options);
   const { weights, lang, B, R, C, rowLabels, colLabels, scale, tone, cell: tile, cellX, cellY } = layout;
@@ -31,9 +47,7 @@ export function heatmap(input, options = {}) {
   const numbers = options.numbers ?? false;
   const hatch = masked && Array.from(masked).some(Boolean) ? hatchPattern() : null;
 
-  const parts = layout.texts.map(({ role, text, attrs: at }) =>
-    svg('text', { ...at, class: TEXT_CLASS[role], 'aria-hidden': role === 'axis' ? 'true' : null }, [text]),
-  );
+  const parts = layout.texts.map(layoutText);
   const grid = [];
   for (let r = 0; r < B * R; r++) {
     const b = Math.floor(r / R);
@@ -50,7 +64,10 @@ export function heatmap(input, options = {}) {
       // The accessible name holds all the cell's visible text (Label in Name; axe counts an SVG
       // <title> as visible): the drawn number, or else the tooltip, which is the name without
       // the exact value. A cell with its number drawn needs no tooltip.
-      const name = (value) => say('figure.heatmap.cell', { row: rowLabels[r], col: colLabels[j], value }) + (off ? ` ${say('figure.masked')}` : '');
+      const name = (value) => {
+        const said = say('figure.heatmap.cell', { row: rowLabels[r], col: colLabels[j], value });
+        return off ? say('figure.masked-name', { name: said }) : said;
+      };
       const said = name(shown);
       const cell = svg(
         'g',
@@ -79,17 +96,7 @@ export function heatmap(input, options = {}) {
     parts.push(row);
     grid.push(cells);
   }
-  // Colour bar, vertical as in matplotlib's colorbar.
-  const { bar } = layout;
-  const gradientId = uid('attn-bar');
-  parts.push(
-    svg(
-      'linearGradient',
-      { id: gradientId, x1: 0, y1: 1, x2: 0, y2: 0 },
-      bar.stops.map(([offset, tone, t]) => svg('stop', { offset, class: `attn-stop ${tone}`, style: `--t: ${t}` })),
-    ),
-    svg('rect', { x: bar.x, y: bar.y, width: bar.width, height: bar.height, rx: bar.rx, fill: `url(#${gradientId})`, class: 'attn-legend-bar' }),
-  );
+  parts.push(...colorBarNodes(layout.bar));
   const { width, height } = layout;
   const root = svg(
     'svg',

@@ -160,12 +160,56 @@ export interface HeadsOptions {
   heads?: number[];
   /** Rows for the mean and max over heads, a column for the mean over layers (default true). */
   aggregates?: boolean;
-  /** CSS px of a thumbnail (default 64). */
+  /** CSS px of a thumbnail's width (default 64; its height keeps the map's T:Tk); a RangeError unless a positive number. */
   thumbSize?: number;
+  /** One scale for every map: 'weights' (sequential on [0, 1], the default) or 'signed' (diverging around 0, for scores). */
+  colorScale?: ColorScaleKind;
 }
 
+/** One map of the model view's grid: whose weights, where they are, its name, and its top left corner. */
+export interface HeadsMap {
+  /** The layer (from 0) or 'mean' over layers; the head (from 0), or 'mean' / 'max' over heads. */
+  layer: number | 'mean';
+  head: number | 'mean' | 'max';
+  /** Its T x Tk weights are data[offset .. offset + T*Tk). */
+  data: Float32Array | ArrayLike<number>;
+  offset: number;
+  name: string;
+  x: number;
+  y: number;
+}
+
+/** heads()'s grid as numbers and texts, without a DOM (what the command line writes into its SVG files). */
+export interface HeadsLayout {
+  attentions: { data: ArrayLike<number>; shape: [number, number, number, number] };
+  lang: FigureLanguage;
+  L: number;
+  H: number;
+  T: number;
+  Tk: number;
+  /** The T query and Tk key labels as given (colLabels defaults to rowLabels when Tk = T), or null. */
+  rowLabels: string[] | null;
+  colLabels: string[] | null;
+  /** One scale for every map, so that heads compare by eye. */
+  scale: ColorScale;
+  /** px of each map. */
+  thumb: { width: number; height: number };
+  /** Row by row: a row per layer, then 'mean'; in each a column per head, then 'mean' and 'max' (with aggregates). */
+  maps: HeadsMap[];
+  /** Title, column labels (H0.., mean, max), row labels (L0.., mean), the colour bar's numbers. */
+  texts: LayoutText[];
+  bar: ColorBar;
+  /** The figure's accessible name. */
+  name: string;
+  width: number;
+  height: number;
+}
+
+/** Where heads() puts every map, label and the colour bar, and its colour scale; throws as heads() does. */
+export function headsLayout(attentions: AttentionsLike, options?: HeadsOptions): HeadsLayout;
+
 /**
- * The model view, laid out as BertViz's: a grid of canvas thumbnails, a row per layer (data-layer)
+ * The model view, laid out as BertViz's (headsLayout(): the command line's SVG files draw the same grid): canvas thumbnails, a row per layer (data-layer)
  * and a column per head (data-head), plus the columns data-head="mean"/"max" (over heads) and the
  * row data-layer="mean" (over layers). Layers and heads are counted from 0 in every label. Click or Enter
  * enlarges one into [data-role=detail] (SVG cells with data-row/data-col/data-value while T <= 64,

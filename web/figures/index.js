@@ -9,6 +9,7 @@ export { matrix } from './matrix.js';
 export { heatmap } from './heatmap.js';
 export { colorBarLayout, heatmapLayout } from './heatmap-layout.js';
 export { heads } from './heads.js';
+export { headsLayout } from './heads-layout.js';
 export { canvasHeatmap } from './canvas-map.js';
 export { CELL_BUDGET, heatmapOrCanvas } from './heatmap-or-canvas.js';
 export { links } from './links.js';

@@ -143,7 +143,7 @@ export function matrix(input, options = {}) {
             'data-row': i,
             'data-col': j,
             'data-value': fullValue(value),
-            'aria-label': cellLabel(b, i, j, value, texts[k]) + (off ? ` ${say('figure.masked')}` : ''),
+            'aria-label': off ? say('figure.masked-name', { name: cellLabel(b, i, j, value, texts[k]) }) : cellLabel(b, i, j, value, texts[k]),
             'aria-readonly': editable ? 'false' : null,
           },
           [

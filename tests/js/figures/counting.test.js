@@ -45,7 +45,7 @@ describe.skipIf(!HAS_DOM)('every figure counts from 0 when it has no labels', ()
 
   it('heads(): the grid labels H0, H1 and L0, its thumbnails layer 0, head 0, the enlarged map and the readout position 0', () => {
     const figure = attach(heads({ data: stack.data, shape: [1, 2, 3, 4] }, { aggregates: false }));
-    expect(texts(figure, '.attn-heads-grid > .attn-axis')).toEqual(['H0', 'H1', 'L0']);
+    expect(texts(figure, '.attn-heads-grid .attn-axis')).toEqual(['H0', 'H1', 'L0']);
     const thumbs = [...figure.querySelectorAll('canvas.attn-thumb')];
     expect(thumbs.map((c) => `${c.dataset.layer},${c.dataset.head} ${c.title}`)).toEqual(['0,0 layer 0, head 0', '0,1 layer 0, head 1']);
     thumbs[0].click();

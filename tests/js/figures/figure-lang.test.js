@@ -100,8 +100,8 @@ describe.skipIf(!HAS_DOM)('figure functions in zh-CN', () => {
     thumb.click();
     pointAt(thumb);
     expect(englishIn(figure)).toEqual([]);
-    expect(figure.querySelector('[data-role=readout]').textContent).toMatch(/^层 1，各头的均值: 查询 爱 \(1\) → 键 爱 \(1\):0\.\d+$/);
-    expect([...figure.querySelectorAll('.attn-heads-grid > .attn-axis')].map((n) => n.textContent)).toEqual([
+    expect(figure.querySelector('[data-role=readout]').textContent).toMatch(/^层 1，各头的均值：查询 爱 \(1\) → 键 爱 \(1\):0\.\d+$/);
+    expect([...figure.querySelectorAll('.attn-heads-grid .attn-axis')].map((n) => n.textContent)).toEqual([
       '头 0',
       '头 1',
       '均值',
@@ -118,7 +118,7 @@ describe.skipIf(!HAS_DOM)('figure functions in zh-CN', () => {
     expect(titles).toEqual(['键', '查询']);
     expect(figure.querySelector('.attn-title').textContent).toBe('注意力权重');
     const cell = figure.querySelector('[data-row="0"][data-col="1"]');
-    expect(cell.querySelector('title').textContent).toBe('查询 我 对键 爱 的权重：0.2 （已掩蔽）');
+    expect(cell.querySelector('title').textContent).toBe('查询 我 对键 爱 的权重：0.2（已掩蔽）');
   });
 });
 

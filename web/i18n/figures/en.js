@@ -78,7 +78,7 @@ export default {
   'figure.heatmap.cell': 'weight of query {row} on key {col}: {value}',
   'figure.heatmap.name': '{title}: heatmap of {rows} queries by {cols} keys',
   'figure.exactly': '{shown} (exactly {full})',
-  'figure.masked': '(masked)',
+  'figure.masked-name': '{name} (masked)',
   'figure.canvas.role': 'heatmap',
   'figure.canvas.size': '{rows} queries by {cols} keys',
   'figure.canvas.hint': 'Point at a weight to read it.',
@@ -103,6 +103,8 @@ export default {
   'figure.heads.hint': 'Point at a map to read a weight; click to enlarge.',
   'figure.heads.tokens': 'Select tokens to highlight their rows and columns',
   'figure.heads.token': 'token {index}',
+  // A readout's place, before the query and key: the map's name.
+  'figure.heads.where': '{name}: ',
   // lineChart(), legend(), links(), matrix()
   'figure.line.xlabel': 'step',
   'figure.line.empty': 'no values yet',

@@ -72,7 +72,7 @@ export default {
   'figure.heatmap.cell': '查询 {row} 对键 {col} 的权重：{value}',
   'figure.heatmap.name': '{title}:{rows} 个查询 × {cols} 个键的热力图',
   'figure.exactly': '{shown}（精确值 {full}）',
-  'figure.masked': '（已掩蔽）',
+  'figure.masked-name': '{name}（已掩蔽）',
   'figure.canvas.role': '热力图',
   'figure.canvas.size': '{rows} 个查询 × {cols} 个键',
   'figure.canvas.hint': '将指针移到权重上即可读取。',
@@ -95,6 +95,8 @@ export default {
   'figure.heads.hint': '将指针移到图上可读取权重；点击可放大。',
   'figure.heads.tokens': '选择词元，突出显示它们所在的行和列',
   'figure.heads.token': '词元 {index}',
+  // A readout's place, before the query and key: the map's name.
+  'figure.heads.where': '{name}：',
   'figure.line.xlabel': '步',
   'figure.line.empty': '尚无数值',
   'figure.line.series': '序列',
