@@ -31,8 +31,51 @@ const figureOnPage = (page, stage) =>
   }));
 
 describe('export', () => {
+  // One seed-004 page for the three: the exports only read it (a menu closes once its action runs),
+  // and the SVG test, which sets the causal mask, comes last.
+  let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
+  beforeAll(async () => {
+    opened = await site.open('?preset=seed-004');
+  });
+  afterAll(async () => {
+    await opened?.page.context().close();
+  });
+
+  it('PNG export is a valid PNG of the figure at twice its size', async () => {
+    const { page, problems } = opened;
+    const file = await exportFrom(page, 'output', 'png');
+    expect(file.name).toBe('attention-lab-seed-004-output.png');
+    const png = file.bytes;
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.toString('latin1', 12, 16)).toBe('IHDR');
+    const shown = await figureOnPage(page, 'output');
+    // The export adds a 10 px margin on every side and rasterises at 2 device pixels per pixel.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([2 * (shown.width + 20), 2 * (shown.height + 20)]);
+    expect(png.toString('latin1', png.length - 8, png.length - 4)).toBe('IEND');
+    expect(problems).toEqual([]);
+  });
+
+  it('CSV export of a matrix and JSON export of every stage hold the exact values', async () => {
+    const { page, problems } = opened;
+    const csv = (await exportFrom(page, 'weights', 'csv')).bytes.toString('utf8').trim().split('\n');
+    const shown = await figureOnPage(page, 'weights');
+    expect(csv[0]).toBe('row,Token1,Token2,Token3');
+    expect(
+      csv
+        .slice(1)
+        .map((line) => line.split(',').slice(1))
+        .flat(),
+    ).toEqual(shown.values);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all stages as JSON' }).click()]);
+    const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+    expect(Object.keys(json.stages)).toEqual(expect.arrayContaining(['x', 'q', 'scores', 'weights', 'output', 'd-output', 'd-scores', 'dq', 'dwv']));
+    expect(json.stages.weights[0].data.map(String)).toEqual(shown.values);
+    expect(json.state).toEqual(await page.evaluate(() => window.attentionLab.store.get()));
+    expect(problems).toEqual([]);
+  });
+
   it('SVG export is valid SVG with the same numbers', async () => {
-    const { page, problems } = await site.open('?preset=seed-004');
+    const { page, problems } = opened;
     await page.getByRole('radio', { name: 'top-left' }).click(); // masked cells: the hatch pattern must travel too
     await settle(page);
     for (const stage of ['weights', 'masked']) {
@@ -61,39 +104,6 @@ describe('export', () => {
       // Standalone: every colour resolved, no custom property or colour function of the page's CSS.
       expect(text).not.toMatch(/var\(|color-mix|light-dark|oklab|oklch/);
     }
-    expect(problems).toEqual([]);
-  });
-
-  it('PNG export is a valid PNG of the figure at twice its size', async () => {
-    const { page, problems } = await site.open('?preset=seed-004');
-    const file = await exportFrom(page, 'output', 'png');
-    expect(file.name).toBe('attention-lab-seed-004-output.png');
-    const png = file.bytes;
-    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(png.toString('latin1', 12, 16)).toBe('IHDR');
-    const shown = await figureOnPage(page, 'output');
-    // The export adds a 10 px margin on every side and rasterises at 2 device pixels per pixel.
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([2 * (shown.width + 20), 2 * (shown.height + 20)]);
-    expect(png.toString('latin1', png.length - 8, png.length - 4)).toBe('IEND');
-    expect(problems).toEqual([]);
-  });
-
-  it('CSV export of a matrix and JSON export of every stage hold the exact values', async () => {
-    const { page, problems } = await site.open('?preset=seed-004');
-    const csv = (await exportFrom(page, 'weights', 'csv')).bytes.toString('utf8').trim().split('\n');
-    const shown = await figureOnPage(page, 'weights');
-    expect(csv[0]).toBe('row,Token1,Token2,Token3');
-    expect(
-      csv
-        .slice(1)
-        .map((line) => line.split(',').slice(1))
-        .flat(),
-    ).toEqual(shown.values);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all stages as JSON' }).click()]);
-    const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
-    expect(Object.keys(json.stages)).toEqual(expect.arrayContaining(['x', 'q', 'scores', 'weights', 'output', 'd-output', 'd-scores', 'dq', 'dwv']));
-    expect(json.stages.weights[0].data.map(String)).toEqual(shown.values);
-    expect(json.state).toEqual(await page.evaluate(() => window.attentionLab.store.get()));
     expect(problems).toEqual([]);
   });
 });

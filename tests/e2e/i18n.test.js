@@ -54,38 +54,77 @@ describe('refusals in Chinese', () => {
 });
 
 describe('the explorer in Chinese', () => {
-  it.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode', 'rotary', 'sliding-window', 'random'])(
-    '?lang=zh-CN shows preset %s with no English UI string and <html lang="zh-CN">, its figure menus open',
-    async (preset) => {
-      const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
-      await settle(page);
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
-      // Every figure menu open at once: their items are shown, and so checked.
-      await page.evaluate(() => document.querySelectorAll('details.figure-menu').forEach((menu) => (menu.open = true)));
-      expect(await englishLeft(page)).toEqual([]);
-      // The formulas beside the matrices keep their symbols and lose their words ("Q given": Q 给定).
-      expect((await page.locator('.stage-formula').allTextContents()).join(' ')).not.toMatch(/\b(?:given|of|fill)\b/);
-      expect(await page.locator('.intro-origin').textContent()).toMatch(/[\u4e00-\u9fff]/);
-      expect(problems).toEqual([]);
+  // Each preset's page, as ?preset=P&lang=zh-CN opens it, is opened once for the checks that only
+  // read it or hover it: the whole page with its figure menus open, then (menus closed again) the
+  // explanation of one number, then every matrix's explanation in turn.
+  const EXPLAINED = { 'seed-004': ['weights'], 'sliding-window': ['masked'], d2l: ['scores'], 'seed-002': ['q', 'output'] };
+  const SWEPT = ['seed-004', 'sentence', 'd2l', 'alibi', 'rotary', 'decode'];
+  const closeMenus = (page) => page.evaluate(() => document.querySelectorAll('details.figure-menu').forEach((menu) => (menu.open = false)));
+
+  describe.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode', 'rotary', 'sliding-window', 'random'])(
+    'preset %s with ?lang=zh-CN',
+    (preset) => {
+      let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
+      beforeAll(async () => {
+        opened = await site.open(`?preset=${preset}&lang=zh-CN`);
+      });
+      afterAll(async () => {
+        await opened?.page.context().close();
+      });
+
+      it('shows no English UI string and <html lang="zh-CN">, its figure menus open', async () => {
+        const { page, problems } = opened;
+        await settle(page);
+        expect(await page.evaluate(() => document.documentElement.lang), `${preset}: <html lang>`).toBe('zh-CN');
+        // Every figure menu open at once: their items are shown, and so checked.
+        await page.evaluate(() => document.querySelectorAll('details.figure-menu').forEach((menu) => (menu.open = true)));
+        expect(await englishLeft(page), `${preset}: English left on the page`).toEqual([]);
+        // The formulas beside the matrices keep their symbols and lose their words ("Q given": Q 给定).
+        expect((await page.locator('.stage-formula').allTextContents()).join(' '), `${preset}: the formulas`).not.toMatch(/\b(?:given|of|fill)\b/);
+        expect(await page.locator('.intro-origin').textContent(), `${preset}: the intro's origin`).toMatch(/[\u4e00-\u9fff]/);
+        expect(problems, preset).toEqual([]);
+      });
+
+      for (const stage of EXPLAINED[preset] ?? [])
+        it(`the explanation of a ${stage} number is in Chinese`, async () => {
+          const { page, problems } = opened;
+          await closeMenus(page);
+          // The last cell: in the sliding window's masked scores, key 1 is hidden from query 6.
+          const cells = page.locator(`svg[data-stage="${stage}"] .cell`);
+          await cells.nth(stage === 'masked' ? 30 : (await cells.count()) - 1).hover();
+          await page.waitForSelector('.explain-card');
+          expect(await page.locator('.explain-card .explain-heading').textContent(), `${preset}, ${stage}: the heading`).toMatch(/[\u4e00-\u9fff]/);
+          expect(await englishLeft(page), `${preset}, ${stage}: English left on the page`).toEqual([]);
+          expect(problems, `${preset}, ${stage}`).toEqual([]);
+        });
+
+      if (SWEPT.includes(preset))
+        it('every explanation is in Chinese: forward, backward, positions and the layer output', async () => {
+          const { page, problems } = opened;
+          await closeMenus(page);
+          // Every drawn matrix, marked so that each is hovered once (its last number).
+          const stages = await page.evaluate(() =>
+            [...document.querySelectorAll('.stage-figures svg[data-stage]')]
+              .filter((svg) => svg.getClientRects().length && svg.querySelector('.cell'))
+              .map((svg, i) => {
+                svg.dataset.sweep = String(i);
+                return [i, svg.dataset.stage];
+              }),
+          );
+          expect(stages.length, `${preset}: matrices drawn`).toBeGreaterThan(8);
+          const left = [];
+          for (const [i, stage] of stages) {
+            await page.locator(`svg[data-sweep="${i}"] .cell`).last().hover();
+            await settle(page);
+            const heading = await page.locator('.explain-card .explain-heading').textContent();
+            // The page as a whole is checked once per preset above: here, what the hover changed.
+            left.push(...(await englishLeft(page, '.explain-card')).map((line) => `${stage} (${heading}): ${line}`));
+          }
+          expect(left, `${preset}: English left in the explanations`).toEqual([]);
+          expect(problems, preset).toEqual([]);
+        });
     },
   );
-
-  it.each([
-    ['weights', 'seed-004'],
-    ['masked', 'sliding-window'],
-    ['scores', 'd2l'],
-    ['q', 'seed-002'],
-    ['output', 'seed-002'],
-  ])('the explanation of a %s number (%s) is in Chinese', async (stage, preset) => {
-    const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
-    // The last cell: in the sliding window's masked scores, key 1 is hidden from query 6.
-    const cells = page.locator(`svg[data-stage="${stage}"] .cell`);
-    await cells.nth(stage === 'masked' ? 30 : (await cells.count()) - 1).hover();
-    await page.waitForSelector('.explain-card');
-    expect(await page.locator('.explain-card .explain-heading').textContent()).toMatch(/[\u4e00-\u9fff]/);
-    expect(await englishLeft(page)).toEqual([]);
-    expect(problems).toEqual([]);
-  });
 
   it.each(['heatmap', 'links'])('the %s gallery in Chinese, two scorings compared (d2l), a figure menu open', async (view) => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');
@@ -231,33 +270,6 @@ describe('the explorer in Chinese', () => {
     expect(await englishLeft(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
-
-  it.each(['seed-004', 'sentence', 'd2l', 'alibi', 'rotary', 'decode'])(
-    'every explanation of preset %s is in Chinese: forward, backward, positions and the layer output',
-    async (preset) => {
-      const { page, problems } = await site.open(`?preset=${preset}&lang=zh-CN`);
-      // Every drawn matrix, marked so that each is hovered once (its last number).
-      const stages = await page.evaluate(() =>
-        [...document.querySelectorAll('.stage-figures svg[data-stage]')]
-          .filter((svg) => svg.getClientRects().length && svg.querySelector('.cell'))
-          .map((svg, i) => {
-            svg.dataset.sweep = String(i);
-            return [i, svg.dataset.stage];
-          }),
-      );
-      expect(stages.length).toBeGreaterThan(8);
-      const left = [];
-      for (const [i, stage] of stages) {
-        await page.locator(`svg[data-sweep="${i}"] .cell`).last().hover();
-        await settle(page);
-        const heading = await page.locator('.explain-card .explain-heading').textContent();
-        // The page as a whole is checked once per preset above: here, what the hover changed.
-        left.push(...(await englishLeft(page, '.explain-card')).map((line) => `${stage} (${heading}): ${line}`));
-      }
-      expect(left).toEqual([]);
-      expect(problems).toEqual([]);
-    },
-  );
 
   it("the Embed dialog's element carries lang, its iframe keeps ?lang=, and embed.html takes it for <html lang> and the figure", async () => {
     const { page, problems } = await site.open('?preset=d2l&lang=zh-CN');

@@ -22,66 +22,87 @@ const scrollTo = (page, selector) =>
     window.scrollBy(0, -(Math.max(0, document.querySelector('.masthead').getBoundingClientRect().bottom) + 12));
   });
 
+// The presets whose every look (desktop and phone, light and dark) is shot full-page.
+const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence'];
+
+// The views, the backward pass, check mode, training, Generate and the explanation, a test each:
+// [name, preset, act, colorScheme, width]. On a page shared with others, those that only scroll or
+// focus come before those that click.
+const shots = [
+  ['sentence-heatmap-desktop-light', 'sentence', async (page) => page.getByRole('radio', { name: 'Heatmap' }).click()],
+  ['sentence-links-desktop-dark', 'sentence', async (page) => page.getByRole('radio', { name: 'Links' }).click(), 'dark'],
+  ['seed-004-backward-desktop-light', 'seed-004', (page) => scrollTo(page, '.band-gradients')],
+  ['seed-002-check-desktop-dark', 'seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'dark'],
+  ['seed-004-explain-dscores-desktop-light', 'seed-004', async (page) => page.locator('svg[data-stage="d-scores"] .cell[data-row="1"][data-col="2"]').focus()],
+  [
+    'seed-004-train-desktop-light',
+    'seed-004',
+    async (page) => {
+      await page.getByRole('button', { name: 'Train', exact: true }).click();
+      await page.waitForFunction(() => Number(document.querySelector('svg[data-stage="loss-curve"]').dataset.count) > 40);
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await scrollTo(page, '.train-card');
+    },
+  ],
+  ['seed-004-train-phone-dark', 'seed-004', (page) => scrollTo(page, '.train-card'), 'dark', 'phone'],
+  ['seed-002-check-phone-light', 'seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'light', 'phone'],
+  ['decode-output-desktop-light', 'decode', (page) => scrollTo(page, '.band-output')],
+  ...['desktop', 'phone'].map((width) => [
+    `decode-generate-${width}-${width === 'phone' ? 'dark' : 'light'}`,
+    'decode',
+    async (page) => {
+      for (let k = 0; k < 3; k++) await page.getByRole('button', { name: 'Step: feed the next token' }).click();
+      await scrollTo(page, '.generate-card');
+    },
+    width === 'phone' ? 'dark' : 'light',
+    width,
+  ]),
+].map(([name, preset, act, colorScheme = 'light', width = 'desktop']) => ({ name, preset, act, colorScheme, width }));
+
+// Each look of a page (preset, width, colour scheme) is opened once, for its full-page screenshot
+// and then the shots taken on it.
+const looks = new Map();
+for (const preset of PRESETS)
+  for (const width of Object.keys(VIEWPORTS))
+    for (const colorScheme of ['light', 'dark']) looks.set(`${preset} ${width} ${colorScheme}`, { preset, width, colorScheme });
+for (const { preset, width, colorScheme } of shots) looks.set(`${preset} ${width} ${colorScheme}`, { preset, width, colorScheme });
+
 describe('screens', () => {
-  // One test per preset: a test of all four took 37 s alone and up to 60 with another file beside it.
-  it.each(['seed-004', 'seed-002', 'd2l', 'sentence'])(
-    'screenshots of preset %s at desktop and phone widths, light and dark, show no error',
-    async (preset) => {
-      for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-        for (const colorScheme of ['light', 'dark']) {
-          const { page, problems } = await site.open(`?preset=${preset}`, { viewport, colorScheme });
+  for (const [look, { preset, width, colorScheme }] of looks) {
+    describe(`preset ${preset} at ${width} width, ${colorScheme}`, () => {
+      let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
+      beforeAll(async () => {
+        opened = await site.open(`?preset=${preset}`, { viewport: VIEWPORTS[width], colorScheme });
+      });
+      afterAll(async () => {
+        await opened?.page.context().close();
+      });
+
+      if (PRESETS.includes(preset))
+        it('a full-page screenshot shows no error', async () => {
+          const { page, problems } = opened;
           await page.evaluate(() => document.fonts.ready);
           await page.screenshot({ path: path.join(ARTIFACTS, `${preset}-${width}-${colorScheme}.png`), fullPage: true });
-          expect(await page.locator('.error-box').count(), `${preset} ${width} ${colorScheme}`).toBe(0);
-          expect(problems, `${preset} ${width} ${colorScheme}`).toEqual([]);
-        }
-      }
-    },
-  );
+          expect(await page.locator('.error-box').count(), look).toBe(0);
+          expect(problems, look).toEqual([]);
+        });
 
-  // The views, the backward pass, check mode, training, Generate and the explanation, a test each.
-  const shots = [
-    ['sentence-heatmap-desktop-light', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Heatmap' }).click()],
-    ['sentence-links-desktop-dark', '?preset=sentence', async (page) => page.getByRole('radio', { name: 'Links' }).click(), 'dark'],
-    ['seed-004-backward-desktop-light', '?preset=seed-004', (page) => scrollTo(page, '.band-gradients')],
-    ['seed-002-check-desktop-dark', '?preset=seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'dark'],
-    [
-      'seed-004-explain-dscores-desktop-light',
-      '?preset=seed-004',
-      async (page) => page.locator('svg[data-stage="d-scores"] .cell[data-row="1"][data-col="2"]').focus(),
-    ],
-    [
-      'seed-004-train-desktop-light',
-      '?preset=seed-004',
-      async (page) => {
-        await page.getByRole('button', { name: 'Train', exact: true }).click();
-        await page.waitForFunction(() => Number(document.querySelector('svg[data-stage="loss-curve"]').dataset.count) > 40);
-        await page.getByRole('button', { name: 'Stop', exact: true }).click();
-        await scrollTo(page, '.train-card');
-      },
-    ],
-    ['seed-004-train-phone-dark', '?preset=seed-004', (page) => scrollTo(page, '.train-card'), 'dark', VIEWPORTS.phone],
-    ['seed-002-check-phone-light', '?preset=seed-002', (page) => scrollTo(page, '[data-card="weights"]'), 'light', VIEWPORTS.phone],
-    ...['desktop', 'phone'].map((size) => [
-      `decode-generate-${size}-${size === 'phone' ? 'dark' : 'light'}`,
-      '?preset=decode',
-      async (page) => {
-        for (let k = 0; k < 3; k++) await page.getByRole('button', { name: 'Step: feed the next token' }).click();
-        await scrollTo(page, '.generate-card');
-      },
-      size === 'phone' ? 'dark' : 'light',
-      VIEWPORTS[size],
-    ]),
-    ['decode-output-desktop-light', '?preset=decode', (page) => scrollTo(page, '.band-output')],
-  ];
-  for (const [name, query, act, colorScheme = 'light', viewport = VIEWPORTS.desktop] of shots) {
-    it(`screenshot ${name}`, async () => {
-      const { page, problems } = await site.open(query, { colorScheme, viewport });
-      await act(page);
-      await settle(page);
-      await page.evaluate(() => document.fonts.ready);
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
-      expect(problems, name).toEqual([]);
+      for (const { name, act } of shots.filter((shot) => `${shot.preset} ${shot.width} ${shot.colorScheme}` === look)) {
+        it(`screenshot ${name}`, async () => {
+          const { page, problems } = opened;
+          // As the page opened: no number explained, nothing focused, at the top.
+          await page.evaluate(() => {
+            document.querySelector('.explain-close')?.click();
+            document.activeElement?.blur();
+            window.scrollTo(0, 0);
+          });
+          await act(page);
+          await settle(page);
+          await page.evaluate(() => document.fonts.ready);
+          await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+          expect(problems, name).toEqual([]);
+        });
+      }
     });
   }
 });
