@@ -4,34 +4,18 @@
 // texts at the same places (title, H0.., L0.., counted from 0, the colour bar's numbers), the same
 // colour bar, and the same colours for the same weights (a canvas pixel against the file's #rrggbb
 // cell). Browser only (canvases and the figure's CSS colours).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import css from '../../../web/figures/figures.css?raw';
+import { describe, expect, it } from 'vitest';
 import { heads, headsLayout } from '../../../web/figures/index.js';
-import { plainColor } from '../../../web/figures/export/standalone-svg.js';
 import { headsSvg } from '../../../cli/figure-svg.js';
+import { attach } from '../support/dom.js';
+import { barOf, channelGap, colourMisses, rgbOf, textsOf, withFigureStyles } from '../support/drawn-colours.js';
 
 const HAS_DOM = typeof document !== 'undefined';
 // The canvas and the file mix the same oklab colours (toneMix) and each rounds once: one level
 // of 255 per channel is the rounding, anything more is a different colour.
 const LEVEL = 1;
 
-const rgbOf = (color) => plainColor(color).match(/\d+/g).slice(0, 3).map(Number);
 const rowY = (row) => Number(row.getAttribute('transform').match(/translate\(0 ([-\d.e]+)\)/)[1]);
-
-/** Every text as drawn: its words, x, y, anchor, transform and size, in document order. */
-const textsOf = (root) =>
-  [...root.querySelectorAll('text')].map((n) =>
-    [n.textContent, ...['x', 'y', 'dy', 'text-anchor', 'transform', 'font-size'].map((a) => n.getAttribute(a))].join(' | '),
-  );
-
-/** The colour bar: its rect's box and each stop's offset and colour. */
-function barOf(root, colorOf) {
-  const rect = root.querySelector('rect[fill^="url(#attn-bar"]');
-  return {
-    box: ['x', 'y', 'width', 'height', 'rx'].map((a) => Number(rect.getAttribute(a))),
-    stops: [...root.querySelectorAll('linearGradient stop')].map((stop) => ({ offset: Number(stop.getAttribute('offset')), rgb: colorOf(stop) })),
-  };
-}
 
 /** The figure's maps: 'layer/head' and the canvas's box [x, y, width, height] in the grid, as laid out on the page. */
 function figureMaps(figure) {
@@ -56,13 +40,7 @@ function fileMaps(file) {
 }
 
 describe.skipIf(!HAS_DOM)("the command line's SVG file and heads() draw one layout", () => {
-  let style;
-  beforeAll(() => {
-    style = document.createElement('style');
-    style.textContent = css;
-    document.head.append(style);
-  });
-  afterAll(() => style.remove());
+  withFigureStyles();
 
   // Weights in [0, 1] (the fixed scale) with tokens; signed scores (the diverging scale) without.
   const [L, H, T, Tk] = [2, 3, 4, 5];
@@ -91,53 +69,47 @@ describe.skipIf(!HAS_DOM)("the command line's SVG file and heads() draw one layo
       const thumbSize = Number(file.querySelector('g.panel rect').getAttribute('width')) * Tk;
       const colorScale = data.some((v) => v < 0 || v > 1) ? 'signed' : 'weights';
       const figure = heads({ data, shape: [L, H, T, Tk] }, { title, aggregates: false, thumbSize, colorScale, rowLabels: rows ?? undefined });
-      document.body.append(figure);
-      try {
-        const frame = figure.querySelector('svg.attn-heads-frame');
-        expect([frame.getAttribute('width'), frame.getAttribute('height')].map(Number)).toEqual([width, height]);
+      attach(figure);
+      const frame = figure.querySelector('svg.attn-heads-frame');
+      expect([frame.getAttribute('width'), frame.getAttribute('height')].map(Number)).toEqual([width, height]);
 
-        // Every map, in the same order (a row per layer, a column per head), at the same place and size.
-        const drawn = figureMaps(figure);
-        expect(drawn).toHaveLength(L * H);
-        expect(fileMaps(file)).toEqual(drawn);
+      // Every map, in the same order (a row per layer, a column per head), at the same place and size.
+      const drawn = figureMaps(figure);
+      expect(drawn).toHaveLength(L * H);
+      expect(fileMaps(file)).toEqual(drawn);
 
-        // The texts: the title, the heads H0.. over the columns, the layers L0.. beside the rows, the colour bar's numbers.
-        expect(textsOf(file)).toEqual(textsOf(frame));
-        const words = textsOf(file).map((line) => line.split(' | ')[0]);
-        expect(words.slice(0, 1 + H + L)).toEqual([title, 'H0', 'H1', 'H2', 'L0', 'L1']);
+      // The texts: the title, the heads H0.. over the columns, the layers L0.. beside the rows, the colour bar's numbers.
+      expect(textsOf(file)).toEqual(textsOf(frame));
+      const words = textsOf(file).map((line) => line.split(' | ')[0]);
+      expect(words.slice(0, 1 + H + L)).toEqual([title, 'H0', 'H1', 'H2', 'L0', 'L1']);
 
-        const figureBar = barOf(frame, (stop) => rgbOf(getComputedStyle(stop).stopColor));
-        const fileBar = barOf(file, (stop) => rgbOf(stop.getAttribute('stop-color')));
-        expect(fileBar.box).toEqual(figureBar.box);
-        expect(fileBar.stops.map((s) => s.offset)).toEqual(figureBar.stops.map((s) => s.offset));
-        const barMisses = figureBar.stops.filter((s, k) => Math.max(...s.rgb.map((c, n) => Math.abs(c - fileBar.stops[k].rgb[n]))) > LEVEL);
-        expect(barMisses.map((s) => `stop at ${s.offset}`).join('\n')).toBe('');
+      const figureBar = barOf(frame, (stop) => rgbOf(getComputedStyle(stop).stopColor));
+      const fileBar = barOf(file, (stop) => rgbOf(stop.getAttribute('stop-color')));
+      expect(fileBar.box).toEqual(figureBar.box);
+      expect(fileBar.stops.map((s) => s.offset)).toEqual(figureBar.stops.map((s) => s.offset));
+      expect(colourMisses(figureBar.stops, fileBar.stops, LEVEL, (s) => `stop at ${s.offset}`).join('\n')).toBe('');
 
-        // Some cells of every map: the canvas's pixel (j, i) against the file's cell (i, j), and their values.
-        const misses = [];
-        for (const canvas of figure.querySelectorAll('canvas.attn-thumb')) {
-          const { layer, head } = canvas.dataset;
-          const pixels = canvas.getContext('2d').getImageData(0, 0, Tk, T).data;
-          const panel = file.querySelector(`g.panel[data-layer="${layer}"][data-head="${head}"]`);
-          for (const [i, j] of [
-            [0, 0],
-            [1, 3],
-            [T - 1, Tk - 1],
-            [2, 1],
-          ]) {
-            const rect = panel.querySelector(`g.row[data-row="${i}"] > rect[data-col="${j}"]`);
-            const want = data[((Number(layer) * H + Number(head)) * T + i) * Tk + j];
-            expect(rect.getAttribute('data-value')).toBe(String(want));
-            const got = [...pixels.slice(4 * (i * Tk + j), 4 * (i * Tk + j) + 3)];
-            const written = rgbOf(rect.getAttribute('fill'));
-            if (Math.max(...got.map((c, n) => Math.abs(c - written[n]))) > LEVEL)
-              misses.push(`layer ${layer}, head ${head}, cell (${i}, ${j}) = ${want}: canvas [${got}] vs file [${written}]`);
-          }
+      // Some cells of every map: the canvas's pixel (j, i) against the file's cell (i, j), and their values.
+      const misses = [];
+      for (const canvas of figure.querySelectorAll('canvas.attn-thumb')) {
+        const { layer, head } = canvas.dataset;
+        const pixels = canvas.getContext('2d').getImageData(0, 0, Tk, T).data;
+        const panel = file.querySelector(`g.panel[data-layer="${layer}"][data-head="${head}"]`);
+        for (const [i, j] of [
+          [0, 0],
+          [1, 3],
+          [T - 1, Tk - 1],
+          [2, 1],
+        ]) {
+          const rect = panel.querySelector(`g.row[data-row="${i}"] > rect[data-col="${j}"]`);
+          const want = data[((Number(layer) * H + Number(head)) * T + i) * Tk + j];
+          expect(rect.getAttribute('data-value')).toBe(String(want));
+          const got = [...pixels.slice(4 * (i * Tk + j), 4 * (i * Tk + j) + 3)];
+          const written = rgbOf(rect.getAttribute('fill'));
+          if (channelGap(got, written) > LEVEL) misses.push(`layer ${layer}, head ${head}, cell (${i}, ${j}) = ${want}: canvas [${got}] vs file [${written}]`);
         }
-        expect(misses.join('\n')).toBe('');
-      } finally {
-        figure.remove();
       }
+      expect(misses.join('\n')).toBe('');
     });
   }
 });

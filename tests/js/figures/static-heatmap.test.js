@@ -4,21 +4,17 @@
 // same places (labels, positions counted from 0, axis titles, the colour bar's numbers), the same
 // colour bar, and the same colours, Chromium's CSS colour-mix() of the figure against the file's
 // #rrggbb. Browser only (it needs a CSS engine for the figure's colours).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import css from '../../../web/figures/figures.css?raw';
+import { describe, expect, it } from 'vitest';
 import { heatmap } from '../../../web/figures/index.js';
-import { plainColor } from '../../../web/figures/export/standalone-svg.js';
 import { heatmapSvg } from '../../../cli/figure-svg.js';
+import { attach } from '../support/dom.js';
+import { barOf, colourMisses, rgbOf, textsOf, withFigureStyles } from '../support/drawn-colours.js';
 
 const HAS_DOM = typeof document !== 'undefined';
 // CSS mixes in floats and rounds once; the file's colours are the same oklab mix (toneMix) rounded
 // once: one level of 255 per channel is the rounding, anything more is a different colour.
 const LEVEL = 1;
 
-const rgbOf = (color) => {
-  const plain = plainColor(color);
-  return plain.match(/\d+/g).slice(0, 3).map(Number);
-};
 const translate = (node) =>
   (node.getAttribute('transform') ?? 'translate(0 0)')
     .match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/)
@@ -53,37 +49,8 @@ function fileCells(file) {
   });
 }
 
-/** Every text as drawn: its words, x, y, anchor, transform and size, in document order. */
-const textsOf = (root) =>
-  [...root.querySelectorAll('text')].map((n) =>
-    [n.textContent, ...['x', 'y', 'dy', 'text-anchor', 'transform', 'font-size'].map((a) => n.getAttribute(a))].join(' | '),
-  );
-
-/** The colour bar: its rect's box and each stop's offset and colour. */
-function barOf(root, colorOf) {
-  const rect = root.querySelector('rect[fill^="url(#attn-bar"]');
-  return {
-    box: ['x', 'y', 'width', 'height', 'rx'].map((a) => Number(rect.getAttribute(a))),
-    stops: [...root.querySelectorAll('linearGradient stop')].map((stop) => ({ offset: Number(stop.getAttribute('offset')), rgb: colorOf(stop) })),
-  };
-}
-
-/** The channels that differ by more than LEVEL between two lists of { rgb }, as lines for the message. */
-function colourMisses(a, b, name) {
-  return a.flatMap((item, k) => {
-    const d = Math.max(...item.rgb.map((c, n) => Math.abs(c - b[k].rgb[n])));
-    return d > LEVEL ? [`${name(item, k)}: figure [${item.rgb}] vs file [${b[k].rgb}]`] : [];
-  });
-}
-
 describe.skipIf(!HAS_DOM)("the command line's SVG file and heatmap() draw one layout", () => {
-  let style;
-  beforeAll(() => {
-    style = document.createElement('style');
-    style.textContent = css;
-    document.head.append(style);
-  });
-  afterAll(() => style.remove());
+  withFigureStyles();
 
   // Weights (all in [0, 1]: the fixed scale) with tokens; scores (signed: the diverging scale) without.
   // Each has a NaN: grey in both (it was the paper's colour in heatmap(), grey in the file).
@@ -110,34 +77,30 @@ describe.skipIf(!HAS_DOM)("the command line's SVG file and heatmap() draw one la
     it(`${what}: the same cells, values, places, texts, colour bar and colours within ${LEVEL}/255`, () => {
       const title = 'attention[0, 1]';
       const figure = heatmap({ data, shape: [Tq, Tk] }, { title, rowLabels: rows ?? undefined, colLabels: cols ?? undefined, colorScale: kind });
-      document.body.append(figure);
+      attach(figure);
       const { chunks, width, height } = heatmapSvg({ data, Tq, Tk, rows, cols, title });
       const file = new DOMParser().parseFromString(chunks.join(''), 'image/svg+xml').documentElement;
       expect(file.querySelector('parsererror'), 'the file parses as SVG').toBeNull();
-      try {
-        expect([width, height, file.getAttribute('width'), file.getAttribute('height')].map(Number)).toEqual(
-          [figure.getAttribute('width'), figure.getAttribute('height')].map(Number).concat([width, height]),
-        );
-        const drawn = domCells(figure);
-        const written = fileCells(file);
-        expect(drawn).toHaveLength(Tq * Tk);
-        const strip = (cells) => cells.map(({ place, value, box }) => `${place} ${value} [${box}]`);
-        expect(strip(written)).toEqual(strip(drawn));
-        expect(colourMisses(drawn, written, (c) => `cell ${c.place} (${c.value})`).join('\n')).toBe('');
+      expect([width, height, file.getAttribute('width'), file.getAttribute('height')].map(Number)).toEqual(
+        [figure.getAttribute('width'), figure.getAttribute('height')].map(Number).concat([width, height]),
+      );
+      const drawn = domCells(figure);
+      const written = fileCells(file);
+      expect(drawn).toHaveLength(Tq * Tk);
+      const strip = (cells) => cells.map(({ place, value, box }) => `${place} ${value} [${box}]`);
+      expect(strip(written)).toEqual(strip(drawn));
+      expect(colourMisses(drawn, written, LEVEL, (c) => `cell ${c.place} (${c.value})`).join('\n')).toBe('');
 
-        // The file's texts are the figure's, the title first; with no tokens the axes count from 0.
-        expect(textsOf(file)).toEqual(textsOf(figure));
-        const words = textsOf(file).map((line) => line.split(' | ')[0]);
-        expect(words.slice(0, 1 + Tq + Tk)).toEqual([title, ...(rows ?? ['0', '1', '2', '3', '4']), ...(cols ?? ['0', '1', '2', '3', '4', '5', '6'])]);
+      // The file's texts are the figure's, the title first; with no tokens the axes count from 0.
+      expect(textsOf(file)).toEqual(textsOf(figure));
+      const words = textsOf(file).map((line) => line.split(' | ')[0]);
+      expect(words.slice(0, 1 + Tq + Tk)).toEqual([title, ...(rows ?? ['0', '1', '2', '3', '4']), ...(cols ?? ['0', '1', '2', '3', '4', '5', '6'])]);
 
-        const figureBar = barOf(figure, (stop) => rgbOf(getComputedStyle(stop).stopColor));
-        const fileBar = barOf(file, (stop) => rgbOf(stop.getAttribute('stop-color')));
-        expect(fileBar.box).toEqual(figureBar.box);
-        expect(fileBar.stops.map((s) => s.offset)).toEqual(figureBar.stops.map((s) => s.offset));
-        expect(colourMisses(figureBar.stops, fileBar.stops, (s) => `stop at ${s.offset}`).join('\n')).toBe('');
-      } finally {
-        figure.remove();
-      }
+      const figureBar = barOf(figure, (stop) => rgbOf(getComputedStyle(stop).stopColor));
+      const fileBar = barOf(file, (stop) => rgbOf(stop.getAttribute('stop-color')));
+      expect(fileBar.box).toEqual(figureBar.box);
+      expect(fileBar.stops.map((s) => s.offset)).toEqual(figureBar.stops.map((s) => s.offset));
+      expect(colourMisses(figureBar.stops, fileBar.stops, LEVEL, (s) => `stop at ${s.offset}`).join('\n')).toBe('');
     });
   }
 });

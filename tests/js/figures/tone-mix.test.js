@@ -3,10 +3,9 @@
 // static files cannot use CSS, so toneMix computes the same mix in JS. Here Chromium's CSS is the
 // reference: an SVG heatmap's cells, a canvas map's pixels and toneMix must agree for the same
 // weights, in the sequential and in the diverging scale. Browser only (it needs a CSS engine).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import css from '../../../web/figures/figures.css?raw';
+import { describe, expect, it } from 'vitest';
 import { PALETTE, canvasHeatmap, heatmap, toneMix } from '../../../web/figures/index.js';
-import { plainColor } from '../../../web/figures/export/standalone-svg.js';
+import { channelGap, rgbOf, withFigureStyles } from '../support/drawn-colours.js';
 
 const HAS_DOM = typeof document !== 'undefined';
 // CSS mixes in floats and rounds once; the canvas map looks t up in 1/255 steps (the weights below
@@ -15,7 +14,6 @@ const HAS_DOM = typeof document !== 'undefined';
 const LEVEL = 1;
 
 const bytes = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
-const rgbOf = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
 const light = (name) => bytes(PALETTE[name][0]);
 
 /** The figure's cells' drawn colours, left to right: the SVG's computed fills, the canvas's pixels. */
@@ -24,7 +22,7 @@ function drawn(weights, colorScale) {
   const svg = heatmap(data, { colorScale });
   const map = canvasHeatmap(data, { colorScale });
   document.body.append(svg, map);
-  const tiles = [...svg.querySelectorAll('.cell > .tile')].map((tile) => rgbOf(plainColor(getComputedStyle(tile).fill)));
+  const tiles = [...svg.querySelectorAll('.cell > .tile')].map((tile) => rgbOf(getComputedStyle(tile).fill));
   const pixels = map.querySelector('canvas').getContext('2d').getImageData(0, 0, weights.length, 1).data;
   const canvas = weights.map((_, j) => [...pixels.slice(4 * j, 4 * j + 3)]);
   svg.remove();
@@ -37,7 +35,7 @@ function worst(a, b, weights) {
   let most = 0;
   const lines = [];
   a.forEach((rgb, j) => {
-    const d = Math.max(...rgb.map((c, k) => Math.abs(c - b[j][k])));
+    const d = channelGap(rgb, b[j]);
     most = Math.max(most, d);
     if (d > LEVEL) lines.push(`weight ${weights[j]}: [${rgb}] vs [${b[j]}]`);
   });
@@ -45,13 +43,7 @@ function worst(a, b, weights) {
 }
 
 describe.skipIf(!HAS_DOM)('one colour mix for the SVG cells, the canvas maps and static files', () => {
-  let style;
-  beforeAll(() => {
-    style = document.createElement('style');
-    style.textContent = css;
-    document.head.append(style);
-  });
-  afterAll(() => style.remove());
+  withFigureStyles();
 
   const cases = [
     { scale: 'weights', weights: [0, 0.2, 0.4, 0.6, 0.8, 1], tone: () => 'weight', t: (v) => v },
