@@ -8,6 +8,7 @@ import { SITE, VIEWPORTS } from '../support/site.js';
 import { drawAllFigures, elementsPage, rendered, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
 import { axeViolations, blocking } from '../support/axe.js';
+import { sharedPage } from '../support/browser.js';
 
 const PRESETS = ['seed-004', 'seed-002', 'd2l', 'sentence', 'decode', 'random'];
 const VIEWS = ['Matrix', 'Heatmap', 'Links'];
@@ -91,21 +92,15 @@ const NARROW = [
 // page with the Train panel, whose figures (loss curve, attention, trained matrices) scroll sideways
 // at 320 px: scrollable-region-focusable wants the keyboard to reach them.
 describe.each(NARROW)('the explorer at %s, with the backward pass and the Train panel', (width, viewport) => {
-  let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-  beforeAll(async () => {
-    opened = await pages.open('site/index.html?preset=seed-004', { wait: false, viewport });
-  });
-  afterAll(async () => {
-    await opened?.page.context().close();
-  });
+  const opened = sharedPage(() => pages.open('site/index.html?preset=seed-004', { wait: false, viewport }));
 
   it('its formulas scroll only where the keyboard can scroll them too', async () => {
-    await expectFormulasReachable(opened.page, width);
-    expect(opened.problems, width).toEqual([]);
+    await expectFormulasReachable(opened().page, width);
+    expect(opened().problems, width).toEqual([]);
   });
 
   it('it is axe-core clean', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     await page.waitForFunction(() => window.attentionLab && document.querySelector('[data-stage="loss-curve"]'));
     await settle(page);
     const scrolling = await page.$$eval('.train-figure', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth).length);

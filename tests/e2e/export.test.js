@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
+import { sharedPage } from '../support/browser.js';
 
 let site;
 beforeAll(async () => {
@@ -33,16 +34,10 @@ const figureOnPage = (page, stage) =>
 describe('export', () => {
   // One seed-004 page for the three: the exports only read it (a menu closes once its action runs),
   // and the SVG test, which sets the causal mask, comes last.
-  let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-  beforeAll(async () => {
-    opened = await site.open('?preset=seed-004');
-  });
-  afterAll(async () => {
-    await opened?.page.context().close();
-  });
+  const opened = sharedPage(() => site.open('?preset=seed-004'));
 
   it('PNG export is a valid PNG of the figure at twice its size', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     const file = await exportFrom(page, 'output', 'png');
     expect(file.name).toBe('attention-lab-seed-004-output.png');
     const png = file.bytes;
@@ -56,7 +51,7 @@ describe('export', () => {
   });
 
   it('CSV export of a matrix and JSON export of every stage hold the exact values', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     const csv = (await exportFrom(page, 'weights', 'csv')).bytes.toString('utf8').trim().split('\n');
     const shown = await figureOnPage(page, 'weights');
     expect(csv[0]).toBe('row,Token1,Token2,Token3');
@@ -75,7 +70,7 @@ describe('export', () => {
   });
 
   it('SVG export is valid SVG with the same numbers', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     await page.getByRole('radio', { name: 'top-left' }).click(); // masked cells: the hatch pattern must travel too
     await settle(page);
     for (const stage of ['weights', 'masked']) {

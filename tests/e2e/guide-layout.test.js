@@ -7,6 +7,7 @@ import { SITE, VIEWPORTS } from '../support/site.js';
 import { drawAllFigures, startPages } from '../support/pages.js';
 import { settle } from '../support/figures.js';
 import { englishOnPage, KEPT, NAMES } from '../support/english.js';
+import { sharedPage } from '../support/browser.js';
 
 let pages;
 beforeAll(async () => {
@@ -19,16 +20,10 @@ afterAll(async () => {
 describe('the guide', () => {
   // One guide page at 390 px for the three that read it: the table as the page opens, then with
   // every figure drawn, then the keyboard in one of them.
-  let phoneGuide; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-  beforeAll(async () => {
-    phoneGuide = await pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone });
-  });
-  afterAll(async () => {
-    await phoneGuide?.page.context().close();
-  });
+  const phoneGuide = sharedPage(() => pages.open('site/guide.html', { wait: false, viewport: VIEWPORTS.phone }));
 
   it("shows every attribute's values at 390 px, inside the page", async () => {
-    const { page, problems } = phoneGuide;
+    const { page, problems } = phoneGuide();
     const hidden = await page.$$eval('.guide-table tbody tr', (rows) =>
       rows
         .filter((row) => {
@@ -45,7 +40,7 @@ describe('the guide', () => {
   });
 
   it('fits 390 px with every figure drawn (the 24-key heatmap of a file scales to its frame)', async () => {
-    const { page, problems } = phoneGuide;
+    const { page, problems } = phoneGuide();
     await drawAllFigures(page);
     await page.waitForFunction(() => document.querySelector('attn-heatmap[src]')?.shadowRoot.querySelector('svg.attn-heatmap'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
@@ -53,7 +48,7 @@ describe('the guide', () => {
   });
 
   it("brings d2l's tenth key wholly into view when the arrow keys reach it at 390 px", async () => {
-    const { page, problems } = phoneGuide;
+    const { page, problems } = phoneGuide();
     await drawAllFigures(page);
     for (const figure of await page.locator('attn-figure[preset="d2l"][stages="masked weights output"]').all()) {
       await figure.evaluate((f) => f.shadowRoot.querySelector('svg[data-stage="masked"] .cell[tabindex="0"]').focus());

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite } from '../support/site.js';
 import { settle } from '../support/figures.js';
 import { englishOnPage, KEPT, NAMES } from '../support/english.js';
+import { sharedPage } from '../support/browser.js';
 
 // A small model's attentions (examples/induction), for the import dialog.
 const EXAMPLE_FILE = fileURLToPath(new URL('../../examples/induction/attention.safetensors', import.meta.url));
@@ -64,16 +65,10 @@ describe('the explorer in Chinese', () => {
   describe.each(['seed-004', 'seed-002', 'd2l', 'sentence', 'alibi', 'decode', 'rotary', 'sliding-window', 'random'])(
     'preset %s with ?lang=zh-CN',
     (preset) => {
-      let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-      beforeAll(async () => {
-        opened = await site.open(`?preset=${preset}&lang=zh-CN`);
-      });
-      afterAll(async () => {
-        await opened?.page.context().close();
-      });
+      const opened = sharedPage(() => site.open(`?preset=${preset}&lang=zh-CN`));
 
       it('shows no English UI string and <html lang="zh-CN">, its figure menus open', async () => {
-        const { page, problems } = opened;
+        const { page, problems } = opened();
         await settle(page);
         expect(await page.evaluate(() => document.documentElement.lang), `${preset}: <html lang>`).toBe('zh-CN');
         // Every figure menu open at once: their items are shown, and so checked.
@@ -87,7 +82,7 @@ describe('the explorer in Chinese', () => {
 
       for (const stage of EXPLAINED[preset] ?? [])
         it(`the explanation of a ${stage} number is in Chinese`, async () => {
-          const { page, problems } = opened;
+          const { page, problems } = opened();
           await closeMenus(page);
           // The last cell: in the sliding window's masked scores, key 1 is hidden from query 6.
           const cells = page.locator(`svg[data-stage="${stage}"] .cell`);
@@ -100,7 +95,7 @@ describe('the explorer in Chinese', () => {
 
       if (SWEPT.includes(preset))
         it('every explanation is in Chinese: forward, backward, positions and the layer output', async () => {
-          const { page, problems } = opened;
+          const { page, problems } = opened();
           await closeMenus(page);
           // Every drawn matrix, marked so that each is hovered once (its last number).
           const stages = await page.evaluate(() =>

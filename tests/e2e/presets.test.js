@@ -5,6 +5,7 @@ import { selfAttention } from '../reference/matrices.js';
 import { startSite } from '../support/site.js';
 import { settle, stageValues, worstDifference } from '../support/figures.js';
 import { SEED_004, SEED_004_QUOTED } from '../support/seed-004.js';
+import { sharedPage } from '../support/browser.js';
 
 let site;
 beforeAll(async () => {
@@ -18,16 +19,10 @@ afterAll(async () => {
 const FLOAT32 = 1e-6;
 
 describe('the seed-004 preset, one page for the checks that read it', () => {
-  let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-  beforeAll(async () => {
-    opened = await site.open('?preset=seed-004');
-  });
-  afterAll(async () => {
-    await opened?.page.context().close();
-  });
+  const opened = sharedPage(() => site.open('?preset=seed-004'));
 
   it('the seed-004 preset shows the exact weights and output', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     const weights = (await stageValues(page, 'weights'))[0];
     const output = (await stageValues(page, 'output'))[0];
     // Printed to 4 (weights) and 3 (output) decimals: within half a unit of the last one.
@@ -40,7 +35,7 @@ describe('the seed-004 preset, one page for the checks that read it', () => {
   });
 
   it('the explorer computes with the SIMD build, not the relaxed default, in a browser that has relaxed SIMD', async () => {
-    const { page, problems } = opened;
+    const { page, problems } = opened();
     // Chromium validates relaxed SIMD, so loadAttention() alone would take the relaxed build, whose
     // FMA changes the last bits from one CPU to another; the explorer's numbers must not.
     expect(await page.evaluate(() => window.attentionLab.attn.backend)).toBe('wasm-simd');

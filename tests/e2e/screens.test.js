@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, startSite, VIEWPORTS } from '../support/site.js';
 import { settle } from '../support/figures.js';
+import { sharedPage } from '../support/browser.js';
 
 let site;
 beforeAll(async () => {
@@ -70,17 +71,11 @@ for (const { preset, width, colorScheme } of shots) looks.set(`${preset} ${width
 describe('screens', () => {
   for (const [look, { preset, width, colorScheme }] of looks) {
     describe(`preset ${preset} at ${width} width, ${colorScheme}`, () => {
-      let opened; // { page, problems }: opened in a hook, so closed here, not when a test ends (browser.js)
-      beforeAll(async () => {
-        opened = await site.open(`?preset=${preset}`, { viewport: VIEWPORTS[width], colorScheme });
-      });
-      afterAll(async () => {
-        await opened?.page.context().close();
-      });
+      const opened = sharedPage(() => site.open(`?preset=${preset}`, { viewport: VIEWPORTS[width], colorScheme }));
 
       if (PRESETS.includes(preset))
         it('a full-page screenshot shows no error', async () => {
-          const { page, problems } = opened;
+          const { page, problems } = opened();
           await page.evaluate(() => document.fonts.ready);
           await page.screenshot({ path: path.join(ARTIFACTS, `${preset}-${width}-${colorScheme}.png`), fullPage: true });
           expect(await page.locator('.error-box').count(), look).toBe(0);
@@ -89,7 +84,7 @@ describe('screens', () => {
 
       for (const { name, act } of shots.filter((shot) => `${shot.preset} ${shot.width} ${shot.colorScheme}` === look)) {
         it(`screenshot ${name}`, async () => {
-          const { page, problems } = opened;
+          const { page, problems } = opened();
           // As the page opened: no number explained, nothing focused, at the top.
           await page.evaluate(() => {
             document.querySelector('.explain-close')?.click();

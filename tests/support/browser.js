@@ -2,7 +2,7 @@
 // chromium-headless-shell as tools/chromium.mjs launches it, one browser per test process, a folder
 // served by startServer() on a free loopback port, and pages (each in its own context) that record
 // every console error and page error, which the tests expect to be none.
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { launchChromium as launch } from '../../tools/chromium.mjs';
 import { startServer } from '../../tools/static-server.mjs';
 
@@ -46,6 +46,23 @@ export function closedWhenTestEnds(context) {
   } catch {
     return false; // not inside a test
   }
+}
+
+/**
+ * One page for the tests of the enclosing describe that check one state: `open()` (a site's or
+ * pages' open) runs once before them, and the page's context closes after them (opened in a hook,
+ * it is not closed when a test ends). Tests that only read the page go first. -> a function
+ * returning what open() gave: { page, problems, requests }.
+ */
+export function sharedPage(open) {
+  let opened = null;
+  beforeAll(async () => {
+    opened = await open();
+  });
+  afterAll(async () => {
+    await opened?.page.context().close();
+  });
+  return () => opened;
 }
 
 /**
