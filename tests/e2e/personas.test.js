@@ -216,16 +216,11 @@ describe('the blogger', () => {
 
 describe('the blogger with no hosting', () => {
   let site;
-  let browser;
-  let folder;
   beforeAll(async () => {
     site = await startSite();
-    browser = site.chromium; // the process's Chromium, for the file:// pages
-    folder = await mkdtemp(join(tmpdir(), 'attnlab-persona-saved-'));
   });
   afterAll(async () => {
     await site?.close();
-    if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it("saves the explorer's example as one HTML file that opens from file:// with scores 7, 2, 11", async () => {
@@ -235,7 +230,7 @@ describe('the blogger with no hosting', () => {
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: 'Save as HTML' }).click()]);
     const text = await readFile(await download.path(), 'utf8');
     clock.step('Save as HTML', 1);
-    const saved = await openOffline(browser, join(folder, download.suggestedFilename()), text);
+    const saved = await openOffline(download.suggestedFilename(), text);
     expect((await shadowStageValues(saved.page, 'attn-figure', 'scores'))[0]).toEqual([
       [7, 2, 11],
       [3, 1, 4],

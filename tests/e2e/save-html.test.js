@@ -2,25 +2,17 @@
 // masthead, one stage from a card's figure menu, each as one file that opens from file:// with
 // every other request blocked and shows exactly the numbers the explorer shows (backward included).
 import fs from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shadowStageValues, stageValues } from '../support/figures.js';
 import { openOffline } from '../support/offline.js';
 import { startSite } from '../support/site.js';
 
 let site;
-let browser;
-let folder;
 beforeAll(async () => {
   site = await startSite();
-  browser = site.chromium; // the process's Chromium, for the file:// pages
-  folder = await mkdtemp(join(tmpdir(), 'attnlab-save-html-'));
 });
 afterAll(async () => {
   await site?.close();
-  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 /** The downloaded file a click starts: { name, text }. */
@@ -37,7 +29,7 @@ describe('Save as HTML', () => {
     const { page, problems } = await site.open('?preset=d2l');
     const file = await downloaded(page, () => page.getByRole('button', { name: 'Save as HTML' }).click());
     expect(file.name).toBe('attention-lab-d2l.html');
-    const saved = await openOffline(browser, join(folder, file.name), file.text);
+    const saved = await openOffline(file.name, file.text);
     const stages = await shownStages(saved.page);
     expect(stages).toEqual(expect.arrayContaining(['weights', 'output', 'd-scores', 'dq']));
     for (const stage of ['weights', 'output', 'd-scores', 'dq']) {
@@ -55,7 +47,7 @@ describe('Save as HTML', () => {
     await menu.locator('summary').click();
     const file = await downloaded(page, () => menu.locator('[data-action="html"]').first().click());
     expect(file.name).toBe('attention-lab-seed-004-weights.html');
-    const saved = await openOffline(browser, join(folder, file.name), file.text);
+    const saved = await openOffline(file.name, file.text);
     expect(await shownStages(saved.page)).toEqual(['weights']);
     expect(await shadowStageValues(saved.page, 'attn-figure', 'weights')).toEqual(await stageValues(page, 'weights'));
     expect(saved.problems).toEqual([]);
@@ -65,7 +57,7 @@ describe('Save as HTML', () => {
     const dqMenu = page.locator('[data-card="dq"] details.figure-menu');
     await dqMenu.locator('summary').click();
     const dqFile = await downloaded(page, () => dqMenu.locator('[data-action="html"]').first().click());
-    const dq = await openOffline(browser, join(folder, dqFile.name), dqFile.text);
+    const dq = await openOffline(dqFile.name, dqFile.text);
     expect(await shownStages(dq.page)).toEqual(['dq']);
     expect(await shadowStageValues(dq.page, 'attn-figure', 'dq')).toEqual(await stageValues(page, 'dq'));
     expect(dq.problems).toEqual([]);

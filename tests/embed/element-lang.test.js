@@ -4,9 +4,6 @@
 // the model view's labels, errors), and a saved HTML file of a zh-CN figure opens in zh-CN.
 // zh-CN's words load on demand: a page in English never requests them.
 // Real Chromium, the raw sources (as elements.test.js).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standaloneHtml } from '../../web/figures/index.js';
@@ -15,16 +12,11 @@ import { openOffline } from '../support/offline.js';
 import { elementsPage, rendered, savedHtml, startPages } from '../support/pages.js';
 
 let pages;
-let browser;
-let folder;
 beforeAll(async () => {
   pages = await startPages();
-  browser = pages.chromium; // the process's Chromium, for the file:// pages
-  folder = await mkdtemp(join(tmpdir(), 'attnlab-lang-'));
 });
 afterAll(async () => {
   await pages?.close();
-  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 async function show(name, body, selectors = []) {
@@ -86,7 +78,7 @@ describe('zh-CN’s words load on demand', () => {
   it('a zh-CN <attn-figure> written by standaloneHtml() carries the stages’ words and shows them offline; an English one carries none', async () => {
     const spec = (lang) => ({ element: 'attn-figure', attributes: { lang, stages: 'weights', captions: true }, data: JSON.parse(DATA) });
     const english = await standaloneHtml(spec('en'));
-    const opened = await openOffline(browser, join(folder, 'saved-figure-zh.html'), await standaloneHtml(spec('zh-CN')));
+    const opened = await openOffline('saved-figure-zh.html', await standaloneHtml(spec('zh-CN')));
     try {
       await opened.page.waitForFunction(() => document.querySelector('attn-figure').shadowRoot.querySelector('.stage-caption'));
       const caption = await opened.page.evaluate(() => document.querySelector('attn-figure').shadowRoot.querySelector('.stage-caption').textContent);
@@ -289,7 +281,7 @@ describe('the figures inside a zh-CN element', () => {
     const saved = await savedHtml(page, '#f');
     expect(saved.text).toMatch(/^<!doctype html>\n<html lang="zh-CN">/);
     expect(saved.text, 'the note shown if the file cannot start').toMatch(/boot\([^)]*"此 attention-lab 图表无法启动："\);/);
-    const opened = await openOffline(browser, join(folder, 'saved-zh.html'), saved.text);
+    const opened = await openOffline('saved-zh.html', saved.text);
     try {
       const words = await opened.page.evaluate(() => ({
         page: document.documentElement.lang,

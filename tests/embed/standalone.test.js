@@ -47,21 +47,16 @@ const TOKENS = ['the', 'cat', 'sat', 'down'];
 const DATA = { x: X, wq: [WQ], wk: [WK], wv: [WV], tokens: TOKENS };
 
 let folder;
-let browser;
 let pages;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'attnlab-standalone-'));
   await mkdir(ARTIFACTS, { recursive: true });
   pages = await startPages();
-  browser = pages.chromium; // the process's Chromium, for the file:// pages
 });
 afterAll(async () => {
   await pages?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
-
-/** Opens `name` of the temp folder from file:// with everything else blocked; waits for a drawn figure. */
-const openFile = (name, text) => openOffline(browser, join(folder, name), text);
 
 const size = (text) => ({ raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
 
@@ -88,7 +83,7 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
       title: 'A heatmap',
     });
     expect(size(text).raw).toBeLessThan(60 * KIB);
-    const { page, problems } = await openFile('heatmap.html', text);
+    const { page, problems } = await openOffline('heatmap.html', text);
     expect(await page.title()).toBe('A heatmap');
     const cells = await page.evaluate(() =>
       [...document.querySelector('attn-heatmap').shadowRoot.querySelectorAll('[data-value][data-row]')].map((c) => [
@@ -138,7 +133,7 @@ describe('standaloneHtml: a heatmap of given weights (no wasm)', () => {
         rowLabels: ['</script>', '<!--'],
       },
     });
-    const { page, problems } = await openFile('escaped.html', text);
+    const { page, problems } = await openOffline('escaped.html', text);
     expect(await page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('</script><b>x</b>');
     expect(await page.evaluate(() => document.querySelectorAll('b').length)).toBe(0);
     expect(problems).toEqual([]);
@@ -154,7 +149,7 @@ describe('standaloneHtml: a computing <attn-figure>', () => {
       title: 'Self-attention',
     });
     expect(size(text).raw).toBeLessThan(250 * KIB);
-    const { page, problems } = await openFile('figure.html', text);
+    const { page, problems } = await openOffline('figure.html', text);
     await rendered(page, 'attn-figure', 'weights');
     const exact = selfAttention({ x: X, wq: WQ, wk: WK, wv: WV });
     expect(worstDifference((await shadowStageValues(page, 'attn-figure', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
@@ -203,12 +198,12 @@ describe('standaloneHtml: what an <attn-figure> loads only when it shows it', ()
   // a file that left one out would show the loader's error instead of the figure.
   it('a named preset in the heatmap view, and the backward stages, draw offline', async () => {
     const heatmapFile = await standaloneHtml({ element: 'attn-figure', attributes: { preset: 'sentence', view: 'heatmap' } });
-    const heatmapPage = await openFile('figure-heatmap.html', heatmapFile);
+    const heatmapPage = await openOffline('figure-heatmap.html', heatmapFile);
     await rendered(heatmapPage.page, 'attn-figure', 'weights');
     expect(await heatmapPage.page.evaluate(() => document.querySelector('attn-figure').shadowRoot.querySelectorAll('.gallery-item').length)).toBeGreaterThan(0);
     expect(heatmapPage.problems).toEqual([]);
     const backwardFile = await standaloneHtml({ element: 'attn-figure', attributes: { preset: 'seed-004', stages: 'weights dq' } });
-    const backwardPage = await openFile('figure-backward.html', backwardFile);
+    const backwardPage = await openOffline('figure-backward.html', backwardFile);
     await rendered(backwardPage.page, 'attn-figure', 'dq');
     expect(backwardPage.problems).toEqual([]);
   });
@@ -225,7 +220,7 @@ describe('attention-lab figure --view pipeline', () => {
     expect(code).toBe(0);
     expect(stderr).toBe(`wrote ${out} (pipeline, html, ${(await stat(out)).size} bytes)\n`);
     const { readFile } = await import('node:fs/promises');
-    const { page, problems } = await openFile('cli-pipeline-opened.html', await readFile(out, 'utf8'));
+    const { page, problems } = await openOffline('cli-pipeline-opened.html', await readFile(out, 'utf8'));
     await rendered(page, 'attn-figure', 'weights');
     const exact = selfAttention({ x: X, wq: WQ, wk: WK, wv: WV });
     expect(worstDifference((await shadowStageValues(page, 'attn-figure', 'weights'))[0], exact.weights).diff).toBeLessThan(FLOAT32);
@@ -259,7 +254,7 @@ describe('Export -> HTML in the elements', () => {
     const saved = await savedHtml(page, '#f');
     expect(saved.name).toMatch(/\.html$/);
     expect(problems).toEqual([]);
-    const opened = await openFile('saved-figure.html', saved.text);
+    const opened = await openOffline('saved-figure.html', saved.text);
     await rendered(opened.page, 'attn-figure', 'weights');
     expect(await shadowStageValues(opened.page, 'attn-figure', 'weights')).toEqual(shown);
     expect(await opened.page.evaluate(() => document.querySelector('attn-figure').hasAttribute('editable'))).toBe(true);
@@ -277,8 +272,8 @@ describe('Export -> HTML in the elements', () => {
     );
     const { page } = await pages.open('save-heatmap.html');
     await rendered(page, '#h');
-    const first = await openFile('saved-heatmap.html', (await savedHtml(page, '#h')).text);
-    const again = await openFile('saved-again.html', (await savedHtml(first.page, 'attn-heatmap')).text);
+    const first = await openOffline('saved-heatmap.html', (await savedHtml(page, '#h')).text);
+    const again = await openOffline('saved-again.html', (await savedHtml(first.page, 'attn-heatmap')).text);
     const values = await shadowStageValues(again.page, 'attn-heatmap', 'weights');
     expect(values).toEqual([weights.map((row) => row.map(Math.fround))]);
     expect(await again.page.evaluate(() => document.querySelector('attn-heatmap').getAttribute('title'))).toBe('Pair');
@@ -308,7 +303,7 @@ describe('Export -> HTML in the elements', () => {
       [...document.querySelector('#m').shadowRoot.querySelectorAll('[data-export]')].filter((b) => !b.hidden).map((b) => b.dataset.export),
     );
     expect(visible).toEqual(['html']);
-    const opened = await openFile('saved-heads.html', (await savedHtml(page, '#m')).text);
+    const opened = await openOffline('saved-heads.html', (await savedHtml(page, '#m')).text);
     await opened.page.waitForFunction(() => document.querySelector('attn-heads').shadowRoot.querySelectorAll('canvas').length > 0);
     const count = (p) => p.evaluate(() => document.querySelector('attn-heads').shadowRoot.querySelectorAll('canvas').length);
     expect(await count(opened.page)).toBe(await page.evaluate(() => document.querySelector('#m').shadowRoot.querySelectorAll('canvas').length));

@@ -3,9 +3,7 @@
 // keyboard too; removed from the page its worker ends; its words in zh-CN; a bad attribute shows
 // a message naming it and nothing trains; under reduced motion it shows the stored run and trains
 // only when asked; axe-core finds nothing blocking; saved as HTML it trains offline from file://.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, blocking } from '../support/axe.js';
 import { openOffline } from '../support/offline.js';
@@ -16,16 +14,11 @@ const SMALL = 'task="induction" layers="2" heads="2" d-model="16" batch="32" lea
 const KIB = 1024;
 
 let pages;
-let browser;
-let folder;
 beforeAll(async () => {
   pages = await startPages();
-  browser = pages.chromium; // the process's Chromium, for the file:// pages
-  folder = await mkdtemp(join(tmpdir(), 'attnlab-training-'));
 });
 afterAll(async () => {
   await pages?.close();
-  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 /** Opens a page of `body` (elements loaded from the sources); options as pages.open's. */
@@ -259,7 +252,7 @@ describe('<attn-training> saved as HTML', () => {
     console.log(`<attn-training> saved as HTML: ${(bytes / KIB).toFixed(1)} KiB`);
     expect(bytes).toBeLessThan(300 * KIB);
 
-    const offline = await openOffline(browser, join(folder, 'training.html'), text);
+    const offline = await openOffline('training.html', text);
     await stepAtLeast(offline.page, 100);
     // On the page's thread the page still answers: Pause stops it long before max-steps (3000).
     await offline.page.evaluate(() => document.querySelector('attn-training').shadowRoot.querySelector('[data-action="toggle"]').click());
@@ -270,12 +263,12 @@ describe('<attn-training> saved as HTML', () => {
     expect(offline.problems).toEqual([]);
     await offline.context.close();
 
-    const reduced = await browser.newContext({ reducedMotion: 'reduce' });
+    const reduced = await offline.context.browser().newContext({ reducedMotion: 'reduce' });
     const still = await reduced.newPage();
     const problems = [];
     still.on('pageerror', (e) => problems.push(e.message));
     await reduced.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
-    await still.goto(`file://${join(folder, 'training.html')}`);
+    await still.goto(pathToFileURL(offline.path).href);
     await still.waitForFunction(() => document.querySelector('attn-training')?.shadowRoot?.querySelector('[data-role="stored-note"]'));
     expect(await still.evaluate(() => document.querySelector('attn-training').state)).toBe(null);
     expect(problems).toEqual([]);

@@ -14,7 +14,8 @@ export const launchChromium = () => launch({ shell: true });
 // (its browser, GPU and network processes) came to a few seconds of both cores between files.
 // Each file's pages still live in contexts of their own; Playwright ends the browser with the process.
 let shared = null;
-async function sharedChromium() {
+/** The process's one Chromium (launched on first use, again if it went away). */
+export async function sharedChromium() {
   const browser = await (shared ??= launchChromium());
   if (browser.isConnected()) return browser;
   shared = launchChromium();
@@ -66,8 +67,7 @@ export function sharedPage(open) {
 }
 
 /**
- * Serves `root` in the process's Chromium. -> { url, chromium (that browser, for contexts of a
- * test's own, e.g. a file:// page), open(path, options) -> { page, problems, requests }, close() }; open's options: viewport, colorScheme, reducedMotion ('reduce' | 'no-preference'),
+ * Serves `root` in the process's Chromium. -> { url, open(path, options) -> { page, problems, requests }, close() }; open's options: viewport, colorScheme, reducedMotion ('reduce' | 'no-preference'),
  * locale (navigator.languages' first, default en-US), permissions (granted for the server's origin) and ready (a function run in the page,
  * awaited until it returns something truthy).
  */
@@ -93,7 +93,6 @@ export async function startBrowser(root) {
 
   return {
     url: server.url,
-    chromium: browser,
     open,
     async close() {
       for (const context of contexts) await context.close();

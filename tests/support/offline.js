@@ -1,16 +1,24 @@
 // A saved standalone figure opened as a reader would: from file://, with every request other than
 // the file itself blocked (and recorded as a problem), console errors recorded too.
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closedWhenTestEnds } from './browser.js';
+import { onTestFinished } from 'vitest';
+import { closedWhenTestEnds, sharedChromium } from './browser.js';
 
 /**
- * Writes `text` to `path`, opens it in a new context of `browser` (closed when the test ends) and
- * waits for a drawn figure (or an error the page shows). -> { page, problems, context }
+ * Writes `text` as the file `name` in a temporary folder of the test's own (removed when the test
+ * ends), opens it in a new context of the process's Chromium (closed when the test ends) and waits
+ * for a drawn figure (or an error the page shows). -> { page, problems, context, path }
  */
-export async function openOffline(browser, path, text) {
+export async function openOffline(name, text) {
+  const folder = await mkdtemp(join(tmpdir(), 'attnlab-offline-'));
+  onTestFinished(() => rm(folder, { recursive: true, force: true }));
+  const path = join(folder, name);
   await writeFile(path, text);
   const url = pathToFileURL(path).href;
+  const browser = await sharedChromium();
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
   closedWhenTestEnds(context);
   const page = await context.newPage();
@@ -31,5 +39,5 @@ export async function openOffline(browser, path, text) {
       document.querySelector('[role=alert]')
     );
   });
-  return { page, problems, context };
+  return { page, problems, context, path };
 }

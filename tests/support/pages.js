@@ -23,7 +23,7 @@ export function elementsPage(body, { head = '' } = {}) {
 /**
  * Starts a server and a browser. The server serves `folder` as it is, or (by default) a fresh
  * temporary folder holding links: web/ -> the repository's web/, plus `links` ({ name: path }).
- * -> { url, root, chromium, write(name, html), open(name, options) -> { page, problems, requests }, close() }.
+ * -> { url, root, write(name, html), open(name, options) -> { page, problems, requests }, close() }.
  */
 export async function startPages({ folder = null, links = {} } = {}) {
   const root = folder ?? (await mkdtemp(join(tmpdir(), 'attnlab-embed-')));
@@ -35,7 +35,6 @@ export async function startPages({ folder = null, links = {} } = {}) {
   const elementsDefined = () => customElements.get('attn-figure') && customElements.get('attn-heatmap');
   return {
     url: browser.url,
-    chromium: browser.chromium,
     root,
     write: (name, html) => writeFile(join(root, name), html),
     /** wait: until the elements are defined (default). */
